@@ -1,0 +1,11 @@
+/** One Jest run over every package, service and the gateway; each test file gets its own database. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/gateway'],
+  testMatch: ['**/test/**/*.test.ts'],
+  transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] },
+  // A few dependencies ship ESM only; compile those to CommonJS like our own files.
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/cookie@[^/]+/node_modules/)?cookie/)'],
+  testTimeout: 60_000,
+  maxWorkers: process.env.JEST_WORKERS ?? '50%',
+};

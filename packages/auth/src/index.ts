@@ -1,0 +1,4 @@
+export * from './permissions';
+export * from './token';
+export * from './access';
+export * from './password';

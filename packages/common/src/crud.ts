@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { z } from 'zod';
+import type { Access } from '@church/auth';
+import type { Db, DbOrTx, Tx } from './db';
+import { notFound } from './errors';
+import { IdParams, batchOf } from './schemas';
+
+/** A church-owned table: a UUID `id` and a `churchId`, optionally a `removed` flag. */
+export type TenantTable = PgTable & { id: PgColumn; churchId: PgColumn; removed?: PgColumn };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>;
+
+/** The church's rows (not removed), in the given order. */
+export async function listRows(db: DbOrTx, table: TenantTable, churchId: string, opts: { where?: SQL; orderBy?: SQL | PgColumn | Array<SQL | PgColumn> } = {}): Promise<Row[]> {
+  const conditions = [eq(table.churchId, churchId)];
+  if (table.removed) conditions.push(eq(table.removed, false));
+  if (opts.where) conditions.push(opts.where);
+  const query = db.select().from(table as PgTable).where(and(...conditions));
+  const order = opts.orderBy === undefined ? [] : Array.isArray(opts.orderBy) ? opts.orderBy : [opts.orderBy];
+  return (order.length ? query.orderBy(...order) : query) as Promise<Row[]>;
+}
+
+/** One row of the caller's church, or a 404 (another church's id is indistinguishable from none). */
+export async function getRow(db: DbOrTx, table: TenantTable, churchId: string, id: string, what = 'Record'): Promise<Row> {
+  const conditions = [eq(table.churchId, churchId), eq(table.id, id)];
+  if (table.removed) conditions.push(eq(table.removed, false));
+  const [row] = await db.select().from(table as PgTable).where(and(...conditions)).limit(1);
+  if (!row) throw notFound(what);
+  return row;
+}
+
+/** Like `getRow` without the 404. */
+export async function findRow(db: DbOrTx, table: TenantTable, churchId: string, id: string): Promise<Row | undefined> {
+  const conditions = [eq(table.churchId, churchId), eq(table.id, id)];
+  if (table.removed) conditions.push(eq(table.removed, false));
+  const [row] = await db.select().from(table as PgTable).where(and(...conditions)).limit(1);
+  return row;
+}
+
+/**
+ * Batch save (spec convention 4): items without `id` are inserted with a new UUID and the caller's church;
+ * items with `id` update only that church's row, and an id the church does not have fails the whole
+ * batch with 404. One transaction; rows come back in input order.
+ */
+export async function saveRows(db: Db | Tx, table: TenantTable, churchId: string, items: Row[]): Promise<Row[]> {
+  const run = async (tx: DbOrTx) => {
+    const columns = getTableColumns(table as PgTable);
+    const out: Row[] = [];
+    for (const raw of items) {
+      const values = pickColumns(raw, columns);
+      delete values.churchId;
+      if (raw.id) {
+        delete values.id;
+        if ('updatedAt' in columns) values.updatedAt = new Date();
+        const where = and(eq(table.id, raw.id), eq(table.churchId, churchId));
+        const [row] = Object.keys(values).length
+          ? await tx.update(table as PgTable).set(values).where(where).returning()
+          : await tx.select().from(table as PgTable).where(where).limit(1);
+        if (!row) throw notFound();
+        out.push(row);
+      } else {
+        const [row] = await tx.insert(table as PgTable).values({ ...values, id: randomUUID(), churchId }).returning();
+        out.push(row!);
+      }
+    }
+    return out;
+  };
+  return 'rollback' in db ? run(db) : (db as Db).transaction(run);
+}
+
+/** Deletes (or soft-deletes) one row of the caller's church; 404 when it has none with that id. */
+export async function deleteRow(db: DbOrTx, table: TenantTable, churchId: string, id: string): Promise<void> {
+  const where = and(eq(table.id, id), eq(table.churchId, churchId));
+  const rows = table.removed
+    ? await db.update(table as PgTable).set({ removed: true }).where(where).returning({ id: table.id })
+    : await db.delete(table as PgTable).where(where).returning({ id: table.id });
+  if (!rows.length) throw notFound();
+}
+
+/** Rows of the church with these ids (unknown or foreign ids are skipped). */
+export async function rowsByIds(db: DbOrTx, table: TenantTable, churchId: string, ids: string[]): Promise<Row[]> {
+  if (!ids.length) return [];
+  const conditions = [eq(table.churchId, churchId), inArray(table.id, ids)];
+  if (table.removed) conditions.push(eq(table.removed, false));
+  return db.select().from(table as PgTable).where(and(...conditions));
+}
+
+function pickColumns(raw: Row, columns: Record<string, unknown>): Row {
+  const out: Row = {};
+  for (const key of Object.keys(columns)) if (raw[key] !== undefined) out[key] = raw[key];
+  return out;
+}
+
+export type CrudVerb = 'list' | 'get' | 'save' | 'delete';
+
+export interface ResourceOptions<Item extends z.ZodType, Save extends z.ZodType> {
+  /** the spec table's base path, for example `/membership/households` */
+  path: string;
+  table: TenantTable;
+  /** one record as the API returns it */
+  item: Item;
+  /** one record as the API accepts it (`id` optional) */
+  save: Save;
+  /** access of the reads and of the writes, as the spec's Permission column reads */
+  view: Access;
+  edit: Access;
+  /** the spec says only some of the standard routes exist */
+  only?: CrudVerb[];
+  orderBy?: SQL | PgColumn | Array<SQL | PgColumn>;
+  /** maps an accepted record to column values (default: as is) */
+  toRow?: (input: z.output<Save>, req: FastifyRequest) => Row | Promise<Row>;
+  /** maps a row to the API's record (default: as is; the item schema filters what leaves) */
+  toItem?: (row: Row) => unknown;
+  /** runs inside the save's transaction after the rows are written */
+  afterSave?: (rows: Row[], req: FastifyRequest, tx: Tx) => Promise<void>;
+}
+
+/**
+ * The spec's standard CRUD set for a table: `GET /`, `GET /:id`, `POST /` (batch save), `DELETE /:id`,
+ * church-scoped, with the view and edit access applied. Anything beyond it is plain routes in the same file.
+ */
+export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: FastifyInstance, opts: ResourceOptions<Item, Save>): void {
+  const verbs = new Set(opts.only ?? ['list', 'get', 'save', 'delete']);
+  const toItem = opts.toItem ?? ((row: Row) => row);
+  const list = z.array(opts.item);
+  if (verbs.has('list')) {
+    app.get(opts.path, { config: { access: opts.view }, schema: { response: { 200: list } } }, async (req) =>
+      (await listRows(app.db, opts.table, req.auth.churchId, { orderBy: opts.orderBy })).map(toItem) as never,
+    );
+  }
+  if (verbs.has('get')) {
+    app.get(`${opts.path}/:id`, { config: { access: opts.view }, schema: { params: IdParams, response: { 200: opts.item } } as FastifySchema }, async (req) =>
+      toItem(await getRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id)) as never,
+    );
+  }
+  if (verbs.has('save')) {
+    app.post(opts.path, { config: { access: opts.edit }, schema: { body: batchOf(opts.save), response: { 200: list } } }, async (req) => {
+      const items = req.body as Array<z.output<Save>>;
+      const rows = await Promise.all(items.map((item) => (opts.toRow ? opts.toRow(item, req) : (item as Row))));
+      return app.db.transaction(async (tx) => {
+        const saved = await saveRows(tx, opts.table, req.auth.churchId, rows);
+        if (opts.afterSave) await opts.afterSave(saved, req, tx);
+        return saved.map(toItem);
+      }) as never;
+    });
+  }
+  if (verbs.has('delete')) {
+    app.delete(`${opts.path}/:id`, { config: { access: opts.edit }, schema: { params: IdParams } }, async (req) => {
+      await deleteRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id);
+      return {};
+    });
+  }
+}

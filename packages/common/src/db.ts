@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { Pool } from 'pg';
+
+/** A drizzle handle, the same type over `pg` and over PGlite. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Db = PgDatabase<PgQueryResultHKT, any>;
+/** A handle or an open transaction: repositories accept either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /** applies the module's committed migrations */
+  migrate(migrationsFolder: string): Promise<void>;
+  /** true when the database answers and migrations have been applied by this process or before */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; PGlite when absent */
+  url?: string;
+  /** folder for PGlite's files; in memory when absent */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+/** Opens PostgreSQL through `pg` when a URL is given, PGlite (WASM Postgres) otherwise. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.dataDir);
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pool = new Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  // A pool error (the server restarted) must not crash the process; queries retry on new connections.
+  pool.on('error', () => undefined);
+  const db = drizzle({ client: pool }) as unknown as Db;
+  return withLifecycle(db, 'postgres', (folder) => migrate(db as never, { migrationsFolder: folder }), () => pool.end());
+}
+
+async function openPglite(dataDir?: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true });
+  const client = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
+  const db = drizzle({ client }) as unknown as Db;
+  return withLifecycle(db, 'pglite', (folder) => migrate(db as never, { migrationsFolder: folder }), () => client.close());
+}
+
+function withLifecycle(
+  db: Db,
+  kind: Database['kind'],
+  runMigrations: (folder: string) => Promise<void>,
+  close: () => Promise<void>,
+): Database {
+  let migrated = false;
+  return {
+    db,
+    kind,
+    async migrate(folder) {
+      await runMigrations(folder);
+      migrated = true;
+    },
+    async ready() {
+      try {
+        await db.execute(sql`select 1`);
+        if (!migrated) {
+          // Another process (the migrate Job) may have applied them: ask drizzle's journal table.
+          const rows = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+          migrated = Number((rows as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0) > 0;
+        }
+        return migrated;
+      } catch {
+        return false;
+      }
+    },
+    close,
+  };
+}
+
+/** Rows of a raw `db.execute` result, the same over `pg` and PGlite. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -1,0 +1,15 @@
+// Named parts, never a grab-bag: import what you use from here or from the part's own file.
+export * from './config';
+export * from './errors';
+export * from './schemas';
+export * from './columns';
+export * from './db';
+export * from './crud';
+export * from './internal';
+export * from './queue';
+export * from './email';
+export * from './storage';
+export * from './crypto';
+export * from './service';
+export { RequestValidationError } from './validation';
+export * from './main';

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { DEFAULT_PORTS, loadConfig, type BaseConfig, type ModuleName } from './config';
+import { buildDeps, type ServiceDefinition, type ServiceDeps } from './service';
+import { createQueue } from './queue';
+
+type Build<C> = (config: C, overrides?: Partial<ServiceDeps>, options?: { migrate?: boolean }) => Promise<FastifyInstance>;
+
+/** Whether this process applies migrations at start (`MIGRATE_ON_START=auto`: only on embedded PGlite). */
+export function migrateOnStart(config: BaseConfig): boolean {
+  return config.MIGRATE_ON_START === 'auto' ? !config.DATABASE_URL : config.MIGRATE_ON_START === 'true';
+}
+
+/** A deployable's entry point: parse config once, build, listen, close gracefully on SIGTERM/SIGINT. */
+export async function runMain<S extends z.ZodType<BaseConfig>>(module: ModuleName, schema: S, build: Build<z.output<S>>): Promise<void> {
+  const config = loadConfig(schema);
+  const app = await build(config, {}, { migrate: migrateOnStart(config) });
+  if (config.RUN_WORKER) await app.deps.queue.startWorker();
+  closeOnSignal(() => app.close());
+  await app.listen({ host: config.HOST, port: config.PORT ?? DEFAULT_PORTS[module] });
+}
+
+/** A module's migrate entry (a k8s Job, a compose one-shot): apply and exit. */
+export async function runMigrate(def: ServiceDefinition, schema: z.ZodType<BaseConfig>): Promise<void> {
+  const config = loadConfig(schema);
+  const deps = await buildDeps(def, config);
+  await deps.database.migrate(def.migrationsFolder);
+  await deps.database.close();
+  console.log(`${def.module}: migrations applied`);
+}
+
+/** A module's worker entry (the BullMQ worker Deployment): consume jobs until stopped. */
+export async function runWorker(def: ServiceDefinition, schema: z.ZodType<BaseConfig>): Promise<void> {
+  const config = loadConfig(schema);
+  const deps = await buildDeps(def, config);
+  const { default: pino } = await import('pino');
+  const log = pino({ level: config.LOG_LEVEL, name: `${def.module}-worker` });
+  deps.queue = await createQueue({ module: def.module, jobs: def.jobs?.(deps) ?? [], log, redisUrl: config.REDIS_URL });
+  await deps.queue.startWorker();
+  closeOnSignal(async () => {
+    await deps.queue.close();
+    await deps.database.close();
+  });
+  log.info(`${def.module} worker started (${deps.queue.kind})`);
+}
+
+/** Stops cleanly once on SIGTERM or SIGINT; a second signal forces the exit. */
+export function closeOnSignal(close: () => Promise<unknown>): void {
+  let closing = false;
+  const onSignal = () => {
+    if (closing) process.exit(1);
+    closing = true;
+    close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

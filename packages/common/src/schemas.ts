@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** Entity ids are UUIDs (spec convention 3); a malformed one is a 400, not a database error. */
+export const Id = z.uuid({ version: undefined, message: 'must be a UUID' });
+/** `:id` path parameter. */
+export const IdParams = z.object({ id: Id });
+/** Emails are trimmed and compared lower-cased. */
+export const Email = z.string().trim().toLowerCase().pipe(z.email({ message: 'must be an email address' }));
+/** Money: a decimal number of currency units, kept as numeric(12,2) in the database. */
+export const Money = z.coerce.number().finite().multipleOf(0.01);
+/** ISO 8601 date or date-time in JSON; a `Date` in code. */
+export const IsoDate = z.coerce.date({ message: 'must be an ISO 8601 date' });
+/** Optional text that clients send as `null` or `''` to clear. */
+export const OptionalText = z.string().trim().nullish();
+/** A comma-separated list of ids in a query string (`?ids=a,b,c`). */
+export const IdList = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(Id).max(1000));
+/** An empty object: what some spec routes answer. */
+export const Empty = z.object({});
+/** A boolean from a query string (`?archived=true`). */
+export const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** A batch-save body: one object or an array of them (NOTES.md: a single object answers an array). */
+export function batchOf<T extends z.ZodType>(item: T) {
+  return z.union([z.array(item).max(5000), item]).transform((v) => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>);
+}

@@ -1,0 +1,269 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Registry, Histogram, collectDefaultMetrics } from 'prom-client';
+import {
+  createTokenSigner,
+  createTokenVerifier,
+  type Access,
+  type ApiName,
+  type Claims,
+} from '@church/auth';
+import { serviceUrls, type BaseConfig, type ModuleName } from './config';
+import { openDatabase, type Database, type Db } from './db';
+import { HttpError, unauthorized } from './errors';
+import { createInternalClient, verifyInternal, type InternalClient } from './internal';
+import { createQueue, type JobDefinition, type Queue } from './queue';
+import { createMailer, type Mailer } from './email';
+import { createStorage, type Storage } from './storage';
+import { createSecretBox, type SecretBox } from './crypto';
+import { RequestValidationError, zodSerializerCompiler, zodValidatorCompiler } from './validation';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    deps: ServiceDeps;
+  }
+  interface FastifyRequest {
+    /** the verified token; set on every JWT route (and on public routes when a valid token is sent) */
+    auth: Claims;
+    rawBody?: string;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+/** Everything a module's routes and jobs use, built once per deployable; tests may replace parts. */
+export interface ServiceDeps {
+  module: ModuleName;
+  api: ApiName;
+  config: BaseConfig;
+  database: Database;
+  db: Db;
+  queue: Queue;
+  mailer: Mailer;
+  storage: Storage;
+  internal: InternalClient;
+  secrets: SecretBox;
+  signToken: ReturnType<typeof createTokenSigner>;
+  verifyToken: (token: string) => Claims;
+  /** base addresses of the modules; mutable so the embedded fleet can fill in ephemeral ports */
+  urls: Record<ModuleName, string>;
+}
+
+export interface ServiceDefinition {
+  module: ModuleName;
+  /** folder of the module's committed drizzle migrations */
+  migrationsFolder: string;
+  routes: FastifyPluginAsync[];
+  /** the module's job definitions, given the built dependencies */
+  jobs?: (deps: ServiceDeps) => JobDefinition[];
+}
+
+export interface ServiceOptions {
+  /** replaces parts of the dependencies (tests pass a database and a recording queue) */
+  overrides?: Partial<ServiceDeps>;
+  /** apply migrations at start (the embedded default and tests); the real fleet runs a migrate Job */
+  migrate?: boolean;
+  logger?: boolean;
+}
+
+const API_OF_MODULE: Record<ModuleName, ApiName> = {
+  membership: 'MembershipApi',
+  attendance: 'AttendanceApi',
+  giving: 'GivingApi',
+  messaging: 'MessagingApi',
+  content: 'ContentApi',
+  doing: 'DoingApi',
+  reporting: 'ReportingApi',
+};
+
+/** Opens the outside-world dependencies of a deployable from its config. */
+export async function buildDeps(def: ServiceDefinition, config: BaseConfig, overrides: Partial<ServiceDeps> = {}): Promise<ServiceDeps> {
+  const dataDir = path.resolve(config.DATA_DIR);
+  const database =
+    overrides.database ??
+    (await openDatabase({ url: config.DATABASE_URL, dataDir: path.join(dataDir, 'db', def.module), poolSize: config.DATABASE_POOL_SIZE }));
+  const urls = overrides.urls ?? serviceUrls(config);
+  const deps = {
+    module: def.module,
+    api: API_OF_MODULE[def.module],
+    config,
+    database,
+    db: database.db,
+    mailer:
+      overrides.mailer ??
+      (await createMailer({
+        from: config.MAIL_FROM,
+        sendgridApiKey: config.SENDGRID_API_KEY,
+        sendgridBaseUrl: config.SENDGRID_BASE_URL,
+        mailDir: path.join(dataDir, 'mail'),
+      })),
+    storage:
+      overrides.storage ??
+      (await createStorage({
+        bucket: config.S3_BUCKET,
+        region: config.S3_REGION,
+        endpoint: config.S3_ENDPOINT,
+        accessKeyId: config.S3_ACCESS_KEY_ID,
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+        localDir: path.join(dataDir, 'files'),
+        publicBaseUrl: config.FILES_BASE_URL ?? 'http://localhost:8080/files',
+      })),
+    internal: overrides.internal ?? createInternalClient(config.INTERNAL_SECRET, () => urls),
+    secrets: overrides.secrets ?? createSecretBox(config.ENCRYPTION_KEY),
+    signToken: overrides.signToken ?? createTokenSigner(config.JWT_SECRET),
+    verifyToken: overrides.verifyToken ?? createTokenVerifier(config.JWT_SECRET),
+    urls,
+  } as ServiceDeps;
+  return deps;
+}
+
+/**
+ * Builds a module's Fastify app: validation and serialization from zod, the spec's error body, access
+ * declared on every route, health/readiness/metrics, the module's OpenAPI document, graceful close.
+ */
+export async function createService(def: ServiceDefinition, config: BaseConfig, options: ServiceOptions = {}): Promise<FastifyInstance> {
+  const deps = await buildDeps(def, config, options.overrides);
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    // Existing clients call `/groupMembers` and `/lookup/?subDomain=` (NOTES.md).
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
+    bodyLimit: config.BODY_LIMIT,
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 100)) || randomUUID(),
+    requestIdHeader: false,
+    ajv: undefined,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
+  app.decorate('db', deps.db);
+  app.decorate('deps', deps);
+  app.decorateRequest('auth', null as unknown as Claims);
+
+  // Keep the raw JSON text: internal request signatures are computed over the exact bytes sent.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    req.rawBody = body as string;
+    if (body === '') return done(null, undefined);
+    parseJson(req, body as string, done);
+  });
+
+  registerErrorHandling(app);
+  registerAccess(app, deps);
+  const metrics = registerMetrics(app);
+
+  await app.register(swagger, {
+    openapi: { info: { title: `${def.module} API`, version: '1.0.0' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
+    transform: jsonSchemaTransform,
+  });
+
+  const queue =
+    options.overrides?.queue ?? (await createQueue({ module: def.module, jobs: def.jobs?.(deps) ?? [], log: app.log, redisUrl: config.REDIS_URL }));
+  deps.queue = queue;
+
+  if (options.migrate) await deps.database.migrate(def.migrationsFolder);
+
+  app.get('/health', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok', service: def.module }));
+  app.get('/ready', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    const ready = await deps.database.ready();
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', service: def.module });
+  });
+  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) =>
+    reply.type(metrics.contentType).send(await metrics.metrics()),
+  );
+  app.get(`/${def.module}/docs/json`, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  for (const routes of def.routes) await app.register(routes);
+
+  app.addHook('onClose', async () => {
+    await queue.close();
+    if (!options.overrides?.database) await deps.database.close();
+  });
+  await app.ready();
+  return app;
+}
+
+function registerErrorHandling(app: FastifyInstance) {
+  app.setNotFoundHandler((req, reply) => {
+    // route-coverage and clients recognise Fastify's own wording for an unknown route.
+    reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] });
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof RequestValidationError) return reply.code(400).send({ errors: err.toErrors() });
+    if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send({ errors: err.errors });
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ errors: [{ msg: clientMessage(err), ...(status === 400 ? { location: 'body' } : {}) }] });
+    }
+    // Database constraint violations that reach here are client conflicts, not bugs.
+    const pgCode = (err as { cause?: { code?: string } }).cause?.code ?? err.code;
+    if (pgCode === '23505') return reply.code(409).send({ errors: [{ msg: 'A record with these values already exists' }] });
+    if (pgCode === '23503') return reply.code(400).send({ errors: [{ msg: 'A referenced record does not exist', location: 'body' }] });
+    if (pgCode === '22P02' || pgCode === '22007' || pgCode === '22008' || pgCode === '22003') {
+      return reply.code(400).send({ errors: [{ msg: 'A value has the wrong format', location: 'body' }] });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ errors: [{ msg: 'Internal server error' }] });
+  });
+}
+
+function clientMessage(err: Error & { code?: string }): string {
+  if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return 'Body is not valid JSON';
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return 'Body is too large';
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'Unsupported content type; send application/json';
+  return err.message;
+}
+
+/** Every route declares its access; the check runs before the body is even read. */
+function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.access) throw new Error(`${route.method} ${route.url} declares no access (config.access)`);
+  });
+  const bearer = (req: FastifyRequest): Claims | null => {
+    const header = req.headers.authorization;
+    if (!header || !/^bearer /i.test(header)) return null;
+    try {
+      return deps.verifyToken(header.slice(7).trim());
+    } catch {
+      return null;
+    }
+  };
+  app.addHook('onRequest', async (req) => {
+    const access = req.routeOptions.config?.access;
+    if (!access) return; // not-found handler
+    if (access === 'public') {
+      const auth = req.headers.authorization ? bearer(req) : null;
+      if (auth) req.auth = auth;
+      return;
+    }
+    if (access === 'internal') return; // verified after the body is read (preHandler below)
+    const auth = bearer(req);
+    if (!auth) throw unauthorized(req.headers.authorization ? 'Invalid or expired token' : 'Missing bearer token');
+    req.auth = auth;
+    if (!(await access.check(req, auth, deps.api))) throw unauthorized(`Missing permission: ${access.text}`);
+  });
+  app.addHook('preValidation', async (req) => {
+    if (req.routeOptions.config?.access !== 'internal') return;
+    if (!verifyInternal(deps.config.INTERNAL_SECRET, req)) throw unauthorized('Invalid internal signature');
+  });
+}
+
+function registerMetrics(app: FastifyInstance): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    duration.observe({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: reply.statusCode }, reply.elapsedTime / 1000);
+  });
+  return registry;
+}

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { requires, anyUser } from '@church/auth';
+import { createService, badRequest, IdParams, type ServiceDefinition } from '../src';
+import { call, testConfig, testDatabase, tokenFor } from '../src/testing';
+
+const churchId = '11111111-1111-4111-8111-111111111111';
+const membershipMigrations = path.join(__dirname, '../../../services/membership/drizzle');
+
+describe('createService', () => {
+  let app: FastifyInstance;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const database = await testDatabase('membership', membershipMigrations);
+    const def: ServiceDefinition = {
+      module: 'membership',
+      migrationsFolder: membershipMigrations,
+      routes: [
+        async (app) => {
+          app.get('/membership/things/:id', { config: { access: requires('People.View') }, schema: { params: IdParams } }, async (req) => ({ id: (req.params as { id: string }).id }));
+          app.post(
+            '/membership/things',
+            { config: { access: anyUser }, schema: { body: z.object({ name: z.string().min(2), age: z.number().int().optional() }), response: { 200: z.object({ name: z.string() }) } } },
+            async (req) => ({ ...(req.body as object), secret: 'never leaves' }),
+          );
+          app.get('/membership/boom', { config: { access: 'public' } }, async () => {
+            throw badRequest('term', 'term is required', 'query');
+          });
+        },
+      ],
+    };
+    app = await createService(def, testConfig(), { overrides: { database }, logger: false });
+    close = async () => {
+      await app.close();
+      await database.close();
+    };
+  });
+  afterAll(() => close());
+
+  it('answers health, readiness, metrics and its OpenAPI document', async () => {
+    expect((await call(app, 'GET', '/health')).json()).toEqual({ status: 'ok', service: 'membership' });
+    expect((await call(app, 'GET', '/ready')).statusCode).toBe(200);
+    const metrics = await call(app, 'GET', '/metrics');
+    expect(metrics.body).toContain('http_request_duration_seconds');
+    const doc = (await call(app, 'GET', '/membership/docs/json')).json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/membership/things/{id}', '/membership/things']));
+  });
+
+  it('keeps Fastify’s wording for unknown routes inside the error body', async () => {
+    const res = await call(app, 'GET', '/membership/nothing-here');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ errors: [{ msg: 'Route GET:/membership/nothing-here not found' }] });
+  });
+
+  it('matches paths case-insensitively and with a trailing slash', async () => {
+    const token = tokenFor({ churchId, permissions: ['People.View'] });
+    const id = '22222222-2222-4222-8222-222222222222';
+    expect((await call(app, 'GET', `/Membership/Things/${id}/`, { token })).json()).toEqual({ id });
+  });
+
+  it('answers 401 without a token, with a bad token, and without the permission', async () => {
+    const url = '/membership/things/22222222-2222-4222-8222-222222222222';
+    expect((await call(app, 'GET', url)).statusCode).toBe(401);
+    expect((await call(app, 'GET', url, { token: 'not.a.token' })).statusCode).toBe(401);
+    const res = await call(app, 'GET', url, { token: tokenFor({ churchId, permissions: ['People.Edit'] }) });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().errors[0].msg).toBe('Missing permission: People.View');
+    expect((await call(app, 'GET', url, { token: tokenFor({ churchId, permissions: [], serverAdmin: true }) })).statusCode).toBe(200);
+  });
+
+  it('validates params, bodies and JSON with the spec’s error shape', async () => {
+    const token = tokenFor({ churchId });
+    const badId = await call(app, 'GET', '/membership/things/not-a-uuid', { token: tokenFor({ churchId, permissions: ['People.View'] }) });
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().errors[0]).toMatchObject({ param: 'id', location: 'params' });
+    const badBody = await call(app, 'POST', '/membership/things', { token, body: { name: 'x', age: 'old' } });
+    expect(badBody.statusCode).toBe(400);
+    expect(badBody.json().errors.map((e: { param: string }) => e.param).sort()).toEqual(['age', 'name']);
+    const malformed = await app.inject({ method: 'POST', url: '/membership/things', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().errors[0].msg).toBe('Body is not valid JSON');
+    const thrown = await call(app, 'GET', '/membership/boom');
+    expect(thrown.json()).toEqual({ errors: [{ msg: 'term is required', param: 'term', location: 'query' }] });
+  });
+
+  it('serializes only the fields the response schema declares', async () => {
+    const res = await call(app, 'POST', '/membership/things', { token: tokenFor({ churchId }), body: { name: 'Ann' } });
+    expect(res.json()).toEqual({ name: 'Ann' });
+  });
+
+  it('refuses to start when a route declares no access', async () => {
+    const def: ServiceDefinition = { module: 'membership', migrationsFolder: membershipMigrations, routes: [async (a) => void a.get('/membership/open', async () => ({}))] };
+    const database = await testDatabase('membership', membershipMigrations);
+    await expect(createService(def, testConfig(), { overrides: { database }, logger: false })).rejects.toThrow(/declares no access/);
+    await database.close();
+  });
+});

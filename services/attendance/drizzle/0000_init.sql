@@ -1,0 +1,2 @@
+-- The attendance module's first migration: its tables arrive with its routes.
+SELECT 1;

@@ -1,0 +1,2 @@
+// The attendance module's tables; its routes arrive with them.
+export {};

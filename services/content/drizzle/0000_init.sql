@@ -1,0 +1,2 @@
+-- The content module's first migration: its tables arrive with its routes.
+SELECT 1;

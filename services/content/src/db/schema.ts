@@ -1,0 +1,2 @@
+// The content module's tables; its routes arrive with them.
+export {};

@@ -1,0 +1,8 @@
+import { runMain } from '@church/common';
+import { buildApp } from './app';
+import { configSchema } from './config';
+
+void runMain('content', configSchema, buildApp).catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

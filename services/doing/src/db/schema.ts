@@ -1,0 +1,2 @@
+// The doing module's tables; its routes arrive with them.
+export {};

@@ -1,0 +1,2 @@
+// The giving module's tables; its routes arrive with them.
+export {};

@@ -1,0 +1,17 @@
+import path from 'node:path';
+import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
+import type { Config } from './config';
+import { routes } from './routes';
+
+/** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
+export const definition: ServiceDefinition = {
+  module: 'membership',
+  migrationsFolder: path.join(__dirname, '..', 'drizzle'),
+  routes,
+  jobs: (deps) => [emailJob('membership', () => deps.mailer)],
+};
+
+/** Builds the membership app; tests pass a test database and other dependencies in `overrides`. */
+export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
+  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+}

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync } from 'fastify';
+import users from './users';
+import oauth from './oauth';
+import churches from './churches';
+import roles from './roles';
+import userchurch from './userchurch';
+import people from './people';
+import households from './households';
+import visibility from './visibility';
+import query from './query';
+import clientErrors from './client-errors';
+import groups from './groups';
+import groupMembers from './group-members';
+import forms from './forms';
+import formSubmissions from './form-submissions';
+import questions from './questions';
+import answers from './answers';
+import memberPermissions from './member-permissions';
+import settings from './settings';
+import domains from './domains';
+import internal from './internal';
+
+/** The membership module's route files, one per spec table. */
+export const routes: FastifyPluginAsync[] = [
+  users,
+  oauth,
+  churches,
+  roles,
+  userchurch,
+  people,
+  households,
+  visibility,
+  query,
+  clientErrors,
+  groups,
+  groupMembers,
+  forms,
+  formSubmissions,
+  questions,
+  answers,
+  memberPermissions,
+  settings,
+  domains,
+  internal,
+];

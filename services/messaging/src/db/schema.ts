@@ -1,0 +1,2 @@
+// The messaging module's tables; its routes arrive with them.
+export {};

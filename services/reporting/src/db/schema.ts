@@ -1,0 +1,2 @@
+// The reporting module's tables; its routes arrive with them.
+export {};

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+/** The reporting module's route files, one line per spec table. */
+export const routes: FastifyPluginAsync[] = [];
