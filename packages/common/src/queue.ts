@@ -122,6 +122,7 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
   const connection = new IORedis(options.redisUrl!, { maxRetriesPerRequest: null });
   const queue = new BullQueue(options.module, { connection });
   let worker: InstanceType<typeof Worker> | undefined;
+  let workerConnection: InstanceType<typeof IORedis> | undefined;
   return {
     kind: 'bullmq',
     async enqueue(name, raw, opts) {
@@ -148,13 +149,14 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
           if (!job) throw new Error(`no handler for job ${bullJob.name}`);
           await job.handler(job.schema.parse(bullJob.data), { log: options.log, attempt: bullJob.attemptsMade + 1 });
         },
-        { connection: new IORedis(options.redisUrl!, { maxRetriesPerRequest: null }), concurrency: 8 },
+        { connection: (workerConnection = new IORedis(options.redisUrl!, { maxRetriesPerRequest: null })), concurrency: 8 },
       );
       worker.on('failed', (j, err) => options.log.warn({ err, job: j?.name }, 'job failed'));
     },
     async drain() {},
     async close() {
       await worker?.close();
+      await workerConnection?.quit();
       await queue.close();
       await connection.quit();
     },

@@ -21,6 +21,9 @@ import { createStorage, type Storage } from './storage';
 import { createSecretBox, type SecretBox } from './crypto';
 import { RequestValidationError, zodSerializerCompiler, zodValidatorCompiler } from './validation';
 
+/** Route files type `req.params`/`req.query`/`req.body` from their zod schemas: `app.withTypeProvider<ZodTypeProvider>()`. */
+export type { ZodTypeProvider } from 'fastify-type-provider-zod';
+
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;

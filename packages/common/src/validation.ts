@@ -19,8 +19,19 @@ export class RequestValidationError extends Error {
 
   /** The spec's validation body: one `{msg, param, location}` per problem. */
   toErrors(): ErrorItem[] {
-    return this.issues.map((issue) => ({ msg: issue.message, param: paramName(issue), location: this.location }));
+    return this.issues.flatMap(unwrapUnion).map((issue) => ({ msg: issue.message, param: paramName(issue), location: this.location }));
   }
+}
+
+/**
+ * A batch body (`batchOf`: an array or one object) fails as a union; report the issues of the branch the
+ * input was shaped like (the one that got past the top-level type check), so `param` names the field.
+ */
+function unwrapUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
+  const branch = issue.errors.find((errs) => errs.length && !errs.every((e) => e.code === 'invalid_type' && e.path.length === 0));
+  if (!branch) return [issue];
+  return branch.flatMap((e) => unwrapUnion({ ...e, path: [...issue.path, ...e.path] } as z.core.$ZodIssue));
 }
 
 /** `[0].firstName` for batch items, `contactInfo.email` for nested fields, like express-validator. */
@@ -57,7 +68,8 @@ function relax(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
-    if (k === 'required' || k === '$schema') continue;
+    // `required` as a keyword is a list of names; a property that happens to be called `required` is an object.
+    if ((k === 'required' && Array.isArray(v)) || k === '$schema') continue;
     out[k] = relax(v);
   }
   return out;

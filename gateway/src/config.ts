@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { DEFAULT_PORTS, MODULES, type ModuleName } from '@church/common';
+
+const flag = (fallback: 'true' | 'false') => z.enum(['true', 'false']).default(fallback).transform((v) => v === 'true');
+
+/** The gateway's environment. It holds no secrets: every request's auth is checked by the service that owns it. */
+export const gatewayConfig = z.object({
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** comma-separated allowed origins, or * */
+  CORS_ORIGINS: z.string().default('*'),
+  BODY_LIMIT: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /** requests per window per client address on the public identity and token routes */
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  /** a benchmark lifts the limits with RATE_LIMIT_ENABLED=false */
+  RATE_LIMIT_ENABLED: flag('true'),
+  /** serve $FILES_DIR at /files (the embedded default's local file store) */
+  FILES_DIR: z.string().optional(),
+  MEMBERSHIP_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.membership}`),
+  ATTENDANCE_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.attendance}`),
+  GIVING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.giving}`),
+  MESSAGING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.messaging}`),
+  CONTENT_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.content}`),
+  DOING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.doing}`),
+  REPORTING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.reporting}`),
+});
+export type GatewayConfig = z.output<typeof gatewayConfig>;
+
+/** The upstream of each module prefix. */
+export function upstreamsOf(config: GatewayConfig): Record<ModuleName, string> {
+  return Object.fromEntries(MODULES.map((m) => [m, config[`${m.toUpperCase()}_URL` as keyof GatewayConfig] as string])) as Record<ModuleName, string>;
+}

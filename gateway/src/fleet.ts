@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { closeOnSignal, loadConfig, MODULES, type ModuleName } from '@church/common';
+import { buildGateway } from './app';
+import { gatewayConfig } from './config';
+import { SERVICES } from './services';
+
+export interface FleetOptions {
+  /** the gateway's port (0 for an ephemeral one) */
+  port?: number;
+  dataDir?: string;
+  /** PostgreSQL per module; PGlite under dataDir for the modules without one */
+  databaseUrls?: Partial<Record<ModuleName, string>>;
+  redisUrl?: string;
+  /** extra environment for every service and the gateway (RATE_LIMIT_ENABLED, SENDGRID_API_KEY, ...) */
+  env?: Record<string, string | undefined>;
+  logLevel?: string;
+}
+
+export interface Fleet {
+  url: string;
+  gateway: FastifyInstance;
+  services: Record<ModuleName, FastifyInstance>;
+  urls: Record<ModuleName, string>;
+  secrets: Secrets;
+  close(): Promise<void>;
+}
+
+interface Secrets {
+  JWT_SECRET: string;
+  INTERNAL_SECRET: string;
+  ENCRYPTION_KEY: string;
+}
+
+/** Secrets from the environment, or generated once and kept in DATA_DIR so tokens survive a restart. */
+function loadSecrets(dataDir: string, env: Record<string, string | undefined>): Secrets {
+  const file = path.join(dataDir, 'secrets.json');
+  const stored: Partial<Secrets> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const secrets: Secrets = {
+    JWT_SECRET: env.JWT_SECRET ?? stored.JWT_SECRET ?? randomBytes(32).toString('base64url'),
+    INTERNAL_SECRET: env.INTERNAL_SECRET ?? stored.INTERNAL_SECRET ?? randomBytes(32).toString('base64url'),
+    ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? stored.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+  };
+  if (!existsSync(file)) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/**
+ * Starts the seven services and the gateway in one process: the embedded default (PGlite per module under
+ * DATA_DIR, in-process jobs, the dev mailbox) or, given database URLs and Redis, the same code on real servers.
+ * Services listen on ephemeral loopback ports; only the gateway's port is chosen.
+ */
+export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
+  const env = { ...process.env, ...options.env };
+  const dataDir = path.resolve(options.dataDir ?? env.DATA_DIR ?? '.data');
+  mkdirSync(path.join(dataDir, 'files'), { recursive: true });
+  const secrets = loadSecrets(dataDir, env);
+  const port = options.port ?? Number(env.GATEWAY_PORT ?? 8080);
+  const logLevel = options.logLevel ?? env.LOG_LEVEL ?? 'warn';
+  const urls = Object.fromEntries(MODULES.map((m) => [m, ''])) as Record<ModuleName, string>;
+  const services = {} as Record<ModuleName, FastifyInstance>;
+  const started: FastifyInstance[] = [];
+  try {
+    for (const module of MODULES) {
+      const { schema, build } = SERVICES[module];
+      const config = loadConfig(schema, {
+        ...env,
+        ...secrets,
+        LOG_LEVEL: logLevel,
+        DATA_DIR: dataDir,
+        DATABASE_URL: options.databaseUrls?.[module] ?? env[`${module.toUpperCase()}_DATABASE_URL`],
+        REDIS_URL: options.redisUrl ?? env.REDIS_URL,
+        FILES_BASE_URL: env.FILES_BASE_URL ?? `http://localhost:${port}/files`,
+      });
+      const app = await build(config as never, { urls }, { migrate: true });
+      started.push(app);
+      services[module] = app;
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      urls[module] = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      if (config.RUN_WORKER) await app.deps.queue.startWorker();
+    }
+    const gwConfig = loadConfig(gatewayConfig, {
+      ...env,
+      LOG_LEVEL: env.GATEWAY_LOG_LEVEL ?? logLevel,
+      PORT: String(port),
+      FILES_DIR: path.join(dataDir, 'files'),
+    });
+    const gateway = await buildGateway(gwConfig, urls);
+    started.push(gateway);
+    await gateway.listen({ host: env.HOST ?? '0.0.0.0', port });
+    const address = gateway.server.address();
+    const url = `http://localhost:${typeof address === 'object' && address ? address.port : port}`;
+    return {
+      url,
+      gateway,
+      services,
+      urls,
+      secrets,
+      async close() {
+        await gateway.close();
+        for (const app of Object.values(services)) await app.close();
+      },
+    };
+  } catch (err) {
+    for (const app of started.reverse()) await app.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+if (require.main === module) {
+  startFleet()
+    .then((fleet) => {
+      closeOnSignal(() => fleet.close());
+      console.log(`Church platform is running at ${fleet.url}  (API docs: ${fleet.url}/docs, data: ${path.resolve(process.env.DATA_DIR ?? '.data')})`);
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
