@@ -2,8 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { requires, anyUser } from '@church/auth';
-import { createService, badRequest, IdParams, type ServiceDefinition } from '../src';
-import { call, testConfig, testDatabase, tokenFor } from '../src/testing';
+import { createService, createInternalClient, badRequest, IdParams, type ModuleName, type ServiceDefinition } from '../src';
+import { call, testConfig, testDatabase, tokenFor, TEST_SECRET } from '../src/testing';
 
 const churchId = '11111111-1111-4111-8111-111111111111';
 const membershipMigrations = path.join(__dirname, '../../../services/membership/drizzle');
@@ -24,13 +24,14 @@ describe('createService', () => {
             { config: { access: anyUser }, schema: { body: z.object({ name: z.string().min(2), age: z.number().int().optional() }), response: { 200: z.object({ name: z.string() }) } } },
             async (req) => ({ ...(req.body as object), secret: 'never leaves' }),
           );
+          app.post('/membership/internal/echo', { config: { access: 'internal' }, schema: { body: z.object({ n: z.number() }) } }, async (req) => req.body);
           app.get('/membership/boom', { config: { access: 'public' } }, async () => {
             throw badRequest('term', 'term is required', 'query');
           });
         },
       ],
     };
-    app = await createService(def, testConfig(), { overrides: { database }, logger: false });
+    app = await createService(def, testConfig({ BODY_LIMIT: '2048' }), { overrides: { database }, logger: false });
     close = async () => {
       await app.close();
       await database.close();
@@ -87,6 +88,23 @@ describe('createService', () => {
   it('serializes only the fields the response schema declares', async () => {
     const res = await call(app, 'POST', '/membership/things', { token: tokenFor({ churchId }), body: { name: 'Ann' } });
     expect(res.json()).toEqual({ name: 'Ann' });
+  });
+
+  it('accepts internal calls signed by the internal client and refuses unsigned or tampered ones', async () => {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const client = createInternalClient(TEST_SECRET, () => ({ membership: base }) as Record<ModuleName, string>);
+    expect(await client.post('membership', '/membership/internal/echo', { n: 7 })).toEqual({ n: 7 });
+    const unsigned = await call(app, 'POST', '/membership/internal/echo', { body: { n: 7 } });
+    expect(unsigned.statusCode).toBe(401);
+    const wrongSecret = createInternalClient('x'.repeat(40), () => ({ membership: base }) as Record<ModuleName, string>);
+    await expect(wrongSecret.post('membership', '/membership/internal/echo', { n: 7 })).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it('answers an oversized body with 413 in the error shape', async () => {
+    const res = await call(app, 'POST', '/membership/things', { token: tokenFor({ churchId }), body: { name: 'x'.repeat(5000) } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ errors: [{ msg: 'Body is too large' }] });
   });
 
   it('refuses to start when a route declares no access', async () => {
