@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
 import type { Config } from './config';
+import { proxyConfigJob } from './jobs/proxy-config';
 import { routes } from './routes';
 
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
@@ -8,7 +9,7 @@ export const definition: ServiceDefinition = {
   module: 'membership',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
-  jobs: (deps) => [emailJob('membership', () => deps.mailer)],
+  jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps)],
 };
 
 /** Builds the membership app; tests pass a test database and other dependencies in `overrides`. */

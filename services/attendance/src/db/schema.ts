@@ -1,2 +1,129 @@
-// The attendance module's tables; its routes arrive with them.
-export {};
+import { date, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, churchId, id, removed, timestamps } from '@church/common';
+
+// The attendance module's tables. Every index that serves a query leads with church_id; the comments on the
+// visit indexes name the queries they serve, because visits are the table that grows without bound.
+
+/** Campuses (soft delete: services and attendance history keep referring to them). */
+export const campuses = pgTable(
+  'campuses',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    address1: text('address1'),
+    address2: text('address2'),
+    city: text('city'),
+    state: text('state'),
+    zip: text('zip'),
+    removed: removed(),
+    ...timestamps(),
+  },
+  (t) => [index('campuses_church_name_idx').on(t.churchId, t.name)],
+);
+
+/** Services (a weekly gathering at a campus). */
+export const services = pgTable(
+  'services',
+  {
+    id: id(),
+    churchId: churchId(),
+    campusId: uuid('campus_id'),
+    name: text('name').notNull(),
+    removed: removed(),
+    ...timestamps(),
+  },
+  (t) => [index('services_church_campus_idx').on(t.churchId, t.campusId)],
+);
+
+/** Service times (the 9:00 and the 11:00 of a service). */
+export const serviceTimes = pgTable(
+  'service_times',
+  {
+    id: id(),
+    churchId: churchId(),
+    serviceId: uuid('service_id').notNull(),
+    name: text('name').notNull(),
+    removed: removed(),
+    ...timestamps(),
+  },
+  (t) => [index('service_times_church_service_idx').on(t.churchId, t.serviceId)],
+);
+
+/** Links a group (owned by membership, referenced by id) to a service time it meets at. */
+export const groupServiceTimes = pgTable(
+  'group_service_times',
+  {
+    id: id(),
+    churchId: churchId(),
+    groupId: uuid('group_id').notNull(),
+    serviceTimeId: uuid('service_time_id').notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('group_service_times_group_uq').on(t.churchId, t.groupId, t.serviceTimeId),
+    index('group_service_times_time_idx').on(t.churchId, t.serviceTimeId),
+  ],
+);
+
+/** A session is one meeting of a group: (group, service time, date). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    churchId: churchId(),
+    groupId: uuid('group_id').notNull(),
+    serviceTimeId: uuid('service_time_id'),
+    sessionDate: at('session_date').notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    // check-in finds or creates the session of (group, service time, today) under concurrent kiosks
+    uniqueIndex('sessions_group_time_date_uq').on(t.churchId, t.groupId, t.serviceTimeId, t.sessionDate),
+    index('sessions_church_time_date_idx').on(t.churchId, t.serviceTimeId, t.sessionDate),
+    index('sessions_church_date_idx').on(t.churchId, t.sessionDate),
+  ],
+);
+
+/**
+ * A visit is a person at a service on a date. `service_id` is stored on the visit (rather than derived through
+ * its sessions) so the trend and the check-in read one table; `visit_date` is a calendar date (UTC reckoning).
+ */
+export const visits = pgTable(
+  'visits',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id').notNull(),
+    serviceId: uuid('service_id'),
+    visitDate: date('visit_date', { mode: 'date' }).notNull(),
+    checkinTime: at('checkin_time'),
+    addedBy: uuid('added_by'),
+    ...timestamps(),
+  },
+  (t) => [
+    // one visit per person, service and date; serves ?personId=, streaks and the check-in's last-logged date
+    uniqueIndex('visits_person_date_service_uq').on(t.churchId, t.personId, t.visitDate, t.serviceId),
+    // the unfiltered trend and date-range searches
+    index('visits_church_date_idx').on(t.churchId, t.visitDate),
+    // trend / search by service (and by campus through its services), check-in by service and date
+    index('visits_church_service_date_idx').on(t.churchId, t.serviceId, t.visitDate),
+  ],
+);
+
+/** Joins a visit to the sessions the person attended. */
+export const visitSessions = pgTable(
+  'visit_sessions',
+  {
+    id: id(),
+    churchId: churchId(),
+    visitId: uuid('visit_id').notNull(),
+    sessionId: uuid('session_id').notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('visit_sessions_visit_session_uq').on(t.churchId, t.visitId, t.sessionId),
+    // a session's attendance, and the trend's group / service-time filters (session → visits)
+    index('visit_sessions_session_idx').on(t.churchId, t.sessionId, t.visitId),
+  ],
+);

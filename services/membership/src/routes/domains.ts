@@ -1,4 +1,67 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Id, IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { HOST_NAME, checkDomains, saveDomains } from '../domain/domains';
+import { PROXY_CONFIG_JOB } from '../jobs/proxy-config';
+import { deleteDomain, findDomain, findDomainByName, listDomains } from '../repos/domains';
 
-// Routes of this spec table arrive here.
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+const Domain = z.object({ id: z.string(), churchId: z.string(), domainName: z.string(), lastChecked: z.date().nullable(), isStale: z.boolean() });
+const DomainList = z.array(Domain);
+const PublicDomain = z.object({ id: z.string(), churchId: z.string(), domainName: z.string() });
+const DomainName = z.string().trim().toLowerCase().max(253).regex(HOST_NAME, 'must be a host name such as www.example.org');
+const NameParams = z.object({ domainName: DomainName });
+const DomainSave = z.object({ id: Id.optional(), domainName: DomainName });
+
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/domains';
+  const reconfigureProxy = async () => {
+    try {
+      await app.deps.queue.enqueue(PROXY_CONFIG_JOB, {});
+    } catch (err) {
+      app.log.error({ err }, 'could not queue the reverse-proxy update');
+    }
+  };
+
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: DomainList } } }, (req) => listDomains(app.db, req.auth.churchId));
+
+  app.get(`${base}/health/check`, { config: { access: 'public' }, schema: { response: { 200: z.object({ checked: z.number(), stale: z.number() }) } } }, () =>
+    checkDomains(app.db),
+  );
+
+  app.get(`${base}/lookup/:domainName`, { config: { access: anyUser }, schema: { params: NameParams, response: { 200: Domain } } }, async (req) => {
+    const domain = await findDomainByName(app.db, req.params.domainName);
+    if (!domain || domain.churchId !== req.auth.churchId) throw notFound('Domain');
+    return domain;
+  });
+
+  // Which church a custom domain belongs to: what a site needs before anyone signs in.
+  app.get(
+    `${base}/public/lookup/:domainName`,
+    { config: { access: 'public' }, schema: { params: NameParams, response: { 200: PublicDomain } } },
+    async (req) => {
+      const domain = await findDomainByName(app.db, req.params.domainName);
+      if (!domain) throw notFound('Domain');
+      return domain;
+    },
+  );
+
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Domain } } }, async (req) => {
+    const domain = await findDomain(app.db, req.auth.churchId, req.params.id);
+    if (!domain) throw notFound('Domain');
+    return domain;
+  });
+
+  app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(DomainSave), response: { 200: DomainList } } }, async (req) => {
+    const saved = await saveDomains(app.db, req.auth.churchId, req.body);
+    await reconfigureProxy();
+    return saved;
+  });
+
+  app.delete(`${base}/:id`, { config: { access: requires('Settings.Edit') }, schema: { params: IdParams } }, async (req) => {
+    if (!(await deleteDomain(app.db, req.auth.churchId, req.params.id))) throw notFound('Domain');
+    await reconfigureProxy();
+    return {};
+  });
+}

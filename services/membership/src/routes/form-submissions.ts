@@ -1,4 +1,65 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Id, IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { formAccess, requireFormAccess } from '../domain/form-access';
+import { submitForms } from '../domain/form-submit';
+import { deleteSubmission, findForm, findSubmission, listAnswers, listQuestions, listSubmissions } from '../repos/forms';
+import { Submission, SubmissionList, SubmissionSave } from './form-schemas';
 
-// Routes of this spec table arrive here.
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+const Include = z
+  .string()
+  .optional()
+  .transform((v) => new Set((v ?? '').split(',').map((s) => s.trim().toLowerCase())))
+  .pipe(z.set(z.enum(['form', 'questions', 'answers', ''], { message: 'include may name form, questions, answers' })));
+
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/formsubmissions';
+  const editors = requires('Forms.Admin or Forms.Edit');
+
+  app.get(
+    base,
+    { config: { access: editors }, schema: { querystring: z.object({ personId: Id.optional(), formId: Id.optional() }), response: { 200: SubmissionList } } },
+    (req) => listSubmissions(app.db, req.auth.churchId, req.query),
+  );
+
+  app.get(
+    `${base}/formId/:formId`,
+    { config: { access: formAccess }, schema: { params: z.object({ formId: Id }), response: { 200: SubmissionList } } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const form = await requireFormAccess(app.db, req.auth, req.params.formId, 'view');
+      const [submissions, questions] = await Promise.all([listSubmissions(app.db, churchId, { formId: form.id }), listQuestions(app.db, churchId, form.id)]);
+      const answers = await listAnswers(app.db, churchId, submissions.map((s) => s.id));
+      return submissions.map((s) => ({ ...s, form, questions, answers: answers.filter((a) => a.formSubmissionId === s.id) }));
+    },
+  );
+
+  app.get(
+    `${base}/:id`,
+    { config: { access: editors }, schema: { params: IdParams, querystring: z.object({ include: Include }), response: { 200: Submission } } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const submission = await findSubmission(app.db, churchId, req.params.id);
+      if (!submission) throw notFound('Form submission');
+      const include = req.query.include;
+      return {
+        ...submission,
+        ...(include.has('form') ? { form: await findForm(app.db, churchId, submission.formId) } : {}),
+        ...(include.has('questions') ? { questions: await listQuestions(app.db, churchId, submission.formId) } : {}),
+        ...(include.has('answers') ? { answers: await listAnswers(app.db, churchId, [submission.id]) } : {}),
+      };
+    },
+  );
+
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SubmissionSave), response: { 200: SubmissionList } } }, (req) =>
+    submitForms(app, req.auth, req.body),
+  );
+
+  app.delete(`${base}/:id`, { config: { access: editors }, schema: { params: IdParams } }, async (req) => {
+    const done = await app.db.transaction((tx) => deleteSubmission(tx, req.auth.churchId, req.params.id));
+    if (!done) throw notFound('Form submission');
+    return {};
+  });
+}

@@ -1,4 +1,46 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Id, IdParams, batchOf, deleteRow, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { forms } from '../db/schema';
+import { formAccess, requireFormAccess } from '../domain/form-access';
+import { formsFor, saveForms } from '../domain/forms';
+import { findForm } from '../repos/forms';
+import { Form, FormList, FormSave } from './form-schemas';
 
-// Routes of this spec table arrive here.
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/forms';
+  const editors = requires('Forms.Admin or Forms.Edit');
+
+  app.get(base, { config: { access: editors }, schema: { response: { 200: FormList } } }, (req) => formsFor(app.db, req.auth, false));
+
+  app.get(`${base}/archived`, { config: { access: editors }, schema: { response: { 200: FormList } } }, (req) => formsFor(app.db, req.auth, true));
+
+  // A standalone form is what a sign-up page shows; it may belong to another church than the caller's.
+  app.get(
+    `${base}/standalone/:id`,
+    { config: { access: anyUser }, schema: { params: IdParams, querystring: z.object({ churchId: Id.optional() }), response: { 200: Form } } },
+    async (req) => {
+      const churchId = req.query.churchId ?? req.auth.churchId;
+      const form = await findForm(app.db, churchId, req.params.id);
+      if (!form || form.contentType !== 'form') throw notFound('Form');
+      if (form.restricted && churchId !== req.auth.churchId) throw unauthorized('This form is restricted to people of its church');
+      return form;
+    },
+  );
+
+  app.get(`${base}/:id`, { config: { access: formAccess }, schema: { params: IdParams, response: { 200: Form } } }, (req) =>
+    requireFormAccess(app.db, req.auth, req.params.id, 'view'),
+  );
+
+  app.post(base, { config: { access: editors }, schema: { body: batchOf(FormSave), response: { 200: FormList } } }, (req) =>
+    saveForms(app.db, req.auth, req.body),
+  );
+
+  app.delete(`${base}/:id`, { config: { access: formAccess }, schema: { params: IdParams } }, async (req) => {
+    await requireFormAccess(app.db, req.auth, req.params.id, 'edit');
+    await deleteRow(app.db, forms, req.auth.churchId, req.params.id);
+    return {};
+  });
+}

@@ -1,4 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Empty, Id, IdParams, conflict, crud, notFound, type ZodTypeProvider } from '@church/common';
+import { households } from '../db/schema';
+import { deleteHousehold, existingHouseholdIds, householdSize } from '../repos/households';
 
-// Routes of this spec table arrive here.
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+const Household = z.object({ id: z.string(), churchId: z.string(), name: z.string().nullish(), createdAt: z.date().nullish() });
+const HouseholdSave = z.object({ id: Id.optional(), name: z.string().trim().max(200).nullish() });
+const BASE = '/membership/households';
+
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  crud(app, { path: BASE, table: households, item: Household, save: HouseholdSave, view: anyUser, edit: requires('People.Edit'), only: ['list', 'get', 'save'], orderBy: households.name });
+
+  // Everyone has a household (NOTES.md), so one that still has people is not deleted from under them.
+  app.delete(`${BASE}/:id`, { config: { access: requires('People.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    const { churchId } = req.auth;
+    if (!(await existingHouseholdIds(app.db, churchId, [req.params.id])).size) throw notFound('Household');
+    if ((await householdSize(app.db, churchId, req.params.id)) > 0) throw conflict('The household still has people; move them first');
+    await deleteHousehold(app.db, churchId, req.params.id);
+    return {};
+  });
+}

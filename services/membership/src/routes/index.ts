@@ -19,6 +19,7 @@ import memberPermissions from './member-permissions';
 import settings from './settings';
 import domains from './domains';
 import internal from './internal';
+import internalGroups from './internal-groups';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -42,4 +43,5 @@ export const routes: FastifyPluginAsync[] = [
   settings,
   domains,
   internal,
+  internalGroups,
 ];

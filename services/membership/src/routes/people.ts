@@ -1,4 +1,2 @@
-import type { FastifyInstance } from 'fastify';
-
-// Routes of this spec table arrive here.
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+// The people table's routes live in routes/people/ (one file per concern); this keeps routes/index.ts' import.
+export { default } from './people/index';

@@ -1,4 +1,84 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, hasPermission, requires, type Claims } from '@church/auth';
+import { Id, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { userSession } from '../domain/access';
+import { clock } from '../domain/clock';
+import { findPerson } from '../domain/people-links';
+import { deleteUserChurch, findUserChurch, setLastAccessed, touchChurch, upsertUserChurch, userChurchByPerson, userChurchesOf } from '../repos/churches';
+import { findUserById } from '../repos/users';
 
-// Routes of this spec table arrive here.
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+const UserChurch = z.object({
+  id: z.string(),
+  userId: z.string(),
+  churchId: z.string(),
+  personId: z.string().nullable(),
+  lastAccessed: z.date().nullable(),
+});
+const UserChurchWithChurch = UserChurch.extend({ church: z.object({ id: z.string(), name: z.string(), subDomain: z.string().nullable() }) });
+
+/** User-church links (`/membership/userchurch`): which users belong to the token's church, and as which person. */
+export default async function routes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/userchurch';
+
+  /** Acting on another user's link takes People.Edit in the church; one's own link takes nothing. */
+  const mayActFor = (auth: Claims, userId: string) => userId === auth.id || hasPermission(auth, 'People.Edit');
+
+  app.get(`${base}/userid/:userId`, { config: { access: anyUser }, schema: { params: z.object({ userId: Id }), response: { 200: UserChurch } } }, async (req) => {
+    const row = await findUserChurch(app.db, req.params.userId, req.auth.churchId);
+    if (!row) throw notFound('User church');
+    return row;
+  });
+
+  app.get(
+    `${base}/personid/:personId`,
+    { config: { access: anyUser }, schema: { params: z.object({ personId: Id }), response: { 200: z.object({ email: z.string() }) } } },
+    async (req) => {
+      const link = await userChurchByPerson(app.db, req.auth.churchId, req.params.personId);
+      const user = link ? await findUserById(app.db, link.userId) : undefined;
+      if (!user) throw notFound('User');
+      return { email: user.email };
+    },
+  );
+
+  app.get(
+    `${base}/user/:userId`,
+    { config: { access: requires('Server.Admin') }, schema: { params: z.object({ userId: Id }), response: { 200: z.array(UserChurchWithChurch) } } },
+    async (req) => (await userChurchesOf(app.db, req.params.userId)).map(({ uc, church }) => ({ ...uc, church })),
+  );
+
+  // Links a user (the caller unless another is named) to the token's church, as a person of that church.
+  app.post(
+    base,
+    { config: { access: userSession }, schema: { body: z.object({ userId: Id.optional(), personId: Id.nullish() }), response: { 200: UserChurch } } },
+    async (req) => {
+      const userId = req.body.userId ?? req.auth.id;
+      if (!mayActFor(req.auth, userId)) throw unauthorized('Missing permission: People.Edit');
+      if (!(await findUserById(app.db, userId))) throw notFound('User');
+      if (req.body.personId && !(await findPerson(app.db, req.auth.churchId, req.body.personId))) throw notFound('Person');
+      return upsertUserChurch(app.db, { userId, churchId: req.auth.churchId, personId: req.body.personId ?? undefined });
+    },
+  );
+
+  app.patch(`${base}/:userId`, { config: { access: userSession }, schema: { params: z.object({ userId: Id }), response: { 200: UserChurch } } }, async (req) => {
+    if (req.params.userId !== req.auth.id) throw unauthorized('You can only record your own access');
+    const now = clock.now();
+    const row = await setLastAccessed(app.db, req.auth.id, req.auth.churchId, now);
+    if (!row) throw notFound('User church');
+    await touchChurch(app.db, req.auth.churchId, now);
+    return row;
+  });
+
+  app.delete(
+    `${base}/record/:userId/:churchId/:personId`,
+    { config: { access: userSession }, schema: { params: z.object({ userId: Id, churchId: Id, personId: Id }), response: { 200: z.object({}) } } },
+    async (req) => {
+      const { userId, churchId, personId } = req.params;
+      if (churchId !== req.auth.churchId) throw notFound('User church');
+      if (!mayActFor(req.auth, userId)) throw unauthorized('Missing permission: People.Edit');
+      if (!(await deleteUserChurch(app.db, churchId, userId, personId))) throw notFound('User church');
+      return {};
+    },
+  );
+}

@@ -1,4 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { anyUser } from '@church/auth';
+import { badRequest, type ZodTypeProvider } from '@church/common';
+import { Preferences, PreferencesSave, preferencesOf, savePreferences, withDefaults } from '../domain/directory';
 
-// Routes of this spec table arrive here.
-export default async function routes(_app: FastifyInstance): Promise<void> {}
+const BASE = '/membership/visibilityPreferences';
+
+/** The caller's own directory preferences (address, phone, email: everyone | members | groups | none). */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(`${BASE}/my`, { config: { access: anyUser }, schema: { response: { 200: Preferences } } }, async (req) => {
+    const { churchId, personId } = req.auth;
+    if (!personId) throw badRequest('personId', 'your login has no person at this church', 'headers');
+    return withDefaults(personId, await preferencesOf(app.db, churchId, personId));
+  });
+
+  app.post(BASE, { config: { access: anyUser }, schema: { body: PreferencesSave, response: { 200: Preferences } } }, async (req) => {
+    const { churchId, personId } = req.auth;
+    if (!personId) throw badRequest('personId', 'your login has no person at this church', 'headers');
+    return withDefaults(personId, await savePreferences(app.db, churchId, personId, req.body));
+  });
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
 /** The church id of the server-wide role (server admins): roles otherwise always belong to a church. */
@@ -155,6 +155,8 @@ export const oauthDeviceCodes = pgTable(
     churchId: uuid('church_id'),
     expiresAt: at('expires_at').notNull(),
     lastPolledAt: at('last_polled_at'),
+    /** seconds between polls; RFC 8628 §3.5 adds 5 after every slow_down */
+    pollInterval: integer('poll_interval').notNull().default(5),
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('oauth_device_hash_uq').on(t.deviceCodeHash), index('oauth_device_user_code_idx').on(t.userCode)],

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 export const households = pgTable('households', { id: id(), churchId: churchId(), name: text('name'), ...timestamps() }, (t) => [
@@ -55,7 +55,7 @@ export const people = pgTable(
   ],
 );
 
-/** Per-person directory visibility of address, phone and email: everyone | members | groups | none. */
+/** Per-person directory visibility of address, phone and email: everyone | members | groups | none (one row per person). */
 export const visibilityPreferences = pgTable(
   'visibility_preferences',
   {
@@ -67,5 +67,5 @@ export const visibilityPreferences = pgTable(
     email: text('email'),
     ...timestamps(),
   },
-  (t) => [index('visibility_preferences_person_idx').on(t.churchId, t.personId)],
+  (t) => [uniqueIndex('visibility_preferences_person_uq').on(t.churchId, t.personId)],
 );

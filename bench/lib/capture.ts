@@ -1,0 +1,87 @@
+import { createRequire } from 'node:module';
+import type { Exec } from '../seed';
+import type { ExplainRequest, ExplainResult } from './ipc';
+
+interface Captured {
+  /** module for PGlite, database name for PostgreSQL */
+  source: string;
+  text: string;
+  params: unknown[];
+}
+
+type QueryFn = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * Records the SQL the services run while one request is in flight, then runs `EXPLAIN (ANALYZE, BUFFERS)`
+ * of each SELECT with the same parameters: the plans of the real queries, not of a rewrite.
+ */
+export class QueryCapture {
+  private capturing = false;
+  private captured: Captured[] = [];
+
+  private record(source: string, args: unknown[]) {
+    if (!this.capturing) return;
+    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
+    const text = typeof first === 'string' ? first : first?.text;
+    const params = Array.isArray(second) ? second : typeof first === 'object' && Array.isArray(first?.values) ? first.values : [];
+    if (typeof text === 'string') this.captured.push({ source, text, params });
+  }
+
+  /** Hooks `pg`'s Client (the instance the services load) so every pooled connection reports its queries. */
+  patchPg(): void {
+    const pg = createRequire(require.resolve('@church/common'))('pg') as { Client: { prototype: { query: QueryFn } } };
+    const original = pg.Client.prototype.query;
+    const self = this;
+    pg.Client.prototype.query = function (this: { database?: string }, ...args: unknown[]) {
+      self.record(`db:${this.database ?? ''}`, args);
+      return original.apply(this, args);
+    };
+  }
+
+  /** Hooks one PGlite instance; answers an executor that bypasses the hook (for the seed and the plans). */
+  patchPglite(module: string, client: Exec): Exec {
+    const target = client as unknown as { query: QueryFn };
+    const original = target.query.bind(client);
+    target.query = (...args: unknown[]) => {
+      this.record(module, args);
+      return original(...args);
+    };
+    return { query: (text, params) => original(text, params) as ReturnType<Exec['query']> };
+  }
+
+  async explain(baseUrl: string, requests: ExplainRequest[], dbs: Record<'membership' | 'attendance', Exec>): Promise<ExplainResult[]> {
+    const results: ExplainResult[] = [];
+    for (const req of requests) {
+      this.captured = [];
+      this.capturing = true;
+      let status = 0;
+      try {
+        const res = await fetch(baseUrl + req.path, {
+          method: req.method,
+          headers: { ...(req.token ? { authorization: `Bearer ${req.token}` } : {}), ...(req.body ? { 'content-type': 'application/json' } : {}) },
+          body: req.body,
+        });
+        status = res.status;
+        await res.arrayBuffer();
+      } catch (err) {
+        results.push({ name: req.name, status, queries: [], error: String(err) });
+        continue;
+      } finally {
+        this.capturing = false;
+      }
+      const result: ExplainResult = { name: req.name, status, queries: [] };
+      for (const q of this.captured.filter((c) => /^\s*(select|with)\b/i.test(c.text))) {
+        const module = q.source.includes('attendance') ? 'attendance' : q.source.includes('membership') ? 'membership' : undefined;
+        if (!module) continue;
+        try {
+          const { rows } = await dbs[module].query(`explain (analyze, buffers) ${q.text}`, q.params);
+          result.queries.push({ module, sql: q.text, params: q.params, plan: rows.map((r) => String(Object.values(r)[0])).join('\n') });
+        } catch (err) {
+          result.queries.push({ module, sql: q.text, params: q.params, plan: `explain failed: ${String(err)}` });
+        }
+      }
+      results.push(result);
+    }
+    return results;
+  }
+}

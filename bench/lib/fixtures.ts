@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The shape of the seeded data and the ids the scenarios address. Every id is derived from a key, the same
+ * way in TypeScript (`uid`) and in SQL (`pg_temp.uid`), so the load generator knows the ids without asking
+ * the database and two runs seed identical rows.
+ */
+export const SHAPE = {
+  churches: 100,
+  /** church 0: the big church every scenario runs against */
+  big: {
+    people: 10_000,
+    households: 3_000,
+    groups: 300,
+    /** groups that meet at a service time (attendance) */
+    linkedGroups: 40,
+    /** group 0 has this many members and is the group of the download scenario's session */
+    downloadGroupMembers: 200,
+    campuses: 3,
+    services: 6,
+    serviceTimes: 12,
+    /** share of people present in a given week, and share of visits that also attend a second session */
+    visitRate: 0.7,
+    secondSessionRate: 0.4,
+  },
+  small: {
+    people: 100,
+    households: 30,
+    groups: 10,
+    linkedGroups: 3,
+    campuses: 1,
+    services: 1,
+    serviceTimes: 2,
+    visitRate: 0.85,
+    secondSessionRate: 0.75,
+    thirdSessionRate: 0.55,
+  },
+  /** weekly attendance history */
+  weeks: 104,
+  /** login users of the big church, all Domain Admins */
+  users: 20,
+  password: 'Bench-Password-2024!',
+  /** a common last-name prefix (matches "Smith") */
+  searchTerm: 'Smi',
+} as const;
+
+/** A deterministic UUID with the version-4 layout (zod's uuid check wants a version and a variant). */
+export function uid(key: string): string {
+  const h = createHash('md5').update(key).digest('hex');
+  const x = `${h.slice(0, 12)}4${h.slice(13, 16)}8${h.slice(17)}`;
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** SQL helpers of the seed session: the twin of `uid` and a seeded pseudo-random number in [0, 1). */
+export const SQL_HELPERS = [
+  `create or replace function pg_temp.uid(k text) returns uuid language sql immutable as
+     $$ select overlay(overlay(md5(k) placing '4' from 13) placing '8' from 17)::uuid $$`,
+  `create or replace function pg_temp.rnd(n bigint, salt int) returns float8 language sql immutable as
+     $$ select (hashint8(n * 7919 + salt)::bigint & 2147483647)::float8 / 2147483648 $$`,
+];
+
+/** The Sunday that starts week `w` of the history (week weeks-1 is last week); dates in UTC. */
+export function historyStart(now = new Date()): string {
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const sunday = new Date(today.getTime() - today.getUTCDay() * 86_400_000);
+  return new Date(sunday.getTime() - SHAPE.weeks * 7 * 86_400_000).toISOString().slice(0, 10);
+}
+
+const BIG = 0;
+
+/** The ids the scenarios use. */
+export const fixtures = {
+  churchId: uid(`church:${BIG}`),
+  userEmail: (k: number) => `bench${k}@bench.test`,
+  userId: (k: number) => uid(`user:${k}`),
+  personId: (i: number, church = BIG) => uid(`person:${church}:${i}`),
+  groupId: (g: number, church = BIG) => uid(`group:${church}:${g}`),
+  serviceId: (s: number, church = BIG) => uid(`service:${church}:${s}`),
+  serviceTimeId: (t: number, church = BIG) => uid(`st:${church}:${t}`),
+  sessionId: (g: number, week: number, church = BIG) => uid(`session:${church}:${g}:${week}`),
+  /** check-ins go to service 0, service time 0 and group 12 (a linked group meeting at service time 0) */
+  checkin: { service: 0, serviceTime: 0, group: 12 },
+  /** the last week's session of the 200-member group */
+  downloadSession: () => uid(`session:${BIG}:0:${SHAPE.weeks - 1}`),
+};

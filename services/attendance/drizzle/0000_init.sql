@@ -1,2 +1,0 @@
--- The attendance module's first migration: its tables arrive with its routes.
-SELECT 1;

@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import { hasPermission } from '@church/auth';
+import { unauthorized } from '@church/common';
+
+/**
+ * The groups a request may act on for a route whose access reads `<permission> or Group Leader`: `null` (all
+ * of the church's groups) with the permission, otherwise only the groups the caller leads (from the token).
+ */
+export function groupScope(req: FastifyRequest, permission: string): string[] | null {
+  return hasPermission(req.auth, permission, 'AttendanceApi') ? null : req.auth.leaderGroupIds;
+}
+
+/** True when the scope allows the group. */
+export function inScope(scope: string[] | null, groupId: string): boolean {
+  return scope === null || scope.includes(groupId);
+}
+
+/** A leader acting on a group they do not lead is refused like a missing permission (spec: 401). */
+export function assertInScope(scope: string[] | null, groupId: string): void {
+  if (!inScope(scope, groupId)) throw unauthorized('Group leaders may only act on the groups they lead');
+}

@@ -1,0 +1,137 @@
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { badRequest, type DbOrTx } from '@church/common';
+import { campuses, groupServiceTimes, serviceTimes, services } from '../db/schema';
+
+// Campuses, services, service times and their group links: small tables, read with their names joined.
+
+type Ref = { id: string; name: string };
+
+/** "Campus - Service - Time", leaving out a part that is missing. */
+export function longName(...parts: Array<string | null | undefined>): string {
+  return parts.filter((p): p is string => !!p).join(' - ');
+}
+
+const liveCampus = (churchId: string) => and(eq(campuses.id, services.campusId), eq(campuses.churchId, churchId), eq(campuses.removed, false));
+
+/** Services of the church with their campus (`null` when the campus is unset or removed). */
+export async function listServices(db: DbOrTx, churchId: string, opts: { campusId?: string; id?: string } = {}) {
+  const conditions: SQL[] = [eq(services.churchId, churchId), eq(services.removed, false)];
+  if (opts.campusId) conditions.push(eq(services.campusId, opts.campusId));
+  if (opts.id) conditions.push(eq(services.id, opts.id));
+  const rows = await db
+    .select({ id: services.id, churchId: services.churchId, campusId: services.campusId, name: services.name, campusName: campuses.name })
+    .from(services)
+    .leftJoin(campuses, liveCampus(churchId))
+    .where(and(...conditions))
+    .orderBy(asc(campuses.name), asc(services.name));
+  return rows.map(({ campusName, ...s }) => ({ ...s, campus: s.campusId && campusName !== null ? { id: s.campusId, name: campusName } : null }));
+}
+
+/** Service times with their "Campus - Service - Time" name; filters combine. */
+export async function listServiceTimes(db: DbOrTx, churchId: string, opts: { serviceId?: string; campusId?: string; ids?: string[] } = {}) {
+  const conditions: SQL[] = [eq(serviceTimes.churchId, churchId), eq(serviceTimes.removed, false)];
+  if (opts.serviceId) conditions.push(eq(serviceTimes.serviceId, opts.serviceId));
+  if (opts.campusId) conditions.push(eq(services.campusId, opts.campusId));
+  if (opts.ids && !opts.ids.length) return [];
+  if (opts.ids) conditions.push(inArray(serviceTimes.id, opts.ids));
+  const rows = await db
+    .select({ id: serviceTimes.id, serviceId: serviceTimes.serviceId, name: serviceTimes.name, serviceName: services.name, campusName: campuses.name })
+    .from(serviceTimes)
+    .innerJoin(services, and(eq(services.id, serviceTimes.serviceId), eq(services.churchId, churchId), eq(services.removed, false)))
+    .leftJoin(campuses, liveCampus(churchId))
+    .where(and(...conditions))
+    .orderBy(asc(campuses.name), asc(services.name), asc(serviceTimes.name));
+  return rows.map((r) => ({ id: r.id, serviceId: r.serviceId, name: r.name, longName: longName(r.campusName, r.serviceName, r.name) }));
+}
+
+/** The linked group ids of each service time. */
+export async function groupsByServiceTime(db: DbOrTx, churchId: string, serviceTimeIds: string[]): Promise<Map<string, Array<{ id: string }>>> {
+  const out = new Map<string, Array<{ id: string }>>();
+  if (!serviceTimeIds.length) return out;
+  const rows = await db
+    .select({ serviceTimeId: groupServiceTimes.serviceTimeId, groupId: groupServiceTimes.groupId })
+    .from(groupServiceTimes)
+    .where(and(eq(groupServiceTimes.churchId, churchId), inArray(groupServiceTimes.serviceTimeId, serviceTimeIds)))
+    .orderBy(asc(groupServiceTimes.createdAt));
+  for (const r of rows) (out.get(r.serviceTimeId) ?? out.set(r.serviceTimeId, []).get(r.serviceTimeId)!).push({ id: r.groupId });
+  return out;
+}
+
+/** Group links, with the service time's long name (for `?groupId=`). */
+export async function listGroupServiceTimes(db: DbOrTx, churchId: string, groupId?: string) {
+  const conditions: SQL[] = [eq(groupServiceTimes.churchId, churchId)];
+  if (groupId) conditions.push(eq(groupServiceTimes.groupId, groupId));
+  const links = await db.select().from(groupServiceTimes).where(and(...conditions)).orderBy(asc(groupServiceTimes.createdAt));
+  if (!groupId) return links;
+  const times = new Map((await listServiceTimes(db, churchId, { ids: [...new Set(links.map((l) => l.serviceTimeId))] })).map((t) => [t.id, t]));
+  // A link to a removed service time stays stored (history) but is no longer offered.
+  return links.flatMap((l) => {
+    const t = times.get(l.serviceTimeId);
+    return t ? [{ ...l, serviceTime: { id: t.id, name: t.longName, serviceId: t.serviceId } }] : [];
+  });
+}
+
+/** The live service time of the church, or a 400 naming the field that referenced it. */
+export async function requireServiceTime(db: DbOrTx, churchId: string, id: string, param: string) {
+  const [row] = await db
+    .select({ id: serviceTimes.id, serviceId: serviceTimes.serviceId })
+    .from(serviceTimes)
+    .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.id, id), eq(serviceTimes.removed, false)))
+    .limit(1);
+  if (!row) throw badRequest(param, 'service time not found');
+  return row;
+}
+
+/** The live service of the church, or a 400 naming the field that referenced it. */
+export async function requireService(db: DbOrTx, churchId: string, id: string, param: string, location = 'body') {
+  const [row] = await db
+    .select({ id: services.id })
+    .from(services)
+    .where(and(eq(services.churchId, churchId), eq(services.id, id), eq(services.removed, false)))
+    .limit(1);
+  if (!row) throw badRequest(param, 'service not found', location);
+  return row;
+}
+
+/** The live campus of the church, or a 400 naming the field that referenced it. */
+export async function requireCampus(db: DbOrTx, churchId: string, id: string, param: string) {
+  const [row] = await db
+    .select({ id: campuses.id })
+    .from(campuses)
+    .where(and(eq(campuses.churchId, churchId), eq(campuses.id, id), eq(campuses.removed, false)))
+    .limit(1);
+  if (!row) throw badRequest(param, 'campus not found');
+  return row;
+}
+
+/**
+ * The church's campus → service → service time tree (optionally with each time's group ids). Services
+ * without a campus hang under an "Unassigned" campus with an empty id, so none is lost from the tree.
+ */
+export async function placeTree(db: DbOrTx, churchId: string, withGroups: boolean) {
+  const [campusRows, serviceRows, timeRows] = await Promise.all([
+    db.select({ id: campuses.id, name: campuses.name }).from(campuses).where(and(eq(campuses.churchId, churchId), eq(campuses.removed, false))).orderBy(asc(campuses.name)),
+    listServices(db, churchId),
+    db
+      .select({ id: serviceTimes.id, name: serviceTimes.name, serviceId: serviceTimes.serviceId })
+      .from(serviceTimes)
+      .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.removed, false)))
+      .orderBy(asc(serviceTimes.name)),
+  ]);
+  const groups = withGroups ? await groupsByServiceTime(db, churchId, timeRows.map((t) => t.id)) : undefined;
+  type TreeTime = Ref & { groups?: Array<{ id: string }> };
+  const timesOf = new Map<string, TreeTime[]>();
+  for (const t of timeRows) {
+    const item = { id: t.id, name: t.name, ...(groups ? { groups: groups.get(t.id) ?? [] } : {}) };
+    (timesOf.get(t.serviceId) ?? timesOf.set(t.serviceId, []).get(t.serviceId)!).push(item);
+  }
+  const tree = campusRows.map((c) => ({ ...c, services: [] as Array<Ref & { serviceTimes: TreeTime[] }> }));
+  const byId = new Map(tree.map((c) => [c.id, c]));
+  let unassigned: (typeof tree)[number] | undefined;
+  for (const s of serviceRows) {
+    let campus = s.campus ? byId.get(s.campus.id) : undefined;
+    if (!campus) campus = unassigned ??= { id: '', name: 'Unassigned', services: [] };
+    campus.services.push({ id: s.id, name: s.name, serviceTimes: timesOf.get(s.id) ?? [] });
+  }
+  return unassigned ? [...tree, unassigned] : tree;
+}

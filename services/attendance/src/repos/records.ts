@@ -1,0 +1,175 @@
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@church/common';
+import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../db/schema';
+
+// Attendance reports: read-only queries over visits, each one statement served by indexes leading with church_id.
+
+export interface PlaceFilter {
+  campusId?: string;
+  serviceId?: string;
+  serviceTimeId?: string;
+  groupId?: string;
+  /** several groups (a category resolved by membership) */
+  groupIds?: string[];
+}
+
+/** The Sunday starting a visit's week: `visit_date - dow` days (a `date`, so no time zone enters). */
+const weekOf = sql<Date>`(${visits.visitDate} - extract(dow from ${visits.visitDate})::int)`.mapWith(visits.visitDate);
+
+/**
+ * Conditions on `visits` for the place filters; an absent filter means "all". Service and campus read the
+ * visit's own service (campus through the few services of that campus); service time and group go through
+ * the sessions the visit attended, as a semi-join so a visit with two matching sessions still counts once.
+ */
+export function visitConditions(db: DbOrTx, churchId: string, f: PlaceFilter): SQL[] {
+  const out: SQL[] = [eq(visits.churchId, churchId)];
+  if (f.serviceId) out.push(eq(visits.serviceId, f.serviceId));
+  if (f.campusId) {
+    const ofCampus = db.select({ id: services.id }).from(services).where(and(eq(services.churchId, churchId), eq(services.campusId, f.campusId)));
+    out.push(inArray(visits.serviceId, ofCampus));
+  }
+  if (f.serviceTimeId || f.groupId || f.groupIds) {
+    const bySession: SQL[] = [eq(visitSessions.churchId, churchId)];
+    if (f.serviceTimeId) bySession.push(eq(sessions.serviceTimeId, f.serviceTimeId));
+    if (f.groupId) bySession.push(eq(sessions.groupId, f.groupId));
+    if (f.groupIds) bySession.push(f.groupIds.length ? inArray(sessions.groupId, f.groupIds) : sql`false`);
+    const attended = db
+      .select({ id: visitSessions.visitId })
+      .from(visitSessions)
+      .innerJoin(sessions, and(eq(sessions.id, visitSessions.sessionId), eq(sessions.churchId, churchId)))
+      .where(and(...bySession));
+    out.push(inArray(visits.id, attended));
+  }
+  return out;
+}
+
+/**
+ * Visits per Sunday-start week, oldest first, in one statement. Each visit row counts once (the session
+ * filters are a semi-join), so `count(*)` counts distinct visits. It counts per day first, which an index
+ * leading with (church_id, [service_id,] visit_date) answers in order without a sort, and rolls the few
+ * hundred days up to weeks after, so the week arithmetic runs per day rather than per visit.
+ */
+export function trend(db: DbOrTx, churchId: string, f: PlaceFilter) {
+  const perDay = db
+    .select({ day: visits.visitDate, visits: sql<number>`count(*)`.as('visits') })
+    .from(visits)
+    .where(and(...visitConditions(db, churchId, f)))
+    .groupBy(visits.visitDate)
+    .as('per_day');
+  const week = sql<Date>`(${perDay.day} - extract(dow from ${perDay.day})::int)`.mapWith(visits.visitDate);
+  return db
+    .select({ week, count: sql<number>`sum(${perDay.visits})::int`.mapWith(Number) })
+    .from(perDay)
+    .groupBy(week)
+    .orderBy(week);
+}
+
+/** Distinct people with visits matching the filters (for membership's people queries). */
+export async function peopleWithVisits(db: DbOrTx, churchId: string, f: PlaceFilter & { startDate?: Date; endDate?: Date }): Promise<string[]> {
+  const conditions = visitConditions(db, churchId, f);
+  if (f.startDate) conditions.push(gte(visits.visitDate, f.startDate));
+  if (f.endDate) conditions.push(lte(visits.visitDate, f.endDate));
+  const rows = await db.selectDistinct({ personId: visits.personId }).from(visits).where(and(...conditions)).orderBy(visits.personId);
+  return rows.map((r) => r.personId);
+}
+
+/**
+ * Attendance records: one row per attended session (a visit without sessions gives one row), with the
+ * campus, service and service time it happened at. Names of removed places still show: history keeps them.
+ */
+export async function records(db: DbOrTx, churchId: string, where: { personId?: string; filter?: PlaceFilter; startDate?: Date; endDate?: Date }) {
+  const conditions = visitConditions(db, churchId, where.filter ?? {});
+  if (where.personId) conditions.push(eq(visits.personId, where.personId));
+  if (where.startDate) conditions.push(gte(visits.visitDate, where.startDate));
+  if (where.endDate) conditions.push(lte(visits.visitDate, where.endDate));
+  // The session filters above select visits; the same filters on the joined session keep only matching rows.
+  if (where.filter?.serviceTimeId) conditions.push(eq(sessions.serviceTimeId, where.filter.serviceTimeId));
+  if (where.filter?.groupId) conditions.push(eq(sessions.groupId, where.filter.groupId));
+  const rows = await db
+    .select({
+      visitId: visits.id,
+      personId: visits.personId,
+      visitDate: visits.visitDate,
+      sessionId: visitSessions.sessionId,
+      groupId: sessions.groupId,
+      campusId: campuses.id,
+      campusName: campuses.name,
+      serviceId: services.id,
+      serviceName: services.name,
+      serviceTimeId: serviceTimes.id,
+      serviceTimeName: serviceTimes.name,
+    })
+    .from(visits)
+    .leftJoin(visitSessions, and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, visits.id)))
+    .leftJoin(sessions, and(eq(sessions.churchId, churchId), eq(sessions.id, visitSessions.sessionId)))
+    .leftJoin(serviceTimes, and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.id, sessions.serviceTimeId)))
+    .leftJoin(services, and(eq(services.churchId, churchId), eq(services.id, visits.serviceId)))
+    .leftJoin(campuses, and(eq(campuses.churchId, churchId), eq(campuses.id, services.campusId)))
+    .where(and(...conditions))
+    .orderBy(desc(visits.visitDate), asc(campuses.name), asc(services.name), asc(serviceTimes.name), asc(visits.personId));
+  const ref = (id: string | null, name: string | null) => (id && name !== null ? { id, name } : null);
+  return rows.map((r) => ({
+    visitId: r.visitId,
+    personId: r.personId,
+    visitDate: r.visitDate,
+    sessionId: r.sessionId,
+    groupId: r.groupId,
+    campus: ref(r.campusId, r.campusName),
+    service: ref(r.serviceId, r.serviceName),
+    serviceTime: ref(r.serviceTimeId, r.serviceTimeName),
+  }));
+}
+
+/** Who attended which group's session of the service (absent: every service) in the week starting `week`. */
+export async function groupAttendance(db: DbOrTx, churchId: string, week: Date, serviceId?: string) {
+  const conditions: SQL[] = [
+    eq(sessions.churchId, churchId),
+    gte(sessions.sessionDate, week),
+    lt(sessions.sessionDate, new Date(week.getTime() + 7 * 86_400_000)),
+  ];
+  if (serviceId) conditions.push(eq(services.id, serviceId));
+  return db
+    .select({
+      serviceId: services.id,
+      serviceName: services.name,
+      serviceTimeId: serviceTimes.id,
+      serviceTimeName: serviceTimes.name,
+      groupId: sessions.groupId,
+      sessionId: sessions.id,
+      sessionDate: sessions.sessionDate,
+      personId: visits.personId,
+    })
+    .from(sessions)
+    .innerJoin(serviceTimes, and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.id, sessions.serviceTimeId)))
+    .innerJoin(services, and(eq(services.churchId, churchId), eq(services.id, serviceTimes.serviceId)))
+    .innerJoin(visitSessions, and(eq(visitSessions.churchId, churchId), eq(visitSessions.sessionId, sessions.id)))
+    .innerJoin(visits, and(eq(visits.churchId, churchId), eq(visits.id, visitSessions.visitId)))
+    .where(and(...conditions))
+    .orderBy(asc(services.name), asc(serviceTimes.name), asc(sessions.sessionDate), asc(sessions.groupId), asc(visits.personId));
+}
+
+/** Groups linked to live service times matching the filters (for membership's group search). */
+export async function groupsAtPlaces(db: DbOrTx, churchId: string, f: Omit<PlaceFilter, 'groupId' | 'groupIds'>): Promise<string[]> {
+  const conditions: SQL[] = [eq(groupServiceTimes.churchId, churchId)];
+  if (f.serviceTimeId) conditions.push(eq(serviceTimes.id, f.serviceTimeId));
+  if (f.serviceId) conditions.push(eq(services.id, f.serviceId));
+  if (f.campusId) conditions.push(eq(services.campusId, f.campusId));
+  const rows = await db
+    .selectDistinct({ groupId: groupServiceTimes.groupId })
+    .from(groupServiceTimes)
+    .innerJoin(serviceTimes, and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.id, groupServiceTimes.serviceTimeId), eq(serviceTimes.removed, false)))
+    .innerJoin(services, and(eq(services.churchId, churchId), eq(services.id, serviceTimes.serviceId), eq(services.removed, false)))
+    .where(and(...conditions))
+    .orderBy(groupServiceTimes.groupId);
+  return rows.map((r) => r.groupId);
+}
+
+/** The Sundays starting the weeks in which the person visited, newest first (one row per attended week). */
+export async function attendedWeeks(db: DbOrTx, churchId: string, personId: string): Promise<Date[]> {
+  const rows = await db
+    .selectDistinct({ week: weekOf })
+    .from(visits)
+    .where(and(eq(visits.churchId, churchId), eq(visits.personId, personId)))
+    .orderBy(desc(weekOf));
+  return rows.map((r) => r.week);
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
+import { notFound, type DbOrTx } from '@church/common';
+import { serviceTimes, sessions, visitSessions, visits } from '../db/schema';
+
+// Sessions: one meeting of a group, (group, service time, date).
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+/** The church's session, or a 404. */
+export async function getSession(db: DbOrTx, churchId: string, id: string): Promise<SessionRow> {
+  const [row] = await db.select().from(sessions).where(and(eq(sessions.churchId, churchId), eq(sessions.id, id))).limit(1);
+  if (!row) throw notFound('Session');
+  return row;
+}
+
+/** Sessions by id (unknown or foreign ids are skipped). */
+export async function sessionsByIds(db: DbOrTx, churchId: string, ids: string[]): Promise<SessionRow[]> {
+  if (!ids.length) return [];
+  return db.select().from(sessions).where(and(eq(sessions.churchId, churchId), inArray(sessions.id, ids)));
+}
+
+/**
+ * Sessions newest first, with the service time's name and a display name ("2024-01-07 - 9:00"). `groupIds`
+ * narrows to a leader's groups (`null`: all groups).
+ */
+export async function listSessions(db: DbOrTx, churchId: string, opts: { groupId?: string; groupIds: string[] | null }) {
+  const conditions: SQL[] = [eq(sessions.churchId, churchId)];
+  if (opts.groupId) conditions.push(eq(sessions.groupId, opts.groupId));
+  if (opts.groupIds) {
+    if (!opts.groupIds.length) return [];
+    conditions.push(inArray(sessions.groupId, opts.groupIds));
+  }
+  const rows = await db
+    .select({
+      id: sessions.id,
+      groupId: sessions.groupId,
+      serviceTimeId: sessions.serviceTimeId,
+      sessionDate: sessions.sessionDate,
+      serviceTimeName: serviceTimes.name,
+    })
+    .from(sessions)
+    .leftJoin(serviceTimes, and(eq(serviceTimes.id, sessions.serviceTimeId), eq(serviceTimes.churchId, churchId)))
+    .where(and(...conditions))
+    .orderBy(desc(sessions.sessionDate));
+  return rows.map((r) => ({ ...r, displayName: [r.sessionDate.toISOString().slice(0, 10), r.serviceTimeName].filter(Boolean).join(' - ') }));
+}
+
+/**
+ * The session of (group, service time, date), created when missing. The unique index makes concurrent
+ * check-ins for the same group agree on one session.
+ */
+export async function findOrCreateSession(tx: DbOrTx, churchId: string, groupId: string, serviceTimeId: string, sessionDate: Date): Promise<SessionRow> {
+  const [created] = await tx
+    .insert(sessions)
+    .values({ id: randomUUID(), churchId, groupId, serviceTimeId, sessionDate })
+    .onConflictDoNothing()
+    .returning();
+  if (created) return created;
+  const [found] = await tx
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.churchId, churchId), eq(sessions.groupId, groupId), eq(sessions.serviceTimeId, serviceTimeId), eq(sessions.sessionDate, sessionDate)))
+    .limit(1);
+  return found!;
+}
+
+/** Deletes the given visits of the church that no longer have any visit session (spec: the visit goes with its last session). */
+export async function deleteEmptyVisits(tx: DbOrTx, churchId: string, visitIds: string[]): Promise<void> {
+  if (!visitIds.length) return;
+  await tx.delete(visits).where(
+    and(
+      eq(visits.churchId, churchId),
+      inArray(visits.id, visitIds),
+      notExists(tx.select({ one: sql`1` }).from(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, visits.id)))),
+    ),
+  );
+}
+
+/** Deletes a session with its visit sessions, and the visits that attended nothing else. */
+export async function deleteSession(tx: DbOrTx, churchId: string, id: string): Promise<void> {
+  const [gone] = await tx.delete(sessions).where(and(eq(sessions.churchId, churchId), eq(sessions.id, id))).returning({ id: sessions.id });
+  if (!gone) throw notFound('Session');
+  const removed = await tx
+    .delete(visitSessions)
+    .where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.sessionId, id)))
+    .returning({ visitId: visitSessions.visitId });
+  await deleteEmptyVisits(tx, churchId, removed.map((r) => r.visitId));
+}
+
+/** The service a session's service time belongs to (`null` for a session without a service time). */
+export async function serviceOfSession(db: DbOrTx, churchId: string, session: SessionRow): Promise<string | null> {
+  if (!session.serviceTimeId) return null;
+  const [row] = await db
+    .select({ serviceId: serviceTimes.serviceId })
+    .from(serviceTimes)
+    .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.id, session.serviceTimeId)))
+    .limit(1);
+  return row?.serviceId ?? null;
+}

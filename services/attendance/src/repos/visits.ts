@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, inArray, isNull, max, type SQL } from 'drizzle-orm';
+import { notFound, type DbOrTx } from '@church/common';
+import { sessions, visitSessions, visits } from '../db/schema';
+import { deleteEmptyVisits, sessionsByIds } from './sessions';
+
+// Visits (a person at a service on a date) and the visit sessions joining them to group sessions.
+
+export type VisitRow = typeof visits.$inferSelect;
+
+/** Unfiltered lists of a growing table answer the most recent rows only (README: "Choices"). */
+export const RECENT_LIMIT = 1000;
+
+/** Visits with their visit sessions, each with its session nested, in the given order. */
+export async function withVisitSessions(db: DbOrTx, churchId: string, rows: VisitRow[]) {
+  const ids = rows.map((v) => v.id);
+  const links = ids.length
+    ? await db
+        .select()
+        .from(visitSessions)
+        .where(and(eq(visitSessions.churchId, churchId), inArray(visitSessions.visitId, ids)))
+        .orderBy(visitSessions.createdAt)
+    : [];
+  const sessionById = new Map((await sessionsByIds(db, churchId, [...new Set(links.map((l) => l.sessionId))])).map((s) => [s.id, s]));
+  return rows.map((v) => ({
+    ...v,
+    visitSessions: links
+      .filter((l) => l.visitId === v.id)
+      .map((l) => ({ id: l.id, visitId: l.visitId, sessionId: l.sessionId, session: sessionById.get(l.sessionId) })),
+  }));
+}
+
+/** The church's visit, or a 404. */
+export async function getVisit(db: DbOrTx, churchId: string, id: string): Promise<VisitRow> {
+  const [row] = await db.select().from(visits).where(and(eq(visits.churchId, churchId), eq(visits.id, id))).limit(1);
+  if (!row) throw notFound('Visit');
+  return row;
+}
+
+/** A person's visits, newest first; without a person, the church's most recent visits. */
+export async function listVisits(db: DbOrTx, churchId: string, personId?: string): Promise<VisitRow[]> {
+  const where = personId ? and(eq(visits.churchId, churchId), eq(visits.personId, personId)) : eq(visits.churchId, churchId);
+  const query = db.select().from(visits).where(where).orderBy(desc(visits.visitDate), desc(visits.createdAt));
+  return personId ? query : query.limit(RECENT_LIMIT);
+}
+
+/** Deletes a visit with its visit sessions. */
+export async function deleteVisit(tx: DbOrTx, churchId: string, id: string): Promise<void> {
+  const [gone] = await tx.delete(visits).where(and(eq(visits.churchId, churchId), eq(visits.id, id))).returning({ id: visits.id });
+  if (!gone) throw notFound('Visit');
+  await tx.delete(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, id)));
+}
+
+/** The person's visit at the service (or at no service) on the date, created when missing. */
+export async function findOrCreateVisit(tx: DbOrTx, churchId: string, personId: string, serviceId: string | null, visitDate: Date, addedBy: string): Promise<VisitRow> {
+  const [found] = await tx
+    .select()
+    .from(visits)
+    .where(
+      and(
+        eq(visits.churchId, churchId),
+        eq(visits.personId, personId),
+        eq(visits.visitDate, visitDate),
+        serviceId ? eq(visits.serviceId, serviceId) : isNull(visits.serviceId),
+      ),
+    )
+    .limit(1);
+  if (found) return found;
+  const [created] = await tx
+    .insert(visits)
+    .values({ id: randomUUID(), churchId, personId, serviceId, visitDate, checkinTime: new Date(), addedBy })
+    .returning();
+  return created!;
+}
+
+/** Links a visit to a session unless it already is. */
+export async function linkVisitSession(tx: DbOrTx, churchId: string, visitId: string, sessionId: string): Promise<void> {
+  await tx.insert(visitSessions).values({ id: randomUUID(), churchId, visitId, sessionId }).onConflictDoNothing();
+}
+
+/** The latest date any of the people visited the service, or null. */
+export async function lastLoggedDate(db: DbOrTx, churchId: string, serviceId: string, personIds: string[]): Promise<Date | null> {
+  if (!personIds.length) return null;
+  const [row] = await db
+    .select({ last: max(visits.visitDate) })
+    .from(visits)
+    .where(and(eq(visits.churchId, churchId), eq(visits.serviceId, serviceId), inArray(visits.personId, personIds)));
+  return row?.last ? new Date(row.last) : null;
+}
+
+/** The people's visits at the service on the date. */
+export async function visitsOn(db: DbOrTx, churchId: string, serviceId: string, visitDate: Date, personIds: string[]): Promise<VisitRow[]> {
+  if (!personIds.length) return [];
+  return db
+    .select()
+    .from(visits)
+    .where(and(eq(visits.churchId, churchId), eq(visits.serviceId, serviceId), eq(visits.visitDate, visitDate), inArray(visits.personId, personIds)));
+}
+
+/**
+ * Visit sessions with the visit's person and the session nested; `groupIds` narrows to a leader's groups.
+ * Without a session, the most recent ones (by session date).
+ */
+export async function listVisitSessions(db: DbOrTx, churchId: string, opts: { sessionId?: string; id?: string; groupIds: string[] | null }) {
+  const conditions: SQL[] = [eq(visitSessions.churchId, churchId)];
+  if (opts.sessionId) conditions.push(eq(visitSessions.sessionId, opts.sessionId));
+  if (opts.id) conditions.push(eq(visitSessions.id, opts.id));
+  if (opts.groupIds) {
+    if (!opts.groupIds.length) return [];
+    conditions.push(inArray(sessions.groupId, opts.groupIds));
+  }
+  const query = db
+    .select({ visitSession: visitSessions, personId: visits.personId, session: sessions })
+    .from(visitSessions)
+    .innerJoin(sessions, and(eq(sessions.id, visitSessions.sessionId), eq(sessions.churchId, churchId)))
+    .innerJoin(visits, and(eq(visits.id, visitSessions.visitId), eq(visits.churchId, churchId)))
+    .where(and(...conditions))
+    .orderBy(desc(sessions.sessionDate), visits.personId);
+  const rows = opts.sessionId || opts.id ? await query : await query.limit(RECENT_LIMIT);
+  return rows.map((r) => ({ ...r.visitSession, personId: r.personId, session: r.session }));
+}
+
+/** Removes visit sessions and then the visits left without any. */
+export async function unlinkVisitSessions(tx: DbOrTx, churchId: string, where: SQL): Promise<number> {
+  const removed = await tx
+    .delete(visitSessions)
+    .where(and(eq(visitSessions.churchId, churchId), where))
+    .returning({ visitId: visitSessions.visitId });
+  await deleteEmptyVisits(tx, churchId, [...new Set(removed.map((r) => r.visitId))]);
+  return removed.length;
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { Id, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
+import { groupsAtPlaces, peopleWithVisits } from '../repos/records';
+
+const Places = z.object({ churchId: Id, campusId: Id.nullish(), serviceId: Id.nullish(), serviceTimeId: Id.nullish() });
+const PeopleQuery = Places.extend({
+  groupId: Id.nullish(),
+  /** a group category: membership owns categories, so it sends the category's groups in `groupIds` */
+  categoryName: z.string().nullish(),
+  groupIds: z.array(Id).max(5000).nullish(),
+  startDate: IsoDate.nullish(),
+  endDate: IsoDate.nullish(),
+});
+
+const clean = <T extends Record<string, unknown>>(o: T) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
+
+/** Server-to-server (signed): what membership asks of attendance's data. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/attendance/internal/people',
+    { config: { access: 'internal' }, schema: { body: PeopleQuery, response: { 200: z.object({ personIds: z.array(z.string()) }) } } },
+    async (req) => {
+      const { churchId, categoryName, ...filter } = clean(req.body);
+      if (categoryName && !filter.groupIds) throw badRequest('groupIds', 'send the groups of the category (attendance does not know group categories)');
+      return { personIds: await peopleWithVisits(app.db, churchId!, filter) };
+    },
+  );
+
+  app.post(
+    '/attendance/internal/groups',
+    { config: { access: 'internal' }, schema: { body: Places, response: { 200: z.object({ groupIds: z.array(z.string()) }) } } },
+    async (req) => {
+      const { churchId, ...filter } = clean(req.body);
+      return { groupIds: await groupsAtPlaces(app.db, churchId!, filter) };
+    },
+  );
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Id, IdParams, batchOf, deleteRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { serviceTimes } from '../db/schema';
+import { groupsByServiceTime, listServiceTimes, placeTree, requireService } from '../repos/places';
+import { QueryId, ServiceTime, ServiceTimeSave, TreeCampus } from '../schemas';
+import { itemParam } from './batch';
+
+const edit = requires('Services.Edit');
+const List = z.array(ServiceTime);
+
+/** `/attendance/servicetimes`: times of services, their group links on request, and the public tree. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/attendance/servicetimes',
+    {
+      config: { access: anyUser },
+      schema: { querystring: z.object({ serviceId: QueryId, include: z.string().optional() }), response: { 200: List } },
+    },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const times = await listServiceTimes(app.db, churchId, { serviceId: req.query.serviceId });
+      if (!req.query.include?.split(',').includes('groups')) return times;
+      const groups = await groupsByServiceTime(app.db, churchId, times.map((t) => t.id));
+      return times.map((t) => ({ ...t, groups: groups.get(t.id) ?? [] }));
+    },
+  );
+
+  app.get(
+    '/attendance/servicetimes/search',
+    { config: { access: anyUser }, schema: { querystring: z.object({ campusId: QueryId, serviceId: QueryId }), response: { 200: List } } },
+    (req) => listServiceTimes(app.db, req.auth.churchId, req.query),
+  );
+
+  app.get(
+    '/attendance/servicetimes/public/:churchId',
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(TreeCampus) } } },
+    (req) => placeTree(app.db, req.params.churchId, false),
+  );
+
+  app.get('/attendance/servicetimes/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: ServiceTime } } }, async (req) => {
+    const [row] = await listServiceTimes(app.db, req.auth.churchId, { ids: [req.params.id] });
+    if (!row) throw notFound('Service time');
+    return row;
+  });
+
+  app.post('/attendance/servicetimes', { config: { access: edit }, schema: { body: batchOf(ServiceTimeSave), response: { 200: List } } }, (req) =>
+    app.db.transaction(async (tx) => {
+      const churchId = req.auth.churchId;
+      for (const [i, item] of req.body.entries()) await requireService(tx, churchId, item.serviceId, itemParam(req, i, 'serviceId'));
+      return (await saveRows(tx, serviceTimes, churchId, req.body)) as Array<z.output<typeof ServiceTime>>;
+    }),
+  );
+
+  app.delete('/attendance/servicetimes/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    await deleteRow(app.db, serviceTimes, req.auth.churchId, req.params.id);
+    return {};
+  });
+}

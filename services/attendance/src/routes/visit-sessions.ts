@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { requires } from '@church/auth';
+import { Empty, Id, IdParams, badRequest, batchOf, findRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { sessions, visitSessions, visits } from '../db/schema';
+import { assertInScope, groupScope } from '../domain/access';
+import { utcDay } from '../domain/dates';
+import { sessionDownload } from '../domain/download';
+import { getSession, serviceOfSession } from '../repos/sessions';
+import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkVisitSessions } from '../repos/visits';
+import { DownloadRow, LogBody, QueryId, VisitSession, VisitSessionSave } from '../schemas';
+import { itemParam } from './batch';
+
+const view = requires('Attendance.View');
+const edit = requires('Attendance.Edit');
+const List = z.array(VisitSession);
+
+/** `/attendance/visitsessions`: who attended which session; leaders work on the groups they lead. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/attendance/visitsessions',
+    { config: { access: requires('Attendance.View or Group Leader') }, schema: { querystring: z.object({ sessionId: QueryId }), response: { 200: List } } },
+    (req) => listVisitSessions(app.db, req.auth.churchId, { sessionId: req.query.sessionId, groupIds: groupScope(req, 'Attendance.View') }),
+  );
+
+  app.get(
+    '/attendance/visitsessions/download/:sessionId',
+    { config: { access: view }, schema: { params: z.object({ sessionId: Id }), response: { 200: z.array(DownloadRow) } } },
+    (req) => sessionDownload(app.db, app.deps.internal, req.auth.churchId, req.params.sessionId),
+  );
+
+  app.get('/attendance/visitsessions/:id', { config: { access: view }, schema: { params: IdParams, response: { 200: VisitSession } } }, async (req) => {
+    const [row] = await listVisitSessions(app.db, req.auth.churchId, { id: req.params.id, groupIds: null });
+    if (!row) throw notFound('Visit session');
+    return row;
+  });
+
+  app.post('/attendance/visitsessions', { config: { access: edit }, schema: { body: batchOf(VisitSessionSave), response: { 200: List } } }, (req) =>
+    app.db.transaction(async (tx) => {
+      const churchId = req.auth.churchId;
+      for (const [i, item] of req.body.entries()) {
+        for (const [field, table] of [['visitId', visits], ['sessionId', sessions]] as const) {
+          const id = item[field];
+          if (!id && !item.id) throw badRequest(itemParam(req, i, field), 'is required');
+          if (id && !(await findRow(tx, table, churchId, id))) throw badRequest(itemParam(req, i, field), `${field === 'visitId' ? 'visit' : 'session'} not found`);
+        }
+      }
+      return (await saveRows(tx, visitSessions, churchId, req.body)) as Array<z.output<typeof VisitSession>>;
+    }),
+  );
+
+  app.post(
+    '/attendance/visitsessions/log',
+    { config: { access: requires('Attendance.Edit or Group Leader') }, schema: { body: LogBody, response: { 200: Empty } } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const scope = groupScope(req, 'Attendance.Edit');
+      await app.db.transaction(async (tx) => {
+        for (const { sessionId } of req.body.visitSessions) {
+          const session = await getSession(tx, churchId, sessionId);
+          assertInScope(scope, session.groupId);
+          const serviceId = await serviceOfSession(tx, churchId, session);
+          const visit = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcDay(session.sessionDate), req.auth.id);
+          await linkVisitSession(tx, churchId, visit.id, session.id);
+        }
+      });
+      return {};
+    },
+  );
+
+  app.delete('/attendance/visitsessions/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    const removed = await app.db.transaction((tx) => unlinkVisitSessions(tx, req.auth.churchId, eq(visitSessions.id, req.params.id)));
+    if (!removed) throw notFound('Visit session');
+    return {};
+  });
+
+  app.delete(
+    '/attendance/visitsessions',
+    { config: { access: requires('Attendance.Edit or Group Leader') }, schema: { querystring: z.object({ personId: Id, sessionId: Id }) } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const session = await getSession(app.db, churchId, req.query.sessionId);
+      assertInScope(groupScope(req, 'Attendance.Edit'), session.groupId);
+      const ofPerson = app.db.select({ id: visits.id }).from(visits).where(and(eq(visits.churchId, churchId), eq(visits.personId, req.query.personId)));
+      await app.db.transaction((tx) =>
+        unlinkVisitSessions(tx, churchId, and(eq(visitSessions.sessionId, session.id), inArray(visitSessions.visitId, ofPerson))!),
+      );
+      return {};
+    },
+  );
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requires } from '@church/auth';
+import { IdList, IdParams, badRequest, batchOf, saveRows, type ZodTypeProvider } from '@church/common';
+import { visits } from '../db/schema';
+import { lastCheckin, submitCheckin } from '../domain/checkin';
+import { requireService } from '../repos/places';
+import { deleteVisit, getVisit, listVisits, withVisitSessions } from '../repos/visits';
+import { CheckinItem, CheckinResult, QueryId, Visit, VisitSave } from '../schemas';
+import { itemParam } from './batch';
+
+const view = requires('Attendance.View');
+const edit = requires('Attendance.Edit');
+const List = z.array(Visit);
+const CheckinQuery = z.object({ serviceId: z.uuid({ message: 'must be a UUID' }), peopleIds: IdList });
+
+/** `/attendance/visits`: a person at a service on a date; check-in replaces a household's visits for today. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/attendance/visits',
+    { config: { access: view }, schema: { querystring: z.object({ personId: QueryId }), response: { 200: List } } },
+    async (req) => withVisitSessions(app.db, req.auth.churchId, await listVisits(app.db, req.auth.churchId, req.query.personId)),
+  );
+
+  app.get(
+    '/attendance/visits/checkin',
+    { config: { access: requires('Attendance.View or Attendance.Checkin') }, schema: { querystring: CheckinQuery, response: { 200: List } } },
+    (req) => lastCheckin(app.db, req.auth.churchId, req.query.serviceId, req.query.peopleIds),
+  );
+
+  app.post(
+    '/attendance/visits/checkin',
+    {
+      config: { access: requires('Attendance.Edit or Attendance.Checkin') },
+      schema: {
+        querystring: z.object({ serviceId: CheckinQuery.shape.serviceId, peopleIds: IdList.optional() }),
+        body: batchOf(CheckinItem),
+        response: { 200: CheckinResult },
+      },
+    },
+    (req) =>
+      submitCheckin(app.db, {
+        churchId: req.auth.churchId,
+        userId: req.auth.id,
+        serviceId: req.query.serviceId,
+        peopleIds: req.query.peopleIds ?? [],
+        items: req.body,
+        param: (i, field) => itemParam(req, i, field),
+      }),
+  );
+
+  app.get('/attendance/visits/:id', { config: { access: view }, schema: { params: IdParams, response: { 200: Visit } } }, async (req) => {
+    const [visit] = await withVisitSessions(app.db, req.auth.churchId, [await getVisit(app.db, req.auth.churchId, req.params.id)]);
+    return visit!;
+  });
+
+  app.post('/attendance/visits', { config: { access: edit }, schema: { body: batchOf(VisitSave), response: { 200: List } } }, (req) =>
+    app.db.transaction(async (tx) => {
+      const churchId = req.auth.churchId;
+      for (const [i, item] of req.body.entries()) {
+        if (!item.id && !item.personId) throw badRequest(itemParam(req, i, 'personId'), 'is required');
+        if (!item.id && !item.visitDate) throw badRequest(itemParam(req, i, 'visitDate'), 'is required');
+        if (item.serviceId) await requireService(tx, churchId, item.serviceId, itemParam(req, i, 'serviceId'));
+      }
+      const rows = req.body.map((item) => ({ ...item, addedBy: item.id ? undefined : req.auth.id }));
+      return withVisitSessions(tx, churchId, (await saveRows(tx, visits, churchId, rows)) as Array<typeof visits.$inferSelect>);
+    }),
+  );
+
+  app.delete('/attendance/visits/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    await app.db.transaction((tx) => deleteVisit(tx, req.auth.churchId, req.params.id));
+    return {};
+  });
+}

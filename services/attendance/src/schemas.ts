@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { Id, IsoDate, OptionalText } from '@church/common';
+
+// What the attendance API accepts and answers. Response schemas list every field that leaves the service.
+
+const Name = z.string().trim().min(1, 'is required').max(255);
+/** Dates leave as ISO strings (the serializer stringifies `Date`). */
+const Stamp = z.date();
+
+export const Campus = z.object({
+  id: z.string(),
+  name: z.string(),
+  address1: z.string().nullish(),
+  address2: z.string().nullish(),
+  city: z.string().nullish(),
+  state: z.string().nullish(),
+  zip: z.string().nullish(),
+});
+export const CampusSave = z.strictObject({
+  id: Id.optional(),
+  name: Name,
+  address1: OptionalText,
+  address2: OptionalText,
+  city: OptionalText,
+  state: OptionalText,
+  zip: OptionalText,
+});
+
+const CampusRef = z.object({ id: z.string(), name: z.string() });
+export const Service = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  campusId: z.string().nullable(),
+  name: z.string(),
+  campus: CampusRef.nullable().optional(),
+});
+export const ServiceSave = z.strictObject({ id: Id.optional(), campusId: Id.nullish(), name: Name });
+
+export const ServiceTime = z.object({
+  id: z.string(),
+  serviceId: z.string(),
+  name: z.string(),
+  /** "Campus - Service - Time", on the search */
+  longName: z.string().optional(),
+  /** with `?include=groups`: the groups linked through group service times (ids; names live in membership) */
+  groups: z.array(z.object({ id: z.string() })).optional(),
+});
+export const ServiceTimeSave = z.strictObject({ id: Id.optional(), serviceId: Id, name: Name });
+
+export const GroupServiceTime = z.object({
+  id: z.string(),
+  groupId: z.string(),
+  serviceTimeId: z.string(),
+  /** with `?groupId=`: the service time named "Campus - Service - Time" */
+  serviceTime: z.object({ id: z.string(), name: z.string(), serviceId: z.string() }).optional(),
+});
+export const GroupServiceTimeSave = z.strictObject({ id: Id.optional(), groupId: Id, serviceTimeId: Id });
+
+export const Session = z.object({
+  id: z.string(),
+  groupId: z.string(),
+  serviceTimeId: z.string().nullable(),
+  sessionDate: Stamp,
+});
+export const SessionListItem = Session.extend({
+  serviceTimeName: z.string().nullable().optional(),
+  /** "2024-01-07 - 9:00 AM" (or the date alone without a service time) */
+  displayName: z.string().optional(),
+});
+export const SessionSave = z.strictObject({ id: Id.optional(), groupId: Id.optional(), serviceTimeId: Id.nullish(), sessionDate: IsoDate.optional() });
+
+export const VisitSession = z.object({
+  id: z.string(),
+  visitId: z.string(),
+  sessionId: z.string(),
+  personId: z.string().optional(),
+  session: Session.optional(),
+});
+export const VisitSessionSave = z.strictObject({ id: Id.optional(), visitId: Id.optional(), sessionId: Id.optional() });
+
+export const Visit = z.object({
+  id: z.string(),
+  personId: z.string(),
+  serviceId: z.string().nullable(),
+  visitDate: Stamp,
+  checkinTime: Stamp.nullable(),
+  visitSessions: z.array(VisitSession),
+});
+export const VisitSave = z.strictObject({
+  id: Id.optional(),
+  personId: Id.optional(),
+  serviceId: Id.nullish(),
+  visitDate: IsoDate.optional(),
+  checkinTime: IsoDate.nullish(),
+});
+
+export const CheckinQuery = z.object({ serviceId: Id, peopleIds: z.string() });
+export const CheckinItem = z.strictObject({
+  personId: Id,
+  visitSessions: z
+    .array(z.object({ session: z.object({ serviceTimeId: Id, groupId: Id }) }))
+    .max(50)
+    .default([]),
+});
+export const CheckinResult = z.object({ securityCode: z.string(), visits: z.array(Visit) });
+
+export const LogBody = z.strictObject({ personId: Id, visitSessions: z.array(z.object({ sessionId: Id })).min(1).max(50) });
+
+export const DownloadRow = z.object({
+  id: z.string(),
+  personId: z.string(),
+  visitId: z.string(),
+  sessionId: z.string(),
+  sessionDate: Stamp,
+  personName: z.string(),
+  status: z.enum(['present', 'absent']),
+});
+
+const Ref = z.object({ id: z.string(), name: z.string() }).nullable();
+/** One attended session of a visit (or a visit without sessions), with the places it happened at. */
+export const AttendanceRecord = z.object({
+  visitId: z.string(),
+  personId: z.string(),
+  visitDate: Stamp,
+  sessionId: z.string().nullable(),
+  groupId: z.string().nullable(),
+  campus: Ref,
+  service: Ref,
+  serviceTime: Ref,
+});
+export const TrendRow = z.object({ week: Stamp, count: z.number().int() });
+export const GroupAttendanceRow = z.object({
+  serviceId: z.string(),
+  serviceName: z.string(),
+  serviceTimeId: z.string(),
+  serviceTimeName: z.string(),
+  groupId: z.string(),
+  sessionId: z.string(),
+  sessionDate: Stamp,
+  personId: z.string(),
+});
+
+const TreeTime = z.object({ id: z.string(), name: z.string(), groups: z.array(z.object({ id: z.string() })).optional() });
+const TreeService = z.object({ id: z.string(), name: z.string(), serviceTimes: z.array(TreeTime) });
+export const TreeCampus = z.object({ id: z.string(), name: z.string(), services: z.array(TreeService) });
+
+export const Streaks = z.object({
+  personId: z.string(),
+  currentStreak: z.number().int(),
+  longestStreak: z.number().int(),
+  /** the Sunday starting the last attended week, or null */
+  lastAttended: Stamp.nullable(),
+});
+
+/** An optional id in a query string; clients send `?campusId=` (empty) for "no filter". */
+export const QueryId = z.preprocess((v) => (v === '' ? undefined : v), Id.optional());
+
+/** Optional id filters of the report routes; an absent filter means "all". */
+export const PlaceFilters = z.object({ campusId: QueryId, serviceId: QueryId, serviceTimeId: QueryId, groupId: QueryId });

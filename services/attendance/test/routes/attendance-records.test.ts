@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, startAttendance } from '../setup';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startAttendance();
+});
+afterAll(() => t.close());
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const day = (d: string) => `${d}T00:00:00.000Z`;
+
+/**
+ * A church with two campuses and a January 2024 of attendance. 2024-01-06 and -13 are Saturdays, -07 and -14
+ * Sundays, so the weeks (Sunday start) are 2023-12-31, 2024-01-07 and 2024-01-14.
+ */
+async function january() {
+  const c = makeChurch();
+  const main = await makePlaces(t, c.churchId, { campus: 'Main', service: 'Sunday', time: '9:00' });
+  const t11 = await makeServiceTime(t, c.churchId, main.serviceId, '11:00');
+  const east = await makePlaces(t, c.churchId, { campus: 'East', service: 'Saturday', time: '17:00' });
+  const [g1, g2] = [randomUUID(), randomUUID()];
+  await linkGroup(t, c.churchId, g1, main.serviceTimeId);
+  await linkGroup(t, c.churchId, g2, t11);
+  const [p1, p2, p3, p4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const s = {
+    g1Jan6: await makeSession(t, c.churchId, g1, main.serviceTimeId, '2024-01-06'),
+    g1Jan7: await makeSession(t, c.churchId, g1, main.serviceTimeId, '2024-01-07'),
+    g2Jan7: await makeSession(t, c.churchId, g2, t11, '2024-01-07'),
+    g2Jan13: await makeSession(t, c.churchId, g2, t11, '2024-01-13'),
+    g1Jan14: await makeSession(t, c.churchId, g1, main.serviceTimeId, '2024-01-14'),
+  };
+  const v = {
+    p1Jan6: await makeVisit(t, c.churchId, p1, main.serviceId, '2024-01-06', [s.g1Jan6]),
+    p2Jan7: await makeVisit(t, c.churchId, p2, main.serviceId, '2024-01-07', [s.g1Jan7, s.g2Jan7]), // two sessions, one visit
+    p3Jan13: await makeVisit(t, c.churchId, p3, main.serviceId, '2024-01-13', [s.g2Jan13]),
+    p4Jan7: await makeVisit(t, c.churchId, p4, east.serviceId, '2024-01-07'),
+    p1Jan14: await makeVisit(t, c.churchId, p1, main.serviceId, '2024-01-14', [s.g1Jan14]),
+  };
+  return { c, main, t11, east, g1, g2, p1, p2, p3, p4, s, v };
+}
+
+describe('access', () => {
+  it('guards every route', async () => {
+    const c = makeChurch();
+    await expectGuarded(t.app, { method: 'GET', url: `/attendance/attendancerecords?personId=${ID}`, permission: 'Attendance.View' }, c.churchId);
+    await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/tree' }, c.churchId);
+    await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/trend', permission: 'Attendance.View Summary' }, c.churchId);
+    await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/groups?week=2024-01-07', permission: 'Attendance.View' }, c.churchId);
+    await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/search?startDate=2024-01-01&endDate=2024-02-01', permission: 'Attendance.View' }, c.churchId);
+    // View alone does not read the summary
+    expect((await call(t.app, 'GET', '/attendance/attendancerecords/trend', { token: c.token(['Attendance.View']) })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /attendance/attendancerecords/trend', () => {
+  it('counts distinct visits per Sunday-start week; filters combine; other churches see nothing', async () => {
+    const d = await january();
+    const trend = async (query = '') => {
+      const res = await call(t.app, 'GET', `/attendance/attendancerecords/trend${query}`, { token: d.c.token(['Attendance.View Summary']) });
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    expect(await trend()).toEqual([
+      { week: day('2023-12-31'), count: 1 }, // Saturday the 6th belongs to the week before Sunday the 7th
+      { week: day('2024-01-07'), count: 3 }, // Sunday 7th (p2 twice in sessions, once as a visit; p4) and Saturday 13th (p3)
+      { week: day('2024-01-14'), count: 1 },
+    ]);
+    expect(await trend(`?campusId=${d.main.campusId}`)).toEqual([
+      { week: day('2023-12-31'), count: 1 },
+      { week: day('2024-01-07'), count: 2 },
+      { week: day('2024-01-14'), count: 1 },
+    ]);
+    expect(await trend(`?campusId=${d.east.campusId}&serviceId=&serviceTimeId=&groupId=`)).toEqual([{ week: day('2024-01-07'), count: 1 }]);
+    expect(await trend(`?serviceId=${d.main.serviceId}`)).toEqual(await trend(`?campusId=${d.main.campusId}`));
+    expect(await trend(`?serviceTimeId=${d.t11}`)).toEqual([{ week: day('2024-01-07'), count: 2 }]);
+    expect(await trend(`?groupId=${d.g1}`)).toEqual([
+      { week: day('2023-12-31'), count: 1 },
+      { week: day('2024-01-07'), count: 1 },
+      { week: day('2024-01-14'), count: 1 },
+    ]);
+    expect(await trend(`?groupId=${d.g1}&serviceTimeId=${d.t11}`)).toEqual([]);
+    expect(await trend(`?groupId=${d.g2}&campusId=${d.main.campusId}&serviceId=${d.main.serviceId}`)).toEqual([{ week: day('2024-01-07'), count: 2 }]);
+    expect(await trend(`?campusId=${d.east.campusId}&groupId=${d.g2}`)).toEqual([]);
+
+    const other = makeChurch();
+    expect((await call(t.app, 'GET', `/attendance/attendancerecords/trend?serviceId=${d.main.serviceId}`, { token: other.token(['Attendance.View Summary']) })).json()).toEqual([]);
+    const bad = await call(t.app, 'GET', '/attendance/attendancerecords/trend?campusId=main', { token: d.c.token(['Attendance.View Summary']) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0]).toMatchObject({ param: 'campusId', location: 'query' });
+  });
+});
+
+describe('GET /attendance/attendancerecords', () => {
+  it("answers a person's records with places; personId is required", async () => {
+    const d = await january();
+    const res = await call(t.app, 'GET', `/attendance/attendancerecords?personId=${d.p1}`, { token: d.c.token(['Attendance.View']) });
+    expect(res.statusCode).toBe(200);
+    const where = { campus: { id: d.main.campusId, name: 'Main' }, service: { id: d.main.serviceId, name: 'Sunday' }, serviceTime: { id: d.main.serviceTimeId, name: '9:00' } };
+    expect(res.json()).toEqual([
+      { visitId: d.v.p1Jan14, personId: d.p1, visitDate: day('2024-01-14'), sessionId: d.s.g1Jan14, groupId: d.g1, ...where },
+      { visitId: d.v.p1Jan6, personId: d.p1, visitDate: day('2024-01-06'), sessionId: d.s.g1Jan6, groupId: d.g1, ...where },
+    ]);
+    const p4 = await call(t.app, 'GET', `/attendance/attendancerecords?personId=${d.p4}`, { token: d.c.token(['Attendance.View']) });
+    expect(p4.json()).toEqual([
+      { visitId: d.v.p4Jan7, personId: d.p4, visitDate: day('2024-01-07'), sessionId: null, groupId: null, campus: { id: d.east.campusId, name: 'East' }, service: { id: d.east.serviceId, name: 'Saturday' }, serviceTime: null },
+    ]);
+    expect((await call(t.app, 'GET', `/attendance/attendancerecords?personId=${d.p1}`, { token: makeChurch().token(['Attendance.View']) })).json()).toEqual([]);
+    const missing = await call(t.app, 'GET', '/attendance/attendancerecords', { token: d.c.token(['Attendance.View']) });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors[0]).toMatchObject({ param: 'personId', location: 'query' });
+  });
+});
+
+describe('GET /attendance/attendancerecords/search', () => {
+  it('filters by places and an inclusive date range', async () => {
+    const d = await january();
+    const token = d.c.token(['Attendance.View']);
+    const res = await call(t.app, 'GET', `/attendance/attendancerecords/search?campusId=${d.main.campusId}&startDate=2024-01-07&endDate=2024-01-13`, { token });
+    expect(res.statusCode).toBe(200);
+    const main = { campus: { id: d.main.campusId, name: 'Main' }, service: { id: d.main.serviceId, name: 'Sunday' } };
+    const at11 = { serviceTime: { id: d.t11, name: '11:00' } };
+    expect(res.json()).toEqual([
+      { visitId: d.v.p3Jan13, personId: d.p3, visitDate: day('2024-01-13'), sessionId: d.s.g2Jan13, groupId: d.g2, ...main, ...at11 },
+      { visitId: d.v.p2Jan7, personId: d.p2, visitDate: day('2024-01-07'), sessionId: d.s.g2Jan7, groupId: d.g2, ...main, ...at11 },
+      { visitId: d.v.p2Jan7, personId: d.p2, visitDate: day('2024-01-07'), sessionId: d.s.g1Jan7, groupId: d.g1, ...main, serviceTime: { id: d.main.serviceTimeId, name: '9:00' } },
+    ]);
+    const byGroup = await call(t.app, 'GET', `/attendance/attendancerecords/search?groupId=${d.g1}&startDate=2024-01-01&endDate=2024-01-31`, { token });
+    expect(byGroup.json().map((r: { sessionId: string }) => r.sessionId)).toEqual([d.s.g1Jan14, d.s.g1Jan7, d.s.g1Jan6]);
+    expect((await call(t.app, 'GET', `/attendance/attendancerecords/search?startDate=2024-01-01&endDate=2024-01-31`, { token: makeChurch().token(['Attendance.View']) })).json()).toEqual([]);
+
+    const noStart = await call(t.app, 'GET', '/attendance/attendancerecords/search?endDate=2024-01-31', { token });
+    expect(noStart.statusCode).toBe(400);
+    expect(noStart.json().errors[0].param).toBe('startDate');
+    const backwards = await call(t.app, 'GET', '/attendance/attendancerecords/search?startDate=2024-02-01&endDate=2024-01-01', { token });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().errors[0].param).toBe('endDate');
+  });
+});
+
+describe('GET /attendance/attendancerecords/groups', () => {
+  it("answers who attended each group's sessions of the service in the week (any day names the week)", async () => {
+    const d = await january();
+    const token = d.c.token(['Attendance.View']);
+    const res = await call(t.app, 'GET', `/attendance/attendancerecords/groups?serviceId=${d.main.serviceId}&week=2024-01-07`, { token });
+    expect(res.statusCode).toBe(200);
+    const base = { serviceId: d.main.serviceId, serviceName: 'Sunday' };
+    const at11 = { ...base, serviceTimeId: d.t11, serviceTimeName: '11:00', groupId: d.g2 };
+    const rows = [
+      { ...at11, sessionId: d.s.g2Jan7, sessionDate: day('2024-01-07'), personId: d.p2 },
+      { ...at11, sessionId: d.s.g2Jan13, sessionDate: day('2024-01-13'), personId: d.p3 },
+      { ...base, serviceTimeId: d.main.serviceTimeId, serviceTimeName: '9:00', groupId: d.g1, sessionId: d.s.g1Jan7, sessionDate: day('2024-01-07'), personId: d.p2 },
+    ];
+    expect(res.json()).toEqual(rows);
+    expect((await call(t.app, 'GET', `/attendance/attendancerecords/groups?serviceId=${d.main.serviceId}&week=2024-01-10`, { token })).json()).toEqual(rows);
+    expect((await call(t.app, 'GET', `/attendance/attendancerecords/groups?serviceId=${d.east.serviceId}&week=2024-01-07`, { token })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', `/attendance/attendancerecords/groups?week=2024-01-07`, { token: makeChurch().token(['Attendance.View']) })).json()).toEqual([]);
+    const noWeek = await call(t.app, 'GET', `/attendance/attendancerecords/groups?serviceId=${d.main.serviceId}`, { token });
+    expect(noWeek.statusCode).toBe(400);
+    expect(noWeek.json().errors[0].param).toBe('week');
+  });
+});
+
+describe('GET /attendance/attendancerecords/tree', () => {
+  it('answers campuses → services → service times → groups', async () => {
+    const d = await january();
+    const res = await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: d.c.token() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([
+      { id: d.east.campusId, name: 'East', services: [{ id: d.east.serviceId, name: 'Saturday', serviceTimes: [{ id: d.east.serviceTimeId, name: '17:00', groups: [] }] }] },
+      {
+        id: d.main.campusId,
+        name: 'Main',
+        services: [
+          {
+            id: d.main.serviceId,
+            name: 'Sunday',
+            serviceTimes: [
+              { id: d.t11, name: '11:00', groups: [{ id: d.g2 }] },
+              { id: d.main.serviceTimeId, name: '9:00', groups: [{ id: d.g1 }] },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: makeChurch().token() })).json()).toEqual([]);
+  });
+});

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { call, TEST_SECRET, type TestApp } from '@church/common/testing';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
+import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, startAttendance } from '../setup';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startAttendance();
+});
+afterAll(() => t.close());
+
+/** A call signed as another module's internal client signs it. */
+function signed(url: string, body: unknown, secret = TEST_SECRET) {
+  const payload = JSON.stringify(body);
+  const timestamp = String(Date.now());
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) },
+  });
+}
+
+describe('POST /attendance/internal/people', () => {
+  it('refuses unsigned, badly signed and token-bearing calls', async () => {
+    const c = makeChurch();
+    const body = { churchId: c.churchId };
+    expect((await call(t.app, 'POST', '/attendance/internal/people', { body })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/attendance/internal/people', { body, token: c.token('all', { serverAdmin: true }) })).statusCode).toBe(401);
+    expect((await signed('/attendance/internal/people', body, 'another-secret-another-secret-another')).statusCode).toBe(401);
+    expect((await signed('/attendance/internal/people', body)).statusCode).toBe(200);
+  });
+
+  it('answers the distinct people with matching visits', async () => {
+    const c = makeChurch();
+    const main = await makePlaces(t, c.churchId, { campus: 'Main' });
+    const late = await makeServiceTime(t, c.churchId, main.serviceId, '11:00');
+    const east = await makePlaces(t, c.churchId, { campus: 'East' });
+    const [g1, g2] = [randomUUID(), randomUUID()];
+    const [p1, p2, p3] = [randomUUID(), randomUUID(), randomUUID()].sort();
+    const s1 = await makeSession(t, c.churchId, g1, main.serviceTimeId, '2024-01-07');
+    const s2 = await makeSession(t, c.churchId, g2, late, '2024-01-14');
+    await makeVisit(t, c.churchId, p1, main.serviceId, '2024-01-07', [s1]);
+    await makeVisit(t, c.churchId, p1, main.serviceId, '2024-01-14', [s2]);
+    await makeVisit(t, c.churchId, p2, main.serviceId, '2024-01-14', [s2]);
+    await makeVisit(t, c.churchId, p3, east.serviceId, '2024-01-07');
+    await makeVisit(t, makeChurch().churchId, randomUUID(), main.serviceId, '2024-01-07');
+    const people = async (filter: object) => (await signed('/attendance/internal/people', { churchId: c.churchId, ...filter })).json();
+
+    expect(await people({})).toEqual({ personIds: [p1, p2, p3] });
+    expect(await people({ campusId: main.campusId })).toEqual({ personIds: [p1, p2] });
+    expect(await people({ serviceTimeId: late })).toEqual({ personIds: [p1, p2] });
+    expect(await people({ groupId: g1 })).toEqual({ personIds: [p1] });
+    expect(await people({ groupIds: [g1, g2], startDate: '2024-01-10' })).toEqual({ personIds: [p1, p2] });
+    expect(await people({ categoryName: 'Kids', groupIds: [g1] })).toEqual({ personIds: [p1] });
+    expect(await people({ startDate: '2024-01-01', endDate: '2024-01-07' })).toEqual({ personIds: [p1, p3] });
+    expect(await people({ serviceId: east.serviceId, endDate: '2024-01-06' })).toEqual({ personIds: [] });
+
+    const bad = await signed('/attendance/internal/people', { churchId: 'nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].param).toBe('churchId');
+    const category = await signed('/attendance/internal/people', { churchId: c.churchId, categoryName: 'Kids' });
+    expect(category.statusCode).toBe(400);
+    expect(category.json().errors[0].param).toBe('groupIds');
+  });
+});
+
+describe('POST /attendance/internal/groups', () => {
+  it('refuses unsigned calls', async () => {
+    expect((await call(t.app, 'POST', '/attendance/internal/groups', { body: { churchId: makeChurch().churchId } })).statusCode).toBe(401);
+  });
+
+  it('answers the groups linked to live service times matching the filters', async () => {
+    const c = makeChurch();
+    const main = await makePlaces(t, c.churchId, { campus: 'Main' });
+    const late = await makeServiceTime(t, c.churchId, main.serviceId, '11:00');
+    const east = await makePlaces(t, c.churchId, { campus: 'East' });
+    const [g1, g2, g3] = [randomUUID(), randomUUID(), randomUUID()].sort();
+    await linkGroup(t, c.churchId, g1, main.serviceTimeId);
+    await linkGroup(t, c.churchId, g2, late);
+    await linkGroup(t, c.churchId, g1, late);
+    await linkGroup(t, c.churchId, g3, east.serviceTimeId);
+    const groups = async (filter: object) => (await signed('/attendance/internal/groups', { churchId: c.churchId, ...filter })).json();
+    expect(await groups({})).toEqual({ groupIds: [g1, g2, g3] });
+    expect(await groups({ campusId: main.campusId })).toEqual({ groupIds: [g1, g2] });
+    expect(await groups({ serviceTimeId: main.serviceTimeId })).toEqual({ groupIds: [g1] });
+    expect(await groups({ serviceId: east.serviceId, campusId: main.campusId })).toEqual({ groupIds: [] });
+    expect(await groups({ campusId: null, serviceId: null, serviceTimeId: late })).toEqual({ groupIds: [g1, g2] });
+    expect((await signed('/attendance/internal/groups', { churchId: makeChurch().churchId })).json()).toEqual({ groupIds: [] });
+  });
+});

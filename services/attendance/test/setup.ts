@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createTestApp, tokenFor, type TestApp, type TokenOptions } from '@church/common/testing';
+import { HttpError, type InternalClient, type ModuleName, type ServiceDeps } from '@church/common';
+import { buildApp } from '../src/app';
+import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../src/db/schema';
+
+export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
+
+/** The attendance app on a fresh test database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
+export function startAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): Promise<TestApp> {
+  return createTestApp('attendance', MIGRATIONS, buildApp, opts);
+}
+
+/**
+ * A church for this test: attendance keeps no church table, so a church is just a fresh id; `token()` mints
+ * tokens for it (`token(['Attendance.View'])`, `token('all')`, or full options such as `leaderGroupIds`).
+ */
+export function makeChurch() {
+  const churchId = randomUUID();
+  const personId = randomUUID();
+  return {
+    churchId,
+    personId,
+    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => tokenFor({ churchId, personId, permissions, ...extra }),
+  };
+}
+
+/** A campus → service → service time chain inserted directly; pass names to tell several apart. */
+export async function makePlaces(t: TestApp, churchId: string, names: { campus?: string; service?: string; time?: string } = {}) {
+  const campusId = randomUUID();
+  const serviceId = randomUUID();
+  const serviceTimeId = randomUUID();
+  await t.app.db.insert(campuses).values({ id: campusId, churchId, name: names.campus ?? 'Main' });
+  await t.app.db.insert(services).values({ id: serviceId, churchId, campusId, name: names.service ?? 'Sunday' });
+  await t.app.db.insert(serviceTimes).values({ id: serviceTimeId, churchId, serviceId, name: names.time ?? '9:00' });
+  return { campusId, serviceId, serviceTimeId };
+}
+
+/** Another time of an existing service. */
+export async function makeServiceTime(t: TestApp, churchId: string, serviceId: string, name = '11:00') {
+  const id = randomUUID();
+  await t.app.db.insert(serviceTimes).values({ id, churchId, serviceId, name });
+  return id;
+}
+
+/** Links a group to a service time. */
+export async function linkGroup(t: TestApp, churchId: string, groupId: string, serviceTimeId: string) {
+  const id = randomUUID();
+  await t.app.db.insert(groupServiceTimes).values({ id, churchId, groupId, serviceTimeId });
+  return id;
+}
+
+/** A session of a group on a day (`YYYY-MM-DD`, UTC midnight). */
+export async function makeSession(t: TestApp, churchId: string, groupId: string, serviceTimeId: string | null, day: string) {
+  const id = randomUUID();
+  await t.app.db.insert(sessions).values({ id, churchId, groupId, serviceTimeId, sessionDate: new Date(`${day}T00:00:00Z`) });
+  return id;
+}
+
+/** A visit of a person on a day, attending the given sessions. */
+export async function makeVisit(t: TestApp, churchId: string, personId: string, serviceId: string | null, day: string, sessionIds: string[] = []) {
+  const id = randomUUID();
+  await t.app.db.insert(visits).values({ id, churchId, personId, serviceId, visitDate: new Date(`${day}T00:00:00Z`) });
+  for (const sessionId of sessionIds) await t.app.db.insert(visitSessions).values({ id: randomUUID(), churchId, visitId: id, sessionId });
+  return id;
+}
+
+/** A recorded internal call. */
+export interface InternalCall {
+  module: ModuleName;
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * A fake internal client for `overrides.internal`: answers from `routes` (keyed `POST /path`, given the body),
+ * records every call, and answers 404 for a route it does not know.
+ */
+export function fakeInternal(routes: Record<string, (body: unknown) => unknown>): InternalClient & { calls: InternalCall[] } {
+  const calls: InternalCall[] = [];
+  const request = async <T>(module: ModuleName, method: string, path: string, body?: unknown): Promise<T> => {
+    calls.push({ module, method, path, body });
+    const handler = routes[`${method} ${path}`];
+    if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${path}` }]);
+    return structuredClone(await handler(body)) as T;
+  };
+  return {
+    calls,
+    request,
+    get: (module, path) => request(module, 'GET', path),
+    post: (module, path, body) => request(module, 'POST', path, body),
+  };
+}
+
+/** Today's UTC day as `YYYY-MM-DD` (check-in dates sessions and visits by UTC day). */
+export const todayUtc = () => new Date().toISOString().slice(0, 10);

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '@church/common';
+import { groupMembers, people, settings, visibilityPreferences } from '../db/schema';
+import type { PersonRow, Viewer } from './person';
+
+/** Who may open the directory (church setting `directoryVisibility`). */
+export const DIRECTORY_LEVELS = ['Staff', 'Members', 'Regular Attendees', 'Everyone'] as const;
+export type DirectoryLevel = (typeof DIRECTORY_LEVELS)[number];
+export const DEFAULT_DIRECTORY_LEVEL: DirectoryLevel = 'Members';
+
+/** Who may see one of a person's details in the directory. */
+export const VISIBILITY = ['everyone', 'members', 'groups', 'none'] as const;
+export type Visibility = (typeof VISIBILITY)[number];
+/** A person without saved preferences shows their details to members. */
+export const DEFAULT_VISIBILITY: Visibility = 'members';
+
+export const PreferencesSave = z.object({
+  address: z.enum(VISIBILITY).optional(),
+  phoneNumber: z.enum(VISIBILITY).optional(),
+  email: z.enum(VISIBILITY).optional(),
+});
+export const Preferences = z.object({
+  id: z.string().nullish(),
+  personId: z.string(),
+  address: z.string(),
+  phoneNumber: z.string(),
+  email: z.string(),
+});
+
+type PreferencesRow = typeof visibilityPreferences.$inferSelect;
+
+export async function preferencesOf(db: DbOrTx, churchId: string, personId: string): Promise<PreferencesRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(visibilityPreferences)
+    .where(and(eq(visibilityPreferences.churchId, churchId), eq(visibilityPreferences.personId, personId)))
+    .limit(1);
+  return row;
+}
+
+/** The person's preferences with defaults filled in. */
+export function withDefaults(personId: string, row?: Partial<PreferencesRow>) {
+  return {
+    id: row?.id ?? null,
+    personId,
+    address: row?.address ?? DEFAULT_VISIBILITY,
+    phoneNumber: row?.phoneNumber ?? DEFAULT_VISIBILITY,
+    email: row?.email ?? DEFAULT_VISIBILITY,
+  };
+}
+
+/** Saves (one row per person) only the preferences given. */
+export async function savePreferences(db: DbOrTx, churchId: string, personId: string, input: z.output<typeof PreferencesSave>): Promise<PreferencesRow> {
+  const values = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const [row] = await db
+    .insert(visibilityPreferences)
+    .values({ ...withDefaults(personId, values), id: randomUUID(), churchId })
+    .onConflictDoUpdate({
+      target: [visibilityPreferences.churchId, visibilityPreferences.personId],
+      set: Object.keys(values).length ? { ...values, updatedAt: new Date() } : { updatedAt: new Date() },
+    })
+    .returning();
+  return row!;
+}
+
+export async function directoryLevel(db: DbOrTx, churchId: string): Promise<DirectoryLevel> {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.churchId, churchId), eq(settings.keyName, 'directoryVisibility')))
+    .limit(1);
+  return DIRECTORY_LEVELS.find((l) => l.toLowerCase() === row?.value?.trim().toLowerCase()) ?? DEFAULT_DIRECTORY_LEVEL;
+}
+
+/** The caller's membership status as the church records it now (the token's copy may be older). */
+export async function statusOf(db: DbOrTx, churchId: string, personId: string | null): Promise<string | undefined> {
+  if (!personId) return undefined;
+  const [row] = await db
+    .select({ status: people.membershipStatus })
+    .from(people)
+    .where(and(eq(people.churchId, churchId), eq(people.id, personId), eq(people.removed, false)))
+    .limit(1);
+  return row?.status;
+}
+
+/** True when the two people are in at least one common group. */
+export async function shareAGroup(db: DbOrTx, churchId: string, a: string, b: string): Promise<boolean> {
+  const mine = db
+    .select({ groupId: groupMembers.groupId })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.personId, a)));
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.personId, b), sql`${groupMembers.groupId} in ${mine}`))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Whether a caller may open the directory at this level: staff always; `Everyone` means any user. */
+export function mayOpenDirectory(level: DirectoryLevel, viewer: Viewer, status: string | undefined): boolean {
+  if (viewer.staff || level === 'Everyone') return true;
+  const member = viewer.member || status === 'Member' || status === 'Staff';
+  if (level === 'Members') return member;
+  if (level === 'Regular Attendees') return member || status === 'Regular Attendee';
+  return false;
+}
+
+export interface Audience {
+  /** staff and the person themself see everything */
+  full: boolean;
+  member: boolean;
+  sharesGroup: boolean;
+}
+
+function shows(v: string | null | undefined, audience: Audience): boolean {
+  if (audience.full) return true;
+  const level = (VISIBILITY as readonly string[]).includes(v ?? '') ? (v as Visibility) : DEFAULT_VISIBILITY;
+  if (level === 'everyone') return true;
+  if (level === 'members') return audience.member;
+  if (level === 'groups') return audience.sharesGroup;
+  return false;
+}
+
+/** A person as the directory shows them: name and photo always, contact details as their preferences allow. */
+export function directoryEntry(p: PersonRow, prefs: Partial<PreferencesRow> | undefined, audience: Audience) {
+  const address = shows(prefs?.address, audience);
+  const phone = shows(prefs?.phoneNumber, audience);
+  const email = shows(prefs?.email, audience);
+  return {
+    id: p.id,
+    name: { first: p.firstName, last: p.lastName, nick: p.nickName, display: p.displayName },
+    photo: p.photo,
+    householdId: p.householdId,
+    householdRole: p.householdRole,
+    contactInfo: {
+      ...(address ? { address1: p.address1, address2: p.address2, city: p.city, state: p.state, zip: p.zip } : {}),
+      ...(phone ? { homePhone: p.homePhone, mobilePhone: p.mobilePhone, workPhone: p.workPhone } : {}),
+      ...(email ? { email: p.email } : {}),
+    },
+  };
+}
+
+export const DirectoryPerson = z.object({
+  id: z.string(),
+  name: z.object({ first: z.string().nullish(), last: z.string().nullish(), nick: z.string().nullish(), display: z.string().nullish() }),
+  photo: z.string().nullish(),
+  householdId: z.string().nullish(),
+  householdRole: z.string().nullish(),
+  contactInfo: z.object({
+    address1: z.string().nullish(),
+    address2: z.string().nullish(),
+    city: z.string().nullish(),
+    state: z.string().nullish(),
+    zip: z.string().nullish(),
+    homePhone: z.string().nullish(),
+    mobilePhone: z.string().nullish(),
+    workPhone: z.string().nullish(),
+    email: z.string().nullish(),
+  }),
+});

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Claims } from '@church/auth';
+import { badRequest, notFound, unauthorized, type EmailMessage, type Tx } from '@church/common';
+import { answers, formSubmissions } from '../db/schema';
+import {
+  findFormAnyChurch,
+  findPerson,
+  findPersonByEmail,
+  insertGuest,
+  listQuestions,
+  notificationEmails,
+  type AnswerRow,
+  type FormRow,
+  type PersonContact,
+  type SubmissionRow,
+} from '../repos/forms';
+import { followUpEmail, notificationEmail, type MergeFields } from './follow-up';
+
+export interface SubmissionInput {
+  formId: string;
+  contentType?: string;
+  contentId?: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  answers: Array<{ questionId: string; value?: string | null }>;
+}
+
+const EmailAddress = z.email();
+
+/**
+ * Submits forms: each submission and its answers are written in one transaction, then the emails are
+ * queued (`membership.email`) once it has committed.
+ *
+ * - The form may belong to another church when it is a standalone, unrestricted form (a public sign-up);
+ *   a restricted form takes submissions only from callers of its own church (401 otherwise). The
+ *   submission is stored in the form's church.
+ * - Answers must name questions of the form; required questions need a non-empty answer.
+ * - `autoCreatePerson`: the submitter's email (the answer to the first question of fieldType `Email`, else
+ *   `email` in the body) finds the church's person with that email or creates a Guest, and the submission
+ *   is linked to them (contentType `person`). Without an email the submission is kept unlinked.
+ * - Every member permission on the form with `emailNotification` gets a notice; when the form has
+ *   `followUpSubject` and `followUpBody`, the submitter gets the merged follow-up (see follow-up.ts).
+ */
+export async function submitForms(app: FastifyInstance, auth: Claims, items: SubmissionInput[]): Promise<Array<SubmissionRow & { answers: AnswerRow[] }>> {
+  const mails: EmailMessage[] = [];
+  const saved = await app.db.transaction(async (tx) => {
+    const out: Array<SubmissionRow & { answers: AnswerRow[] }> = [];
+    for (const item of items) out.push(await submitOne(tx, auth, item, mails));
+    return out;
+  });
+  for (const mail of mails) {
+    try {
+      await app.deps.queue.enqueue('membership.email', mail);
+    } catch (err) {
+      // The submission is saved; a lost notice must not turn that into an error for the submitter.
+      app.log.error({ err }, 'could not queue a form email');
+    }
+  }
+  return saved;
+}
+
+async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: EmailMessage[]) {
+  const form = await findFormAnyChurch(tx, item.formId);
+  const sameChurch = form?.churchId === auth.churchId;
+  // Only standalone forms are filled in across churches; other forms belong to their church's records.
+  if (!form || (!sameChurch && form.contentType !== 'form')) throw notFound('Form');
+  if (form.restricted && !sameChurch) throw unauthorized('This form only takes submissions from people of its church');
+  checkOpen(form);
+
+  const questions = await listQuestions(tx, form.churchId, form.id);
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  item.answers.forEach((a, i) => {
+    if (!byId.has(a.questionId)) throw badRequest(`answers[${i}].questionId`, 'not a question of this form');
+  });
+  for (const q of questions) {
+    if (q.required && !item.answers.some((a) => a.questionId === q.id && a.value?.trim())) {
+      throw badRequest('answers', `${q.title ?? 'A question'} is required`);
+    }
+  }
+  const answered = item.answers.map((a) => ({ question: byId.get(a.questionId)!, value: a.value ?? '' }));
+  const byTitle = (title: string) => answered.find((a) => a.question.title?.trim().toLowerCase() === title)?.value.trim() || undefined;
+  const emailAnswer = answered.find((a) => a.question.fieldType.toLowerCase() === 'email' && EmailAddress.safeParse(a.value.trim()).success);
+  const email = emailAnswer?.value.trim().toLowerCase() ?? item.email;
+  const firstName = item.firstName ?? byTitle('first name');
+  const lastName = item.lastName ?? byTitle('last name');
+
+  let person: PersonContact | undefined;
+  let contentType: string | null = item.contentType ?? 'form';
+  let contentId: string | null = item.contentId ?? (contentType === 'form' ? form.id : null);
+  if (form.autoCreatePerson && email) {
+    person =
+      (await findPersonByEmail(tx, form.churchId, email)) ??
+      (await insertGuest(tx, form.churchId, { id: randomUUID(), firstName: firstName ?? '', lastName: lastName ?? '', email }));
+    contentType = 'person';
+    contentId = person.id;
+  } else if (contentType === 'person' && contentId) {
+    person = await findPerson(tx, form.churchId, contentId);
+    if (!person) throw notFound('Person');
+  }
+
+  const [submission] = await tx
+    .insert(formSubmissions)
+    .values({
+      id: randomUUID(),
+      churchId: form.churchId,
+      formId: form.id,
+      contentType,
+      contentId,
+      submittedBy: sameChurch ? auth.personId : null,
+      submissionDate: new Date(),
+    })
+    .returning();
+  const answerRows = answered.length
+    ? await tx
+        .insert(answers)
+        .values(answered.map((a) => ({ id: randomUUID(), churchId: form.churchId, formSubmissionId: submission!.id, questionId: a.question.id, value: a.value })))
+        .returning()
+    : [];
+
+  const fields: MergeFields = {
+    firstName: person?.firstName || firstName || (sameChurch ? auth.firstName : undefined) || '',
+    lastName: person?.lastName || lastName || (sameChurch ? auth.lastName : undefined) || '',
+    email: email ?? person?.email ?? auth.email ?? '',
+    formName: form.name,
+    answers: answered.map((a) => ({ title: a.question.title ?? '', value: a.value })),
+  };
+  for (const to of await notificationEmails(tx, form.churchId, form.id)) mails.push(notificationEmail(to, fields));
+  const submitterEmail = email ?? person?.email ?? auth.email;
+  if (form.followUpSubject && form.followUpBody && submitterEmail) {
+    mails.push(followUpEmail(submitterEmail, form.followUpSubject, form.followUpBody, fields));
+  }
+  return { ...submission!, answers: answerRows };
+}
+
+/** Archived forms, and forms outside their access window, take no submissions. */
+function checkOpen(form: FormRow) {
+  const now = Date.now();
+  if (form.archived) throw badRequest('formId', 'the form is archived');
+  if (form.accessStartTime && form.accessStartTime.getTime() > now) throw badRequest('formId', 'the form is not open yet');
+  if (form.accessEndTime && form.accessEndTime.getTime() < now) throw badRequest('formId', 'the form is closed');
+}

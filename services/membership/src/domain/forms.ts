@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { hasPermission, type Claims } from '@church/auth';
+import { badRequest, notFound, saveRows, type Db } from '@church/common';
+import { answers, forms, memberPermissions, questions } from '../db/schema';
+import {
+  findPerson,
+  findQuestion,
+  findSubmission,
+  listForms,
+  listPermissions,
+  listQuestions,
+  maxSort,
+  permissionsOf,
+  setQuestionSorts,
+  softDeleteQuestion,
+  type AnswerRow,
+  type FormRow,
+  type MemberPermissionRow,
+  type QuestionRow,
+} from '../repos/forms';
+import { requireFormAccess } from './form-access';
+
+type Row = Record<string, unknown>;
+
+/**
+ * What `GET /forms` (and `/forms/archived`) shows: Forms.Admin sees every form; anyone else the forms
+ * they hold a member permission on, plus, with Forms.Edit, the "non-member forms": forms whose
+ * contentType is not `form` (fields attached to person or group records), which member permissions do
+ * not govern.
+ */
+export function formsFor(db: Db, auth: Claims, archived: boolean): Promise<FormRow[]> {
+  if (hasPermission(auth, 'Forms.Admin')) return listForms(db, auth.churchId, { archived });
+  return listForms(db, auth.churchId, { archived, memberOf: auth.personId ?? undefined, nonMember: hasPermission(auth, 'Forms.Edit') });
+}
+
+/**
+ * Batch save of forms. Updating needs Form access (edit level); a new standalone form (contentType
+ * `form`) gives its creator an `admin` member permission, so an editor can reach the form they made.
+ */
+export function saveForms(db: Db, auth: Claims, items: Row[]): Promise<FormRow[]> {
+  return db.transaction(async (tx) => {
+    const out: FormRow[] = [];
+    for (const item of items) {
+      if (item.id) await requireFormAccess(tx, auth, item.id as string, 'edit');
+      else if (!item.name) throw badRequest('name', 'name is required');
+      const [row] = (await saveRows(tx, forms, auth.churchId, [item])) as FormRow[];
+      if (!item.id && row!.contentType === 'form' && auth.personId) {
+        await tx.insert(memberPermissions).values({
+          id: randomUUID(),
+          churchId: auth.churchId,
+          memberId: auth.personId,
+          contentType: 'form',
+          contentId: row!.id,
+          action: 'admin',
+        });
+      }
+      out.push(row!);
+    }
+    return out;
+  });
+}
+
+/** Batch save of questions; a new question goes last in its form (sort = highest + 1). */
+export function saveQuestions(db: Db, auth: Claims, items: Array<Row & { id?: string; formId: string }>): Promise<QuestionRow[]> {
+  return db.transaction(async (tx) => {
+    const out: QuestionRow[] = [];
+    for (const item of items) {
+      await requireFormAccess(tx, auth, item.formId, 'edit');
+      const values: Row = { ...item };
+      if (item.id) {
+        const existing = await findQuestion(tx, auth.churchId, item.id);
+        if (!existing) throw notFound('Question');
+        if (existing.formId !== item.formId) throw badRequest('formId', 'a question cannot move to another form');
+      } else {
+        values.sort = (await maxSort(tx, auth.churchId, item.formId)) + 1;
+      }
+      const [row] = (await saveRows(tx, questions, auth.churchId, [values])) as QuestionRow[];
+      out.push(row!);
+    }
+    return out;
+  });
+}
+
+/** Swaps a question with its neighbour above or below and renumbers the form 1..n; answers the new order. */
+export function moveQuestion(db: Db, auth: Claims, id: string, direction: 'up' | 'down'): Promise<QuestionRow[]> {
+  return db.transaction(async (tx) => {
+    const question = await findQuestion(tx, auth.churchId, id);
+    if (!question) throw notFound('Question');
+    await requireFormAccess(tx, auth, question.formId, 'edit');
+    const list = await listQuestions(tx, auth.churchId, question.formId);
+    const i = list.findIndex((q) => q.id === id);
+    const j = direction === 'up' ? i - 1 : i + 1;
+    if (j >= 0 && j < list.length) [list[i], list[j]] = [list[j]!, list[i]!];
+    await setQuestionSorts(tx, auth.churchId, list);
+    return list.map((q, n) => ({ ...q, sort: n + 1 }));
+  });
+}
+
+export async function deleteQuestion(db: Db, auth: Claims, id: string, formId?: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const question = await findQuestion(tx, auth.churchId, id);
+    if (!question || (formId && question.formId !== formId)) throw notFound('Question');
+    await requireFormAccess(tx, auth, question.formId, 'edit');
+    await softDeleteQuestion(tx, auth.churchId, id);
+  });
+}
+
+/**
+ * Batch save of member permissions: the caller needs Form access (edit level) on each form, the member
+ * must be a person of the church, and granting a member a second row on the same form updates the first.
+ */
+export function saveMemberPermissions(db: Db, auth: Claims, items: Array<Row & { id?: string; memberId: string; contentId: string }>): Promise<MemberPermissionRow[]> {
+  return db.transaction(async (tx) => {
+    const out: MemberPermissionRow[] = [];
+    for (const item of items) {
+      await requireFormAccess(tx, auth, item.contentId, 'edit');
+      if (!(await findPerson(tx, auth.churchId, item.memberId))) throw notFound('Person');
+      const values: Row = { ...item };
+      if (item.id) {
+        const [existing] = await listPermissions(tx, auth.churchId, { id: item.id });
+        if (!existing || existing.permission.contentId !== item.contentId) throw notFound('Member permission');
+      } else {
+        const [existing] = await permissionsOf(tx, auth.churchId, item.memberId, item.contentId);
+        if (existing) values.id = existing.id;
+      }
+      const [row] = (await saveRows(tx, memberPermissions, auth.churchId, [values])) as MemberPermissionRow[];
+      out.push(row!);
+    }
+    return out;
+  });
+}
+
+/** Batch save of answers to existing submissions; each question must belong to the submission's form. */
+export function saveAnswers(db: Db, churchId: string, items: Array<Row & { formSubmissionId: string; questionId: string }>): Promise<AnswerRow[]> {
+  return db.transaction(async (tx) => {
+    const out: AnswerRow[] = [];
+    for (const item of items) {
+      const submission = await findSubmission(tx, churchId, item.formSubmissionId);
+      if (!submission) throw notFound('Form submission');
+      const question = await findQuestion(tx, churchId, item.questionId);
+      if (!question || question.formId !== submission.formId) throw badRequest('questionId', 'the question is not part of the submitted form');
+      const [row] = (await saveRows(tx, answers, churchId, [item])) as AnswerRow[];
+      out.push(row!);
+    }
+    return out;
+  });
+}

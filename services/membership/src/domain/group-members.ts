@@ -1,0 +1,61 @@
+import { notFound, saveRows, type Db } from '@church/common';
+import { groupMembers } from '../db/schema';
+import { existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
+
+export interface MemberInput {
+  id?: string;
+  groupId?: string;
+  personId?: string;
+  leader?: boolean;
+  joinDate?: Date;
+}
+
+/**
+ * Batch save of memberships in one transaction. Group and person must both be live records of the church
+ * (else 404, nothing written). Adding a person who is already in the group updates that membership instead
+ * of failing on the unique (group, person) pair, so "add member" is safe to repeat.
+ */
+export function saveMembers(db: Db, churchId: string, items: MemberInput[]): Promise<GroupMemberRow[]> {
+  return db.transaction(async (tx) => {
+    const groupIds = [...new Set(items.map((i) => i.groupId).filter((x): x is string => !!x))];
+    const personIds = [...new Set(items.map((i) => i.personId).filter((x): x is string => !!x))];
+    const liveGroups = new Set((await listGroups(tx, churchId, { ids: groupIds })).map((g) => g.id));
+    const livePeople = await existingPeople(tx, churchId, personIds);
+    if (groupIds.some((id) => !liveGroups.has(id))) throw notFound('Group');
+    if (personIds.some((id) => !livePeople.has(id))) throw notFound('Person');
+    const out: GroupMemberRow[] = [];
+    for (const item of items) {
+      let values: MemberInput = item;
+      if (!item.id && item.groupId && item.personId) {
+        const existing = await findMembership(tx, churchId, item.groupId, item.personId);
+        if (existing) values = { ...item, id: existing.id };
+      }
+      const [row] = await saveRows(tx, groupMembers, churchId, [values as Record<string, unknown>]);
+      out.push(row as GroupMemberRow);
+    }
+    return out;
+  });
+}
+
+/** A membership as the API answers it: the person's name and photo, and the email only for viewers. */
+export function toMember(r: MemberWithPerson, withContact: boolean) {
+  return {
+    ...r.member,
+    person: {
+      id: r.member.personId,
+      name: { first: r.firstName, last: r.lastName, display: r.displayName ?? displayNameOf(r) },
+      photo: r.photo,
+      membershipStatus: r.membershipStatus,
+      ...(withContact ? { contactInfo: { email: r.email } } : {}),
+    },
+  };
+}
+
+/** What the public roster and leader list expose, nothing more (spec: personId, displayName, leader, photo). */
+export function toPublicMember(r: MemberWithPerson) {
+  return { personId: r.member.personId, displayName: r.displayName ?? displayNameOf(r), leader: r.member.leader, photo: r.photo };
+}
+
+function displayNameOf(r: { firstName: string | null; lastName: string | null }): string {
+  return [r.firstName, r.lastName].filter(Boolean).join(' ');
+}

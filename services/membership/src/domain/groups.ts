@@ -1,0 +1,66 @@
+import { badRequest, notFound, saveRows, type Db, type DbOrTx, type Tx } from '@church/common';
+import { groups } from '../db/schema';
+import { findGroup, slugsLike, type GroupRow } from '../repos/groups';
+
+/** Group kinds (NOTES.md): a `team` belongs to a `ministry` group through `parentGroupId`. */
+export const GROUP_TAGS = ['standard', 'ministry', 'team'] as const;
+
+export interface GroupInput {
+  id?: string;
+  name?: string;
+  tags?: string[];
+  parentGroupId?: string | null;
+  [column: string]: unknown;
+}
+
+/** `Youth Ministry (2025)` → `youth-ministry-2025`; accents folded, at most 60 characters, never empty. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '');
+  return slug || 'group';
+}
+
+/** The name's slug, or the first free `slug-2`, `slug-3`, ... of the church. */
+export async function uniqueSlug(db: DbOrTx, churchId: string, name: string, exceptId?: string): Promise<string> {
+  const base = slugify(name);
+  const taken = await slugsLike(db, churchId, base, exceptId);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/**
+ * Batch save of groups in one transaction: a new group needs a name; the slug follows the name (made on
+ * insert and again when a save renames the group); a team must name a ministry group of the church as its
+ * parent. Another church's id fails the whole batch with 404.
+ */
+export function saveGroups(db: Db, churchId: string, items: GroupInput[]): Promise<GroupRow[]> {
+  return db.transaction(async (tx) => {
+    const out: GroupRow[] = [];
+    for (const item of items) {
+      const existing = item.id ? await findGroup(tx, churchId, item.id) : undefined;
+      if (item.id && !existing) throw notFound('Group');
+      const name = item.name ?? existing?.name;
+      if (!name) throw badRequest('name', 'name is required');
+      const tags = item.tags ?? existing?.tags ?? ['standard'];
+      const parentGroupId = item.parentGroupId !== undefined ? item.parentGroupId : (existing?.parentGroupId ?? null);
+      if (tags.includes('team')) await checkMinistry(tx, churchId, parentGroupId, item.id);
+      const values: Record<string, unknown> = { ...item, tags, parentGroupId };
+      if (!existing || existing.name !== name) values.slug = await uniqueSlug(tx, churchId, name, item.id);
+      const [row] = await saveRows(tx, groups, churchId, [values]);
+      out.push(row as GroupRow);
+    }
+    return out;
+  });
+}
+
+async function checkMinistry(db: Tx, churchId: string, parentGroupId: string | null, selfId?: string) {
+  if (!parentGroupId) throw badRequest('parentGroupId', 'a team must reference its ministry group');
+  const parent = parentGroupId === selfId ? undefined : await findGroup(db, churchId, parentGroupId);
+  if (!parent || !parent.tags.includes('ministry')) throw badRequest('parentGroupId', 'parentGroupId must be a ministry group of this church');
+}

@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { LOGIN_TOKEN_SECONDS, hashPassword, verifyPassword, type Claims } from '@church/auth';
+import { unauthorized, type DbOrTx, type ServiceDeps } from '@church/common';
+import { SERVER_CHURCH_ID, users } from '../db/schema';
+import { type ChurchRow, type UserChurchRow, touchChurch, userChurchesOf } from '../repos/churches';
+import { findUserByAuthGuid, findUserByEmail, findUserById, type UserRow } from '../repos/users';
+import { clock } from './clock';
+import { apisOf, churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions, type ChurchContext } from './permissions';
+import { sha256 } from './secrets';
+
+/** `user` of the login response; also what user routes answer (never a password hash or authGuid). */
+export const UserOut = z.object({ id: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() });
+
+const LoginChurch = z.object({
+  church: z.object({ id: z.string(), name: z.string(), subDomain: z.string().nullable() }),
+  person: z.object({ id: z.string().nullable(), membershipStatus: z.string().nullable() }),
+  groups: z.array(z.object({ id: z.string(), name: z.string(), leader: z.boolean() })),
+  apis: z.array(z.object({ keyName: z.string(), permissions: z.array(z.object({ contentType: z.string(), action: z.string() })) })),
+});
+
+/** The spec's login response object. */
+export const LoginResponse = z.object({ user: UserOut, churches: z.array(LoginChurch), token: z.string() });
+export type LoginResponse = z.output<typeof LoginResponse>;
+
+export const toUser = (u: UserRow) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email });
+
+// A real argon2id hash of a random password: unknown emails cost the same time as wrong passwords.
+let dummyHash: Promise<string> | undefined;
+
+/** The user behind an email and password, or 401 (the same for an unknown email and a wrong password). */
+export async function userByPassword(db: DbOrTx, email: string, password: string): Promise<UserRow> {
+  const user = await findUserByEmail(db, email);
+  if (!user) {
+    dummyHash ??= hashPassword(sha256(String(Math.random())));
+    await verifyPassword(await dummyHash, password);
+    throw unauthorized('Invalid email or password');
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) throw unauthorized('Invalid email or password');
+  return user;
+}
+
+/** Re-authentication with a login token; OAuth tokens (which carry `scope`) cannot be widened this way. */
+export async function userByJwt(db: DbOrTx, deps: ServiceDeps, jwt: string): Promise<UserRow> {
+  let claims: Claims;
+  try {
+    claims = deps.verifyToken(jwt);
+  } catch {
+    throw unauthorized('Invalid or expired token');
+  }
+  if (claims.scope !== undefined) throw unauthorized('OAuth access tokens cannot be used to log in');
+  const user = await findUserById(db, claims.id);
+  if (!user) throw unauthorized('Invalid or expired token');
+  return user;
+}
+
+/** Logging in with an authGuid does not spend it: the app signs in from the link, then sets a password with it. */
+export async function userByAuthGuid(db: DbOrTx, authGuid: string): Promise<UserRow> {
+  const user = await findUserByAuthGuid(db, sha256(authGuid), clock.now());
+  if (!user) throw unauthorized('Invalid or expired authGuid');
+  return user;
+}
+
+export interface LoginOptions {
+  /** scope the token to this church and list it first (church switch) */
+  churchId?: string;
+  /** a server admin acting in a church they may not belong to, with every permission */
+  impersonate?: ChurchRow;
+}
+
+/**
+ * The login response: every church of the user (archived ones only for server admins) with person, groups and
+ * permissions, and a token for the chosen church — the one asked for, else the most recently accessed.
+ */
+export async function loginResponse(db: DbOrTx, deps: ServiceDeps, user: UserRow, opts: LoginOptions = {}): Promise<LoginResponse> {
+  const server = await serverPermissions(db, user.id);
+  const admin = holdsServerAdmin(server);
+  let links: Array<{ church: ChurchRow; uc: UserChurchRow | null }> = (await userChurchesOf(db, user.id)).filter((l) => admin || !l.church.archivedDate);
+  if (opts.impersonate) links = [links.find((l) => l.church.id === opts.impersonate!.id) ?? { church: opts.impersonate, uc: null }];
+  const contexts = await churchContexts(db, user.id, links, server, { allPermissions: !!opts.impersonate });
+  const chosenAt = opts.churchId ? contexts.findIndex((c) => c.church.id === opts.churchId) : 0;
+  if (chosenAt > 0) contexts.unshift(...contexts.splice(chosenAt, 1));
+  const chosen = contexts[0];
+  const token = deps.signToken(claimsFor(user, chosen, server), LOGIN_TOKEN_SECONDS);
+  return {
+    user: toUser(user),
+    churches: contexts.map((c) => ({
+      church: { id: c.church.id, name: c.church.name, subDomain: c.church.subDomain },
+      person: c.person,
+      groups: c.groups,
+      apis: apisOf(c.permissions),
+    })),
+    token,
+  };
+}
+
+/**
+ * Claims of a login token. A user without any church gets a token for SERVER_CHURCH_ID (no church's data lives
+ * there) so that they can call `churches/add`; only server-wide permissions come with it.
+ */
+export function claimsFor(user: UserRow, ctx: ChurchContext | undefined, server: ChurchContext['permissions']): Omit<Claims, 'iat' | 'exp'> {
+  return {
+    id: user.id,
+    email: user.email,
+    ...(user.firstName ? { firstName: user.firstName } : {}),
+    ...(user.lastName ? { lastName: user.lastName } : {}),
+    churchId: ctx?.church.id ?? SERVER_CHURCH_ID,
+    personId: ctx?.person.id ?? null,
+    membershipStatus: ctx?.person.membershipStatus ?? null,
+    permissions: tokenPermissions(ctx ? ctx.permissions : server),
+    leaderGroupIds: ctx ? ctx.groups.filter((g) => g.leader).map((g) => g.id) : [],
+  };
+}
+
+/** Records a login: the user's last login and activity on the church the token is for. */
+export async function recordLogin(db: DbOrTx, user: UserRow, response: LoginResponse): Promise<void> {
+  const now = clock.now();
+  await db.update(users).set({ lastLogin: now }).where(eq(users.id, user.id));
+  const churchId = response.churches[0]?.church.id;
+  if (churchId) await touchChurch(db, churchId, now);
+}

@@ -1,0 +1,119 @@
+import { OAUTH_TOKEN_SECONDS, type Claims } from '@church/auth';
+import type { DbOrTx, ServiceDeps } from '@church/common';
+import { findChurch, findUserChurch } from '../repos/churches';
+import { findClientByClientId, insertCode, insertRefreshToken, spendCode, spendRefreshToken, type OauthClientRow } from '../repos/oauth';
+import { findUserById } from '../repos/users';
+import { clock, secondsFromNow } from './clock';
+import { narrowPermissions, parseScopes, unknownScopes } from './oauth-scopes';
+import { churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions } from './permissions';
+import { matchesHash, randomSecret, sha256 } from './secrets';
+
+/** Authorization codes live 10 minutes; refresh tokens 30 days, rotated on every use. */
+export const CODE_SECONDS = 600;
+export const REFRESH_SECONDS = 30 * 24 * 3600;
+
+/** An error of the OAuth endpoints, answered as RFC 6749 §5.2 says: `{error, error_description}`. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly statusCode = 400,
+  ) {
+    super(description);
+  }
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+/** The client with this client id; with `secret` also checks it (confidential clients). */
+export async function authenticateClient(db: DbOrTx, clientId: string | undefined, secret?: string | null): Promise<OauthClientRow> {
+  const client = clientId ? await findClientByClientId(db, clientId) : undefined;
+  if (!client) throw new OAuthError('invalid_client', 'Unknown client');
+  if (secret !== undefined && !matchesHash(secret ?? '', client.clientSecretHash)) throw new OAuthError('invalid_client', 'Client authentication failed');
+  return client;
+}
+
+/** Requested scopes, which must all be registered for the client; none asked means all of the client's. */
+export function grantedScopes(client: OauthClientRow, scope: string | undefined): string[] {
+  const asked = parseScopes(scope);
+  if (!asked.length) return client.scopes;
+  const bad = [...unknownScopes(asked), ...asked.filter((s) => !client.scopes.includes(s))];
+  if (bad.length) throw new OAuthError('invalid_scope', `Scope not allowed for this client: ${[...new Set(bad)].join(' ')}`);
+  return asked;
+}
+
+/** Issues an authorization code for the user's current church, bound to the client and redirect_uri. */
+export async function createCode(db: DbOrTx, input: { client: OauthClientRow; userId: string; churchId: string; redirectUri: string; scopes: string[] }): Promise<string> {
+  const code = randomSecret();
+  await insertCode(db, {
+    codeHash: sha256(code),
+    clientId: input.client.clientId,
+    userId: input.userId,
+    churchId: input.churchId,
+    redirectUri: input.redirectUri,
+    scopes: input.scopes,
+    expiresAt: secondsFromNow(CODE_SECONDS),
+  });
+  return code;
+}
+
+export async function exchangeCode(db: DbOrTx, deps: ServiceDeps, input: { code: string; clientId: string; redirectUri: string }): Promise<TokenResponse> {
+  const row = await spendCode(db, sha256(input.code), clock.now());
+  if (!row || row.clientId !== input.clientId || row.redirectUri !== input.redirectUri) {
+    throw new OAuthError('invalid_grant', 'The code is invalid, used, expired, or was issued to another client or redirect_uri');
+  }
+  return issueTokens(db, deps, { userId: row.userId, churchId: row.churchId, clientId: row.clientId, scopes: row.scopes });
+}
+
+export async function refresh(db: DbOrTx, deps: ServiceDeps, input: { refreshToken: string; clientId: string }): Promise<TokenResponse> {
+  const row = await spendRefreshToken(db, sha256(input.refreshToken), clock.now());
+  if (!row || row.clientId !== input.clientId) throw new OAuthError('invalid_grant', 'The refresh token is invalid, used or expired');
+  return issueTokens(db, deps, { userId: row.userId, churchId: row.churchId, clientId: row.clientId, scopes: row.scopes });
+}
+
+/**
+ * An access token (12 h) and a refresh token for a user in a church. Permissions are recomputed at every issue,
+ * so a user who lost a role or left the church cannot refresh their way back.
+ */
+export async function issueTokens(db: DbOrTx, deps: ServiceDeps, grant: { userId: string; churchId: string; clientId: string; scopes: string[] }): Promise<TokenResponse> {
+  const user = await findUserById(db, grant.userId);
+  const church = await findChurch(db, grant.churchId);
+  if (!user || !church) throw new OAuthError('invalid_grant', 'The user or church of this grant no longer exists');
+  const server = await serverPermissions(db, user.id);
+  const admin = holdsServerAdmin(server);
+  const link = (await findUserChurch(db, user.id, church.id)) ?? null;
+  if ((!link || church.archivedDate) && !admin) throw new OAuthError('invalid_grant', 'The user no longer belongs to this church');
+  const [ctx] = await churchContexts(db, user.id, [{ church, uc: link }], server);
+  const claims: Omit<Claims, 'iat' | 'exp'> = {
+    id: user.id,
+    email: user.email,
+    churchId: church.id,
+    personId: ctx?.person.id ?? null,
+    membershipStatus: null,
+    permissions: tokenPermissions(narrowPermissions(ctx?.permissions ?? [], grant.scopes)),
+    leaderGroupIds: [],
+    scope: grant.scopes.join(' '),
+  };
+  const refreshToken = randomSecret();
+  await insertRefreshToken(db, {
+    tokenHash: sha256(refreshToken),
+    clientId: grant.clientId,
+    userId: user.id,
+    churchId: church.id,
+    scopes: grant.scopes,
+    expiresAt: secondsFromNow(REFRESH_SECONDS),
+  });
+  return {
+    access_token: deps.signToken(claims, OAUTH_TOKEN_SECONDS),
+    token_type: 'Bearer',
+    expires_in: OAUTH_TOKEN_SECONDS,
+    refresh_token: refreshToken,
+    scope: grant.scopes.join(' '),
+  };
+}

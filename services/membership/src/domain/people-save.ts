@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { badRequest, decodeDataUrl, notFound, rowsByIds, type Db, type DbOrTx, type Storage } from '@church/common';
+import { churches, people, userChurches, users } from '../db/schema';
+import { existingHouseholdIds, insertHousehold } from '../repos/households';
+import { insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
+import { displayNameOf, toPersonValues, type PersonInput, type PersonRow, type PersonValues } from './person';
+
+/** Fields a caller holding only `People.Edit Self` may not change on their own record. */
+const PRIVILEGED_FIELDS: Array<keyof PersonValues> = ['membershipStatus', 'householdId', 'householdRole', 'campusId'];
+
+export interface SaveContext {
+  db: Db;
+  storage: Storage;
+  churchId: string;
+  /** the caller holds only People.Edit Self: privileged fields are ignored */
+  selfOnly?: boolean;
+}
+
+/**
+ * Batch save of people: all items are checked first (ids of the church, households of the church, photos
+ * decodable), then inserted and updated in one transaction. A person left without a household gets a new
+ * one named after them, and `displayName` is recomputed from the merged record.
+ */
+export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promise<PersonRow[]> {
+  const { db, churchId } = ctx;
+  const ids = items.map((i) => i.id).filter((id): id is string => Boolean(id));
+  const existing = new Map((await rowsByIds(db, people, churchId, ids)).map((r) => [r.id as string, r as PersonRow]));
+  if (ids.some((id) => !existing.has(id))) throw notFound('Person');
+
+  const values = items.map((item) => {
+    const v = toPersonValues(item);
+    if (ctx.selfOnly) for (const key of PRIVILEGED_FIELDS) delete v[key];
+    return v;
+  });
+  const householdIds = [...new Set(values.map((v) => v.householdId).filter((h): h is string => Boolean(h)))];
+  const known = await existingHouseholdIds(db, churchId, householdIds);
+  const unknown = householdIds.find((h) => !known.has(h));
+  if (unknown) throw badRequest('householdId', `household ${unknown} not found`);
+
+  // Photos are stored before the transaction, under ids fixed now; a rolled-back save leaves at most an
+  // orphan file that the person's next photo overwrites.
+  const newIds = items.map((item) => item.id ?? randomUUID());
+  for (const [i, item] of items.entries()) {
+    if (item.photo === undefined) continue;
+    Object.assign(values[i]!, await photoValues(ctx, newIds[i]!, item.photo));
+  }
+
+  return db.transaction(async (tx) => {
+    const saved: PersonRow[] = [];
+    for (const [i, item] of items.entries()) {
+      const before = item.id ? existing.get(item.id) : undefined;
+      const v = values[i]!;
+      const merged = { ...before, ...v };
+      v.displayName = displayNameOf(merged);
+      if (!merged.householdId) {
+        const household = await insertHousehold(tx, churchId, merged.lastName || v.displayName || null);
+        v.householdId = household.id;
+        v.householdRole = merged.householdRole ?? 'Head';
+      }
+      saved.push(before ? (await updatePerson(tx, churchId, before.id, v))! : await insertPerson(tx, churchId, { ...v, id: newIds[i] }));
+    }
+    return saved;
+  });
+}
+
+/** `photo` column values: a data URL is stored (`<churchId>/people/<personId>.<ext>`), a URL or null kept. */
+async function photoValues(ctx: SaveContext, personId: string, photo: string | null): Promise<PersonValues> {
+  if (photo === null || photo === '') return { photo: null, photoUpdated: new Date() };
+  if (!photo.startsWith('data:')) {
+    if (photo.length > 2000) throw badRequest('photo', 'photo must be a URL or a base64 data URL');
+    return { photo };
+  }
+  const decoded = decodeDataUrl(photo);
+  if (!decoded || !decoded.contentType.startsWith('image/') || !decoded.body.length) throw badRequest('photo', 'photo must be a base64 image data URL');
+  const url = await ctx.storage.put(`${ctx.churchId}/people/${personId}.${decoded.extension}`, decoded.body, decoded.contentType);
+  return { photo: url, photoUpdated: new Date() };
+}
+
+/**
+ * Household assignment: the listed people join the household with their roles; people who were in it
+ * and are not listed move to a new household of their own (everyone keeps a household).
+ */
+export async function assignHousehold(db: Db, churchId: string, householdId: string, members: Array<{ personId: string; householdRole?: string | null }>): Promise<PersonRow[]> {
+  const known = await existingHouseholdIds(db, churchId, [householdId]);
+  if (!known.has(householdId)) throw notFound('Household');
+  const ids = [...new Set(members.map((m) => m.personId))];
+  const found = await rowsByIds(db, people, churchId, ids);
+  if (found.length !== ids.length) throw notFound('Person');
+  return db.transaction(async (tx) => {
+    const listed = new Set(ids);
+    for (const m of members) await updatePerson(tx, churchId, m.personId, { householdId, householdRole: m.householdRole ?? null });
+    const current = await peopleInHousehold(tx, churchId, householdId);
+    for (const left of current.filter((p) => !listed.has(p.id))) {
+      const own = await insertHousehold(tx, churchId, left.lastName || left.displayName);
+      await updatePerson(tx, churchId, left.id, { householdId: own.id, householdRole: 'Head' });
+    }
+    return peopleInHousehold(tx, churchId, householdId);
+  });
+}
+
+export async function churchExists(db: DbOrTx, churchId: string): Promise<boolean> {
+  const [church] = await db.select({ id: churches.id }).from(churches).where(eq(churches.id, churchId)).limit(1);
+  return Boolean(church);
+}
+
+/** A new Guest person with their own household (public loadOrCreate, claim). */
+export async function createGuest(db: DbOrTx, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null; userId?: string }): Promise<PersonRow> {
+  const values: PersonValues = {
+    firstName: p.firstName || null,
+    lastName: p.lastName || null,
+    email: p.email,
+    membershipStatus: 'Guest',
+    userId: p.userId ?? null,
+  };
+  values.displayName = displayNameOf(values) || p.email;
+  const household = await insertHousehold(db, churchId, values.lastName || values.displayName || null);
+  return insertPerson(db, churchId, { ...values, householdId: household.id, householdRole: 'Head' });
+}
+
+/** The church's person with this email (case-insensitive), or a new Guest person. */
+export async function loadOrCreatePerson(db: Db, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null }): Promise<PersonRow> {
+  const found = await personByEmail(db, churchId, p.email);
+  if (found) return found;
+  return db.transaction((tx) => createGuest(tx, churchId, p));
+}
+
+export interface Claimant {
+  userId: string;
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/**
+ * Links a user to their person at a church: the person already linked, else the person with the user's
+ * email, else a new Guest person. The user-church record then points at that person.
+ */
+export async function claimPerson(db: Db, churchId: string, user: Claimant): Promise<PersonRow> {
+  if (!(await churchExists(db, churchId))) throw notFound('Church');
+  return db.transaction(async (tx) => {
+    const [link] = await tx
+      .select({ personId: userChurches.personId })
+      .from(userChurches)
+      .where(and(eq(userChurches.churchId, churchId), eq(userChurches.userId, user.userId)))
+      .limit(1);
+    let person = link?.personId ? await personById(tx, churchId, link.personId) : undefined;
+    person ??= await personOfUser(tx, churchId, user.userId);
+    if (!person) {
+      const byEmail = await personByEmail(tx, churchId, user.email);
+      // A record already claimed by another user is theirs, not the caller's.
+      if (byEmail && (!byEmail.userId || byEmail.userId === user.userId)) person = byEmail;
+    }
+    if (!person) {
+      const [account] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, user.userId)).limit(1);
+      person = await createGuest(tx, churchId, {
+        email: user.email,
+        firstName: user.firstName ?? account?.firstName,
+        lastName: user.lastName ?? account?.lastName,
+        userId: user.userId,
+      });
+    }
+    if (person.userId !== user.userId) person = (await updatePerson(tx, churchId, person.id, { userId: user.userId }))!;
+    await tx
+      .insert(userChurches)
+      .values({ id: randomUUID(), churchId, userId: user.userId, personId: person.id, lastAccessed: new Date() })
+      .onConflictDoUpdate({ target: [userChurches.churchId, userChurches.userId], set: { personId: person.id, updatedAt: sql`now()` } });
+    return person;
+  });
+}

@@ -1,0 +1,135 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+import { API_NAMES, PERMISSIONS, SERVER_ADMIN, permissionKey, type ApiName } from '@church/auth';
+import type { DbOrTx } from '@church/common';
+import { groupMembers, groups, people, roleMembers, rolePermissions, SERVER_CHURCH_ID } from '../db/schema';
+import type { ChurchRow, UserChurchRow } from '../repos/churches';
+import { permissionsFor, roleMembershipsOf } from '../repos/roles';
+
+/** A permission as roles hold it. */
+export interface HeldPermission {
+  apiName: string;
+  contentType: string;
+  action: string;
+}
+
+/** Everything the login response and the token say about one church of a user. */
+export interface ChurchContext {
+  church: ChurchRow;
+  userChurch: UserChurchRow | null;
+  person: { id: string | null; membershipStatus: string | null };
+  groups: Array<{ id: string; name: string; leader: boolean }>;
+  permissions: HeldPermission[];
+}
+
+const isServerAdminPermission = (p: HeldPermission) => permissionKey(p.contentType, p.action) === permissionKey(SERVER_ADMIN.contentType, SERVER_ADMIN.action);
+
+/** Permissions the user holds through server-wide roles (the server admin role at SERVER_CHURCH_ID). */
+export async function serverPermissions(db: DbOrTx, userId: string): Promise<HeldPermission[]> {
+  return db
+    .select({ apiName: rolePermissions.apiName, contentType: rolePermissions.contentType, action: rolePermissions.action })
+    .from(roleMembers)
+    .innerJoin(rolePermissions, and(eq(rolePermissions.churchId, SERVER_CHURCH_ID), eq(rolePermissions.roleId, roleMembers.roleId)))
+    .where(and(eq(roleMembers.userId, userId), eq(roleMembers.churchId, SERVER_CHURCH_ID)));
+}
+
+export function holdsServerAdmin(permissions: HeldPermission[]): boolean {
+  return permissions.some(isServerAdminPermission);
+}
+
+/** Every church permission plus Server.Admin: what an impersonating server admin holds. */
+export const ALL_PERMISSIONS: HeldPermission[] = [...PERMISSIONS, SERVER_ADMIN].map(({ apiName, contentType, action }) => ({ apiName, contentType, action }));
+
+/**
+ * The user's context in each linked church, in the order given: person, groups, and permissions — the union
+ * of the church's Everyone role, the user's roles there and the server-wide roles. A fixed number of queries
+ * whatever the number of churches.
+ */
+export async function churchContexts(
+  db: DbOrTx,
+  userId: string,
+  links: Array<{ church: ChurchRow; uc: UserChurchRow | null }>,
+  server: HeldPermission[],
+  opts: { allPermissions?: boolean } = {},
+): Promise<ChurchContext[]> {
+  const churchIds = links.map((l) => l.church.id);
+  if (!churchIds.length) return [];
+  const memberships = await roleMembershipsOf(db, userId, churchIds);
+  const granted = await permissionsFor(db, churchIds, [...new Set(memberships.map((m) => m.roleId))]);
+
+  const linkedPersonIds = links.map((l) => l.uc?.personId).filter((id): id is string => !!id);
+  const personRows = await db
+    .select({ id: people.id, churchId: people.churchId, userId: people.userId, membershipStatus: people.membershipStatus })
+    .from(people)
+    .where(
+      and(
+        inArray(people.churchId, churchIds),
+        eq(people.removed, false),
+        linkedPersonIds.length ? or(inArray(people.id, linkedPersonIds), eq(people.userId, userId)) : eq(people.userId, userId),
+      ),
+    );
+  const personOf = new Map<string, (typeof personRows)[number]>();
+  for (const l of links) {
+    const linked = personRows.find((p) => p.churchId === l.church.id && p.id === l.uc?.personId);
+    const byUser = personRows.find((p) => p.churchId === l.church.id && p.userId === userId);
+    const person = linked ?? byUser;
+    if (person) personOf.set(l.church.id, person);
+  }
+  const personIds = [...personOf.values()].map((p) => p.id);
+  const groupRows = personIds.length
+    ? await db
+        .select({ churchId: groupMembers.churchId, id: groups.id, name: groups.name, leader: groupMembers.leader })
+        .from(groupMembers)
+        .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.churchId, groupMembers.churchId)))
+        .where(and(inArray(groupMembers.churchId, churchIds), inArray(groupMembers.personId, personIds), eq(groups.removed, false)))
+    : [];
+
+  return links.map(({ church, uc }) => {
+    const person = personOf.get(church.id);
+    const roleIds = new Set(memberships.filter((m) => m.churchId === church.id).map((m) => m.roleId));
+    const own = granted.filter((p) => p.churchId === church.id && (p.roleId === null || roleIds.has(p.roleId)));
+    const permissions = opts.allPermissions ? ALL_PERMISSIONS : dedupe([...own, ...server]);
+    return {
+      church,
+      userChurch: uc,
+      person: { id: person?.id ?? null, membershipStatus: person?.membershipStatus ?? null },
+      groups: groupRows.filter((g) => g.churchId === church.id).map(({ id, name, leader }) => ({ id, name, leader })),
+      permissions,
+    };
+  });
+}
+
+function dedupe(rows: HeldPermission[]): HeldPermission[] {
+  const seen = new Map<string, HeldPermission>();
+  for (const r of rows) {
+    const key = `${r.apiName}|${permissionKey(r.contentType, r.action)}`;
+    if (!seen.has(key)) seen.set(key, { apiName: r.apiName, contentType: r.contentType, action: r.action });
+  }
+  return [...seen.values()];
+}
+
+/** The login response's `apis[]`: every API, each with the `{contentType, action}` pairs held in it. */
+export function apisOf(permissions: HeldPermission[]): Array<{ keyName: ApiName; permissions: Array<{ contentType: string; action: string }> }> {
+  return API_NAMES.map((keyName) => ({
+    keyName,
+    permissions: permissions.filter((p) => p.apiName === keyName).map(({ contentType, action }) => ({ contentType, action })),
+  }));
+}
+
+/** The token's per-API lists of canonical keys; APIs without permissions are left out to keep the token small. */
+export function tokenPermissions(permissions: HeldPermission[]): Partial<Record<ApiName, string[]>> {
+  const lists: Partial<Record<ApiName, string[]>> = {};
+  for (const p of permissions) {
+    const api = p.apiName as ApiName;
+    const key = permissionKey(p.contentType, p.action);
+    const list = (lists[api] ??= []);
+    if (!list.includes(key)) list.push(key);
+  }
+  return lists;
+}
+
+/** The permission reference entry a role permission names, matched by canonical key (and API when given). */
+export function findPermissionDef(contentType: string, action: string, apiName?: string | null) {
+  const key = permissionKey(contentType, action);
+  const matches = PERMISSIONS.filter((p) => permissionKey(p.contentType, p.action) === key && (!apiName || p.apiName === apiName));
+  return matches;
+}

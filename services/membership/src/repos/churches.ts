@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@church/common';
+import { churches, userChurches } from '../db/schema';
+
+export type ChurchRow = typeof churches.$inferSelect;
+export type UserChurchRow = typeof userChurches.$inferSelect;
+
+const escapeLike = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function findChurch(db: DbOrTx, id: string): Promise<ChurchRow | undefined> {
+  const [row] = await db.select().from(churches).where(eq(churches.id, id)).limit(1);
+  return row;
+}
+
+/** Subdomains are unique case-insensitively (churches_sub_domain_uq is on lower(sub_domain)). */
+export async function findChurchBySubDomain(db: DbOrTx, subDomain: string): Promise<ChurchRow | undefined> {
+  const [row] = await db.select().from(churches).where(sql`lower(${churches.subDomain}) = ${subDomain.trim().toLowerCase()}`).limit(1);
+  return row;
+}
+
+export async function churchesByIds(db: DbOrTx, ids: string[], includeArchived = false): Promise<ChurchRow[]> {
+  if (!ids.length) return [];
+  const where = includeArchived ? inArray(churches.id, ids) : and(inArray(churches.id, ids), isNull(churches.archivedDate));
+  return db.select().from(churches).where(where).orderBy(asc(churches.name));
+}
+
+/** Churches whose name contains the term; archived ones only when asked (server admins). */
+export async function searchChurches(db: DbOrTx, term: string, opts: { includeArchived?: boolean; limit?: number } = {}): Promise<ChurchRow[]> {
+  const conditions = [];
+  if (term.trim()) conditions.push(or(ilike(churches.name, escapeLike(term.trim())), ilike(churches.subDomain, escapeLike(term.trim()))));
+  if (!opts.includeArchived) conditions.push(isNull(churches.archivedDate));
+  return db
+    .select()
+    .from(churches)
+    .where(and(...conditions))
+    .orderBy(asc(churches.name))
+    .limit(opts.limit ?? 100);
+}
+
+export async function insertChurch(db: DbOrTx, values: typeof churches.$inferInsert): Promise<ChurchRow> {
+  const [row] = await db.insert(churches).values(values).returning();
+  return row!;
+}
+
+export async function updateChurch(db: DbOrTx, id: string, values: Partial<typeof churches.$inferInsert>): Promise<ChurchRow | undefined> {
+  const [row] = await db
+    .update(churches)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(churches.id, id))
+    .returning();
+  return row;
+}
+
+export async function touchChurch(db: DbOrTx, id: string, at: Date): Promise<void> {
+  await db.update(churches).set({ lastActivity: at }).where(eq(churches.id, id));
+}
+
+/** Subdomains already taken among `candidates` (lower-cased). */
+export async function takenSubDomains(db: DbOrTx, candidates: string[]): Promise<Set<string>> {
+  if (!candidates.length) return new Set();
+  const rows = await db
+    .select({ subDomain: churches.subDomain })
+    .from(churches)
+    .where(inArray(sql`lower(${churches.subDomain})`, candidates.map((c) => c.toLowerCase())));
+  return new Set(rows.map((r) => (r.subDomain ?? '').toLowerCase()));
+}
+
+/** The user's church links, most recently accessed first (then oldest link first). */
+export async function userChurchesOf(db: DbOrTx, userId: string): Promise<Array<{ uc: UserChurchRow; church: ChurchRow }>> {
+  return db
+    .select({ uc: userChurches, church: churches })
+    .from(userChurches)
+    .innerJoin(churches, eq(churches.id, userChurches.churchId))
+    .where(eq(userChurches.userId, userId))
+    .orderBy(sql`${userChurches.lastAccessed} desc nulls last`, asc(userChurches.createdAt), asc(churches.name));
+}
+
+export async function findUserChurch(db: DbOrTx, userId: string, churchId: string): Promise<UserChurchRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(userChurches)
+    .where(and(eq(userChurches.churchId, churchId), eq(userChurches.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+export async function userChurchByPerson(db: DbOrTx, churchId: string, personId: string): Promise<UserChurchRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(userChurches)
+    .where(and(eq(userChurches.churchId, churchId), eq(userChurches.personId, personId)))
+    .orderBy(desc(userChurches.lastAccessed))
+    .limit(1);
+  return row;
+}
+
+/** Links a user to a church (or updates the person of an existing link). */
+export async function upsertUserChurch(
+  db: DbOrTx,
+  values: { userId: string; churchId: string; personId?: string | null; lastAccessed?: Date | null },
+): Promise<UserChurchRow> {
+  const set: Partial<typeof userChurches.$inferInsert> = { updatedAt: new Date() };
+  if (values.personId !== undefined) set.personId = values.personId;
+  if (values.lastAccessed !== undefined) set.lastAccessed = values.lastAccessed;
+  const [row] = await db
+    .insert(userChurches)
+    .values({ id: randomUUID(), ...values })
+    .onConflictDoUpdate({ target: [userChurches.churchId, userChurches.userId], set })
+    .returning();
+  return row!;
+}
+
+export async function setLastAccessed(db: DbOrTx, userId: string, churchId: string, at: Date): Promise<UserChurchRow | undefined> {
+  const [row] = await db
+    .update(userChurches)
+    .set({ lastAccessed: at, updatedAt: at })
+    .where(and(eq(userChurches.churchId, churchId), eq(userChurches.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function deleteUserChurch(db: DbOrTx, churchId: string, userId: string, personId?: string): Promise<number> {
+  const conditions = [eq(userChurches.churchId, churchId), eq(userChurches.userId, userId)];
+  if (personId) conditions.push(eq(userChurches.personId, personId));
+  const rows = await db.delete(userChurches).where(and(...conditions)).returning({ id: userChurches.id });
+  return rows.length;
+}
+
+/** Number of users linked to each of the churches. */
+export async function userCounts(db: DbOrTx, churchIds: string[]): Promise<Map<string, number>> {
+  if (!churchIds.length) return new Map();
+  const rows = await db
+    .select({ churchId: userChurches.churchId, n: sql<number>`count(*)::int` })
+    .from(userChurches)
+    .where(inArray(userChurches.churchId, churchIds))
+    .groupBy(userChurches.churchId);
+  return new Map(rows.map((r) => [r.churchId, Number(r.n)]));
+}
+
+/** Churches with no activity since `before`. */
+export async function inactiveChurches(db: DbOrTx, before: Date): Promise<ChurchRow[]> {
+  return db.select().from(churches).where(lt(churches.lastActivity, before));
+}
+
+export async function deleteChurchRow(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(churches).where(eq(churches.id, id));
+}
+
+export async function deleteUserChurchesOf(db: DbOrTx, userId: string): Promise<void> {
+  await db.delete(userChurches).where(eq(userChurches.userId, userId));
+}
+
+export async function deleteUserChurchesOfChurch(db: DbOrTx, churchId: string): Promise<void> {
+  await db.delete(userChurches).where(eq(userChurches.churchId, churchId));
+}
+
+export async function userIdsOfChurch(db: DbOrTx, churchId: string): Promise<string[]> {
+  const rows = await db.select({ userId: userChurches.userId }).from(userChurches).where(eq(userChurches.churchId, churchId));
+  return rows.map((r) => r.userId);
+}

@@ -1,0 +1,224 @@
+import { and, asc, desc, eq, inArray, max, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@church/common';
+import { answers, formSubmissions, forms, memberPermissions, people, questions } from '../db/schema';
+
+export type FormRow = typeof forms.$inferSelect;
+export type QuestionRow = typeof questions.$inferSelect;
+export type SubmissionRow = typeof formSubmissions.$inferSelect;
+export type AnswerRow = typeof answers.$inferSelect;
+export type MemberPermissionRow = typeof memberPermissions.$inferSelect;
+
+// ---- forms
+
+export async function findForm(db: DbOrTx, churchId: string, id: string): Promise<FormRow | undefined> {
+  const [row] = await db.select().from(forms).where(and(eq(forms.churchId, churchId), eq(forms.id, id), eq(forms.removed, false))).limit(1);
+  return row;
+}
+
+/** A form by id in whichever church owns it: standalone forms are filled in by people of other churches. */
+export async function findFormAnyChurch(db: DbOrTx, id: string): Promise<FormRow | undefined> {
+  const [row] = await db.select().from(forms).where(and(eq(forms.id, id), eq(forms.removed, false))).limit(1);
+  return row;
+}
+
+/**
+ * Forms of the church by name. `memberOf` narrows to forms the person holds a member permission on,
+ * `nonMember` to forms that member permissions do not govern (contentType other than `form`); together
+ * they are OR-ed, which is what a Forms.Edit holder without Forms.Admin sees.
+ */
+export function listForms(db: DbOrTx, churchId: string, opts: { archived: boolean; memberOf?: string; nonMember?: boolean }): Promise<FormRow[]> {
+  const scope: SQL[] = [];
+  if (opts.memberOf) {
+    scope.push(
+      inArray(
+        forms.id,
+        db
+          .select({ id: memberPermissions.contentId })
+          .from(memberPermissions)
+          .where(and(eq(memberPermissions.churchId, churchId), eq(memberPermissions.memberId, opts.memberOf))),
+      ),
+    );
+  }
+  if (opts.nonMember) scope.push(ne(forms.contentType, 'form'));
+  const restricted = opts.memberOf !== undefined || opts.nonMember !== undefined;
+  if (restricted && !scope.length) return Promise.resolve([]);
+  return db
+    .select()
+    .from(forms)
+    .where(and(eq(forms.churchId, churchId), eq(forms.archived, opts.archived), eq(forms.removed, false), restricted ? or(...scope) : undefined))
+    .orderBy(asc(forms.name));
+}
+
+// ---- questions
+
+export function listQuestions(db: DbOrTx, churchId: string, formId: string): Promise<QuestionRow[]> {
+  return db
+    .select()
+    .from(questions)
+    .where(and(eq(questions.churchId, churchId), eq(questions.formId, formId), eq(questions.removed, false)))
+    .orderBy(asc(questions.sort), asc(questions.createdAt), asc(questions.id));
+}
+
+export async function findQuestion(db: DbOrTx, churchId: string, id: string): Promise<QuestionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(questions)
+    .where(and(eq(questions.churchId, churchId), eq(questions.id, id), eq(questions.removed, false)))
+    .limit(1);
+  return row;
+}
+
+/** The highest sort of a form's questions (0 when it has none). */
+export async function maxSort(db: DbOrTx, churchId: string, formId: string): Promise<number> {
+  const [row] = await db
+    .select({ sort: max(questions.sort) })
+    .from(questions)
+    .where(and(eq(questions.churchId, churchId), eq(questions.formId, formId), eq(questions.removed, false)));
+  return row?.sort ?? 0;
+}
+
+export async function setQuestionSorts(db: DbOrTx, churchId: string, ordered: QuestionRow[]): Promise<void> {
+  for (const [i, q] of ordered.entries()) {
+    if (q.sort !== i + 1) await db.update(questions).set({ sort: i + 1 }).where(and(eq(questions.churchId, churchId), eq(questions.id, q.id)));
+  }
+}
+
+export async function softDeleteQuestion(db: DbOrTx, churchId: string, id: string): Promise<void> {
+  await db.update(questions).set({ removed: true, updatedAt: new Date() }).where(and(eq(questions.churchId, churchId), eq(questions.id, id)));
+}
+
+// ---- submissions and answers
+
+export function listSubmissions(db: DbOrTx, churchId: string, filter: { formId?: string; personId?: string }): Promise<SubmissionRow[]> {
+  const where: Array<SQL | undefined> = [eq(formSubmissions.churchId, churchId)];
+  if (filter.formId) where.push(eq(formSubmissions.formId, filter.formId));
+  if (filter.personId) where.push(and(eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, filter.personId)));
+  return db
+    .select()
+    .from(formSubmissions)
+    .where(and(...where))
+    .orderBy(desc(formSubmissions.submissionDate));
+}
+
+export async function findSubmission(db: DbOrTx, churchId: string, id: string): Promise<SubmissionRow | undefined> {
+  const [row] = await db.select().from(formSubmissions).where(and(eq(formSubmissions.churchId, churchId), eq(formSubmissions.id, id))).limit(1);
+  return row;
+}
+
+/** Deletes a submission and its answers; false when the church has no such submission. */
+export async function deleteSubmission(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
+  await db.delete(answers).where(and(eq(answers.churchId, churchId), eq(answers.formSubmissionId, id)));
+  const rows = await db
+    .delete(formSubmissions)
+    .where(and(eq(formSubmissions.churchId, churchId), eq(formSubmissions.id, id)))
+    .returning({ id: formSubmissions.id });
+  return rows.length > 0;
+}
+
+/** Answers of the submissions, in the order of their questions on the form. */
+export async function listAnswers(db: DbOrTx, churchId: string, submissionIds: string[]): Promise<AnswerRow[]> {
+  if (!submissionIds.length) return [];
+  const rows = await db
+    .select({ answer: answers })
+    .from(answers)
+    .leftJoin(questions, and(eq(questions.churchId, churchId), eq(questions.id, answers.questionId)))
+    .where(and(eq(answers.churchId, churchId), inArray(answers.formSubmissionId, submissionIds)))
+    .orderBy(asc(questions.sort), asc(answers.createdAt), asc(answers.id));
+  return rows.map((r) => r.answer);
+}
+
+// ---- member permissions
+
+const permissionWithNames = { permission: memberPermissions, personName: people.displayName, formName: forms.name };
+export type PermissionWithNames = { permission: MemberPermissionRow; personName: string | null; formName: string | null };
+
+/** Member permissions with the member's display name and the form's name. */
+export function listPermissions(
+  db: DbOrTx,
+  churchId: string,
+  filter: { id?: string; formId?: string; memberId?: string; formIds?: string[] },
+): Promise<PermissionWithNames[]> {
+  const where: Array<SQL | undefined> = [eq(memberPermissions.churchId, churchId)];
+  if (filter.id) where.push(eq(memberPermissions.id, filter.id));
+  if (filter.formId) where.push(eq(memberPermissions.contentId, filter.formId));
+  if (filter.memberId) where.push(eq(memberPermissions.memberId, filter.memberId));
+  if (filter.formIds) where.push(filter.formIds.length ? inArray(memberPermissions.contentId, filter.formIds) : sql`false`);
+  return db
+    .select(permissionWithNames)
+    .from(memberPermissions)
+    .leftJoin(people, and(eq(people.churchId, churchId), eq(people.id, memberPermissions.memberId)))
+    .leftJoin(forms, and(eq(forms.churchId, churchId), eq(forms.id, memberPermissions.contentId)))
+    .where(and(...where))
+    .orderBy(asc(people.lastName), asc(people.firstName), asc(memberPermissions.createdAt));
+}
+
+/** The caller's own permission rows on a form (the basis of "Form access"). */
+export function permissionsOf(db: DbOrTx, churchId: string, memberId: string, formId: string): Promise<MemberPermissionRow[]> {
+  return db
+    .select()
+    .from(memberPermissions)
+    .where(and(eq(memberPermissions.churchId, churchId), eq(memberPermissions.memberId, memberId), eq(memberPermissions.contentId, formId)));
+}
+
+/** Ids of the forms on which the person holds any member permission. */
+export async function formIdsOfMember(db: DbOrTx, churchId: string, memberId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: memberPermissions.contentId })
+    .from(memberPermissions)
+    .where(and(eq(memberPermissions.churchId, churchId), eq(memberPermissions.memberId, memberId)));
+  return [...new Set(rows.map((r) => r.id))];
+}
+
+/** Who gets an email for each new submission of the form: the members' emails, de-duplicated. */
+export async function notificationEmails(db: DbOrTx, churchId: string, formId: string): Promise<string[]> {
+  const rows = await db
+    .select({ email: people.email })
+    .from(memberPermissions)
+    .innerJoin(people, and(eq(people.churchId, churchId), eq(people.id, memberPermissions.memberId), eq(people.removed, false)))
+    .where(and(eq(memberPermissions.churchId, churchId), eq(memberPermissions.contentId, formId), eq(memberPermissions.emailNotification, true)));
+  return [...new Set(rows.map((r) => r.email?.trim().toLowerCase()).filter((e): e is string => !!e))];
+}
+
+export async function deletePermission(db: DbOrTx, churchId: string, id: string): Promise<void> {
+  await db.delete(memberPermissions).where(and(eq(memberPermissions.churchId, churchId), eq(memberPermissions.id, id)));
+}
+
+export async function deleteMemberPermissions(db: DbOrTx, churchId: string, memberId: string, formId: string): Promise<number> {
+  const rows = await db
+    .delete(memberPermissions)
+    .where(and(eq(memberPermissions.churchId, churchId), eq(memberPermissions.memberId, memberId), eq(memberPermissions.contentId, formId)))
+    .returning({ id: memberPermissions.id });
+  return rows.length;
+}
+
+// ---- people, read for submissions (names, emails) and written only as auto-created guests
+
+export type PersonContact = { id: string; firstName: string | null; lastName: string | null; email: string | null };
+const contact = { id: people.id, firstName: people.firstName, lastName: people.lastName, email: people.email };
+
+/** The oldest live person of the church with this email (case-insensitive; served by people_church_email_idx). */
+export async function findPersonByEmail(db: DbOrTx, churchId: string, email: string): Promise<PersonContact | undefined> {
+  const [row] = await db
+    .select(contact)
+    .from(people)
+    .where(and(eq(people.churchId, churchId), sql`lower(${people.email}) = ${email.toLowerCase()}`, eq(people.removed, false)))
+    .orderBy(asc(people.createdAt))
+    .limit(1);
+  return row;
+}
+
+export async function findPerson(db: DbOrTx, churchId: string, id: string): Promise<PersonContact | undefined> {
+  const [row] = await db
+    .select(contact)
+    .from(people)
+    .where(and(eq(people.churchId, churchId), eq(people.id, id), eq(people.removed, false)))
+    .limit(1);
+  return row;
+}
+
+/** A Guest person (NOTES.md: the default status of auto-created people). */
+export async function insertGuest(db: DbOrTx, churchId: string, p: { id: string; firstName: string; lastName: string; email: string }): Promise<PersonContact> {
+  const displayName = [p.firstName, p.lastName].filter(Boolean).join(' ') || p.email;
+  await db.insert(people).values({ ...p, churchId, displayName, membershipStatus: 'Guest' });
+  return { id: p.id, firstName: p.firstName, lastName: p.lastName, email: p.email };
+}

@@ -1,0 +1,131 @@
+import { and, arrayContains, asc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@church/common';
+import { groupMembers, groups, people } from '../db/schema';
+
+export type GroupRow = typeof groups.$inferSelect;
+export type GroupMemberRow = typeof groupMembers.$inferSelect;
+
+const live = (churchId: string) => and(eq(groups.churchId, churchId), eq(groups.removed, false));
+
+/** Groups of a church (not removed), by name; optional tag, label or id filters. */
+export function listGroups(db: DbOrTx, churchId: string, filter: { tag?: string; label?: string; ids?: string[] } = {}): Promise<GroupRow[]> {
+  const where: Array<SQL | undefined> = [live(churchId)];
+  if (filter.tag) where.push(arrayContains(groups.tags, [filter.tag]));
+  if (filter.label) where.push(arrayContains(groups.labels, [filter.label]));
+  if (filter.ids) where.push(inArray(groups.id, filter.ids));
+  return db.select().from(groups).where(and(...where)).orderBy(asc(groups.name));
+}
+
+export async function findGroup(db: DbOrTx, churchId: string, id: string): Promise<GroupRow | undefined> {
+  const [row] = await db.select().from(groups).where(and(live(churchId), eq(groups.id, id))).limit(1);
+  return row;
+}
+
+export async function findGroupBySlug(db: DbOrTx, churchId: string, slug: string): Promise<GroupRow | undefined> {
+  const [row] = await db.select().from(groups).where(and(live(churchId), eq(groups.slug, slug))).limit(1);
+  return row;
+}
+
+/** Groups the person belongs to, optionally only those with a tag. */
+export function groupsOfPerson(db: DbOrTx, churchId: string, personId: string, tag?: string): Promise<GroupRow[]> {
+  const where: Array<SQL | undefined> = [live(churchId), eq(groupMembers.churchId, churchId), eq(groupMembers.personId, personId)];
+  if (tag) where.push(arrayContains(groups.tags, [tag]));
+  return db
+    .select({ group: groups })
+    .from(groupMembers)
+    .innerJoin(groups, eq(groups.id, groupMembers.groupId))
+    .where(and(...where))
+    .orderBy(asc(groups.name))
+    .then((rows) => rows.map((r) => r.group));
+}
+
+/**
+ * Slugs of the church that could collide with `base` (`base` itself and `base-N`). Removed groups count:
+ * the unique index covers them, and a public link to a deleted group should not silently move.
+ */
+export async function slugsLike(db: DbOrTx, churchId: string, base: string, exceptId?: string): Promise<Set<string>> {
+  const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await db
+    .select({ id: groups.id, slug: groups.slug })
+    .from(groups)
+    .where(and(eq(groups.churchId, churchId), or(eq(groups.slug, base), like(groups.slug, `${escaped}-%`))));
+  return new Set(rows.filter((r) => r.id !== exceptId).map((r) => r.slug));
+}
+
+/** Soft-deletes a group and, when it is a ministry, its teams; false when the church has no such group. */
+export async function softDeleteGroup(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
+  const [row] = await db.update(groups).set({ removed: true, updatedAt: new Date() }).where(and(live(churchId), eq(groups.id, id))).returning();
+  if (!row) return false;
+  if (row.tags.includes('ministry')) {
+    await db
+      .update(groups)
+      .set({ removed: true, updatedAt: new Date() })
+      .where(and(live(churchId), eq(groups.parentGroupId, id), arrayContains(groups.tags, ['team'])));
+  }
+  return true;
+}
+
+const memberColumns = {
+  member: groupMembers,
+  firstName: people.firstName,
+  lastName: people.lastName,
+  displayName: people.displayName,
+  photo: people.photo,
+  email: people.email,
+  membershipStatus: people.membershipStatus,
+};
+export type MemberWithPerson = { member: GroupMemberRow; firstName: string | null; lastName: string | null; displayName: string | null; photo: string | null; email: string | null; membershipStatus: string | null };
+
+/** Memberships with the person's name and photo; removed people and removed groups are left out. */
+export function listMembers(
+  db: DbOrTx,
+  churchId: string,
+  filter: { id?: string; groupIds?: string[]; personId?: string; leadersOnly?: boolean } = {},
+): Promise<MemberWithPerson[]> {
+  const where: Array<SQL | undefined> = [eq(groupMembers.churchId, churchId), eq(people.removed, false), eq(groups.removed, false)];
+  if (filter.id) where.push(eq(groupMembers.id, filter.id));
+  if (filter.groupIds) where.push(inArray(groupMembers.groupId, filter.groupIds));
+  if (filter.personId) where.push(eq(groupMembers.personId, filter.personId));
+  if (filter.leadersOnly) where.push(eq(groupMembers.leader, true));
+  return db
+    .select(memberColumns)
+    .from(groupMembers)
+    .innerJoin(people, and(eq(people.churchId, churchId), eq(people.id, groupMembers.personId)))
+    .innerJoin(groups, and(eq(groups.churchId, churchId), eq(groups.id, groupMembers.groupId)))
+    .where(and(...where))
+    .orderBy(asc(people.lastName), asc(people.firstName));
+}
+
+/** The memberships of a person in the given groups (to decide "caller is in the group"). */
+export async function memberGroupIds(db: DbOrTx, churchId: string, personId: string, groupIds: string[]): Promise<Set<string>> {
+  if (!groupIds.length) return new Set();
+  const rows = await db
+    .select({ groupId: groupMembers.groupId })
+    .from(groupMembers)
+    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.personId, personId), inArray(groupMembers.groupId, groupIds)));
+  return new Set(rows.map((r) => r.groupId));
+}
+
+export async function findMembership(db: DbOrTx, churchId: string, groupId: string, personId: string): Promise<GroupMemberRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(groupMembers)
+    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.groupId, groupId), eq(groupMembers.personId, personId)))
+    .limit(1);
+  return row;
+}
+
+export async function deleteMember(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(groupMembers).where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.id, id))).returning({ id: groupMembers.id });
+  return rows.length > 0;
+}
+
+/** Ids among `ids` that are live people of the church. */
+export async function existingPeople(db: DbOrTx, churchId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .select({ id: people.id })
+    .from(people)
+    .where(and(eq(people.churchId, churchId), eq(people.removed, false), inArray(people.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '@church/common';
+import { households, people } from '../db/schema';
+
+export type HouseholdRow = typeof households.$inferSelect;
+
+export async function insertHousehold(db: DbOrTx, churchId: string, name: string | null): Promise<HouseholdRow> {
+  const [row] = await db.insert(households).values({ id: randomUUID(), churchId, name }).returning();
+  return row!;
+}
+
+/** Which of these household ids the church has. */
+export async function existingHouseholdIds(db: DbOrTx, churchId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .select({ id: households.id })
+    .from(households)
+    .where(and(eq(households.churchId, churchId), inArray(households.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** People (not removed) still assigned to the household. */
+export async function householdSize(db: DbOrTx, churchId: string, householdId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(people)
+    .where(and(eq(people.churchId, churchId), eq(people.householdId, householdId), eq(people.removed, false)));
+  return Number(row?.n ?? 0);
+}
+
+export async function deleteHousehold(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(households)
+    .where(and(eq(households.churchId, churchId), eq(households.id, id)))
+    .returning({ id: households.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '@church/common';
+import { answers, formSubmissions, forms, groupMembers, groups, people, questions } from '../db/schema';
+import { MEMBER_LEVEL_STATUSES, type PersonRow, type PersonValues } from '../domain/person';
+
+export interface Scope {
+  /** Member-level viewers see only members and staff who have not opted out */
+  membersOnly?: boolean;
+}
+
+/** Conditions every people query starts with: the church, not removed, and the viewer's scope. */
+export function peopleScope(churchId: string, scope: Scope = {}, ...extra: Array<SQL | undefined>): SQL {
+  const conditions: Array<SQL | undefined> = [eq(people.churchId, churchId), eq(people.removed, false), ...extra];
+  if (scope.membersOnly) conditions.push(inArray(people.membershipStatus, MEMBER_LEVEL_STATUSES), eq(people.optedOut, false));
+  return and(...conditions)!;
+}
+
+const byName = [asc(people.lastName), asc(people.firstName), asc(people.id)];
+
+/** People matching `where` (already church-scoped through `peopleScope`), sorted by name. */
+export function peopleWhere(db: DbOrTx, where: SQL, limit?: number): Promise<PersonRow[]> {
+  const query = db.select().from(people).where(where).orderBy(...byName);
+  return limit ? query.limit(limit) : query;
+}
+
+export function listPeople(db: DbOrTx, churchId: string, scope: Scope): Promise<PersonRow[]> {
+  return peopleWhere(db, peopleScope(churchId, scope));
+}
+
+export function peopleByIds(db: DbOrTx, churchId: string, ids: string[], scope: Scope = {}): Promise<PersonRow[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return peopleWhere(db, peopleScope(churchId, scope, inArray(people.id, ids)));
+}
+
+export async function personById(db: DbOrTx, churchId: string, id: string): Promise<PersonRow | undefined> {
+  const [row] = await db.select().from(people).where(peopleScope(churchId, {}, eq(people.id, id))).limit(1);
+  return row;
+}
+
+export function recentPeople(db: DbOrTx, churchId: string, scope: Scope, limit = 25): Promise<PersonRow[]> {
+  return db.select().from(people).where(peopleScope(churchId, scope)).orderBy(desc(people.createdAt), desc(people.id)).limit(limit);
+}
+
+/** `%`, `_` and `\` in user text match literally in LIKE patterns. */
+export function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Name search (any of display, first, last, nick name, or the email) and/or exact email, case-insensitive. */
+export function searchPeople(db: DbOrTx, churchId: string, opts: { term?: string; email?: string }, scope: Scope): Promise<PersonRow[]> {
+  const conditions: SQL[] = [];
+  if (opts.term) {
+    const pattern = `%${likeEscape(opts.term)}%`;
+    // "John Smith" should find John Smith: the first-last concatenation is searched too.
+    const full = sql`(coalesce(${people.firstName}, '') || ' ' || coalesce(${people.lastName}, '')) ilike ${pattern}`;
+    conditions.push(
+      or(ilike(people.displayName, pattern), ilike(people.firstName, pattern), ilike(people.lastName, pattern), ilike(people.nickName, pattern), ilike(people.email, pattern), full)!,
+    );
+  }
+  if (opts.email) conditions.push(sql`lower(${people.email}) = ${opts.email.toLowerCase()}`);
+  return peopleWhere(db, peopleScope(churchId, scope, ...conditions));
+}
+
+/** The digits of a phone column, so `(555) 123-4567` matches `5551234567`. */
+export const phoneDigits = (column: AnyPgColumn) => sql`regexp_replace(coalesce(${column}, ''), '[^0-9]', '', 'g')`;
+
+/** People with any phone number containing these digits. */
+export function searchByPhone(db: DbOrTx, churchId: string, digits: string, scope: Scope): Promise<PersonRow[]> {
+  const pattern = `%${digits}%`;
+  const match = or(...[people.homePhone, people.mobilePhone, people.workPhone].map((c) => sql`${phoneDigits(c)} like ${pattern}`));
+  return peopleWhere(db, peopleScope(churchId, scope, match));
+}
+
+/** Current members of one of the church's groups (a removed group has none). */
+export function peopleInGroup(db: DbOrTx, churchId: string, groupId: string, scope: Scope): Promise<PersonRow[]> {
+  return peopleWhere(db, peopleScope(churchId, scope, memberOfGroups([groupId])));
+}
+
+/** `people.id` is in one of these groups of the same church (used by searches and advanced search). */
+export function memberOfGroups(groupIds: string[]): SQL {
+  return sql`exists (select 1 from ${groupMembers} inner join ${groups} on ${groups.id} = ${groupMembers.groupId} and ${groups.churchId} = ${groupMembers.churchId}
+    where ${groupMembers.churchId} = ${people.churchId} and ${groupMembers.personId} = ${people.id}
+    and ${inArray(groupMembers.groupId, groupIds)} and ${groups.removed} = false)`;
+}
+
+/** `people.id` is in a group whose name matches the LIKE pattern (case-insensitive). */
+export function memberOfGroupNamed(pattern: string): SQL {
+  return sql`exists (select 1 from ${groupMembers} inner join ${groups} on ${groups.id} = ${groupMembers.groupId} and ${groups.churchId} = ${groupMembers.churchId}
+    where ${groupMembers.churchId} = ${people.churchId} and ${groupMembers.personId} = ${people.id}
+    and ${groups.name} ilike ${pattern} and ${groups.removed} = false)`;
+}
+
+export function peopleInHousehold(db: DbOrTx, churchId: string, householdId: string): Promise<PersonRow[]> {
+  return db.select().from(people).where(peopleScope(churchId, {}, eq(people.householdId, householdId))).orderBy(asc(people.createdAt), asc(people.id));
+}
+
+/** The oldest person of the church with this email (case-insensitive). */
+export async function personByEmail(db: DbOrTx, churchId: string, email: string): Promise<PersonRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(people)
+    .where(peopleScope(churchId, {}, sql`lower(${people.email}) = ${email.toLowerCase()}`))
+    .orderBy(asc(people.createdAt), asc(people.id))
+    .limit(1);
+  return row;
+}
+
+export async function personOfUser(db: DbOrTx, churchId: string, userId: string): Promise<PersonRow | undefined> {
+  const [row] = await db.select().from(people).where(peopleScope(churchId, {}, eq(people.userId, userId))).orderBy(asc(people.createdAt)).limit(1);
+  return row;
+}
+
+export async function insertPerson(db: DbOrTx, churchId: string, values: PersonValues & { id?: string }): Promise<PersonRow> {
+  const [row] = await db
+    .insert(people)
+    .values({ ...values, id: values.id ?? randomUUID(), churchId })
+    .returning();
+  return row!;
+}
+
+/** Updates one person of the church; undefined when the church has no such (non-removed) person. */
+export async function updatePerson(db: DbOrTx, churchId: string, id: string, values: PersonValues): Promise<PersonRow | undefined> {
+  const [row] = await db
+    .update(people)
+    .set({ ...values, updatedAt: new Date() })
+    .where(peopleScope(churchId, {}, eq(people.id, id)))
+    .returning();
+  return row;
+}
+
+/** Soft delete (NOTES.md): attendance and giving history keep pointing at the person. */
+export async function removePerson(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .update(people)
+    .set({ removed: true, updatedAt: new Date() })
+    .where(peopleScope(churchId, {}, eq(people.id, id)))
+    .returning({ id: people.id });
+  return rows.length > 0;
+}
+
+/** Emails of the church's people with these ids (for other modules). */
+export function emailsOf(db: DbOrTx, churchId: string, ids: string[]): Promise<Array<{ id: string; email: string | null }>> {
+  if (!ids.length) return Promise.resolve([]);
+  return db.select({ id: people.id, email: people.email }).from(people).where(peopleScope(churchId, {}, inArray(people.id, ids)));
+}
+
+/**
+ * Names of the church's people with these ids, removed people included: attendance and giving history
+ * still name them (that is why people are soft-deleted).
+ */
+export function namesOf(db: DbOrTx, churchId: string, ids: string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .select({
+      id: people.id,
+      displayName: people.displayName,
+      firstName: people.firstName,
+      lastName: people.lastName,
+      nickName: people.nickName,
+      photo: people.photo,
+      householdId: people.householdId,
+      householdRole: people.householdRole,
+    })
+    .from(people)
+    .where(and(eq(people.churchId, churchId), inArray(people.id, ids)))
+    .orderBy(...byName);
+}
+
+/** Form submissions about a person (content type `person`), newest first, with form names and answers. */
+export async function formSubmissionsAbout(db: DbOrTx, churchId: string, personId: string) {
+  const subs = await db
+    .select({
+      id: formSubmissions.id,
+      formId: formSubmissions.formId,
+      formName: forms.name,
+      submissionDate: formSubmissions.submissionDate,
+      revisionDate: formSubmissions.revisionDate,
+      submittedBy: formSubmissions.submittedBy,
+    })
+    .from(formSubmissions)
+    .leftJoin(forms, and(eq(forms.id, formSubmissions.formId), eq(forms.churchId, churchId)))
+    .where(and(eq(formSubmissions.churchId, churchId), eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, personId)))
+    .orderBy(desc(formSubmissions.submissionDate));
+  if (!subs.length) return [];
+  const rows = await db
+    .select({ id: answers.id, formSubmissionId: answers.formSubmissionId, questionId: answers.questionId, questionTitle: questions.title, value: answers.value })
+    .from(answers)
+    .leftJoin(questions, and(eq(questions.id, answers.questionId), eq(questions.churchId, churchId)))
+    .where(and(eq(answers.churchId, churchId), inArray(answers.formSubmissionId, subs.map((s) => s.id))))
+    .orderBy(asc(questions.sort));
+  return subs.map((s) => ({ ...s, answers: rows.filter((a) => a.formSubmissionId === s.id).map(({ formSubmissionId: _f, ...a }) => a) }));
+}
+
+/** Ids of the church's groups in a category (attendance filters by group, not by category). */
+export async function groupIdsInCategory(db: DbOrTx, churchId: string, categoryName: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: groups.id })
+    .from(groups)
+    .where(and(eq(groups.churchId, churchId), eq(groups.categoryName, categoryName), eq(groups.removed, false)));
+  return rows.map((r) => r.id);
+}

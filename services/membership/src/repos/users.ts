@@ -1,0 +1,73 @@
+import { and, eq, gt, ilike, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@church/common';
+import { users } from '../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Emails are unique case-insensitively (users_email_uq is on lower(email)). */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).limit(1);
+  return row;
+}
+
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function insertUser(db: DbOrTx, values: typeof users.$inferInsert): Promise<UserRow> {
+  const [row] = await db.insert(users).values(values).returning();
+  return row!;
+}
+
+export async function updateUser(db: DbOrTx, id: string, values: Partial<typeof users.$inferInsert>): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
+}
+
+export async function countUsers(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  return Number(row?.n ?? 0);
+}
+
+/** The user holding this (hashed) authGuid, while it has not expired. */
+export async function findUserByAuthGuid(db: DbOrTx, guidHash: string, now: Date): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, now)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Sets the password and spends the authGuid in one statement, so two requests racing with the same guid
+ * cannot both succeed.
+ */
+export async function spendAuthGuid(db: DbOrTx, guidHash: string, now: Date, passwordHash: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash, authGuidHash: null, authGuidExpiresAt: null, updatedAt: now })
+    .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, now)))
+    .returning();
+  return row;
+}
+
+/** Users whose name or email contains the term (server admins only; not church data). */
+export async function searchUsers(db: DbOrTx, term: string, limit = 100): Promise<UserRow[]> {
+  const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .select()
+    .from(users)
+    .where(or(ilike(users.email, like), ilike(users.firstName, like), ilike(users.lastName, like), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, like)))
+    .orderBy(users.lastName, users.firstName)
+    .limit(limit);
+}
+
+export async function deleteUserRow(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(users).where(eq(users.id, id));
+}

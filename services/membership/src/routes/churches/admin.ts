@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requires } from '@church/auth';
+import { IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { deleteAbandoned } from '../../domain/church-setup';
+import { clock } from '../../domain/clock';
+import { LoginResponse, loginResponse } from '../../domain/login';
+import { findChurch, searchChurches, updateChurch } from '../../repos/churches';
+import { findUserById } from '../../repos/users';
+import { Church } from './schemas';
+
+/** Server-admin tools over every church. */
+export default async function routes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/churches';
+  const admin = requires('Server.Admin');
+
+  // A token for the church with every permission, for support work; the admin's own account signs it.
+  app.get(`${base}/:id/impersonate`, { config: { access: admin }, schema: { params: IdParams, response: { 200: LoginResponse } } }, async (req) => {
+    const church = await findChurch(app.db, req.params.id);
+    if (!church) throw notFound('Church');
+    const user = await findUserById(app.db, req.auth.id);
+    if (!user) throw unauthorized('User no longer exists');
+    return loginResponse(app.db, app.deps, user, { impersonate: church });
+  });
+
+  app.get(
+    `${base}/all`,
+    { config: { access: admin }, schema: { querystring: z.object({ term: z.string().trim().max(100).default('') }), response: { 200: z.array(Church) } } },
+    async (req) => searchChurches(app.db, req.query.term, { includeArchived: true, limit: 500 }),
+  );
+
+  app.post(`${base}/:id/archive`, { config: { access: admin }, schema: { params: IdParams, response: { 200: Church } } }, async (req) => {
+    const church = await findChurch(app.db, req.params.id);
+    if (!church) throw notFound('Church');
+    return (await updateChurch(app.db, church.id, { archivedDate: church.archivedDate ? null : clock.now() }))!;
+  });
+
+  app.delete(`${base}/deleteAbandoned`, { config: { access: admin }, schema: { response: { 200: z.object({ deletedChurchIds: z.array(z.string()) }) } } }, async () => ({
+    deletedChurchIds: await deleteAbandoned(app.db),
+  }));
+}

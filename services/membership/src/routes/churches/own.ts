@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { anyUser, isServerAdmin, requires } from '@church/auth';
+import { Id, IdParams, badRequest, batchOf, conflict, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { userSession } from '../../domain/access';
+import { DOMAIN_ADMINS, createChurch } from '../../domain/church-setup';
+import { clock } from '../../domain/clock';
+import { LoginResponse, UserOut, loginResponse } from '../../domain/login';
+import { insertPersonForUser, personOfUser } from '../../domain/people-links';
+import { findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch, userChurchesOf } from '../../repos/churches';
+import { usersInRoleNamed } from '../../repos/roles';
+import { findUserById } from '../../repos/users';
+import { Church, ChurchUpdate, NewChurchBody, SubDomain } from './schemas';
+
+export default async function routes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/churches';
+
+  /** A church the caller may read: the token's, one they are linked to, or any for server admins. */
+  const readable = async (req: FastifyRequest, id: string) => {
+    const church = await findChurch(app.db, id);
+    const allowed = church && (id === req.auth.churchId || isServerAdmin(req.auth) || (await findUserChurch(app.db, req.auth.id, id)));
+    if (!church || !allowed) throw notFound('Church');
+    return church;
+  };
+
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Church) } } }, async (req) => {
+    const admin = isServerAdmin(req.auth);
+    return (await userChurchesOf(app.db, req.auth.id)).filter((l) => admin || !l.church.archivedDate).map((l) => l.church);
+  });
+
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Church } } }, async (req) => readable(req, req.params.id));
+
+  app.get(`${base}/:id/getDomainAdmin`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: UserOut } } }, async (req) => {
+    const church = await readable(req, req.params.id);
+    const [admin] = await usersInRoleNamed(app.db, church.id, DOMAIN_ADMINS);
+    if (!admin) throw notFound('Domain admin');
+    return admin;
+  });
+
+  // Only the token's own church can be edited; a batch naming another church fails whole with 404.
+  app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(ChurchUpdate), response: { 200: z.array(Church) } } }, async (req) =>
+    app.db.transaction(async (tx) => {
+      const out = [];
+      for (const { id = req.auth.churchId, ...values } of req.body) {
+        if (id !== req.auth.churchId) throw notFound('Church');
+        if (values.subDomain) {
+          const holder = await findChurchBySubDomain(tx, values.subDomain);
+          if (holder && holder.id !== id) throw conflict('This subDomain is taken', 'subDomain');
+        }
+        const row = await updateChurch(tx, id, values);
+        if (!row) throw notFound('Church');
+        out.push(row);
+      }
+      return out;
+    }),
+  );
+
+  app.post(`${base}/add`, { config: { access: userSession }, schema: { body: NewChurchBody, response: { 200: Church } } }, async (req) => {
+    const user = await findUserById(app.db, req.auth.id);
+    if (!user) throw unauthorized('User no longer exists');
+    return createChurch(app.db, user, req.body);
+  });
+
+  // Switching church: a church the user has no link to is joined with a guest person and the Everyone permissions.
+  app.post(
+    `${base}/select`,
+    {
+      config: { access: userSession },
+      schema: { body: z.object({ churchId: Id.optional(), subDomain: SubDomain.optional() }), response: { 200: LoginResponse } },
+    },
+    async (req) => {
+      const { churchId, subDomain } = req.body;
+      if (!churchId && !subDomain) throw badRequest('churchId', 'churchId or subDomain is required');
+      const church = churchId ? await findChurch(app.db, churchId) : await findChurchBySubDomain(app.db, subDomain!);
+      if (!church || (church.archivedDate && !isServerAdmin(req.auth))) throw notFound('Church');
+      const user = await findUserById(app.db, req.auth.id);
+      if (!user) throw unauthorized('User no longer exists');
+      const now = clock.now();
+      await app.db.transaction(async (tx) => {
+        const link = await findUserChurch(tx, user.id, church.id);
+        let personId = link?.personId ?? (await personOfUser(tx, church.id, user.id))?.id ?? null;
+        if (!personId) personId = (await insertPersonForUser(tx, church.id, user, 'Guest')).id;
+        await upsertUserChurch(tx, { userId: user.id, churchId: church.id, personId, lastAccessed: now });
+        await touchChurch(tx, church.id, now);
+      });
+      return loginResponse(app.db, app.deps, user, { churchId: church.id });
+    },
+  );
+}

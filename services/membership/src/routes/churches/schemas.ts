@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** What anyone may know of a church: its name, subdomain and address. */
+export const PublicChurch = z.object({
+  id: z.string(),
+  name: z.string(),
+  subDomain: z.string().nullable(),
+  address1: z.string().nullable(),
+  address2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zip: z.string().nullable(),
+  country: z.string().nullable(),
+});
+
+/** A church as its users and server admins see it. */
+export const Church = PublicChurch.extend({ archivedDate: z.date().nullable(), lastActivity: z.date() });
+
+/** DNS-label subdomains, compared case-insensitively. */
+export const SubDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'letters, digits and hyphens only');
+
+const required = (name: string) => z.string({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(200);
+const optionalText = z.string().trim().max(200).nullish();
+
+/** `POST /add`: every missing required field is named in the 400. */
+export const NewChurchBody = z.object({
+  name: required('name'),
+  subDomain: SubDomain.nullish(),
+  address1: required('address1'),
+  address2: optionalText,
+  city: required('city'),
+  state: required('state'),
+  zip: required('zip'),
+  country: required('country'),
+});
+
+export const ChurchUpdate = z.object({
+  id: z.uuid().optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  subDomain: SubDomain.optional(),
+  address1: optionalText,
+  address2: optionalText,
+  city: optionalText,
+  state: optionalText,
+  zip: optionalText,
+  country: optionalText,
+});

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Id, IdList, IdParams, IsoDate, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { claimPerson } from '../../domain/people-save';
+import { DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
+import { Person, PersonList, toPerson, viewerOf } from '../../domain/person';
+import { TimelineEvent, timeline } from '../../domain/timeline';
+import { groupIdsInCategory, peopleByIds, personById } from '../../repos/people';
+import { BASE } from './schemas';
+
+const AttendanceFilter = z.object({
+  campusId: Id.optional(),
+  serviceId: Id.optional(),
+  serviceTimeId: Id.optional(),
+  groupId: Id.optional(),
+  categoryName: z.string().trim().min(1).max(100).optional(),
+  startDate: IsoDate.optional(),
+  endDate: IsoDate.optional(),
+});
+const AttendanceAnswer = z.object({ personIds: z.array(Id).max(100_000) });
+
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  // Who attended is attendance's data; when it cannot answer, the list is empty rather than an error.
+  app.get(`${BASE}/attendance`, { config: { access: requires('People.Edit') }, schema: { querystring: AttendanceFilter, response: { 200: PersonList } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const { startDate, endDate, ...filter } = req.query;
+    const body: Record<string, unknown> = { churchId, ...filter, startDate: startDate?.toISOString(), endDate: endDate?.toISOString() };
+    if (filter.categoryName) {
+      // Attendance does not know group categories: it is sent the category's groups.
+      body.groupIds = await groupIdsInCategory(app.db, churchId, filter.categoryName);
+      if (!(body.groupIds as string[]).length) return [];
+    }
+    let personIds: string[] = [];
+    try {
+      personIds = AttendanceAnswer.parse(await app.deps.internal.post('attendance', '/attendance/internal/people', body)).personIds;
+    } catch (err) {
+      req.log.warn({ err }, 'attendance did not answer; no attendees listed');
+    }
+    return (await peopleByIds(app.db, churchId, [...new Set(personIds)])).map(toPerson);
+  });
+
+  app.get(
+    `${BASE}/timeline`,
+    {
+      config: { access: anyUser },
+      schema: { querystring: z.object({ personIds: IdList.optional(), groupIds: IdList.optional() }), response: { 200: z.array(TimelineEvent) } },
+    },
+    (req) => timeline(app.db, req.auth.churchId, req.query.personIds ?? [], req.query.groupIds ?? []),
+  );
+
+  app.get(`${BASE}/directory/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: DirectoryPerson } } }, async (req) => {
+    const { churchId, personId } = req.auth;
+    const viewer = viewerOf(req.auth);
+    const status = await statusOf(app.db, churchId, personId);
+    if (!mayOpenDirectory(await directoryLevel(app.db, churchId), viewer, status)) throw unauthorized('The directory is not open to you');
+    const person = await personById(app.db, churchId, req.params.id);
+    if (!person || (person.optedOut && !viewer.staff && person.id !== personId)) throw notFound('Person');
+    const self = person.id === personId;
+    const audience = {
+      full: viewer.staff || self,
+      member: viewer.member || status === 'Member' || status === 'Staff',
+      sharesGroup: Boolean(personId) && !self && (await shareAGroup(app.db, churchId, personId!, person.id)),
+    };
+    return directoryEntry(person, await preferencesOf(app.db, churchId, person.id), audience);
+  });
+
+  // Any church may be joined: the caller's user gets (or is linked to) a person there.
+  app.get(`${BASE}/claim/:churchId`, { config: { access: anyUser }, schema: { params: z.object({ churchId: Id }), response: { 200: Person } } }, async (req) => {
+    const { id: userId, email, firstName, lastName } = req.auth;
+    return toPerson(await claimPerson(app.db, req.params.churchId, { userId, email, firstName, lastName }));
+  });
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requires } from '@church/auth';
+import { Email, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { findOrCreateUser } from '../../domain/account';
+import { userSession } from '../../domain/access';
+import { findPerson, personOfUser } from '../../domain/people-links';
+import { deleteUserChurch, findUserChurch, upsertUserChurch } from '../../repos/churches';
+import { addRoleMember, deleteMembershipsOfUser, deleteRoleMember, findRole, findRoleMember, membersOfRole } from '../../repos/roles';
+import { findUserById } from '../../repos/users';
+
+const RoleMember = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  roleId: z.string(),
+  userId: z.string(),
+  addedBy: z.string().nullable(),
+  user: z.object({ id: z.string(), email: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() }).optional(),
+});
+
+const RoleMemberSave = z.object({
+  id: Id.optional(),
+  roleId: Id,
+  userId: Id.optional(),
+  email: Email.optional(),
+  firstName: z.string().trim().max(100).optional(),
+  lastName: z.string().trim().max(100).optional(),
+  personId: Id.optional(),
+});
+
+export default async function routes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/rolemembers';
+
+  app.get(
+    `${base}/roles/:id`,
+    {
+      config: { access: requires('Roles.View') },
+      schema: { params: IdParams, querystring: z.object({ include: z.string().max(100).optional() }), response: { 200: z.array(RoleMember) } },
+    },
+    async (req) => {
+      if (!(await findRole(app.db, req.auth.churchId, req.params.id))) throw notFound('Role');
+      const withUsers = (req.query.include ?? '').split(',').includes('users');
+      return (await membersOfRole(app.db, req.auth.churchId, req.params.id)).map(({ member, user }) => ({
+        ...member,
+        ...(withUsers && user ? { user } : {}),
+      }));
+    },
+  );
+
+  // A member is named by userId or by email; an unknown email gets an account (it signs in through "forgot").
+  app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RoleMemberSave), response: { 200: z.array(RoleMember) } } }, async (req) =>
+    app.db.transaction(async (tx) => {
+      const churchId = req.auth.churchId;
+      const out = [];
+      for (const [i, item] of req.body.entries()) {
+        const at = req.body.length > 1 ? `[${i}].` : '';
+        if (item.id) {
+          const existing = await findRoleMember(tx, churchId, item.id);
+          if (!existing) throw notFound('Role member');
+          out.push(existing);
+          continue;
+        }
+        if (!(await findRole(tx, churchId, item.roleId))) throw notFound('Role');
+        let user;
+        if (item.userId) {
+          user = await findUserById(tx, item.userId);
+          if (!user) throw badRequest(`${at}userId`, 'Unknown user');
+        } else if (item.email) {
+          user = await findOrCreateUser(tx, { email: item.email, firstName: item.firstName, lastName: item.lastName });
+        } else {
+          throw badRequest(`${at}email`, 'userId or email is required');
+        }
+        if (item.personId && !(await findPerson(tx, churchId, item.personId))) throw notFound('Person');
+        const member = await addRoleMember(tx, { churchId, roleId: item.roleId, userId: user.id, addedBy: req.auth.id });
+        // Holding a role makes the user one of the church's users (it appears at their next login).
+        if (!(await findUserChurch(tx, user.id, churchId)) || item.personId) {
+          const personId = item.personId ?? (await personOfUser(tx, churchId, user.id))?.id ?? null;
+          await upsertUserChurch(tx, { userId: user.id, churchId, personId });
+        }
+        out.push({ ...member, user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } });
+      }
+      return out;
+    }),
+  );
+
+  app.delete(`${base}/:id`, { config: { access: requires('Roles.View') }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+    if (!(await deleteRoleMember(app.db, req.auth.churchId, req.params.id))) throw notFound('Role member');
+    return {};
+  });
+
+  // Leaving a church: only the caller themself, any church they are linked to.
+  app.delete(
+    `${base}/self/:churchId/:userId`,
+    { config: { access: userSession }, schema: { params: z.object({ churchId: Id, userId: Id }), response: { 200: z.object({}) } } },
+    async (req) => {
+      if (req.params.userId !== req.auth.id) throw unauthorized('You can only remove yourself');
+      await app.db.transaction(async (tx) => {
+        await deleteMembershipsOfUser(tx, req.auth.id, req.params.churchId);
+        await deleteUserChurch(tx, req.params.churchId, req.auth.id);
+      });
+      return {};
+    },
+  );
+}

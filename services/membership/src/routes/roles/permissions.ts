@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { PERMISSIONS, anyUser, requires } from '@church/auth';
+import { Id, IdParams, badRequest, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { findPermissionDef } from '../../domain/permissions';
+import { deleteRolePermission, findRole, findSamePermission, insertRolePermissions, permissionsOfRole, updateRolePermission } from '../../repos/roles';
+
+const RolePermission = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  roleId: z.string().nullable(),
+  apiName: z.string(),
+  contentType: z.string(),
+  contentId: z.string().nullable(),
+  action: z.string(),
+});
+
+/** `roleId` null (or the text `null` in paths) is the church's Everyone role. */
+const RoleRef = z.union([z.literal('null').transform(() => null), Id]);
+
+const RolePermissionSave = z.object({
+  id: Id.optional(),
+  roleId: Id.nullable().default(null),
+  apiName: z.string().trim().max(50).optional(),
+  contentType: z.string().trim().min(1).max(50),
+  contentId: z.string().trim().max(100).nullish(),
+  action: z.string().trim().min(1).max(50),
+});
+
+const Permission = z.object({ apiName: z.string(), section: z.string(), contentType: z.string(), action: z.string(), displayName: z.string() });
+
+export default async function routes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/rolepermissions';
+
+  app.get(
+    `${base}/roles/:id`,
+    { config: { access: requires('Roles.View') }, schema: { params: z.object({ id: RoleRef }), response: { 200: z.array(RolePermission) } } },
+    async (req) => {
+      const roleId = req.params.id;
+      if (roleId && !(await findRole(app.db, req.auth.churchId, roleId))) throw notFound('Role');
+      return permissionsOfRole(app.db, req.auth.churchId, roleId);
+    },
+  );
+
+  // Only permissions of the reference can be granted, spelled as the reference spells them (`View Summary`).
+  app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RolePermissionSave), response: { 200: z.array(RolePermission) } } }, async (req) =>
+    app.db.transaction(async (tx) => {
+      const churchId = req.auth.churchId;
+      const out = [];
+      for (const [i, item] of req.body.entries()) {
+        const at = req.body.length > 1 ? `[${i}].` : '';
+        if (item.roleId && !(await findRole(tx, churchId, item.roleId))) throw notFound('Role');
+        const defs = findPermissionDef(item.contentType, item.action, item.apiName);
+        if (!defs.length) throw badRequest(`${at}action`, `Unknown permission ${item.contentType}.${item.action}${item.apiName ? ` in ${item.apiName}` : ''}`);
+        if (defs.length > 1) throw badRequest(`${at}apiName`, `apiName is required: ${item.contentType}.${item.action} exists in several APIs`);
+        const { apiName, contentType, action } = defs[0]!;
+        const values = { churchId, roleId: item.roleId, apiName, contentType, action, contentId: item.contentId ?? null };
+        if (item.id) {
+          const row = await updateRolePermission(tx, churchId, item.id, values);
+          if (!row) throw notFound('Role permission');
+          out.push(row);
+          continue;
+        }
+        out.push((await findSamePermission(tx, values)) ?? (await insertRolePermissions(tx, [values]))[0]!);
+      }
+      return out;
+    }),
+  );
+
+  app.delete(`${base}/:id`, { config: { access: requires('Roles.Edit') }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+    if (!(await deleteRolePermission(app.db, req.auth.churchId, req.params.id))) throw notFound('Role permission');
+    return {};
+  });
+
+  app.get('/membership/permissions', { config: { access: anyUser }, schema: { response: { 200: z.array(Permission) } } }, async () => [...PERMISSIONS]);
+}

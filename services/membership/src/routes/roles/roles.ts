@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { isServerAdmin, requires } from '@church/auth';
+import { Id, IdParams, batchOf, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { roles } from '../../db/schema';
+import { deleteRoleCascade, findRole, rolesOfChurch } from '../../repos/roles';
+
+export const Role = z.object({ id: z.string(), churchId: z.string(), name: z.string() });
+const RoleSave = z.object({ id: Id.optional(), name: z.string().trim().min(1).max(100) });
+
+export default async function routes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = '/membership/roles';
+
+  app.get(`${base}/:id`, { config: { access: requires('Roles.View') }, schema: { params: IdParams, response: { 200: Role } } }, async (req) => {
+    const role = await findRole(app.db, req.auth.churchId, req.params.id);
+    if (!role) throw notFound('Role');
+    return role;
+  });
+
+  // The church id is in the path for old clients; only the token's church answers (server admins: any).
+  app.get(
+    `${base}/church/:churchId`,
+    { config: { access: requires('Roles.View') }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(Role) } } },
+    async (req) => (req.params.churchId === req.auth.churchId || isServerAdmin(req.auth) ? rolesOfChurch(app.db, req.params.churchId) : []),
+  );
+
+  app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RoleSave), response: { 200: z.array(Role) } } }, async (req) =>
+    saveRows(app.db, roles, req.auth.churchId, req.body) as Promise<Array<typeof roles.$inferSelect>>,
+  );
+
+  app.delete(`${base}/:id`, { config: { access: requires('Roles.Edit') }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+    const deleted = await app.db.transaction((tx) => deleteRoleCascade(tx, req.auth.churchId, req.params.id));
+    if (!deleted) throw notFound('Role');
+    return {};
+  });
+}

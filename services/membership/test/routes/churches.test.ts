@@ -1,0 +1,235 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { call, expectGuarded, tokenFor, type TestApp } from '@church/common/testing';
+import { PERMISSIONS } from '@church/auth';
+import { startMembership } from '../setup';
+import { claimsOf, joinAsGuest, login, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
+import { clock } from '../../src/domain/clock';
+import { churches, households, people, roleMembers, rolePermissions, roles, userChurches } from '../../src/db/schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startMembership();
+});
+afterAll(() => t.close());
+afterEach(() => jest.restoreAllMocks());
+
+const ADDRESS = { address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', country: 'US' };
+const publicOf = (c: Record<string, unknown>) => ({ id: c.id, name: c.name, subDomain: c.subDomain, address1: '1 Main St', address2: null, city: 'Springfield', state: 'IL', zip: '62701', country: 'US' });
+
+describe('POST /membership/churches/add', () => {
+  it('creates the church with its roles, Everyone permissions, the creator’s Staff person and link', async () => {
+    const user = await makeUser(t, { firstName: 'Cal', lastName: 'Vin' });
+    const { token } = await login(t, user.email);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/churches/add', body: { name: 'X', ...ADDRESS } }, crypto.randomUUID());
+    const res = await call(t.app, 'POST', '/membership/churches/add', { token, body: { name: 'First Church of Springfield!', ...ADDRESS } });
+    expect(res.statusCode).toBe(200);
+    const church = res.json();
+    expect(church).toEqual({ id: expect.any(String), name: 'First Church of Springfield!', subDomain: 'firstchurchofspringfield', ...ADDRESS, address2: null, archivedDate: null, lastActivity: expect.any(String) });
+    const roleRows = await t.app.db.select().from(roles).where(eq(roles.churchId, church.id));
+    expect(roleRows.map((r) => r.name).sort()).toEqual(['All Members', 'Domain Admins']);
+    const admins = roleRows.find((r) => r.name === 'Domain Admins')!;
+    const perms = await t.app.db.select().from(rolePermissions).where(eq(rolePermissions.churchId, church.id));
+    expect(perms.filter((p) => p.roleId === admins.id).map((p) => `${p.apiName}:${p.contentType}.${p.action}`).sort()).toEqual(
+      PERMISSIONS.map((p) => `${p.apiName}:${p.contentType}.${p.action}`).sort(),
+    );
+    expect(perms.filter((p) => p.roleId === roleRows.find((r) => r.name === 'All Members')!.id).map((p) => [p.contentType, p.action])).toEqual([['People', 'View Members']]);
+    expect(perms.filter((p) => p.roleId === null).map((p) => [p.apiName, p.contentType, p.action]).sort()).toEqual([
+      ['AttendanceApi', 'Attendance', 'Checkin'],
+      ['MembershipApi', 'People', 'Edit Self'],
+    ]);
+    expect(await t.app.db.select({ userId: roleMembers.userId }).from(roleMembers).where(eq(roleMembers.roleId, admins.id))).toEqual([{ userId: user.id }]);
+    const [link] = await t.app.db.select().from(userChurches).where(eq(userChurches.churchId, church.id));
+    const [person] = await t.app.db.select().from(people).where(eq(people.churchId, church.id));
+    expect(link).toMatchObject({ userId: user.id, personId: person!.id });
+    expect(person).toMatchObject({ userId: user.id, firstName: 'Cal', lastName: 'Vin', email: user.email, membershipStatus: 'Staff', householdId: expect.any(String) });
+    expect(await t.app.db.select().from(households).where(eq(households.id, person!.householdId!))).toHaveLength(1);
+  });
+
+  it('names every missing required field', async () => {
+    const { token } = await login(t, (await makeUser(t)).email);
+    const res = await call(t.app, 'POST', '/membership/churches/add', { token, body: { name: 'Only a name', city: '  ' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { param: string }) => e.param).sort()).toEqual(['address1', 'city', 'country', 'state', 'zip']);
+  });
+
+  it('numbers a generated subDomain that is taken, and refuses a chosen one that is taken with 409', async () => {
+    const { token } = await login(t, (await makeUser(t)).email);
+    const name = `Hope ${crypto.randomUUID().slice(0, 6)}`;
+    const a = (await call(t.app, 'POST', '/membership/churches/add', { token, body: { name, ...ADDRESS } })).json();
+    const b = (await call(t.app, 'POST', '/membership/churches/add', { token, body: { name, ...ADDRESS } })).json();
+    expect(b.subDomain).toBe(`${a.subDomain}2`);
+    const taken = await call(t.app, 'POST', '/membership/churches/add', { token, body: { name: 'Other', subDomain: a.subDomain.toUpperCase(), ...ADDRESS } });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().errors[0].param).toBe('subDomain');
+    const bad = await call(t.app, 'POST', '/membership/churches/add', { token, body: { name: 'Other', subDomain: 'not valid!', ...ADDRESS } });
+    expect(bad.json().errors[0].param).toBe('subDomain');
+  });
+});
+
+describe('GET /membership/churches and /:id', () => {
+  it('lists the caller’s churches and reads only churches the caller belongs to', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/churches' }, a.church.id);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/churches/${a.church.id}` }, a.church.id);
+    expect((await call(t.app, 'GET', '/membership/churches', { token: a.token })).json()).toEqual([{ ...a.church, lastActivity: expect.any(String) }]);
+    expect((await call(t.app, 'GET', `/membership/churches/${a.church.id}`, { token: a.token })).json()).toMatchObject({ id: a.church.id, name: a.church.name });
+    expect((await call(t.app, 'GET', `/membership/churches/${b.church.id}`, { token: a.token })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/membership/churches/nope', { token: a.token })).json().errors[0].param).toBe('id');
+  });
+
+  it('GET /:id/getDomainAdmin answers the church’s domain admin', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/churches/${a.church.id}/getDomainAdmin` }, a.church.id);
+    const guest = await joinAsGuest(t, a.church.id);
+    expect((await call(t.app, 'GET', `/membership/churches/${a.church.id}/getDomainAdmin`, { token: guest.token })).json()).toEqual({
+      id: a.user.id,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: a.user.email,
+    });
+    expect((await call(t.app, 'GET', `/membership/churches/${b.church.id}/getDomainAdmin`, { token: a.token })).statusCode).toBe(404);
+  });
+});
+
+describe('public church lookups', () => {
+  it('GET /search, POST /search, GET /lookup and POST /byIds answer public fields of unarchived churches', async () => {
+    const tag = crypto.randomUUID().slice(0, 6);
+    const a = await registeredChurch(t, { name: `Bethel ${tag}` });
+    const b = await registeredChurch(t, { name: `Bethany ${tag}` });
+    const admin = await serverAdmin(t);
+    await call(t.app, 'POST', `/membership/churches/${b.church.id}/archive`, { token: admin.token });
+    expect((await call(t.app, 'GET', `/membership/churches/search/?name=bethel ${tag}`)).json()).toEqual([publicOf(a.church)]);
+    expect((await call(t.app, 'GET', `/membership/churches/search?name=${tag}`)).json()).toEqual([publicOf(a.church)]);
+    expect((await call(t.app, 'POST', '/membership/churches/search', { body: { name: tag } })).json()).toEqual([publicOf(a.church)]);
+    expect((await call(t.app, 'GET', `/membership/churches/lookup/?subDomain=${a.church.subDomain.toUpperCase()}`)).json()).toEqual(publicOf(a.church));
+    expect((await call(t.app, 'GET', `/membership/churches/lookup?id=${a.church.id}`)).json()).toEqual(publicOf(a.church));
+    expect((await call(t.app, 'GET', `/membership/churches/lookup?id=${b.church.id}`)).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/membership/churches/lookup')).json().errors[0]).toMatchObject({ param: 'subDomain', location: 'query' });
+    expect((await call(t.app, 'POST', '/membership/churches/byIds', { body: [a.church.id, b.church.id] })).json()).toEqual([publicOf(a.church)]);
+    expect((await call(t.app, 'POST', '/membership/churches/byIds', { body: { ids: [a.church.id] } })).json()).toEqual([publicOf(a.church)]);
+    expect((await call(t.app, 'POST', '/membership/churches/byIds', { body: ['x'] })).statusCode).toBe(400);
+    expect((await call(t.app, 'GET', '/membership/churches/search')).statusCode).toBe(400);
+  });
+});
+
+describe('POST /membership/churches', () => {
+  it('updates the token’s own church only, with Settings.Edit', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/churches', body: { name: 'X' }, permission: 'Settings.Edit' }, a.church.id);
+    const res = await call(t.app, 'POST', '/membership/churches', { token: a.token, body: { id: a.church.id, name: 'Renamed', city: 'Shelbyville' } });
+    expect(res.json()).toEqual([{ ...a.church, name: 'Renamed', city: 'Shelbyville', lastActivity: expect.any(String) }]);
+    const other = await call(t.app, 'POST', '/membership/churches', { token: a.token, body: { id: b.church.id, name: 'Hijacked' } });
+    expect(other.statusCode).toBe(404);
+    expect((await t.app.db.select().from(churches).where(eq(churches.id, b.church.id)))[0]!.name).toBe(b.church.name);
+    const taken = await call(t.app, 'POST', '/membership/churches', { token: a.token, body: { subDomain: b.church.subDomain } });
+    expect(taken.statusCode).toBe(409);
+  });
+});
+
+describe('POST /membership/churches/select', () => {
+  it('switches to a church by id or subDomain; a newcomer gets a guest person and the Everyone permissions', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t, { user: a.user });
+    const stranger = await makeUser(t);
+    const { token } = await login(t, stranger.email);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/churches/select', body: { churchId: a.church.id } }, a.church.id);
+    const bySub = await call(t.app, 'POST', '/membership/churches/select', { token: a.token, body: { subDomain: b.church.subDomain } });
+    expect(claimsOf(bySub.json().token).churchId).toBe(b.church.id);
+    expect(bySub.json().churches.map((c: { church: { id: string } }) => c.church.id)).toEqual([b.church.id, a.church.id]);
+
+    const res = await call(t.app, 'POST', '/membership/churches/select', { token, body: { churchId: a.church.id } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.churches).toHaveLength(1);
+    expect(body.churches[0]).toMatchObject({ church: { id: a.church.id }, person: { id: expect.any(String), membershipStatus: 'Guest' }, groups: [] });
+    expect(claimsOf(body.token)).toMatchObject({ churchId: a.church.id, personId: body.churches[0].person.id, permissions: { MembershipApi: ['People.EditSelf'], AttendanceApi: ['Attendance.Checkin'] } });
+    const [person] = await t.app.db.select().from(people).where(eq(people.id, body.churches[0].person.id));
+    expect(person).toMatchObject({ churchId: a.church.id, userId: stranger.id, membershipStatus: 'Guest', email: stranger.email });
+    // Selecting again keeps the same person.
+    const again = (await call(t.app, 'POST', '/membership/churches/select', { token, body: { churchId: a.church.id } })).json();
+    expect(again.churches[0].person.id).toBe(person!.id);
+    expect(await t.app.db.select().from(people).where(and(eq(people.churchId, a.church.id), eq(people.userId, stranger.id)))).toHaveLength(1);
+  });
+
+  it('answers 404 for an unknown or archived church and 400 without a church', async () => {
+    const a = await registeredChurch(t);
+    const admin = await serverAdmin(t);
+    expect((await call(t.app, 'POST', '/membership/churches/select', { token: a.token, body: { churchId: crypto.randomUUID() } })).statusCode).toBe(404);
+    const b = await registeredChurch(t);
+    await call(t.app, 'POST', `/membership/churches/${b.church.id}/archive`, { token: admin.token });
+    expect((await call(t.app, 'POST', '/membership/churches/select', { token: a.token, body: { churchId: b.church.id } })).statusCode).toBe(404);
+    expect((await call(t.app, 'POST', '/membership/churches/select', { token: a.token, body: {} })).json().errors[0].param).toBe('churchId');
+  });
+});
+
+describe('server-admin church routes', () => {
+  it('GET /:id/impersonate mints a token for the church with every permission', async () => {
+    const a = await registeredChurch(t);
+    const admin = await serverAdmin(t);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/churches/${a.church.id}/impersonate`, permission: 'Server.Admin' }, a.church.id);
+    expect((await call(t.app, 'GET', `/membership/churches/${a.church.id}/impersonate`, { token: a.token })).statusCode).toBe(401);
+    const res = await call(t.app, 'GET', `/membership/churches/${a.church.id}/impersonate`, { token: admin.token });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.user.id).toBe(admin.user.id);
+    expect(body.churches).toHaveLength(1);
+    expect(body.churches[0].church.id).toBe(a.church.id);
+    const claims = claimsOf(body.token) as { churchId: string; permissions: Record<string, string[]> };
+    expect(claims.churchId).toBe(a.church.id);
+    expect(Object.values(claims.permissions).flat()).toHaveLength(PERMISSIONS.length + 1);
+    expect((await call(t.app, 'GET', `/membership/churches/${crypto.randomUUID()}/impersonate`, { token: admin.token })).statusCode).toBe(404);
+  });
+
+  it('GET /all searches every church, archived included', async () => {
+    const tag = crypto.randomUUID().slice(0, 6);
+    const a = await registeredChurch(t, { name: `Zion ${tag}` });
+    const admin = await serverAdmin(t);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/churches/all?term=${tag}`, permission: 'Server.Admin' }, a.church.id);
+    await call(t.app, 'POST', `/membership/churches/${a.church.id}/archive`, { token: admin.token });
+    const res = (await call(t.app, 'GET', `/membership/churches/all?term=${tag}`, { token: admin.token })).json();
+    expect(res).toEqual([{ ...a.church, archivedDate: expect.any(String), lastActivity: expect.any(String) }]);
+  });
+
+  it('POST /:id/archive toggles the archived date', async () => {
+    const a = await registeredChurch(t);
+    const admin = await serverAdmin(t);
+    await expectGuarded(t.app, { method: 'POST', url: `/membership/churches/${a.church.id}/archive`, permission: 'Server.Admin' }, a.church.id);
+    expect((await call(t.app, 'POST', `/membership/churches/${a.church.id}/archive`, { token: a.token })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', `/membership/churches/${a.church.id}/archive`, { token: admin.token })).json().archivedDate).toEqual(expect.any(String));
+    expect((await call(t.app, 'POST', `/membership/churches/${a.church.id}/archive`, { token: admin.token })).json().archivedDate).toBeNull();
+  });
+
+  it('DELETE /deleteAbandoned removes churches idle 7+ days that nobody else joined', async () => {
+    const admin = await serverAdmin(t);
+    await expectGuarded(t.app, { method: 'DELETE', url: '/membership/churches/deleteAbandoned', permission: 'Server.Admin' }, crypto.randomUUID());
+    const abandoned = await registeredChurch(t);
+    const joined = await registeredChurch(t);
+    await joinAsGuest(t, joined.church.id);
+    const recent = await registeredChurch(t);
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const c of [abandoned, joined]) await t.app.db.update(churches).set({ lastActivity: eightDaysAgo }).where(eq(churches.id, c.church.id));
+    const res = await call(t.app, 'DELETE', '/membership/churches/deleteAbandoned', { token: admin.token });
+    expect(res.json().deletedChurchIds).toContain(abandoned.church.id);
+    expect(res.json().deletedChurchIds).not.toContain(joined.church.id);
+    expect(res.json().deletedChurchIds).not.toContain(recent.church.id);
+    const gone = abandoned.church.id;
+    for (const table of [roles, roleMembers, rolePermissions, userChurches, people]) {
+      expect(await t.app.db.select().from(table).where(eq(table.churchId, gone))).toEqual([]);
+    }
+    expect(await t.app.db.select().from(churches).where(eq(churches.id, gone))).toEqual([]);
+    expect(await t.app.db.select().from(churches).where(eq(churches.id, joined.church.id))).toHaveLength(1);
+    // The recent church is deleted only once the clock says it has been idle for 7 days.
+    jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() + 7 * 24 * 3600 * 1000 + 60_000));
+    expect((await call(t.app, 'DELETE', '/membership/churches/deleteAbandoned', { token: admin.token })).json().deletedChurchIds).toContain(recent.church.id);
+    expect(await t.app.db.select().from(rolePermissions).where(and(eq(rolePermissions.churchId, recent.church.id), isNull(rolePermissions.roleId)))).toEqual([]);
+  });
+
+  it('a church-scoped token with every permission is still not a server admin', async () => {
+    const token = tokenFor({ churchId: crypto.randomUUID(), permissions: 'all' });
+    expect((await call(t.app, 'DELETE', '/membership/churches/deleteAbandoned', { token })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', '/membership/churches/all', { token })).statusCode).toBe(401);
+  });
+});

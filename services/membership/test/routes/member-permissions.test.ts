@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { forms, memberPermissions, people } from '../../src/db/schema';
+import { makeChurch, startMembership } from '../setup';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startMembership();
+});
+afterAll(() => t.close());
+
+const base = '/membership/memberpermissions';
+
+async function form(churchId: string, name = 'Signup') {
+  const id = randomUUID();
+  await t.app.db.insert(forms).values({ id, churchId, name });
+  return id;
+}
+async function person(churchId: string, firstName: string) {
+  const id = randomUUID();
+  await t.app.db.insert(people).values({ id, churchId, firstName, lastName: 'Lee', displayName: `${firstName} Lee` });
+  return id;
+}
+async function grant(churchId: string, memberId: string, contentId: string, action = 'admin', emailNotification = false) {
+  const id = randomUUID();
+  await t.app.db.insert(memberPermissions).values({ id, churchId, memberId, contentId, action, emailNotification });
+  return id;
+}
+
+/** A church with a form that the church's own person administers and Val may view. */
+async function scene() {
+  const c = await makeChurch(t);
+  const f = await form(c.churchId);
+  const val = await person(c.churchId, 'Val');
+  const adminRow = await grant(c.churchId, c.personId, f, 'admin');
+  const valRow = await grant(c.churchId, val, f, 'view', true);
+  return { c, f, val, adminRow, valRow };
+}
+
+describe('POST /membership/memberpermissions', () => {
+  it('grants a member access to a form; granting again updates the row', async () => {
+    const { c, f } = await scene();
+    const newbie = await person(c.churchId, 'Nia');
+    const res = await call(t.app, 'POST', base, { token: c.token(), body: { memberId: newbie, contentId: f, action: 'view' } });
+    expect(res.statusCode).toBe(200);
+    const [row] = res.json();
+    expect(row).toEqual({ id: expect.any(String), churchId: c.churchId, memberId: newbie, contentType: 'form', contentId: f, action: 'view', emailNotification: false });
+    const again = await call(t.app, 'POST', base, { token: c.token(), body: [{ memberId: newbie, contentId: f, action: 'admin', emailNotification: true }] });
+    expect(again.json()[0]).toMatchObject({ id: row.id, action: 'admin', emailNotification: true });
+    expect(await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.memberId, newbie))).toHaveLength(1);
+  });
+
+  it('view-only members, callers without access and other churches cannot grant; nothing is written', async () => {
+    const { c, f, val } = await scene();
+    const nia = await person(c.churchId, 'Nia');
+    expect((await call(t.app, 'POST', base, { token: c.token([], { personId: val }), body: { memberId: nia, contentId: f } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', base, { token: c.token(['Forms.Edit'], { personId: nia }), body: { memberId: nia, contentId: f } })).statusCode).toBe(401);
+    const other = await makeChurch(t);
+    expect((await call(t.app, 'POST', base, { token: other.token(['Forms.Admin']), body: { memberId: other.personId, contentId: f } })).statusCode).toBe(404);
+    const foreignMember = await call(t.app, 'POST', base, { token: c.token(), body: { memberId: other.personId, contentId: f } });
+    expect(foreignMember.statusCode).toBe(404);
+    const rows = await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.contentId, f));
+    expect(rows).toHaveLength(2);
+    expect(await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.churchId, other.churchId))).toEqual([]);
+  });
+
+  it('validates and is guarded', async () => {
+    const { c, f } = await scene();
+    const res = await call(t.app, 'POST', base, { token: c.token(['Forms.Admin']), body: { memberId: c.personId, contentId: f, action: 'owner' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('action');
+    await expectGuarded(t.app, { method: 'POST', url: base, body: { memberId: c.personId, contentId: f }, permission: 'Form access' }, c.churchId);
+  });
+});
+
+describe('GET /membership/memberpermissions/...', () => {
+  it('/form/:id lists the form’s members with names; /:id reads one', async () => {
+    const { c, f, val, adminRow, valRow } = await scene();
+    const res = await call(t.app, 'GET', `${base}/form/${f}`, { token: c.token([], { personId: val }) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((r: { id: string; personName: string; formName: string }) => [r.id, r.personName, r.formName])).toEqual([
+      [adminRow, 'Pat Admin', 'Signup'],
+      [valRow, 'Val Lee', 'Signup'],
+    ]);
+    expect((await call(t.app, 'GET', `${base}/${valRow}`, { token: c.token() })).json()).toMatchObject({ id: valRow, memberId: val, action: 'view', emailNotification: true });
+    expect((await call(t.app, 'GET', `${base}/form/${f}`, { token: c.token(['Forms.Edit'], { personId: randomUUID() }) })).statusCode).toBe(401);
+    const other = await makeChurch(t);
+    expect((await call(t.app, 'GET', `${base}/form/${f}`, { token: other.token(['Forms.Admin']) })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `${base}/${valRow}`, { token: other.token(['Forms.Admin']) })).statusCode).toBe(404);
+    await expectGuarded(t.app, { method: 'GET', url: `${base}/form/${f}`, permission: 'Form access' }, c.churchId);
+    await expectGuarded(t.app, { method: 'GET', url: `${base}/${valRow}`, permission: 'Form access' }, c.churchId);
+  });
+
+  it('/form/:id/my answers the caller’s own row', async () => {
+    const { c, f, val, valRow } = await scene();
+    expect((await call(t.app, 'GET', `${base}/form/${f}/my`, { token: c.token([], { personId: val }) })).json()).toMatchObject({ id: valRow, action: 'view' });
+    expect((await call(t.app, 'GET', `${base}/form/${f}/my`, { token: c.token(['Forms.Admin'], { personId: randomUUID() }) })).json()).toEqual({});
+    expect((await call(t.app, 'GET', `${base}/form/${f}/my`, { token: c.token([], { personId: randomUUID() }) })).statusCode).toBe(401);
+    await expectGuarded(t.app, { method: 'GET', url: `${base}/form/${f}/my`, permission: 'Form access' }, c.churchId);
+  });
+
+  it('/member/:id lists a member’s permissions on the forms the caller can reach', async () => {
+    const { c, f, val, valRow } = await scene();
+    const hidden = await form(c.churchId, 'Hidden');
+    const hiddenRow = await grant(c.churchId, val, hidden, 'view');
+    const asAdminOfF = await call(t.app, 'GET', `${base}/member/${val}`, { token: c.token() });
+    expect(asAdminOfF.json().map((r: { id: string }) => r.id)).toEqual([valRow]);
+    const asFormsAdmin = await call(t.app, 'GET', `${base}/member/${val}`, { token: c.token(['Forms.Admin'], { personId: randomUUID() }) });
+    expect(asFormsAdmin.json().map((r: { id: string }) => r.id).sort()).toEqual([valRow, hiddenRow].sort());
+    expect((await call(t.app, 'GET', `${base}/member/${val}`, { token: c.token([], { personId: randomUUID() }) })).statusCode).toBe(401);
+    const other = await makeChurch(t);
+    expect((await call(t.app, 'GET', `${base}/member/${val}`, { token: other.token(['Forms.Admin']) })).json()).toEqual([]);
+    expect(f).toBeDefined();
+  });
+});
+
+describe('DELETE /membership/memberpermissions/...', () => {
+  it('/:id removes one row with edit-level access', async () => {
+    const { c, f, val, valRow, adminRow } = await scene();
+    expect((await call(t.app, 'DELETE', `${base}/${adminRow}?formId=${f}`, { token: c.token([], { personId: val }) })).statusCode).toBe(401);
+    const other = await makeChurch(t);
+    expect((await call(t.app, 'DELETE', `${base}/${valRow}?formId=${f}`, { token: other.token(['Forms.Admin']) })).statusCode).toBe(404);
+    expect((await call(t.app, 'DELETE', `${base}/${valRow}?formId=${randomUUID()}`, { token: c.token() })).statusCode).toBe(404);
+    expect(await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.contentId, f))).toHaveLength(2);
+    expect((await call(t.app, 'DELETE', `${base}/${valRow}?formId=${f}`, { token: c.token() })).statusCode).toBe(200);
+    const left = await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.contentId, f));
+    expect(left.map((r) => r.id)).toEqual([adminRow]);
+    await expectGuarded(t.app, { method: 'DELETE', url: `${base}/${adminRow}?formId=${f}`, permission: 'Form access' }, c.churchId);
+  });
+
+  it('/member/:id?formId= removes all of a member’s rows on the form', async () => {
+    const { c, f, val } = await scene();
+    await grant(c.churchId, val, f, 'admin');
+    const missing = await call(t.app, 'DELETE', `${base}/member/${val}`, { token: c.token() });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors[0]).toMatchObject({ param: 'formId', location: 'query' });
+    const other = await makeChurch(t);
+    expect((await call(t.app, 'DELETE', `${base}/member/${val}?formId=${f}`, { token: other.token(['Forms.Admin']) })).statusCode).toBe(404);
+    expect(await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.memberId, val))).toHaveLength(2);
+    expect((await call(t.app, 'DELETE', `${base}/member/${val}?formId=${f}`, { token: c.token() })).statusCode).toBe(200);
+    expect(await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.memberId, val))).toEqual([]);
+    await expectGuarded(t.app, { method: 'DELETE', url: `${base}/member/${val}?formId=${f}`, permission: 'Form access' }, c.churchId);
+  });
+});

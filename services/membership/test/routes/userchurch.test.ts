@@ -1,0 +1,100 @@
+import { and, eq } from 'drizzle-orm';
+import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { startMembership } from '../setup';
+import { joinAsGuest, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
+import { churches, people, userChurches } from '../../src/db/schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startMembership();
+});
+afterAll(() => t.close());
+
+const linkOf = async (userId: string, churchId: string) =>
+  (await t.app.db.select().from(userChurches).where(and(eq(userChurches.userId, userId), eq(userChurches.churchId, churchId))))[0];
+
+describe('GET /membership/userchurch/userid/:userId', () => {
+  it('answers the user’s link to the token’s church', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/userchurch/userid/${a.user.id}` }, a.church.id);
+    const res = await call(t.app, 'GET', `/membership/userchurch/userid/${a.user.id}`, { token: a.token });
+    expect(res.json()).toEqual({ id: expect.any(String), userId: a.user.id, churchId: a.church.id, personId: a.personId, lastAccessed: expect.any(String) });
+    expect((await call(t.app, 'GET', `/membership/userchurch/userid/${a.user.id}`, { token: b.token })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /membership/userchurch/personid/:personId', () => {
+  it('answers the email of the person’s user, in the token’s church only', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/userchurch/personid/${a.personId}` }, a.church.id);
+    expect((await call(t.app, 'GET', `/membership/userchurch/personid/${a.personId}`, { token: a.token })).json()).toEqual({ email: a.user.email });
+    expect((await call(t.app, 'GET', `/membership/userchurch/personid/${a.personId}`, { token: b.token })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /membership/userchurch/user/:userId', () => {
+  it('lists every church of a user for server admins', async () => {
+    const a = await registeredChurch(t);
+    const second = await registeredChurch(t, { user: a.user });
+    const admin = await serverAdmin(t);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/userchurch/user/${a.user.id}`, permission: 'Server.Admin' }, a.church.id);
+    expect((await call(t.app, 'GET', `/membership/userchurch/user/${a.user.id}`, { token: a.token })).statusCode).toBe(401);
+    const res = (await call(t.app, 'GET', `/membership/userchurch/user/${a.user.id}`, { token: admin.token })).json();
+    expect(res.map((r: { church: { id: string } }) => r.church.id).sort()).toEqual([a.church.id, second.church.id].sort());
+    expect(res[0]).toEqual({ id: expect.any(String), userId: a.user.id, churchId: expect.any(String), personId: expect.any(String), lastAccessed: expect.any(String), church: expect.objectContaining({ name: expect.any(String) }) });
+  });
+});
+
+describe('POST /membership/userchurch', () => {
+  it('links the caller (or, with People.Edit, another user) to a person of the token’s church', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    const outsider = await makeUser(t);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/userchurch', body: {} }, a.church.id);
+    const res = await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { userId: outsider.id, personId: a.personId } });
+    expect(res.json()).toEqual({ id: expect.any(String), userId: outsider.id, churchId: a.church.id, personId: a.personId, lastAccessed: null });
+    // A guest may link only themself.
+    expect((await call(t.app, 'POST', '/membership/userchurch', { token: guest.token, body: { userId: outsider.id } })).statusCode).toBe(401);
+    // Another church's person is 404 and nothing is written.
+    const stranger = await makeUser(t);
+    expect((await call(t.app, 'POST', '/membership/userchurch', { token: b.token, body: { userId: stranger.id, personId: a.personId } })).statusCode).toBe(404);
+    expect(await linkOf(stranger.id, b.church.id)).toBeUndefined();
+    expect((await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { personId: 'x' } })).json().errors[0].param).toBe('personId');
+  });
+});
+
+describe('PATCH /membership/userchurch/:userId', () => {
+  it('records the caller’s access to the token’s church', async () => {
+    const a = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    await expectGuarded(t.app, { method: 'PATCH', url: `/membership/userchurch/${a.user.id}` }, a.church.id);
+    await t.app.db.update(churches).set({ lastActivity: new Date('2020-01-01') }).where(eq(churches.id, a.church.id));
+    const before = (await linkOf(a.user.id, a.church.id))!.lastAccessed!;
+    const res = await call(t.app, 'PATCH', `/membership/userchurch/${a.user.id}`, { token: a.token });
+    expect(res.statusCode).toBe(200);
+    expect(new Date(res.json().lastAccessed).getTime()).toBeGreaterThanOrEqual(before.getTime());
+    expect((await t.app.db.select().from(churches).where(eq(churches.id, a.church.id)))[0]!.lastActivity.getFullYear()).toBeGreaterThan(2020);
+    expect((await call(t.app, 'PATCH', `/membership/userchurch/${a.user.id}`, { token: guest.token })).statusCode).toBe(401);
+  });
+});
+
+describe('DELETE /membership/userchurch/record/:userId/:churchId/:personId', () => {
+  it('deletes a link of the token’s church: one’s own, or another’s with People.Edit', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    const guestPerson = guest.login.churches[0].person.id;
+    const url = (userId: string, churchId: string, personId: string) => `/membership/userchurch/record/${userId}/${churchId}/${personId}`;
+    await expectGuarded(t.app, { method: 'DELETE', url: url(guest.user.id, a.church.id, guestPerson) }, a.church.id);
+    expect((await call(t.app, 'DELETE', url(a.user.id, a.church.id, a.personId), { token: guest.token })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', url(guest.user.id, a.church.id, guestPerson), { token: b.token })).statusCode).toBe(404);
+    expect(await linkOf(guest.user.id, a.church.id)).toBeDefined();
+    expect((await call(t.app, 'DELETE', url(guest.user.id, a.church.id, guestPerson), { token: a.token })).json()).toEqual({});
+    expect(await linkOf(guest.user.id, a.church.id)).toBeUndefined();
+    // The person record stays.
+    expect(await t.app.db.select().from(people).where(eq(people.id, guestPerson))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,355 @@
+import { eq } from 'drizzle-orm';
+import { call, expectGuarded, readMailbox, tokenFor, type TestApp } from '@church/common/testing';
+import { API_NAMES, PERMISSIONS, permissionKey, type Claims } from '@church/auth';
+import { startMembership } from '../setup';
+import { PASSWORD, claimsOf, joinAsGuest, login, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
+import { clock } from '../../src/domain/clock';
+import { groupMembers, groups, people, roleMembers, userChurches, users } from '../../src/db/schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startMembership();
+});
+afterAll(() => t.close());
+afterEach(() => jest.restoreAllMocks());
+
+const APP = { appName: 'B1 Admin', appUrl: 'https://admin.example.test/app' };
+const authGuidOf = (html: string) => /auth=([A-Za-z0-9_-]+)/.exec(html)?.[1];
+const mailTo = (email: string) => readMailbox(t.config).filter((m) => m.to === email);
+
+describe('POST /membership/users/login', () => {
+  it('answers the login response field for field, with a token scoped to the church', async () => {
+    const { user, church, personId } = await registeredChurch(t);
+    const res = await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email.toUpperCase(), password: PASSWORD } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const adminApis = API_NAMES.map((keyName) => ({
+      keyName,
+      permissions: expect.arrayContaining(PERMISSIONS.filter((p) => p.apiName === keyName).map(({ contentType, action }) => ({ contentType, action }))),
+    }));
+    expect(body).toEqual({
+      user: { id: user.id, firstName: 'Ada', lastName: 'Lovelace', email: user.email },
+      churches: [{ church: { id: church.id, name: church.name, subDomain: church.subDomain }, person: { id: personId, membershipStatus: 'Staff' }, groups: [], apis: adminApis }],
+      token: expect.any(String),
+    });
+    const membership = body.churches[0].apis.find((a: { keyName: string }) => a.keyName === 'MembershipApi');
+    // Domain Admins hold every permission; Everyone adds People.Edit Self (already there): no duplicates.
+    expect(membership.permissions).toHaveLength(PERMISSIONS.filter((p) => p.apiName === 'MembershipApi').length);
+    const claims = claimsOf(body.token);
+    expect(claims).toMatchObject({ id: user.id, email: user.email, firstName: 'Ada', lastName: 'Lovelace', churchId: church.id, personId, membershipStatus: 'Staff', leaderGroupIds: [] });
+    expect(claims.permissions).toMatchObject({ AttendanceApi: expect.arrayContaining(['Attendance.ViewSummary', 'Attendance.Checkin']) });
+    expect((claims.permissions as Record<string, string[]>).MembershipApi).toContain(permissionKey('People', 'View Confidential Notes'));
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(2 * 24 * 3600);
+    // The token works on a guarded route of its church.
+    expect((await call(t.app, 'GET', `/membership/roles/church/${church.id}`, { token: body.token })).statusCode).toBe(200);
+  });
+
+  it('scopes the token to the most recently accessed church', async () => {
+    const first = await registeredChurch(t);
+    const second = await registeredChurch(t, { user: first.user });
+    expect(claimsOf((await login(t, first.user.email)).token).churchId).toBe(second.church.id);
+    await call(t.app, 'POST', '/membership/churches/select', { token: second.token, body: { churchId: first.church.id } });
+    const body = await login(t, first.user.email);
+    expect(claimsOf(body.token).churchId).toBe(first.church.id);
+    expect(body.churches.map((c: { church: { id: string } }) => c.church.id)).toEqual([first.church.id, second.church.id]);
+  });
+
+  it('lists groups and leaderGroupIds of the person', async () => {
+    const { user, church, personId } = await registeredChurch(t);
+    const groupId = crypto.randomUUID();
+    const other = crypto.randomUUID();
+    await t.app.db.insert(groups).values([
+      { id: groupId, churchId: church.id, name: 'Youth', slug: 'youth' },
+      { id: other, churchId: church.id, name: 'Choir', slug: 'choir' },
+    ]);
+    await t.app.db.insert(groupMembers).values([
+      { id: crypto.randomUUID(), churchId: church.id, groupId, personId, leader: true },
+      { id: crypto.randomUUID(), churchId: church.id, groupId: other, personId, leader: false },
+    ]);
+    const body = await login(t, user.email);
+    expect(body.churches[0].groups).toEqual(expect.arrayContaining([{ id: groupId, name: 'Youth', leader: true }, { id: other, name: 'Choir', leader: false }]));
+    expect(claimsOf(body.token).leaderGroupIds).toEqual([groupId]);
+  });
+
+  it('gives a member without roles the Everyone permissions of the church', async () => {
+    const { church } = await registeredChurch(t);
+    const guest = await joinAsGuest(t, church.id);
+    const body = await login(t, guest.user.email);
+    const apis = Object.fromEntries(body.churches[0].apis.map((a: { keyName: string; permissions: unknown[] }) => [a.keyName, a.permissions]));
+    expect(apis.MembershipApi).toEqual([{ contentType: 'People', action: 'Edit Self' }]);
+    expect(apis.AttendanceApi).toEqual([{ contentType: 'Attendance', action: 'Checkin' }]);
+    expect(body.churches[0].person.membershipStatus).toBe('Guest');
+    expect(claimsOf(body.token).permissions).toEqual({ MembershipApi: ['People.EditSelf'], AttendanceApi: ['Attendance.Checkin'] });
+  });
+
+  it('re-authenticates with a JWT, but not with an OAuth token or a forged one', async () => {
+    const { user, token } = await registeredChurch(t);
+    const res = await call(t.app, 'POST', '/membership/users/login', { body: { jwt: token } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.id).toBe(user.id);
+    const oauthLike = t.deps.signToken({ ...(claimsOf(token) as unknown as Claims), scope: 'people:read' });
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { jwt: oauthLike } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { jwt: `${token}x` } })).statusCode).toBe(401);
+  });
+
+  it('refuses a wrong password and an unknown email alike with 401 in the error shape', async () => {
+    const user = await makeUser(t);
+    for (const body of [{ email: user.email, password: 'wrong-password' }, { email: 'nobody@example.test', password: PASSWORD }]) {
+      const res = await call(t.app, 'POST', '/membership/users/login', { body });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ errors: [{ msg: 'Invalid email or password' }] });
+    }
+  });
+
+  it('accepts exactly one credential kind', async () => {
+    const { token } = await registeredChurch(t);
+    const cases: Array<[object, string]> = [
+      [{}, 'email'],
+      [{ email: 'a@b.c', password: 'x', jwt: token }, 'jwt'],
+      [{ jwt: token, authGuid: 'abc' }, 'authGuid'],
+      [{ email: 'a@b.c' }, 'password'],
+      [{ password: 'secret' }, 'email'],
+    ];
+    for (const [body, param] of cases) {
+      const res = await call(t.app, 'POST', '/membership/users/login', { body });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ param, location: 'body' });
+    }
+  });
+
+  it('leaves archived churches out unless the user is a server admin', async () => {
+    const { user, church } = await registeredChurch(t);
+    const admin = await serverAdmin(t);
+    expect((await call(t.app, 'POST', `/membership/churches/${church.id}/archive`, { token: admin.token })).statusCode).toBe(200);
+    const body = await login(t, user.email);
+    expect(body.churches).toEqual([]);
+    expect(claimsOf(body.token).churchId).toBe('00000000-0000-0000-0000-000000000000');
+    const adminChurch = await registeredChurch(t, { user: admin.user });
+    await call(t.app, 'POST', `/membership/churches/${adminChurch.church.id}/archive`, { token: admin.token });
+    const adminLogin = await login(t, admin.user.email);
+    expect(adminLogin.churches.map((c: { church: { id: string } }) => c.church.id)).toEqual([adminChurch.church.id]);
+    expect(adminLogin.churches[0].apis[0].permissions).toContainEqual({ contentType: 'Server', action: 'Admin' });
+  });
+});
+
+describe('POST /membership/users/register', () => {
+  it('makes the first user of a new instance server admin, and nobody after', async () => {
+    const fresh = await startMembership();
+    try {
+      const first = await call(fresh.app, 'POST', '/membership/users/register', { body: { email: 'first@example.test', firstName: 'Fay', lastName: 'First', ...APP } });
+      const second = await call(fresh.app, 'POST', '/membership/users/register', { body: { email: 'second@example.test', firstName: 'Sam', lastName: 'Second', ...APP } });
+      expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+      await fresh.drain();
+      const guidOf = (to: string) => authGuidOf(readMailbox(fresh.config).find((m) => m.to === to)!.html)!;
+      const loginFirst = (await call(fresh.app, 'POST', '/membership/users/login', { body: { authGuid: guidOf('first@example.test') } })).json();
+      const loginSecond = (await call(fresh.app, 'POST', '/membership/users/login', { body: { authGuid: guidOf('second@example.test') } })).json();
+      expect(claimsOf(loginFirst.token).permissions).toEqual({ MembershipApi: ['Server.Admin'] });
+      expect(claimsOf(loginSecond.token).permissions).toEqual({});
+      expect((await call(fresh.app, 'GET', '/membership/users/search?term=sam', { token: loginFirst.token })).json()).toEqual([
+        { id: second.json().id, firstName: 'Sam', lastName: 'Second', email: 'second@example.test' },
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('registers, mails an auth link, logs in with it, sets a password with it once, then logs in with the password', async () => {
+    const email = `reg-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    const res = await call(t.app, 'POST', '/membership/users/register', { body: { email: email.toUpperCase(), firstName: 'Reg', lastName: 'Istered', ...APP } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: expect.any(String), firstName: 'Reg', lastName: 'Istered', email });
+    expect(res.body).not.toMatch(/password|authGuid/i);
+    await t.drain();
+    const [mail] = mailTo(email);
+    expect(mail!.subject).toBe('Welcome to B1 Admin');
+    expect(mail!.html).toContain('https://admin.example.test/app/login?auth=');
+    const authGuid = authGuidOf(mail!.html)!;
+    const [stored] = await t.app.db.select().from(users).where(eq(users.email, email));
+    expect(stored!.authGuidHash).not.toBe(authGuid);
+    expect(stored!.authGuidHash).toHaveLength(64);
+
+    const viaGuid = await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } });
+    expect(viaGuid.statusCode).toBe(200);
+    expect(viaGuid.json()).toMatchObject({ user: { email }, churches: [] });
+
+    const set = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'brand-new-pass' } });
+    expect(set.json()).toEqual({ success: true });
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'another-pass' } })).json().errors[0].param).toBe('authGuid');
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: 'brand-new-pass' } })).statusCode).toBe(200);
+  });
+
+  it('refuses a known email with 400 and validates the body', async () => {
+    const user = await makeUser(t);
+    const dup = await call(t.app, 'POST', '/membership/users/register', { body: { email: user.email, firstName: 'X', lastName: 'Y', ...APP } });
+    expect(dup.statusCode).toBe(400);
+    expect(dup.json().errors[0].param).toBe('email');
+    const bad = await call(t.app, 'POST', '/membership/users/register', { body: { email: 'new@example.test', firstName: 'X', lastName: 'Y', appName: 'A', appUrl: 'javascript:alert(1)' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].param).toBe('appUrl');
+    const noEmail = await call(t.app, 'POST', '/membership/users/register', { body: { firstName: 'X', lastName: 'Y', ...APP } });
+    expect(noEmail.json().errors[0].param).toBe('email');
+  });
+
+  it('lets an authGuid expire after 24 hours', async () => {
+    const email = `exp-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    await call(t.app, 'POST', '/membership/users/register', { body: { email, firstName: 'Ex', lastName: 'Pired', ...APP } });
+    await t.drain();
+    const authGuid = authGuidOf(mailTo(email)[0]!.html)!;
+    const later = new Date(Date.now() + 24 * 3600 * 1000 + 1000);
+    jest.spyOn(clock, 'now').mockReturnValue(later);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'whatever1' } })).statusCode).toBe(400);
+  });
+});
+
+describe('POST /membership/users/forgot', () => {
+  it('mails a one-hour reset link to a known email and answers the same for an unknown one', async () => {
+    const user = await makeUser(t);
+    const known = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: user.email, ...APP } });
+    const unknown = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: 'ghost@example.test', ...APP } });
+    expect([known.statusCode, known.json()]).toEqual([200, {}]);
+    expect([unknown.statusCode, unknown.json()]).toEqual([200, {}]);
+    await t.drain();
+    expect(mailTo('ghost@example.test')).toEqual([]);
+    const [mail] = mailTo(user.email);
+    expect(mail!.subject).toBe('B1 Admin password reset');
+    const authGuid = authGuidOf(mail!.html)!;
+    jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() + 3601 * 1000));
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'resetpass' } })).statusCode).toBe(400);
+    jest.restoreAllMocks();
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'resetpass' } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email, password: 'resetpass' } })).statusCode).toBe(200);
+  });
+
+  it('validates the body', async () => {
+    const res = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: 'not-an-email', ...APP } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('userEmail');
+  });
+});
+
+describe('POST /membership/users/setPasswordGuid', () => {
+  it('requires a 6-character password and a valid guid', async () => {
+    const short = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid: 'x', newPassword: '12345' } });
+    expect(short.json().errors[0]).toMatchObject({ param: 'newPassword', location: 'body' });
+    const unknown = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid: 'not-a-guid', newPassword: '123456' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0].param).toBe('authGuid');
+  });
+});
+
+describe('POST /membership/users/verifyCredentials', () => {
+  it('answers the churches of valid credentials and 401 otherwise', async () => {
+    const { user, church } = await registeredChurch(t);
+    const res = await call(t.app, 'POST', '/membership/users/verifyCredentials', { body: { email: user.email, password: PASSWORD } });
+    expect(res.json()).toEqual({ churches: [{ id: church.id, name: church.name, subDomain: church.subDomain }] });
+    expect((await call(t.app, 'POST', '/membership/users/verifyCredentials', { body: { email: user.email, password: 'nope-nope' } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/verifyCredentials', { body: { email: user.email } })).json().errors[0].param).toBe('password');
+  });
+});
+
+describe('POST /membership/users/loadOrCreate', () => {
+  it('finds by id or email and creates an unknown email', async () => {
+    const { token } = await registeredChurch(t);
+    const other = await makeUser(t);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/users/loadOrCreate', body: { userEmail: other.email } }, crypto.randomUUID());
+    const byId = await call(t.app, 'POST', '/membership/users/loadOrCreate', { token, body: { userId: other.id } });
+    expect(byId.json()).toEqual({ id: other.id, firstName: 'Ada', lastName: 'Lovelace', email: other.email });
+    expect((await call(t.app, 'POST', '/membership/users/loadOrCreate', { token, body: { userEmail: other.email.toUpperCase() } })).json().id).toBe(other.id);
+    const created = await call(t.app, 'POST', '/membership/users/loadOrCreate', { token, body: { userEmail: 'brand.new@example.test', firstName: 'Bran', lastName: 'New' } });
+    expect(created.json()).toEqual({ id: expect.any(String), firstName: 'Bran', lastName: 'New', email: 'brand.new@example.test' });
+    expect(await t.app.db.select().from(users).where(eq(users.id, created.json().id))).toHaveLength(1);
+    expect((await call(t.app, 'POST', '/membership/users/loadOrCreate', { token, body: {} })).json().errors[0].param).toBe('userEmail');
+  });
+});
+
+describe('account changes', () => {
+  it('POST /setDisplayName renames the caller', async () => {
+    const { user, token } = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/users/setDisplayName', body: { firstName: 'A', lastName: 'B' } }, crypto.randomUUID());
+    const res = await call(t.app, 'POST', '/membership/users/setDisplayName', { token, body: { firstName: 'Grace', lastName: 'Hopper' } });
+    expect(res.json()).toEqual({ id: user.id, firstName: 'Grace', lastName: 'Hopper', email: user.email });
+    expect((await call(t.app, 'POST', '/membership/users/setDisplayName', { token, body: { lastName: 'X' } })).json().errors[0].param).toBe('firstName');
+  });
+
+  it('POST /updateEmail changes the email, refusing one that another account uses', async () => {
+    const { user, token } = await registeredChurch(t);
+    const other = await makeUser(t);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/users/updateEmail', body: { email: 'x@y.test' } }, crypto.randomUUID());
+    const taken = await call(t.app, 'POST', '/membership/users/updateEmail', { token, body: { email: other.email } });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().errors[0].param).toBe('email');
+    const email = `new-${crypto.randomUUID().slice(0, 6)}@example.test`;
+    expect((await call(t.app, 'POST', '/membership/users/updateEmail', { token, body: { email } })).json()).toEqual({ id: user.id, firstName: 'Ada', lastName: 'Lovelace', email });
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: PASSWORD } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/membership/users/updateEmail', { token, body: { email: 'bad' } })).json().errors[0].param).toBe('email');
+  });
+
+  it('POST /updatePassword needs 6 characters and changes the password', async () => {
+    const { user, token } = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/users/updatePassword', body: { newPassword: 'abcdef' } }, crypto.randomUUID());
+    const short = await call(t.app, 'POST', '/membership/users/updatePassword', { token, body: { newPassword: 'abc' } });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().errors[0]).toMatchObject({ param: 'newPassword', location: 'body', msg: expect.any(String) });
+    expect((await call(t.app, 'POST', '/membership/users/updatePassword', { token, body: { newPassword: 'abcdef' } })).json()).toEqual({ success: true });
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email, password: PASSWORD } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email, password: 'abcdef' } })).statusCode).toBe(200);
+  });
+
+  it('account routes refuse OAuth access tokens', async () => {
+    const { token } = await registeredChurch(t);
+    const oauthToken = t.deps.signToken({ ...(claimsOf(token) as unknown as Claims), scope: 'people:write' });
+    expect((await call(t.app, 'POST', '/membership/users/updatePassword', { token: oauthToken, body: { newPassword: 'abcdef' } })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', '/membership/users', { token: oauthToken })).statusCode).toBe(401);
+  });
+});
+
+describe('POST /membership/users/updateOptedOut', () => {
+  it('sets the caller’s own person; another person needs People.Edit; another church’s person is 404', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    const guestPerson = guest.login.churches[0].person.id;
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/users/updateOptedOut', body: { personId: guestPerson, optedOut: true } }, a.church.id);
+    const own = await call(t.app, 'POST', '/membership/users/updateOptedOut', { token: guest.token, body: { personId: guestPerson, optedOut: true } });
+    expect(own.json()).toEqual({ personId: guestPerson, optedOut: true });
+    const optedOut = async (id: string) => (await t.app.db.select().from(people).where(eq(people.id, id)))[0]!.optedOut;
+    expect(await optedOut(guestPerson)).toBe(true);
+    expect((await call(t.app, 'POST', '/membership/users/updateOptedOut', { token: guest.token, body: { personId: a.personId, optedOut: true } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/updateOptedOut', { token: a.token, body: { personId: guestPerson, optedOut: false } })).statusCode).toBe(200);
+    expect(await optedOut(guestPerson)).toBe(false);
+    expect((await call(t.app, 'POST', '/membership/users/updateOptedOut', { token: b.token, body: { personId: guestPerson, optedOut: true } })).statusCode).toBe(404);
+    expect(await optedOut(guestPerson)).toBe(false);
+    expect((await call(t.app, 'POST', '/membership/users/updateOptedOut', { token: a.token, body: { personId: 'x', optedOut: true } })).json().errors[0].param).toBe('personId');
+  });
+});
+
+describe('GET /membership/users/search', () => {
+  it('is for server admins and finds by name or email', async () => {
+    const admin = await serverAdmin(t);
+    const target = await makeUser(t, { firstName: 'Zebulon', lastName: 'Quist' });
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/users/search?term=zeb', permission: 'Server.Admin' }, crypto.randomUUID());
+    const churchToken = tokenFor({ churchId: crypto.randomUUID(), permissions: 'all' });
+    expect((await call(t.app, 'GET', '/membership/users/search?term=zeb', { token: churchToken })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', '/membership/users/search?term=zebulon q', { token: admin.token })).json()).toEqual([
+      { id: target.id, firstName: 'Zebulon', lastName: 'Quist', email: target.email },
+    ]);
+    expect((await call(t.app, 'GET', `/membership/users/search?term=${target.email.slice(0, 10)}`, { token: admin.token })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', '/membership/users/search', { token: admin.token })).json().errors[0]).toMatchObject({ param: 'term', location: 'query' });
+  });
+});
+
+describe('DELETE /membership/users', () => {
+  it('deletes the caller with their role memberships and church links', async () => {
+    const { user, token, church, personId } = await registeredChurch(t);
+    await expectGuarded(t.app, { method: 'DELETE', url: '/membership/users' }, church.id);
+    expect((await call(t.app, 'DELETE', '/membership/users', { token })).json()).toEqual({});
+    expect(await t.app.db.select().from(users).where(eq(users.id, user.id))).toEqual([]);
+    expect(await t.app.db.select().from(roleMembers).where(eq(roleMembers.userId, user.id))).toEqual([]);
+    expect(await t.app.db.select().from(userChurches).where(eq(userChurches.userId, user.id))).toEqual([]);
+    const [person] = await t.app.db.select().from(people).where(eq(people.id, personId));
+    expect(person).toMatchObject({ id: personId, userId: null });
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email, password: PASSWORD } })).statusCode).toBe(401);
+  });
+});
