@@ -35,7 +35,7 @@ export class QueryCapture {
     pg.Client.prototype.query = function (this: { database?: string }, ...args: unknown[]) {
       self.record(`db:${this.database ?? ''}`, args);
       return original.apply(this, args);
-    };
+    } as QueryFn;
   }
 
   /** Hooks one PGlite instance; answers an executor that bypasses the hook (for the seed and the plans). */

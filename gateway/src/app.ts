@@ -69,6 +69,10 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     });
   }
 
+  // The gateway's own liveness and readiness (probes): /health below aggregates the modules, and one module's
+  // outage must not take the whole edge out of rotation.
+  app.get('/live', async () => ({ status: 'ok', service: 'gateway' }));
+
   app.get('/health', async (_req, reply) => {
     const entries = await Promise.all(
       MODULES.map(async (m) => {

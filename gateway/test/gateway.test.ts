@@ -25,6 +25,11 @@ describe('gateway over the embedded fleet', () => {
     });
   });
 
+  it('answers its own liveness without asking the modules', async () => {
+    const res = await fetch(`${fleet.url}/live`);
+    expect(await res.json()).toEqual({ status: 'ok', service: 'gateway' });
+  });
+
   it('forwards to the module and keeps Fastify’s not-found wording', async () => {
     const res = await fetch(`${fleet.url}/attendance/no-such-route`);
     expect(res.status).toBe(404);

@@ -1,0 +1,42 @@
+import Fastify from 'fastify';
+import { Pool } from 'pg';
+
+/**
+ * A ceiling: the fastest a bare Fastify can answer on this machine, alone in its process like the fleet.
+ * `hello`: a constant JSON body. `pg`: one church-scoped primary-key query through a `pg` Pool (the same pool
+ * size the services use), i.e. what any database-backed route costs before our own code runs.
+ * Env: BENCH_CEILING=hello|pg, BENCH_CEILING_DB, BENCH_CEILING_CHURCH. Sends/prints `{type:'ready', url}`.
+ */
+async function main() {
+  const mode = process.env.BENCH_CEILING ?? 'hello';
+  const app = Fastify({ logger: false });
+  let pool: Pool | undefined;
+  if (mode === 'pg') {
+    pool = new Pool({ connectionString: process.env.BENCH_CEILING_DB, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const churchId = process.env.BENCH_CEILING_CHURCH;
+    app.get('/ceiling', async () => {
+      const { rows } = await pool!.query('select id, name from churches where id = $1', [churchId]);
+      return rows[0];
+    });
+  } else {
+    app.get('/ceiling', async () => ({ hello: 'world' }));
+  }
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  process.stdout.write(`${JSON.stringify({ bench: 'ready', url })}\n`);
+  process.send?.({ type: 'ready', url });
+  const close = async () => {
+    await app.close();
+    await pool?.end();
+    process.exit(0);
+  };
+  process.on('SIGTERM', close);
+  process.on('disconnect', close);
+  process.on('message', (m: { type?: string }) => m.type === 'close' && close());
+}
+
+main().catch((err) => {
+  process.stderr.write(`[ceiling] failed: ${String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export interface Child<Ready> {
+  ready: Ready;
+  process: ChildProcess;
+  /** asks the child to close, then kills it if it has not gone within `ms` */
+  stop(ms?: number): Promise<void>;
+}
+
+/**
+ * Forks a bench TypeScript file (through tsx) with an IPC channel and waits for its `ready` message. Its
+ * output is passed on to our stderr with a prefix, capped so a failing fleet cannot flood the report.
+ */
+export function startChild<Ready extends { type: string }>(file: string, env: Record<string, string>, opts: { prefix: string; timeoutMs: number }): Promise<Child<Ready>> {
+  const child = fork(path.join(ROOT, 'bench', file), [], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let lines = 0;
+  const relay = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line.trim() || line.startsWith('{"bench":"ready"')) continue;
+      if (++lines <= 40) process.stderr.write(`${opts.prefix} ${line.slice(0, 500)}\n`);
+      else if (lines === 41) process.stderr.write(`${opts.prefix} (further output suppressed)\n`);
+    }
+  };
+  child.stdout?.on('data', relay);
+  child.stderr?.on('data', relay);
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (ms = 10_000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.connected) child.send({ type: 'close' });
+    else child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop(1000);
+      reject(new Error(`${file} was not ready within ${opts.timeoutMs / 1000} s`));
+    }, opts.timeoutMs);
+    child.on('message', (message: { type: string; error?: string }) => {
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve({ ready: message as unknown as Ready, process: child, stop });
+      } else if (message.type === 'failed') {
+        clearTimeout(timer);
+        reject(new Error(`${file} failed: ${message.error}`));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited with code ${code} before it was ready`));
+    });
+  });
+}
