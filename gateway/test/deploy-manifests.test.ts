@@ -136,11 +136,13 @@ const env = (container: { env?: Array<{ name: string; value?: string }> }, name:
     }
   });
 
-  it('probes every Deployment that serves traffic; workers serve none', () => {
+  it('probes every Deployment, workers on their health port', () => {
     for (const d of byKind(objects, 'Deployment')) {
       for (const c of podSpec(d).containers) {
-        if (d.metadata.labels?.['app.kubernetes.io/component'] === 'worker') expect([d.metadata.name, c.ports]).toEqual([d.metadata.name, undefined]);
-        else expect([d.metadata.name, !!c.readinessProbe, !!c.livenessProbe]).toEqual([d.metadata.name, true, true]);
+        expect([d.metadata.name, !!c.readinessProbe, !!c.livenessProbe]).toEqual([d.metadata.name, true, true]);
+        if (d.metadata.labels?.['app.kubernetes.io/component'] === 'worker') {
+          expect([d.metadata.name, c.readinessProbe.httpGet.path, c.livenessProbe.httpGet.path]).toEqual([d.metadata.name, '/ready', '/health']);
+        }
       }
     }
   });

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { DEFAULT_PORTS, loadConfig, type BaseConfig, type ModuleName } from './config';
@@ -37,11 +38,23 @@ export async function runWorker(def: ServiceDefinition, schema: z.ZodType<BaseCo
   const log = pino({ level: config.LOG_LEVEL, name: `${def.module}-worker` });
   deps.queue = await createQueue({ module: def.module, jobs: def.jobs?.(deps) ?? [], log, redisUrl: config.REDIS_URL });
   await deps.queue.startWorker();
+  // A small health server so orchestrators can probe the worker: /health (alive), /ready (database reachable).
+  const port = config.PORT ?? DEFAULT_PORTS[def.module] + 1000;
+  const server = createServer((req, res) => {
+    const reply = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.url === '/health') return reply(200, { status: 'ok', service: `${def.module}-worker`, queue: deps.queue.kind });
+    if (req.url === '/ready') {
+      return void deps.database.ready().then((ok) => reply(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', service: `${def.module}-worker` }));
+    }
+    reply(404, { errors: [{ msg: `Route ${req.method}:${req.url} not found` }] });
+  });
+  server.listen(port, config.HOST);
   closeOnSignal(async () => {
+    server.close();
     await deps.queue.close();
     await deps.database.close();
   });
-  log.info(`${def.module} worker started (${deps.queue.kind})`);
+  log.info(`${def.module} worker started (${deps.queue.kind}), health on port ${port}`);
 }
 
 /** Stops cleanly once on SIGTERM or SIGINT; a second signal forces the exit. */

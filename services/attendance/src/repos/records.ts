@@ -44,12 +44,13 @@ export function visitConditions(db: DbOrTx, churchId: string, f: PlaceFilter): S
 }
 
 /**
- * Visits per Sunday-start week, oldest first, in one statement. Each visit row counts once (the session
- * filters are a semi-join), so `count(*)` counts distinct visits. It counts per day first, which an index
- * leading with (church_id, [service_id,] visit_date) answers in order without a sort, and rolls the few
- * hundred days up to weeks after, so the week arithmetic runs per day rather than per visit.
+ * Visits per Sunday-start week, oldest first, in one statement. Without a session filter it counts visits per
+ * day first, which an index leading with (church_id, [service_id,] visit_date) answers in order without a
+ * sort, and rolls the few hundred days up to weeks, so the week arithmetic runs per day, not per visit.
+ * Each visit row counts once, so `count(*)` counts distinct visits.
  */
 export function trend(db: DbOrTx, churchId: string, f: PlaceFilter) {
+  if (f.groupId || f.serviceTimeId || f.groupIds) return sessionTrend(db, churchId, f);
   const perDay = db
     .select({ day: visits.visitDate, visits: sql<number>`count(*)`.as('visits') })
     .from(visits)
@@ -60,6 +61,39 @@ export function trend(db: DbOrTx, churchId: string, f: PlaceFilter) {
   return db
     .select({ week, count: sql<number>`sum(${perDay.visits})::int`.mapWith(Number) })
     .from(perDay)
+    .groupBy(week)
+    .orderBy(week);
+}
+
+/**
+ * The trend of a group or a service time, read from the sessions side: the matching sessions (by index), their
+ * visit sessions (index-only on (church_id, session_id, visit_id)), distinct visits per week of the session's
+ * UTC day — a visit's sessions are on its date — so no visit row is fetched. Service and campus filters go
+ * through the session's service time.
+ */
+function sessionTrend(db: DbOrTx, churchId: string, f: PlaceFilter) {
+  const conditions: SQL[] = [eq(sessions.churchId, churchId)];
+  if (f.groupId) conditions.push(eq(sessions.groupId, f.groupId));
+  if (f.groupIds) conditions.push(f.groupIds.length ? inArray(sessions.groupId, f.groupIds) : sql`false`);
+  if (f.serviceTimeId) conditions.push(eq(sessions.serviceTimeId, f.serviceTimeId));
+  if (f.serviceId || f.campusId) {
+    const place: SQL[] = [eq(serviceTimes.churchId, churchId)];
+    if (f.serviceId) place.push(eq(serviceTimes.serviceId, f.serviceId));
+    if (f.campusId) place.push(eq(services.campusId, f.campusId));
+    const times = db
+      .select({ id: serviceTimes.id })
+      .from(serviceTimes)
+      .innerJoin(services, and(eq(services.churchId, churchId), eq(services.id, serviceTimes.serviceId)))
+      .where(and(...place));
+    conditions.push(inArray(sessions.serviceTimeId, times));
+  }
+  const day = sql`(${sessions.sessionDate} at time zone 'UTC')::date`;
+  const week = sql<Date>`(${day} - extract(dow from ${day})::int)`.mapWith(visits.visitDate);
+  return db
+    .select({ week, count: sql<number>`count(distinct ${visitSessions.visitId})::int`.mapWith(Number) })
+    .from(sessions)
+    .innerJoin(visitSessions, and(eq(visitSessions.churchId, churchId), eq(visitSessions.sessionId, sessions.id)))
+    .where(and(...conditions))
     .groupBy(week)
     .orderBy(week);
 }

@@ -8,8 +8,6 @@ export type PersonRow = typeof people.$inferSelect;
 /** Column values a save may set. */
 export type PersonValues = Partial<typeof people.$inferInsert>;
 
-/** Statuses clients use (NOTES.md); `Guest` is what auto-created people get. */
-export const MEMBERSHIP_STATUSES = ['Visitor', 'Regular Attendee', 'Member', 'Staff', 'Guest'] as const;
 /** Statuses a `Member`-level viewer (People.View Members) may see: members only, not visitors or guests. */
 export const MEMBER_LEVEL_STATUSES = ['Member', 'Staff'];
 

@@ -1,0 +1,60 @@
+export interface BenchOptions {
+  target: 'postgres' | 'embedded';
+  duration: number;
+  connections: number;
+  warmup: number;
+  only?: string[];
+  redis: boolean;
+  reuse: boolean;
+  explain: boolean;
+  databaseUrl: string;
+  redisUrl: string;
+}
+
+export const USAGE = `pnpm bench [options]
+  --target=postgres|embedded  fleet on fresh bench_<module> PostgreSQL databases (default) or on PGlite in a temp dir
+  --duration=10               seconds per scenario and per ceiling
+  --connections=20            concurrent connections per scenario and per ceiling
+  --warmup=1                  unrecorded seconds of load before each measurement (0: none)
+  --only=login,churches       run only these scenarios (ceilings always run)
+  --no-redis                  in-process jobs even when Redis answers
+  --reuse                     postgres: keep bench_* databases seeded by an earlier run instead of re-creating them
+  --no-explain                skip EXPLAIN (ANALYZE, BUFFERS) of the search and attendance queries
+  --database-url=URL          admin URL of the PostgreSQL server (default $BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
+  --redis-url=URL             default $BENCH_REDIS_URL or redis://127.0.0.1:6379`;
+
+/** Parses `--name=value` flags; an unknown flag or a bad number stops with the usage. */
+export function parseOptions(argv: string[]): BenchOptions {
+  const flags = new Map<string, string>();
+  for (const arg of argv) {
+    if (arg === '--') continue;
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
+    flags.set(match[1]!, match[2] ?? 'true');
+  }
+  const known = ['target', 'duration', 'connections', 'warmup', 'only', 'no-redis', 'reuse', 'no-explain', 'database-url', 'redis-url', 'help'];
+  for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
+  if (flags.has('help')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const number = (name: string, fallback: number, min: number) => {
+    const value = Number(flags.get(name) ?? fallback);
+    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number ≥ ${min}`);
+    return value;
+  };
+  const target = flags.get('target') ?? 'postgres';
+  if (target !== 'postgres' && target !== 'embedded') throw new Error(`--target must be postgres or embedded\n${USAGE}`);
+  return {
+    target,
+    duration: number('duration', 10, 1),
+    connections: number('connections', 20, 1),
+    warmup: number('warmup', 1, 0),
+    only: flags.get('only')?.split(',').map((s) => s.trim()).filter(Boolean),
+    redis: !flags.has('no-redis'),
+    reuse: flags.has('reuse'),
+    explain: !flags.has('no-explain'),
+    databaseUrl: flags.get('database-url') ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: flags.get('redis-url') ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+}
