@@ -31,9 +31,9 @@ export class QueryCapture {
   patchPg(): void {
     const pg = createRequire(require.resolve('@church/common'))('pg') as { Client: { prototype: { query: QueryFn } } };
     const original = pg.Client.prototype.query;
-    const self = this;
+    const record = (source: string, args: unknown[]) => this.record(source, args);
     pg.Client.prototype.query = function (this: { database?: string }, ...args: unknown[]) {
-      self.record(`db:${this.database ?? ''}`, args);
+      record(`db:${this.database ?? ''}`, args);
       return original.apply(this, args);
     } as QueryFn;
   }

@@ -71,6 +71,7 @@ const BIG = 0;
 /** The ids the scenarios use. */
 export const fixtures = {
   churchId: uid(`church:${BIG}`),
+  churchOf: (c: number) => uid(`church:${c}`),
   userEmail: (k: number) => `bench${k}@bench.test`,
   userId: (k: number) => uid(`user:${k}`),
   personId: (i: number, church = BIG) => uid(`person:${church}:${i}`),

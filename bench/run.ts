@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTokenSigner, PERMISSIONS, permissionKey, type ApiName } from '@church/auth';
+import { SCENARIOS, login, type Scenario } from './scenarios';
+import { startChild, type Child } from './lib/child';
+import { postgresReachable, prepareCeilingDatabase, prepareDatabases, redisReachable } from './lib/databases';
+import { fixtures, SHAPE } from './lib/fixtures';
+import type { ExplainResult, FleetChildConfig, FleetReady, FromChild } from './lib/ipc';
+import { headersFor, runLoad, type LoadOptions, type LoadRequest, type LoadResult } from './lib/load';
+import { parseOptions, type BenchOptions } from './lib/options';
+import { evaluate, textTable, writeResults, type BenchReport, type Outcome } from './lib/report';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function measureCeiling(mode: 'hello' | 'pg', env: Record<string, string>, load: Omit<LoadOptions, 'url'>): Promise<LoadResult> {
+  const child = await startChild<{ type: 'ready'; url: string }>('ceiling-process.ts', { BENCH_CEILING: mode, ...env }, { prefix: `[ceiling ${mode}]`, timeoutMs: 60_000 });
+  try {
+    return await runLoad({ method: 'GET', path: '/ceiling' }, { ...load, url: child.ready.url });
+  } finally {
+    await child.stop();
+  }
+}
+
+async function probe(url: string, req: LoadRequest): Promise<{ status: number; text: string; missing: boolean }> {
+  const first = req.vary ? { ...req, ...req.vary(0) } : req;
+  const res = await fetch(url + first.path, { method: first.method, headers: headersFor(first), body: first.body });
+  const text = await res.text();
+  return { status: res.status, text, missing: res.status === 404 && /"msg":"Route [A-Z]+:/.test(text) };
+}
+
+/** A token from a real login of bench user 0; a signed one with the same claims while login is not built. */
+async function obtainToken(url: string, secret: string): Promise<{ token: string; source: BenchReport['token']; note?: string }> {
+  const req = login.request('');
+  const answer = await probe(url, req);
+  if (answer.status === 200) {
+    const body = JSON.parse(answer.text) as { token?: string; churches?: Array<{ jwt?: string }> };
+    const token = body.token ?? body.churches?.[0]?.jwt;
+    if (token) return { token, source: 'login' };
+  }
+  if (!answer.missing) throw new Error(`login of the bench user answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+  const permissions: Partial<Record<ApiName, string[]>> = {};
+  for (const p of PERMISSIONS) (permissions[p.apiName] ??= []).push(permissionKey(p.contentType, p.action));
+  const token = createTokenSigner(secret)({
+    id: fixtures.userId(0),
+    email: fixtures.userEmail(0),
+    churchId: fixtures.churchId,
+    personId: fixtures.personId(0),
+    membershipStatus: 'Member',
+    permissions,
+    leaderGroupIds: [],
+  });
+  return { token, source: 'signed (login route missing)', note: 'login route missing: scenarios used a token signed with the fleet secret' };
+}
+
+async function runScenario(s: Scenario, ctx: { url: string; token: string; opts: BenchOptions; attendanceMissing: boolean }): Promise<Outcome> {
+  const outcome: Outcome = { name: s.name, module: s.module, what: s.what, status: 'ok', target: s.target };
+  if (s.module === 'attendance' && ctx.attendanceMissing) return { ...outcome, status: 'skipped', note: 'attendance schema incomplete' };
+  const req = s.request(ctx.token);
+  const first = await probe(ctx.url, req);
+  if (first.missing) return { ...outcome, status: 'missing', note: 'route not built yet' };
+  if (first.status >= 300) outcome.note = `first request answered ${first.status}: ${first.text.slice(0, 200)}`;
+  const load = { url: ctx.url, connections: ctx.opts.connections, duration: ctx.opts.duration, warmup: ctx.opts.warmup };
+  if (s.name !== 'login') return { ...outcome, result: await runLoad(req, load) };
+
+  // The storm must slow logins, not everything else: a low-rate authenticated read runs alongside it.
+  const churches: LoadRequest = { method: 'GET', path: '/membership/churches', token: ctx.token };
+  const probeReq = (await probe(ctx.url, churches)).status === 200 ? churches : { method: 'GET' as const, path: '/health' };
+  const probeLoad = (duration: number) => ({ url: ctx.url, connections: 1, duration, warmup: 0, overallRate: 20 });
+  const idle = await runLoad(probeReq, probeLoad(Math.min(3, ctx.opts.duration)));
+  const [result, storm] = await Promise.all([runLoad(req, load), runLoad(probeReq, probeLoad(ctx.opts.duration + ctx.opts.warmup))]);
+  return { ...outcome, result, loopProbe: { path: probeReq.path, idle, storm } };
+}
+
+async function explain(fleet: Child<FleetReady>, requests: Array<{ name: string } & LoadRequest>): Promise<ExplainResult[]> {
+  const id = Date.now();
+  const answer = new Promise<ExplainResult[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('explain timed out')), 120_000);
+    const onMessage = (message: FromChild) => {
+      if (message.type === 'explained' && message.id === id) {
+        clearTimeout(timer);
+        fleet.process.off('message', onMessage);
+        resolve(message.results);
+      }
+    };
+    fleet.process.on('message', onMessage);
+  });
+  fleet.process.send({ type: 'explain', id, requests: requests.map(({ name, method, path, body, token }) => ({ name, method, path, body, token })) });
+  return answer;
+}
+
+async function main() {
+  const opts = parseOptions(process.argv.slice(2));
+  const cpus = os.cpus();
+  const { databaseUrl: _db, redisUrl: _redis, ...shownOptions } = opts;
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    target: opts.target,
+    options: shownOptions,
+    machine: { cpus: cpus.length, model: cpus[0]?.model.trim() ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}`, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
+    redis: false,
+    token: 'login',
+    ceilings: { notes: [] },
+    scenarios: [],
+    explain: [],
+    notes: [],
+  };
+  const scenarios = opts.only ? SCENARIOS.filter((s) => opts.only!.includes(s.name)) : SCENARIOS;
+  const unknown = (opts.only ?? []).filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+
+  const cleanups: Array<() => Promise<void> | void> = [];
+  try {
+    const pgUp = await postgresReachable(opts.databaseUrl);
+    let databaseUrls: Record<string, string> | undefined;
+    if (opts.target === 'postgres') {
+      if (!pgUp) throw new Error(`PostgreSQL does not answer at ${opts.databaseUrl} (use --database-url or --target=embedded)`);
+      log(opts.reuse ? 'bench_* databases: reusing when present' : 'bench_* databases: re-creating');
+      databaseUrls = await prepareDatabases(opts.databaseUrl, opts.reuse);
+    }
+    report.redis = opts.redis && (await redisReachable(opts.redisUrl));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'church-bench-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    log(`starting the fleet (${opts.target}, Redis ${report.redis ? 'on' : 'off'}) and seeding ...`);
+    const config: FleetChildConfig = { target: opts.target, dataDir, databaseUrls, redisUrl: report.redis ? opts.redisUrl : undefined, reuse: opts.reuse };
+    const fleet = await startChild<FleetReady>('fleet-process.ts', { BENCH_FLEET: JSON.stringify(config) }, { prefix: '[fleet]', timeoutMs: 20 * 60_000 });
+    cleanups.push(() => fleet.stop());
+    const { url, secrets, seed } = fleet.ready;
+    report.seed = seed;
+    log(`fleet at ${url}; seed ${seed.seeded ? `took ${(seed.ms / 1000).toFixed(1)} s` : 'reused'}: ${JSON.stringify(seed.counts)}`);
+    for (const note of seed.notes) log(`note: ${note}`);
+
+    const load = { connections: opts.connections, duration: opts.duration, warmup: opts.warmup };
+    log('ceiling: fastify hello ...');
+    report.ceilings.hello = await measureCeiling('hello', {}, load);
+    const ceilingDb = databaseUrls?.membership ?? (pgUp ? await prepareCeilingDatabase(opts.databaseUrl, Array.from({ length: SHAPE.churches }, (_, c) => fixtures.churchOf(c))) : undefined);
+    if (ceilingDb) {
+      log('ceiling: fastify+pg ...');
+      report.ceilings.pg = await measureCeiling('pg', { BENCH_CEILING_DB: ceilingDb, BENCH_CEILING_CHURCH: fixtures.churchId }, load);
+      if (opts.target === 'embedded') report.ceilings.notes.push('the fastify+pg ceiling ran on the local PostgreSQL server, the fleet on PGlite');
+    } else {
+      report.ceilings.notes.push('no PostgreSQL server: the fastify+pg ceiling was skipped');
+    }
+
+    const { token, source, note } = await obtainToken(url, secrets.JWT_SECRET);
+    report.token = source;
+    if (note) report.notes.push(note);
+    const ctx = { url, token, opts, attendanceMissing: seed.missingAttendance.length > 0 };
+    for (const s of scenarios) {
+      log(`scenario ${s.name} ...`);
+      const outcome = evaluate(await runScenario(s, ctx), report.ceilings);
+      report.scenarios.push(outcome);
+      if (outcome.status !== 'ok') log(`  ${outcome.status}: ${outcome.note ?? ''}`);
+    }
+
+    if (opts.explain) {
+      const wanted = scenarios.filter((s) => s.explain && report.scenarios.find((o) => o.name === s.name)?.status === 'ok');
+      if (wanted.length) {
+        log('explaining the queries of search and attendance ...');
+        report.explain = await explain(fleet, wanted.map((s) => ({ name: s.name, ...s.request(token) })));
+      }
+    }
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+  report.finishedAt = new Date().toISOString();
+  const files = writeResults(report, path.join(__dirname, 'results'));
+  process.stdout.write(`\n${textTable(report)}\n`);
+  for (const e of report.explain) {
+    process.stdout.write(`\n== EXPLAIN ${e.name} (HTTP ${e.status}) ==\n`);
+    for (const q of e.queries) process.stdout.write(`${q.sql}\n-- params: ${JSON.stringify(q.params).slice(0, 300)}\n${q.plan}\n\n`);
+    if (!e.queries.length) process.stdout.write(`${e.error ?? 'no SELECT captured'}\n`);
+  }
+  process.stdout.write(`\nwritten: ${path.relative(process.cwd(), files.json)}, ${path.relative(process.cwd(), files.md)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    log(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
