@@ -45,7 +45,7 @@ async function main() {
     return capture.patchPglite(module, pglite);
   };
   const dbs = { membership: await execFor('membership'), attendance: await execFor('attendance') };
-  const seed = await seedAll(dbs, { reuse: config.reuse, log: (line) => process.stderr.write(`[fleet] ${line}\n`) });
+  const seed = await seedAll(dbs, { reuse: config.reuse, log: (line) => process.stderr.write(`${line}\n`) });
 
   const send = (message: FromChild) => (process.send ? process.send(message) : undefined);
   const ready: FromChild = { type: 'ready', url, secrets: fleet.secrets, seed };
@@ -65,6 +65,7 @@ async function main() {
   process.on('disconnect', close);
   process.on('message', async (message: ToChild) => {
     if (message.type === 'close') return close();
+    if (message.type === 'quiet') send({ type: 'quieted', id: message.id, waitedMs: await capture.quiet() });
     if (message.type === 'explain') {
       const results = await capture.explain(url, message.requests, dbs);
       send({ type: 'explained', id: message.id, results });

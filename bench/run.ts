@@ -6,7 +6,7 @@ import { SCENARIOS, login, type Scenario } from './scenarios';
 import { startChild, type Child } from './lib/child';
 import { postgresReachable, prepareCeilingDatabase, prepareDatabases, redisReachable } from './lib/databases';
 import { fixtures, SHAPE } from './lib/fixtures';
-import type { ExplainResult, FleetChildConfig, FleetReady, FromChild } from './lib/ipc';
+import type { ExplainResult, FleetChildConfig, FleetReady, FromChild, ToChild } from './lib/ipc';
 import { headersFor, runLoad, type LoadOptions, type LoadRequest, type LoadResult } from './lib/load';
 import { parseOptions, type BenchOptions } from './lib/options';
 import { evaluate, textTable, writeResults, type BenchReport, type Outcome } from './lib/report';
@@ -72,21 +72,36 @@ async function runScenario(s: Scenario, ctx: { url: string; token: string; opts:
   return { ...outcome, result, loopProbe: { path: probeReq.path, idle, storm } };
 }
 
-async function explain(fleet: Child<FleetReady>, requests: Array<{ name: string } & LoadRequest>): Promise<ExplainResult[]> {
-  const id = Date.now();
-  const answer = new Promise<ExplainResult[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('explain timed out')), 120_000);
-    const onMessage = (message: FromChild) => {
-      if (message.type === 'explained' && message.id === id) {
+let nextId = 1;
+
+/** Sends a message to the fleet child and waits for its answer with the same id. */
+function ask<T extends FromChild['type']>(fleet: Child<FleetReady>, message: ToChild & { id: number }, answer: T, timeoutMs: number): Promise<Extract<FromChild, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      fleet.process.off('message', onMessage);
+      reject(new Error(`the fleet did not answer ${message.type} within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    const onMessage = (m: FromChild) => {
+      if (m.type === answer && 'id' in m && m.id === message.id) {
         clearTimeout(timer);
         fleet.process.off('message', onMessage);
-        resolve(message.results);
+        resolve(m as Extract<FromChild, { type: T }>);
       }
     };
     fleet.process.on('message', onMessage);
+    fleet.process.send(message);
   });
-  fleet.process.send({ type: 'explain', id, requests: requests.map(({ name, method, path, body, token }) => ({ name, method, path, body, token })) });
-  return answer;
+}
+
+/** Waits until the fleet has drained the previous run's queued requests, so runs do not overlap. */
+async function quiet(fleet: Child<FleetReady>): Promise<void> {
+  const { waitedMs } = await ask(fleet, { type: 'quiet', id: nextId++ }, 'quieted', 90_000);
+  if (waitedMs > 1000) log(`  (waited ${(waitedMs / 1000).toFixed(1)} s for the fleet to drain)`);
+}
+
+async function explain(fleet: Child<FleetReady>, requests: Array<{ name: string } & LoadRequest>): Promise<ExplainResult[]> {
+  const message: ToChild & { id: number } = { type: 'explain', id: nextId++, requests: requests.map(({ name, method, path, body, token }) => ({ name, method, path, body, token })) };
+  return (await ask(fleet, message, 'explained', 180_000)).results;
 }
 
 async function main() {
@@ -118,7 +133,8 @@ async function main() {
       log(opts.reuse ? 'bench_* databases: reusing when present' : 'bench_* databases: re-creating');
       databaseUrls = await prepareDatabases(opts.databaseUrl, opts.reuse);
     }
-    report.redis = opts.redis && (await redisReachable(opts.redisUrl));
+    // The embedded fleet is the no-infrastructure default: PGlite and in-process jobs.
+    report.redis = opts.target === 'postgres' && opts.redis && (await redisReachable(opts.redisUrl));
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'church-bench-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -148,6 +164,7 @@ async function main() {
     if (note) report.notes.push(note);
     const ctx = { url, token, opts, attendanceMissing: seed.missingAttendance.length > 0 };
     for (const s of scenarios) {
+      await quiet(fleet);
       log(`scenario ${s.name} ...`);
       const outcome = evaluate(await runScenario(s, ctx), report.ceilings);
       report.scenarios.push(outcome);

@@ -19,7 +19,10 @@ export class QueryCapture {
   private capturing = false;
   private captured: Captured[] = [];
 
+  private lastQueryAt = 0;
+
   private record(source: string, args: unknown[]) {
+    this.lastQueryAt = Date.now();
     if (!this.capturing) return;
     const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
     const text = typeof first === 'string' ? first : first?.text;
@@ -49,8 +52,19 @@ export class QueryCapture {
     return { query: (text, params) => original(text, params) as ReturnType<Exec['query']> };
   }
 
+  /**
+   * Requests of a finished load run may still be queued in the fleet (the load generator closed its sockets,
+   * the handlers run on): waits until no query has started for half a second, at most 60 s; answers the wait.
+   */
+  async quiet(): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - this.lastQueryAt < 500 && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
+    return Date.now() - started;
+  }
+
   async explain(baseUrl: string, requests: ExplainRequest[], dbs: Record<'membership' | 'attendance', Exec>): Promise<ExplainResult[]> {
     const results: ExplainResult[] = [];
+    await this.quiet();
     for (const req of requests) {
       this.captured = [];
       this.capturing = true;

@@ -24,7 +24,8 @@ export function startChild<Ready extends { type: string }>(file: string, env: Re
   let lines = 0;
   const relay = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
-      if (!line.trim() || line.startsWith('{"bench":"ready"')) continue;
+      // The load generator closes its sockets when a run ends; the gateway logs each cut-off answer.
+      if (!line.trim() || line.startsWith('{"bench":"ready"') || line.includes('RequestAbortedError')) continue;
       if (++lines <= 40) process.stderr.write(`${opts.prefix} ${line.slice(0, 500)}\n`);
       else if (lines === 41) process.stderr.write(`${opts.prefix} (further output suppressed)\n`);
     }

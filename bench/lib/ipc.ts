@@ -41,5 +41,9 @@ export interface ExplainResult {
   error?: string;
 }
 
-export type ToChild = { type: 'explain'; id: number; requests: ExplainRequest[] } | { type: 'close' };
-export type FromChild = FleetReady | { type: 'explained'; id: number; results: ExplainResult[] } | { type: 'failed'; error: string };
+export type ToChild = { type: 'explain'; id: number; requests: ExplainRequest[] } | { type: 'quiet'; id: number } | { type: 'close' };
+export type FromChild =
+  | FleetReady
+  | { type: 'explained'; id: number; results: ExplainResult[] }
+  | { type: 'quieted'; id: number; waitedMs: number }
+  | { type: 'failed'; error: string };

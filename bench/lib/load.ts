@@ -14,7 +14,7 @@ export interface LoadOptions {
   connections: number;
   /** seconds */
   duration: number;
-  /** seconds of unrecorded load first (JIT, pools, caches), 0 for none */
+  /** seconds of unrecorded load first (JIT, pools, caches: a separate run), 0 for none */
   warmup: number;
   /** requests per second over all connections (a probe), unlimited when absent */
   overallRate?: number;
@@ -55,23 +55,30 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
       if ((status < 200 || status >= 300) && samples.length < 3) samples.push(`${status} ${String(body).slice(0, 300)}`);
     },
   };
-  const options = {
+  const base = {
     url: opts.url,
     connections: opts.connections,
-    duration: opts.duration,
     requests: [request],
     timeout: 30,
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
-    // autocannon ≥ 7.11 takes a warm-up phase; not in @types/autocannon yet
-    ...(opts.warmup > 0 ? { warmup: { connections: opts.connections, duration: opts.warmup } } : {}),
-  } as autocannon.Options;
-  const result = await autocannon(options);
+  };
+  if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
+  // autocannon's own histogram has 1 ms resolution; the targets are tens of milliseconds, so keep every
+  // response time (fractional ms, 2xx or not) and take exact percentiles.
+  const times: number[] = [];
+  const result = await autocannon({
+    ...base,
+    duration: opts.duration,
+    setupClient: (client) => client.on('response', (_status: number, _bytes: number, ms: number) => times.push(ms)),
+  });
+  times.sort((a, b) => a - b);
+  const at = (q: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))]! : 0);
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s?.count ?? 0]));
   return {
     rps: round(result.requests.average),
-    p50: round(result.latency.p50),
-    p99: round(result.latency.p99),
-    max: round(result.latency.max),
+    p50: round(at(0.5)),
+    p99: round(at(0.99)),
+    max: round(times.at(-1) ?? 0),
     total: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,

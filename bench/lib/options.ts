@@ -17,7 +17,7 @@ export const USAGE = `pnpm bench [options]
   --connections=20            concurrent connections per scenario and per ceiling
   --warmup=1                  unrecorded seconds of load before each measurement (0: none)
   --only=login,churches       run only these scenarios (ceilings always run)
-  --no-redis                  in-process jobs even when Redis answers
+  --no-redis                  postgres: in-process jobs even when Redis answers (embedded never uses Redis)
   --reuse                     postgres: keep bench_* databases seeded by an earlier run instead of re-creating them
   --no-explain                skip EXPLAIN (ANALYZE, BUFFERS) of the search and attendance queries
   --database-url=URL          admin URL of the PostgreSQL server (default $BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)

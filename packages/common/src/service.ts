@@ -206,8 +206,9 @@ function registerErrorHandling(app: FastifyInstance) {
     const pgCode = (err as { cause?: { code?: string } }).cause?.code ?? err.code;
     if (pgCode === '23505') return reply.code(409).send({ errors: [{ msg: 'A record with these values already exists' }] });
     if (pgCode === '23503') return reply.code(400).send({ errors: [{ msg: 'A referenced record does not exist', location: 'body' }] });
-    if (pgCode === '22P02' || pgCode === '22007' || pgCode === '22008' || pgCode === '22003') {
-      return reply.code(400).send({ errors: [{ msg: 'A value has the wrong format', location: 'body' }] });
+    // Class 22 is "data exception" (bad formats, out-of-range values); 23502/23514 are missing or refused values.
+    if (typeof pgCode === 'string' && (pgCode.startsWith('22') || pgCode === '23502' || pgCode === '23514')) {
+      return reply.code(400).send({ errors: [{ msg: 'A value has the wrong format or is out of range', location: 'body' }] });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ errors: [{ msg: 'Internal server error' }] });

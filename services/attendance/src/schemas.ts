@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { Id, IsoDate, OptionalText } from '@church/common';
 
 // What the attendance API accepts and answers. Response schemas list every field that leaves the service.
+// Save bodies strip unknown fields rather than refuse them: clients post back records as they read them
+// (with `churchId` and joined names), and the church always comes from the token.
 
 const Name = z.string().trim().min(1, 'is required').max(255);
 /** Dates leave as ISO strings (the serializer stringifies `Date`). */
@@ -16,7 +18,7 @@ export const Campus = z.object({
   state: z.string().nullish(),
   zip: z.string().nullish(),
 });
-export const CampusSave = z.strictObject({
+export const CampusSave = z.object({
   id: Id.optional(),
   name: Name,
   address1: OptionalText,
@@ -34,7 +36,7 @@ export const Service = z.object({
   name: z.string(),
   campus: CampusRef.nullable().optional(),
 });
-export const ServiceSave = z.strictObject({ id: Id.optional(), campusId: Id.nullish(), name: Name });
+export const ServiceSave = z.object({ id: Id.optional(), campusId: Id.nullish(), name: Name });
 
 export const ServiceTime = z.object({
   id: z.string(),
@@ -45,7 +47,7 @@ export const ServiceTime = z.object({
   /** with `?include=groups`: the groups linked through group service times (ids; names live in membership) */
   groups: z.array(z.object({ id: z.string() })).optional(),
 });
-export const ServiceTimeSave = z.strictObject({ id: Id.optional(), serviceId: Id, name: Name });
+export const ServiceTimeSave = z.object({ id: Id.optional(), serviceId: Id, name: Name });
 
 export const GroupServiceTime = z.object({
   id: z.string(),
@@ -54,7 +56,7 @@ export const GroupServiceTime = z.object({
   /** with `?groupId=`: the service time named "Campus - Service - Time" */
   serviceTime: z.object({ id: z.string(), name: z.string(), serviceId: z.string() }).optional(),
 });
-export const GroupServiceTimeSave = z.strictObject({ id: Id.optional(), groupId: Id, serviceTimeId: Id });
+export const GroupServiceTimeSave = z.object({ id: Id.optional(), groupId: Id, serviceTimeId: Id });
 
 export const Session = z.object({
   id: z.string(),
@@ -67,7 +69,7 @@ export const SessionListItem = Session.extend({
   /** "2024-01-07 - 9:00 AM" (or the date alone without a service time) */
   displayName: z.string().optional(),
 });
-export const SessionSave = z.strictObject({ id: Id.optional(), groupId: Id.optional(), serviceTimeId: Id.nullish(), sessionDate: IsoDate.optional() });
+export const SessionSave = z.object({ id: Id.optional(), groupId: Id.optional(), serviceTimeId: Id.nullish(), sessionDate: IsoDate.optional() });
 
 export const VisitSession = z.object({
   id: z.string(),
@@ -76,7 +78,7 @@ export const VisitSession = z.object({
   personId: z.string().optional(),
   session: Session.optional(),
 });
-export const VisitSessionSave = z.strictObject({ id: Id.optional(), visitId: Id.optional(), sessionId: Id.optional() });
+export const VisitSessionSave = z.object({ id: Id.optional(), visitId: Id.optional(), sessionId: Id.optional() });
 
 export const Visit = z.object({
   id: z.string(),
@@ -86,7 +88,7 @@ export const Visit = z.object({
   checkinTime: Stamp.nullable(),
   visitSessions: z.array(VisitSession),
 });
-export const VisitSave = z.strictObject({
+export const VisitSave = z.object({
   id: Id.optional(),
   personId: Id.optional(),
   serviceId: Id.nullish(),
@@ -94,8 +96,7 @@ export const VisitSave = z.strictObject({
   checkinTime: IsoDate.nullish(),
 });
 
-export const CheckinQuery = z.object({ serviceId: Id, peopleIds: z.string() });
-export const CheckinItem = z.strictObject({
+export const CheckinItem = z.object({
   personId: Id,
   visitSessions: z
     .array(z.object({ session: z.object({ serviceTimeId: Id, groupId: Id }) }))
@@ -104,7 +105,7 @@ export const CheckinItem = z.strictObject({
 });
 export const CheckinResult = z.object({ securityCode: z.string(), visits: z.array(Visit) });
 
-export const LogBody = z.strictObject({ personId: Id, visitSessions: z.array(z.object({ sessionId: Id })).min(1).max(50) });
+export const LogBody = z.object({ personId: Id, visitSessions: z.array(z.object({ sessionId: Id })).min(1).max(50) });
 
 export const DownloadRow = z.object({
   id: z.string(),

@@ -1,5 +1,4 @@
-import type { InternalClient } from '@church/common';
-import type { Db } from '@church/common';
+import { HttpError, type Db, type InternalClient } from '@church/common';
 import { getSession } from '../repos/sessions';
 import { listVisitSessions } from '../repos/visits';
 
@@ -17,6 +16,16 @@ interface PersonBasic {
   lastName?: string | null;
 }
 
+/** A membership call; an unreachable membership is a 502 (a bad gateway), never a 500. */
+async function fromMembership<T>(internal: InternalClient, path: string, body: unknown): Promise<T> {
+  try {
+    return await internal.post<T>('membership', path, body);
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw new HttpError(502, [{ msg: 'membership is unreachable' }]);
+  }
+}
+
 const nameOf = (p: { displayName?: string | null; firstName?: string | null; lastName?: string | null } | undefined) =>
   p?.displayName || [p?.firstName, p?.lastName].filter(Boolean).join(' ') || '';
 
@@ -29,12 +38,12 @@ export async function sessionDownload(db: Db, internal: InternalClient, churchId
   const session = await getSession(db, churchId, sessionId);
   const [present, members] = await Promise.all([
     listVisitSessions(db, churchId, { sessionId, groupIds: null }),
-    internal.post<GroupMember[]>('membership', '/membership/internal/groups/members', { churchId, groupId: session.groupId }),
+    fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId }),
   ]);
   const memberById = new Map(members.map((m) => [m.personId, m]));
   const strangers = [...new Set(present.map((p) => p.personId).filter((id) => !memberById.has(id)))];
   const basics = strangers.length
-    ? await internal.post<PersonBasic[]>('membership', '/membership/internal/people/basic', { churchId, ids: strangers })
+    ? await fromMembership<PersonBasic[]>(internal, '/membership/internal/people/basic', { churchId, ids: strangers })
     : [];
   const basicById = new Map(basics.map((p) => [p.id, p]));
   const base = { sessionId, sessionDate: session.sessionDate };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { IdList, IdParams, badRequest, batchOf, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdList, IdParams, badRequest, batchOf, saveRows, type ZodTypeProvider } from '@church/common';
 import { visits } from '../db/schema';
 import { lastCheckin, submitCheckin } from '../domain/checkin';
 import { requireService } from '../repos/places';
@@ -12,7 +12,7 @@ import { itemParam } from './batch';
 const view = requires('Attendance.View');
 const edit = requires('Attendance.Edit');
 const List = z.array(Visit);
-const CheckinQuery = z.object({ serviceId: z.uuid({ message: 'must be a UUID' }), peopleIds: IdList });
+const CheckinQuery = z.object({ serviceId: Id, peopleIds: IdList });
 
 /** `/attendance/visits`: a person at a service on a date; check-in replaces a household's visits for today. */
 export default async function routes(root: FastifyInstance): Promise<void> {

@@ -40,6 +40,15 @@ describe('POST /attendance/services', () => {
     ]);
   });
 
+  it('accepts a service as read back (joined campus and churchId are ignored)', async () => {
+    const c = makeChurch();
+    const { serviceId } = await makePlaces(t, c.churchId);
+    const [read] = (await call(t.app, 'GET', '/attendance/services', { token: c.token() })).json();
+    const res = await call(t.app, 'POST', '/attendance/services', { token: c.token(['Services.Edit']), body: [{ ...read, churchId: makeChurch().churchId, name: 'Sunday AM' }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ id: serviceId, churchId: c.churchId, campusId: read.campusId, name: 'Sunday AM' }]);
+  });
+
   it("refuses another church's campus with 400 and writes nothing", async () => {
     const a = makeChurch();
     const b = makeChurch();

@@ -6,15 +6,18 @@ import { fakeInternal, makeChurch, makePlaces, makeSession, makeVisit, startAtte
 
 // Membership, as the fake answers it: one group with two members, and the names of anyone asked about.
 const groupId = randomUUID();
+const unreachable = randomUUID(); // asking about this group fails like a network error
 const [ann, bob, cid] = [randomUUID(), randomUUID(), randomUUID()];
 const internal = fakeInternal({
-  'POST /membership/internal/groups/members': (body) =>
-    (body as { groupId: string }).groupId === groupId
+  'POST /membership/internal/groups/members': (body) => {
+    if ((body as { groupId: string }).groupId === unreachable) throw new TypeError('fetch failed');
+    return (body as { groupId: string }).groupId === groupId
       ? [
           { personId: ann, displayName: 'Ann Lee', firstName: 'Ann', lastName: 'Lee', photo: null, leader: true },
           { personId: bob, displayName: 'Bob Ray', firstName: 'Bob', lastName: 'Ray', photo: null, leader: false },
         ]
-      : [],
+      : [];
+  },
   'POST /membership/internal/people/basic': (body) =>
     (body as { ids: string[] }).ids.map((id) => ({ id, displayName: id === cid ? 'Cid Visitor' : null, firstName: null, lastName: null, photo: null })),
 });
@@ -89,6 +92,14 @@ describe('GET /attendance/visitsessions/download/:sessionId', () => {
       { module: 'membership', method: 'POST', path: '/membership/internal/groups/members', body: { churchId: c.churchId, groupId } },
       { module: 'membership', method: 'POST', path: '/membership/internal/people/basic', body: { churchId: c.churchId, ids: [cid] } },
     ]);
+  });
+
+  it('answers 502 when membership cannot be reached', async () => {
+    const c = makeChurch();
+    const s = await makeSession(t, c.churchId, unreachable, null, '2024-02-04');
+    const res = await call(t.app, 'GET', `/attendance/visitsessions/download/${s}`, { token: c.token(['Attendance.View']) });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().errors[0].msg).toBe('membership is unreachable');
   });
 
   it("answers 404 for another church's session without asking membership", async () => {
