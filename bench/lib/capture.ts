@@ -20,6 +20,7 @@ export class QueryCapture {
   private captured: Captured[] = [];
 
   private lastQueryAt = 0;
+  private inflight = 0;
 
   private record(source: string, args: unknown[]) {
     this.lastQueryAt = Date.now();
@@ -34,31 +35,61 @@ export class QueryCapture {
   patchPg(): void {
     const pg = createRequire(require.resolve('@church/common'))('pg') as { Client: { prototype: { query: QueryFn } } };
     const original = pg.Client.prototype.query;
-    const record = (source: string, args: unknown[]) => this.record(source, args);
+    const track = (source: string, args: unknown[], run: (args: unknown[]) => unknown) => this.track(source, args, run);
     pg.Client.prototype.query = function (this: { database?: string }, ...args: unknown[]) {
-      record(`db:${this.database ?? ''}`, args);
-      return original.apply(this, args);
+      return track(`db:${this.database ?? ''}`, args, (a) => original.apply(this, a));
     } as QueryFn;
+  }
+
+  /** Records a query and counts it in flight until its callback or promise settles. */
+  private track(source: string, args: unknown[], run: (args: unknown[]) => unknown): unknown {
+    this.record(source, args);
+    this.inflight++;
+    const done = () => {
+      this.inflight--;
+      this.lastQueryAt = Date.now();
+    };
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      const callback = last as (...result: unknown[]) => unknown;
+      return run([
+        ...args.slice(0, -1),
+        (...result: unknown[]) => {
+          done();
+          return callback(...result);
+        },
+      ]);
+    }
+    const result = run(args) as { then?: (ok: () => void, fail: () => void) => void } | undefined;
+    if (typeof result?.then === 'function') result.then(done, done);
+    else done();
+    return result;
   }
 
   /** Hooks one PGlite instance; answers an executor that bypasses the hook (for the seed and the plans). */
   patchPglite(module: string, client: Exec): Exec {
     const target = client as unknown as { query: QueryFn };
     const original = target.query.bind(client);
-    target.query = (...args: unknown[]) => {
-      this.record(module, args);
-      return original(...args);
-    };
+    target.query = (...args: unknown[]) => this.track(module, args, (a) => original(...a));
     return { query: (text, params) => original(text, params) as ReturnType<Exec['query']> };
   }
 
   /**
    * Requests of a finished load run may still be queued in the fleet (the load generator closed its sockets,
-   * the handlers run on): waits until no query has started for half a second, at most 60 s; answers the wait.
+   * the handlers run on): waits until no query is in flight or has ended for 300 ms and this process used
+   * under a fifth of a core for 300 ms, at most 60 s; answers how long it waited.
    */
   async quiet(): Promise<number> {
     const started = Date.now();
-    while (Date.now() - this.lastQueryAt < 500 && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
+    let calm = 0;
+    let cpu = process.cpuUsage();
+    while (calm < 3 && Date.now() - started < 60_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      const used = process.cpuUsage(cpu);
+      cpu = process.cpuUsage();
+      const idle = (used.user + used.system) / 1000 < 20 && this.inflight === 0 && Date.now() - this.lastQueryAt >= 300;
+      calm = idle ? calm + 1 : 0;
+    }
     return Date.now() - started;
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PORTS, MODULES, type ModuleName } from '@church/common';
+import { DEFAULT_PORTS, serviceUrlFields } from '@church/common';
 
 const flag = (fallback: 'true' | 'false') => z.enum(['true', 'false']).default(fallback).transform((v) => v === 'true');
 
@@ -18,17 +18,6 @@ export const gatewayConfig = z.object({
   RATE_LIMIT_ENABLED: flag('true'),
   /** serve $FILES_DIR at /files (the embedded default's local file store) */
   FILES_DIR: z.string().optional(),
-  MEMBERSHIP_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.membership}`),
-  ATTENDANCE_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.attendance}`),
-  GIVING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.giving}`),
-  MESSAGING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.messaging}`),
-  CONTENT_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.content}`),
-  DOING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.doing}`),
-  REPORTING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.reporting}`),
+  ...serviceUrlFields.shape,
 });
 export type GatewayConfig = z.output<typeof gatewayConfig>;
-
-/** The upstream of each module prefix. */
-export function upstreamsOf(config: GatewayConfig): Record<ModuleName, string> {
-  return Object.fromEntries(MODULES.map((m) => [m, config[`${m.toUpperCase()}_URL` as keyof GatewayConfig] as string])) as Record<ModuleName, string>;
-}

@@ -1,10 +1,10 @@
-import { closeOnSignal, loadConfig } from '@church/common';
+import { closeOnSignal, loadConfig, serviceUrls } from '@church/common';
 import { buildGateway } from './app';
-import { gatewayConfig, upstreamsOf } from './config';
+import { gatewayConfig } from './config';
 
 async function main() {
   const config = loadConfig(gatewayConfig);
-  const app = await buildGateway(config, upstreamsOf(config));
+  const app = await buildGateway(config, serviceUrls(config));
   closeOnSignal(() => app.close());
   await app.listen({ host: config.HOST, port: config.PORT });
 }

@@ -16,6 +16,22 @@ export const DEFAULT_PORTS: Record<ModuleName | 'gateway', number> = {
   reporting: 8107,
 };
 
+/** `<MODULE>_URL`: where each module answers (services call each other; the gateway forwards to them). */
+export const serviceUrlFields = z.object({
+  MEMBERSHIP_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.membership}`),
+  ATTENDANCE_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.attendance}`),
+  GIVING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.giving}`),
+  MESSAGING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.messaging}`),
+  CONTENT_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.content}`),
+  DOING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.doing}`),
+  REPORTING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.reporting}`),
+});
+
+/** Base addresses of the modules from the `<MODULE>_URL` fields. */
+export function serviceUrls(config: z.output<typeof serviceUrlFields>): Record<ModuleName, string> {
+  return Object.fromEntries(MODULES.map((m) => [m, config[`${m.toUpperCase()}_URL` as keyof typeof config]])) as Record<ModuleName, string>;
+}
+
 const optional = z
   .string()
   .optional()
@@ -52,13 +68,7 @@ export const baseConfig = z.object({
   S3_SECRET_ACCESS_KEY: optional,
   /** public base address of stored files (a CDN, the bucket, or the gateway's /files in development) */
   FILES_BASE_URL: optional,
-  MEMBERSHIP_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.membership}`),
-  ATTENDANCE_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.attendance}`),
-  GIVING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.giving}`),
-  MESSAGING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.messaging}`),
-  CONTENT_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.content}`),
-  DOING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.doing}`),
-  REPORTING_URL: z.string().default(`http://127.0.0.1:${DEFAULT_PORTS.reporting}`),
+  ...serviceUrlFields.shape,
 });
 export type BaseConfig = z.output<typeof baseConfig>;
 
@@ -70,17 +80,4 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
     throw new Error(`invalid configuration:\n${lines}`);
   }
   return result.data;
-}
-
-/** Base addresses of the other modules, for the internal client. */
-export function serviceUrls(config: BaseConfig): Record<ModuleName, string> {
-  return {
-    membership: config.MEMBERSHIP_URL,
-    attendance: config.ATTENDANCE_URL,
-    giving: config.GIVING_URL,
-    messaging: config.MESSAGING_URL,
-    content: config.CONTENT_URL,
-    doing: config.DOING_URL,
-    reporting: config.REPORTING_URL,
-  };
 }

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@church/common';
 import { groupMembers, people, settings, visibilityPreferences } from '../db/schema';
-import type { PersonRow, Viewer } from './person';
+import { ContactInfo, type PersonRow, type Viewer } from './person';
 
 /** Who may open the directory (church setting `directoryVisibility`). */
 export const DIRECTORY_LEVELS = ['Staff', 'Members', 'Regular Attendees', 'Everyone'] as const;
@@ -149,15 +149,5 @@ export const DirectoryPerson = z.object({
   photo: z.string().nullish(),
   householdId: z.string().nullish(),
   householdRole: z.string().nullish(),
-  contactInfo: z.object({
-    address1: z.string().nullish(),
-    address2: z.string().nullish(),
-    city: z.string().nullish(),
-    state: z.string().nullish(),
-    zip: z.string().nullish(),
-    homePhone: z.string().nullish(),
-    mobilePhone: z.string().nullish(),
-    workPhone: z.string().nullish(),
-    email: z.string().nullish(),
-  }),
+  contactInfo: ContactInfo,
 });

@@ -90,7 +90,8 @@ const Name = z.object({
   suffix: z.string().nullish(),
 });
 
-const ContactInfo = z.object({
+/** A person's contact details as reads return them (the directory returns the visible subset). */
+export const ContactInfo = z.object({
   address1: z.string().nullish(),
   address2: z.string().nullish(),
   city: z.string().nullish(),
