@@ -61,7 +61,11 @@ async function runScenario(s: Scenario, ctx: { url: string; token: string; opts:
   if (first.missing) return { ...outcome, status: 'missing', note: 'route not built yet' };
   if (first.status >= 300) outcome.note = `first request answered ${first.status}: ${first.text.slice(0, 200)}`;
   const load = { url: ctx.url, connections: ctx.opts.connections, duration: ctx.opts.duration, warmup: ctx.opts.warmup };
-  if (s.name !== 'login') return { ...outcome, result: await runLoad(req, load) };
+  if (s.name !== 'login') {
+    const result = await runLoad(req, load);
+    if (result.total === 0) outcome.note = `no response within the ${ctx.opts.duration} s run: each request took longer`;
+    return { ...outcome, result };
+  }
 
   // The storm must slow logins, not everything else: a low-rate authenticated read runs alongside it.
   const churches: LoadRequest = { method: 'GET', path: '/membership/churches', token: ctx.token };

@@ -65,7 +65,8 @@ function rows(report: BenchReport): string[][] {
       out.push([o.name, o.status, '', '', '', '', '', o.target?.text ?? '', o.note ?? '']);
       continue;
     }
-    out.push([o.name, fixed(r.rps, 0), fixed(r.p50, 2), fixed(r.p99, 2), String(r.non2xx + r.errors), fixed(o.ratioHello, 3), fixed(o.ratioPg, 3), o.target?.text ?? '', verdict(o)]);
+    const none = r.total === 0;
+    out.push([o.name, fixed(r.rps, 0), none ? '—' : fixed(r.p50, 2), none ? '—' : fixed(r.p99, 2), String(r.non2xx + r.errors), fixed(o.ratioHello, 3), fixed(o.ratioPg, 3), o.target?.text ?? '', verdict(o)]);
   }
   return out;
 }
