@@ -1,20 +1,36 @@
 import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
-// argon2id through a native binding: hashing runs on libuv's thread pool, never on the event loop,
-// so a login storm slows logins but not the other requests.
+// argon2id through a native binding: hashing runs on libuv's thread pool, never on the event loop. At most
+// (cores - 1) hashes run at once, so a login storm queues logins but always leaves a core for the event loop
+// and every other request (PASSWORD_HASH_CONCURRENCY overrides).
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const LIMIT = Math.max(1, Number(process.env.PASSWORD_HASH_CONCURRENCY) || availableParallelism() - 1);
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= LIMIT) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
 
 /** A salted argon2id hash in PHC string form. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return limited(() => hash(password, OPTIONS));
 }
 
 /** False for a wrong password or a malformed stored hash; never throws for bad input. */
 export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
   if (!stored) return false;
   try {
-    return await verify(stored, password);
+    return await limited(() => verify(stored, password));
   } catch {
     return false;
   }
