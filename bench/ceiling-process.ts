@@ -1,11 +1,13 @@
 import Fastify from 'fastify';
 import { Pool } from 'pg';
+import { hashPassword, verifyPassword } from '@church/auth';
 
 /**
  * A ceiling: the fastest a bare Fastify can answer on this machine, alone in its process like the fleet.
  * `hello`: a constant JSON body. `pg`: one church-scoped primary-key query through a `pg` Pool (the same pool
- * size the services use), i.e. what any database-backed route costs before our own code runs.
- * Env: BENCH_CEILING=hello|pg, BENCH_CEILING_DB, BENCH_CEILING_CHURCH. Sends/prints `{type:'ready', url}`.
+ * size the services use), i.e. what any database-backed route costs before our own code runs. `argon2`: one
+ * argon2id verification per request through @church/auth, the bound on login throughput.
+ * Env: BENCH_CEILING=hello|pg|argon2, BENCH_CEILING_DB, BENCH_CEILING_CHURCH. Sends/prints `{type:'ready', url}`.
  */
 async function main() {
   const mode = process.env.BENCH_CEILING ?? 'hello';
@@ -18,6 +20,9 @@ async function main() {
       const { rows } = await pool!.query('select id, name from churches where id = $1', [churchId]);
       return rows[0];
     });
+  } else if (mode === 'argon2') {
+    const stored = await hashPassword('Ceiling-Password-1');
+    app.get('/ceiling', async () => ({ ok: await verifyPassword(stored, 'Ceiling-Password-1') }));
   } else {
     app.get('/ceiling', async () => ({ hello: 'world' }));
   }

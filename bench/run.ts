@@ -13,7 +13,7 @@ import { evaluate, textTable, writeResults, type BenchReport, type Outcome } fro
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-async function measureCeiling(mode: 'hello' | 'pg', env: Record<string, string>, load: Omit<LoadOptions, 'url'>): Promise<LoadResult> {
+async function measureCeiling(mode: 'hello' | 'pg' | 'argon2', env: Record<string, string>, load: Omit<LoadOptions, 'url'>): Promise<LoadResult> {
   const child = await startChild<{ type: 'ready'; url: string }>('ceiling-process.ts', { BENCH_CEILING: mode, ...env }, { prefix: `[ceiling ${mode}]`, timeoutMs: 60_000 });
   try {
     return await runLoad({ method: 'GET', path: '/ceiling' }, { ...load, url: child.ready.url });
@@ -161,6 +161,11 @@ async function main() {
       if (opts.target === 'embedded') report.ceilings.notes.push('the fastify+pg ceiling ran on the local PostgreSQL server, the fleet on PGlite');
     } else {
       report.ceilings.notes.push('no PostgreSQL server: the fastify+pg ceiling was skipped');
+    }
+
+    if (scenarios.some((s) => s.name === 'login')) {
+      log('ceiling: argon2id verify ...');
+      report.ceilings.argon2 = await measureCeiling('argon2', {}, load);
     }
 
     const { token, source, note } = await obtainToken(url, secrets.JWT_SECRET);

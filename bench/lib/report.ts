@@ -31,7 +31,7 @@ export interface BenchReport {
   /** where the scenarios' token came from */
   token: 'login' | 'signed (login route missing)';
   seed?: SeedReport;
-  ceilings: { hello?: LoadResult; pg?: LoadResult; notes: string[] };
+  ceilings: { hello?: LoadResult; pg?: LoadResult; argon2?: LoadResult; notes: string[] };
   scenarios: Outcome[];
   explain: ExplainResult[];
   notes: string[];
@@ -59,6 +59,7 @@ function rows(report: BenchReport): string[][] {
   const c = report.ceilings;
   if (c.hello) out.push(['ceiling: fastify hello', fixed(c.hello.rps, 0), fixed(c.hello.p50, 2), fixed(c.hello.p99, 2), String(c.hello.non2xx), '1', '', '', '']);
   if (c.pg) out.push(['ceiling: fastify+pg', fixed(c.pg.rps, 0), fixed(c.pg.p50, 2), fixed(c.pg.p99, 2), String(c.pg.non2xx), fixed(c.hello ? c.pg.rps / c.hello.rps : undefined, 3), '1', '', '']);
+  if (c.argon2) out.push(['ceiling: argon2id verify', fixed(c.argon2.rps, 0), fixed(c.argon2.p50, 2), fixed(c.argon2.p99, 2), String(c.argon2.non2xx), '', '', '', '']);
   for (const o of report.scenarios) {
     const r = o.result;
     if (!r) {
@@ -79,6 +80,7 @@ export function textTable(report: BenchReport): string {
   const line = (r: string[]) => r.map((cell, i) => (i === 0 || i >= 7 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
   const lines = [line(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...rows(report).map(line)];
   for (const o of report.scenarios) {
+    if (o.loopProbe && report.ceilings.argon2?.rps) lines.push(`  ${o.name}: ${fixed(o.result?.rps, 0)} req/s = ${fixed((o.result?.rps ?? 0) / report.ceilings.argon2.rps, 2)}× the bare argon2id verify ceiling`);
     if (o.loopProbe) lines.push(`  ${o.name}: GET ${o.loopProbe.path} at low rate, p99 ${fixed(o.loopProbe.idle?.p99, 2)} ms alone, ${fixed(o.loopProbe.storm?.p99, 2)} ms during the storm (max ${fixed(o.loopProbe.storm?.max, 0)} ms)`);
     if (o.result && o.result.non2xx + o.result.errors > 0) lines.push(`  ${o.name}: status codes ${JSON.stringify(o.result.statusCodes)}, errors ${o.result.errors}; ${o.result.samples.join(' | ').slice(0, 600)}`);
     if (o.note && o.result) lines.push(`  ${o.name}: ${o.note}`);
@@ -97,6 +99,7 @@ export function markdown(report: BenchReport): string {
   md.push('');
   const notes = [...report.ceilings.notes, ...report.notes, ...(report.seed?.notes ?? [])];
   for (const o of report.scenarios) {
+    if (o.loopProbe && report.ceilings.argon2?.rps) md.push(`- ${o.name}: ${fixed(o.result?.rps, 0)} req/s = ${fixed((o.result?.rps ?? 0) / report.ceilings.argon2.rps, 2)}× the bare argon2id verify ceiling (${fixed(report.ceilings.argon2.rps, 0)} verifications/s in its own process).`);
     if (o.loopProbe) md.push(`- ${o.name}: a low-rate \`GET ${o.loopProbe.path}\` had p99 ${fixed(o.loopProbe.idle?.p99, 2)} ms alone and ${fixed(o.loopProbe.storm?.p99, 2)} ms during the storm (max ${fixed(o.loopProbe.storm?.max, 0)} ms).`);
     if (o.result && o.result.non2xx + o.result.errors > 0) md.push(`- ${o.name}: status codes \`${JSON.stringify(o.result.statusCodes)}\`, ${o.result.errors} connection errors; first answers: \`${o.result.samples.join(' | ').slice(0, 400).replace(/`/g, "'")}\``);
     if (o.note) md.push(`- ${o.name}: ${o.note}`);

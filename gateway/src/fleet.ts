@@ -114,6 +114,9 @@ if (require.main === module) {
   startFleet()
     .then((fleet) => {
       closeOnSignal(() => fleet.close());
+      // pnpm does not pass SIGTERM on to the script it runs: when the launcher goes away, stop as if signalled.
+      const launcher = process.ppid;
+      setInterval(() => process.ppid !== launcher && process.kill(process.pid, 'SIGTERM'), 500).unref();
       console.log(`Church platform is running at ${fleet.url}  (API docs: ${fleet.url}/docs, data: ${path.resolve(process.env.DATA_DIR ?? '.data')})`);
     })
     .catch((err) => {
