@@ -66,6 +66,8 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
       rewritePrefix: `/${module}`,
       websocket: module === 'messaging',
       undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000 },
+      // Close the pooled upstream sockets with the gateway, so the services' own close is not held open by them.
+      ...({ destroyAgent: true } as object),
     });
   }
 

@@ -33,6 +33,8 @@ export interface InternalClient {
   request<T = unknown>(module: ModuleName, method: string, path: string, body?: unknown, opts?: { requestId?: string }): Promise<T>;
   get<T = unknown>(module: ModuleName, path: string, opts?: { requestId?: string }): Promise<T>;
   post<T = unknown>(module: ModuleName, path: string, body: unknown, opts?: { requestId?: string }): Promise<T>;
+  /** closes the pooled connections (test fakes need not) */
+  close?(): Promise<void>;
 }
 
 /**
@@ -70,5 +72,6 @@ export function createInternalClient(secret: string, baseUrls: () => Record<Modu
     request: call,
     get: (module, path, opts) => call(module, 'GET', path, undefined, opts),
     post: (module, path, body, opts) => call(module, 'POST', path, body, opts),
+    close: () => agent.destroy(),
   };
 }

@@ -182,7 +182,18 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
 
   for (const routes of def.routes) await app.register(routes);
 
+  // Keep-alive sockets (the gateway's pool, internal clients) would hold a close open until they time out: close
+  // each as soon as its request is answered, and cut whatever is left after a grace period.
+  app.addHook('preClose', async () => {
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    const cut = setTimeout(() => app.server.closeAllConnections(), 10_000).unref();
+    app.server.once('close', () => {
+      clearInterval(idle);
+      clearTimeout(cut);
+    });
+  });
   app.addHook('onClose', async () => {
+    await deps.internal.close?.();
     await queue.close();
     if (!options.overrides?.database) await deps.database.close();
   });
