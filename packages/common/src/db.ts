@@ -4,6 +4,10 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+// Static imports: a dynamic import() would load drizzle's ESM build beside the CommonJS one the modules use,
+// and drizzle's entity checks are much slower across two copies.
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 
 /** A drizzle handle, the same type over `pg` and over PGlite. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,13 +40,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const { drizzle } = await import('drizzle-orm/node-postgres');
-  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, Client: PreparingClient });
   // A pool error (the server restarted) must not crash the process; queries retry on new connections.
   pool.on('error', () => undefined);
-  const db = drizzle({ client: pool }) as unknown as Db;
-  return withLifecycle(db, 'postgres', (folder) => migrate(db as never, { migrationsFolder: folder }), () => pool.end());
+  const db = drizzlePg({ client: pool }) as unknown as Db;
+  return withLifecycle(db, 'postgres', (folder) => migratePg(db as never, { migrationsFolder: folder }), () => pool.end());
 }
 
 /** Distinct statement texts that get a server-side prepared statement per connection; beyond it, plain queries. */
@@ -77,8 +79,12 @@ async function openPglite(dataDir?: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
+  // Extensions a migration may create (`CREATE EXTENSION`): PGlite only knows the ones loaded here.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
+  const options = { extensions: { pg_trgm, btree_gin } };
   if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true });
-  const client = dataDir ? await PGlite.create(path.resolve(dataDir)) : await PGlite.create();
+  const client = dataDir ? await PGlite.create(path.resolve(dataDir), options) : await PGlite.create(options);
   const db = drizzle({ client }) as unknown as Db;
   return withLifecycle(db, 'pglite', (folder) => migrate(db as never, { migrationsFolder: folder }), () => client.close());
 }

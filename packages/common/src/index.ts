@@ -11,5 +11,5 @@ export * from './email';
 export * from './storage';
 export * from './crypto';
 export * from './service';
-export { RequestValidationError } from './validation';
+export { RequestValidationError, exactShape } from './validation';
 export * from './main';

@@ -50,11 +50,35 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
   };
 };
 
+const exactSchemas = new WeakSet<z.ZodType>();
+
+/**
+ * Marks a response schema whose values the route builds field by field in the schema's own order (a mapper
+ * such as `toPerson` whose return type is the schema's output): they are written with `JSON.stringify`,
+ * which gives the same text as the compiled serializer for such values. On large lists fast-json-stringify
+ * builds the text from hundreds of thousands of small strings: 10,000 people took 190 ms, 140 of them
+ * garbage collection, against 65 ms for `JSON.stringify`. Under Jest (`NODE_ENV=test`) every such response
+ * is also written by the compiled serializer and a difference fails the request, so tests keep the promise.
+ */
+export function exactShape<T extends z.ZodType>(schema: T): T {
+  exactSchemas.add(schema);
+  return schema;
+}
+
 /**
  * Serializes responses with a stringifier compiled from the zod schema (fast-json-stringify): only declared
  * fields leave the service, so a password hash or a gateway secret never leaks by accident.
  */
-export const zodSerializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema }) => fastJson(responseJsonSchema(schema) as Parameters<typeof fastJson>[0]);
+export const zodSerializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema }) => {
+  const compiled = fastJson(responseJsonSchema(schema) as Parameters<typeof fastJson>[0]);
+  if (!exactSchemas.has(schema)) return compiled;
+  if (process.env.NODE_ENV !== 'test') return (value: unknown) => JSON.stringify(value);
+  return (value: unknown) => {
+    const text = JSON.stringify(value);
+    if (text !== compiled(value)) throw new Error('response does not have the exact shape of its schema (exactShape)');
+    return text;
+  };
+};
 
 /** The JSON Schema a response serializer is compiled from (exported for tests). */
 export function responseJsonSchema(schema: z.ZodType): unknown {

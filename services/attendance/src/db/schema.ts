@@ -1,4 +1,4 @@
-import { date, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 // The attendance module's tables. Every index that serves a query leads with church_id; the comments on the
@@ -126,4 +126,22 @@ export const visitSessions = pgTable(
     // a session's attendance, and the trend's group / service-time filters (session → visits)
     index('visit_sessions_session_idx').on(t.churchId, t.sessionId, t.visitId),
   ],
+);
+
+/**
+ * Visits per (church, service, date): the weekly trend sums these few rows (one per service and day with
+ * visits) instead of counting a church's whole history. Kept by statement triggers on `visits` (migration
+ * 0002), so every writer — routes, seeds, tests inserting rows directly — moves the counts in the same
+ * transaction and they always equal the visits. A count that went back to zero stays as a zero row.
+ */
+export const visitCounts = pgTable(
+  'visit_counts',
+  {
+    churchId: churchId(),
+    serviceId: uuid('service_id'),
+    visitDate: date('visit_date', { mode: 'date' }).notNull(),
+    visits: integer('visits').notNull(),
+  },
+  // the trend: a church's rows, or one service's (campus: its few services); the triggers' upsert key
+  (t) => [unique('visit_counts_uq').on(t.churchId, t.serviceId, t.visitDate).nullsNotDistinct()],
 );

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
 import { notFound, validationFailed, type Db, type ErrorItem } from '@church/common';
-import { serviceTimes, services, visitSessions, visits } from '../db/schema';
-import { findOrCreateSession } from '../repos/sessions';
-import { lastLoggedDate, visitsOn, withVisitSessions, type VisitRow } from '../repos/visits';
+import { readCheckinState, sessionKey, writeCheckin, type CheckinWrites, type SessionKey } from '../repos/checkin';
+import { lastLoggedDate, visitsOn, withVisitSessions } from '../repos/visits';
 import { utcToday } from './dates';
 import { securityCode } from './security-code';
 
@@ -24,7 +22,10 @@ export async function lastCheckin(db: Db, churchId: string, serviceId: string, p
  * The visits today at this service of everyone in scope (the `peopleIds` of the query and the people of the
  * body) are replaced by the submission: a submitted person keeps their visit (so a child moved to another
  * group is moved, not duplicated), gains the missing visit sessions and loses the stale ones; a person in
- * scope but absent from the body loses their visit. One transaction.
+ * scope but absent from the body loses their visit. Two statements whatever the number of people: one read,
+ * then every write in one statement (atomic by itself: the isolation of the read-committed transaction it
+ * replaces, without two more round trips for BEGIN and COMMIT). A refused submission writes nothing. The
+ * answer is built from what was read and written, not read back.
  */
 export async function submitCheckin(
   db: Db,
@@ -32,62 +33,68 @@ export async function submitCheckin(
 ) {
   const { churchId, serviceId, items } = input;
   const today = utcToday();
-  const saved = await db.transaction(async (tx) => {
-    const [service] = await tx
-      .select({ id: services.id })
-      .from(services)
-      .where(and(eq(services.churchId, churchId), eq(services.id, serviceId), eq(services.removed, false)))
-      .limit(1);
-    if (!service) throw notFound('Service');
-    const times = new Set(
-      (
-        await tx
-          .select({ id: serviceTimes.id })
-          .from(serviceTimes)
-          .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.serviceId, serviceId), eq(serviceTimes.removed, false)))
-      ).map((t) => t.id),
-    );
-    validate(items, times, input.param);
+  const at = new Date();
+  const keys = new Map<string, SessionKey>();
+  for (const { session } of items.flatMap((i) => i.visitSessions)) keys.set(sessionKey(session), { groupId: session.groupId, serviceTimeId: session.serviceTimeId });
+  const scope = [...new Set([...input.peopleIds, ...items.map((i) => i.personId)])];
+  const state = await readCheckinState(db, { churchId, serviceId, day: today, keys: [...keys.values()], personIds: scope });
+  if (!state.times) throw notFound('Service');
+  validate(items, state.times, input.param);
 
-    const sessionIds = new Map<string, string>();
-    for (const { session } of items.flatMap((i) => i.visitSessions)) {
-      const key = `${session.groupId}|${session.serviceTimeId}`;
-      if (!sessionIds.has(key)) sessionIds.set(key, (await findOrCreateSession(tx, churchId, session.groupId, session.serviceTimeId, today)).id);
+  const writes: CheckinWrites = { churchId, serviceId, day: today, at, userId: input.userId, sessions: [], touched: [], created: [], dropped: [], unlinked: [], linked: [] };
+  for (const [key, k] of keys) if (!state.sessions.has(key)) writes.sessions.push({ id: randomUUID(), ...k });
+  const planned = items.map((item) => {
+    const prior = state.visits.get(item.personId);
+    state.visits.delete(item.personId);
+    const visitId = prior?.id ?? randomUUID();
+    if (prior) writes.touched.push(visitId);
+    else writes.created.push({ id: visitId, personId: item.personId });
+    // wanted sessions by key; the id is unknown (null) until the write creates the session
+    const wanted = new Map(item.visitSessions.map(({ session }) => [sessionKey(session), state.sessions.get(sessionKey(session)) ?? null]));
+    const wantedIds = new Set(wanted.values());
+    const have = prior?.links ?? [];
+    writes.unlinked.push(...have.filter((l) => !wantedIds.has(l.sessionId)).map((l) => l.id));
+    const links: Array<{ id: string; key: string; sessionId: string | null }> = [];
+    for (const [key, sessionId] of wanted) {
+      const kept = sessionId ? have.find((l) => l.sessionId === sessionId) : undefined;
+      if (kept) links.push({ id: kept.id, key, sessionId });
+      else {
+        const link = { id: randomUUID(), key, sessionId };
+        links.push(link);
+        writes.linked.push({ id: link.id, visitId, sessionId, key: keys.get(key)! });
+      }
     }
-
-    const scope = [...new Set([...input.peopleIds, ...items.map((i) => i.personId)])];
-    const existing = new Map((await visitsOn(tx, churchId, serviceId, today, scope)).map((v) => [v.personId, v]));
-    const links = existing.size
-      ? await tx.select().from(visitSessions).where(and(eq(visitSessions.churchId, churchId), inArray(visitSessions.visitId, [...existing.values()].map((v) => v.id))))
-      : [];
-
-    const out: VisitRow[] = [];
-    for (const item of items) {
-      const wanted = new Set(item.visitSessions.map(({ session }) => sessionIds.get(`${session.groupId}|${session.serviceTimeId}`)!));
-      const prior = existing.get(item.personId);
-      existing.delete(item.personId);
-      const visit = prior
-        ? (await tx.update(visits).set({ checkinTime: new Date(), addedBy: input.userId, updatedAt: new Date() }).where(eq(visits.id, prior.id)).returning())[0]!
-        : (await tx
-            .insert(visits)
-            .values({ id: randomUUID(), churchId, personId: item.personId, serviceId, visitDate: today, checkinTime: new Date(), addedBy: input.userId })
-            .returning())[0]!;
-      const have = links.filter((l) => l.visitId === visit.id);
-      const stale = have.filter((l) => !wanted.has(l.sessionId)).map((l) => l.id);
-      if (stale.length) await tx.delete(visitSessions).where(and(eq(visitSessions.churchId, churchId), inArray(visitSessions.id, stale)));
-      const missing = [...wanted].filter((id) => !have.some((l) => l.sessionId === id));
-      if (missing.length) await tx.insert(visitSessions).values(missing.map((sessionId) => ({ id: randomUUID(), churchId, visitId: visit.id, sessionId })));
-      out.push(visit);
-    }
-    // People in scope who were not submitted are no longer checked in.
-    const dropped = [...existing.values()].map((v) => v.id);
-    if (dropped.length) {
-      await tx.delete(visitSessions).where(and(eq(visitSessions.churchId, churchId), inArray(visitSessions.visitId, dropped)));
-      await tx.delete(visits).where(and(eq(visits.churchId, churchId), inArray(visits.id, dropped)));
-    }
-    return withVisitSessions(tx, churchId, out);
+    // kept links first, in the order they were made, then the new ones (as reading them back would order them)
+    const order = (l: { id: string }) => {
+      const at = have.findIndex((h) => h.id === l.id);
+      return at < 0 ? have.length : at;
+    };
+    return { visitId, personId: item.personId, links: links.sort((a, b) => order(a) - order(b)) };
   });
-  return { securityCode: securityCode(), visits: saved };
+  // People in scope who were not submitted are no longer checked in.
+  for (const visit of state.visits.values()) {
+    writes.dropped.push(visit.id);
+    writes.unlinked.push(...visit.links.map((l) => l.id));
+  }
+  const created = await writeCheckin(db, writes);
+
+  const sessionById = new Map<string, { id: string; groupId: string; serviceTimeId: string; sessionDate: Date }>();
+  for (const [key, k] of keys) {
+    const id = state.sessions.get(key) ?? created.get(key);
+    if (id) sessionById.set(id, { id, groupId: k.groupId, serviceTimeId: k.serviceTimeId, sessionDate: today });
+  }
+  const visits = planned.map((v) => ({
+    id: v.visitId,
+    personId: v.personId,
+    serviceId,
+    visitDate: today,
+    checkinTime: at,
+    visitSessions: v.links.map((l) => {
+      const sessionId = l.sessionId ?? created.get(l.key)!;
+      return { id: l.id, visitId: v.visitId, sessionId, session: sessionById.get(sessionId) };
+    }),
+  }));
+  return { securityCode: securityCode(), visits };
 }
 
 function validate(items: CheckinItem[], times: Set<string>, param: (i: number, field: string) => string): void {

@@ -1,6 +1,5 @@
-import { HttpError, type Db, type InternalClient } from '@church/common';
-import { getSession } from '../repos/sessions';
-import { listVisitSessions } from '../repos/visits';
+import { HttpError, notFound, type Db, type InternalClient } from '@church/common';
+import { sessionAttendance } from '../repos/sessions';
 
 /** A member of a group, as membership's internal route answers. */
 interface GroupMember {
@@ -26,6 +25,9 @@ async function fromMembership<T>(internal: InternalClient, path: string, body: u
   }
 }
 
+/** Names compare as `localeCompare` does (the default locale), through one collator built once. */
+const byName = new Intl.Collator().compare;
+
 const nameOf = (p: { displayName?: string | null; firstName?: string | null; lastName?: string | null } | undefined) =>
   p?.displayName || [p?.firstName, p?.lastName].filter(Boolean).join(' ') || '';
 
@@ -35,31 +37,30 @@ const nameOf = (p: { displayName?: string | null; firstName?: string | null; las
  * Members and names come from membership over signed internal calls. Sorted by name.
  */
 export async function sessionDownload(db: Db, internal: InternalClient, churchId: string, sessionId: string) {
-  const session = await getSession(db, churchId, sessionId);
-  const [present, members] = await Promise.all([
-    listVisitSessions(db, churchId, { sessionId, groupIds: null }),
-    fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId }),
-  ]);
+  const session = await sessionAttendance(db, churchId, sessionId);
+  if (!session) throw notFound('Session');
+  const { present } = session;
+  const members = await fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId });
   const memberById = new Map(members.map((m) => [m.personId, m]));
   const strangers = [...new Set(present.map((p) => p.personId).filter((id) => !memberById.has(id)))];
   const basics = strangers.length
     ? await fromMembership<PersonBasic[]>(internal, '/membership/internal/people/basic', { churchId, ids: strangers })
     : [];
   const basicById = new Map(basics.map((p) => [p.id, p]));
-  const base = { sessionId, sessionDate: session.sessionDate };
+  const { sessionDate } = session;
   const presentIds = new Set(present.map((p) => p.personId));
-  const rows = [
-    ...present.map((p) => ({
-      ...base,
-      id: p.id,
-      visitId: p.visitId,
-      personId: p.personId,
-      personName: nameOf(memberById.get(p.personId) ?? basicById.get(p.personId)),
-      status: 'present' as const,
-    })),
-    ...members
-      .filter((m) => !presentIds.has(m.personId))
-      .map((m) => ({ ...base, id: '', visitId: '', personId: m.personId, personName: nameOf(m), status: 'absent' as const })),
-  ];
-  return rows.sort((a, b) => a.personName.localeCompare(b.personName) || a.personId.localeCompare(b.personId));
+  // one object shape for every row (a few hundred of them), built without spreads
+  const rows = present.map((p) => ({
+    id: p.id,
+    personId: p.personId,
+    visitId: p.visitId,
+    sessionId,
+    sessionDate,
+    personName: nameOf(memberById.get(p.personId) ?? basicById.get(p.personId)),
+    status: 'present' as 'present' | 'absent',
+  }));
+  for (const m of members) {
+    if (!presentIds.has(m.personId)) rows.push({ id: '', personId: m.personId, visitId: '', sessionId, sessionDate, personName: nameOf(m), status: 'absent' });
+  }
+  return rows.sort((a, b) => byName(a.personName, b.personName) || byName(a.personId, b.personId));
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
-import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../db/schema';
+import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitCounts, visitSessions, visits } from '../db/schema';
 
 // Attendance reports: read-only queries over visits, each one statement served by indexes leading with church_id.
 
@@ -44,24 +44,27 @@ export function visitConditions(db: DbOrTx, churchId: string, f: PlaceFilter): S
 }
 
 /**
- * Visits per Sunday-start week, oldest first, in one statement. Without a session filter it counts visits per
- * day first, which an index leading with (church_id, [service_id,] visit_date) answers in order without a
- * sort, and rolls the few hundred days up to weeks, so the week arithmetic runs per day, not per visit.
- * Each visit row counts once, so `count(*)` counts distinct visits.
+ * Visits per Sunday-start week, oldest first, in one statement. Without a session filter it sums the
+ * per-(service, date) counts that triggers keep in `visit_counts` (one row per service and day, whatever
+ * the number of visits), so its cost does not grow with the church's attendance; a key whose count went back
+ * to zero adds nothing, and a week whose sum is zero is left out, as a week without visits would be.
  */
 export function trend(db: DbOrTx, churchId: string, f: PlaceFilter) {
   if (f.groupId || f.serviceTimeId || f.groupIds) return sessionTrend(db, churchId, f);
-  const perDay = db
-    .select({ day: visits.visitDate, visits: sql<number>`count(*)`.as('visits') })
-    .from(visits)
-    .where(and(...visitConditions(db, churchId, f)))
-    .groupBy(visits.visitDate)
-    .as('per_day');
-  const week = sql<Date>`(${perDay.day} - extract(dow from ${perDay.day})::int)`.mapWith(visits.visitDate);
+  const conditions: SQL[] = [eq(visitCounts.churchId, churchId)];
+  if (f.serviceId) conditions.push(eq(visitCounts.serviceId, f.serviceId));
+  if (f.campusId) {
+    const ofCampus = db.select({ id: services.id }).from(services).where(and(eq(services.churchId, churchId), eq(services.campusId, f.campusId)));
+    conditions.push(inArray(visitCounts.serviceId, ofCampus));
+  }
+  const week = sql<Date>`(${visitCounts.visitDate} - extract(dow from ${visitCounts.visitDate})::int)`.mapWith(visits.visitDate);
+  const total = sql`sum(${visitCounts.visits})`;
   return db
-    .select({ week, count: sql<number>`sum(${perDay.visits})::int`.mapWith(Number) })
-    .from(perDay)
+    .select({ week, count: sql<number>`${total}::int`.mapWith(Number) })
+    .from(visitCounts)
+    .where(and(...conditions))
     .groupBy(week)
+    .having(sql`${total} <> 0`)
     .orderBy(week);
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
-import { notFound, type DbOrTx } from '@church/common';
+import { notFound, rowsOf, type DbOrTx } from '@church/common';
 import { serviceTimes, sessions, visitSessions, visits } from '../db/schema';
 
 // Sessions: one meeting of a group, (group, service time, date).
@@ -97,4 +97,28 @@ export async function serviceOfSession(db: DbOrTx, churchId: string, session: Se
     .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.id, session.serviceTimeId)))
     .limit(1);
   return row?.serviceId ?? null;
+}
+
+/**
+ * A session and who attended it (one row per visit session, with the visit's person), in one query. The rows
+ * are read as the driver returns them, without the ORM's per-field mapping: a session of a big group has a
+ * few hundred, and mapping them cost more than the query. `null` for another church's or an unknown session.
+ */
+export async function sessionAttendance(db: DbOrTx, churchId: string, sessionId: string) {
+  const query = db
+    .select({ groupId: sessions.groupId, sessionDate: sessions.sessionDate, id: visitSessions.id, visitId: visitSessions.visitId, personId: visits.personId })
+    .from(sessions)
+    .leftJoin(visitSessions, and(eq(visitSessions.churchId, churchId), eq(visitSessions.sessionId, sessions.id)))
+    .leftJoin(visits, and(eq(visits.churchId, churchId), eq(visits.id, visitSessions.visitId)))
+    .where(and(eq(sessions.churchId, churchId), eq(sessions.id, sessionId)));
+  type Raw = { group_id: string; session_date: unknown; id: string | null; visit_id: string | null; person_id: string | null };
+  const rows = rowsOf<Raw>(await db.execute(query));
+  const [first] = rows;
+  if (!first) return null;
+  return {
+    groupId: first.group_id,
+    sessionDate: sessions.sessionDate.mapFromDriverValue(first.session_date as string) as Date,
+    // a visit session whose visit is gone attends nobody
+    present: rows.flatMap((r) => (r.id && r.visit_id && r.person_id ? [{ id: r.id, visitId: r.visit_id, personId: r.person_id }] : [])),
+  };
 }

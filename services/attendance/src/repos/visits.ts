@@ -88,13 +88,18 @@ export async function lastLoggedDate(db: DbOrTx, churchId: string, serviceId: st
   return row?.last ? new Date(row.last) : null;
 }
 
-/** The people's visits at the service on the date. */
+/**
+ * The people's visits at the service on the date. The people's visits of the date are read through the unique
+ * index (church, person, date, service) and the service's kept in code: with the service in the SQL, the generic
+ * plan of the prepared statement filters every visit of the date at the service instead (see repos/checkin.ts).
+ */
 export async function visitsOn(db: DbOrTx, churchId: string, serviceId: string, visitDate: Date, personIds: string[]): Promise<VisitRow[]> {
   if (!personIds.length) return [];
-  return db
+  const rows = await db
     .select()
     .from(visits)
-    .where(and(eq(visits.churchId, churchId), eq(visits.serviceId, serviceId), eq(visits.visitDate, visitDate), inArray(visits.personId, personIds)));
+    .where(and(eq(visits.churchId, churchId), inArray(visits.personId, personIds), eq(visits.visitDate, visitDate)));
+  return rows.filter((v) => v.serviceId === serviceId);
 }
 
 /**

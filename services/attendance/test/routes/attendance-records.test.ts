@@ -1,5 +1,7 @@
+import { and, eq, ne } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { visitCounts, visits } from '../../src/db/schema';
 import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, startAttendance } from '../setup';
 
 let t: TestApp;
@@ -89,6 +91,60 @@ describe('GET /attendance/attendancerecords/trend', () => {
     const bad = await call(t.app, 'GET', '/attendance/attendancerecords/trend?campusId=main', { token: d.c.token(['Attendance.View Summary']) });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0]).toMatchObject({ param: 'campusId', location: 'query' });
+  });
+});
+
+describe('the trend after writes through every route that adds, moves or removes visits', () => {
+  it('counts what the visits hold: check-in, visit saves and deletes, quick-log, visit-session and session deletes', async () => {
+    const c = makeChurch();
+    const main = await makePlaces(t, c.churchId, { campus: 'Main', service: 'Sunday' });
+    const east = await makePlaces(t, c.churchId, { campus: 'East', service: 'Saturday' });
+    const group = randomUUID();
+    const [kid, sister, x, y, z, w] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const token = c.token(['Attendance.Edit', 'Attendance.Checkin', 'Attendance.View Summary']);
+    const ok = async (method: 'POST' | 'DELETE', url: string, body?: unknown) => {
+      const res = await call(t.app, method, url, { token, body });
+      expect(res.statusCode).toBe(200);
+      return res.json();
+    };
+    const checkin = (people: string[], body: unknown) => ok('POST', `/attendance/visits/checkin?serviceId=${main.serviceId}&peopleIds=${people.join(',')}`, body);
+    const inGroup = { session: { serviceTimeId: main.serviceTimeId, groupId: group } };
+
+    await checkin([kid, sister], [{ personId: kid, visitSessions: [inGroup] }, { personId: sister, visitSessions: [inGroup] }]);
+    const [xVisit, yVisit] = await ok('POST', '/attendance/visits', [
+      { personId: x, serviceId: main.serviceId, visitDate: '2024-01-07' },
+      { personId: y, visitDate: '2024-01-08' }, // no service
+    ]);
+    await ok('POST', '/attendance/visits', { id: xVisit.id, serviceId: east.serviceId, visitDate: '2024-01-14' }); // moved
+    const jan7 = await makeSession(t, c.churchId, group, main.serviceTimeId, '2024-01-07');
+    const jan21 = await makeSession(t, c.churchId, group, main.serviceTimeId, '2024-01-21');
+    await ok('POST', '/attendance/visitsessions/log', { personId: z, visitSessions: [{ sessionId: jan7 }] });
+    await ok('POST', '/attendance/visitsessions/log', { personId: w, visitSessions: [{ sessionId: jan21 }] });
+    await checkin([kid, sister], [{ personId: kid, visitSessions: [inGroup] }]); // the sister is no longer checked in
+    await ok('DELETE', `/attendance/visits/${yVisit.id}`);
+    await ok('DELETE', `/attendance/sessions/${jan7}`); // z attended nothing else: the visit goes
+    await ok('DELETE', `/attendance/visitsessions?personId=${w}&sessionId=${jan21}`); // w's last session: the visit goes
+
+    const now = new Date();
+    const sunday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - now.getUTCDay())).toISOString();
+    const trend = async (query = '') => (await call(t.app, 'GET', `/attendance/attendancerecords/trend${query}`, { token })).json();
+    expect(await trend()).toEqual([
+      { week: day('2024-01-14'), count: 1 },
+      { week: sunday, count: 1 },
+    ]);
+    expect(await trend(`?serviceId=${main.serviceId}`)).toEqual([{ week: sunday, count: 1 }]);
+    expect(await trend(`?campusId=${east.campusId}`)).toEqual([{ week: day('2024-01-14'), count: 1 }]);
+    // the counts the trend sums equal the visits, key by key
+    const counted = await t.app.db
+      .select({ serviceId: visitCounts.serviceId, visitDate: visitCounts.visitDate, visits: visitCounts.visits })
+      .from(visitCounts)
+      .where(and(eq(visitCounts.churchId, c.churchId), ne(visitCounts.visits, 0)));
+    const rows = await t.app.db.select().from(visits).where(eq(visits.churchId, c.churchId));
+    expect(rows.map((r) => r.personId).sort()).toEqual([kid, x].sort());
+    const byKey = (r: { serviceId: string | null; visitDate: Date }) => `${r.serviceId}|${r.visitDate.toISOString()}`;
+    const expected = new Map<string, number>();
+    for (const r of rows) expected.set(byKey(r), (expected.get(byKey(r)) ?? 0) + 1);
+    expect(new Map(counted.map((r) => [byKey(r), r.visits]))).toEqual(expected);
   });
 });
 

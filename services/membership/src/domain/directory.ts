@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@church/common';
 import { groupMembers, people, settings, visibilityPreferences } from '../db/schema';
-import { ContactInfo, type PersonRow, type Viewer } from './person';
+import { ContactInfo, type PersonRecord, type Viewer } from './person';
 
 /** Who may open the directory (church setting `directoryVisibility`). */
 export const DIRECTORY_LEVELS = ['Staff', 'Members', 'Regular Attendees', 'Everyone'] as const;
@@ -125,7 +125,7 @@ function shows(v: string | null | undefined, audience: Audience): boolean {
 }
 
 /** A person as the directory shows them: name and photo always, contact details as their preferences allow. */
-export function directoryEntry(p: PersonRow, prefs: Partial<PreferencesRow> | undefined, audience: Audience) {
+export function directoryEntry(p: PersonRecord, prefs: Partial<PreferencesRow> | undefined, audience: Audience) {
   const address = shows(prefs?.address, audience);
   const phone = shows(prefs?.phoneNumber, audience);
   const email = shows(prefs?.email, audience);

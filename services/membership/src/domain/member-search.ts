@@ -5,17 +5,17 @@ import { conditionsFromChat, type ChatCompletionsOptions } from '../providers/ch
 import { likeEscape, peopleScope, peopleWhere, type Scope } from '../repos/people';
 import { searchCondition, type Condition } from './advanced-search';
 import { parseMemberQuery } from './member-query';
-import type { PersonRow } from './person';
+import type { PersonRecord } from './person';
 
 export interface MemberQueryResult {
   conditions: Condition[];
-  people: PersonRow[];
+  people: PersonRecord[];
   /** who read the text: the deterministic parser or the configured chat model */
   source: 'parser' | 'ai';
 }
 
 /** Runs advanced-search conditions as one SQL query within the church and the viewer's scope. */
-export function advancedSearch(db: Db, churchId: string, conditions: Condition[], scope: Scope): Promise<PersonRow[]> {
+export function advancedSearch(db: Db, churchId: string, conditions: Condition[], scope: Scope): Promise<PersonRecord[]> {
   return peopleWhere(db, peopleScope(churchId, scope, searchCondition(conditions)));
 }
 

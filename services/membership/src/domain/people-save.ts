@@ -4,7 +4,7 @@ import { badRequest, decodeDataUrl, notFound, rowsByIds, type Db, type DbOrTx, t
 import { churches, people, userChurches, users } from '../db/schema';
 import { existingHouseholdIds, insertHousehold } from '../repos/households';
 import { insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
-import { displayNameOf, toPersonValues, type PersonInput, type PersonRow, type PersonValues } from './person';
+import { displayNameOf, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
 
 /** Fields a caller holding only `People.Edit Self` may not change on their own record. */
 const PRIVILEGED_FIELDS: Array<keyof PersonValues> = ['membershipStatus', 'householdId', 'householdRole', 'campusId'];
@@ -81,7 +81,7 @@ async function photoValues(ctx: SaveContext, personId: string, photo: string | n
  * Household assignment: the listed people join the household with their roles; people who were in it
  * and are not listed move to a new household of their own (everyone keeps a household).
  */
-export async function assignHousehold(db: Db, churchId: string, householdId: string, members: Array<{ personId: string; householdRole?: string | null }>): Promise<PersonRow[]> {
+export async function assignHousehold(db: Db, churchId: string, householdId: string, members: Array<{ personId: string; householdRole?: string | null }>): Promise<PersonRecord[]> {
   const known = await existingHouseholdIds(db, churchId, [householdId]);
   if (!known.has(householdId)) throw notFound('Household');
   const ids = [...new Set(members.map((m) => m.personId))];
@@ -136,7 +136,7 @@ export interface Claimant {
  * Links a user to their person at a church: the person already linked, else the person with the user's
  * email, else a new Guest person. The user-church record then points at that person.
  */
-export async function claimPerson(db: Db, churchId: string, user: Claimant): Promise<PersonRow> {
+export async function claimPerson(db: Db, churchId: string, user: Claimant): Promise<PersonRecord> {
   if (!(await churchExists(db, churchId))) throw notFound('Church');
   return db.transaction(async (tx) => {
     const [link] = await tx

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { hasPermission, isMember, type Claims } from '@church/auth';
-import { Email, Id, IsoDate } from '@church/common';
+import { Email, Id, IsoDate, exactShape } from '@church/common';
 import type { people } from '../db/schema';
 
 /** A row of the people table as drizzle reads it. */
 export type PersonRow = typeof people.$inferSelect;
+/** A live person as reads select it: every column but `removed`. */
+export type PersonRecord = Omit<PersonRow, 'removed'>;
 /** Column values a save may set. */
 export type PersonValues = Partial<typeof people.$inferInsert>;
 
@@ -128,6 +130,8 @@ export const Person = z.object({
   updatedAt: z.date().nullish(),
 });
 export const PersonList = z.array(Person);
+/** A list of `toPerson` records, written with JSON.stringify (see `exactShape`): lists run to 10,000 people. */
+export const PersonRecords = exactShape(z.array(Person));
 
 /** Name-only view (`/people/basic`, household lists for outsiders). */
 export const BasicPerson = z.object({
@@ -144,8 +148,8 @@ export function displayNameOf(p: { firstName?: string | null; nickName?: string 
   return [p.nickName || p.firstName, p.lastName].filter(Boolean).join(' ').trim();
 }
 
-/** The API's person record from a row. */
-export function toPerson(row: PersonRow) {
+/** The API's person record from a row, field by field in the schema's order (`PersonRecords` relies on it). */
+export function toPerson(row: PersonRecord): z.output<typeof Person> {
   return {
     id: row.id,
     churchId: row.churchId,

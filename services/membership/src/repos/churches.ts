@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { churches, userChurches } from '../db/schema';
+import { preparedReader, type RowOf } from './rows';
 
 export type ChurchRow = typeof churches.$inferSelect;
 export type UserChurchRow = typeof userChurches.$inferSelect;
@@ -74,6 +75,21 @@ export async function userChurchesOf(db: DbOrTx, userId: string): Promise<Array<
     .innerJoin(churches, eq(churches.id, userChurches.churchId))
     .where(eq(userChurches.userId, userId))
     .orderBy(sql`${userChurches.lastAccessed} desc nulls last`, asc(userChurches.createdAt), asc(churches.name));
+}
+
+const { createdAt: _createdAt, updatedAt: _updatedAt, ...churchColumns } = getTableColumns(churches);
+const linkedChurches = preparedReader(churchColumns, (qb) =>
+  qb
+    .select(churchColumns)
+    .from(userChurches)
+    .innerJoin(churches, eq(churches.id, userChurches.churchId))
+    .where(eq(userChurches.userId, sql.placeholder('userId')))
+    .orderBy(sql`${userChurches.lastAccessed} desc nulls last`, asc(userChurches.createdAt), asc(churches.name)),
+);
+
+/** The churches of the user's links in `userChurchesOf`'s order, without the link rows (the church list read). */
+export function churchesOfUser(db: DbOrTx, userId: string): Promise<Array<RowOf<typeof churchColumns>>> {
+  return linkedChurches(db, { userId });
 }
 
 export async function findUserChurch(db: DbOrTx, userId: string, churchId: string): Promise<UserChurchRow | undefined> {

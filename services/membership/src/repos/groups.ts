@@ -1,19 +1,29 @@
-import { and, arrayContains, asc, eq, inArray, like, or, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, getTableColumns, inArray, like, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { groupMembers, groups, people } from '../db/schema';
+import { preparedReader, rowReader, type RowOf } from './rows';
 
 export type GroupRow = typeof groups.$inferSelect;
 export type GroupMemberRow = typeof groupMembers.$inferSelect;
 
-const live = (churchId: string) => and(eq(groups.churchId, churchId), eq(groups.removed, false));
+const live = (churchId: string | SQLWrapper) => and(eq(groups.churchId, churchId), eq(groups.removed, false));
+
+// Lists return what a group record shows: not the soft-delete flag nor the timestamps.
+const { removed: _removed, createdAt: _createdAt, updatedAt: _updatedAt, ...recordColumns } = getTableColumns(groups);
+export type GroupRecord = RowOf<typeof recordColumns>;
+const readRecords = rowReader(recordColumns);
+const allOfChurch = preparedReader(recordColumns, (qb) =>
+  qb.select(recordColumns).from(groups).where(live(sql.placeholder('churchId'))).orderBy(asc(groups.name)),
+);
 
 /** Groups of a church (not removed), by name; optional tag, label or id filters. */
-export function listGroups(db: DbOrTx, churchId: string, filter: { tag?: string; label?: string; ids?: string[] } = {}): Promise<GroupRow[]> {
+export function listGroups(db: DbOrTx, churchId: string, filter: { tag?: string; label?: string; ids?: string[] } = {}): Promise<GroupRecord[]> {
+  if (!filter.tag && !filter.label && !filter.ids) return allOfChurch(db, { churchId });
   const where: Array<SQL | undefined> = [live(churchId)];
   if (filter.tag) where.push(arrayContains(groups.tags, [filter.tag]));
   if (filter.label) where.push(arrayContains(groups.labels, [filter.label]));
   if (filter.ids) where.push(inArray(groups.id, filter.ids));
-  return db.select().from(groups).where(and(...where)).orderBy(asc(groups.name));
+  return readRecords(db, db.select(recordColumns).from(groups).where(and(...where)).orderBy(asc(groups.name)));
 }
 
 export async function findGroup(db: DbOrTx, churchId: string, id: string): Promise<GroupRow | undefined> {

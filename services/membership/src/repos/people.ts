@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
-import { answers, formSubmissions, forms, groupMembers, groups, people, questions } from '../db/schema';
-import { MEMBER_LEVEL_STATUSES, type PersonRow, type PersonValues } from '../domain/person';
+import { answers, formSubmissions, forms, groupMembers, groups, people, peopleSearchText, questions } from '../db/schema';
+import { MEMBER_LEVEL_STATUSES, type PersonRecord, type PersonRow, type PersonValues } from '../domain/person';
+import { preparedReader, rowReader } from './rows';
 
 export interface Scope {
   /** Member-level viewers see only members and staff who have not opted out */
@@ -11,7 +12,7 @@ export interface Scope {
 }
 
 /** Conditions every people query starts with: the church, not removed, and the viewer's scope. */
-export function peopleScope(churchId: string, scope: Scope = {}, ...extra: Array<SQL | undefined>): SQL {
+export function peopleScope(churchId: string | SQLWrapper, scope: Scope = {}, ...extra: Array<SQL | undefined>): SQL {
   const conditions: Array<SQL | undefined> = [eq(people.churchId, churchId), eq(people.removed, false), ...extra];
   if (scope.membersOnly) conditions.push(inArray(people.membershipStatus, MEMBER_LEVEL_STATUSES), eq(people.optedOut, false));
   return and(...conditions)!;
@@ -19,28 +20,42 @@ export function peopleScope(churchId: string, scope: Scope = {}, ...extra: Array
 
 const byName = [asc(people.lastName), asc(people.firstName), asc(people.id)];
 
+// Reads of live people select what a person record returns (every column but `removed`).
+const { removed: _removed, ...recordColumns } = getTableColumns(people);
+const readRecords = rowReader(recordColumns);
+const selectRecords = (db: DbOrTx) => db.select(recordColumns).from(people);
+
+// The hottest reads, built once (see preparedReader).
+const church = sql.placeholder('churchId');
+const wholeChurch = [false, true].map((membersOnly) =>
+  preparedReader(recordColumns, (qb) => qb.select(recordColumns).from(people).where(peopleScope(church, { membersOnly })).orderBy(...byName)),
+);
+const oneById = preparedReader(recordColumns, (qb) =>
+  qb.select(recordColumns).from(people).where(peopleScope(church, {}, eq(people.id, sql.placeholder('id')))).limit(1),
+);
+
 /** People matching `where` (already church-scoped through `peopleScope`), sorted by name. */
-export function peopleWhere(db: DbOrTx, where: SQL, limit?: number): Promise<PersonRow[]> {
-  const query = db.select().from(people).where(where).orderBy(...byName);
-  return limit ? query.limit(limit) : query;
+export function peopleWhere(db: DbOrTx, where: SQL, limit?: number): Promise<PersonRecord[]> {
+  const query = selectRecords(db).where(where).orderBy(...byName);
+  return readRecords(db, limit ? query.limit(limit) : query);
 }
 
-export function listPeople(db: DbOrTx, churchId: string, scope: Scope): Promise<PersonRow[]> {
-  return peopleWhere(db, peopleScope(churchId, scope));
+export function listPeople(db: DbOrTx, churchId: string, scope: Scope): Promise<PersonRecord[]> {
+  return wholeChurch[scope.membersOnly ? 1 : 0]!(db, { churchId });
 }
 
-export function peopleByIds(db: DbOrTx, churchId: string, ids: string[], scope: Scope = {}): Promise<PersonRow[]> {
+export function peopleByIds(db: DbOrTx, churchId: string, ids: string[], scope: Scope = {}): Promise<PersonRecord[]> {
   if (!ids.length) return Promise.resolve([]);
   return peopleWhere(db, peopleScope(churchId, scope, inArray(people.id, ids)));
 }
 
-export async function personById(db: DbOrTx, churchId: string, id: string): Promise<PersonRow | undefined> {
-  const [row] = await db.select().from(people).where(peopleScope(churchId, {}, eq(people.id, id))).limit(1);
+export async function personById(db: DbOrTx, churchId: string, id: string): Promise<PersonRecord | undefined> {
+  const [row] = await oneById(db, { churchId, id });
   return row;
 }
 
-export function recentPeople(db: DbOrTx, churchId: string, scope: Scope, limit = 25): Promise<PersonRow[]> {
-  return db.select().from(people).where(peopleScope(churchId, scope)).orderBy(desc(people.createdAt), desc(people.id)).limit(limit);
+export function recentPeople(db: DbOrTx, churchId: string, scope: Scope, limit = 25): Promise<PersonRecord[]> {
+  return readRecords(db, selectRecords(db).where(peopleScope(churchId, scope)).orderBy(desc(people.createdAt), desc(people.id)).limit(limit));
 }
 
 /** `%`, `_` and `\` in user text match literally in LIKE patterns. */
@@ -48,33 +63,45 @@ export function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Name search (any of display, first, last, nick name, or the email) and/or exact email, case-insensitive. */
-export function searchPeople(db: DbOrTx, churchId: string, opts: { term?: string; email?: string }, scope: Scope): Promise<PersonRow[]> {
-  const conditions: SQL[] = [];
-  if (opts.term) {
-    const pattern = `%${likeEscape(opts.term)}%`;
-    // "John Smith" should find John Smith: the first-last concatenation is searched too.
-    const full = sql`(coalesce(${people.firstName}, '') || ' ' || coalesce(${people.lastName}, '')) ilike ${pattern}`;
-    conditions.push(
-      or(ilike(people.displayName, pattern), ilike(people.firstName, pattern), ilike(people.lastName, pattern), ilike(people.nickName, pattern), ilike(people.email, pattern), full)!,
-    );
-  }
-  if (opts.email) conditions.push(sql`lower(${people.email}) = ${opts.email.toLowerCase()}`);
-  return peopleWhere(db, peopleScope(churchId, scope, ...conditions));
-}
+/** Prepared searches by which inputs are given and the viewer's scope (at most eight). */
+const searches = new Map<string, ReturnType<typeof preparedReader<typeof recordColumns>>>();
 
+/** Name search (any of display, first, last, nick name, or the email) and/or exact email, case-insensitive. */
+export function searchPeople(db: DbOrTx, churchId: string, opts: { term?: string; email?: string }, scope: Scope): Promise<PersonRecord[]> {
+  const key = `${Boolean(opts.term)},${Boolean(opts.email)},${Boolean(scope.membersOnly)}`;
+  let read = searches.get(key);
+  if (!read) {
+    const conditions: SQL[] = [];
+    if (opts.term) {
+      const pattern = sql.placeholder('pattern');
+      // "John Smith" should find John Smith: the first-last concatenation is searched too.
+      const full = sql`(coalesce(${people.firstName}, '') || ' ' || coalesce(${people.lastName}, '')) ilike ${pattern}`;
+      conditions.push(
+        // Served by people_church_search_idx; the fields themselves are then checked one by one, so a match
+        // across two fields of the joined text ("Smith john" over last and nick name) does not count.
+        sql`${peopleSearchText(people)} ilike ${pattern}`,
+        or(ilike(people.displayName, pattern), ilike(people.firstName, pattern), ilike(people.lastName, pattern), ilike(people.nickName, pattern), ilike(people.email, pattern), full)!,
+      );
+    }
+    if (opts.email) conditions.push(sql`lower(${people.email}) = ${sql.placeholder('email')}`);
+    const where = peopleScope(church, { membersOnly: scope.membersOnly }, ...conditions);
+    read = preparedReader(recordColumns, (qb) => qb.select(recordColumns).from(people).where(where).orderBy(...byName));
+    searches.set(key, read);
+  }
+  return read(db, { churchId, pattern: opts.term ? `%${likeEscape(opts.term)}%` : undefined, email: opts.email?.toLowerCase() });
+}
 /** The digits of a phone column, so `(555) 123-4567` matches `5551234567`. */
 export const phoneDigits = (column: AnyPgColumn) => sql`regexp_replace(coalesce(${column}, ''), '[^0-9]', '', 'g')`;
 
 /** People with any phone number containing these digits. */
-export function searchByPhone(db: DbOrTx, churchId: string, digits: string, scope: Scope): Promise<PersonRow[]> {
+export function searchByPhone(db: DbOrTx, churchId: string, digits: string, scope: Scope): Promise<PersonRecord[]> {
   const pattern = `%${digits}%`;
   const match = or(...[people.homePhone, people.mobilePhone, people.workPhone].map((c) => sql`${phoneDigits(c)} like ${pattern}`));
   return peopleWhere(db, peopleScope(churchId, scope, match));
 }
 
 /** Current members of one of the church's groups (a removed group has none). */
-export function peopleInGroup(db: DbOrTx, churchId: string, groupId: string, scope: Scope): Promise<PersonRow[]> {
+export function peopleInGroup(db: DbOrTx, churchId: string, groupId: string, scope: Scope): Promise<PersonRecord[]> {
   return peopleWhere(db, peopleScope(churchId, scope, memberOfGroups([groupId])));
 }
 
@@ -92,8 +119,8 @@ export function memberOfGroupNamed(pattern: string): SQL {
     and ${groups.name} ilike ${pattern} and ${groups.removed} = false)`;
 }
 
-export function peopleInHousehold(db: DbOrTx, churchId: string, householdId: string): Promise<PersonRow[]> {
-  return db.select().from(people).where(peopleScope(churchId, {}, eq(people.householdId, householdId))).orderBy(asc(people.createdAt), asc(people.id));
+export function peopleInHousehold(db: DbOrTx, churchId: string, householdId: string): Promise<PersonRecord[]> {
+  return readRecords(db, selectRecords(db).where(peopleScope(churchId, {}, eq(people.householdId, householdId))).orderBy(asc(people.createdAt), asc(people.id)));
 }
 
 /** The oldest person of the church with this email (case-insensitive). */
@@ -168,21 +195,43 @@ export function namesOf(db: DbOrTx, churchId: string, ids: string[]) {
     .orderBy(...byName);
 }
 
+const submissionColumns = {
+  id: formSubmissions.id,
+  formId: formSubmissions.formId,
+  formName: forms.name,
+  submissionDate: formSubmissions.submissionDate,
+  revisionDate: formSubmissions.revisionDate,
+  submittedBy: formSubmissions.submittedBy,
+};
+// Asked on every people/:id read, usually to find none.
+const submissionsAbout = preparedReader(submissionColumns, (qb) =>
+  qb
+    .select(submissionColumns)
+    .from(formSubmissions)
+    .leftJoin(forms, and(eq(forms.id, formSubmissions.formId), eq(forms.churchId, church)))
+    .where(and(eq(formSubmissions.churchId, church), eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, sql.placeholder('personId'))))
+    .orderBy(desc(formSubmissions.submissionDate)),
+);
+
+// people/:id asks for the person and whether anything was submitted about them in one round trip; the
+// submissions themselves only when there are some (rarely).
+const aboutPerson = and(eq(formSubmissions.churchId, people.churchId), eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, people.id));
+const withFormsFlag = { ...recordColumns, hasForms: sql<boolean>`exists (select 1 from ${formSubmissions} where ${aboutPerson})`.as('has_forms') };
+const oneWithFormsFlag = preparedReader(withFormsFlag, (qb) =>
+  qb.select(withFormsFlag).from(people).where(peopleScope(church, {}, eq(people.id, sql.placeholder('id')))).limit(1),
+);
+
+/** A live person of the church with the form submissions about them (people/:id). */
+export async function personWithFormSubmissions(db: DbOrTx, churchId: string, id: string) {
+  const [row] = await oneWithFormsFlag(db, { churchId, id });
+  if (!row) return undefined;
+  const { hasForms, ...person } = row;
+  return { person, formSubmissions: hasForms ? await formSubmissionsAbout(db, churchId, id) : [] };
+}
+
 /** Form submissions about a person (content type `person`), newest first, with form names and answers. */
 export async function formSubmissionsAbout(db: DbOrTx, churchId: string, personId: string) {
-  const subs = await db
-    .select({
-      id: formSubmissions.id,
-      formId: formSubmissions.formId,
-      formName: forms.name,
-      submissionDate: formSubmissions.submissionDate,
-      revisionDate: formSubmissions.revisionDate,
-      submittedBy: formSubmissions.submittedBy,
-    })
-    .from(formSubmissions)
-    .leftJoin(forms, and(eq(forms.id, formSubmissions.formId), eq(forms.churchId, churchId)))
-    .where(and(eq(formSubmissions.churchId, churchId), eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, personId)))
-    .orderBy(desc(formSubmissions.submissionDate));
+  const subs = await submissionsAbout(db, { churchId, personId });
   if (!subs.length) return [];
   const rows = await db
     .select({ id: answers.id, formSubmissionId: answers.formSubmissionId, questionId: answers.questionId, questionTitle: questions.title, value: answers.value })

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, OptionalText, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, OptionalText, batchOf, exactShape, notFound, type ZodTypeProvider } from '@church/common';
 import { GROUP_TAGS, saveGroups } from '../domain/groups';
 import { findGroup, findGroupBySlug, groupsOfPerson, listGroups, softDeleteGroup } from '../repos/groups';
 
@@ -33,6 +33,8 @@ export const Group = z.object({
   parentGroupId: z.string().nullable(),
 });
 const GroupList = z.array(Group);
+/** Lists read by `listGroups`, whose rows hold exactly the Group fields in this order (see `exactShape`). */
+const GroupRecords = exactShape(z.array(Group));
 
 const GroupSave = z.object({
   id: Id.optional(),
@@ -58,13 +60,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/groups';
 
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: GroupList } } }, (req) => listGroups(app.db, req.auth.churchId));
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: GroupRecords } } }, (req) => listGroups(app.db, req.auth.churchId));
 
   app.get(
     `${base}/search`,
     {
       config: { access: anyUser },
-      schema: { querystring: z.object({ campusId: Id.optional(), serviceId: Id.optional(), serviceTimeId: Id.optional() }), response: { 200: GroupList } },
+      schema: { querystring: z.object({ campusId: Id.optional(), serviceId: Id.optional(), serviceTimeId: Id.optional() }), response: { 200: GroupRecords } },
     },
     async (req) => {
       const churchId = req.auth.churchId;
@@ -88,7 +90,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     req.auth.personId ? groupsOfPerson(app.db, req.auth.churchId, req.auth.personId, req.params.tag) : [],
   );
 
-  app.get(`${base}/tag/:tag`, { config: { access: anyUser }, schema: { params: TagParams, response: { 200: GroupList } } }, (req) =>
+  app.get(`${base}/tag/:tag`, { config: { access: anyUser }, schema: { params: TagParams, response: { 200: GroupRecords } } }, (req) =>
     listGroups(app.db, req.auth.churchId, { tag: req.params.tag }),
   );
 
@@ -110,7 +112,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/public/:churchId/tag/:tag`,
-    { config: { access: 'public' }, schema: { params: ChurchParams.extend(TagParams.shape), response: { 200: GroupList } } },
+    { config: { access: 'public' }, schema: { params: ChurchParams.extend(TagParams.shape), response: { 200: GroupRecords } } },
     (req) => listGroups(app.db, req.params.churchId, { tag: req.params.tag }),
   );
 
@@ -118,7 +120,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     `${base}/public/:churchId/label`,
     {
       config: { access: 'public' },
-      schema: { params: ChurchParams, querystring: z.object({ label: z.string().trim().min(1).max(100) }), response: { 200: GroupList } },
+      schema: { params: ChurchParams, querystring: z.object({ label: z.string().trim().min(1).max(100) }), response: { 200: GroupRecords } },
     },
     (req) => listGroups(app.db, req.params.churchId, { label: req.query.label }),
   );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Id, type ZodTypeProvider } from '@church/common';
-import { listMembers } from '../repos/groups';
+import { groupRoster } from '../repos/roster';
 
 const Body = z.object({ churchId: Id, groupId: Id });
 const Members = z.array(
@@ -18,15 +18,7 @@ const Members = z.array(
 /** Server-to-server: attendance asks for a group's people (names for session downloads and check-in). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  app.post('/membership/internal/groups/members', { config: { access: 'internal' }, schema: { body: Body, response: { 200: Members } } }, async (req) => {
-    const rows = await listMembers(app.db, req.body.churchId, { groupIds: [req.body.groupId] });
-    return rows.map((r) => ({
-      personId: r.member.personId,
-      displayName: r.displayName,
-      firstName: r.firstName,
-      lastName: r.lastName,
-      photo: r.photo,
-      leader: r.member.leader,
-    }));
-  });
+  app.post('/membership/internal/groups/members', { config: { access: 'internal' }, schema: { body: Body, response: { 200: Members } } }, (req) =>
+    groupRoster(app.db, req.body.churchId, req.body.groupId),
+  );
 }

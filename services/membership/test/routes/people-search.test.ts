@@ -49,6 +49,17 @@ describe('GET/POST /membership/people/search', () => {
     expect(ids(await call(t.app, 'POST', '/membership/people/search', { token, body: { term: 'jones' } }))).toEqual([bob.id]);
   });
 
+  it('matches within one field (or first and last name), never across two fields', async () => {
+    const c = await makeChurch(t);
+    // Every name and the email side by side read "Sue Lee Ann Lee Sue ann@example.org": "lee sue" spans two fields.
+    const ann = await addPerson(t, c.churchId, { firstName: 'Ann', lastName: 'Lee', nickName: 'Sue', displayName: 'Sue Lee', email: 'ann@example.org' });
+    const token = c.token(['People.View']);
+    expect((await call(t.app, 'GET', '/membership/people/search?term=lee%20sue', { token })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', '/membership/people/search?term=org%20sue', { token })).json()).toEqual([]);
+    expect(ids(await call(t.app, 'GET', '/membership/people/search?term=ann%20lee', { token }))).toEqual([ann.id]);
+    expect(ids(await call(t.app, 'GET', '/membership/people/search?term=e%20le', { token }))).toEqual([ann.id]);
+  });
+
   it('treats LIKE wildcards in the term literally', async () => {
     const c = await makeChurch(t);
     await addPerson(t, c.churchId, { firstName: 'Plain' });

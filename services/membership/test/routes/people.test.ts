@@ -228,6 +228,109 @@ describe('GET /membership/people', () => {
   });
 });
 
+describe('whole person records (list, one person, search)', () => {
+  it('return every field, dates as ISO strings and empty fields as null', async () => {
+    const c = await makeChurch(t);
+    const campusId = randomUUID();
+    const userId = randomUUID();
+    const p = await addPerson(t, c.churchId, {
+      firstName: 'Zelda',
+      lastName: 'Zimmer',
+      middleName: 'Q',
+      nickName: 'Zee',
+      prefix: 'Dr',
+      suffix: 'Jr',
+      displayName: 'Zee Zimmer',
+      userId,
+      address1: '1 Main St',
+      address2: 'Apt 2',
+      city: 'Springfield',
+      state: 'IL',
+      zip: '62701',
+      homePhone: '555-0100',
+      mobilePhone: '555-0101',
+      workPhone: '555-0102',
+      email: 'zee@example.org',
+      birthDate: new Date('1980-02-29T00:00:00Z'),
+      anniversary: new Date('2005-06-15T00:00:00Z'),
+      gender: 'Female',
+      maritalStatus: 'Married',
+      photo: 'https://example.org/zee.png',
+      photoUpdated: new Date('2024-05-06T07:08:09.123Z'),
+      campusId,
+      nametagNotes: 'Peanut allergy',
+      school: 'Springfield High',
+      grade: '12',
+      createdAt: new Date('2020-01-02T03:04:05.678Z'),
+      updatedAt: new Date('2021-01-02T03:04:05.678Z'),
+    });
+    const bare = await addPerson(t, c.churchId, { firstName: 'Zack', lastName: 'Zz', displayName: null, householdRole: null });
+    const record = {
+      id: p.id,
+      churchId: c.churchId,
+      userId,
+      name: { first: 'Zelda', last: 'Zimmer', middle: 'Q', nick: 'Zee', display: 'Zee Zimmer', prefix: 'Dr', suffix: 'Jr' },
+      contactInfo: {
+        address1: '1 Main St',
+        address2: 'Apt 2',
+        city: 'Springfield',
+        state: 'IL',
+        zip: '62701',
+        homePhone: '555-0100',
+        mobilePhone: '555-0101',
+        workPhone: '555-0102',
+        email: 'zee@example.org',
+      },
+      birthDate: '1980-02-29T00:00:00.000Z',
+      gender: 'Female',
+      maritalStatus: 'Married',
+      anniversary: '2005-06-15T00:00:00.000Z',
+      membershipStatus: 'Member',
+      householdId: p.householdId,
+      householdRole: 'Head',
+      photo: 'https://example.org/zee.png',
+      photoUpdated: '2024-05-06T07:08:09.123Z',
+      optedOut: false,
+      campusId,
+      nametagNotes: 'Peanut allergy',
+      school: 'Springfield High',
+      grade: '12',
+      createdAt: '2020-01-02T03:04:05.678Z',
+      updatedAt: '2021-01-02T03:04:05.678Z',
+    };
+    const nothing = { middle: null, nick: null, display: null, prefix: null, suffix: null };
+    const bareRecord = {
+      id: bare.id,
+      churchId: c.churchId,
+      userId: null,
+      name: { first: 'Zack', last: 'Zz', ...nothing },
+      contactInfo: { address1: null, address2: null, city: null, state: null, zip: null, homePhone: null, mobilePhone: null, workPhone: null, email: null },
+      birthDate: null,
+      gender: null,
+      maritalStatus: null,
+      anniversary: null,
+      membershipStatus: 'Member',
+      householdId: bare.householdId,
+      householdRole: null,
+      photo: null,
+      photoUpdated: null,
+      optedOut: false,
+      campusId: null,
+      nametagNotes: null,
+      school: null,
+      grade: null,
+      createdAt: bare.createdAt.toISOString(),
+      updatedAt: bare.updatedAt.toISOString(),
+    };
+    const token = c.token(['People.View']);
+    const list = (await call(t.app, 'GET', '/membership/people', { token })).json();
+    expect(list.slice(-2)).toEqual([record, bareRecord]);
+    expect((await call(t.app, 'GET', `/membership/people/${p.id}`, { token })).json()).toEqual({ ...record, formSubmissions: [] });
+    expect((await call(t.app, 'GET', `/membership/people/${bare.id}`, { token })).json()).toEqual({ ...bareRecord, formSubmissions: [] });
+    expect((await call(t.app, 'GET', '/membership/people/search?term=zimm', { token })).json()).toEqual([record]);
+  });
+});
+
 describe('GET /membership/people/:id', () => {
   it('answers the person with the form submissions about them', async () => {
     const c = await makeChurch(t);

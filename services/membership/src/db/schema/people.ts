@@ -1,10 +1,23 @@
-import { sql } from 'drizzle-orm';
-import { boolean, date, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import { boolean, date, index, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 export const households = pgTable('households', { id: id(), churchId: churchId(), name: text('name'), ...timestamps() }, (t) => [
   index('households_church_idx').on(t.churchId, t.name),
 ]);
+
+type NameColumns = Record<'displayName' | 'firstName' | 'lastName' | 'nickName' | 'email', AnyPgColumn>;
+
+/**
+ * Every name and the email of a person in one text, first and last name side by side: whatever a name
+ * search matches in one of them it matches here, so the trigram index on it narrows a search to a few
+ * candidates (the search still checks each field). The index is only used when the query spells the
+ * expression exactly like this.
+ */
+export function peopleSearchText(t: NameColumns): SQL {
+  const part = (c: AnyPgColumn) => sql`coalesce(${c}, '')`;
+  return sql`(${sql.join([t.displayName, t.firstName, t.lastName, t.nickName, t.email].map(part), sql` || ' ' || `)})`;
+}
 
 /** A person of a church. Reads nest `name{}` and `contactInfo{}`; the columns stay flat for indexing. */
 export const people = pgTable(
@@ -52,6 +65,8 @@ export const people = pgTable(
     index('people_church_household_idx').on(t.churchId, t.householdId),
     index('people_church_user_idx').on(t.churchId, t.userId),
     index('people_church_created_idx').on(t.churchId, t.createdAt),
+    // church_id through btree_gin, the text through pg_trgm: `ilike '%term%'` within one church.
+    index('people_church_search_idx').using('gin', t.churchId, sql`${peopleSearchText(t)} gin_trgm_ops`),
   ],
 );
 

@@ -7,7 +7,7 @@ import { DOMAIN_ADMINS, createChurch } from '../../domain/church-setup';
 import { clock } from '../../domain/clock';
 import { LoginResponse, UserOut, loginResponse } from '../../domain/login';
 import { insertPersonForUser, personOfUser } from '../../domain/people-links';
-import { findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch, userChurchesOf } from '../../repos/churches';
+import { churchesOfUser, findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch } from '../../repos/churches';
 import { usersInRoleNamed } from '../../repos/roles';
 import { findUserById } from '../../repos/users';
 import { Church, ChurchUpdate, NewChurchBody, SubDomain } from './schemas';
@@ -26,7 +26,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
 
   app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Church) } } }, async (req) => {
     const admin = isServerAdmin(req.auth);
-    return (await userChurchesOf(app.db, req.auth.id)).filter((l) => admin || !l.church.archivedDate).map((l) => l.church);
+    return (await churchesOfUser(app.db, req.auth.id)).filter((church) => admin || !church.archivedDate);
   });
 
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Church } } }, async (req) => readable(req, req.params.id));

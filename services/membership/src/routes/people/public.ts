@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Email, Empty, Id, badRequest, escapeHtml, notFound, type ZodTypeProvider } from '@church/common';
 import { churchExists, loadOrCreatePerson } from '../../domain/people-save';
-import type { PersonRow } from '../../domain/person';
+import type { PersonRecord } from '../../domain/person';
 import { emailsOf, personById } from '../../repos/people';
 import { BASE } from './schemas';
 
@@ -15,7 +15,7 @@ const PublicPerson = z.object({
   contactInfo: z.object({ email: z.string().nullish() }),
   membershipStatus: z.string().nullish(),
 });
-const toPublicPerson = (p: PersonRow) => ({
+const toPublicPerson = (p: PersonRecord) => ({
   id: p.id,
   name: { first: p.firstName, last: p.lastName, display: p.displayName },
   contactInfo: { email: p.email },

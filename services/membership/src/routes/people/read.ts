@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdList, IdParams, notFound, type ZodTypeProvider } from '@church/common';
-import { BasicPersonList, Person, PersonList, toBasicPerson, toPerson, viewerOf } from '../../domain/person';
-import { formSubmissionsAbout, listPeople, namesOf, peopleByIds, peopleInHousehold, personById, recentPeople } from '../../repos/people';
+import { BasicPersonList, Person, PersonRecords, toBasicPerson, toPerson, viewerOf } from '../../domain/person';
+import { listPeople, namesOf, peopleByIds, peopleInHousehold, personWithFormSubmissions, recentPeople } from '../../repos/people';
 import { BASE, PersonWithForms, ownRecord } from './schemas';
 
 const viewPeople = requires('People.View or Member');
@@ -12,11 +12,11 @@ const Ids = z.object({ ids: IdList });
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(BASE, { config: { access: viewPeople }, schema: { response: { 200: PersonList } } }, async (req) =>
+  app.get(BASE, { config: { access: viewPeople }, schema: { response: { 200: PersonRecords } } }, async (req) =>
     (await listPeople(app.db, req.auth.churchId, viewerOf(req.auth))).map(toPerson),
   );
 
-  app.get(`${BASE}/ids`, { config: { access: viewPeople }, schema: { querystring: Ids, response: { 200: PersonList } } }, async (req) =>
+  app.get(`${BASE}/ids`, { config: { access: viewPeople }, schema: { querystring: Ids, response: { 200: PersonRecords } } }, async (req) =>
     (await peopleByIds(app.db, req.auth.churchId, req.query.ids, viewerOf(req.auth))).map(toPerson),
   );
 
@@ -25,7 +25,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (await namesOf(app.db, req.auth.churchId, req.query.ids)).map(toBasicPerson),
   );
 
-  app.get(`${BASE}/recent`, { config: { access: viewPeople }, schema: { response: { 200: PersonList } } }, async (req) =>
+  app.get(`${BASE}/recent`, { config: { access: viewPeople }, schema: { response: { 200: PersonRecords } } }, async (req) =>
     (await recentPeople(app.db, req.auth.churchId, viewerOf(req.auth))).map(toPerson),
   );
 
@@ -41,8 +41,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.get(`${BASE}/:id`, { config: { access: requires('People.View', ownRecord) }, schema: { params: IdParams, response: { 200: PersonWithForms } } }, async (req) => {
-    const row = await personById(app.db, req.auth.churchId, req.params.id);
-    if (!row) throw notFound('Person');
-    return { ...toPerson(row), formSubmissions: await formSubmissionsAbout(app.db, req.auth.churchId, row.id) };
+    const found = await personWithFormSubmissions(app.db, req.auth.churchId, req.params.id);
+    if (!found) throw notFound('Person');
+    return { ...toPerson(found.person), formSubmissions: found.formSubmissions };
   });
 }

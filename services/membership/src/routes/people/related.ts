@@ -4,7 +4,7 @@ import { anyUser, requires } from '@church/auth';
 import { Id, IdList, IdParams, IsoDate, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { claimPerson } from '../../domain/people-save';
 import { DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
-import { Person, PersonList, toPerson, viewerOf } from '../../domain/person';
+import { Person, PersonRecords, toPerson, viewerOf } from '../../domain/person';
 import { TimelineEvent, timeline } from '../../domain/timeline';
 import { groupIdsInCategory, peopleByIds, personById } from '../../repos/people';
 import { BASE } from './schemas';
@@ -24,7 +24,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   // Who attended is attendance's data; when it cannot answer, the list is empty rather than an error.
-  app.get(`${BASE}/attendance`, { config: { access: requires('People.Edit') }, schema: { querystring: AttendanceFilter, response: { 200: PersonList } } }, async (req) => {
+  app.get(`${BASE}/attendance`, { config: { access: requires('People.Edit') }, schema: { querystring: AttendanceFilter, response: { 200: PersonRecords } } }, async (req) => {
     const churchId = req.auth.churchId;
     const { startDate, endDate, ...filter } = req.query;
     const body: Record<string, unknown> = { churchId, ...filter, startDate: startDate?.toISOString(), endDate: endDate?.toISOString() };

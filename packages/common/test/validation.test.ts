@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { exactShape, responseJsonSchema, zodSerializerCompiler } from '../src/validation';
+
+const Thing = z.object({
+  name: z.string(),
+  born: z.date().nullish(),
+  seen: z.date(),
+  note: z.string().nullable(),
+  tags: z.array(z.string()).nullable(),
+  owner: z.object({ id: z.string() }).nullable(),
+});
+const serialize = (schema: z.ZodType, value: unknown) =>
+  (zodSerializerCompiler as unknown as (o: { schema: z.ZodType }) => (v: unknown) => string)({ schema })(value);
+
+describe('response serializers', () => {
+  it('compile nullable fields to type lists, never anyOf (which fast-json-stringify checks with ajv per value)', () => {
+    const schema = responseJsonSchema(z.array(Thing)) as { items: { properties: Record<string, unknown> } };
+    expect(JSON.stringify(schema)).not.toMatch(/anyOf|oneOf/);
+    expect(schema.items.properties).toMatchObject({
+      born: { type: ['string', 'null'], format: 'date-time' },
+      seen: { type: 'string', format: 'date-time' },
+      note: { type: ['string', 'null'] },
+      tags: { type: ['array', 'null'], items: { type: 'string' } },
+      owner: { type: ['object', 'null'], properties: { id: { type: 'string' } } },
+    });
+  });
+
+  it('write dates as ISO strings, nulls as null, and only declared fields', () => {
+    const value = {
+      name: 'A',
+      born: new Date('1980-02-29T00:00:00Z'),
+      seen: new Date('2024-05-06T07:08:09.123Z'),
+      note: null,
+      tags: ['x'],
+      owner: { id: 'o1', secret: 'never leaves' },
+      extra: 'never leaves',
+    };
+    expect(JSON.parse(serialize(Thing, value))).toEqual({
+      name: 'A',
+      born: '1980-02-29T00:00:00.000Z',
+      seen: '2024-05-06T07:08:09.123Z',
+      note: null,
+      tags: ['x'],
+      owner: { id: 'o1' },
+    });
+    expect(JSON.parse(serialize(Thing, { ...value, born: null, tags: null, owner: null }))).toMatchObject({ born: null, tags: null, owner: null });
+    expect(JSON.parse(serialize(Thing, { name: 'B', seen: value.seen }))).toEqual({ name: 'B', seen: '2024-05-06T07:08:09.123Z' });
+  });
+});
+
+describe('exactShape', () => {
+  const Item = z.object({ name: z.string(), born: z.date().nullable(), tags: z.array(z.string()) });
+  const exact = exactShape(z.array(Item));
+  const item = { name: 'A "quoted" \\ name', born: new Date('1980-02-29T00:00:00Z'), tags: ['x'] };
+
+  it('writes values of the schema’s exact shape as the compiled serializer does', () => {
+    const compiled = serialize(z.array(Item), [item, { ...item, born: null, tags: [] }]);
+    expect(serialize(exact, [item, { ...item, born: null, tags: [] }])).toBe(compiled);
+  });
+
+  it('fails (under Jest) a value with an undeclared field or fields out of order', () => {
+    expect(() => serialize(exact, [{ ...item, secret: 'x' }])).toThrow(/exact shape/);
+    expect(() => serialize(exact, [{ born: item.born, name: 'A', tags: [] }])).toThrow(/exact shape/);
+  });
+});

@@ -1,0 +1,1 @@
+CREATE INDEX "people_church_search_idx" ON "people" USING gin ("church_id",(coalesce("display_name", '') || ' ' || coalesce("first_name", '') || ' ' || coalesce("last_name", '') || ' ' || coalesce("nick_name", '') || ' ' || coalesce("email", '')) gin_trgm_ops);
