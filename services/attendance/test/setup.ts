@@ -8,6 +8,16 @@ import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSes
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
 /** The attendance app on a fresh test database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
+/** Starts the attendance app before the file's tests and closes it after; the returned object reads through to it. */
+export function useAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await startAttendance(opts);
+  });
+  afterAll(() => current?.close());
+  return new Proxy({} as TestApp, { get: (_target, key) => current![key as keyof TestApp] });
+}
+
 export function startAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): Promise<TestApp> {
   return createTestApp('attendance', MIGRATIONS, buildApp, opts);
 }

@@ -1,14 +1,10 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { visitCounts, visits } from '../../src/db/schema';
-import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, startAttendance } from '../setup';
+import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startAttendance();
-});
-afterAll(() => t.close());
+const t = useAttendance();
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const day = (d: string) => `${d}T00:00:00.000Z`;

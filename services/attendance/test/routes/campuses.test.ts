@@ -1,13 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { campuses } from '../../src/db/schema';
-import { makeChurch, startAttendance } from '../setup';
+import { makeChurch, useAttendance } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startAttendance();
-});
-afterAll(() => t.close());
+const t = useAttendance();
 
 const save = (token: string, body: unknown) => call(t.app, 'POST', '/attendance/campuses', { token, body });
 

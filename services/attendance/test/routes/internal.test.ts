@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { call, TEST_SECRET, type TestApp } from '@church/common/testing';
+import { call, TEST_SECRET } from '@church/common/testing';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
-import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, startAttendance } from '../setup';
+import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startAttendance();
-});
-afterAll(() => t.close());
+const t = useAttendance();
 
 /** A call signed as another module's internal client signs it. */
 function signed(url: string, body: unknown, secret = TEST_SECRET) {

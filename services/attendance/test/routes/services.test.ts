@@ -1,13 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { services } from '../../src/db/schema';
-import { makeChurch, makePlaces, startAttendance } from '../setup';
+import { makeChurch, makePlaces, useAttendance } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startAttendance();
-});
-afterAll(() => t.close());
+const t = useAttendance();
 
 const ID = '00000000-0000-4000-8000-000000000001';
 

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { streaksOf } from '../../src/domain/streaks';
-import { makeChurch, makePlaces, makeVisit, startAttendance } from '../setup';
+import { makeChurch, makePlaces, makeVisit, useAttendance } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startAttendance();
-});
-afterAll(() => t.close());
+const t = useAttendance();
 
 const DAY = 86_400_000;
 /** The Sunday starting the week `weeksAgo` weeks back (UTC), plus `plusDays`, as `YYYY-MM-DD`. */

@@ -1,14 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { sessions, visitSessions, visits } from '../../src/db/schema';
-import { makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, startAttendance, todayUtc } from '../setup';
+import { makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance, todayUtc } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startAttendance();
-});
-afterAll(() => t.close());
+const t = useAttendance();
 
 const ID = '00000000-0000-4000-8000-000000000001';
 
