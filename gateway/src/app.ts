@@ -25,7 +25,7 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: config.BODY_LIMIT,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 100)) || randomUUID(),
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY,
   });
 
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] }));

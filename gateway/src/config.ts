@@ -16,6 +16,8 @@ export const gatewayConfig = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   /** a benchmark lifts the limits with RATE_LIMIT_ENABLED=false */
   RATE_LIMIT_ENABLED: flag('true'),
+  /** trust X-Forwarded-For from a load balancer in front (else a client could pick its own rate-limit key) */
+  TRUST_PROXY: flag('false'),
   /** serve $FILES_DIR at /files (the embedded default's local file store) */
   FILES_DIR: z.string().optional(),
   ...serviceUrlFields.shape,

@@ -75,12 +75,17 @@ describe('gateway over the embedded fleet', () => {
   });
 
   it('rate-limits the public login route per client with 429 and Retry-After', async () => {
-    const login = () =>
-      fetch(`${fleet.url}/Membership/Users/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@example.org', password: 'wrong-password' }) });
+    // A client naming itself differently in X-Forwarded-For each time is still one client (TRUST_PROXY is off).
+    const login = (i: number) =>
+      fetch(`${fleet.url}/Membership/Users/Login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}` },
+        body: JSON.stringify({ email: 'nobody@example.org', password: 'wrong-password' }),
+      });
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 4; i++) {
-      last = await login();
+      last = await login(i);
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);

@@ -19,8 +19,6 @@ export const IdList = z
   .pipe(z.array(Id).max(1000));
 /** An empty object: what some spec routes answer. */
 export const Empty = z.object({});
-/** A boolean from a query string (`?archived=true`). */
-export const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** A batch-save body: one object or an array of them (NOTES.md: a single object answers an array). */
 export function batchOf<T extends z.ZodType>(item: T) {

@@ -6,7 +6,6 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { Client } from 'pg';
 import { createSigner } from 'fast-jwt';
 import {
-  API_NAMES,
   PERMISSIONS,
   apiForPermission,
   createTokenSigner,
@@ -115,9 +114,6 @@ function expiredToken(claims: object): string {
   const past = Math.floor(Date.now() / 1000) - 3600;
   return createSigner({ key: TEST_SECRET, algorithm: 'HS256' })({ ...claims, iat: past - 60, exp: past });
 }
-
-/** Every API's name, for tests that check the login response's `apis[]`. */
-export const ALL_APIS = API_NAMES;
 
 /** `app.inject` with a bearer token and a JSON body. */
 export function call(app: FastifyInstance, method: InjectOptions['method'], url: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {

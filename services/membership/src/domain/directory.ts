@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@church/common';
 import { groupMembers, people, settings, visibilityPreferences } from '../db/schema';
-import { ContactInfo, type PersonRecord, type Viewer } from './person';
+import { ContactInfo, toBasicPerson, type PersonRecord, type Viewer } from './person';
 
 /** Who may open the directory (church setting `directoryVisibility`). */
 export const DIRECTORY_LEVELS = ['Staff', 'Members', 'Regular Attendees', 'Everyone'] as const;
@@ -130,11 +130,7 @@ export function directoryEntry(p: PersonRecord, prefs: Partial<PreferencesRow> |
   const phone = shows(prefs?.phoneNumber, audience);
   const email = shows(prefs?.email, audience);
   return {
-    id: p.id,
-    name: { first: p.firstName, last: p.lastName, nick: p.nickName, display: p.displayName },
-    photo: p.photo,
-    householdId: p.householdId,
-    householdRole: p.householdRole,
+    ...toBasicPerson(p),
     contactInfo: {
       ...(address ? { address1: p.address1, address2: p.address2, city: p.city, state: p.state, zip: p.zip } : {}),
       ...(phone ? { homePhone: p.homePhone, mobilePhone: p.mobilePhone, workPhone: p.workPhone } : {}),
