@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createTokenSigner, PERMISSIONS, permissionKey, type ApiName } from '@church/auth';
 import { SCENARIOS, login, type Scenario } from './scenarios';
 import { startChild, type Child } from './lib/child';
+import { startDeployment, type Deployment } from './lib/deployment';
 import { postgresReachable, prepareCeilingDatabase, prepareDatabases, redisReachable } from './lib/databases';
 import { fixtures, SHAPE } from './lib/fixtures';
 import type { ExplainResult, FleetChildConfig, FleetReady, FromChild, ToChild } from './lib/ipc';
@@ -60,7 +61,7 @@ async function runScenario(s: Scenario, ctx: { url: string; token: string; opts:
   const first = await probe(ctx.url, req);
   if (first.missing) return { ...outcome, status: 'missing', note: 'route not built yet' };
   if (first.status >= 300) outcome.note = `first request answered ${first.status}: ${first.text.slice(0, 200)}`;
-  const load = { url: ctx.url, connections: ctx.opts.connections, duration: ctx.opts.duration, warmup: ctx.opts.warmup };
+  const load = { url: ctx.url, connections: ctx.opts.connections, duration: ctx.opts.duration, warmup: ctx.opts.warmup, workers: s.workers };
   if (s.name !== 'login') {
     const result = await runLoad(req, load);
     if (result.total === 0) outcome.note = `no response within the ${ctx.opts.duration} s run: each request took longer`;
@@ -98,8 +99,8 @@ function ask<T extends FromChild['type']>(fleet: Child<FleetReady>, message: ToC
 }
 
 /** Waits until the fleet has drained the previous run's queued requests, so runs do not overlap. */
-async function quiet(fleet: Child<FleetReady>): Promise<void> {
-  const { waitedMs } = await ask(fleet, { type: 'quiet', id: nextId++ }, 'quieted', 90_000);
+async function quiet(fleet: Child<FleetReady>, deployment?: Deployment): Promise<void> {
+  const waitedMs = deployment ? await deployment.quiet() : (await ask(fleet, { type: 'quiet', id: nextId++ }, 'quieted', 90_000)).waitedMs;
   if (waitedMs > 1000) log(`  (waited ${(waitedMs / 1000).toFixed(1)} s for the fleet to drain)`);
 }
 
@@ -146,10 +147,21 @@ async function main() {
     const config: FleetChildConfig = { target: opts.target, dataDir, databaseUrls, redisUrl: report.redis ? opts.redisUrl : undefined, reuse: opts.reuse };
     const fleet = await startChild<FleetReady>('fleet-process.ts', { BENCH_FLEET: JSON.stringify(config) }, { prefix: '[fleet]', timeoutMs: 20 * 60_000 });
     cleanups.push(() => fleet.stop());
-    const { url, secrets, seed } = fleet.ready;
+    const { secrets, seed } = fleet.ready;
     report.seed = seed;
-    log(`fleet at ${url}; seed ${seed.seeded ? `took ${(seed.ms / 1000).toFixed(1)} s` : 'reused'}: ${JSON.stringify(seed.counts)}`);
+    log(`fleet at ${fleet.ready.url}; seed ${seed.seeded ? `took ${(seed.ms / 1000).toFixed(1)} s` : 'reused'}: ${JSON.stringify(seed.counts)}`);
     for (const note of seed.notes) log(`note: ${note}`);
+
+    // Deployed, the gateway and every service are processes of their own: the scenarios run against that
+    // shape. The seeding fleet stays up, idle, for the EXPLAIN section (it records the SQL it runs).
+    let deployment: Deployment | undefined;
+    if (opts.fleet === 'processes') {
+      if (!databaseUrls) throw new Error('--fleet=processes needs the postgres target');
+      log('starting the deployment: the gateway and seven services, one process each ...');
+      deployment = await startDeployment({ databaseUrls, redisUrl: report.redis ? opts.redisUrl : undefined, secrets, dataDir, log });
+      cleanups.push(() => deployment!.stop());
+    }
+    const url = deployment?.url ?? fleet.ready.url;
 
     const load = { connections: opts.connections, duration: opts.duration, warmup: opts.warmup };
     log('ceiling: fastify hello ...');
@@ -173,7 +185,7 @@ async function main() {
     if (note) report.notes.push(note);
     const ctx = { url, token, opts, attendanceMissing: seed.missingAttendance.length > 0 };
     for (const s of scenarios) {
-      await quiet(fleet);
+      await quiet(fleet, deployment);
       log(`scenario ${s.name} ...`);
       const outcome = evaluate(await runScenario(s, ctx), report.ceilings);
       report.scenarios.push(outcome);
@@ -184,6 +196,7 @@ async function main() {
       const wanted = scenarios.filter((s) => s.explain && report.scenarios.find((o) => o.name === s.name)?.status === 'ok');
       if (wanted.length) {
         log('explaining the queries of search and attendance ...');
+        // The seeding fleet signs with the same secret, so the token is good there too.
         report.explain = await explain(fleet, wanted.map((s) => ({ name: s.name, ...s.request(token) })));
       }
     }

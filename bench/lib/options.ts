@@ -1,5 +1,6 @@
 export interface BenchOptions {
   target: 'postgres' | 'embedded';
+  fleet: 'processes' | 'single';
   duration: number;
   connections: number;
   warmup: number;
@@ -13,6 +14,7 @@ export interface BenchOptions {
 
 export const USAGE = `pnpm bench [options]
   --target=postgres|embedded  fleet on fresh bench_<module> PostgreSQL databases (default) or on PGlite in a temp dir
+  --fleet=processes|single    postgres: the gateway and each service in its own process, as deployed (default), or all in one
   --duration=10               seconds per scenario and per ceiling
   --connections=20            concurrent connections per scenario and per ceiling
   --warmup=1                  unrecorded seconds of load before each measurement (0: none)
@@ -32,7 +34,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     if (!match) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
     flags.set(match[1]!, match[2] ?? 'true');
   }
-  const known = ['target', 'duration', 'connections', 'warmup', 'only', 'no-redis', 'reuse', 'no-explain', 'database-url', 'redis-url', 'help'];
+  const known = ['target', 'fleet', 'duration', 'connections', 'warmup', 'only', 'no-redis', 'reuse', 'no-explain', 'database-url', 'redis-url', 'help'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
   if (flags.has('help')) {
     console.log(USAGE);
@@ -45,8 +47,12 @@ export function parseOptions(argv: string[]): BenchOptions {
   };
   const target = flags.get('target') ?? 'postgres';
   if (target !== 'postgres' && target !== 'embedded') throw new Error(`--target must be postgres or embedded\n${USAGE}`);
+  const fleet = flags.get('fleet') ?? (target === 'postgres' ? 'processes' : 'single');
+  if (fleet !== 'processes' && fleet !== 'single') throw new Error(`--fleet must be processes or single\n${USAGE}`);
+  if (fleet === 'processes' && target !== 'postgres') throw new Error('--fleet=processes runs on the postgres target only (PGlite is one process per database)');
   return {
     target,
+    fleet,
     duration: number('duration', 10, 1),
     connections: number('connections', 20, 1),
     warmup: number('warmup', 1, 0),

@@ -93,7 +93,8 @@ export function markdown(report: BenchReport): string {
   md.push(`# Benchmark: ${report.target}`, '');
   md.push(`${report.startedAt}; ${report.machine.cpus} × ${report.machine.model}, ${report.machine.memoryGb} GB, Node ${report.machine.node}; ` +
     `${report.options.connections} connections, ${report.options.duration} s per scenario (+${report.options.warmup} s warm-up); ` +
-    `Redis ${report.redis ? 'on' : 'off'}; token from ${report.token}.`, '');
+    `Redis ${report.redis ? 'on' : 'off'}; token from ${report.token}; ` +
+    `${report.options.fleet === 'processes' ? 'the gateway and each service in its own process (as deployed)' : 'the whole fleet in one process'}.`, '');
   md.push(`| ${HEADER.join(' | ')} |`, `| ${HEADER.map((_, i) => (i === 0 || i >= 7 ? '---' : '---:')).join(' | ')} |`);
   for (const r of rows(report)) md.push(`| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
   md.push('');

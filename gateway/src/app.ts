@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
-import proxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { MODULES, type ModuleName } from '@church/common';
 import type { GatewayConfig } from './config';
+import { upstream } from './proxy';
 
 /** Public identity and token routes: rate limited per client address (NOTES.md). */
 const LIMITED = /^\/membership\/(users\/(login|register|forgot|setpasswordguid|verifycredentials)|oauth\/(token|device\/authorize))\/?(\?|$)/i;
@@ -59,17 +61,27 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     });
   }
 
-  for (const module of MODULES) {
-    await app.register(proxy, {
-      upstream: upstreams[module],
-      prefix: `/${module}`,
-      rewritePrefix: `/${module}`,
-      websocket: module === 'messaging',
-      undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000 },
-      // Close the pooled upstream sockets with the gateway, so the services' own close is not held open by them.
-      ...({ destroyAgent: true } as object),
-    });
-  }
+  // Each module prefix goes to its service unchanged. Bodies are not parsed here: they stream through.
+  const targets = MODULES.map((module) => [module, upstream(upstreams[module])] as const);
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    for (const [module, target] of targets) {
+      const forward = (req: FastifyRequest, reply: FastifyReply) => target.forward(req, reply);
+      scope.all(`/${module}`, forward);
+      scope.all(`/${module}/*`, forward);
+    }
+  });
+  // WebSocket upgrades (messaging's live channels) pass through to their module as raw connections.
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const module = /^\/([a-z]+)(\/|\?|$)/i.exec(req.url ?? '')?.[1]?.toLowerCase();
+    const target = targets.find(([m]) => m === module)?.[1];
+    if (!target || INTERNAL.test(req.url ?? '')) return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+    target.upgrade(req, socket, head);
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(targets.map(([, target]) => target.close()));
+  });
 
   // The gateway's own liveness and readiness (probes): /health below aggregates the modules, and one module's
   // outage must not take the whole edge out of rotation.

@@ -57,6 +57,8 @@ export const baseConfig = z.object({
   INTERNAL_SECRET: z.string().min(32, 'INTERNAL_SECRET must be at least 32 characters'),
   ENCRYPTION_KEY: z.string().min(32, 'ENCRYPTION_KEY must be at least 32 characters'),
   BODY_LIMIT: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /** memory for whole-church list snapshots per process (0 turns them off) */
+  SNAPSHOT_CACHE_MB: z.coerce.number().min(0).default(64),
   SENDGRID_API_KEY: optional,
   /** overridable so tests drive the real SDK against a fake on loopback */
   SENDGRID_BASE_URL: optional,

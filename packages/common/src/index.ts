@@ -10,6 +10,7 @@ export * from './queue';
 export * from './email';
 export * from './storage';
 export * from './crypto';
+export * from './snapshots';
 export * from './service';
 export { RequestValidationError, exactShape } from './validation';
 export * from './main';

@@ -1,4 +1,4 @@
-import { and, eq, ilike } from 'drizzle-orm';
+import { and, eq, ilike, type SQL } from 'drizzle-orm';
 import type { Db } from '@church/common';
 import { groups } from '../db/schema';
 import { conditionsFromChat, type ChatCompletionsOptions } from '../providers/chat-completions';
@@ -14,9 +14,14 @@ export interface MemberQueryResult {
   source: 'parser' | 'ai';
 }
 
+/** Advanced-search conditions as one SQL condition within the church and the viewer's scope. */
+export function advancedWhere(churchId: string, conditions: Condition[], scope: Scope): SQL {
+  return peopleScope(churchId, scope, searchCondition(conditions));
+}
+
 /** Runs advanced-search conditions as one SQL query within the church and the viewer's scope. */
 export function advancedSearch(db: Db, churchId: string, conditions: Condition[], scope: Scope): Promise<PersonRecord[]> {
-  return peopleWhere(db, peopleScope(churchId, scope, searchCondition(conditions)));
+  return peopleWhere(db, advancedWhere(churchId, conditions, scope));
 }
 
 /**

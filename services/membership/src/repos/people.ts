@@ -4,7 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
 import { answers, formSubmissions, forms, groupMembers, groups, people, peopleSearchText, questions } from '../db/schema';
 import { MEMBER_LEVEL_STATUSES, type PersonRecord, type PersonRow, type PersonValues } from '../domain/person';
-import { preparedReader, rowReader } from './rows';
+import { preparedReader, rowReader, type RowOf } from './rows';
 
 export interface Scope {
   /** Member-level viewers see only members and staff who have not opted out */
@@ -23,6 +23,8 @@ const byName = [asc(people.lastName), asc(people.firstName), asc(people.id)];
 // Reads of live people select what a person record returns (every column but `removed`).
 const { removed: _removed, ...recordColumns } = getTableColumns(people);
 const readRecords = rowReader(recordColumns);
+const idColumns = { id: people.id };
+const readIds = rowReader(idColumns);
 const selectRecords = (db: DbOrTx) => db.select(recordColumns).from(people);
 
 // The hottest reads, built once (see preparedReader).
@@ -38,6 +40,11 @@ const oneById = preparedReader(recordColumns, (qb) =>
 export function peopleWhere(db: DbOrTx, where: SQL, limit?: number): Promise<PersonRecord[]> {
   const query = selectRecords(db).where(where).orderBy(...byName);
   return readRecords(db, limit ? query.limit(limit) : query);
+}
+
+/** The ids `peopleWhere` would answer, in the same order. */
+export async function peopleIdsWhere(db: DbOrTx, where: SQL): Promise<string[]> {
+  return (await readIds(db, db.select(idColumns).from(people).where(where).orderBy(...byName))).map((r) => r.id);
 }
 
 export function listPeople(db: DbOrTx, churchId: string, scope: Scope): Promise<PersonRecord[]> {
@@ -63,46 +70,64 @@ export function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Prepared searches by which inputs are given and the viewer's scope (at most eight). */
-const searches = new Map<string, ReturnType<typeof preparedReader<typeof recordColumns>>>();
+/** Prepared searches by what they return, which inputs are given and the viewer's scope. */
+const searches = new Map<string, (db: DbOrTx, values: Record<string, unknown>) => Promise<unknown[]>>();
 
-/** Name search (any of display, first, last, nick name, or the email) and/or exact email, case-insensitive. */
-export function searchPeople(db: DbOrTx, churchId: string, opts: { term?: string; email?: string }, scope: Scope): Promise<PersonRecord[]> {
-  const key = `${Boolean(opts.term)},${Boolean(opts.email)},${Boolean(scope.membersOnly)}`;
+type SearchInput = { term?: string; email?: string };
+
+/** The search's conditions, with placeholders for the pattern and the email. */
+function searchWhere(opts: SearchInput, scope: Scope): SQL {
+  const conditions: SQL[] = [];
+  if (opts.term) {
+    const pattern = sql.placeholder('pattern');
+    // "John Smith" should find John Smith: the first-last concatenation is searched too.
+    const full = sql`(coalesce(${people.firstName}, '') || ' ' || coalesce(${people.lastName}, '')) ilike ${pattern}`;
+    conditions.push(
+      // Served by people_church_search_idx; the fields themselves are then checked one by one, so a match
+      // across two fields of the joined text ("Smith john" over last and nick name) does not count.
+      sql`${peopleSearchText(people)} ilike ${pattern}`,
+      or(ilike(people.displayName, pattern), ilike(people.firstName, pattern), ilike(people.lastName, pattern), ilike(people.nickName, pattern), ilike(people.email, pattern), full)!,
+    );
+  }
+  if (opts.email) conditions.push(sql`lower(${people.email}) = ${sql.placeholder('email')}`);
+  return peopleScope(church, { membersOnly: scope.membersOnly }, ...conditions);
+}
+
+function runSearch<T extends typeof recordColumns | typeof idColumns>(columns: T, db: DbOrTx, churchId: string, opts: SearchInput, scope: Scope) {
+  const key = `${Object.keys(columns).length},${Boolean(opts.term)},${Boolean(opts.email)},${Boolean(scope.membersOnly)}`;
   let read = searches.get(key);
   if (!read) {
-    const conditions: SQL[] = [];
-    if (opts.term) {
-      const pattern = sql.placeholder('pattern');
-      // "John Smith" should find John Smith: the first-last concatenation is searched too.
-      const full = sql`(coalesce(${people.firstName}, '') || ' ' || coalesce(${people.lastName}, '')) ilike ${pattern}`;
-      conditions.push(
-        // Served by people_church_search_idx; the fields themselves are then checked one by one, so a match
-        // across two fields of the joined text ("Smith john" over last and nick name) does not count.
-        sql`${peopleSearchText(people)} ilike ${pattern}`,
-        or(ilike(people.displayName, pattern), ilike(people.firstName, pattern), ilike(people.lastName, pattern), ilike(people.nickName, pattern), ilike(people.email, pattern), full)!,
-      );
-    }
-    if (opts.email) conditions.push(sql`lower(${people.email}) = ${sql.placeholder('email')}`);
-    const where = peopleScope(church, { membersOnly: scope.membersOnly }, ...conditions);
-    read = preparedReader(recordColumns, (qb) => qb.select(recordColumns).from(people).where(where).orderBy(...byName));
+    const where = searchWhere(opts, scope);
+    // (the builder is typed for one column set; the reader decodes by `columns`)
+    read = preparedReader(columns, (qb) => qb.select(columns as typeof recordColumns).from(people).where(where).orderBy(...byName));
     searches.set(key, read);
   }
-  return read(db, { churchId, pattern: opts.term ? `%${likeEscape(opts.term)}%` : undefined, email: opts.email?.toLowerCase() });
+  return read(db, { churchId, pattern: opts.term ? `%${likeEscape(opts.term)}%` : undefined, email: opts.email?.toLowerCase() }) as Promise<Array<RowOf<T>>>;
 }
+
+/** Name search (any of display, first, last, nick name, or the email) and/or exact email, case-insensitive. */
+export function searchPeople(db: DbOrTx, churchId: string, opts: SearchInput, scope: Scope): Promise<PersonRecord[]> {
+  return runSearch(recordColumns, db, churchId, opts, scope);
+}
+
+/** The ids `searchPeople` would answer, in the same order. */
+export async function searchPeopleIds(db: DbOrTx, churchId: string, opts: SearchInput, scope: Scope): Promise<string[]> {
+  return (await runSearch(idColumns, db, churchId, opts, scope)).map((r) => r.id);
+}
+
 /** The digits of a phone column, so `(555) 123-4567` matches `5551234567`. */
 export const phoneDigits = (column: AnyPgColumn) => sql`regexp_replace(coalesce(${column}, ''), '[^0-9]', '', 'g')`;
 
 /** People with any phone number containing these digits. */
-export function searchByPhone(db: DbOrTx, churchId: string, digits: string, scope: Scope): Promise<PersonRecord[]> {
+export function phoneWhere(churchId: string, digits: string, scope: Scope): SQL {
   const pattern = `%${digits}%`;
   const match = or(...[people.homePhone, people.mobilePhone, people.workPhone].map((c) => sql`${phoneDigits(c)} like ${pattern}`));
-  return peopleWhere(db, peopleScope(churchId, scope, match));
+  return peopleScope(churchId, scope, match);
 }
 
 /** Current members of one of the church's groups (a removed group has none). */
-export function peopleInGroup(db: DbOrTx, churchId: string, groupId: string, scope: Scope): Promise<PersonRecord[]> {
-  return peopleWhere(db, peopleScope(churchId, scope, memberOfGroups([groupId])));
+export function inGroupWhere(churchId: string, groupId: string, scope: Scope): SQL {
+  return peopleScope(churchId, scope, memberOfGroups([groupId]));
 }
 
 /** `people.id` is in one of these groups of the same church (used by searches and advanced search). */

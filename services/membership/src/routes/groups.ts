@@ -60,7 +60,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/groups';
 
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: GroupRecords } } }, (req) => listGroups(app.db, req.auth.churchId));
+  // The whole list is a snapshot: served again until a group of the church changes.
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: GroupRecords } } }, (req, reply) =>
+    app.deps.snapshots.send(req, reply, app.db, req.auth.churchId, 'all', () => listGroups(app.db, req.auth.churchId)),
+  );
 
   app.get(
     `${base}/search`,

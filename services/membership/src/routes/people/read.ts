@@ -12,9 +12,13 @@ const Ids = z.object({ ids: IdList });
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(BASE, { config: { access: viewPeople }, schema: { response: { 200: PersonRecords } } }, async (req) =>
-    (await listPeople(app.db, req.auth.churchId, viewerOf(req.auth))).map(toPerson),
-  );
+  // The whole church is a snapshot per viewer scope: served again until a person of the church changes.
+  app.get(BASE, { config: { access: viewPeople }, schema: { response: { 200: PersonRecords } } }, (req, reply) => {
+    const viewer = viewerOf(req.auth);
+    return app.deps.snapshots.send(req, reply, app.db, req.auth.churchId, viewer.membersOnly ? 'members' : 'all', async () =>
+      (await listPeople(app.db, req.auth.churchId, viewer)).map(toPerson),
+    );
+  });
 
   app.get(`${BASE}/ids`, { config: { access: viewPeople }, schema: { querystring: Ids, response: { 200: PersonRecords } } }, async (req) =>
     (await peopleByIds(app.db, req.auth.churchId, req.query.ids, viewerOf(req.auth))).map(toPerson),

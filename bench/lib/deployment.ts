@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { MODULES, type ModuleName } from '@church/common';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export interface DeploymentOptions {
+  databaseUrls: Record<string, string>;
+  redisUrl?: string;
+  secrets: Record<string, string>;
+  dataDir: string;
+  /** print each process's output with this prefix (capped) */
+  log: (line: string) => void;
+}
+
+export interface Deployment {
+  url: string;
+  pids: number[];
+  /** waits until every process of the deployment has been nearly idle for 300 ms (at most 60 s); answers the wait */
+  quiet(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** user + system CPU time of a process in clock ticks, from /proc (Linux); undefined elsewhere. */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The fleet as it is deployed: the gateway and each of the seven services in its own Node process, from the
+ * same entry points the containers run (`src/main.ts` of each deployable, through tsx), on the seeded
+ * databases. Migrations are already applied by the seeding fleet, so no process migrates.
+ */
+export async function startDeployment(opts: DeploymentOptions): Promise<Deployment> {
+  const ports = Object.fromEntries(await Promise.all([...MODULES, 'gateway' as const].map(async (m) => [m, await freePort()] as const))) as Record<
+    ModuleName | 'gateway',
+    number
+  >;
+  const urls = Object.fromEntries(MODULES.map((m) => [`${m.toUpperCase()}_URL`, `http://127.0.0.1:${ports[m]}`]));
+  const common = { ...process.env, ...urls, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const children: ChildProcess[] = [];
+  const start = (name: string, entry: string, env: Record<string, string | undefined>) => {
+    // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it stops (for finding hot spots).
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
+    const relay = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        if (!line.trim() || line.includes('RequestAbortedError')) continue;
+        if (++lines <= 20) opts.log(`[${name}] ${line.slice(0, 500)}`);
+      }
+    };
+    child.stdout?.on('data', relay);
+    child.stderr?.on('data', relay);
+    children.push(child);
+  };
+  for (const module of MODULES) {
+    start(module, `services/${module}/src/main.ts`, {
+      ...opts.secrets,
+      PORT: String(ports[module]),
+      DATABASE_URL: opts.databaseUrls[module],
+      REDIS_URL: opts.redisUrl ?? '',
+      DATA_DIR: opts.dataDir,
+      MIGRATE_ON_START: 'false',
+    });
+  }
+  start('gateway', 'gateway/src/main.ts', { PORT: String(ports.gateway), RATE_LIMIT_ENABLED: 'false' });
+  const url = `http://127.0.0.1:${ports.gateway}`;
+
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+
+  // Ready when the gateway's aggregated health sees every service.
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const exited = children.find((c) => c.exitCode !== null);
+    if (exited) {
+      await stop();
+      throw new Error(`a deployment process exited with code ${exited.exitCode} while starting`);
+    }
+    const ok = await fetch(`${url}/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error('the deployment was not healthy within 90 s');
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  const pids = children.map((c) => c.pid!).filter(Boolean);
+  const total = () => pids.reduce((sum, pid) => sum + (cpuTicks(pid) ?? 0), 0);
+  const quiet = async () => {
+    const started = Date.now();
+    if (cpuTicks(pids[0]!) === undefined) {
+      await new Promise((r) => setTimeout(r, 1000));
+      return Date.now() - started;
+    }
+    let calm = 0;
+    let last = total();
+    while (calm < 3 && Date.now() - started < 60_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = total();
+      // clock ticks are 10 ms: at most one tick in 100 ms across all processes is idle (timers, metrics)
+      calm = now - last <= 1 ? calm + 1 : 0;
+      last = now;
+    }
+    return Date.now() - started;
+  };
+  return { url, pids, quiet, stop };
+}

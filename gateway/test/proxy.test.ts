@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import WebSocket, { WebSocketServer } from 'ws';
+import { loadConfig, MODULES, type ModuleName } from '@church/common';
+import { buildGateway } from '../src/app';
+import { gatewayConfig } from '../src/config';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+// The gateway against stand-in services: what reaches a service, what comes back, and what happens when
+// a service is down. The embedded fleet's own tests (gateway.test.ts) cover the real services.
+describe('gateway forwarding', () => {
+  const seen: Seen[] = [];
+  let service: Server;
+  let sockets: WebSocketServer;
+  let gateway: FastifyInstance;
+  let url: string;
+
+  beforeAll(async () => {
+    service = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+        res.writeHead(req.url!.includes('teapot') ? 418 : 200, { 'content-type': 'application/json', 'x-from-service': 'yes', connection: 'keep-alive' });
+        res.end(JSON.stringify({ echoed: body.length }));
+      });
+    });
+    sockets = new WebSocketServer({ server: service });
+    sockets.on('connection', (socket, req) => socket.on('message', (data) => socket.send(`${req.url} ${String(data)}`)));
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    // Every module points at the stand-in, except reporting, which points at a closed port.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const down = urlOf(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const upstreams = Object.fromEntries(MODULES.map((m) => [m, m === 'reporting' ? down : urlOf(service)])) as Record<ModuleName, string>;
+    gateway = await buildGateway(loadConfig(gatewayConfig, { LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false' }), upstreams);
+    await gateway.listen({ host: '127.0.0.1', port: 0 });
+    url = urlOf(gateway.server);
+  });
+  afterAll(async () => {
+    await gateway.close();
+    sockets.close();
+    await new Promise((resolve) => service.close(resolve));
+  });
+  beforeEach(() => (seen.length = 0));
+
+  it('forwards method, path, query, headers and the body unchanged, and the answer back', async () => {
+    const body = JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => ({ i })) });
+    const res = await fetch(`${url}/Giving/donations/batch?x=1&y=%20two`, {
+      method: 'PUT',
+      headers: { authorization: 'Bearer abc', 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-from-service')).toBe('yes');
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(await res.json()).toEqual({ echoed: body.length });
+    const [got] = seen;
+    expect(got).toMatchObject({ method: 'PUT', url: '/Giving/donations/batch?x=1&y=%20two', body });
+    expect(got!.headers.authorization).toBe('Bearer abc');
+    expect(got!.headers['x-request-id']).toBe(res.headers.get('x-request-id'));
+    // The client's address is appended to what it claimed, never replaced by it.
+    expect(got!.headers['x-forwarded-for']).toBe('203.0.113.9, 127.0.0.1');
+  });
+
+  it('passes the service’s status through, and a body of any content type', async () => {
+    const res = await fetch(`${url}/doing/teapot`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'a,b\n1,2' });
+    expect(res.status).toBe(418);
+    expect(seen[0]).toMatchObject({ method: 'POST', body: 'a,b\n1,2' });
+  });
+
+  it('answers 502 in the error shape when the service is down', async () => {
+    const res = await fetch(`${url}/reporting/anything`);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({ errors: [{ msg: 'Upstream service unavailable' }] });
+  });
+
+  it('passes WebSocket upgrades through to the module', async () => {
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/messaging/socket?room=1`);
+    const reply = await new Promise<string>((resolve, reject) => {
+      socket.on('open', () => socket.send('hello'));
+      socket.on('message', (data) => resolve(String(data)));
+      socket.on('error', reject);
+    });
+    socket.close();
+    expect(reply).toBe('/messaging/socket?room=1 hello');
+  });
+
+  it('refuses upgrades to internal routes and to unknown prefixes', async () => {
+    for (const path of ['/messaging/internal/socket', '/nowhere/socket']) {
+      const status = await new Promise<number>((resolve) => {
+        const socket = new WebSocket(`${url.replace('http', 'ws')}${path}`);
+        socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        socket.on('error', () => resolve(-1));
+      });
+      expect(status).toBe(404);
+    }
+  });
+});
