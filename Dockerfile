@@ -25,8 +25,11 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
+# The code's revision (docker build --build-arg BUILD_ID=$(git rev-parse HEAD)): list ETags change with the code.
+ARG BUILD_ID=""
 ENV NODE_ENV=production \
-    DATA_DIR=/tmp/data
+    DATA_DIR=/tmp/data \
+    BUILD_ID=${BUILD_ID}
 WORKDIR /app
 # A mount point the process may write to (compose mounts a volume here; a fresh volume takes this ownership).
 RUN mkdir /data && chown 1000:1000 /data

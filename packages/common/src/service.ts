@@ -121,7 +121,7 @@ export async function buildDeps(def: ServiceDefinition, config: BaseConfig, over
       })),
     internal: overrides.internal ?? createInternalClient(config.INTERNAL_SECRET, () => urls),
     secrets: overrides.secrets ?? createSecretBox(config.ENCRYPTION_KEY),
-    snapshots: overrides.snapshots ?? createSnapshots({ maxBytes: config.SNAPSHOT_CACHE_MB * 2 ** 20 }),
+    snapshots: overrides.snapshots ?? createSnapshots({ maxBytes: config.SNAPSHOT_CACHE_MB * 2 ** 20, buildId: config.BUILD_ID }),
     signToken: overrides.signToken ?? createTokenSigner(config.JWT_SECRET),
     verifyToken: overrides.verifyToken ?? createTokenVerifier(config.JWT_SECRET),
     urls,

@@ -49,6 +49,20 @@ interface Entry {
 export interface SnapshotOptions {
   /** memory the snapshots of this process may hold; the least recently used go first */
   maxBytes: number;
+  /**
+   * names the code that serializes (the image's revision): a deploy that changes an answer's format must not
+   * answer 304 to a client holding the old format at an unchanged data version
+   */
+  buildId?: string;
+}
+
+/** `If-None-Match` holds this tag: a list of tags or `*`, compared weakly (RFC 9110 §13.1.2). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
 }
 
 /**
@@ -71,6 +85,8 @@ export function createSnapshots(options: SnapshotOptions) {
 
   const keep = (key: string, entry: Entry) => {
     const old = entries.get(key);
+    // A slow build of an older version must not replace a newer one that finished first.
+    if (old && BigInt(old.version) > BigInt(entry.version)) return;
     if (old) {
       bytes -= old.bytes;
       entries.delete(key);
@@ -117,7 +133,7 @@ export function createSnapshots(options: SnapshotOptions) {
         const body = Buffer.from(await build());
         // On the thread pool: 8.7 MB takes ~100 ms to compress, once per version, off the event loop.
         const gzipped = await gzip(body);
-        const tag = createHash('sha1').update(`${key}\n${version}`).digest('base64url').slice(0, 22);
+        const tag = createHash('sha1').update(`${options.buildId ?? ''}\n${key}\n${version}`).digest('base64url').slice(0, 22);
         return { version, tag, body, gzipped };
       },
       (s) => s.body.length + s.gzipped.length,
@@ -149,7 +165,7 @@ export function createSnapshots(options: SnapshotOptions) {
       const gzipped = negotiate(req.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';
       const etag = gzipped ? `"${snapshot.tag}-gz"` : `"${snapshot.tag}"`;
       reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
-      if (req.headers['if-none-match'] === etag) return void reply.code(304).send();
+      if (matches(req.headers['if-none-match'], etag)) return void reply.code(304).send();
       reply.type('application/json; charset=utf-8');
       if (gzipped) reply.header('content-encoding', 'gzip').send(snapshot.gzipped);
       else reply.send(snapshot.body);
