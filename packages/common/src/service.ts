@@ -19,7 +19,7 @@ import { createQueue, type JobDefinition, type Queue } from './queue';
 import { createMailer, type Mailer } from './email';
 import { createStorage, type Storage } from './storage';
 import { createSecretBox, type SecretBox } from './crypto';
-import { createSnapshots, type Snapshots } from './snapshots';
+import { createSnapshots, dataVersion, type Snapshots } from './snapshots';
 import { RequestValidationError, zodSerializerCompiler, zodValidatorCompiler } from './validation';
 
 /** Route files type `req.params`/`req.query`/`req.body` from their zod schemas: `app.withTypeProvider<ZodTypeProvider>()`. */
@@ -121,7 +121,7 @@ export async function buildDeps(def: ServiceDefinition, config: BaseConfig, over
       })),
     internal: overrides.internal ?? createInternalClient(config.INTERNAL_SECRET, () => urls),
     secrets: overrides.secrets ?? createSecretBox(config.ENCRYPTION_KEY),
-    snapshots: overrides.snapshots ?? createSnapshots({ maxBytes: config.SNAPSHOT_CACHE_MB * 2 ** 20, buildId: config.BUILD_ID }),
+    snapshots: overrides.snapshots ?? createSnapshots({ maxBytes: config.SNAPSHOT_CACHE_MB * 2 ** 20, buildId: config.BUILD_ID, version: (churchId) => dataVersion(database, churchId) }),
     signToken: overrides.signToken ?? createTokenSigner(config.JWT_SECRET),
     verifyToken: overrides.verifyToken ?? createTokenVerifier(config.JWT_SECRET),
     urls,

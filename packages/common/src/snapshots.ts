@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
-import { Param, SQL, StringChunk } from 'drizzle-orm';
 import { bigint, pgTable, uuid } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rowsOf, type DbOrTx } from './db';
+import type { Database } from './db';
 
 /**
  * One counter per church, raised in the same transaction as every change to the tables whose whole-church
@@ -21,11 +20,9 @@ export const dataVersions = pgTable('data_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
-const VERSION_QUERY = [new StringChunk('select version::text as v from data_versions where church_id = '), new StringChunk('')];
-
 /** The church's data version: "0" until its first change under the trigger. One primary-key lookup. */
-export async function dataVersion(db: DbOrTx, churchId: string): Promise<string> {
-  const rows = rowsOf<{ v: string }>(await db.execute(new SQL([VERSION_QUERY[0]!, new Param(churchId), VERSION_QUERY[1]!])));
+export async function dataVersion(database: Pick<Database, 'rows'>, churchId: string): Promise<string> {
+  const rows = await database.rows<{ v: string }>('select version::text as v from data_versions where church_id = $1', [churchId]);
   return rows[0]?.v ?? '0';
 }
 
@@ -49,6 +46,8 @@ interface Entry {
 export interface SnapshotOptions {
   /** memory the snapshots of this process may hold; the least recently used go first */
   maxBytes: number;
+  /** the church's data version (`dataVersion` over the module's database) */
+  version: (churchId: string) => Promise<string>;
   /**
    * names the code that serializes (the image's revision): a deploy that changes an answer's format must not
    * answer 304 to a client holding the old format at an unchanged data version
@@ -142,6 +141,7 @@ export function createSnapshots(options: SnapshotOptions) {
   return {
     get,
     value,
+    version: options.version,
     /** bytes held (for tests and metrics) */
     size: () => bytes,
 
@@ -153,13 +153,12 @@ export function createSnapshots(options: SnapshotOptions) {
     async send(
       req: FastifyRequest,
       reply: FastifyReply,
-      db: DbOrTx,
       churchId: string,
       variant: string,
       load: () => Promise<unknown>,
     ): Promise<void> {
       const key = `${req.routeOptions.url}\n${churchId}\n${variant}`;
-      const version = await dataVersion(db, churchId);
+      const version = await options.version(churchId);
       const snapshot = await get(key, version, async () => reply.serializeInput((await load()) as Record<string, unknown>, '200') as string);
       // Each encoding is its own representation, with its own strong ETag.
       const gzipped = negotiate(req.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';

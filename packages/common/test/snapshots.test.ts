@@ -1,6 +1,11 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createSnapshots } from '../src';
 
+/** `get` is given its version: the store's own version lookup is for `send` (route tests cover it). */
+const unused = async () => {
+  throw new Error('not used by get');
+};
+
 /** A build that counts its calls and answers `text`. */
 function builder(text: string) {
   return jest.fn(async () => text);
@@ -11,7 +16,7 @@ const cost = (text: string) => Buffer.byteLength(text) + gzipSync(text).length;
 
 describe('createSnapshots().get', () => {
   it('answers the same snapshot for the same key and version without building again', async () => {
-    const snapshots = createSnapshots({ maxBytes: 1_000_000 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: 1_000_000 });
     const build = builder('[{"id":1}]');
     const first = await snapshots.get('people\nchurch-a\nall', '7', build);
     const second = await snapshots.get('people\nchurch-a\nall', '7', build);
@@ -25,7 +30,7 @@ describe('createSnapshots().get', () => {
   });
 
   it('rebuilds for a new version, with a new tag, and holds only the newest', async () => {
-    const snapshots = createSnapshots({ maxBytes: 1_000_000 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: 1_000_000 });
     const old = await snapshots.get('k', '1', builder('["old"]'));
     const build = builder('["newer one"]');
     const fresh = await snapshots.get('k', '2', build);
@@ -38,7 +43,7 @@ describe('createSnapshots().get', () => {
   });
 
   it('tags differ by key at the same version (one church’s ETag never matches another’s)', async () => {
-    const snapshots = createSnapshots({ maxBytes: 1_000_000 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: 1_000_000 });
     const a = await snapshots.get('people\nchurch-a\nall', '1', builder('[]'));
     const b = await snapshots.get('people\nchurch-b\nall', '1', builder('[]'));
     const members = await snapshots.get('people\nchurch-a\nmembers', '1', builder('[]'));
@@ -46,7 +51,7 @@ describe('createSnapshots().get', () => {
   });
 
   it('builds once for concurrent requests of the same key and version', async () => {
-    const snapshots = createSnapshots({ maxBytes: 1_000_000 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: 1_000_000 });
     let finish!: (text: string) => void;
     const build = jest.fn(() => new Promise<string>((resolve) => (finish = resolve)));
     const pending = [snapshots.get('k', '1', build), snapshots.get('k', '1', build), snapshots.get('k', '1', build)];
@@ -62,7 +67,7 @@ describe('createSnapshots().get', () => {
   it('evicts the least recently used snapshot past maxBytes, and size() follows', async () => {
     const texts = { a: `["${'a'.repeat(60)}"]`, b: `["${'b'.repeat(70)}"]`, c: `["${'c'.repeat(80)}"]` };
     // Any two fit, all three do not.
-    const snapshots = createSnapshots({ maxBytes: cost(texts.a) + cost(texts.b) + cost(texts.c) - 1 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: cost(texts.a) + cost(texts.b) + cost(texts.c) - 1 });
     const build = { a: builder(texts.a), b: builder(texts.b), c: builder(texts.c) };
     await snapshots.get('a', '1', build.a);
     await snapshots.get('b', '1', build.b);
@@ -83,7 +88,7 @@ describe('createSnapshots().get', () => {
   it('serves a body larger than maxBytes without keeping it or evicting the others', async () => {
     const small = '["small"]';
     const big = JSON.stringify(Array.from({ length: 200 }, (_, i) => `person-${i}`));
-    const snapshots = createSnapshots({ maxBytes: cost(small) + 100 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: cost(small) + 100 });
     await snapshots.get('small', '1', builder(small));
     const build = builder(big);
     const first = await snapshots.get('big', '1', build);
@@ -98,7 +103,7 @@ describe('createSnapshots().get', () => {
   });
 
   it('keeps nothing when maxBytes is 0 (snapshots turned off) and still answers', async () => {
-    const snapshots = createSnapshots({ maxBytes: 0 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: 0 });
     const build = builder('[1,2,3]');
     expect((await snapshots.get('k', '1', build)).body.toString()).toBe('[1,2,3]');
     expect((await snapshots.get('k', '1', build)).body.toString()).toBe('[1,2,3]');
@@ -107,7 +112,7 @@ describe('createSnapshots().get', () => {
   });
 
   it('does not keep a failed build: every waiter sees the error and the next call builds again', async () => {
-    const snapshots = createSnapshots({ maxBytes: 1_000_000 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: 1_000_000 });
     const failing = jest.fn(async (): Promise<string> => {
       throw new Error('database went away');
     });
@@ -124,7 +129,7 @@ describe('createSnapshots().get', () => {
   });
 
   it('keeps the newer version when a slow build of an older one finishes last', async () => {
-    const snapshots = createSnapshots({ maxBytes: 1_000_000 });
+    const snapshots = createSnapshots({ version: unused, maxBytes: 1_000_000 });
     let finishOld!: (text: string) => void;
     const slowOld = snapshots.get('k', '1', () => new Promise<string>((resolve) => (finishOld = resolve)));
     const fresh = await snapshots.get('k', '2', builder('["new"]'));
@@ -136,8 +141,8 @@ describe('createSnapshots().get', () => {
   });
 
   it('names the code in its tags: another build id, another tag for the same key and version', async () => {
-    const a = await createSnapshots({ maxBytes: 1_000_000, buildId: 'rev-a' }).get('k', '1', builder('[]'));
-    const b = await createSnapshots({ maxBytes: 1_000_000, buildId: 'rev-b' }).get('k', '1', builder('[]'));
+    const a = await createSnapshots({ version: unused, maxBytes: 1_000_000, buildId: 'rev-a' }).get('k', '1', builder('[]'));
+    const b = await createSnapshots({ version: unused, maxBytes: 1_000_000, buildId: 'rev-b' }).get('k', '1', builder('[]'));
     expect(a.tag).not.toBe(b.tag);
   });
 });

@@ -62,7 +62,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // The whole list is a snapshot: served again until a group of the church changes.
   app.get(base, { config: { access: anyUser }, schema: { response: { 200: GroupRecords } } }, (req, reply) =>
-    app.deps.snapshots.send(req, reply, app.db, req.auth.churchId, 'all', () => listGroups(app.db, req.auth.churchId)),
+    app.deps.snapshots.send(req, reply, req.auth.churchId, 'all', () => listGroups(app.db, req.auth.churchId)),
   );
 
   app.get(

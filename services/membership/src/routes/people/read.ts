@@ -15,7 +15,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // The whole church is a snapshot per viewer scope: served again until a person of the church changes.
   app.get(BASE, { config: { access: viewPeople }, schema: { response: { 200: PersonRecords } } }, (req, reply) => {
     const viewer = viewerOf(req.auth);
-    return app.deps.snapshots.send(req, reply, app.db, req.auth.churchId, viewer.membersOnly ? 'members' : 'all', async () =>
+    return app.deps.snapshots.send(req, reply, req.auth.churchId, viewer.membersOnly ? 'members' : 'all', async () =>
       (await listPeople(app.db, req.auth.churchId, viewer)).map(toPerson),
     );
   });

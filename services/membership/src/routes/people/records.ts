@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { dataVersion } from '@church/common';
 import { toPerson, type PersonRecord } from '../../domain/person';
 import { listPeople } from '../../repos/people';
 
@@ -31,7 +30,7 @@ export function personRecords(app: FastifyInstance) {
     );
 
   return async (reply: FastifyReply, churchId: string, ids: () => Promise<string[]>, rows: () => Promise<PersonRecord[]>) => {
-    const records = await serialized(churchId, await dataVersion(app.db, churchId));
+    const records = await serialized(churchId, await app.deps.snapshots.version(churchId));
     const parts: string[] = [];
     for (const id of await ids()) {
       const json = records.get(id);
