@@ -53,8 +53,8 @@ export function upstream(origin: string): Upstream {
         },
         (err) => {
           if (!err) return;
-          // The client went away mid-answer (a closed tab, a load generator stopping): nothing to report.
-          if (res.destroyed && !res.writableFinished && req.raw.socket.destroyed) return;
+          // The client went away mid-answer (a closed tab, a load generator stopping): no one to answer.
+          if (res.destroyed) return;
           req.log.error({ err }, 'upstream failed');
           if (res.headersSent) return void res.destroy(err);
           res.writeHead(502, { ...endToEnd(own as IncomingHttpHeaders, {}), 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(UNAVAILABLE) });

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -31,6 +31,13 @@ describe('gateway forwarding', () => {
       req.on('data', (chunk: string) => (body += chunk));
       req.on('end', () => {
         seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+        if (req.url!.includes('slow')) {
+          // Half an answer, the rest much later: a client may hang up in between.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('['.padEnd(64 * 1024, ' '));
+          setTimeout(() => res.end(']'), 300);
+          return;
+        }
         res.writeHead(req.url!.includes('teapot') ? 418 : 200, { 'content-type': 'application/json', 'x-from-service': 'yes', connection: 'keep-alive' });
         res.end(JSON.stringify({ echoed: body.length }));
       });
@@ -84,6 +91,24 @@ describe('gateway forwarding', () => {
     const res = await fetch(`${url}/reporting/anything`);
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ errors: [{ msg: 'Upstream service unavailable' }] });
+  });
+
+  it('stays up when a client hangs up in the middle of an answer', async () => {
+    // As a load generator ends a run: many keep-alive connections cut, some mid-answer, some before it.
+    const agent = new Agent({ keepAlive: true });
+    const cut = Array.from({ length: 10 }, (_, i) =>
+      new Promise<void>((resolve) => {
+        const req = request(`${url}/content/slow?${i}`, { agent }, (res) => res.once('data', () => req.destroy()));
+        req.on('close', resolve);
+        req.on('error', () => undefined);
+        req.end();
+        if (i % 2) setTimeout(() => req.destroy(), 5);
+      }),
+    );
+    await Promise.all(cut);
+    agent.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await fetch(`${url}/content/fine`)).status).toBe(200);
   });
 
   it('passes WebSocket upgrades through to the module', async () => {

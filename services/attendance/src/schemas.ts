@@ -112,7 +112,8 @@ export const DownloadRow = z.object({
   personId: z.string(),
   visitId: z.string(),
   sessionId: z.string(),
-  sessionDate: Stamp,
+  /** ISO text as a `Stamp` leaves, formatted once per download rather than once per row */
+  sessionDate: z.string(),
   personName: z.string(),
   status: z.enum(['present', 'absent']),
 });

@@ -135,6 +135,26 @@ describe('POST /attendance/visits/checkin', () => {
     expect(await t.app.db.select().from(sessions).where(eq(sessions.churchId, c.churchId))).toHaveLength(3);
   });
 
+  it('keeps the visit sessions a repeated check-in still wants, first and with their ids, then adds the new ones once', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const kid = randomUUID();
+    const [nursery, preschool] = [randomUUID(), randomUUID()];
+    const token = c.token(['Attendance.Checkin']);
+    const vs = (groupId: string) => ({ session: { serviceTimeId: p.serviceTimeId, groupId } });
+    const checkin = (body: unknown) => call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}`, { token, body });
+
+    const [first] = (await checkin([{ personId: kid, visitSessions: [vs(nursery)] }])).json().visits;
+    const again = await checkin({ personId: kid, visitSessions: [vs(preschool), vs(nursery), vs(preschool)] });
+    expect(again.statusCode).toBe(200);
+    const [visit] = again.json().visits;
+    expect(visit.id).toBe(first.id);
+    expect(visit.visitSessions.map((l: { session: { groupId: string } }) => l.session.groupId)).toEqual([nursery, preschool]);
+    expect(visit.visitSessions[0]).toEqual(first.visitSessions[0]);
+    const links = await t.app.db.select().from(visitSessions).where(eq(visitSessions.churchId, c.churchId));
+    expect(links.map((l) => l.id).sort()).toEqual(visit.visitSessions.map((l: { id: string }) => l.id).sort());
+  });
+
   it('refuses a service time of another service with 400 and writes nothing', async () => {
     const c = makeChurch();
     const p = await makePlaces(t, c.churchId);
