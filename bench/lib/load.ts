@@ -70,12 +70,15 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
     timeout: 30,
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
   };
-  if (opts.warmup > 0) await autocannon({ ...base, ...(opts.workers ? { workers: opts.workers } : {}), duration: opts.warmup });
   if (opts.workers && opts.workers > 1) {
-    const { onResponse: _hook, ...plain } = request;
-    const result = await autocannon({ ...base, requests: [plain], workers: opts.workers, duration: opts.duration });
+    // Functions do not cross into worker threads: no per-response hook, no per-request variation.
+    const { onResponse: _hook, setupRequest: _vary, ...plain } = request;
+    const threaded = { ...base, requests: [plain], workers: opts.workers };
+    if (opts.warmup > 0) await autocannon({ ...threaded, duration: opts.warmup });
+    const result = await autocannon({ ...threaded, duration: opts.duration });
     return summary(result, (q) => (q === 0.5 ? result.latency.p50 : result.latency.p99), result.latency.max, samples);
   }
+  if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
   // autocannon's own histogram has 1 ms resolution; the targets are tens of milliseconds, so keep every
   // response time (fractional ms, 2xx or not) and take exact percentiles.
   const times: number[] = [];

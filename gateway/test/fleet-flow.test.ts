@@ -86,6 +86,17 @@ describe('a church’s first check-in across the fleet', () => {
       ['Kim Lee', 'present'],
       ['Sam Lee', 'absent'],
     ]);
+
+    // Attendance keeps the roster and revalidates it: a new member and a renamed one show in the next download.
+    const [aunt] = (await api('POST', '/membership/people', [{ firstName: 'Ana', lastName: 'Lee' }])).body;
+    await api('POST', '/membership/groupmembers', [{ groupId: group.id, personId: aunt.id }]);
+    await api('POST', '/membership/people', [{ id: parent.id, firstName: 'Samuel' }]);
+    const again = await api('GET', `/attendance/visitsessions/download/${sessionId}`);
+    expect(again.body.map((r: { personName: string; status: string }) => [r.personName, r.status]).sort()).toEqual([
+      ['Ana Lee', 'absent'],
+      ['Kim Lee', 'present'],
+      ['Samuel Lee', 'absent'],
+    ]);
   });
 
   it('keeps a second church out of the first church’s data on every service', async () => {

@@ -28,11 +28,20 @@ export function verifyInternal(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+export interface InternalCallOptions {
+  requestId?: string;
+  /**
+   * keep the answer and revalidate it next time (`If-None-Match` with its ETag; 304 reuses the kept copy,
+   * already parsed: callers must not change it). For answers the callee serves with an ETag (snapshots).
+   */
+  revalidate?: boolean;
+}
+
 export interface InternalClient {
   /** Calls another module; throws an HttpError carrying the callee's status on a non-2xx answer. */
-  request<T = unknown>(module: ModuleName, method: string, path: string, body?: unknown, opts?: { requestId?: string }): Promise<T>;
-  get<T = unknown>(module: ModuleName, path: string, opts?: { requestId?: string }): Promise<T>;
-  post<T = unknown>(module: ModuleName, path: string, body: unknown, opts?: { requestId?: string }): Promise<T>;
+  request<T = unknown>(module: ModuleName, method: string, path: string, body?: unknown, opts?: InternalCallOptions): Promise<T>;
+  get<T = unknown>(module: ModuleName, path: string, opts?: InternalCallOptions): Promise<T>;
+  post<T = unknown>(module: ModuleName, path: string, body: unknown, opts?: InternalCallOptions): Promise<T>;
   /** closes the pooled connections (test fakes need not) */
   close?(): Promise<void>;
 }
@@ -41,11 +50,15 @@ export interface InternalClient {
  * The typed client for service-to-service calls. Base addresses are resolved per call, so the embedded
  * fleet can fill them in after its services have picked ephemeral ports.
  */
-export function createInternalClient(secret: string, baseUrls: () => Record<ModuleName, string>, timeoutMs = 10_000): InternalClient {
+export function createInternalClient(secret: string, baseUrls: () => Record<ModuleName, string>, timeoutMs = 10_000, keptAnswers = 1000): InternalClient {
   // One keep-alive pool per client; undici's request() skips the WHATWG layers of fetch on this hot path.
   const agent = new Agent({ connections: 64, keepAliveTimeout: 30_000 });
-  const call = async <T>(module: ModuleName, method: string, path: string, body?: unknown, opts?: { requestId?: string }) => {
+  // Revalidated answers by call (module, method, path, body), least recently used first.
+  const kept = new Map<string, { etag: string; data: unknown }>();
+  const call = async <T>(module: ModuleName, method: string, path: string, body?: unknown, opts?: InternalCallOptions) => {
     const payload = body === undefined ? '' : JSON.stringify(body);
+    const key = opts?.revalidate ? `${module} ${method} ${path}\n${payload}` : undefined;
+    const copy = key ? kept.get(key) : undefined;
     const timestamp = String(Date.now());
     const headers: Record<string, string> = {
       [TIMESTAMP_HEADER]: timestamp,
@@ -53,6 +66,7 @@ export function createInternalClient(secret: string, baseUrls: () => Record<Modu
     };
     if (payload) headers['content-type'] = 'application/json';
     if (opts?.requestId) headers['x-request-id'] = opts.requestId;
+    if (copy) headers['if-none-match'] = copy.etag;
     const res = await request(baseUrls()[module] + path, {
       method: method as Dispatcher.HttpMethod,
       headers,
@@ -62,9 +76,22 @@ export function createInternalClient(secret: string, baseUrls: () => Record<Modu
       bodyTimeout: timeoutMs,
     });
     const text = await res.body.text();
+    if (res.statusCode === 304 && copy) {
+      kept.delete(key!);
+      kept.set(key!, copy);
+      return copy.data as T;
+    }
     const data = text ? JSON.parse(text) : undefined;
     if (res.statusCode >= 400) {
       throw new HttpError(res.statusCode >= 500 ? 502 : res.statusCode, data?.errors ?? [{ msg: `${module} answered ${res.statusCode}` }]);
+    }
+    const etag = res.headers.etag;
+    if (key) {
+      kept.delete(key);
+      if (typeof etag === 'string' && res.statusCode === 200) {
+        kept.set(key, { etag, data });
+        if (kept.size > keptAnswers) kept.delete(kept.keys().next().value!);
+      }
     }
     return data as T;
   };

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
@@ -99,6 +100,36 @@ describe('createService', () => {
     expect(unsigned.statusCode).toBe(401);
     const wrongSecret = createInternalClient('x'.repeat(40), () => ({ membership: base }) as Record<ModuleName, string>);
     await expect(wrongSecret.post('membership', '/membership/internal/echo', { n: 7 })).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it('keeps a revalidated answer: sends If-None-Match with its ETag and reuses the copy on 304', async () => {
+    const seen: Array<string | undefined> = [];
+    let version = 1;
+    const server = createServer((req, res) => {
+      seen.push(req.headers['if-none-match']);
+      const etag = `"v${version}"`;
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304).end();
+      res.writeHead(200, { 'content-type': 'application/json', ...(req.url!.includes('tagless') ? {} : { etag }) }).end(JSON.stringify({ version }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const client = createInternalClient(TEST_SECRET, () => ({ membership: base }) as Record<ModuleName, string>);
+    try {
+      const first = await client.post('membership', '/roster', { groupId: 'g' }, { revalidate: true });
+      expect(first).toEqual({ version: 1 });
+      expect(await client.post('membership', '/roster', { groupId: 'g' }, { revalidate: true })).toBe(first);
+      version = 2;
+      expect(await client.post('membership', '/roster', { groupId: 'g' }, { revalidate: true })).toEqual({ version: 2 });
+      // Another body is another answer; without revalidate, or without an ETag, nothing is kept or sent.
+      await client.post('membership', '/roster', { groupId: 'h' }, { revalidate: true });
+      await client.post('membership', '/roster', { groupId: 'g' });
+      await client.post('membership', '/tagless', {}, { revalidate: true });
+      await client.post('membership', '/tagless', {}, { revalidate: true });
+      expect(seen).toEqual([undefined, '"v1"', '"v1"', undefined, undefined, undefined, undefined]);
+    } finally {
+      await client.close?.();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('answers an oversized body with 413 in the error shape', async () => {

@@ -16,9 +16,9 @@ interface PersonBasic {
 }
 
 /** A membership call; an unreachable membership is a 502 (a bad gateway), never a 500. */
-async function fromMembership<T>(internal: InternalClient, path: string, body: unknown): Promise<T> {
+async function fromMembership<T>(internal: InternalClient, path: string, body: unknown, revalidate = false): Promise<T> {
   try {
-    return await internal.post<T>('membership', path, body);
+    return await internal.post<T>('membership', path, body, { revalidate });
   } catch (err) {
     if (err instanceof HttpError) throw err;
     throw new HttpError(502, [{ msg: 'membership is unreachable' }]);
@@ -40,7 +40,8 @@ export async function sessionDownload(db: Db, internal: InternalClient, churchId
   const session = await sessionAttendance(db, churchId, sessionId);
   if (!session) throw notFound('Session');
   const { present } = session;
-  const members = await fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId });
+  // The roster is kept and revalidated: membership answers 304 while the church's people and groups are unchanged.
+  const members = await fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId }, true);
   const memberById = new Map(members.map((m) => [m.personId, m]));
   const strangers = [...new Set(present.map((p) => p.personId).filter((id) => !memberById.has(id)))];
   const basics = strangers.length

@@ -18,7 +18,9 @@ const Members = z.array(
 /** Server-to-server: attendance asks for a group's people (names for session downloads and check-in). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  app.post('/membership/internal/groups/members', { config: { access: 'internal' }, schema: { body: Body, response: { 200: Members } } }, (req) =>
-    groupRoster(app.db, req.body.churchId, req.body.groupId),
+  // A snapshot per group: the caller keeps the answer and revalidates it with If-None-Match (304 while the
+  // church's people, groups and members are unchanged).
+  app.post('/membership/internal/groups/members', { config: { access: 'internal' }, schema: { body: Body, response: { 200: Members } } }, (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.body.churchId, req.body.groupId, () => groupRoster(app.db, req.body.churchId, req.body.groupId)),
   );
 }

@@ -27,5 +27,5 @@ export const domains = pgTable(
   (t) => [uniqueIndex('domains_name_uq').on(t.domainName), index('domains_church_idx').on(t.churchId)],
 );
 
-/** The church's data version, raised at commit by every change to people and groups (see @church/common snapshots). */
+/** The church's data version, raised at commit by every change to people, groups and group members (see @church/common snapshots). */
 export { dataVersions } from '@church/common';
