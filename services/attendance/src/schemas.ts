@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IsoDate, OptionalText } from '@church/common';
+import { exactShape, Id, IsoDate, OptionalText } from '@church/common';
 
 // What the attendance API accepts and answers. Response schemas list every field that leaves the service.
 // Save bodies strip unknown fields rather than refuse them: clients post back records as they read them
@@ -117,6 +117,9 @@ export const DownloadRow = z.object({
   personName: z.string(),
   status: z.enum(['present', 'absent']),
 });
+
+/** The sheet, built field by field in this order (sessionDownload): written with JSON.stringify (exactShape). */
+export const DownloadRows = exactShape(z.array(DownloadRow));
 
 const Ref = z.object({ id: z.string(), name: z.string() }).nullable();
 /** One attended session of a visit (or a visit without sessions), with the places it happened at. */

@@ -9,7 +9,7 @@ import { utcDay } from '../domain/dates';
 import { sessionDownload } from '../domain/download';
 import { getSession, serviceOfSession } from '../repos/sessions';
 import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkVisitSessions } from '../repos/visits';
-import { DownloadRow, LogBody, QueryId, VisitSession, VisitSessionSave } from '../schemas';
+import { DownloadRows, LogBody, QueryId, VisitSession, VisitSessionSave } from '../schemas';
 import { itemParam } from './batch';
 
 const view = requires('Attendance.View');
@@ -27,7 +27,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     '/attendance/visitsessions/download/:sessionId',
-    { config: { access: view }, schema: { params: z.object({ sessionId: Id }), response: { 200: z.array(DownloadRow) } } },
+    { config: { access: view }, schema: { params: z.object({ sessionId: Id }), response: { 200: DownloadRows } } },
     (req) => sessionDownload(app.db, app.deps.internal, req.auth.churchId, req.params.sessionId),
   );
 
