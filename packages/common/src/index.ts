@@ -4,6 +4,7 @@ export * from './errors';
 export * from './schemas';
 export * from './columns';
 export * from './db';
+export * from './rows';
 export * from './crud';
 export * from './internal';
 export * from './queue';

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { prepared, type DbOrTx } from '@church/common';
 import { serviceTimes, services, sessions, visitSessions, visits } from '../db/schema';
-import { prepared } from './statement';
 
 // The check-in is one statement, whatever the number of people: arrays, not loops, because a kiosk submits a
 // household at a time and a busy Sunday submits many at once. On this stack each round trip to PostgreSQL

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
-import { notFound, type DbOrTx } from '@church/common';
+import { notFound, prepared, type DbOrTx } from '@church/common';
 import { serviceTimes, sessions, visitSessions, visits } from '../db/schema';
-import { prepared } from './statement';
 
 // Sessions: one meeting of a group, (group, service time, date).
 

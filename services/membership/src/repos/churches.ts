@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { churches, userChurches } from '../db/schema';
-import { preparedReader, type RowOf } from './rows';
+import { preparedReader, type RowOf } from '@church/common';
 
 export type ChurchRow = typeof churches.$inferSelect;
 export type UserChurchRow = typeof userChurches.$inferSelect;

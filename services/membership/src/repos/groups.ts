@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, eq, getTableColumns, inArray, like, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { groupMembers, groups, people } from '../db/schema';
-import { preparedReader, rowReader, type RowOf } from './rows';
+import { preparedReader, rowReader, type RowOf } from '@church/common';
 
 export type GroupRow = typeof groups.$inferSelect;
 export type GroupMemberRow = typeof groupMembers.$inferSelect;

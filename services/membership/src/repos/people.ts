@@ -4,7 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
 import { answers, formSubmissions, forms, groupMembers, groups, people, peopleSearchText, questions } from '../db/schema';
 import { MEMBER_LEVEL_STATUSES, type PersonRecord, type PersonRow, type PersonValues } from '../domain/person';
-import { preparedReader, rowReader, type RowOf } from './rows';
+import { preparedReader, rowReader, type RowOf } from '@church/common';
 
 export interface Scope {
   /** Member-level viewers see only members and staff who have not opted out */
