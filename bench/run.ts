@@ -65,10 +65,7 @@ async function runScenario(s: Scenario, ctx: { url: string; token: string; opts:
   if (s.name !== 'login') {
     const result = await runLoad(req, load);
     if (result.total === 0) outcome.note = `no response within the ${ctx.opts.duration} s run: each request took longer`;
-    // A latency measured at saturation is mostly queueing behind the other connections: also show the
-    // same request at a steady half of the rate it saturated at.
-    const paced = s.target?.kind === 'p99' && result.rps >= 2 ? await runLoad(req, { ...load, warmup: 0, overallRate: Math.floor(result.rps / 2) }) : undefined;
-    return { ...outcome, result, paced };
+    return { ...outcome, result };
   }
 
   // The storm must slow logins, not everything else: a low-rate authenticated read runs alongside it.

@@ -19,15 +19,6 @@ export interface Outcome {
   pass?: boolean;
   /** login only: latency of a low-rate authenticated request alone and during the storm */
   loopProbe?: { path: string; idle?: LoadResult; storm?: LoadResult };
-  /** p99 targets: the same request at a steady half of the saturated rate (the verdict stays on saturation) */
-  paced?: LoadResult;
-}
-
-/** One line on a latency target's paced run, or undefined. */
-function pacedLine(o: Outcome): string | undefined {
-  if (!o.paced || !o.result) return undefined;
-  return `${o.name}: p99 ${fixed(o.result.p99, 2)} ms saturated (${o.result.total > 0 ? fixed(o.result.rps, 0) : '0'} req/s over the connections), ` +
-    `${fixed(o.paced.p99, 2)} ms at a steady ${fixed(o.paced.rps, 0)} req/s (half of that; p50 ${fixed(o.paced.p50, 2)} ms)`;
 }
 
 export interface BenchReport {
@@ -90,8 +81,6 @@ export function textTable(report: BenchReport): string {
   const lines = [line(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...rows(report).map(line)];
   for (const o of report.scenarios) {
     if (o.loopProbe && report.ceilings.argon2?.rps) lines.push(`  ${o.name}: ${fixed(o.result?.rps, 0)} req/s = ${fixed((o.result?.rps ?? 0) / report.ceilings.argon2.rps, 2)}× the bare argon2id verify ceiling`);
-    const paced = pacedLine(o);
-    if (paced) lines.push(`  ${paced}`);
     if (o.loopProbe) lines.push(`  ${o.name}: GET ${o.loopProbe.path} at low rate, p99 ${fixed(o.loopProbe.idle?.p99, 2)} ms alone, ${fixed(o.loopProbe.storm?.p99, 2)} ms during the storm (max ${fixed(o.loopProbe.storm?.max, 0)} ms)`);
     if (o.result && o.result.non2xx + o.result.errors > 0) lines.push(`  ${o.name}: status codes ${JSON.stringify(o.result.statusCodes)}, errors ${o.result.errors}; ${o.result.samples.join(' | ').slice(0, 600)}`);
     if (o.note && o.result) lines.push(`  ${o.name}: ${o.note}`);
@@ -112,8 +101,6 @@ export function markdown(report: BenchReport): string {
   const notes = [...report.ceilings.notes, ...report.notes, ...(report.seed?.notes ?? [])];
   for (const o of report.scenarios) {
     if (o.loopProbe && report.ceilings.argon2?.rps) md.push(`- ${o.name}: ${fixed(o.result?.rps, 0)} req/s = ${fixed((o.result?.rps ?? 0) / report.ceilings.argon2.rps, 2)}× the bare argon2id verify ceiling (${fixed(report.ceilings.argon2.rps, 0)} verifications/s in its own process).`);
-    const paced = pacedLine(o);
-    if (paced) md.push(`- ${paced}.`);
     if (o.loopProbe) md.push(`- ${o.name}: a low-rate \`GET ${o.loopProbe.path}\` had p99 ${fixed(o.loopProbe.idle?.p99, 2)} ms alone and ${fixed(o.loopProbe.storm?.p99, 2)} ms during the storm (max ${fixed(o.loopProbe.storm?.max, 0)} ms).`);
     if (o.result && o.result.non2xx + o.result.errors > 0) md.push(`- ${o.name}: status codes \`${JSON.stringify(o.result.statusCodes)}\`, ${o.result.errors} connection errors; first answers: \`${o.result.samples.join(' | ').slice(0, 400).replace(/`/g, "'")}\``);
     if (o.note) md.push(`- ${o.name}: ${o.note}`);
