@@ -32,7 +32,10 @@ export async function seedAll(dbs: { membership: Exec; attendance: Exec }, opts:
   const report: SeedReport = { seeded: false, ms: 0, timings: [], counts: {}, missingAttendance: [], notes: [] };
   report.missingAttendance = await missingAttendanceTables(dbs.attendance);
   if (opts.reuse && (await alreadySeeded(dbs.membership))) {
-    report.notes.push('reused the databases seeded by an earlier run');
+    report.notes.push('reused the databases seeded by an earlier run (vacuumed first)');
+    // Earlier runs' check-ins left dead rows: clean them now rather than let autovacuum run during a scenario.
+    await dbs.membership.query('vacuum analyze');
+    if (!report.missingAttendance.length) await dbs.attendance.query('vacuum analyze');
   } else {
     report.seeded = true;
     opts.log('seeding membership ...');
