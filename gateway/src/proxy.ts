@@ -44,7 +44,9 @@ export function upstream(origin: string): Upstream {
       const headers = endToEnd(req.headers, {});
       const forwardedFor = req.headers['x-forwarded-for'];
       headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${req.ip}` : req.ip;
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
+      // A request has a body when it says so (RFC 9112 §6.3): a DELETE without one must not gain an empty chunked one.
+      const length = req.headers['content-length'];
+      const hasBody = length !== undefined ? length !== '0' : req.headers['transfer-encoding'] !== undefined;
       pool.stream(
         { path: req.url, method: req.method as 'GET', headers, body: hasBody ? req.raw : null },
         ({ statusCode, headers: answer }) => {

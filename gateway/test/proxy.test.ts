@@ -87,6 +87,13 @@ describe('gateway forwarding', () => {
     expect(seen[0]).toMatchObject({ method: 'POST', body: 'a,b\n1,2' });
   });
 
+  it('forwards a DELETE without a body as one without a body', async () => {
+    const res = await fetch(`${url}/membership/people/abc`, { method: 'DELETE', headers: { authorization: 'Bearer abc' } });
+    expect(res.status).toBe(200);
+    expect(seen[0]).toMatchObject({ method: 'DELETE', body: '' });
+    expect(seen[0]!.headers['transfer-encoding']).toBeUndefined();
+  });
+
   it('answers 502 in the error shape when the service is down', async () => {
     const res = await fetch(`${url}/reporting/anything`);
     expect(res.status).toBe(502);
