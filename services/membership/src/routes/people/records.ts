@@ -2,14 +2,38 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { toPerson, type PersonRecord } from '../../domain/person';
 import { listPeople } from '../../repos/people';
 
-/** Each live person's record as the routes write it (`JSON.stringify(toPerson(row))`), by id. */
-type Serialized = Map<string, string>;
+/**
+ * Each live person's record as the routes write it (`JSON.stringify(toPerson(row))`), all in one buffer, by id.
+ * One buffer rather than 10,000 strings: it stays off the JavaScript heap, so it adds nothing to the garbage
+ * collector's work on every major collection, and answers are assembled from slices of it without copies.
+ */
+interface Serialized {
+  json: Buffer;
+  /** id → position in `starts` / `ends` */
+  index: Map<string, number>;
+  starts: Uint32Array;
+  ends: Uint32Array;
+}
 
-const sizeOf = (records: Serialized) => {
-  let bytes = 0;
-  for (const [id, json] of records) bytes += id.length + json.length;
-  return bytes;
-};
+function serialize(rows: PersonRecord[]): Serialized {
+  const parts = rows.map((row) => Buffer.from(JSON.stringify(toPerson(row))));
+  const starts = new Uint32Array(parts.length);
+  const ends = new Uint32Array(parts.length);
+  const index = new Map<string, number>();
+  let at = 0;
+  parts.forEach((part, i) => {
+    starts[i] = at;
+    at += part.length;
+    ends[i] = at;
+    index.set(rows[i]!.id, i);
+  });
+  return { json: Buffer.concat(parts, at), index, starts, ends };
+}
+
+const sizeOf = (records: Serialized) => records.json.length + records.index.size * 48;
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 /**
  * Answers searches from the church's serialized person records: PostgreSQL finds the matching ids, and each
@@ -25,19 +49,22 @@ export function personRecords(app: FastifyInstance) {
     app.deps.snapshots.value(
       `person-records\n${churchId}`,
       version,
-      async () => new Map((await listPeople(app.db, churchId, {})).map((row) => [row.id, JSON.stringify(toPerson(row))])) as Serialized,
+      async () => serialize(await listPeople(app.db, churchId, {})),
       sizeOf,
     );
 
   return async (reply: FastifyReply, churchId: string, ids: () => Promise<string[]>, rows: () => Promise<PersonRecord[]>) => {
     const records = await serialized(churchId, await app.deps.snapshots.version(churchId));
-    const parts: string[] = [];
-    for (const id of await ids()) {
-      const json = records.get(id);
-      if (json === undefined) return (await rows()).map(toPerson);
-      parts.push(json);
+    const found = await ids();
+    const parts: Buffer[] = [OPEN];
+    for (const id of found) {
+      const i = records.index.get(id);
+      if (i === undefined) return (await rows()).map(toPerson);
+      if (parts.length > 1) parts.push(COMMA);
+      parts.push(records.json.subarray(records.starts[i], records.ends[i]));
     }
-    reply.type('application/json; charset=utf-8').send(`[${parts.join(',')}]`);
+    parts.push(CLOSE);
+    reply.type('application/json; charset=utf-8').send(Buffer.concat(parts));
     return undefined;
   };
 }
