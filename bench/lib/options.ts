@@ -17,7 +17,7 @@ export const USAGE = `pnpm bench [options]
   --fleet=processes|single    postgres: the gateway and each service in its own process, as deployed (default), or all in one
   --duration=10               seconds per scenario and per ceiling
   --connections=20            concurrent connections per scenario and per ceiling
-  --warmup=1                  unrecorded seconds of load before each measurement (0: none)
+  --warmup=3                  unrecorded seconds of load before each measurement (0: none)
   --only=login,churches       run only these scenarios (ceilings always run)
   --no-redis                  postgres: in-process jobs even when Redis answers (embedded never uses Redis)
   --reuse                     postgres: keep bench_* databases seeded by an earlier run instead of re-creating them
@@ -55,7 +55,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     fleet,
     duration: number('duration', 10, 1),
     connections: number('connections', 20, 1),
-    warmup: number('warmup', 1, 0),
+    warmup: number('warmup', 3, 0),
     only: flags.get('only')?.split(',').map((s) => s.trim()).filter(Boolean),
     redis: !flags.has('no-redis'),
     reuse: flags.has('reuse'),
