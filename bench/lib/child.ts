@@ -11,6 +11,23 @@ export interface Child<Ready> {
 }
 
 /**
+ * Passes a child's output on, a line at a time with a prefix, capped so a failing process cannot flood the
+ * report. Lines about requests the load generator cut off at the end of a run say nothing: they are dropped.
+ */
+export function relayOutput(child: ChildProcess, prefix: string, write: (line: string) => void, cap = 40): void {
+  let lines = 0;
+  const relay = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line.trim() || line.startsWith('{"bench":"ready"') || line.includes('RequestAbortedError')) continue;
+      if (++lines <= cap) write(`${prefix} ${line.slice(0, 500)}`);
+      else if (lines === cap + 1) write(`${prefix} (further output suppressed)`);
+    }
+  };
+  child.stdout?.on('data', relay);
+  child.stderr?.on('data', relay);
+}
+
+/**
  * Forks a bench TypeScript file (through tsx) with an IPC channel and waits for its `ready` message. Its
  * output is passed on to our stderr with a prefix, capped so a failing fleet cannot flood the report.
  */
@@ -21,17 +38,7 @@ export function startChild<Ready extends { type: string }>(file: string, env: Re
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  let lines = 0;
-  const relay = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) {
-      // The load generator closes its sockets when a run ends; the gateway logs each cut-off answer.
-      if (!line.trim() || line.startsWith('{"bench":"ready"') || line.includes('RequestAbortedError')) continue;
-      if (++lines <= 40) process.stderr.write(`${opts.prefix} ${line.slice(0, 500)}\n`);
-      else if (lines === 41) process.stderr.write(`${opts.prefix} (further output suppressed)\n`);
-    }
-  };
-  child.stdout?.on('data', relay);
-  child.stderr?.on('data', relay);
+  relayOutput(child, opts.prefix, (line) => process.stderr.write(`${line}\n`));
 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (ms = 10_000) => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MODULES, type ModuleName } from '@church/common';
+import { relayOutput } from './child';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -61,15 +62,7 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it stops (for finding hot spots).
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
     const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let lines = 0;
-    const relay = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) {
-        if (!line.trim() || line.includes('RequestAbortedError')) continue;
-        if (++lines <= 20) opts.log(`[${name}] ${line.slice(0, 500)}`);
-      }
-    };
-    child.stdout?.on('data', relay);
-    child.stderr?.on('data', relay);
+    relayOutput(child, `[${name}]`, opts.log, 20);
     children.push(child);
   };
   for (const module of MODULES) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call, expectGuarded, readMailbox, type TestApp } from '@church/common/testing';
 import { answers, formSubmissions, forms, memberPermissions, people, questions } from '../../src/db/schema';
+import { addForm } from './fixtures';
 import { makeChurch, startMembership } from '../setup';
 
 let t: TestApp;
@@ -12,11 +13,8 @@ afterAll(() => t.close());
 
 type Church = Awaited<ReturnType<typeof makeChurch>>;
 
-async function form(churchId: string, values: Partial<typeof forms.$inferInsert> = {}) {
-  const id = randomUUID();
-  await t.app.db.insert(forms).values({ id, churchId, name: 'Connect Card', ...values });
-  return id;
-}
+/** A form named "Connect Card" (its name shows in the emails and answers checked below). */
+const form = (churchId: string, values: Partial<typeof forms.$inferInsert> = {}) => addForm(t, churchId, { name: 'Connect Card', ...values });
 async function question(churchId: string, formId: string, title: string, sort: number, extra: Partial<typeof questions.$inferInsert> = {}) {
   const id = randomUUID();
   await t.app.db.insert(questions).values({ id, churchId, formId, title, sort, ...extra });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { forms, memberPermissions } from '../../src/db/schema';
+import { addForm } from './fixtures';
 import { makeChurch, startMembership } from '../setup';
 
 let t: TestApp;
@@ -10,11 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function form(churchId: string, values: Partial<typeof forms.$inferInsert> = {}) {
-  const id = randomUUID();
-  await t.app.db.insert(forms).values({ id, churchId, name: `Form ${id.slice(0, 4)}`, ...values });
-  return id;
-}
 async function grant(churchId: string, memberId: string, formId: string, action = 'admin') {
   await t.app.db.insert(memberPermissions).values({ id: randomUUID(), churchId, memberId, contentId: formId, action });
 }
@@ -23,12 +19,12 @@ const names = (res: { json(): Array<{ name: string }> }) => res.json().map((f) =
 describe('GET /membership/forms and /archived', () => {
   it('Forms.Admin sees every live form; Forms.Edit sees assigned forms plus non-member forms', async () => {
     const c = await makeChurch(t);
-    const mine = await form(c.churchId, { name: 'B assigned' });
-    await form(c.churchId, { name: 'C not assigned' });
-    await form(c.churchId, { name: 'A person fields', contentType: 'person' });
-    await form(c.churchId, { name: 'D removed', removed: true });
-    await form(c.churchId, { name: 'E archived', archived: true });
-    await form(c.churchId, { name: 'F archived person', archived: true, contentType: 'person' });
+    const mine = await addForm(t, c.churchId, { name: 'B assigned' });
+    await addForm(t, c.churchId, { name: 'C not assigned' });
+    await addForm(t, c.churchId, { name: 'A person fields', contentType: 'person' });
+    await addForm(t, c.churchId, { name: 'D removed', removed: true });
+    await addForm(t, c.churchId, { name: 'E archived', archived: true });
+    await addForm(t, c.churchId, { name: 'F archived person', archived: true, contentType: 'person' });
     await grant(c.churchId, c.personId, mine, 'view');
     const admin = await call(t.app, 'GET', '/membership/forms', { token: c.token(['Forms.Admin']) });
     expect(admin.statusCode).toBe(200);
@@ -45,7 +41,7 @@ describe('GET /membership/forms and /archived', () => {
 
   it('answers whole records', async () => {
     const c = await makeChurch(t);
-    const id = await form(c.churchId, { name: 'Signup', restricted: true, followUpSubject: 'Hi', accessEndTime: new Date('2030-01-01T00:00:00Z') });
+    const id = await addForm(t, c.churchId, { name: 'Signup', restricted: true, followUpSubject: 'Hi', accessEndTime: new Date('2030-01-01T00:00:00Z') });
     const res = await call(t.app, 'GET', '/membership/forms', { token: c.token(['Forms.Admin']) });
     expect(res.json()).toEqual([
       {
@@ -75,12 +71,12 @@ describe('GET /membership/forms and /archived', () => {
 describe('GET /membership/forms/:id (Form access)', () => {
   it('admins and members with a permission read it; others get 401; other churches 404', async () => {
     const c = await makeChurch(t);
-    const id = await form(c.churchId, { name: 'Volunteer signup' });
+    const id = await addForm(t, c.churchId, { name: 'Volunteer signup' });
     expect((await call(t.app, 'GET', `/membership/forms/${id}`, { token: c.token(['Forms.Admin']) })).json()).toMatchObject({ id, name: 'Volunteer signup' });
     expect((await call(t.app, 'GET', `/membership/forms/${id}`, { token: c.token(['Forms.Edit']) })).statusCode).toBe(401);
     await grant(c.churchId, c.personId, id, 'view');
     expect((await call(t.app, 'GET', `/membership/forms/${id}`, { token: c.token() })).statusCode).toBe(200);
-    const personForm = await form(c.churchId, { contentType: 'person' });
+    const personForm = await addForm(t, c.churchId, { contentType: 'person' });
     expect((await call(t.app, 'GET', `/membership/forms/${personForm}`, { token: c.token(['Forms.Edit'], { personId: randomUUID() }) })).statusCode).toBe(200);
     const other = await makeChurch(t);
     expect((await call(t.app, 'GET', `/membership/forms/${id}`, { token: other.token(['Forms.Admin']) })).statusCode).toBe(404);
@@ -91,9 +87,9 @@ describe('GET /membership/forms/:id (Form access)', () => {
 describe('GET /membership/forms/standalone/:id', () => {
   it('serves unrestricted standalone forms to callers of any church, restricted ones only to their church', async () => {
     const c = await makeChurch(t);
-    const open = await form(c.churchId, { name: 'Open' });
-    const closed = await form(c.churchId, { name: 'Closed', restricted: true });
-    const personForm = await form(c.churchId, { contentType: 'person' });
+    const open = await addForm(t, c.churchId, { name: 'Open' });
+    const closed = await addForm(t, c.churchId, { name: 'Closed', restricted: true });
+    const personForm = await addForm(t, c.churchId, { contentType: 'person' });
     const visitor = await makeChurch(t);
     const asVisitor = visitor.token();
     expect((await call(t.app, 'GET', `/membership/forms/standalone/${open}?churchId=${c.churchId}`, { token: asVisitor })).json()).toMatchObject({ id: open, name: 'Open' });
@@ -141,7 +137,7 @@ describe('POST /membership/forms', () => {
 
   it('updating needs Form access; other churches get 404 and nothing changes', async () => {
     const c = await makeChurch(t);
-    const id = await form(c.churchId, { name: 'Locked' });
+    const id = await addForm(t, c.churchId, { name: 'Locked' });
     const noAccess = await call(t.app, 'POST', '/membership/forms', { token: c.token(['Forms.Edit']), body: { id, name: 'Changed' } });
     expect(noAccess.statusCode).toBe(401);
     await grant(c.churchId, c.personId, id, 'view');
@@ -170,7 +166,7 @@ describe('POST /membership/forms', () => {
 describe('DELETE /membership/forms/:id', () => {
   it('soft-deletes with Form access at edit level', async () => {
     const c = await makeChurch(t);
-    const id = await form(c.churchId);
+    const id = await addForm(t, c.churchId);
     await grant(c.churchId, c.personId, id, 'view');
     expect((await call(t.app, 'DELETE', `/membership/forms/${id}`, { token: c.token() })).statusCode).toBe(401);
     const other = await makeChurch(t);
@@ -180,6 +176,6 @@ describe('DELETE /membership/forms/:id', () => {
     expect((await call(t.app, 'DELETE', `/membership/forms/${id}`, { token: c.token() })).statusCode).toBe(200);
     expect((await t.app.db.select().from(forms).where(eq(forms.id, id)))[0]!.removed).toBe(true);
     expect((await call(t.app, 'GET', `/membership/forms/${id}`, { token: c.token(['Forms.Admin']) })).statusCode).toBe(404);
-    await expectGuarded(t.app, { method: 'DELETE', url: `/membership/forms/${await form(c.churchId)}`, permission: 'Form access' }, c.churchId);
+    await expectGuarded(t.app, { method: 'DELETE', url: `/membership/forms/${await addForm(t, c.churchId)}`, permission: 'Form access' }, c.churchId);
   });
 });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { households } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
-import { addPerson } from './people-fixtures';
+import { addPerson } from './fixtures';
 
 let t: TestApp;
 beforeAll(async () => {

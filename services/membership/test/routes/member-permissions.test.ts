@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { forms, memberPermissions, people } from '../../src/db/schema';
+import { memberPermissions, people } from '../../src/db/schema';
+import { addForm } from './fixtures';
 import { makeChurch, startMembership } from '../setup';
 
 let t: TestApp;
@@ -12,11 +13,6 @@ afterAll(() => t.close());
 
 const base = '/membership/memberpermissions';
 
-async function form(churchId: string, name = 'Signup') {
-  const id = randomUUID();
-  await t.app.db.insert(forms).values({ id, churchId, name });
-  return id;
-}
 async function person(churchId: string, firstName: string) {
   const id = randomUUID();
   await t.app.db.insert(people).values({ id, churchId, firstName, lastName: 'Lee', displayName: `${firstName} Lee` });
@@ -31,7 +27,7 @@ async function grant(churchId: string, memberId: string, contentId: string, acti
 /** A church with a form that the church's own person administers and Val may view. */
 async function scene() {
   const c = await makeChurch(t);
-  const f = await form(c.churchId);
+  const f = await addForm(t, c.churchId, { name: 'Signup' });
   const val = await person(c.churchId, 'Val');
   const adminRow = await grant(c.churchId, c.personId, f, 'admin');
   const valRow = await grant(c.churchId, val, f, 'view', true);
@@ -102,7 +98,7 @@ describe('GET /membership/memberpermissions/...', () => {
 
   it('/member/:id lists a member’s permissions on the forms the caller can reach', async () => {
     const { c, f, val, valRow } = await scene();
-    const hidden = await form(c.churchId, 'Hidden');
+    const hidden = await addForm(t, c.churchId, { name: 'Hidden' });
     const hiddenRow = await grant(c.churchId, val, hidden, 'view');
     const asAdminOfF = await call(t.app, 'GET', `${base}/member/${val}`, { token: c.token() });
     expect(asAdminOfF.json().map((r: { id: string }) => r.id)).toEqual([valRow]);

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { call, readMailbox, type TestApp } from '@church/common/testing';
 import { households, people } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
-import { addPerson, signedCall } from './people-fixtures';
+import { addPerson, signedCall } from './fixtures';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { HttpError, type InternalClient } from '@church/common';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { formSubmissions, forms, people, settings, userChurches, users, visibilityPreferences } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
-import { addGroup, addPerson, addToGroup } from './people-fixtures';
+import { addGroup, addPerson, addToGroup } from './fixtures';
 
 let t: TestApp;
 const calls: Array<{ module: string; path: string; body: Record<string, unknown> }> = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { makeChurch, startMembership } from '../setup';
-import { addGroup, addPerson, addToGroup } from './people-fixtures';
+import { addGroup, addPerson, addToGroup } from './fixtures';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { answers, formSubmissions, forms, households, people, questions } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
-import { addPerson } from './people-fixtures';
+import { addPerson } from './fixtures';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { makeChurch, startMembership } from '../setup';
-import { addGroup, addPerson, addToGroup } from './people-fixtures';
+import { addGroup, addPerson, addToGroup } from './fixtures';
 
 const ask = (t: TestApp, token: string, text: string) => call(t.app, 'POST', '/membership/query/members', { token, body: { text, subDomain: 'x', siteUrl: 'https://x' } });
 const ids = (res: { json(): { people: Array<{ id: string }> } }) => res.json().people.map((p) => p.id).sort();

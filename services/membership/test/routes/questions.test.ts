@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { forms, memberPermissions, questions } from '../../src/db/schema';
+import { memberPermissions, questions } from '../../src/db/schema';
+import { addForm } from './fixtures';
 import { makeChurch, startMembership } from '../setup';
 
 let t: TestApp;
@@ -10,11 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function form(churchId: string, values: Partial<typeof forms.$inferInsert> = {}) {
-  const id = randomUUID();
-  await t.app.db.insert(forms).values({ id, churchId, name: 'Form', ...values });
-  return id;
-}
 async function addQuestions(token: string, formId: string, titles: string[]) {
   const res = await call(t.app, 'POST', '/membership/questions', { token, body: titles.map((title) => ({ formId, title })) });
   expect(res.statusCode).toBe(200);
@@ -25,7 +21,7 @@ const titles = (res: { json(): Array<{ title: string }> }) => res.json().map((q)
 describe('POST /membership/questions', () => {
   it('assigns sort automatically, continuing after the highest', async () => {
     const c = await makeChurch(t);
-    const f = await form(c.churchId);
+    const f = await addForm(t, c.churchId);
     const token = c.token(['Forms.Admin']);
     const first = await addQuestions(token, f, ['Name', 'Email']);
     expect(first.map((q) => q.sort)).toEqual([1, 2]);
@@ -54,7 +50,7 @@ describe('POST /membership/questions', () => {
 
   it('needs Form access on the form; other churches get 404 and nothing is written', async () => {
     const c = await makeChurch(t);
-    const f = await form(c.churchId);
+    const f = await addForm(t, c.churchId);
     expect((await call(t.app, 'POST', '/membership/questions', { token: c.token(['Forms.Edit']), body: { formId: f, title: 'x' } })).statusCode).toBe(401);
     await t.app.db.insert(memberPermissions).values({ id: randomUUID(), churchId: c.churchId, memberId: c.personId, contentId: f, action: 'admin' });
     expect((await call(t.app, 'POST', '/membership/questions', { token: c.token(), body: { formId: f, title: 'x' } })).statusCode).toBe(200);
@@ -68,14 +64,14 @@ describe('POST /membership/questions', () => {
     const res = await call(t.app, 'POST', '/membership/questions', { token: c.token(['Forms.Admin']), body: { title: 'No form' } });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].param).toBe('formId');
-    await expectGuarded(t.app, { method: 'POST', url: '/membership/questions', body: { formId: await form(c.churchId), title: 'x' }, permission: 'Form access' }, c.churchId);
+    await expectGuarded(t.app, { method: 'POST', url: '/membership/questions', body: { formId: await addForm(t, c.churchId), title: 'x' }, permission: 'Form access' }, c.churchId);
   });
 });
 
 describe('GET /membership/questions, /:id', () => {
   it('lists a form’s questions in order; formId is required', async () => {
     const c = await makeChurch(t);
-    const f = await form(c.churchId);
+    const f = await addForm(t, c.churchId);
     const token = c.token(['Forms.Admin']);
     const [q1] = await addQuestions(token, f, ['One', 'Two']);
     expect(titles(await call(t.app, 'GET', `/membership/questions?formId=${f}`, { token }))).toEqual(['One', 'Two']);
@@ -93,8 +89,8 @@ describe('GET /membership/questions, /:id', () => {
 
   it('/unrestricted serves questions of unrestricted forms to any church, restricted ones to their own', async () => {
     const c = await makeChurch(t);
-    const open = await form(c.churchId);
-    const closed = await form(c.churchId, { restricted: true });
+    const open = await addForm(t, c.churchId);
+    const closed = await addForm(t, c.churchId, { restricted: true });
     await addQuestions(c.token(['Forms.Admin']), open, ['Open Q']);
     await addQuestions(c.token(['Forms.Admin']), closed, ['Closed Q']);
     const visitor = await makeChurch(t);
@@ -109,7 +105,7 @@ describe('GET /membership/questions, /:id', () => {
 describe('GET /membership/questions/sort/:id/up|down', () => {
   it('swaps a question with its neighbour', async () => {
     const c = await makeChurch(t);
-    const f = await form(c.churchId);
+    const f = await addForm(t, c.churchId);
     const token = c.token(['Forms.Admin']);
     const [a, b, d] = await addQuestions(token, f, ['A', 'B', 'C']);
     const up = await call(t.app, 'GET', `/membership/questions/sort/${d!.id}/up`, { token });
@@ -125,7 +121,7 @@ describe('GET /membership/questions/sort/:id/up|down', () => {
 
   it('changing the order needs Form access; another church gets 404', async () => {
     const c = await makeChurch(t);
-    const f = await form(c.churchId);
+    const f = await addForm(t, c.churchId);
     const [, q2] = await addQuestions(c.token(['Forms.Admin']), f, ['A', 'B']);
     expect((await call(t.app, 'GET', `/membership/questions/sort/${q2!.id}/up`, { token: c.token() })).statusCode).toBe(401);
     const other = await makeChurch(t);
@@ -139,7 +135,7 @@ describe('GET /membership/questions/sort/:id/up|down', () => {
 describe('DELETE /membership/questions/:id', () => {
   it('removes the question from its form', async () => {
     const c = await makeChurch(t);
-    const f = await form(c.churchId);
+    const f = await addForm(t, c.churchId);
     const token = c.token(['Forms.Admin']);
     const [q1, q2] = await addQuestions(token, f, ['A', 'B']);
     expect((await call(t.app, 'DELETE', `/membership/questions/${q1!.id}?formId=${randomUUID()}`, { token })).statusCode).toBe(404);

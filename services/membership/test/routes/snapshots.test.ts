@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { call, type TestApp } from '@church/common/testing';
 import { dataVersions, people } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
-import { addPerson } from './people-fixtures';
+import { addPerson } from './fixtures';
 
 // The whole-church lists are answered from in-memory snapshots (@church/common snapshots): these tests
 // prove a snapshot is never served stale, nor to the wrong viewer or church, and that ETags follow the data.
@@ -257,6 +257,14 @@ describe('data_versions', () => {
     expect(v2).toBeGreaterThan(v1);
     await call(t.app, 'POST', '/membership/groups', { token: c.token(['Groups.Edit']), body: { name: 'Band' } });
     expect(await versionOf(c.churchId)).toBeGreaterThan(v2);
+  });
+
+  it('rises once per transaction, however many rows it changed', async () => {
+    const c = await makeChurch(t);
+    const before = await versionOf(c.churchId);
+    const batch = [{ firstName: 'Ada' }, { firstName: 'Ben' }, { firstName: 'Cy' }];
+    expect((await call(t.app, 'POST', '/membership/people', { token: c.token(['People.Edit']), body: batch })).statusCode).toBe(200);
+    expect(await versionOf(c.churchId)).toBe(before + 1);
   });
 
   it('stays put when a save is refused (400, 404) or its transaction rolls back', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { signInternal, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@church/common';
 import { TEST_SECRET, type TestApp } from '@church/common/testing';
-import { groupMembers, groups, households, people } from '../../src/db/schema';
+import { forms, groupMembers, groups, households, people } from '../../src/db/schema';
 
 type PersonInsert = Partial<typeof people.$inferInsert>;
 
@@ -21,6 +21,13 @@ export async function addPerson(t: TestApp, churchId: string, values: PersonInse
     .values({ membershipStatus: 'Member', displayName: `${firstName} ${lastName}`, householdRole: 'Head', ...values, firstName, lastName, id, churchId, householdId })
     .returning();
   return row!;
+}
+
+/** A form inserted directly (no API); its id. */
+export async function addForm(t: TestApp, churchId: string, values: Partial<typeof forms.$inferInsert> = {}) {
+  const id = randomUUID();
+  await t.app.db.insert(forms).values({ id, churchId, name: `Form ${id.slice(0, 4)}`, ...values });
+  return id;
 }
 
 export async function addGroup(t: TestApp, churchId: string, name: string, extra: Partial<typeof groups.$inferInsert> = {}) {
