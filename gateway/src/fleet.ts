@@ -101,7 +101,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       secrets,
       async close() {
         await gateway.close();
-        for (const app of Object.values(services)) await app.close();
+        // Independently: each waits up to 10 s for its keep-alive clients, and in turn that would add up.
+        await Promise.all(Object.values(services).map((app) => app.close()));
       },
     };
   } catch (err) {

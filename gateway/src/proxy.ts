@@ -14,6 +14,7 @@ export interface Upstream {
   forward(req: FastifyRequest, reply: FastifyReply): void;
   /** forwards a WebSocket upgrade: the handshake and then the raw bytes both ways */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** drops the pooled connections (after the gateway's server has closed) */
   close(): Promise<void>;
 }
 
@@ -92,6 +93,8 @@ export function upstream(origin: string): Upstream {
       upstreamSocket.on('close', () => socket.destroy());
     },
 
-    close: () => pool.close(),
+    // Called once the gateway's server has closed, so no client waits on what is still pooled: cut it rather
+    // than wait on an upstream that may never finish (a graceful close held a test fleet open past a minute).
+    close: () => pool.destroy(),
   };
 }
