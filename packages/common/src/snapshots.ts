@@ -9,7 +9,7 @@ import type { Database } from './db';
 /**
  * One counter per church, raised in the same transaction as every change to the tables whose whole-church
  * answers are kept as snapshots. A module that uses snapshots includes this table in its schema and, in a
- * migration, puts the `bump_data_version()` trigger on those tables (membership's 0006 migration shows how).
+ * migration, puts the `bump_data_version()` trigger on those tables (membership's migrations 0006 and 0008 show how).
  *
  * The trigger is a deferred constraint trigger: it runs at commit, so the counter's row is locked only for
  * the last instant of a writing transaction. Two saves in one church never wait on each other for the rest
