@@ -28,13 +28,17 @@ export async function dataVersion(database: Pick<Database, 'rows'>, churchId: st
 
 const gzip = promisify(gzipCallback);
 
-interface Snapshot {
-  version: string;
-  /** the ETag's text: a hash of the key and the version */
+interface Prepared {
+  /** the ETag's text: a hash of what the body was built from */
   tag: string;
   body: Buffer;
   /** the same body gzipped once, for the clients that accept it (every browser and HTTP library does) */
   gzipped: Buffer;
+}
+
+/** A snapshot's ETag is a hash of the build, its key and the version. */
+interface Snapshot extends Prepared {
+  version: string;
 }
 
 interface Entry {
@@ -62,6 +66,37 @@ function matches(header: string | undefined, etag: string): boolean {
     const tag = candidate.trim();
     return tag === '*' || tag.replace(/^W\//, '') === etag;
   });
+}
+
+/** Two lists of flat records hold the same values in the same order (a `sendKept` comparison). */
+export function sameRows<T extends object>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Record<string, unknown>;
+    const y = b[i] as Record<string, unknown>;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) if (x[k] !== y[k]) return false;
+  }
+  return true;
+}
+
+/** A body ready to be sent again and again: gzipped once (on the thread pool, off the event loop) and tagged. */
+async function prepare(body: Buffer, tagOf: string | Buffer): Promise<Prepared> {
+  const gzipped = await gzip(body);
+  return { tag: createHash('sha1').update(tagOf).digest('base64url').slice(0, 22), body, gzipped };
+}
+
+/** Sends a prepared body: gzipped when the client accepts it, 304 when the client holds it already. */
+function answer(req: FastifyRequest, reply: FastifyReply, prepared: Prepared): void {
+  // Each encoding is its own representation, with its own strong ETag.
+  const gzipped = negotiate(req.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';
+  const etag = gzipped ? `"${prepared.tag}-gz"` : `"${prepared.tag}"`;
+  reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
+  if (matches(req.headers['if-none-match'], etag)) return void reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  if (gzipped) reply.header('content-encoding', 'gzip').send(prepared.gzipped);
+  else reply.send(prepared.body);
 }
 
 /**
@@ -128,13 +163,7 @@ export function createSnapshots(options: SnapshotOptions) {
     value(
       key,
       version,
-      async () => {
-        const body = Buffer.from(await build());
-        // On the thread pool: 8.7 MB takes ~100 ms to compress, once per version, off the event loop.
-        const gzipped = await gzip(body);
-        const tag = createHash('sha1').update(`${options.buildId ?? ''}\n${key}\n${version}`).digest('base64url').slice(0, 22);
-        return { version, tag, body, gzipped };
-      },
+      async () => ({ version, ...(await prepare(Buffer.from(await build()), `${options.buildId ?? ''}\n${key}\n${version}`)) }),
       (s) => s.body.length + s.gzipped.length,
     );
 
@@ -160,14 +189,32 @@ export function createSnapshots(options: SnapshotOptions) {
       const key = `${req.routeOptions.url}\n${churchId}\n${variant}`;
       const version = await options.version(churchId);
       const snapshot = await get(key, version, async () => reply.serializeInput((await load()) as Record<string, unknown>, '200') as string);
-      // Each encoding is its own representation, with its own strong ETag.
-      const gzipped = negotiate(req.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';
-      const etag = gzipped ? `"${snapshot.tag}-gz"` : `"${snapshot.tag}"`;
-      reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
-      if (matches(req.headers['if-none-match'], etag)) return void reply.code(304).send();
-      reply.type('application/json; charset=utf-8');
-      if (gzipped) reply.header('content-encoding', 'gzip').send(snapshot.gzipped);
-      else reply.send(snapshot.body);
+      answer(req, reply, snapshot);
+    },
+
+    /**
+     * Answers a route's `current` value from the body kept for `key` when `current` is the same (by `same`)
+     * as the value that body was built from, and builds and keeps a new body otherwise. For answers that have
+     * no data version to file them under but are cheaper to compare than to serialize and send (a session's
+     * attendance sheet: a few hundred rows read on every request, serialized and gzipped only when they
+     * change). The ETag is a hash of the body.
+     */
+    async sendKept<T>(req: FastifyRequest, reply: FastifyReply, key: string, current: T, same: (kept: T, current: T) => boolean): Promise<void> {
+      const id = `${req.routeOptions.url}\n${key}`;
+      const entry = entries.get(id);
+      const hit = entry?.value as { source: T; prepared: Prepared } | undefined;
+      let prepared = hit && same(hit.source, current) ? hit.prepared : undefined;
+      if (!prepared) {
+        const body = Buffer.from(reply.serializeInput(current as Record<string, unknown>, '200') as string);
+        prepared = await prepare(body, body);
+        // Kept under one constant version: a newer build always replaces the older.
+        keep(id, { version: '0', value: { source: current, prepared }, bytes: prepared.body.length + prepared.gzipped.length });
+      } else {
+        // Map order is the eviction order: a hit moves to the back.
+        entries.delete(id);
+        entries.set(id, entry!);
+      }
+      answer(req, reply, prepared);
     },
   };
 }

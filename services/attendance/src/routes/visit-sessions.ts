@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, findRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, findRow, notFound, sameRows, saveRows, type ZodTypeProvider } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
 import { utcDay } from '../domain/dates';
@@ -28,7 +28,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/attendance/visitsessions/download/:sessionId',
     { config: { access: view }, schema: { params: z.object({ sessionId: Id }), response: { 200: DownloadRows } } },
-    (req) => sessionDownload(app.db, app.deps.internal, req.auth.churchId, req.params.sessionId),
+    // Read on every request, serialized and gzipped only when the sheet changed since the last download.
+    async (req, reply) => {
+      const { churchId } = req.auth;
+      const rows = await sessionDownload(app.db, app.deps.internal, churchId, req.params.sessionId);
+      return app.deps.snapshots.sendKept(req, reply, `${churchId}\n${req.params.sessionId}`, rows, sameRows);
+    },
   );
 
   app.get('/attendance/visitsessions/:id', { config: { access: view }, schema: { params: IdParams, response: { 200: VisitSession } } }, async (req) => {

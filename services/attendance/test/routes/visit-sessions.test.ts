@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { visitSessions, visits } from '../../src/db/schema';
@@ -92,6 +93,32 @@ describe('GET /attendance/visitsessions/download/:sessionId', () => {
       { module: 'membership', method: 'POST', path: '/membership/internal/groups/members', body: { churchId: c.churchId, groupId } },
       { module: 'membership', method: 'POST', path: '/membership/internal/people/basic', body: { churchId: c.churchId, ids: [cid] } },
     ]);
+  });
+
+  it('sends an unchanged sheet again under the same ETag (304 when held, gzip when accepted) and a new one after a check-in', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const s = await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2024-02-04');
+    await makeVisit(t, c.churchId, ann, p.serviceId, '2024-02-04', [s]);
+    const url = `/attendance/visitsessions/download/${s}`;
+    const token = c.token(['Attendance.View']);
+    const first = await call(t.app, 'GET', url, { token });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    expect(first.json().map((r: { status: string }) => r.status)).toEqual(['present', 'absent']);
+
+    const again = await call(t.app, 'GET', url, { token, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const zipped = await call(t.app, 'GET', url, { token, headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString())).toEqual(first.json());
+
+    await makeVisit(t, c.churchId, bob, p.serviceId, '2024-02-04', [s]);
+    const changed = await call(t.app, 'GET', url, { token, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().map((r: { status: string }) => r.status)).toEqual(['present', 'present']);
   });
 
   it('answers 502 when membership cannot be reached', async () => {
