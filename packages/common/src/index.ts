@@ -5,6 +5,7 @@ export * from './schemas';
 export * from './columns';
 export * from './db';
 export * from './rows';
+export * from './batch';
 export * from './crud';
 export * from './internal';
 export * from './queue';

@@ -4,6 +4,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import { bigint, pgTable, uuid } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { batchedReads, isUuid } from './batch';
 import type { Database } from './db';
 
 /**
@@ -20,11 +21,22 @@ export const dataVersions = pgTable('data_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
-/** The church's data version: "0" until its first change under the trigger. One primary-key lookup. */
-export async function dataVersion(database: Pick<Database, 'rows'>, churchId: string): Promise<string> {
-  const rows = await database.rows<{ v: string }>('select version::text as v from data_versions where church_id = $1', [churchId]);
-  return rows[0]?.v ?? '0';
-}
+/**
+ * The church's data version: "0" until its first change under the trigger. One primary-key lookup, shared by
+ * every concurrent read of the same module (`batchedReads`: a read always sees a version committed before it
+ * asked, never a query that was already out).
+ */
+export const dataVersion: (database: Pick<Database, 'rows'>, churchId: string) => Promise<string> = (() => {
+  const read = batchedReads<Pick<Database, 'rows'>, string, string>(async (database, churchIds) => {
+    const ids = churchIds.filter(isUuid);
+    const rows = ids.length
+      ? await database.rows<{ c: string; v: string }>('select church_id::text as c, version::text as v from data_versions where church_id = any($1::uuid[])', [ids])
+      : [];
+    const versions = new Map(rows.map((r) => [r.c, r.v]));
+    return churchIds.map((id) => versions.get(id.toLowerCase()));
+  });
+  return async (database, churchId) => (await read(database, churchId)) ?? '0';
+})();
 
 const gzip = promisify(gzipCallback);
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { churches, userChurches } from '../db/schema';
-import { preparedReader, type RowOf } from '@church/common';
+import { batchedReads, isUuid, preparedReader, type RowOf } from '@church/common';
 
 export type ChurchRow = typeof churches.$inferSelect;
 export type UserChurchRow = typeof userChurches.$inferSelect;
@@ -78,18 +78,32 @@ export async function userChurchesOf(db: DbOrTx, userId: string): Promise<Array<
 }
 
 const { createdAt: _createdAt, updatedAt: _updatedAt, ...churchColumns } = getTableColumns(churches);
-const linkedChurches = preparedReader(churchColumns, (qb) =>
+const linkedColumns = { ...churchColumns, linkedUserId: userChurches.userId };
+const linkedChurches = preparedReader(linkedColumns, (qb) =>
   qb
-    .select(churchColumns)
+    .select(linkedColumns)
     .from(userChurches)
     .innerJoin(churches, eq(churches.id, userChurches.churchId))
-    .where(eq(userChurches.userId, sql.placeholder('userId')))
+    .where(sql`${userChurches.userId} = any(${sql.placeholder('userIds')}::uuid[])`)
     .orderBy(sql`${userChurches.lastAccessed} desc nulls last`, asc(userChurches.createdAt), asc(churches.name)),
 );
+type LinkedChurch = RowOf<typeof churchColumns>;
+
+// The church list is read on every client start: concurrent reads of several users go out as one statement.
+const churchesOfUsers = batchedReads(async (db: DbOrTx, userIds: string[]) => {
+  const asked = userIds.filter(isUuid);
+  const byUser = new Map<string, LinkedChurch[]>();
+  for (const { linkedUserId, ...church } of asked.length ? await linkedChurches(db, { userIds: asked }) : []) {
+    const list = byUser.get(linkedUserId) ?? [];
+    if (!list.length) byUser.set(linkedUserId, list);
+    list.push(church);
+  }
+  return userIds.map((id) => byUser.get(id.toLowerCase()) ?? []);
+});
 
 /** The churches of the user's links in `userChurchesOf`'s order, without the link rows (the church list read). */
-export function churchesOfUser(db: DbOrTx, userId: string): Promise<Array<RowOf<typeof churchColumns>>> {
-  return linkedChurches(db, { userId });
+export async function churchesOfUser(db: DbOrTx, userId: string): Promise<LinkedChurch[]> {
+  return (await churchesOfUsers(db, userId)) ?? [];
 }
 
 export async function findUserChurch(db: DbOrTx, userId: string, churchId: string): Promise<UserChurchRow | undefined> {

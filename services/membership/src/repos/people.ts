@@ -4,7 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
 import { answers, formSubmissions, forms, groupMembers, groups, people, peopleSearchText, questions } from '../db/schema';
 import { MEMBER_LEVEL_STATUSES, type PersonRecord, type PersonRow, type PersonValues } from '../domain/person';
-import { preparedReader, rowReader, type RowOf } from '@church/common';
+import { batchedReads, isUuid, preparedReader, rowReader, type RowOf } from '@church/common';
 
 export interface Scope {
   /** Member-level viewers see only members and staff who have not opted out */
@@ -242,13 +242,30 @@ const submissionsAbout = preparedReader(submissionColumns, (qb) =>
 // submissions themselves only when there are some (rarely).
 const aboutPerson = and(eq(formSubmissions.churchId, people.churchId), eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, people.id));
 const withFormsFlag = { ...recordColumns, hasForms: sql<boolean>`exists (select 1 from ${formSubmissions} where ${aboutPerson})`.as('has_forms') };
-const oneWithFormsFlag = preparedReader(withFormsFlag, (qb) =>
-  qb.select(withFormsFlag).from(people).where(peopleScope(church, {}, eq(people.id, sql.placeholder('id')))).limit(1),
+// people/:id, read in batches: concurrent reads of any churches go out as one statement (see `batchedReads`).
+// Ids are unique across churches; each answer is still checked against the church that asked for it.
+const someWithFormsFlag = preparedReader(withFormsFlag, (qb) =>
+  qb
+    .select(withFormsFlag)
+    .from(people)
+    .where(and(sql`${people.id} = any(${sql.placeholder('ids')}::uuid[])`, sql`${people.churchId} = any(${sql.placeholder('churchIds')}::uuid[])`, eq(people.removed, false))),
+);
+const oneWithFormsFlag = batchedReads(
+  async (db: DbOrTx, keys: Array<{ churchId: string; id: string }>) => {
+    const asked = keys.filter((k) => isUuid(k.churchId) && isUuid(k.id));
+    const rows = asked.length ? await someWithFormsFlag(db, { ids: asked.map((k) => k.id), churchIds: [...new Set(asked.map((k) => k.churchId))] }) : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return keys.map((k) => {
+      const row = byId.get(k.id.toLowerCase());
+      return row?.churchId === k.churchId.toLowerCase() ? row : undefined;
+    });
+  },
+  { id: (k) => `${k.churchId}/${k.id}`.toLowerCase() },
 );
 
-/** A live person of the church with the form submissions about them (people/:id). */
+/** A live person of the church with the form submissions about them (people/:id). Not for use in a transaction. */
 export async function personWithFormSubmissions(db: DbOrTx, churchId: string, id: string) {
-  const [row] = await oneWithFormsFlag(db, { churchId, id });
+  const row = await oneWithFormsFlag(db, { churchId, id });
   if (!row) return undefined;
   const { hasForms, ...person } = row;
   return { person, formSubmissions: hasForms ? await formSubmissionsAbout(db, churchId, id) : [] };

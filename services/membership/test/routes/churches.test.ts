@@ -78,6 +78,12 @@ describe('GET /membership/churches and /:id', () => {
     expect((await call(t.app, 'GET', '/membership/churches/nope', { token: a.token })).json().errors[0].param).toBe('id');
   });
 
+  it('answers concurrent lists of several users (read together) each with only that user’s churches', async () => {
+    const [a, b] = [await registeredChurch(t), await registeredChurch(t)];
+    const lists = await Promise.all([a, b, a, b].map(({ token }) => call(t.app, 'GET', '/membership/churches', { token })));
+    expect(lists.map((r) => r.json().map((church: { id: string }) => church.id))).toEqual([[a.church.id], [b.church.id], [a.church.id], [b.church.id]]);
+  });
+
   it('GET /:id/getDomainAdmin answers the church’s domain admin', async () => {
     const a = await registeredChurch(t);
     const b = await registeredChurch(t);

@@ -332,6 +332,19 @@ describe('whole person records (list, one person, search)', () => {
 });
 
 describe('GET /membership/people/:id', () => {
+  it('reads concurrent requests of two churches together and answers each only its own church’s people', async () => {
+    const [a, b] = [await makeChurch(t), await makeChurch(t)];
+    const [ann, bob] = [await addPerson(t, a.churchId, { firstName: 'Ann' }), await addPerson(t, b.churchId, { firstName: 'Bob' })];
+    const [ta, tb] = [a.token(['People.View']), b.token(['People.View'])];
+    const get = (token: string, id: string) => call(t.app, 'GET', `/membership/people/${id}`, { token });
+    // Sent in one turn, so they share a batch: the foreign ids are in the same statement as the church's own.
+    const answers = await Promise.all([get(ta, ann.id), get(tb, ann.id), get(tb, bob.id), get(ta, bob.id), get(ta, ann.id.toUpperCase())]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 404, 200, 404, 200]);
+    expect(answers[0]!.json()).toMatchObject({ id: ann.id, churchId: a.churchId, name: { first: 'Ann' } });
+    expect(answers[2]!.json()).toMatchObject({ id: bob.id, churchId: b.churchId, name: { first: 'Bob' } });
+    expect(answers[4]!.json().id).toBe(ann.id);
+  });
+
   it('answers the person with the form submissions about them', async () => {
     const c = await makeChurch(t);
     const p = await addPerson(t, c.churchId, { firstName: 'Form', lastName: 'Filler' });
