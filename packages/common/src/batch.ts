@@ -77,6 +77,26 @@ export function batched<K, V>(load: (keys: K[]) => Promise<Array<V | undefined>>
     });
 }
 
+/**
+ * The same work shared by the callers who ask for it at the same time (requests collapsed, as a caching proxy
+ * does), under `batched`'s rule: a caller joins the next run, never one already under way, so what it gets was
+ * computed after it asked. Callers share the answer: none may change it.
+ */
+export function coalesced<K, V>(run: (key: K) => Promise<V>, id: (key: K) => string = String): (key: K) => Promise<V> {
+  const runs = new Map<string, { read: (key: K) => Promise<V | undefined>; callers: number }>();
+  return async (key) => {
+    const name = id(key);
+    let entry = runs.get(name);
+    if (!entry) runs.set(name, (entry = { read: batched<K, V>(async ([only]) => [await run(only!)]), callers: 0 }));
+    entry.callers++;
+    try {
+      return (await entry.read(key)) as V;
+    } finally {
+      if (--entry.callers === 0) runs.delete(name);
+    }
+  };
+}
+
 /** A UUID's text (any version): the loaders send only these, so one bad key cannot fail a whole batch. */
 export const isUuid = (value: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 

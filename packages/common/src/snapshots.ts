@@ -82,6 +82,7 @@ function matches(header: string | undefined, etag: string): boolean {
 
 /** Two lists of flat records hold the same values in the same order (a `sendKept` comparison). */
 export function sameRows<T extends object>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { batched, batchedReads, isUuid } from '../src';
+import { batched, batchedReads, coalesced, isUuid } from '../src';
 
 /** A load whose every call waits until the test lets it answer; `calls` records the keys of each. */
 function gatedLoad() {
@@ -79,6 +79,39 @@ describe('batched', () => {
     expect(await Promise.all([read({ n: 1 }), read({ n: 1 }), read({ n: 2 })])).toEqual([10, 10, 20]);
     expect(load).toHaveBeenCalledTimes(1);
     expect(load.mock.calls[0]![0]).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+});
+
+describe('coalesced', () => {
+  it('runs once for callers of the same key in one turn, apart for other keys, and again for a caller who came while it ran', async () => {
+    const gates: Array<() => void> = [];
+    const run = jest.fn((key: string) => new Promise<string>((resolve) => gates.push(() => resolve(`sheet ${key} #${run.mock.calls.length}`))));
+    const sheet = coalesced(run);
+    const first = Promise.all([sheet('s1'), sheet('s1'), sheet('s2')]);
+    await turn();
+    expect(run.mock.calls).toEqual([['s1'], ['s2']]);
+    const late = sheet('s1');
+    await turn();
+    expect(run).toHaveBeenCalledTimes(2);
+    gates.shift()!();
+    gates.shift()!();
+    expect(await first).toEqual(['sheet s1 #2', 'sheet s1 #2', 'sheet s2 #2']);
+    await turn();
+    expect(run.mock.calls).toEqual([['s1'], ['s2'], ['s1']]);
+    gates.shift()!();
+    expect(await late).toBe('sheet s1 #3');
+  });
+
+  it('hands a failure to every caller of that run only', async () => {
+    let fail = true;
+    const sheet = coalesced(async (key: string) => {
+      if (fail) throw new Error(`no ${key}`);
+      return key;
+    });
+    const failed = await Promise.allSettled([sheet('a'), sheet('a')]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await sheet('a')).toBe('a');
   });
 });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, findRow, notFound, sameRows, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, coalesced, findRow, notFound, sameRows, saveRows, type ZodTypeProvider } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
 import { utcDay } from '../domain/dates';
@@ -19,6 +19,10 @@ const List = z.array(VisitSession);
 /** `/attendance/visitsessions`: who attended which session; leaders work on the groups they lead. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const download = coalesced(
+    (key: { churchId: string; sessionId: string }) => sessionDownload(app.db, app.deps.internal, key.churchId, key.sessionId),
+    (key) => `${key.churchId}/${key.sessionId}`.toLowerCase(),
+  );
   app.get(
     '/attendance/visitsessions',
     { config: { access: requires('Attendance.View or Group Leader') }, schema: { querystring: z.object({ sessionId: QueryId }), response: { 200: List } } },
@@ -28,10 +32,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/attendance/visitsessions/download/:sessionId',
     { config: { access: view }, schema: { params: z.object({ sessionId: Id }), response: { 200: DownloadRows } } },
-    // Read on every request, serialized and gzipped only when the sheet changed since the last download.
+    // Read for every request (concurrent downloads of one sheet share a read that started after they asked),
+    // serialized and gzipped only when the sheet changed since the last download.
     async (req, reply) => {
       const { churchId } = req.auth;
-      const rows = await sessionDownload(app.db, app.deps.internal, churchId, req.params.sessionId);
+      const rows = await download({ churchId, sessionId: req.params.sessionId });
       return app.deps.snapshots.sendKept(req, reply, `${churchId}\n${req.params.sessionId}`, rows, sameRows);
     },
   );

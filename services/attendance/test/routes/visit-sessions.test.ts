@@ -121,6 +121,22 @@ describe('GET /attendance/visitsessions/download/:sessionId', () => {
     expect(changed.json().map((r: { status: string }) => r.status)).toEqual(['present', 'present']);
   });
 
+  it('answers concurrent downloads (read together) each from its own church, and a foreign session 404', async () => {
+    const [a, b] = [makeChurch(), makeChurch()];
+    const [pa, pb] = [await makePlaces(t, a.churchId), await makePlaces(t, b.churchId)];
+    const sa = await makeSession(t, a.churchId, groupId, pa.serviceTimeId, '2024-02-04');
+    const sb = await makeSession(t, b.churchId, groupId, pb.serviceTimeId, '2024-02-11');
+    await makeVisit(t, a.churchId, ann, pa.serviceId, '2024-02-04', [sa]);
+    await makeVisit(t, b.churchId, bob, pb.serviceId, '2024-02-11', [sb]);
+    const [ta, tb] = [a.token(['Attendance.View']), b.token(['Attendance.View'])];
+    const get = (token: string, s: string) => call(t.app, 'GET', `/attendance/visitsessions/download/${s}`, { token });
+    const answers = await Promise.all([get(ta, sa), get(tb, sb), get(ta, sa), get(tb, sa)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 404]);
+    const present = (r: (typeof answers)[number]) => r.json().filter((row: { status: string }) => row.status === 'present').map((row: { personId: string }) => row.personId);
+    expect([present(answers[0]!), present(answers[1]!), present(answers[2]!)]).toEqual([[ann], [bob], [ann]]);
+    expect(answers[1]!.json()[0].sessionDate).toBe('2024-02-11T00:00:00.000Z');
+  });
+
   it('answers 502 when membership cannot be reached', async () => {
     const c = makeChurch();
     const s = await makeSession(t, c.churchId, unreachable, null, '2024-02-04');
