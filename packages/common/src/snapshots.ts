@@ -223,6 +223,8 @@ export function createSnapshots(options: SnapshotOptions) {
         // Kept under one constant version: a newer build always replaces the older.
         keep(id, { version: '0', value: { source: current, prepared }, bytes: prepared.body.length + prepared.gzipped.length });
       } else {
+        // The callers of a shared read (`coalesced`) hand in the same value: theirs now compares at once.
+        hit!.source = current;
         // Map order is the eviction order: a hit moves to the back.
         entries.delete(id);
         entries.set(id, entry!);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { searchPeopleIds } from '../../src/repos/people';
 import { makeChurch, startMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 
@@ -58,6 +59,37 @@ describe('GET/POST /membership/people/search', () => {
     expect((await call(t.app, 'GET', '/membership/people/search?term=org%20sue', { token })).json()).toEqual([]);
     expect(ids(await call(t.app, 'GET', '/membership/people/search?term=ann%20lee', { token }))).toEqual([ann.id]);
     expect(ids(await call(t.app, 'GET', '/membership/people/search?term=e%20le', { token }))).toEqual([ann.id]);
+  });
+
+  it('matches in memory exactly what the SQL search finds, in the same order, for either scope', async () => {
+    const c = await makeChurch(t);
+    const names: Array<Parameters<typeof addPerson>[2]> = [
+      { firstName: 'Émile', lastName: 'Zola', email: 'EZ@Example.org' },
+      { firstName: 'ann', lastName: 'Smith', nickName: 'Annie', membershipStatus: 'Visitor' },
+      { firstName: 'Anna', lastName: 'Smith', displayName: 'Dr. Anna Smith', optedOut: true },
+      { firstName: 'Bo', lastName: "O'Neil_50%", email: null },
+      { firstName: 'Smitty', lastName: 'Brown', displayName: null, nickName: null },
+      { firstName: 'Zed', lastName: 'Smith', membershipStatus: 'Staff' },
+    ];
+    for (const values of names) await addPerson(t, c.churchId, values);
+    for (const term of ['smi', 'SMITH', 'ann', 'anna smith', 'émile', 'ÉMILE', 'example.org', "o'neil_", '50%', 'dr. ', 'n s', 'zz', 'e']) {
+      for (const [permission, membersOnly] of [['People.View', false], ['People.View Members', true]] as const) {
+        const answered = (await call(t.app, 'GET', `/membership/people/search?term=${encodeURIComponent(term)}`, { token: c.token([permission]) })).json();
+        const bySql = await searchPeopleIds(t.app.db, c.churchId, { term }, { membersOnly });
+        expect({ term, membersOnly, ids: answered.map((p: { id: string }) => p.id) }).toEqual({ term, membersOnly, ids: bySql });
+      }
+    }
+  });
+
+  it('finds a person saved a moment ago, and no longer one just removed', async () => {
+    const c = await makeChurch(t);
+    const token = c.token(['People.View', 'People.Edit']);
+    const search = async () => ids(await call(t.app, 'GET', '/membership/people/search?term=quill', { token }));
+    expect(await search()).toEqual([]);
+    const [saved] = (await call(t.app, 'POST', '/membership/people', { token, body: [{ firstName: 'Quincy', lastName: 'Quill' }] })).json();
+    expect(await search()).toEqual([saved.id]);
+    expect((await call(t.app, 'DELETE', `/membership/people/${saved.id}`, { token })).statusCode).toBe(200);
+    expect(await search()).toEqual([]);
   });
 
   it('treats LIKE wildcards in the term literally', async () => {

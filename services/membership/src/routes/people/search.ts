@@ -15,9 +15,9 @@ const viewPeople = requires('People.View or Member');
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  const answer = personRecords(app);
+  const records = personRecords(app);
   const answerWhere = (reply: FastifyReply, churchId: string, where: SQL) =>
-    answer(
+    records.byIds(
       reply,
       churchId,
       () => peopleIdsWhere(app.db, where),
@@ -25,7 +25,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     );
   const search = (reply: FastifyReply, churchId: string, input: z.output<typeof SearchInput>, scope: { membersOnly: boolean }, location: string) => {
     if (!input.term && !input.email) throw badRequest('term', 'term or email is required', location);
-    return answer(
+    // A name alone is matched in memory; a term with a line break could span two of the searched fields there.
+    if (input.term && !input.email && !input.term.includes('\n')) return records.byName(reply, churchId, input.term, scope);
+    return records.byIds(
       reply,
       churchId,
       () => searchPeopleIds(app.db, churchId, input, scope),
