@@ -8,8 +8,15 @@ export const IdParams = z.object({ id: Id });
 export const Email = z.string().trim().toLowerCase().pipe(z.email({ message: 'must be an email address' }));
 /** Money: a decimal number of currency units, kept as numeric(12,2) in the database. */
 export const Money = z.coerce.number().finite().multipleOf(0.01);
-/** ISO 8601 date or date-time in JSON; a `Date` in code. */
-export const IsoDate = z.coerce.date({ message: 'must be an ISO 8601 date' });
+/**
+ * ISO 8601 date or date-time in JSON; a `Date` in code. Years 1000 to 9000: JavaScript takes dates 270,000
+ * years either side, and week and day arithmetic near those ends (or beyond year 9999, which PostgreSQL reads
+ * from ISO text no more) would otherwise fail in the database instead of here.
+ */
+export const IsoDate = z.coerce
+  .date({ message: 'must be an ISO 8601 date' })
+  .min(new Date('1000-01-01T00:00:00Z'), { message: 'must be a date from 1000-01-01 to 9000-12-31' })
+  .max(new Date('9000-12-31T23:59:59.999Z'), { message: 'must be a date from 1000-01-01 to 9000-12-31' });
 /** Optional text that clients send as `null` or `''` to clear. */
 export const OptionalText = z.string().trim().nullish();
 /** A comma-separated list of ids in a query string (`?ids=a,b,c`). */

@@ -38,14 +38,27 @@ export const Service = z.object({
 });
 export const ServiceSave = z.object({ id: Id.optional(), campusId: Id.nullish(), name: Name });
 
+/** A group linked to a service time, as check-in shows it (the group itself lives in membership). */
+export const LinkedGroup = z.object({
+  id: z.string(),
+  name: z.string(),
+  categoryName: z.string().nullable(),
+  slug: z.string(),
+  trackAttendance: z.boolean(),
+  parentPickup: z.boolean(),
+  printNametag: z.boolean(),
+});
+
+export type LinkedGroupData = z.infer<typeof LinkedGroup>;
+
 export const ServiceTime = z.object({
   id: z.string(),
   serviceId: z.string(),
   name: z.string(),
   /** "Campus - Service - Time", on the search */
   longName: z.string().optional(),
-  /** with `?include=groups`: the groups linked through group service times (ids; names live in membership) */
-  groups: z.array(z.object({ id: z.string() })).optional(),
+  /** with `?include=groups`: the groups linked through group service times, with membership's data */
+  groups: z.array(LinkedGroup).optional(),
 });
 export const ServiceTimeSave = z.object({ id: Id.optional(), serviceId: Id, name: Name });
 
@@ -145,7 +158,7 @@ export const GroupAttendanceRow = z.object({
   personId: z.string(),
 });
 
-const TreeTime = z.object({ id: z.string(), name: z.string(), groups: z.array(z.object({ id: z.string() })).optional() });
+const TreeTime = z.object({ id: z.string(), name: z.string(), groups: z.array(LinkedGroup).optional() });
 const TreeService = z.object({ id: z.string(), name: z.string(), serviceTimes: z.array(TreeTime) });
 export const TreeCampus = z.object({ id: z.string(), name: z.string(), services: z.array(TreeService) });
 

@@ -104,5 +104,21 @@ export function fakeInternal(routes: Record<string, (body: unknown) => unknown>)
   };
 }
 
+/**
+ * Membership's group lists as a fake answers `POST /membership/internal/groups/list`: `add(churchId, id, name)`
+ * puts a whole group record (as membership keeps it) into that church's list.
+ */
+export function fakeGroupLists() {
+  const lists = new Map<string, Array<Record<string, unknown>>>();
+  const internal = fakeInternal({ 'POST /membership/internal/groups/list': (body) => lists.get((body as { churchId: string }).churchId) ?? [] });
+  const add = (churchId: string, id: string, name: string) => {
+    // what attendance answers of it (`LinkedGroup`)
+    const group = { id, name, categoryName: 'Kids', slug: name.toLowerCase(), trackAttendance: true, parentPickup: false, printNametag: true };
+    lists.set(churchId, [...(lists.get(churchId) ?? []), { ...group, churchId, about: null, photoUrl: null, tags: ['standard'], labels: [], meetingTime: null, meetingLocation: null, publicRoster: false, parentGroupId: null }]);
+    return group;
+  };
+  return { internal, add };
+}
+
 /** Today's UTC day as `YYYY-MM-DD` (check-in dates sessions and visits by UTC day). */
 export const todayUtc = () => new Date().toISOString().slice(0, 10);

@@ -1,4 +1,5 @@
-import { HttpError, notFound, type Db, type InternalClient } from '@church/common';
+import { notFound, type Db, type InternalClient } from '@church/common';
+import { fromMembership } from './membership';
 import { sessionAttendance } from '../repos/sessions';
 
 /** A member of a group, as membership's internal route answers. */
@@ -13,16 +14,6 @@ interface PersonBasic {
   displayName?: string | null;
   firstName?: string | null;
   lastName?: string | null;
-}
-
-/** A membership call; an unreachable membership is a 502 (a bad gateway), never a 500. */
-async function fromMembership<T>(internal: InternalClient, path: string, body: unknown, revalidate = false): Promise<T> {
-  try {
-    return await internal.post<T>('membership', path, body, { revalidate });
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    throw new HttpError(502, [{ msg: 'membership is unreachable' }]);
-  }
 }
 
 /** Names compare as `localeCompare` does (the default locale), through one collator built once. */

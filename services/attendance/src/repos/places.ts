@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import { badRequest, type DbOrTx } from '@church/common';
 import { campuses, groupServiceTimes, serviceTimes, services } from '../db/schema';
+import type { LinkedGroupData } from '../schemas';
 
 // Campuses, services, service times and their group links: small tables, read with their names joined.
 
@@ -105,10 +106,11 @@ export async function requireCampus(db: DbOrTx, churchId: string, id: string, pa
 }
 
 /**
- * The church's campus → service → service time tree (optionally with each time's group ids). Services
+ * The church's campus → service → service time tree (with each time's linked groups when `fillGroups` turns
+ * their ids into group data, see `groupFiller`). Services
  * without a campus hang under an "Unassigned" campus with an empty id, so none is lost from the tree.
  */
-export async function placeTree(db: DbOrTx, churchId: string, withGroups: boolean) {
+export async function placeTree(db: DbOrTx, churchId: string, fillGroups?: (links: Array<{ id: string }>) => LinkedGroupData[]) {
   const [campusRows, serviceRows, timeRows] = await Promise.all([
     db.select({ id: campuses.id, name: campuses.name }).from(campuses).where(and(eq(campuses.churchId, churchId), eq(campuses.removed, false))).orderBy(asc(campuses.name)),
     listServices(db, churchId),
@@ -118,11 +120,11 @@ export async function placeTree(db: DbOrTx, churchId: string, withGroups: boolea
       .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.removed, false)))
       .orderBy(asc(serviceTimes.name)),
   ]);
-  const groups = withGroups ? await groupsByServiceTime(db, churchId, timeRows.map((t) => t.id)) : undefined;
-  type TreeTime = Ref & { groups?: Array<{ id: string }> };
+  const groups = fillGroups ? await groupsByServiceTime(db, churchId, timeRows.map((t) => t.id)) : undefined;
+  type TreeTime = Ref & { groups?: LinkedGroupData[] };
   const timesOf = new Map<string, TreeTime[]>();
   for (const t of timeRows) {
-    const item = { id: t.id, name: t.name, ...(groups ? { groups: groups.get(t.id) ?? [] } : {}) };
+    const item = { id: t.id, name: t.name, ...(groups && fillGroups ? { groups: fillGroups(groups.get(t.id) ?? []) } : {}) };
     (timesOf.get(t.serviceId) ?? timesOf.set(t.serviceId, []).get(t.serviceId)!).push(item);
   }
   const tree = campusRows.map((c) => ({ ...c, services: [] as Array<Ref & { serviceTimes: TreeTime[] }> }));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
 import { weekStart } from '../domain/dates';
+import { groupFiller } from '../domain/membership';
 import { placeTree } from '../repos/places';
 import { groupAttendance, records, trend } from '../repos/records';
 import { AttendanceRecord, GroupAttendanceRow, PlaceFilters, QueryId, TreeCampus, TrendRow } from '../schemas';
@@ -19,8 +20,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (req) => records(app.db, req.auth.churchId, { personId: req.query.personId }),
   );
 
-  app.get('/attendance/attendancerecords/tree', { config: { access: anyUser }, schema: { response: { 200: z.array(TreeCampus) } } }, (req) =>
-    placeTree(app.db, req.auth.churchId, true),
+  app.get('/attendance/attendancerecords/tree', { config: { access: anyUser }, schema: { response: { 200: z.array(TreeCampus) } } }, async (req) =>
+    placeTree(app.db, req.auth.churchId, await groupFiller(app.deps.internal, req.auth.churchId)),
   );
 
   app.get(

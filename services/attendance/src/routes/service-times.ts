@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdParams, batchOf, deleteRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { serviceTimes } from '../db/schema';
+import { groupFiller } from '../domain/membership';
 import { groupsByServiceTime, listServiceTimes, placeTree, requireService } from '../repos/places';
 import { QueryId, ServiceTime, ServiceTimeSave, TreeCampus } from '../schemas';
 import { itemParam } from './batch';
@@ -23,8 +24,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const churchId = req.auth.churchId;
       const times = await listServiceTimes(app.db, churchId, { serviceId: req.query.serviceId });
       if (!req.query.include?.split(',').includes('groups')) return times;
-      const groups = await groupsByServiceTime(app.db, churchId, times.map((t) => t.id));
-      return times.map((t) => ({ ...t, groups: groups.get(t.id) ?? [] }));
+      const [groups, fill] = await Promise.all([groupsByServiceTime(app.db, churchId, times.map((t) => t.id)), groupFiller(app.deps.internal, churchId)]);
+      return times.map((t) => ({ ...t, groups: fill(groups.get(t.id) ?? []) }));
     },
   );
 
@@ -37,7 +38,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/attendance/servicetimes/public/:churchId',
     { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(TreeCampus) } } },
-    (req) => placeTree(app.db, req.params.churchId, false),
+    (req) => placeTree(app.db, req.params.churchId),
   );
 
   app.get('/attendance/servicetimes/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: ServiceTime } } }, async (req) => {

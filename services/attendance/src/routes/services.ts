@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, batchOf, deleteRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { IdParams, batchOf, deleteRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { services } from '../db/schema';
 import { listServices, requireCampus } from '../repos/places';
 import { itemParam } from './batch';
-import { Service, ServiceSave } from '../schemas';
+import { QueryId, Service, ServiceSave } from '../schemas';
 
 const edit = requires('Services.Edit');
 
@@ -18,7 +18,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     '/attendance/services/search',
-    { config: { access: anyUser }, schema: { querystring: z.object({ campusId: Id }), response: { 200: z.array(Service) } } },
+    { config: { access: anyUser }, schema: { querystring: z.object({ campusId: QueryId }), response: { 200: z.array(Service) } } },
     (req) => listServices(app.db, req.auth.churchId, { campusId: req.query.campusId }),
   );
 

@@ -2,9 +2,10 @@ import { and, eq, ne } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
 import { visitCounts, visits } from '../../src/db/schema';
-import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
+import { fakeGroupLists, linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
 
-const t = useAttendance();
+const groups = fakeGroupLists();
+const t = useAttendance({ overrides: { internal: groups.internal } });
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const day = (d: string) => `${d}T00:00:00.000Z`;
@@ -214,9 +215,31 @@ describe('GET /attendance/attendancerecords/groups', () => {
   });
 });
 
+describe('dates outside years 1000 to 9000', () => {
+  it('answer 400 naming the field, in queries and bodies, before any arithmetic or database work', async () => {
+    const c = makeChurch();
+    const token = c.token(['Attendance.View', 'Attendance.Edit']);
+    const expect400 = async (method: 'GET' | 'POST', url: string, param: string, location: string, body?: unknown) => {
+      const res = await call(t.app, method, url, { token, body });
+      expect({ url, status: res.statusCode, error: res.json().errors[0] }).toEqual({
+        url,
+        status: 400,
+        error: { msg: 'must be a date from 1000-01-01 to 9000-12-31', param, location },
+      });
+    };
+    for (const week of ['275760-09-13', '-271821-04-20', '9999-12-31', '0999-12-31']) {
+      await expect400('GET', `/attendance/attendancerecords/groups?week=${week}`, 'week', 'query');
+    }
+    await expect400('GET', '/attendance/attendancerecords/search?startDate=2000-01-01&endDate=10000-01-05', 'endDate', 'query');
+    await expect400('POST', '/attendance/visits', '[0].visitDate', 'body', [{ personId: randomUUID(), visitDate: '+010000-01-05' }]);
+    await expect400('POST', '/attendance/sessions', '[0].sessionDate', 'body', [{ groupId: randomUUID(), sessionDate: '0000-01-01' }]);
+  });
+});
+
 describe('GET /attendance/attendancerecords/tree', () => {
-  it('answers campuses → services → service times → groups', async () => {
+  it('answers campuses → services → service times → groups, with membership’s group data', async () => {
     const d = await january();
+    const [g1, g2] = [groups.add(d.c.churchId, d.g1, 'Nursery'), groups.add(d.c.churchId, d.g2, 'Preschool')];
     const res = await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: d.c.token() });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
@@ -229,8 +252,8 @@ describe('GET /attendance/attendancerecords/tree', () => {
             id: d.main.serviceId,
             name: 'Sunday',
             serviceTimes: [
-              { id: d.t11, name: '11:00', groups: [{ id: d.g2 }] },
-              { id: d.main.serviceTimeId, name: '9:00', groups: [{ id: d.g1 }] },
+              { id: d.t11, name: '11:00', groups: [g2] },
+              { id: d.main.serviceTimeId, name: '9:00', groups: [g1] },
             ],
           },
         ],

@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
 import { serviceTimes } from '../../src/db/schema';
-import { linkGroup, makeChurch, makePlaces, makeServiceTime, useAttendance } from '../setup';
+import { fakeGroupLists, linkGroup, makeChurch, makePlaces, makeServiceTime, useAttendance } from '../setup';
 
-const t = useAttendance();
+const groups = fakeGroupLists();
+const t = useAttendance({ overrides: { internal: groups.internal } });
 
 const ID = '00000000-0000-4000-8000-000000000001';
 
@@ -26,10 +27,12 @@ describe('GET /attendance/servicetimes', () => {
     const a = await makePlaces(t, c.churchId, { campus: 'Main', service: 'Sunday', time: '9:00' });
     const late = await makeServiceTime(t, c.churchId, a.serviceId, '11:00');
     const other = await makePlaces(t, c.churchId, { campus: 'Main', service: 'Wednesday', time: '19:00' });
-    const g1 = randomUUID();
-    const g2 = randomUUID();
-    await linkGroup(t, c.churchId, g1, a.serviceTimeId);
-    await linkGroup(t, c.churchId, g2, a.serviceTimeId);
+    const g1 = groups.add(c.churchId, randomUUID(), 'Nursery');
+    const g2 = groups.add(c.churchId, randomUUID(), 'Preschool');
+    const gone = randomUUID(); // removed in membership, still linked here
+    await linkGroup(t, c.churchId, g1.id, a.serviceTimeId);
+    await linkGroup(t, c.churchId, g2.id, a.serviceTimeId);
+    await linkGroup(t, c.churchId, gone, late);
 
     const res = await call(t.app, 'GET', `/attendance/servicetimes?serviceId=${a.serviceId}`, { token: c.token() });
     expect(res.statusCode).toBe(200);
@@ -40,7 +43,7 @@ describe('GET /attendance/servicetimes', () => {
     const all = await call(t.app, 'GET', '/attendance/servicetimes?include=groups', { token: c.token() });
     expect(all.json()).toEqual([
       { id: late, serviceId: a.serviceId, name: '11:00', longName: 'Main - Sunday - 11:00', groups: [] },
-      { id: a.serviceTimeId, serviceId: a.serviceId, name: '9:00', longName: 'Main - Sunday - 9:00', groups: [{ id: g1 }, { id: g2 }] },
+      { id: a.serviceTimeId, serviceId: a.serviceId, name: '9:00', longName: 'Main - Sunday - 9:00', groups: [g1, g2] },
       { id: other.serviceTimeId, serviceId: other.serviceId, name: '19:00', longName: 'Main - Wednesday - 19:00', groups: [] },
     ]);
     expect((await call(t.app, 'GET', '/attendance/servicetimes', { token: makeChurch().token() })).json()).toEqual([]);

@@ -73,7 +73,11 @@ describe('GET /attendance/services/search', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([{ id: main.serviceId, churchId: a.churchId, campusId: main.campusId, name: 'Sunday', campus: { id: main.campusId, name: 'Main' } }]);
     expect((await call(t.app, 'GET', `/attendance/services/search?campusId=${main.campusId}`, { token: b.token() })).json()).toEqual([]);
-    const bad = await call(t.app, 'GET', '/attendance/services/search', { token: a.token() });
+    // Without a campus (`?campusId=` as clients send "any"), every service of the church.
+    for (const url of ['/attendance/services/search?campusId=', '/attendance/services/search']) {
+      expect((await call(t.app, 'GET', url, { token: a.token() })).json().map((s: { name: string }) => s.name).sort()).toEqual(['Saturday', 'Sunday']);
+    }
+    const bad = await call(t.app, 'GET', '/attendance/services/search?campusId=main', { token: a.token() });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0]).toMatchObject({ param: 'campusId', location: 'query' });
   });

@@ -54,6 +54,11 @@ describe('streaksOf', () => {
     const now = new Date('2024-01-17T12:00:00Z');
     expect(streaksOf(weeks('2024-01-14', '2024-01-07', '2023-12-31'), now)).toEqual({ currentStreak: 3, longestStreak: 3, lastAttended: new Date('2024-01-14T00:00:00Z') });
     expect(streaksOf(weeks('2024-01-07', '2023-12-31'), now)).toEqual({ currentStreak: 0, longestStreak: 2, lastAttended: new Date('2024-01-07T00:00:00Z') });
-    expect(streaksOf(weeks('2024-01-21', '2024-01-14'), now)).toEqual({ currentStreak: 1, longestStreak: 2, lastAttended: new Date('2024-01-14T00:00:00Z') });
+  });
+
+  it('counts a visit dated in a week still to come towards neither streak', () => {
+    const now = new Date('2024-01-17T12:00:00Z');
+    expect(streaksOf(weeks('2024-01-21', '2024-01-14'), now)).toEqual({ currentStreak: 1, longestStreak: 1, lastAttended: new Date('2024-01-14T00:00:00Z') });
+    expect(streaksOf(weeks('2024-02-04', '2024-01-28', '2024-01-21'), now)).toEqual({ currentStreak: 0, longestStreak: 0, lastAttended: null });
   });
 });

@@ -34,7 +34,7 @@ export const Group = z.object({
 });
 const GroupList = z.array(Group);
 /** Lists read by `listGroups`, whose rows hold exactly the Group fields in this order (see `exactShape`). */
-const GroupRecords = exactShape(z.array(Group));
+export const GroupRecords = exactShape(z.array(Group));
 
 const GroupSave = z.object({
   id: Id.optional(),

@@ -237,6 +237,19 @@ describe('POST /membership/internal/groups/members', () => {
     expect((await signed({ churchId: other.churchId, groupId: g })).json()).toEqual([]);
   });
 
+  it("POST /membership/internal/groups/list answers the church's live groups for a signed call only", async () => {
+    const { c, g } = await scene();
+    const listUrl = '/membership/internal/groups/list';
+    const payload = JSON.stringify({ churchId: c.churchId });
+    const ts = String(Date.now());
+    const headers = { 'content-type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: signInternal(TEST_SECRET, 'POST', listUrl, ts, payload) };
+    const res = await t.app.inject({ method: 'POST', url: listUrl, payload, headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual((await call(t.app, 'GET', '/membership/groups', { token: c.token() })).json());
+    expect(res.json().map((group: { id: string }) => group.id)).toContain(g);
+    expect((await call(t.app, 'POST', listUrl, { body: { churchId: c.churchId }, token: c.token('all') })).statusCode).toBe(401);
+  });
+
   it('refuses unsigned or badly signed calls and validates the body', async () => {
     const { c, g } = await scene();
     expect((await call(t.app, 'POST', url, { body: { churchId: c.churchId, groupId: g }, token: c.token('all') })).statusCode).toBe(401);
