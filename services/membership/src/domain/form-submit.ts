@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Claims } from '@church/auth';
+import { hasPermission, type Claims } from '@church/auth';
 import { badRequest, notFound, unauthorized, type EmailMessage, type Tx } from '@church/common';
 import { answers, formSubmissions } from '../db/schema';
 import {
   findFormAnyChurch,
   findPerson,
   findPersonByEmail,
-  insertGuest,
   listQuestions,
   notificationEmails,
   type AnswerRow,
@@ -17,6 +16,7 @@ import {
   type SubmissionRow,
 } from '../repos/forms';
 import { followUpEmail, notificationEmail, type MergeFields } from './follow-up';
+import { createGuest } from './people-save';
 
 export interface SubmissionInput {
   formId: string;
@@ -29,6 +29,8 @@ export interface SubmissionInput {
 }
 
 const EmailAddress = z.email();
+/** Who may attach a submission to a person other than themselves: editors of forms or of people. */
+const ATTACH_OTHERS = ['Forms.Admin', 'Forms.Edit', 'People.Edit'];
 
 /**
  * Submits forms: each submission and its answers are written in one transaction, then the emails are
@@ -40,9 +42,13 @@ const EmailAddress = z.email();
  * - Answers must name questions of the form; required questions need a non-empty answer.
  * - `autoCreatePerson`: the submitter's email (the answer to the first question of fieldType `Email`, else
  *   `email` in the body) finds the church's person with that email or creates a Guest, and the submission
- *   is linked to them (contentType `person`). Without an email the submission is kept unlinked.
+ *   is linked to them (contentType `person`). Without an email the submission is kept unlinked. A new Guest
+ *   is made by `createGuest`, as loadOrCreate and claim make them (own household), in this transaction.
+ * - An explicit `contentType: 'person'` may name the caller's own person; anyone else's needs Forms.Admin,
+ *   Forms.Edit or People.Edit in the form's church (401 otherwise, before the person is even looked up).
  * - Every member permission on the form with `emailNotification` gets a notice; when the form has
- *   `followUpSubject` and `followUpBody`, the submitter gets the merged follow-up (see follow-up.ts).
+ *   `followUpSubject` and `followUpBody`, the submitter gets the merged follow-up (see follow-up.ts): at the
+ *   email they gave, else their account's, never the attached person's (who may be someone else).
  */
 export async function submitForms(app: FastifyInstance, auth: Claims, items: SubmissionInput[]): Promise<Array<SubmissionRow & { answers: AnswerRow[] }>> {
   const mails: EmailMessage[] = [];
@@ -91,12 +97,11 @@ async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: Ema
   let contentType: string | null = item.contentType ?? 'form';
   let contentId: string | null = item.contentId ?? (contentType === 'form' ? form.id : null);
   if (form.autoCreatePerson && email) {
-    person =
-      (await findPersonByEmail(tx, form.churchId, email)) ??
-      (await insertGuest(tx, form.churchId, { id: randomUUID(), firstName: firstName ?? '', lastName: lastName ?? '', email }));
+    person = (await findPersonByEmail(tx, form.churchId, email)) ?? (await createGuest(tx, form.churchId, { email, firstName, lastName }));
     contentType = 'person';
     contentId = person.id;
   } else if (contentType === 'person' && contentId) {
+    checkMayAttach(auth, sameChurch, contentId);
     person = await findPerson(tx, form.churchId, contentId);
     if (!person) throw notFound('Person');
   }
@@ -128,11 +133,17 @@ async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: Ema
     answers: answered.map((a) => ({ title: a.question.title ?? '', value: a.value })),
   };
   for (const to of await notificationEmails(tx, form.churchId, form.id)) mails.push(notificationEmail(to, fields));
-  const submitterEmail = email ?? person?.email ?? auth.email;
+  const submitterEmail = email ?? auth.email;
   if (form.followUpSubject && form.followUpBody && submitterEmail) {
     mails.push(followUpEmail(submitterEmail, form.followUpSubject, form.followUpBody, fields));
   }
   return { ...submission!, answers: answerRows };
+}
+
+/** The caller's own person, or anyone's with an editor permission; a token's permissions count only in its church. */
+function checkMayAttach(auth: Claims, sameChurch: boolean, personId: string) {
+  if (sameChurch && (personId === auth.personId || ATTACH_OTHERS.some((p) => hasPermission(auth, p)))) return;
+  throw unauthorized(`Missing permission: ${ATTACH_OTHERS.join(' or ')}`);
 }
 
 /** Archived forms, and forms outside their access window, take no submissions. */

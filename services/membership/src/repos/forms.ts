@@ -191,7 +191,7 @@ export async function deleteMemberPermissions(db: DbOrTx, churchId: string, memb
   return rows.length;
 }
 
-// ---- people, read for submissions (names, emails) and written only as auto-created guests
+// ---- people, read for submissions (names, emails); auto-created guests come from people-save's createGuest
 
 export type PersonContact = { id: string; firstName: string | null; lastName: string | null; email: string | null };
 const contact = { id: people.id, firstName: people.firstName, lastName: people.lastName, email: people.email };
@@ -214,11 +214,4 @@ export async function findPerson(db: DbOrTx, churchId: string, id: string): Prom
     .where(and(eq(people.churchId, churchId), eq(people.id, id), eq(people.removed, false)))
     .limit(1);
   return row;
-}
-
-/** A Guest person (NOTES.md: the default status of auto-created people). */
-export async function insertGuest(db: DbOrTx, churchId: string, p: { id: string; firstName: string; lastName: string; email: string }): Promise<PersonContact> {
-  const displayName = [p.firstName, p.lastName].filter(Boolean).join(' ') || p.email;
-  await db.insert(people).values({ ...p, churchId, displayName, membershipStatus: 'Guest' });
-  return { id: p.id, firstName: p.firstName, lastName: p.lastName, email: p.email };
 }

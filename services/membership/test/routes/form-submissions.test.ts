@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call, expectGuarded, readMailbox, type TestApp } from '@church/common/testing';
-import { answers, formSubmissions, forms, memberPermissions, people, questions } from '../../src/db/schema';
+import { answers, formSubmissions, forms, households, memberPermissions, people, questions } from '../../src/db/schema';
 import { addForm } from './fixtures';
 import { makeChurch, startMembership } from '../setup';
 
@@ -90,6 +90,51 @@ describe('POST /membership/formsubmissions', () => {
     expect(await t.app.db.select().from(people).where(eq(people.email, 'gina@example.test'))).toHaveLength(1);
   });
 
+  it('autoCreatePerson creates the guest as other guests are made: a household named after them, missing names null', async () => {
+    const c = await makeChurch(t);
+    const { formId, q } = await connectCard(c, { autoCreatePerson: true });
+    const submit = (email: string, names: { first?: string; last?: string } = {}) =>
+      call(t.app, 'POST', '/membership/formsubmissions', {
+        token: c.token(),
+        body: {
+          formId,
+          answers: [
+            ...(names.first ? [{ questionId: q.first, value: names.first }] : []),
+            ...(names.last ? [{ questionId: q.last, value: names.last }] : []),
+            { questionId: q.email, value: email },
+            { questionId: q.comment, value: 'Hi' },
+          ],
+        },
+      });
+    const created = async (email: string) => {
+      const [row] = await t.app.db.select().from(people).where(eq(people.email, email));
+      const [household] = await t.app.db.select().from(households).where(eq(households.id, row!.householdId!));
+      return { ...row!, household };
+    };
+    expect((await submit('lee@example.test', { first: 'Lee', last: 'Park' })).statusCode).toBe(200);
+    expect((await submit('nora@example.test', { first: 'Nora' })).statusCode).toBe(200);
+    expect((await submit('anon@example.test')).statusCode).toBe(200);
+    const lee = await created('lee@example.test');
+    expect(lee).toMatchObject({ firstName: 'Lee', lastName: 'Park', displayName: 'Lee Park', membershipStatus: 'Guest', householdRole: 'Head' });
+    expect(lee.household).toMatchObject({ churchId: c.churchId, name: 'Park' });
+    const nora = await created('nora@example.test');
+    expect(nora).toMatchObject({ firstName: 'Nora', lastName: null, displayName: 'Nora', householdRole: 'Head' });
+    expect(nora.household).toMatchObject({ churchId: c.churchId, name: 'Nora' });
+    const anon = await created('anon@example.test');
+    expect(anon).toMatchObject({ firstName: null, lastName: null, displayName: 'anon@example.test', householdRole: 'Head' });
+    expect(anon.household).toMatchObject({ churchId: c.churchId, name: 'anon@example.test' });
+  });
+
+  it('autoCreatePerson writes the guest and their household in the batch transaction', async () => {
+    const c = await makeChurch(t);
+    const { formId, q } = await connectCard(c, { autoCreatePerson: true });
+    const ok = { formId, answers: [{ questionId: q.email, value: 'rolled@example.test' }, { questionId: q.comment, value: 'Hi' }] };
+    const res = await call(t.app, 'POST', '/membership/formsubmissions', { token: c.token(), body: [ok, { formId, answers: [] }] });
+    expect(res.statusCode).toBe(400);
+    expect(await t.app.db.select().from(people).where(eq(people.email, 'rolled@example.test'))).toEqual([]);
+    expect(await t.app.db.select().from(households).where(eq(households.churchId, c.churchId))).toEqual([]);
+  });
+
   it('autoCreatePerson uses the body email when no question asks for it, and links an existing person', async () => {
     const c = await makeChurch(t);
     const formId = await form(c.churchId, { autoCreatePerson: true });
@@ -134,6 +179,57 @@ describe('POST /membership/formsubmissions', () => {
     expect(more).toEqual([]);
     expect(followUp!.subject).toBe('Thanks Sam for the Connect Card');
     expect(followUp!.html).toBe('<p>Dear Sam Smith,</p><p>You asked: Pray for &lt;my&gt; exam</p>');
+  });
+
+  it('attaches a submission to someone else only for Forms.Admin, Forms.Edit or People.Edit; otherwise nothing is written or mailed', async () => {
+    const c = await makeChurch(t);
+    const formId = await form(c.churchId, { followUpSubject: 'Thanks', followUpBody: '<p>Thanks</p>' });
+    const other = await person(c.churchId, 'Olive', 'olive@example.test');
+    const about = (contentId: string) => ({ formId, contentType: 'person', contentId, answers: [] });
+    const post = (token: string, body: unknown) => call(t.app, 'POST', '/membership/formsubmissions', { token, body });
+    const plain = c.token(['People.Edit Self', 'People.View'], { email: 'plain@example.test' });
+    for (const body of [about(other), about(randomUUID()), [{ formId, answers: [] }, about(other)]]) {
+      const denied = await post(plain, body);
+      expect(denied.statusCode).toBe(401);
+      expect(denied.json()).toEqual({ errors: [{ msg: 'Missing permission: Forms.Admin or Forms.Edit or People.Edit' }] });
+    }
+    // Permissions count only in the caller's own church: an editor elsewhere filling in this church's public form.
+    const visitor = await makeChurch(t);
+    expect((await post(visitor.token(['Forms.Admin', 'People.Edit'], { email: 'visitor@example.test' }), about(other))).statusCode).toBe(401);
+    expect(await t.app.db.select().from(formSubmissions).where(eq(formSubmissions.formId, formId))).toEqual([]);
+
+    const editors = [
+      ['Forms.Admin', 'admin@example.test'],
+      ['Forms.Edit', 'editor@example.test'],
+      ['People.Edit', 'people-editor@example.test'],
+    ] as const;
+    for (const [permission, email] of editors) {
+      const res = await post(c.token([permission], { email }), about(other));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()[0]).toMatchObject({ contentType: 'person', contentId: other, submittedBy: c.personId });
+    }
+    expect((await post(c.token(['People.Edit']), about(randomUUID()))).statusCode).toBe(404);
+    await t.drain();
+    // The follow-up goes to the submitter, never to the person the submission is about.
+    expect(mailTo('olive@example.test')).toEqual([]);
+    expect(mailTo('plain@example.test')).toEqual([]);
+    expect(mailTo('visitor@example.test')).toEqual([]);
+    for (const [, email] of editors) expect(mailTo(email).map((m) => m.subject)).toEqual(['Thanks']);
+  });
+
+  it('attaches a submission to the caller’s own person without a permission; the follow-up goes to their account email', async () => {
+    const c = await makeChurch(t);
+    await t.app.db.update(people).set({ email: 'own-record@example.test' }).where(eq(people.id, c.personId));
+    const formId = await form(c.churchId, { followUpSubject: 'Thanks', followUpBody: '<p>Thanks</p>' });
+    const res = await call(t.app, 'POST', '/membership/formsubmissions', {
+      token: c.token([], { email: 'own-account@example.test' }),
+      body: { formId, contentType: 'person', contentId: c.personId, answers: [] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()[0]).toMatchObject({ contentType: 'person', contentId: c.personId });
+    await t.drain();
+    expect(mailTo('own-account@example.test').map((m) => m.subject)).toEqual(['Thanks']);
+    expect(mailTo('own-record@example.test')).toEqual([]);
   });
 
   it('sends no follow-up without both subject and body', async () => {

@@ -68,6 +68,21 @@ describe('POST /membership/query/members with the parser', () => {
     const memberView = await ask(t, f.c.token([], { membershipStatus: 'Member' }), 'everyone');
     expect(ids(memberView)).toEqual([f.c.personId, f.man.id, f.young.id].sort());
   });
+
+  it('answers only callers who may call advancedSearch (People.View or Member)', async () => {
+    const f = await people(t);
+    for (const token of [f.c.token(), f.c.token(['People.Edit Self', 'Forms.Admin'], { membershipStatus: 'Visitor' })]) {
+      const denied = await ask(t, token, 'everyone');
+      expect(denied.statusCode).toBe(401);
+      expect(denied.json()).toEqual({ errors: [{ msg: 'Missing permission: People.View or Member' }] });
+    }
+    const everyoneMember = [f.c.personId, f.man.id, f.young.id].sort();
+    expect(ids(await ask(t, f.c.token([], { membershipStatus: 'Member' }), 'everyone'))).toEqual(everyoneMember);
+    expect(ids(await ask(t, f.c.token(['People.View Members']), 'everyone'))).toEqual(everyoneMember);
+    const staff = await ask(t, f.token, 'everyone');
+    expect(staff.statusCode).toBe(200);
+    expect(ids(staff)).toEqual([...everyoneMember, f.woman.id].sort());
+  });
 });
 
 describe('POST /membership/query/members with a chat model configured', () => {
@@ -107,6 +122,14 @@ describe('POST /membership/query/members with a chat model configured', () => {
     expect(ids(res)).toEqual([f.young.id, f.woman.id].sort());
     expect(requests[0]!.auth).toBe('Bearer sk-test');
     expect(requests[0]!.body).toMatchObject({ model: 'test-model', messages: [expect.objectContaining({ role: 'system' }), { role: 'user', content: 'the young ones' }] });
+  });
+
+  it('does not ask the model for callers without People.View or Member', async () => {
+    const f = await people(t);
+    requests.length = 0;
+    reply = () => content([{ field: 'age', operator: 'lessThan', value: 30 }]);
+    expect((await ask(t, f.c.token(), 'the young ones')).statusCode).toBe(401);
+    expect(requests).toEqual([]);
   });
 
   it.each([
