@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
 /** Entity ids are UUIDs (spec convention 3); a malformed one is a 400, not a database error. */
@@ -30,4 +31,12 @@ export const Empty = z.object({});
 /** A batch-save body: one object or an array of them (NOTES.md: a single object answers an array). */
 export function batchOf<T extends z.ZodType>(item: T) {
   return z.union([z.array(item).max(5000), item]).transform((v) => (Array.isArray(v) ? v : [v]) as Array<z.output<T>>);
+}
+
+/**
+ * The `param` of a field of batch item `i`, as the validator writes it: `[2].serviceId` when the body was an
+ * array, `serviceId` when it was a single object (`batchOf` routes accept both).
+ */
+export function itemParam(req: FastifyRequest, i: number, field: string): string {
+  return req.rawBody?.trimStart().startsWith('[') ? `[${i}].${field}` : field;
 }

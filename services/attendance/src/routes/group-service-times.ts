@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, batchOf, deleteRow, getRow, saveRows, type ZodTypeProvider } from '@church/common';
+import { IdParams, batchOf, deleteRow, getRow, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
 import { groupServiceTimes } from '../db/schema';
 import { listGroupServiceTimes, requireServiceTime } from '../repos/places';
 import { GroupServiceTime, GroupServiceTimeSave, QueryId } from '../schemas';
-import { itemParam } from './batch';
 
 const edit = requires('Services.Edit');
 const List = z.array(GroupServiceTime);

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, batchOf, deleteRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, batchOf, deleteRow, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { serviceTimes } from '../db/schema';
 import { groupFiller } from '../domain/membership';
 import { groupsByServiceTime, listServiceTimes, placeTree, requireService } from '../repos/places';
 import { QueryId, ServiceTime, ServiceTimeSave, TreeCampus } from '../schemas';
-import { itemParam } from './batch';
 
 const edit = requires('Services.Edit');
 const List = z.array(ServiceTime);

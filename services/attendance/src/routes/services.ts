@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, batchOf, deleteRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { IdParams, batchOf, deleteRow, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { services } from '../db/schema';
 import { listServices, requireCampus } from '../repos/places';
-import { itemParam } from './batch';
 import { QueryId, Service, ServiceSave } from '../schemas';
 
 const edit = requires('Services.Edit');

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { IdParams, badRequest, batchOf, saveRows, type ZodTypeProvider } from '@church/common';
+import { IdParams, badRequest, batchOf, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
 import { sessions } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
 import { requireServiceTime } from '../repos/places';
 import { deleteSession, getSession, listSessions } from '../repos/sessions';
 import { QueryId, Session, SessionListItem, SessionSave } from '../schemas';
-import { itemParam } from './batch';
 
 /** `/attendance/sessions`: meetings of groups; group leaders see and save the sessions of their own groups. */
 export default async function routes(root: FastifyInstance): Promise<void> {

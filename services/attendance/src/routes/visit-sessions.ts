@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, coalesced, findRow, notFound, sameRows, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, coalesced, findRow, itemParam, notFound, sameRows, saveRows, type ZodTypeProvider } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
 import { utcDay } from '../domain/dates';
@@ -10,7 +10,6 @@ import { sessionDownload } from '../domain/download';
 import { getSession, serviceOfSession } from '../repos/sessions';
 import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkVisitSessions } from '../repos/visits';
 import { DownloadRows, LogBody, QueryId, VisitSession, VisitSessionSave } from '../schemas';
-import { itemParam } from './batch';
 
 const view = requires('Attendance.View');
 const edit = requires('Attendance.Edit');

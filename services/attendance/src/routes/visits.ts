@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Id, IdList, IdParams, badRequest, batchOf, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdList, IdParams, badRequest, batchOf, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
 import { visits } from '../db/schema';
 import { lastCheckin, submitCheckin } from '../domain/checkin';
 import { requireService } from '../repos/places';
 import { deleteVisit, getVisit, listVisits, withVisitSessions } from '../repos/visits';
 import { CheckinItem, CheckinResult, QueryId, Visit, VisitSave } from '../schemas';
-import { itemParam } from './batch';
 
 const view = requires('Attendance.View');
 const edit = requires('Attendance.Edit');

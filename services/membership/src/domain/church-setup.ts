@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSIONS } from '@church/auth';
 import { conflict, type Db, type DbOrTx } from '@church/common';
-import { deleteChurchRow, deleteUserChurchesOfChurch, userIdsOfChurch, findChurchBySubDomain, inactiveChurches, insertChurch, takenSubDomains, upsertUserChurch, userCounts, type ChurchRow } from '../repos/churches';
-import { addRoleMember, deleteRolesOfChurch, insertRole, insertRolePermissions, otherRoleMembers } from '../repos/roles';
+import { deleteChurchAndData, userIdsOfChurch, findChurchBySubDomain, inactiveChurches, insertChurch, takenSubDomains, upsertUserChurch, userCounts, type ChurchRow } from '../repos/churches';
+import { addRoleMember, insertRole, insertRolePermissions, otherRoleMembers } from '../repos/roles';
 import type { UserRow } from '../repos/users';
 import { clock } from './clock';
-import { countPeople, deletePeopleOfChurch, insertPersonForUser } from './people-links';
+import { countPeople, insertPersonForUser } from './people-links';
 
 export const DOMAIN_ADMINS = 'Domain Admins';
 export const ALL_MEMBERS = 'All Members';
@@ -81,7 +81,8 @@ export async function createChurch(db: Db, user: UserRow, input: NewChurch): Pro
 
 /**
  * Deletes churches nobody uses: no activity for 7+ days, at most one linked user, no role member besides that
- * user and at most one person (the creator's). Their roles, memberships, permissions, links and people go too.
+ * user and at most one person (the creator's). Every church-scoped row of such a church goes with it, in one
+ * transaction per church (its domains too, so their names are free again).
  */
 export async function deleteAbandoned(db: Db): Promise<string[]> {
   const before = new Date(clock.now().getTime() - ABANDONED_DAYS * 24 * 3600 * 1000);
@@ -94,10 +95,7 @@ export async function deleteAbandoned(db: Db): Promise<string[]> {
       const [link] = await userIdsOfChurch(tx, church.id);
       if ((await otherRoleMembers(tx, church.id, link ?? null)) > 0) return;
       if ((await countPeople(tx, church.id, 2)) > 1) return;
-      await deleteRolesOfChurch(tx, church.id);
-      await deleteUserChurchesOfChurch(tx, church.id);
-      await deletePeopleOfChurch(tx, church.id);
-      await deleteChurchRow(tx, church.id);
+      await deleteChurchAndData(tx, church.id);
       deleted.push(church.id);
     });
   }

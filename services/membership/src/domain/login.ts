@@ -4,23 +4,29 @@ import { LOGIN_TOKEN_SECONDS, hashPassword, verifyPassword, type Claims } from '
 import { unauthorized, type DbOrTx, type ServiceDeps } from '@church/common';
 import { SERVER_CHURCH_ID, users } from '../db/schema';
 import { type ChurchRow, type UserChurchRow, touchChurch, userChurchesOf } from '../repos/churches';
-import { findUserByAuthGuid, findUserByEmail, findUserById, type UserRow } from '../repos/users';
+import { findUserByEmail, findUserById, spendAuthGuid, type UserRow } from '../repos/users';
 import { clock } from './clock';
 import { apisOf, churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions, type ChurchContext } from './permissions';
 import { sha256 } from './secrets';
 
-/** `user` of the login response; also what user routes answer (never a password hash or authGuid). */
+/** What user routes answer (never a password hash or authGuid). */
 export const UserOut = z.object({ id: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() });
+
+/**
+ * The spec types the login response's names, person id and membership status as strings: a user created without
+ * names (a role member added by email, `loadOrCreate`) and a church where the user has no person answer `''`.
+ */
+const LoginUser = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() });
 
 const LoginChurch = z.object({
   church: z.object({ id: z.string(), name: z.string(), subDomain: z.string().nullable() }),
-  person: z.object({ id: z.string().nullable(), membershipStatus: z.string().nullable() }),
+  person: z.object({ id: z.string(), membershipStatus: z.string() }),
   groups: z.array(z.object({ id: z.string(), name: z.string(), leader: z.boolean() })),
   apis: z.array(z.object({ keyName: z.string(), permissions: z.array(z.object({ contentType: z.string(), action: z.string() })) })),
 });
 
 /** The spec's login response object. */
-export const LoginResponse = z.object({ user: UserOut, churches: z.array(LoginChurch), token: z.string() });
+export const LoginResponse = z.object({ user: LoginUser, churches: z.array(LoginChurch), token: z.string() });
 export type LoginResponse = z.output<typeof LoginResponse>;
 
 export const toUser = (u: UserRow) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email });
@@ -54,9 +60,12 @@ export async function userByJwt(db: DbOrTx, deps: ServiceDeps, jwt: string): Pro
   return user;
 }
 
-/** Logging in with an authGuid does not spend it: the app signs in from the link, then sets a password with it. */
+/**
+ * Logging in with an authGuid spends it (spec: a one-time authGuid): the link works once, and the app then sets
+ * a password with the login token (`updatePassword`).
+ */
 export async function userByAuthGuid(db: DbOrTx, authGuid: string): Promise<UserRow> {
-  const user = await findUserByAuthGuid(db, sha256(authGuid), clock.now());
+  const user = await spendAuthGuid(db, sha256(authGuid), clock.now());
   if (!user) throw unauthorized('Invalid or expired authGuid');
   return user;
 }
@@ -83,10 +92,10 @@ export async function loginResponse(db: DbOrTx, deps: ServiceDeps, user: UserRow
   const chosen = contexts[0];
   const token = deps.signToken(claimsFor(user, chosen, server), LOGIN_TOKEN_SECONDS);
   return {
-    user: toUser(user),
+    user: { id: user.id, firstName: user.firstName ?? '', lastName: user.lastName ?? '', email: user.email },
     churches: contexts.map((c) => ({
       church: { id: c.church.id, name: c.church.name, subDomain: c.church.subDomain },
-      person: c.person,
+      person: { id: c.person.id ?? '', membershipStatus: c.person.membershipStatus ?? '' },
       groups: c.groups,
       apis: apisOf(c.permissions),
     })),

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, ilike, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, inArray, is, isNull, lt, or, sql } from 'drizzle-orm';
+import { PgTable, type PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
+import * as schema from '../db/schema';
 import { churches, userChurches } from '../db/schema';
 import { batchedReads, isUuid, preparedReader, type RowOf } from '@church/common';
 
@@ -173,16 +175,29 @@ export async function inactiveChurches(db: DbOrTx, before: Date): Promise<Church
   return db.select().from(churches).where(lt(churches.lastActivity, before));
 }
 
-export async function deleteChurchRow(db: DbOrTx, id: string): Promise<void> {
-  await db.delete(churches).where(eq(churches.id, id));
+/**
+ * Every table of the schema with a `church_id` column, with that column. Read from the schema's exports, so a
+ * table added there is deleted with its church without anyone remembering to list it.
+ */
+export const CHURCH_SCOPED_TABLES: ReadonlyArray<{ table: PgTable; column: PgColumn }> = (Object.values(schema) as unknown[])
+  .filter((value): value is PgTable => is(value, PgTable))
+  .flatMap((table) => {
+    const column = Object.values(getTableColumns(table)).find((c) => c.name === 'church_id');
+    return column ? [{ table, column }] : [];
+  });
+
+/** Deletes a church and every church-scoped row of it; run inside the caller's transaction. */
+export async function deleteChurchAndData(tx: DbOrTx, churchId: string): Promise<void> {
+  for (const { table, column } of CHURCH_SCOPED_TABLES) if (table !== schema.dataVersions) await tx.delete(table).where(eq(column, churchId));
+  // The data-version triggers on people and groups are deferred to commit, where they would write the church's
+  // version row again: fire them now (raw SQL: drizzle has no builder for SET CONSTRAINTS), then delete it.
+  await tx.execute(sql`set constraints all immediate`);
+  await tx.delete(schema.dataVersions).where(eq(schema.dataVersions.churchId, churchId));
+  await tx.delete(churches).where(eq(churches.id, churchId));
 }
 
 export async function deleteUserChurchesOf(db: DbOrTx, userId: string): Promise<void> {
   await db.delete(userChurches).where(eq(userChurches.userId, userId));
-}
-
-export async function deleteUserChurchesOfChurch(db: DbOrTx, churchId: string): Promise<void> {
-  await db.delete(userChurches).where(eq(userChurches.churchId, churchId));
 }
 
 export async function userIdsOfChurch(db: DbOrTx, churchId: string): Promise<string[]> {

@@ -34,24 +34,15 @@ export async function countUsers(db: DbOrTx): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** The user holding this (hashed) authGuid, while it has not expired. */
-export async function findUserByAuthGuid(db: DbOrTx, guidHash: string, now: Date): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, now)))
-    .limit(1);
-  return row;
-}
-
 /**
- * Sets the password and spends the authGuid in one statement, so two requests racing with the same guid
- * cannot both succeed.
+ * Spends the (hashed) authGuid while it has not expired, and sets the password when one is given, in one
+ * statement: two requests racing with the same guid cannot both succeed. The user, or undefined when the
+ * guid is unknown, used or expired.
  */
-export async function spendAuthGuid(db: DbOrTx, guidHash: string, now: Date, passwordHash: string): Promise<UserRow | undefined> {
+export async function spendAuthGuid(db: DbOrTx, guidHash: string, now: Date, passwordHash?: string): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
-    .set({ passwordHash, authGuidHash: null, authGuidExpiresAt: null, updatedAt: now })
+    .set({ ...(passwordHash ? { passwordHash } : {}), authGuidHash: null, authGuidExpiresAt: null, updatedAt: now })
     .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, now)))
     .returning();
   return row;

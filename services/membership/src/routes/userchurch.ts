@@ -48,16 +48,29 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     async (req) => (await userChurchesOf(app.db, req.params.userId)).map(({ uc, church }) => ({ ...uc, church })),
   );
 
+  /**
+   * Naming the person takes People.Edit unless it is already the caller's own (their link's person, or a person
+   * recorded as theirs): the person decides membership status, Edit Self and led groups, so choosing another
+   * would take over that person's access.
+   */
+  const mayLinkPerson = async (auth: Claims, personId: string) => {
+    if (hasPermission(auth, 'People.Edit')) return true;
+    if ((await findUserChurch(app.db, auth.id, auth.churchId))?.personId === personId) return true;
+    return (await findPerson(app.db, auth.churchId, personId))?.userId === auth.id;
+  };
+
   // Links a user (the caller unless another is named) to the token's church, as a person of that church.
   app.post(
     base,
     { config: { access: userSession }, schema: { body: z.object({ userId: Id.optional(), personId: Id.nullish() }), response: { 200: UserChurch } } },
     async (req) => {
       const userId = req.body.userId ?? req.auth.id;
+      const personId = req.body.personId ?? undefined;
       if (!mayActFor(req.auth, userId)) throw unauthorized('Missing permission: People.Edit');
+      if (personId && !(await mayLinkPerson(req.auth, personId))) throw unauthorized('Missing permission: People.Edit');
       if (!(await findUserById(app.db, userId))) throw notFound('User');
-      if (req.body.personId && !(await findPerson(app.db, req.auth.churchId, req.body.personId))) throw notFound('Person');
-      return upsertUserChurch(app.db, { userId, churchId: req.auth.churchId, personId: req.body.personId ?? undefined });
+      if (personId && !(await findPerson(app.db, req.auth.churchId, personId))) throw notFound('Person');
+      return upsertUserChurch(app.db, { userId, churchId: req.auth.churchId, personId });
     },
   );
 

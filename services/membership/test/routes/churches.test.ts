@@ -1,10 +1,33 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, getTableName, isNull } from 'drizzle-orm';
 import { call, expectGuarded, tokenFor, type TestApp } from '@church/common/testing';
 import { PERMISSIONS } from '@church/auth';
 import { startMembership } from '../setup';
 import { claimsOf, joinAsGuest, login, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { clock } from '../../src/domain/clock';
-import { churches, households, people, roleMembers, rolePermissions, roles, userChurches } from '../../src/db/schema';
+import { CHURCH_SCOPED_TABLES } from '../../src/repos/churches';
+import {
+  answers,
+  churches,
+  clientErrors,
+  domains,
+  formSubmissions,
+  forms,
+  groupMembers,
+  groups,
+  households,
+  memberPermissions,
+  oauthCodes,
+  oauthDeviceCodes,
+  oauthRefreshTokens,
+  people,
+  questions,
+  roleMembers,
+  rolePermissions,
+  roles,
+  settings,
+  userChurches,
+  visibilityPreferences,
+} from '../../src/db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -233,9 +256,73 @@ describe('server-admin church routes', () => {
     expect(await t.app.db.select().from(rolePermissions).where(and(eq(rolePermissions.churchId, recent.church.id), isNull(rolePermissions.roleId)))).toEqual([]);
   });
 
+  it('DELETE /deleteAbandoned deletes every church-scoped row of the church, and no other church’s', async () => {
+    const admin = await serverAdmin(t);
+    const abandoned = await registeredChurch(t);
+    const kept = await registeredChurch(t);
+    for (const c of [abandoned, kept]) await seedEveryTable(c.church.id, c.user.id, c.personId);
+    await t.app.db.update(churches).set({ lastActivity: new Date(Date.now() - 8 * 24 * 3600 * 1000) }).where(eq(churches.id, abandoned.church.id));
+    const tables = await churchScopedTables();
+    // Every church-scoped table holds a row of the church, so the check below covers them all.
+    const empty = [];
+    for (const table of tables) if ((await rowsOf(table, abandoned.church.id)) === 0) empty.push(table);
+    expect(empty).toEqual([]);
+    const keptBefore = await Promise.all(tables.map((table) => rowsOf(table, kept.church.id)));
+
+    const res = await call(t.app, 'DELETE', '/membership/churches/deleteAbandoned', { token: admin.token });
+    expect(res.json().deletedChurchIds).toContain(abandoned.church.id);
+    const left = [];
+    for (const table of tables) if ((await rowsOf(table, abandoned.church.id)) > 0) left.push(table);
+    expect(left).toEqual([]);
+    expect(await t.app.db.select().from(churches).where(eq(churches.id, abandoned.church.id))).toEqual([]);
+    expect(await Promise.all(tables.map((table) => rowsOf(table, kept.church.id)))).toEqual(keptBefore);
+    // Its domain name is free again.
+    const free = await call(t.app, 'POST', '/membership/domains', { token: kept.token, body: { domainName: `${abandoned.church.id}.example.test` } });
+    expect(free.statusCode).toBe(200);
+  });
+
+  it('deleteAbandoned deletes from every table of the database that has a church_id', async () => {
+    expect(CHURCH_SCOPED_TABLES.map(({ table }) => getTableName(table)).sort()).toEqual(await churchScopedTables());
+  });
+
   it('a church-scoped token with every permission is still not a server admin', async () => {
     const token = tokenFor({ churchId: crypto.randomUUID(), permissions: 'all' });
     expect((await call(t.app, 'DELETE', '/membership/churches/deleteAbandoned', { token })).statusCode).toBe(401);
     expect((await call(t.app, 'GET', '/membership/churches/all', { token })).statusCode).toBe(401);
   });
 });
+
+/** Tables of the test database with a `church_id` column, read from the catalogue (not from the schema). */
+async function churchScopedTables(): Promise<string[]> {
+  const rows = await t.deps.database.rows<{ name: string }>(
+    "select table_name as name from information_schema.columns where column_name = 'church_id' and table_schema = current_schema() order by 1",
+    [],
+  );
+  return rows.map((r) => r.name);
+}
+
+async function rowsOf(table: string, churchId: string): Promise<number> {
+  const [row] = await t.deps.database.rows<{ n: number }>(`select count(*)::int as n from "${table}" where church_id = $1`, [churchId]);
+  return Number(row!.n);
+}
+
+/** A row of the church in every church-scoped table that registration leaves empty. */
+async function seedEveryTable(churchId: string, userId: string, personId: string) {
+  const db = t.app.db;
+  const id = () => crypto.randomUUID();
+  const [group] = await db.insert(groups).values({ id: id(), churchId, name: 'Youth', slug: `youth-${id().slice(0, 6)}` }).returning();
+  await db.insert(groupMembers).values({ id: id(), churchId, groupId: group!.id, personId });
+  const [form] = await db.insert(forms).values({ id: id(), churchId, name: 'Signup' }).returning();
+  const [question] = await db.insert(questions).values({ id: id(), churchId, formId: form!.id, title: 'Name?' }).returning();
+  const [submission] = await db.insert(formSubmissions).values({ id: id(), churchId, formId: form!.id, contentType: 'person', contentId: personId }).returning();
+  await db.insert(answers).values({ id: id(), churchId, formSubmissionId: submission!.id, questionId: question!.id, value: 'Ada' });
+  await db.insert(memberPermissions).values({ id: id(), churchId, memberId: personId, contentId: form!.id });
+  await db.insert(settings).values({ id: id(), churchId, keyName: 'directoryVisibility', value: 'Members' });
+  await db.insert(domains).values({ id: id(), churchId, domainName: `${churchId}.example.test` });
+  await db.insert(visibilityPreferences).values({ id: id(), churchId, personId, address: 'members' });
+  const later = new Date(Date.now() + 3600 * 1000);
+  await db.insert(oauthCodes).values({ id: id(), codeHash: id(), clientId: 'app', userId, churchId, redirectUri: 'https://app.example.test/cb', scopes: [], expiresAt: later });
+  await db.insert(oauthRefreshTokens).values({ id: id(), tokenHash: id(), clientId: 'app', userId, churchId, scopes: [], expiresAt: later });
+  await db.insert(oauthDeviceCodes).values({ id: id(), deviceCodeHash: id(), userCode: 'BCDFGHJK', clientId: 'app', scopes: [], userId, churchId, expiresAt: later });
+  await db.insert(clientErrors).values({ id: id(), churchId, userId, message: 'boom' });
+}

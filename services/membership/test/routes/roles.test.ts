@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { PERMISSIONS } from '@church/auth';
 import { startMembership } from '../setup';
@@ -154,26 +154,55 @@ describe('role permissions', () => {
     await expectGuarded(t.app, { method: 'POST', url: '/membership/rolepermissions', body: { roleId: null, contentType: 'People', action: 'View' }, permission: 'Roles.Edit' }, a.church.id);
     const res = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: null, contentType: 'Attendance', action: 'ViewSummary' } });
     expect(res.json()).toEqual([{ id: expect.any(String), churchId: a.church.id, roleId: null, apiName: 'AttendanceApi', contentType: 'Attendance', contentId: null, action: 'View Summary' }]);
-    const again = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { contentType: 'Attendance', action: 'View Summary' } });
+    const again = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: null, contentType: 'Attendance', action: 'View Summary' } });
     expect(again.json()[0].id).toBe(res.json()[0].id);
     const relogin = await login(t, guest.user.email);
     expect(claimsOf(relogin.token).permissions).toMatchObject({ AttendanceApi: expect.arrayContaining(['Attendance.ViewSummary', 'Attendance.Checkin']) });
 
-    const unknown = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { contentType: 'Server', action: 'Admin' } });
+    const unknown = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: null, contentType: 'Server', action: 'Admin' } });
     expect([unknown.statusCode, unknown.json().errors[0].param]).toEqual([400, 'action']);
-    const ambiguous = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { contentType: 'Settings', action: 'Edit' } });
+    const ambiguous = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: null, contentType: 'Settings', action: 'Edit' } });
     expect(ambiguous.json().errors[0].param).toBe('apiName');
-    const giving = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { apiName: 'GivingApi', contentType: 'Settings', action: 'Edit' } });
+    const giving = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: null, apiName: 'GivingApi', contentType: 'Settings', action: 'Edit' } });
     expect(giving.json()[0]).toMatchObject({ apiName: 'GivingApi', contentType: 'Settings', action: 'Edit' });
     const bRole = await roleNamed(b.church.id, 'All Members');
     expect((await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: bRole.id, contentType: 'People', action: 'Edit' } })).statusCode).toBe(404);
     expect(await t.app.db.select().from(rolePermissions).where(eq(rolePermissions.roleId, bRole.id))).toHaveLength(1);
   });
 
+  it('POST /rolepermissions addresses the Everyone role only by an explicit `roleId: null`', async () => {
+    const a = await registeredChurch(t);
+    const members = await roleNamed(a.church.id, 'All Members');
+    const everyone = async () => (await t.app.db.select().from(rolePermissions).where(and(eq(rolePermissions.churchId, a.church.id), isNull(rolePermissions.roleId)))).length;
+    const before = await everyone();
+    // Creating without roleId is a 400 naming the field (the item of an array body), and nothing is written.
+    const single = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { contentType: 'People', action: 'View' } });
+    expect([single.statusCode, single.json().errors[0]]).toEqual([400, { msg: expect.any(String), param: 'roleId', location: 'body' }]);
+    const batch = [
+      { roleId: members.id, contentType: 'Content', action: 'Edit' },
+      { contentType: 'People', action: 'View' },
+    ];
+    const listed = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: batch });
+    expect([listed.statusCode, listed.json().errors[0]]).toEqual([400, { msg: expect.any(String), param: '[1].roleId', location: 'body' }]);
+    const one = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: [{ contentType: 'People', action: 'View' }] });
+    expect(one.json().errors[0].param).toBe('[0].roleId');
+    expect(await everyone()).toBe(before);
+    expect(await t.app.db.select().from(rolePermissions).where(and(eq(rolePermissions.roleId, members.id), eq(rolePermissions.contentType, 'Content')))).toEqual([]);
+
+    // Updating without roleId keeps the grant's role; `roleId: null` moves it to Everyone.
+    const [grant] = (await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: members.id, contentType: 'People', action: 'View' } })).json();
+    const kept = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { id: grant.id, contentType: 'People', action: 'Edit' } });
+    expect(kept.json()).toEqual([{ ...grant, action: 'Edit' }]);
+    expect(await everyone()).toBe(before);
+    const moved = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { id: grant.id, roleId: null, contentType: 'People', action: 'Edit' } });
+    expect(moved.json()).toEqual([{ ...grant, roleId: null, action: 'Edit' }]);
+    expect(await everyone()).toBe(before + 1);
+  });
+
   it('DELETE /rolepermissions/:id deletes one of the church’s grants', async () => {
     const a = await registeredChurch(t);
     const b = await registeredChurch(t);
-    const [grant] = (await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { contentType: 'People', action: 'View' } })).json();
+    const [grant] = (await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: { roleId: null, contentType: 'People', action: 'View' } })).json();
     await expectGuarded(t.app, { method: 'DELETE', url: `/membership/rolepermissions/${grant.id}`, permission: 'Roles.Edit' }, a.church.id);
     expect((await call(t.app, 'DELETE', `/membership/rolepermissions/${grant.id}`, { token: b.token })).statusCode).toBe(404);
     expect((await call(t.app, 'DELETE', `/membership/rolepermissions/${grant.id}`, { token: a.token })).json()).toEqual({});

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { startMembership } from '../setup';
-import { joinAsGuest, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
+import { claimsOf, joinAsGuest, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { churches, people, userChurches } from '../../src/db/schema';
 
 let t: TestApp;
@@ -63,6 +63,40 @@ describe('POST /membership/userchurch', () => {
     expect((await call(t.app, 'POST', '/membership/userchurch', { token: b.token, body: { userId: stranger.id, personId: a.personId } })).statusCode).toBe(404);
     expect(await linkOf(stranger.id, b.church.id)).toBeUndefined();
     expect((await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { personId: 'x' } })).json().errors[0].param).toBe('personId');
+  });
+
+  it('refuses a caller without People.Edit another person of the church, and writes nothing', async () => {
+    const a = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    const guestPerson = guest.login.churches[0].person.id;
+    for (const body of [{ personId: a.personId }, { userId: guest.user.id, personId: a.personId }]) {
+      const res = await call(t.app, 'POST', '/membership/userchurch', { token: guest.token, body });
+      expect([res.statusCode, res.json()]).toEqual([401, { errors: [{ msg: 'Missing permission: People.Edit' }] }]);
+    }
+    // An unknown person answers the same: a guest cannot probe for person ids.
+    expect((await call(t.app, 'POST', '/membership/userchurch', { token: guest.token, body: { personId: crypto.randomUUID() } })).statusCode).toBe(401);
+    expect((await linkOf(guest.user.id, a.church.id))!.personId).toBe(guestPerson);
+    // Logging in again still gives the guest their own Guest person and nothing of the Staff admin's.
+    const relogin = (await call(t.app, 'POST', '/membership/churches/select', { token: guest.token, body: { churchId: a.church.id } })).json();
+    expect(relogin.churches[0].person).toEqual({ id: guestPerson, membershipStatus: 'Guest' });
+    expect(claimsOf(relogin.token)).toMatchObject({ personId: guestPerson, membershipStatus: 'Guest', leaderGroupIds: [] });
+  });
+
+  it('lets the caller name their own person, link without a person, and People.Edit link any person', async () => {
+    const a = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    const guestPerson = guest.login.churches[0].person.id;
+    const own = await call(t.app, 'POST', '/membership/userchurch', { token: guest.token, body: { personId: guestPerson } });
+    expect(own.json()).toEqual({ id: expect.any(String), userId: guest.user.id, churchId: a.church.id, personId: guestPerson, lastAccessed: expect.any(String) });
+    const none = await call(t.app, 'POST', '/membership/userchurch', { token: guest.token, body: {} });
+    expect([none.statusCode, none.json().personId]).toEqual([200, guestPerson]);
+    // A person recorded as the caller's (people.user_id) is theirs too, even when the link names another.
+    const [spare] = await t.app.db.insert(people).values({ id: crypto.randomUUID(), churchId: a.church.id, userId: guest.user.id, firstName: 'G' }).returning();
+    expect((await call(t.app, 'POST', '/membership/userchurch', { token: guest.token, body: { personId: spare!.id } })).json().personId).toBe(spare!.id);
+    const admin = await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { userId: guest.user.id, personId: guestPerson } });
+    expect([admin.statusCode, admin.json().personId]).toEqual([200, guestPerson]);
+    const self = await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { personId: guestPerson } });
+    expect([self.statusCode, self.json()]).toEqual([200, expect.objectContaining({ userId: a.user.id, personId: guestPerson })]);
   });
 });
 

@@ -82,6 +82,23 @@ describe('POST /membership/users/login', () => {
     expect(claimsOf(body.token).permissions).toEqual({ MembershipApi: ['People.EditSelf'], AttendanceApi: ['Attendance.Checkin'] });
   });
 
+  it('answers empty strings, never null, for a user without names and a church without their person', async () => {
+    const { church, token } = await registeredChurch(t);
+    // A role member added by email gets an account without names and a link without a person.
+    const email = `nameless-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    const [members] = (await call(t.app, 'GET', `/membership/roles/church/${church.id}`, { token })).json().filter((r: { name: string }) => r.name === 'All Members');
+    expect((await call(t.app, 'POST', '/membership/rolemembers', { token, body: { roleId: members.id, email } })).statusCode).toBe(200);
+    const [nameless] = await t.app.db.select().from(users).where(eq(users.email, email));
+    expect(nameless).toMatchObject({ firstName: null, lastName: null });
+    // Give it the factories' password so that it can log in.
+    const [known] = await t.app.db.select().from(users).where(eq(users.id, (await makeUser(t)).id));
+    await t.app.db.update(users).set({ passwordHash: known!.passwordHash }).where(eq(users.id, nameless!.id));
+    const body = await login(t, email);
+    expect(body.user).toEqual({ id: nameless!.id, firstName: '', lastName: '', email });
+    expect(body.churches).toEqual([expect.objectContaining({ church: expect.objectContaining({ id: church.id }), person: { id: '', membershipStatus: '' } })]);
+    expect(claimsOf(body.token)).toMatchObject({ churchId: church.id, personId: null });
+  });
+
   it('re-authenticates with a JWT, but not with an OAuth token or a forged one', async () => {
     const { user, token } = await registeredChurch(t);
     const res = await call(t.app, 'POST', '/membership/users/login', { body: { jwt: token } });
@@ -153,7 +170,7 @@ describe('POST /membership/users/register', () => {
     }
   });
 
-  it('registers, mails an auth link, logs in with it, sets a password with it once, then logs in with the password', async () => {
+  it('registers, mails an auth link, logs in with it once, sets a password with the token, then logs in with the password', async () => {
     const email = `reg-${crypto.randomUUID().slice(0, 8)}@example.test`;
     const res = await call(t.app, 'POST', '/membership/users/register', { body: { email: email.toUpperCase(), firstName: 'Reg', lastName: 'Istered', ...APP } });
     expect(res.statusCode).toBe(200);
@@ -171,12 +188,36 @@ describe('POST /membership/users/register', () => {
     const viaGuid = await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } });
     expect(viaGuid.statusCode).toBe(200);
     expect(viaGuid.json()).toMatchObject({ user: { email }, churches: [] });
+    expect((await t.app.db.select().from(users).where(eq(users.email, email)))[0]).toMatchObject({ authGuidHash: null, authGuidExpiresAt: null });
 
-    const set = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'brand-new-pass' } });
-    expect(set.json()).toEqual({ success: true });
+    // The guid is one-time: the link does not log in again, nor set a password; the login token does.
+    const again = await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } });
+    expect([again.statusCode, again.json()]).toEqual([401, { errors: [{ msg: 'Invalid or expired authGuid' }] }]);
     expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'another-pass' } })).json().errors[0].param).toBe('authGuid');
-    expect((await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })).statusCode).toBe(401);
+    const set = await call(t.app, 'POST', '/membership/users/updatePassword', { token: viaGuid.json().token, body: { newPassword: 'brand-new-pass' } });
+    expect(set.json()).toEqual({ success: true });
     expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: 'brand-new-pass' } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: 'another-pass' } })).statusCode).toBe(401);
+  });
+
+  it('lets only one of two concurrent logins with the same authGuid succeed', async () => {
+    const email = `race-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    await call(t.app, 'POST', '/membership/users/register', { body: { email, firstName: 'Ra', lastName: 'Ce', ...APP } });
+    await t.drain();
+    const authGuid = authGuidOf(mailTo(email)[0]!.html)!;
+    const both = await Promise.all([0, 1].map(() => call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+  });
+
+  it('spends a reset link’s authGuid when it is used to set a password', async () => {
+    const user = await makeUser(t);
+    await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: user.email, ...APP } });
+    await t.drain();
+    const authGuid = authGuidOf(mailTo(user.email)[0]!.html)!;
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'reset-once' } })).json()).toEqual({ success: true });
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'reset-twice' } })).statusCode).toBe(400);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email, password: 'reset-once' } })).statusCode).toBe(200);
   });
 
   it('refuses a known email with 400 and validates the body', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PERMISSIONS, anyUser, requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { findPermissionDef } from '../../domain/permissions';
 import { deleteRolePermission, findRole, findSamePermission, insertRolePermissions, permissionsOfRole, updateRolePermission } from '../../repos/roles';
 
@@ -18,9 +18,13 @@ const RolePermission = z.object({
 /** `roleId` null (or the text `null` in paths) is the church's Everyone role. */
 const RoleRef = z.union([z.literal('null').transform(() => null), Id]);
 
+/**
+ * Only an explicit `roleId: null` addresses the Everyone role: an omitted roleId keeps an existing grant's role
+ * and is required to create one (a forgotten field must not grant to every user).
+ */
 const RolePermissionSave = z.object({
   id: Id.optional(),
-  roleId: Id.nullable().default(null),
+  roleId: Id.nullable().optional(),
   apiName: z.string().trim().max(50).optional(),
   contentType: z.string().trim().min(1).max(50),
   contentId: z.string().trim().max(100).nullish(),
@@ -47,21 +51,23 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RolePermissionSave), response: { 200: z.array(RolePermission) } } }, async (req) =>
     app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
+      const missing = req.body.findIndex((item) => !item.id && item.roleId === undefined);
+      if (missing >= 0) throw badRequest(itemParam(req, missing, 'roleId'), 'roleId is required (null for the Everyone role)');
       const out = [];
       for (const [i, item] of req.body.entries()) {
-        const at = req.body.length > 1 ? `[${i}].` : '';
         if (item.roleId && !(await findRole(tx, churchId, item.roleId))) throw notFound('Role');
         const defs = findPermissionDef(item.contentType, item.action, item.apiName);
-        if (!defs.length) throw badRequest(`${at}action`, `Unknown permission ${item.contentType}.${item.action}${item.apiName ? ` in ${item.apiName}` : ''}`);
-        if (defs.length > 1) throw badRequest(`${at}apiName`, `apiName is required: ${item.contentType}.${item.action} exists in several APIs`);
+        if (!defs.length) throw badRequest(itemParam(req, i, 'action'), `Unknown permission ${item.contentType}.${item.action}${item.apiName ? ` in ${item.apiName}` : ''}`);
+        if (defs.length > 1) throw badRequest(itemParam(req, i, 'apiName'), `apiName is required: ${item.contentType}.${item.action} exists in several APIs`);
         const { apiName, contentType, action } = defs[0]!;
-        const values = { churchId, roleId: item.roleId, apiName, contentType, action, contentId: item.contentId ?? null };
+        const grant = { churchId, apiName, contentType, action, contentId: item.contentId ?? null };
         if (item.id) {
-          const row = await updateRolePermission(tx, churchId, item.id, values);
+          const row = await updateRolePermission(tx, churchId, item.id, item.roleId === undefined ? grant : { ...grant, roleId: item.roleId });
           if (!row) throw notFound('Role permission');
           out.push(row);
           continue;
         }
+        const values = { ...grant, roleId: item.roleId ?? null };
         out.push((await findSamePermission(tx, values)) ?? (await insertRolePermissions(tx, [values]))[0]!);
       }
       return out;
