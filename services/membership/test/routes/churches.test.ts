@@ -156,6 +156,18 @@ describe('POST /membership/churches', () => {
     const taken = await call(t.app, 'POST', '/membership/churches', { token: a.token, body: { subDomain: b.church.subDomain } });
     expect(taken.statusCode).toBe(409);
   });
+
+  it('refuses to clear a field that registration requires, and keeps the church as it was', async () => {
+    const a = await registeredChurch(t);
+    for (const [field, value] of [['city', null], ['address1', ''], ['country', '  '], ['name', null]] as const) {
+      const res = await call(t.app, 'POST', '/membership/churches', { token: a.token, body: { id: a.church.id, [field]: value } });
+      expect({ field, status: res.statusCode, error: res.json().errors[0] }).toEqual({ field, status: 400, error: expect.objectContaining({ param: field, location: 'body' }) });
+    }
+    const [row] = await t.app.db.select().from(churches).where(eq(churches.id, a.church.id));
+    expect(row).toMatchObject({ name: a.church.name, address1: a.church.address1, city: a.church.city, country: a.church.country });
+    const cleared = await call(t.app, 'POST', '/membership/churches', { token: a.token, body: { id: a.church.id, address2: null } });
+    expect(cleared.statusCode).toBe(200);
+  });
 });
 
 describe('POST /membership/churches/select', () => {

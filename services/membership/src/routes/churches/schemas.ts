@@ -38,14 +38,15 @@ export const NewChurchBody = z.object({
   country: required('country'),
 });
 
+/** `POST /`: fields left out stay as they are; the ones `add` requires cannot be cleared. */
 export const ChurchUpdate = z.object({
   id: z.uuid().optional(),
-  name: z.string().trim().min(1).max(200).optional(),
+  name: required('name').optional(),
   subDomain: SubDomain.optional(),
-  address1: optionalText,
+  address1: required('address1').optional(),
   address2: optionalText,
-  city: optionalText,
-  state: optionalText,
-  zip: optionalText,
-  country: optionalText,
+  city: required('city').optional(),
+  state: required('state').optional(),
+  zip: required('zip').optional(),
+  country: required('country').optional(),
 });
