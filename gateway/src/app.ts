@@ -4,18 +4,16 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { MODULES, type ModuleName } from '@church/common';
 import type { GatewayConfig } from './config';
+import { gatewayBodyParser, registerRateLimits, routePath } from './limits';
 import { upstream } from './proxy';
 
-/** Public identity and token routes: rate limited per client address (NOTES.md). */
-const LIMITED = /^\/membership\/(users\/(login|register|forgot|setpasswordguid|verifycredentials)|oauth\/(token|device\/authorize))\/?(\?|$)/i;
-/** Internal routes are for signed service-to-service calls only and are never reachable from outside. */
-const INTERNAL = /^\/[a-z]+\/internal(\/|\?|$)/i;
+/** Internal routes are for signed service-to-service calls only and are never reachable from outside (on `routePath`). */
+const INTERNAL = /^\/[a-z]+\/internal(\/|$)/;
 
 /**
  * The edge: one proxy per module prefix (URLs are forwarded unchanged, keep-alive pools to each service),
@@ -28,7 +26,10 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     bodyLimit: config.BODY_LIMIT,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 100)) || randomUUID(),
     trustProxy: config.TRUST_PROXY,
+    // The router refuses a malformed escape in the path before any hook runs: answer it in the error shape too.
+    frameworkErrors: (err, _req, reply) => void (reply as FastifyReply).code(err.statusCode ?? 400).send({ errors: [{ msg: err.message }] }),
   });
+  app.decorateRequest('routePath', '');
 
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] }));
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
@@ -41,7 +42,11 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     // Every service sees the same request id, so one request can be followed across the fleet's logs.
     req.headers['x-request-id'] = req.id;
     reply.header('x-request-id', req.id);
-    if (INTERNAL.test(req.url)) return reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] });
+    // Routes are told apart by the path the service will match, never by the raw spelling (`/Membership/%69nternal`).
+    const path = routePath(req.url);
+    if (path === undefined) return reply.code(400).send({ errors: [{ msg: 'Malformed escape in the URL' }] });
+    req.routePath = path;
+    if (INTERNAL.test(path)) return reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] });
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > config.BODY_LIMIT) return reply.code(413).send({ errors: [{ msg: 'Body is too large' }] });
   });
@@ -49,23 +54,14 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
   const origins = config.CORS_ORIGINS.trim() === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim());
   await app.register(cors, { origin: origins, credentials: true, maxAge: 600, exposedHeaders: ['x-request-id', 'retry-after'] });
 
-  if (config.RATE_LIMIT_ENABLED) {
-    await app.register(rateLimit, {
-      global: true,
-      max: config.RATE_LIMIT_MAX,
-      timeWindow: config.RATE_LIMIT_WINDOW_MS,
-      allowList: (req) => req.method === 'OPTIONS' || !LIMITED.test(req.url),
-      keyGenerator: (req) => `${req.ip}|${req.url.split('?')[0]!.toLowerCase().replace(/\/$/, '')}`,
-      // Thrown, so the error handler shapes it like every other error body.
-      errorResponseBuilder: (_req, ctx) => Object.assign(new Error(`Too many requests, retry in ${Math.ceil(ctx.ttl / 1000)} s`), { statusCode: 429 }),
-    });
-  }
+  await registerRateLimits(app, config);
 
-  // Each module prefix goes to its service unchanged. Bodies are not parsed here: they stream through.
+  // Each module prefix goes to its service unchanged. Bodies stream through unparsed, except on the email-limited
+  // routes: read first (limits.ts), then forwarded as the same bytes.
   const targets = MODULES.map((module) => [module, upstream(upstreams[module])] as const);
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    scope.addContentTypeParser('*', gatewayBodyParser(config));
     for (const [module, target] of targets) {
       const forward = (req: FastifyRequest, reply: FastifyReply) => target.forward(req, reply);
       scope.all(`/${module}`, forward);
@@ -74,9 +70,10 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
   });
   // WebSocket upgrades (messaging's live channels) pass through to their module as raw connections.
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const module = /^\/([a-z]+)(\/|\?|$)/i.exec(req.url ?? '')?.[1]?.toLowerCase();
+    const path = routePath(req.url ?? '');
+    const module = path && /^\/([a-z]+)(\/|$)/.exec(path)?.[1];
     const target = targets.find(([m]) => m === module)?.[1];
-    if (!target || INTERNAL.test(req.url ?? '')) return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+    if (!target || INTERNAL.test(path!)) return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
     target.upgrade(req, socket, head);
   });
   app.addHook('onClose', async () => {

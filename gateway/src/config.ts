@@ -14,7 +14,10 @@ export const gatewayConfig = z.object({
   /** requests per window per client address on the public identity and token routes */
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
-  /** a benchmark lifts the limits with RATE_LIMIT_ENABLED=false */
+  /** requests per window per email (from any address) on the identity routes whose body names one */
+  RATE_LIMIT_EMAIL_MAX: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_EMAIL_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60_000),
+  /** a benchmark lifts the limits (per address and per email) with RATE_LIMIT_ENABLED=false */
   RATE_LIMIT_ENABLED: flag('true'),
   /** trust X-Forwarded-For from a load balancer in front (else a client could pick its own rate-limit key) */
   TRUST_PROXY: flag('false'),

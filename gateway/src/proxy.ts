@@ -4,13 +4,20 @@ import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) stay on their own connection; `host` is the upstream's. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+/**
+ * Hop-by-hop headers (RFC 9110 §7.6.1) stay on their own connection; `host` is the upstream's. So does
+ * `expect`: the gateway's server has already answered `100-continue` to the client, and the upstream is sent
+ * the whole body at once.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
 
 const UNAVAILABLE = JSON.stringify({ errors: [{ msg: 'Upstream service unavailable' }] });
 
 export interface Upstream {
-  /** forwards the request as it came (method, path and query, headers, streamed body) and streams the answer back */
+  /**
+   * forwards the request as it came (method, path and query, headers, streamed body) and streams the answer back;
+   * a body the gateway has already read (a Buffer in `req.body`, see limits.ts) is sent as those bytes instead
+   */
   forward(req: FastifyRequest, reply: FastifyReply): void;
   /** forwards a WebSocket upgrade: the handshake and then the raw bytes both ways */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -48,8 +55,9 @@ export function upstream(origin: string): Upstream {
       // A request has a body when it says so (RFC 9112 §6.3): a DELETE without one must not gain an empty chunked one.
       const length = req.headers['content-length'];
       const hasBody = length !== undefined ? length !== '0' : req.headers['transfer-encoding'] !== undefined;
+      const body = Buffer.isBuffer(req.body) ? req.body : hasBody ? req.raw : null;
       pool.stream(
-        { path: req.url, method: req.method as 'GET', headers, body: hasBody ? req.raw : null },
+        { path: req.url, method: req.method as 'GET', headers, body },
         ({ statusCode, headers: answer }) => {
           res.writeHead(statusCode, endToEnd(answer, endToEnd(own as IncomingHttpHeaders, {})));
           return res;

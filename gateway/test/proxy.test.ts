@@ -87,6 +87,24 @@ describe('gateway forwarding', () => {
     expect(seen[0]).toMatchObject({ method: 'POST', body: 'a,b\n1,2' });
   });
 
+  it('takes a body sent after `Expect: 100-continue` (curl does so above 1 KB) and forwards it without the expectation', async () => {
+    const body = JSON.stringify({ note: 'x'.repeat(4096) });
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${url}/membership/people`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' } });
+      req.on('continue', () => req.end(body));
+      req.on('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+    });
+    expect(answer).toEqual({ status: 200, text: JSON.stringify({ echoed: body.length }) });
+    expect(seen[0]).toMatchObject({ method: 'POST', body });
+    expect(seen[0]!.headers.expect).toBeUndefined();
+  });
+
   it('forwards a DELETE without a body as one without a body', async () => {
     const res = await fetch(`${url}/membership/people/abc`, { method: 'DELETE', headers: { authorization: 'Bearer abc' } });
     expect(res.status).toBe(200);

@@ -1,0 +1,142 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { GatewayConfig } from './config';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** the path as the services' router matches it (`routePath`), set on every request before anything else */
+    routePath: string;
+  }
+}
+
+/** Public identity and token routes (NOTES.md), matched on `routePath`: limited per client address. */
+const LIMITED = /^\/membership\/(users\/(login|register|forgot|setpasswordguid|verifycredentials)|oauth\/(token|device\/authorize))$/;
+/** The limited routes whose JSON body names an account, and the field that does: limited per address as well. */
+const EMAIL_FIELD = new Map([
+  ['/membership/users/login', 'email'],
+  ['/membership/users/register', 'email'],
+  ['/membership/users/verifycredentials', 'email'],
+  ['/membership/users/forgot', 'userEmail'],
+]);
+
+/**
+ * The path a request reaches at its service, however it is spelled: what find-my-way matches with the
+ * services' router options (`caseSensitive: false`, `ignoreTrailingSlash: true`). The path of an absolute-form
+ * target, up to `?` or `#`, decoded as `decodeURI` does (`%2F` and the other reserved escapes stay, `%25` is
+ * decoded once), without one trailing slash, lower-cased. Undefined for a malformed escape, which the router
+ * refuses as well.
+ */
+export function routePath(url: string): string | undefined {
+  let path = url.charCodeAt(0) === 47 ? url : originForm(url);
+  const end = path.search(/[?#]/);
+  if (end !== -1) path = path.slice(0, end);
+  if (path.includes('%')) {
+    try {
+      path = decodeURI(path.replace(/%25/g, '%2525'));
+    } catch {
+      return undefined;
+    }
+  }
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  return path.toLowerCase();
+}
+
+/** `http://host/path?query` → `/path?query`, as find-my-way reads an absolute-form request target. */
+function originForm(url: string): string {
+  const scheme = /^https?:\/\//i.exec(url);
+  if (!scheme) return url;
+  const rest = url.slice(scheme[0].length);
+  const at = rest.search(/[/?#]/);
+  if (at === -1) return '/';
+  return rest[at] === '/' ? rest.slice(at) : `/${rest.slice(at)}`;
+}
+
+const tooMany = (seconds: number) => Object.assign(new Error(`Too many requests, retry in ${seconds} s`), { statusCode: 429 });
+
+/** The address an email-limited route's body names (trimmed, lower-cased, as the service reads it), if any. */
+function emailIn(body: Buffer, field: string): string | undefined {
+  let parsed: unknown;
+  try {
+    // The service's JSON parser (secure-json-parse) skips a byte order mark: so must this, or one would slip past.
+    parsed = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+  const value = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' ? value.trim().toLowerCase() || undefined : undefined;
+}
+
+/** Whether the gateway reads this request's body (to find the email) instead of streaming it to the service. */
+const readsBody = (config: GatewayConfig, req: FastifyRequest) => config.RATE_LIMIT_ENABLED && req.method === 'POST' && EMAIL_FIELD.has(req.routePath);
+
+/**
+ * The proxy's body parser. Bodies stream through unread, except on the email-limited routes, whose bodies are
+ * read here (up to BODY_LIMIT, 413 beyond it, as Fastify's own reader does) and forwarded as the same bytes.
+ */
+export function gatewayBodyParser(config: GatewayConfig) {
+  return (req: FastifyRequest, payload: IncomingMessage, done: (err: Error | null, body?: Buffer) => void) => {
+    if (!readsBody(config, req)) return done(null);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= config.BODY_LIMIT) return void chunks.push(chunk);
+      stop();
+      done(Object.assign(new Error('Body is too large'), { statusCode: 413 }));
+    };
+    const onEnd = (err?: Error) => {
+      stop();
+      if (err) done(Object.assign(err, { statusCode: 400 }));
+      else done(null, Buffer.concat(chunks, size));
+    };
+    const stop = () => {
+      payload.removeListener('data', onData);
+      payload.removeListener('end', onEnd);
+      payload.removeListener('error', onEnd);
+    };
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onEnd);
+  };
+}
+
+/**
+ * Rate limits on the public identity and token routes (NOTES.md), answering 429 with Retry-After: per client
+ * address and route (before the body is read), then per email across the routes that name one (after), so
+ * guessing one account's password from many addresses, or flooding one inbox, meets a limit too.
+ * Both are keyed on `routePath`, so no spelling of a route (case, trailing slash, escapes) has a counter of its own.
+ */
+export async function registerRateLimits(app: FastifyInstance, config: GatewayConfig): Promise<void> {
+  if (!config.RATE_LIMIT_ENABLED) return;
+  await app.register(rateLimit, {
+    global: true,
+    max: config.RATE_LIMIT_MAX,
+    timeWindow: config.RATE_LIMIT_WINDOW_MS,
+    allowList: (req) => req.method === 'OPTIONS' || !LIMITED.test(req.routePath),
+    keyGenerator: (req) => `${req.ip}|${req.routePath}`,
+    // Thrown, so the error handler shapes it like every other error body.
+    errorResponseBuilder: (_req, ctx) => tooMany(Math.ceil(ctx.ttl / 1000)),
+  });
+
+  // One counter per address, shared by login, verifyCredentials (both try a password), register and forgot
+  // (both send mail): a counter per route would multiply what a caller may try against one account.
+  const emails = new WeakMap<FastifyRequest, string>();
+  const countEmail = app.createRateLimit({
+    max: config.RATE_LIMIT_EMAIL_MAX,
+    timeWindow: config.RATE_LIMIT_EMAIL_WINDOW_MS,
+    allowList: () => false,
+    keyGenerator: (req) => emails.get(req)!,
+  });
+  app.addHook('preHandler', async (req, reply) => {
+    const field = EMAIL_FIELD.get(req.routePath);
+    // A body that is not JSON or names no one goes on as it is: the service answers it with its own 400.
+    const email = field && Buffer.isBuffer(req.body) ? emailIn(req.body, field) : undefined;
+    if (!email) return;
+    emails.set(req, email);
+    const count = await countEmail(req);
+    if (count.isAllowed || !count.isExceeded) return;
+    reply.header('retry-after', count.ttlInSeconds);
+    throw tooMany(count.ttlInSeconds);
+  });
+}
