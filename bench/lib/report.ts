@@ -17,8 +17,11 @@ export interface Outcome {
   ratioPg?: number;
   target?: Target;
   pass?: boolean;
-  /** ratio targets: the fastify+pg ceiling measured just before this scenario, which its `× pg` uses */
-  adjacentPg?: LoadResult;
+  /**
+   * ratio targets: the fastify+pg ceiling measured just before and just after this scenario; its `× pg` uses
+   * their mean, so that a machine drifting during the scenario moves the reference with it
+   */
+  adjacentPg?: { before: LoadResult; after: LoadResult; rps: number };
   /** login only: latency of a low-rate authenticated request alone and during the storm */
   loopProbe?: { path: string; idle?: LoadResult; storm?: LoadResult };
 }
@@ -44,8 +47,8 @@ export function evaluate(outcome: Outcome, ceilings: BenchReport['ceilings']): O
   const r = outcome.result;
   if (!r) return outcome;
   if (ceilings.hello?.rps) outcome.ratioHello = Math.round((r.rps / ceilings.hello.rps) * 1000) / 1000;
-  const pg = outcome.adjacentPg ?? ceilings.pg;
-  if (pg?.rps) outcome.ratioPg = Math.round((r.rps / pg.rps) * 1000) / 1000;
+  const pg = outcome.adjacentPg?.rps ?? ceilings.pg?.rps;
+  if (pg) outcome.ratioPg = Math.round((r.rps / pg) * 1000) / 1000;
   const t = outcome.target;
   const clean = r.non2xx === 0 && r.errors === 0;
   if (t?.kind === 'pgRatio' && outcome.ratioPg !== undefined) outcome.pass = clean && outcome.ratioPg >= t.value;
@@ -55,6 +58,8 @@ export function evaluate(outcome: Outcome, ceilings: BenchReport['ceilings']): O
 }
 
 const fixed = (v: number | undefined, digits = 1) => (v === undefined ? '' : v.toFixed(digits));
+const bracket = (pg: NonNullable<Outcome['adjacentPg']>) =>
+  `the mean of the fastify+pg ceilings measured just before (${fixed(pg.before.rps, 0)} req/s) and just after (${fixed(pg.after.rps, 0)} req/s) it: ${fixed(pg.rps, 0)} req/s`;
 const verdict = (o: Outcome) => (o.pass === undefined ? '' : o.pass ? 'PASS' : 'FAIL');
 
 function rows(report: BenchReport): string[][] {
@@ -84,7 +89,7 @@ export function textTable(report: BenchReport): string {
   const lines = [line(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...rows(report).map(line)];
   for (const o of report.scenarios) {
     if (o.loopProbe && report.ceilings.argon2?.rps) lines.push(`  ${o.name}: ${fixed(o.result?.rps, 0)} req/s = ${fixed((o.result?.rps ?? 0) / report.ceilings.argon2.rps, 2)}× the bare argon2id verify ceiling`);
-    if (o.adjacentPg) lines.push(`  ${o.name}: × pg against the fastify+pg ceiling measured just before it: ${fixed(o.adjacentPg.rps, 0)} req/s`);
+    if (o.adjacentPg) lines.push(`  ${o.name}: × pg against ${bracket(o.adjacentPg)}`);
     if (o.loopProbe) lines.push(`  ${o.name}: GET ${o.loopProbe.path} at low rate, p99 ${fixed(o.loopProbe.idle?.p99, 2)} ms alone, ${fixed(o.loopProbe.storm?.p99, 2)} ms during the storm (max ${fixed(o.loopProbe.storm?.max, 0)} ms)`);
     if (o.result && o.result.non2xx + o.result.errors > 0) lines.push(`  ${o.name}: status codes ${JSON.stringify(o.result.statusCodes)}, errors ${o.result.errors}; ${o.result.samples.join(' | ').slice(0, 600)}`);
     if (o.note && o.result) lines.push(`  ${o.name}: ${o.note}`);
@@ -105,7 +110,7 @@ export function markdown(report: BenchReport): string {
   const notes = [...report.ceilings.notes, ...report.notes, ...(report.seed?.notes ?? [])];
   for (const o of report.scenarios) {
     if (o.loopProbe && report.ceilings.argon2?.rps) md.push(`- ${o.name}: ${fixed(o.result?.rps, 0)} req/s = ${fixed((o.result?.rps ?? 0) / report.ceilings.argon2.rps, 2)}× the bare argon2id verify ceiling (${fixed(report.ceilings.argon2.rps, 0)} verifications/s in its own process).`);
-    if (o.adjacentPg) md.push(`- ${o.name}: \`× pg\` is against the fastify+pg ceiling measured just before it: ${fixed(o.adjacentPg.rps, 0)} req/s.`);
+    if (o.adjacentPg) md.push(`- ${o.name}: \`× pg\` is against ${bracket(o.adjacentPg)}.`);
     if (o.loopProbe) md.push(`- ${o.name}: a low-rate \`GET ${o.loopProbe.path}\` had p99 ${fixed(o.loopProbe.idle?.p99, 2)} ms alone and ${fixed(o.loopProbe.storm?.p99, 2)} ms during the storm (max ${fixed(o.loopProbe.storm?.max, 0)} ms).`);
     if (o.result && o.result.non2xx + o.result.errors > 0) md.push(`- ${o.name}: status codes \`${JSON.stringify(o.result.statusCodes)}\`, ${o.result.errors} connection errors; first answers: \`${o.result.samples.join(' | ').slice(0, 400).replace(/`/g, "'")}\``);
     if (o.note) md.push(`- ${o.name}: ${o.note}`);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
+import { brotliCompress as brotliCallback, constants as zlibConstants, gzip as gzipCallback } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import { bigint, pgTable, uuid } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -39,6 +39,20 @@ export const dataVersion: (database: Pick<Database, 'rows'>, churchId: string) =
 })();
 
 const gzip = promisify(gzipCallback);
+const brotliCompress = promisify(brotliCallback);
+
+/**
+ * Brotli quality by size: 9 writes the groups list (120 KB of JSON) 15% smaller than gzip in about 20 ms; a
+ * body over a megabyte (the people list) takes 5, which costs about what gzip does.
+ */
+const brotli = (body: Buffer) =>
+  brotliCompress(body, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: body.length > 2 ** 20 ? 5 : 9,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+    },
+  });
 
 interface Prepared {
   /** the ETag's text: a hash of what the body was built from */
@@ -46,6 +60,8 @@ interface Prepared {
   body: Buffer;
   /** the same body gzipped once, for the clients that accept it (every browser and HTTP library does) */
   gzipped: Buffer;
+  /** and compressed with brotli, smaller still, for the clients that accept that (browsers over HTTPS do) */
+  brotli: Buffer;
 }
 
 /** A snapshot's ETag is a hash of the build, its key and the version. */
@@ -94,21 +110,31 @@ export function sameRows<T extends object>(a: readonly T[], b: readonly T[]): bo
   return true;
 }
 
-/** A body ready to be sent again and again: gzipped once (on the thread pool, off the event loop) and tagged. */
+/**
+ * A body ready to be sent again and again: compressed once with gzip and with brotli (both on the thread pool,
+ * side by side, off the event loop) and tagged.
+ */
 async function prepare(body: Buffer, tagOf: string | Buffer): Promise<Prepared> {
-  const gzipped = await gzip(body);
-  return { tag: createHash('sha1').update(tagOf).digest('base64url').slice(0, 22), body, gzipped };
+  const [gzipped, compressed] = await Promise.all([gzip(body), brotli(body)]);
+  return { tag: createHash('sha1').update(tagOf).digest('base64url').slice(0, 22), body, gzipped, brotli: compressed };
 }
 
-/** Sends a prepared body: gzipped when the client accepts it, 304 when the client holds it already. */
+const preparedBytes = (p: Prepared) => p.body.length + p.gzipped.length + p.brotli.length;
+
+/** The encodings a prepared body is kept in, the server's preference first when a client rates two alike. */
+const ENCODINGS = ['br', 'gzip', 'identity'];
+const SUFFIX: Record<string, string> = { br: '-br', gzip: '-gz', identity: '' };
+
+/** Sends a prepared body: compressed as the client accepts (brotli, else gzip), 304 when it holds it already. */
 function answer(req: FastifyRequest, reply: FastifyReply, prepared: Prepared): void {
+  const encoding = negotiate(req.headers['accept-encoding'] ?? '', ENCODINGS) ?? 'identity';
   // Each encoding is its own representation, with its own strong ETag.
-  const gzipped = negotiate(req.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';
-  const etag = gzipped ? `"${prepared.tag}-gz"` : `"${prepared.tag}"`;
+  const etag = `"${prepared.tag}${SUFFIX[encoding]}"`;
   reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
   if (matches(req.headers['if-none-match'], etag)) return void reply.code(304).send();
   reply.type('application/json; charset=utf-8');
-  if (gzipped) reply.header('content-encoding', 'gzip').send(prepared.gzipped);
+  if (encoding === 'br') reply.header('content-encoding', 'br').send(prepared.brotli);
+  else if (encoding === 'gzip') reply.header('content-encoding', 'gzip').send(prepared.gzipped);
   else reply.send(prepared.body);
 }
 
@@ -177,7 +203,7 @@ export function createSnapshots(options: SnapshotOptions) {
       key,
       version,
       async () => ({ version, ...(await prepare(Buffer.from(await build()), `${options.buildId ?? ''}\n${key}\n${version}`)) }),
-      (s) => s.body.length + s.gzipped.length,
+      preparedBytes,
     );
 
   return {
@@ -221,7 +247,7 @@ export function createSnapshots(options: SnapshotOptions) {
         const body = Buffer.from(reply.serializeInput(current as Record<string, unknown>, '200') as string);
         prepared = await prepare(body, body);
         // Kept under one constant version: a newer build always replaces the older.
-        keep(id, { version: '0', value: { source: current, prepared }, bytes: prepared.body.length + prepared.gzipped.length });
+        keep(id, { version: '0', value: { source: current, prepared }, bytes: preparedBytes(prepared) });
       } else {
         // The callers of a shared read (`coalesced`) hand in the same value: theirs now compares at once.
         hit!.source = current;

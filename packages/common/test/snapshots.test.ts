@@ -1,4 +1,4 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { createSnapshots } from '../src';
 
 /** `get` is given its version: the store's own version lookup is for `send` (route tests cover it). */
@@ -11,8 +11,12 @@ function builder(text: string) {
   return jest.fn(async () => text);
 }
 
-/** Bytes a snapshot of `text` holds: the body and its gzipped copy (same zlib defaults as the module). */
-const cost = (text: string) => Buffer.byteLength(text) + gzipSync(text).length;
+/** Bytes a snapshot of `text` holds: the body, its gzipped and its brotli copy (the module's settings for small bodies). */
+const brotli = (text: string) =>
+  brotliCompressSync(text, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text), [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+  });
+const cost = (text: string) => Buffer.byteLength(text) + gzipSync(text).length + brotli(text).length;
 
 describe('createSnapshots().get', () => {
   it('answers the same snapshot for the same key and version without building again', async () => {
@@ -25,6 +29,7 @@ describe('createSnapshots().get', () => {
     expect(first.version).toBe('7');
     expect(first.body.toString()).toBe('[{"id":1}]');
     expect(gunzipSync(first.gzipped).toString()).toBe('[{"id":1}]');
+    expect(brotliDecompressSync(first.brotli).toString()).toBe('[{"id":1}]');
     expect(first.tag).toMatch(/^[\w-]{22}$/);
     expect(snapshots.size()).toBe(cost('[{"id":1}]'));
   });

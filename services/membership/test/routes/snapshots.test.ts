@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { call, type TestApp } from '@church/common/testing';
@@ -113,7 +113,7 @@ describe('GET /membership/people', () => {
     await addPerson(t, c.churchId, { firstName: 'Zip', lastName: 'Person' });
     const token = c.token(['People.View']);
     const plain = await get('/membership/people', token);
-    const zipped = await get('/membership/people', token, { 'accept-encoding': 'gzip, deflate, br' });
+    const zipped = await get('/membership/people', token, { 'accept-encoding': 'gzip, deflate' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(zipped.statusCode).toBe(200);
     expect(zipped.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding', 'content-type': 'application/json; charset=utf-8' });
@@ -130,6 +130,22 @@ describe('GET /membership/people', () => {
     const refused = await get('/membership/people', token, { 'accept-encoding': 'gzip;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.body).toBe(plain.body);
+  });
+
+  it('prefers brotli when the client accepts it (browsers send gzip, deflate, br), as another representation', async () => {
+    const c = await makeChurch(t);
+    await addPerson(t, c.churchId, { firstName: 'Bro', lastName: 'Tli' });
+    const token = c.token(['People.View']);
+    const plain = await get('/membership/people', token);
+    const zipped = await get('/membership/people', token, { 'accept-encoding': 'gzip' });
+    const squeezed = await get('/membership/people', token, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(squeezed.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding', 'content-type': 'application/json; charset=utf-8' });
+    expect(brotliDecompressSync(squeezed.rawPayload).toString()).toBe(plain.body);
+    expect(etagOf(squeezed)).toMatch(/^"[\w-]{22}-br"$/);
+    expect(new Set([etagOf(plain), etagOf(zipped), etagOf(squeezed)]).size).toBe(3);
+    expect((await get('/membership/people', token, { 'accept-encoding': 'br', 'if-none-match': etagOf(squeezed) })).statusCode).toBe(304);
+    // A client rating gzip above brotli gets gzip.
+    expect((await get('/membership/people', token, { 'accept-encoding': 'br;q=0.5, gzip' })).headers['content-encoding']).toBe('gzip');
   });
 
   it('never gives a Member-level viewer the staff list, nor staff the members list, whichever came first', async () => {
