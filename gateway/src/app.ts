@@ -73,7 +73,7 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     const path = routePath(req.url ?? '');
     const module = path && /^\/([a-z]+)(\/|$)/.exec(path)?.[1];
     const target = targets.find(([m]) => m === module)?.[1];
-    if (!target || INTERNAL.test(path!)) return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+    if (!target || !path || INTERNAL.test(path)) return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
     target.upgrade(req, socket, head);
   });
   app.addHook('onClose', async () => {

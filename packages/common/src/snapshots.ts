@@ -21,22 +21,23 @@ export const dataVersions = pgTable('data_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
+const versionsOf = batchedReads(async (database: Pick<Database, 'rows'>, churchIds: string[]) => {
+  const ids = churchIds.filter(isUuid);
+  const rows = ids.length
+    ? await database.rows<{ c: string; v: string }>('select church_id::text as c, version::text as v from data_versions where church_id = any($1::uuid[])', [ids])
+    : [];
+  const versions = new Map(rows.map((r) => [r.c, r.v]));
+  return churchIds.map((id) => versions.get(id.toLowerCase()));
+});
+
 /**
  * The church's data version: "0" until its first change under the trigger. One primary-key lookup, shared by
  * every concurrent read of the same module (`batchedReads`: a read always sees a version committed before it
  * asked, never a query that was already out).
  */
-export const dataVersion: (database: Pick<Database, 'rows'>, churchId: string) => Promise<string> = (() => {
-  const read = batchedReads<Pick<Database, 'rows'>, string, string>(async (database, churchIds) => {
-    const ids = churchIds.filter(isUuid);
-    const rows = ids.length
-      ? await database.rows<{ c: string; v: string }>('select church_id::text as c, version::text as v from data_versions where church_id = any($1::uuid[])', [ids])
-      : [];
-    const versions = new Map(rows.map((r) => [r.c, r.v]));
-    return churchIds.map((id) => versions.get(id.toLowerCase()));
-  });
-  return async (database, churchId) => (await read(database, churchId)) ?? '0';
-})();
+export async function dataVersion(database: Pick<Database, 'rows'>, churchId: string): Promise<string> {
+  return (await versionsOf(database, churchId)) ?? '0';
+}
 
 const gzip = promisify(gzipCallback);
 const brotliCompress = promisify(brotliCallback);
@@ -235,7 +236,7 @@ export function createSnapshots(options: SnapshotOptions) {
      * Answers a route's `current` value from the body kept for `key` when `current` is the same (by `same`)
      * as the value that body was built from, and builds and keeps a new body otherwise. For answers that have
      * no data version to file them under but are cheaper to compare than to serialize and send (a session's
-     * attendance sheet: a few hundred rows read on every request, serialized and gzipped only when they
+     * attendance sheet: a few hundred rows read on every request, serialized and compressed only when they
      * change). The ETag is a hash of the body.
      */
     async sendKept<T>(req: FastifyRequest, reply: FastifyReply, key: string, current: T, same: (kept: T, current: T) => boolean): Promise<void> {

@@ -32,7 +32,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     '/attendance/visitsessions/download/:sessionId',
     { config: { access: view }, schema: { params: z.object({ sessionId: Id }), response: { 200: DownloadRows } } },
     // Read for every request (concurrent downloads of one sheet share a read that started after they asked),
-    // serialized and gzipped only when the sheet changed since the last download.
+    // serialized and compressed only when the sheet changed since the last download.
     async (req, reply) => {
       const { churchId } = req.auth;
       const rows = await download({ churchId, sessionId: req.params.sessionId });

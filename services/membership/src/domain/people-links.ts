@@ -57,12 +57,6 @@ export async function unlinkUser(db: DbOrTx, userId: string, churchIds: string[]
     .where(and(inArray(people.churchId, churchIds), eq(people.userId, userId)));
 }
 
-/** Removes the people and households of a church being deleted. */
-export async function deletePeopleOfChurch(db: DbOrTx, churchId: string): Promise<void> {
-  await db.delete(people).where(eq(people.churchId, churchId));
-  await db.delete(households).where(eq(households.churchId, churchId));
-}
-
 /** People of the church that are not removed, up to `limit` (to tell an abandoned church from a used one). */
 export async function countPeople(db: DbOrTx, churchId: string, limit: number): Promise<number> {
   const rows = await db

@@ -159,13 +159,6 @@ export async function usersInRoleNamed(db: DbOrTx, churchId: string, name: strin
     .orderBy(asc(roleMembers.createdAt));
 }
 
-/** Deletes every role, membership and permission of a church. */
-export async function deleteRolesOfChurch(db: DbOrTx, churchId: string): Promise<void> {
-  await db.delete(rolePermissions).where(eq(rolePermissions.churchId, churchId));
-  await db.delete(roleMembers).where(eq(roleMembers.churchId, churchId));
-  await db.delete(roles).where(eq(roles.churchId, churchId));
-}
-
 /** Count of role members in the church other than this user. */
 export async function otherRoleMembers(db: DbOrTx, churchId: string, userId: string | null): Promise<number> {
   const [row] = await db

@@ -51,12 +51,11 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   /**
    * Naming the person takes People.Edit unless it is already the caller's own (their link's person, or a person
    * recorded as theirs): the person decides membership status, Edit Self and led groups, so choosing another
-   * would take over that person's access.
+   * would take over that person's access. `person` is the named person as read (undefined when there is none).
    */
-  const mayLinkPerson = async (auth: Claims, personId: string) => {
-    if (hasPermission(auth, 'People.Edit')) return true;
-    if ((await findUserChurch(app.db, auth.id, auth.churchId))?.personId === personId) return true;
-    return (await findPerson(app.db, auth.churchId, personId))?.userId === auth.id;
+  const mayLinkPerson = async (auth: Claims, personId: string, person: { userId: string | null } | undefined) => {
+    if (hasPermission(auth, 'People.Edit') || person?.userId === auth.id) return true;
+    return (await findUserChurch(app.db, auth.id, auth.churchId))?.personId === personId;
   };
 
   // Links a user (the caller unless another is named) to the token's church, as a person of that church.
@@ -67,9 +66,10 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       const userId = req.body.userId ?? req.auth.id;
       const personId = req.body.personId ?? undefined;
       if (!mayActFor(req.auth, userId)) throw unauthorized('Missing permission: People.Edit');
-      if (personId && !(await mayLinkPerson(req.auth, personId))) throw unauthorized('Missing permission: People.Edit');
+      const person = personId ? await findPerson(app.db, req.auth.churchId, personId) : undefined;
+      if (personId && !(await mayLinkPerson(req.auth, personId, person))) throw unauthorized('Missing permission: People.Edit');
       if (!(await findUserById(app.db, userId))) throw notFound('User');
-      if (personId && !(await findPerson(app.db, req.auth.churchId, personId))) throw notFound('Person');
+      if (personId && !person) throw notFound('Person');
       return upsertUserChurch(app.db, { userId, churchId: req.auth.churchId, personId });
     },
   );

@@ -240,14 +240,21 @@ describe('POST /membership/internal/groups/members', () => {
   it("POST /membership/internal/groups/list answers the church's live groups for a signed call only", async () => {
     const { c, g } = await scene();
     const listUrl = '/membership/internal/groups/list';
-    const payload = JSON.stringify({ churchId: c.churchId });
-    const ts = String(Date.now());
-    const headers = { 'content-type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: signInternal(TEST_SECRET, 'POST', listUrl, ts, payload) };
-    const res = await t.app.inject({ method: 'POST', url: listUrl, payload, headers });
+    const list = (body: unknown) => {
+      const payload = JSON.stringify(body);
+      const ts = String(Date.now());
+      const headers = { 'content-type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: signInternal(TEST_SECRET, 'POST', listUrl, ts, payload) };
+      return t.app.inject({ method: 'POST', url: listUrl, payload, headers });
+    };
+    const res = await list({ churchId: c.churchId });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual((await call(t.app, 'GET', '/membership/groups', { token: c.token() })).json());
     expect(res.json().map((group: { id: string }) => group.id)).toContain(g);
+    // Another church's list holds none of these groups.
+    expect((await list({ churchId: (await makeChurch(t)).churchId })).json()).toEqual([]);
     expect((await call(t.app, 'POST', listUrl, { body: { churchId: c.churchId }, token: c.token('all') })).statusCode).toBe(401);
+    const bad = await list({ churchId: 'nope' });
+    expect([bad.statusCode, bad.json().errors[0]]).toEqual([400, expect.objectContaining({ param: 'churchId', location: 'body' })]);
   });
 
   it('refuses unsigned or badly signed calls and validates the body', async () => {

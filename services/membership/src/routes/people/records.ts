@@ -102,8 +102,8 @@ function matching(records: Serialized, term: string, scope: Scope): number[] {
   }
 }
 
-// the JSON, the id map, the searched text and about 8 bytes per trigram posting
-const sizeOf = (records: Serialized) => records.json.length + records.index.size * 64 + records.names.length * 2 + records.names.length * 8;
+// the JSON, the id map, and per character of searched text its 2 bytes plus about 8 of trigram postings
+const sizeOf = (records: Serialized) => records.json.length + records.index.size * 64 + records.names.length * 10;
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
