@@ -1,4 +1,10 @@
+import path from 'node:path';
 import autocannon from 'autocannon';
+
+/** autocannon's `setupClient` that keeps only failures' bodies (see the file); a path for worker threads. */
+const ERROR_BODIES_ONLY = path.join(__dirname, 'error-bodies-only.cjs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const errorBodiesOnly = require(ERROR_BODIES_ONLY) as (client: autocannon.Client) => void;
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -73,19 +79,22 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
   if (opts.workers && opts.workers > 1) {
     // Functions do not cross into worker threads: no per-response hook, no per-request variation.
     const { onResponse: _hook, setupRequest: _vary, ...plain } = request;
-    const threaded = { ...base, requests: [plain], workers: opts.workers };
+    const threaded = { ...base, requests: [plain], workers: opts.workers, setupClient: ERROR_BODIES_ONLY as unknown as autocannon.Options['setupClient'] };
     if (opts.warmup > 0) await autocannon({ ...threaded, duration: opts.warmup });
     const result = await autocannon({ ...threaded, duration: opts.duration });
     return summary(result, (q) => (q === 0.5 ? result.latency.p50 : result.latency.p99), result.latency.max, samples);
   }
-  if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup });
+  if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup, setupClient: errorBodiesOnly });
   // autocannon's own histogram has 1 ms resolution; the targets are tens of milliseconds, so keep every
   // response time (fractional ms, 2xx or not) and take exact percentiles.
   const times: number[] = [];
   const result = await autocannon({
     ...base,
     duration: opts.duration,
-    setupClient: (client) => client.on('response', (_status: number, _bytes: number, ms: number) => times.push(ms)),
+    setupClient: (client) => {
+      errorBodiesOnly(client);
+      client.on('response', (_status: number, _bytes: number, ms: number) => times.push(ms));
+    },
   });
   times.sort((a, b) => a - b);
   const at = (q: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))]! : 0);
