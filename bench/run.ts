@@ -61,7 +61,7 @@ async function runScenario(s: Scenario, ctx: { url: string; token: string; opts:
   const first = await probe(ctx.url, req);
   if (first.missing) return { ...outcome, status: 'missing', note: 'route not built yet' };
   if (first.status >= 300) outcome.note = `first request answered ${first.status}: ${first.text.slice(0, 200)}`;
-  const load = { url: ctx.url, connections: ctx.opts.connections, duration: ctx.opts.duration, warmup: ctx.opts.warmup, workers: s.workers };
+  const load = { url: ctx.url, connections: ctx.opts.connections, duration: ctx.opts.duration, warmup: ctx.opts.warmup };
   if (s.name !== 'login') {
     const result = await runLoad(req, load);
     if (result.total === 0) outcome.note = `no response within the ${ctx.opts.duration} s run: each request took longer`;

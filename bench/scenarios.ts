@@ -17,8 +17,6 @@ export interface Scenario {
   target?: Target;
   /** explain the SQL of one request of this scenario after the run */
   explain?: boolean;
-  /** load-generator threads (see LoadOptions.workers) */
-  workers?: number;
 }
 
 const people = Array.from({ length: SHAPE.big.people }, (_, i) => fixtures.personId(i));
@@ -62,7 +60,6 @@ export const SCENARIOS: Scenario[] = [
     what: `GET /membership/people: all ${SHAPE.big.people.toLocaleString('en-US')} people of the big church`,
     request: (token) => ({ method: 'GET', path: '/membership/people', token }),
     target: { text: 'whole list ≥ 100 req/s', kind: 'rps', value: 100 },
-    workers: 2,
   },
   {
     name: 'people-get',

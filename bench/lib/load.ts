@@ -1,10 +1,34 @@
-import path from 'node:path';
 import autocannon from 'autocannon';
 
-/** autocannon's `setupClient` that keeps only failures' bodies (see the file); a path for worker threads. */
-const ERROR_BODIES_ONLY = path.join(__dirname, 'error-bodies-only.cjs');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const errorBodiesOnly = require(ERROR_BODIES_ONLY) as (client: autocannon.Client) => void;
+/** The part of autocannon's per-connection queue of answers being read that `errorBodiesOnly` replaces. */
+interface AnswerQueue {
+  peek(): { body: string; keepBody?: boolean } | undefined;
+  setHeaders(headers: { statusCode: number }): void;
+  addBody(chunk: Buffer): void;
+}
+
+/**
+ * A connection's setup: keep the body of non-2xx answers only (for the report's samples).
+ *
+ * autocannon appends every chunk of every answer to a string (`body += chunk`). For a compressed answer that is
+ * UTF-8 decoding of binary data, which is slow: against a bare Fastify sending 9 KB, one autocannon thread read
+ * 55–63k answers/s of ASCII but 8.5–9.1k/s of random bytes (a brotli body is that). The groups list (8.9 KB of
+ * brotli) and the whole people list were measuring the load generator, which also took CPU from the fleet. A
+ * browser or an HTTP library keeps the bytes as they come.
+ */
+function errorBodiesOnly(client: autocannon.Client): void {
+  const queue = (client as unknown as { pipelinedRequests: AnswerQueue }).pipelinedRequests;
+  const setHeaders = queue.setHeaders.bind(queue);
+  queue.setHeaders = (headers) => {
+    setHeaders(headers);
+    const answer = queue.peek();
+    if (answer) answer.keepBody = headers.statusCode < 200 || headers.statusCode >= 300;
+  };
+  queue.addBody = (chunk) => {
+    const answer = queue.peek();
+    if (answer?.keepBody) answer.body += chunk;
+  };
+}
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -24,12 +48,6 @@ export interface LoadOptions {
   warmup: number;
   /** requests per second over all connections (a probe), unlimited when absent */
   overallRate?: number;
-  /**
-   * load-generator threads: one by default; more where reading the answers is the generator's bottleneck (a
-   * 0.7 MB answer keeps one autocannon thread at 100% CPU near 100 req/s). Percentiles then come from
-   * autocannon's own 1 ms histogram, since per-response hooks do not cross into its worker threads.
-   */
-  workers?: number;
 }
 
 export interface LoadResult {
@@ -76,14 +94,6 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
     timeout: 30,
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
   };
-  if (opts.workers && opts.workers > 1) {
-    // Functions do not cross into worker threads: no per-response hook, no per-request variation.
-    const { onResponse: _hook, setupRequest: _vary, ...plain } = request;
-    const threaded = { ...base, requests: [plain], workers: opts.workers, setupClient: ERROR_BODIES_ONLY as unknown as autocannon.Options['setupClient'] };
-    if (opts.warmup > 0) await autocannon({ ...threaded, duration: opts.warmup });
-    const result = await autocannon({ ...threaded, duration: opts.duration });
-    return summary(result, (q) => (q === 0.5 ? result.latency.p50 : result.latency.p99), result.latency.max, samples);
-  }
   if (opts.warmup > 0) await autocannon({ ...base, duration: opts.warmup, setupClient: errorBodiesOnly });
   // autocannon's own histogram has 1 ms resolution; the targets are tens of milliseconds, so keep every
   // response time (fractional ms, 2xx or not) and take exact percentiles.
