@@ -17,7 +17,9 @@ interface AnswerQueue {
  * browser or an HTTP library keeps the bytes as they come.
  */
 function errorBodiesOnly(client: autocannon.Client): void {
-  const queue = (client as unknown as { pipelinedRequests: AnswerQueue }).pipelinedRequests;
+  const queue = (client as unknown as { pipelinedRequests?: AnswerQueue }).pipelinedRequests;
+  // It reaches into autocannon (8.x): a release that moves this queue must fail here, not measure bodies again.
+  if (typeof queue?.setHeaders !== 'function' || typeof queue.addBody !== 'function') throw new Error('autocannon has no pipelinedRequests queue: update errorBodiesOnly');
   const setHeaders = queue.setHeaders.bind(queue);
   queue.setHeaders = (headers) => {
     setHeaders(headers);
