@@ -1,4 +1,5 @@
 import { createSigner, createVerifier } from 'fast-jwt';
+import { LRUCache } from 'lru-cache';
 import type { ApiName } from './permissions';
 
 /** What a login token carries (spec: id, churchId, personId, per-API permissions, leaderGroupIds). */
@@ -38,12 +39,26 @@ export function createTokenSigner(secret: string) {
   };
 }
 
+/** Verified tokens kept at most (about 1.3 KB of text each): a church's staff, its members' apps and the services. */
+const VERIFIED_TOKENS = 10_000;
+
 /**
- * Verifies HS256 tokens. Verified tokens are cached (fast-jwt's cache, keyed by a hash of the token) because
- * verification is the largest fixed cost of an authenticated request; the cache honours `exp`.
+ * Verifies HS256 tokens. Verification is the largest fixed cost of an authenticated request, so a token seen
+ * before is answered from a cache of verified tokens, keyed by the token's whole text (nothing but that exact
+ * token can hit its entry) and checked against its `exp` on every hit. fast-jwt's own cache is off: it keys by a
+ * SHA-256 of the token, which cost about a tenth of membership's CPU on `people/:id`, and the option to key it
+ * otherwise makes fast-jwt print a security warning on every start (GHSA-rp9m-7r4c-75qg). A refused token is
+ * not kept: each try is verified again.
  */
 export function createTokenVerifier(secret: string): (token: string) => Claims {
-  // Keying by the token's own text served about 9% more people/:id from membership's CPU (no SHA-256 per
-  // request), but fast-jwt warns on every start about any custom key builder (GHSA-rp9m-7r4c-75qg): not worth it.
-  return createVerifier({ key: secret, algorithms: ['HS256'], cache: 10_000, cacheTTL: 600_000 }) as (token: string) => Claims;
+  const verify = createVerifier({ key: secret, algorithms: ['HS256'] }) as (token: string) => Claims;
+  const verified = new LRUCache<string, Claims>({ max: VERIFIED_TOKENS });
+  return (token) => {
+    const known = verified.get(token);
+    if (known && (known.exp === undefined || known.exp * 1000 > Date.now())) return known;
+    if (known) verified.delete(token);
+    const claims = verify(token);
+    verified.set(token, claims);
+    return claims;
+  };
 }

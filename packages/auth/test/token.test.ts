@@ -27,6 +27,15 @@ describe('token verification with its cache', () => {
     expect(() => verify(withPayload(token, { ...payload, churchId: 'c2' }))).toThrow();
   });
 
+  it('refuses a cached token’s header and payload under another signature', () => {
+    const verify = createTokenVerifier(SECRET);
+    const token = createTokenSigner(SECRET)(claims);
+    verify(token);
+    const forged = `${token.slice(0, token.lastIndexOf('.'))}.${Buffer.alloc(32, 7).toString('base64url')}`;
+    expect(() => verify(forged)).toThrow();
+    expect(verify(token)).toMatchObject({ id: 'u1' });
+  });
+
   it('refuses a token signed with another secret', () => {
     const verify = createTokenVerifier(SECRET);
     expect(() => verify(createTokenSigner(`${SECRET}-other`)(claims))).toThrow();
