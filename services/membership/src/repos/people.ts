@@ -4,7 +4,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
 import { answers, formSubmissions, forms, groupMembers, groups, people, peopleSearchText, questions } from '../db/schema';
 import { MEMBER_LEVEL_STATUSES, type PersonRecord, type PersonRow, type PersonValues } from '../domain/person';
-import { batchedReads, isUuid, preparedReader, rowReader, type RowOf } from '@church/common';
+import { batchedReads, dataVersions, isUuid, prepared, preparedReader, rowReader, type RowOf } from '@church/common';
 
 export interface Scope {
   /** Member-level viewers see only members and staff who have not opted out */
@@ -238,38 +238,49 @@ const submissionsAbout = preparedReader(submissionColumns, (qb) =>
     .orderBy(desc(formSubmissions.submissionDate)),
 );
 
-// people/:id asks for the person and whether anything was submitted about them in one round trip; the
-// submissions themselves only when there are some (rarely).
-const aboutPerson = and(eq(formSubmissions.churchId, people.churchId), eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, people.id));
-const withFormsFlag = { ...recordColumns, hasForms: sql<boolean>`exists (select 1 from ${formSubmissions} where ${aboutPerson})`.as('has_forms') };
 // people/:id, read in batches: concurrent reads of any churches go out as one statement (see `batchedReads`).
 // Ids are unique across churches; each answer is still checked against the church that asked for it.
-const someWithFormsFlag = preparedReader(withFormsFlag, (qb) =>
+const somePeople = preparedReader(recordColumns, (qb) =>
   qb
-    .select(withFormsFlag)
+    .select(recordColumns)
     .from(people)
     .where(and(sql`${people.id} = any(${sql.placeholder('ids')}::uuid[])`, sql`${people.churchId} = any(${sql.placeholder('churchIds')}::uuid[])`, eq(people.removed, false))),
 );
-const oneWithFormsFlag = batchedReads(
-  async (db: DbOrTx, keys: Array<{ churchId: string; id: string }>) => {
+type PersonKey = { churchId: string; id: string };
+const personKey = (k: PersonKey) => `${k.churchId}/${k.id}`.toLowerCase();
+
+/** A live person of the church (people/:id), read in batches. Not for use in a transaction. */
+export const livePerson = batchedReads(
+  async (db: DbOrTx, keys: PersonKey[]) => {
     const asked = keys.filter((k) => isUuid(k.churchId) && isUuid(k.id));
-    const rows = asked.length ? await someWithFormsFlag(db, { ids: asked.map((k) => k.id), churchIds: [...new Set(asked.map((k) => k.churchId))] }) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return keys.map((k) => {
-      const row = byId.get(k.id.toLowerCase());
-      return row?.churchId === k.churchId.toLowerCase() ? row : undefined;
-    });
+    const rows = asked.length ? await somePeople(db, { ids: asked.map((k) => k.id), churchIds: [...new Set(asked.map((k) => k.churchId))] }) : [];
+    const byKey = new Map(rows.map((r) => [personKey(r), r]));
+    return keys.map((k) => byKey.get(personKey(k)));
   },
-  { id: (k) => `${k.churchId}/${k.id}`.toLowerCase() },
+  { id: personKey },
 );
 
-/** A live person of the church with the form submissions about them (people/:id). Not for use in a transaction. */
-export async function personWithFormSubmissions(db: DbOrTx, churchId: string, id: string) {
-  const row = await oneWithFormsFlag(db, { churchId, id });
-  if (!row) return undefined;
-  const { hasForms, ...person } = row;
-  return { person, formSubmissions: hasForms ? await formSubmissionsAbout(db, churchId, id) : [] };
-}
+// Per person asked: the church's data version ("0" before its first change, as `dataVersion`) and whether
+// anything was submitted about the person (form submissions are not under the version).
+const readStates = prepared<{ c: string; i: string; v: string; f: boolean }>(sql`
+  select k.church_id::text as c, k.id::text as i, coalesce(${dataVersions.version}, 0)::text as v,
+    exists (select 1 from ${formSubmissions} where ${formSubmissions.churchId} = k.church_id and ${formSubmissions.contentType} = 'person' and ${formSubmissions.contentId} = k.id) as f
+  from unnest(${sql.placeholder('churchIds')}::uuid[], ${sql.placeholder('ids')}::uuid[]) as k(church_id, id)
+  left join ${dataVersions} on ${dataVersions.churchId} = k.church_id`);
+
+/**
+ * What people/:id needs to know before it can answer from a kept record: the church's data version and whether
+ * the person has form submissions. One small statement for all the reads in a batch; undefined for a bad id.
+ */
+export const personReadState = batchedReads(
+  async (db: DbOrTx, keys: PersonKey[]) => {
+    const asked = keys.filter((k) => isUuid(k.churchId) && isUuid(k.id));
+    const rows = asked.length ? await readStates(db, { churchIds: asked.map((k) => k.churchId), ids: asked.map((k) => k.id) }) : [];
+    const byKey = new Map(rows.map((r) => [personKey({ churchId: r.c, id: r.i }), { version: r.v, hasForms: r.f }]));
+    return keys.map((k) => byKey.get(personKey(k)));
+  },
+  { id: personKey },
+);
 
 /** Form submissions about a person (content type `person`), newest first, with form names and answers. */
 export async function formSubmissionsAbout(db: DbOrTx, churchId: string, personId: string) {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { call, type TestApp } from '@church/common/testing';
-import { dataVersions, people } from '../../src/db/schema';
+import { dataVersions, formSubmissions, forms, people } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
 import { addPerson } from './fixtures';
 
@@ -47,6 +47,55 @@ describe('searches answered from the serialized person records', () => {
 
     await call(t.app, 'DELETE', `/membership/people/${ann.id}`, { token: edit });
     expect((await search('Zeph')).json()).toEqual([]);
+  });
+});
+
+describe('GET /membership/people/:id answered from the answer kept at the data version', () => {
+  it('shows a change, a form submission and a removal at once', async () => {
+    const c = await makeChurch(t);
+    const view = c.token(['People.View']);
+    const edit = c.token(['People.Edit']);
+    const [ann] = (await call(t.app, 'POST', '/membership/people', { token: edit, body: { firstName: 'Ann', lastName: 'Keeper' } })).json();
+    const read = () => get(`/membership/people/${ann.id}`, view);
+    expect((await read()).json()).toMatchObject({ id: ann.id, name: { first: 'Ann', last: 'Keeper' }, formSubmissions: [] });
+
+    await call(t.app, 'POST', '/membership/people', { token: edit, body: { id: ann.id, firstName: 'Anna' } });
+    expect((await read()).json()).toMatchObject({ name: { first: 'Anna', display: 'Anna Keeper' }, formSubmissions: [] });
+
+    // Form submissions are not under the data version: one about her shows at once all the same, and goes when deleted.
+    const formId = randomUUID();
+    const submissionId = randomUUID();
+    await t.app.db.insert(forms).values({ id: formId, churchId: c.churchId, name: 'Intake', contentType: 'person' });
+    await t.app.db.insert(formSubmissions).values({ id: submissionId, churchId: c.churchId, formId, contentType: 'person', contentId: ann.id });
+    const withForm = await read();
+    expect(withForm.json()).toMatchObject({ name: { first: 'Anna' }, formSubmissions: [{ id: submissionId, formId, formName: 'Intake', answers: [] }] });
+    await t.app.db.delete(formSubmissions).where(eq(formSubmissions.id, submissionId));
+    const { formSubmissions: _gone, ...person } = withForm.json();
+    expect((await read()).json()).toEqual({ ...person, formSubmissions: [] });
+
+    await call(t.app, 'DELETE', `/membership/people/${ann.id}`, { token: edit });
+    expect((await read()).statusCode).toBe(404);
+  });
+
+  it('serves the kept answer while the church’s data version holds, and only to that church', async () => {
+    const [a, b] = [await makeChurch(t), await makeChurch(t)];
+    const ann = await addPerson(t, a.churchId, { firstName: 'Ann' });
+    const view = a.token(['People.View']);
+    const read = (token: string) => get(`/membership/people/${ann.id}`, token);
+    expect((await read(view)).json()).toMatchObject({ name: { first: 'Ann' } });
+    const version = await versionOf(a.churchId);
+
+    // A change that bypasses the version's triggers leaves the version as it was: the kept answer is served.
+    await t.app.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.update(people).set({ firstName: 'Changed' }).where(eq(people.id, ann.id));
+    });
+    expect(await versionOf(a.churchId)).toBe(version);
+    expect((await read(view)).json()).toMatchObject({ name: { first: 'Ann' } });
+    expect((await read(b.token(['People.View']))).statusCode).toBe(404);
+
+    await t.app.db.update(dataVersions).set({ version: sql`${dataVersions.version} + 1` }).where(eq(dataVersions.churchId, a.churchId));
+    expect((await read(view)).json()).toMatchObject({ name: { first: 'Changed' } });
   });
 });
 

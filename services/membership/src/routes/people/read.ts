@@ -1,13 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdList, IdParams, notFound, type ZodTypeProvider } from '@church/common';
 import { BasicPersonList, Person, PersonRecords, toBasicPerson, toPerson, viewerOf } from '../../domain/person';
-import { listPeople, namesOf, peopleByIds, peopleInHousehold, personWithFormSubmissions, recentPeople } from '../../repos/people';
+import { formSubmissionsAbout, listPeople, livePerson, namesOf, peopleByIds, peopleInHousehold, personReadState, recentPeople } from '../../repos/people';
 import { BASE, PersonWithForms, ownRecord } from './schemas';
 
 const viewPeople = requires('People.View or Member');
 const Ids = z.object({ ids: IdList });
+/** bytes a kept person answer holds besides its body: its key, entry and version (an estimate, for the budget) */
+const KEPT_OVERHEAD = 200;
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -44,9 +46,30 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(`${BASE}/:id`, { config: { access: requires('People.View', ownRecord) }, schema: { params: IdParams, response: { 200: PersonWithForms } } }, async (req) => {
-    const found = await personWithFormSubmissions(app.db, req.auth.churchId, req.params.id);
-    if (!found) throw notFound('Person');
-    return { ...toPerson(found.person), formSubmissions: found.formSubmissions };
+  // A person's answer is kept at the church's data version (the snapshots store), so a read asks PostgreSQL
+  // only for that version and whether anything was submitted about the person: a small statement shared by
+  // concurrent reads, with no record to decode or serialize. Form submissions are not under the version; a
+  // person who has some is read whole each time, and a kept answer never holds any.
+  app.get(`${BASE}/:id`, { config: { access: requires('People.View', ownRecord) }, schema: { params: IdParams, response: { 200: PersonWithForms } } }, async (req, reply) => {
+    const key = { churchId: req.auth.churchId, id: req.params.id };
+    const state = await personReadState(app.db, key);
+    if (!state) throw notFound('Person');
+    if (state.hasForms) {
+      const person = await livePerson(app.db, key);
+      if (!person) throw notFound('Person');
+      return { ...toPerson(person), formSubmissions: await formSubmissionsAbout(app.db, key.churchId, key.id) };
+    }
+    const kept = await app.deps.snapshots.value(
+      `person\n${key.churchId}\n${key.id}`.toLowerCase(),
+      state.version,
+      async () => {
+        const person = await livePerson(app.db, key);
+        return person ? Buffer.from(reply.serializeInput({ ...toPerson(person), formSubmissions: [] }, '200') as string) : null;
+      },
+      (body) => KEPT_OVERHEAD + (body?.length ?? 0),
+    );
+    if (!kept) throw notFound('Person');
+    // Sent as the bytes the route's serializer wrote when the answer was kept.
+    return (reply as FastifyReply).type('application/json; charset=utf-8').send(kept);
   });
 }
