@@ -24,7 +24,7 @@ async function measureCeiling(mode: 'hello' | 'pg' | 'argon2', env: Record<strin
 }
 
 async function probe(url: string, req: LoadRequest): Promise<{ status: number; text: string; missing: boolean }> {
-  const first = req.vary ? { ...req, ...req.vary(0) } : req;
+  const first = req.variants ? { ...req, ...req.variants.of(0) } : req;
   const res = await fetch(url + first.path, { method: first.method, headers: headersFor(first), body: first.body });
   const text = await res.text();
   return { status: res.status, text, missing: res.status === 404 && /"msg":"Route [A-Z]+:/.test(text) };

@@ -23,8 +23,9 @@ const people = Array.from({ length: SHAPE.big.people }, (_, i) => fixtures.perso
 const halfCeiling = (what: string): Target => ({ text: `${what} ≥ 0.5× fastify+pg`, kind: 'pgRatio', value: 0.5 });
 
 /** Ten people per check-in, a different ten each request (people outside the 200-member download group). */
+const CHECKIN_BATCHES = Math.floor((SHAPE.big.people - SHAPE.big.downloadGroupMembers - 10) / 10);
 function checkinBatch(n: number): { path: string; body: string } {
-  const first = SHAPE.big.downloadGroupMembers + ((n * 10) % (SHAPE.big.people - SHAPE.big.downloadGroupMembers - 10));
+  const first = SHAPE.big.downloadGroupMembers + n * 10;
   const ids = people.slice(first, first + 10);
   const { service, serviceTime, group } = fixtures.checkin;
   const session = { serviceTimeId: fixtures.serviceTimeId(serviceTime), groupId: fixtures.groupId(group) };
@@ -41,7 +42,7 @@ export const login: Scenario = {
   what: 'POST /membership/users/login (email + password, argon2id verify), 20 users in turn',
   request: () => {
     const body = (n: number) => JSON.stringify({ email: fixtures.userEmail(n % SHAPE.users), password: SHAPE.password });
-    return { method: 'POST', path: '/membership/users/login', body: body(0), vary: (n) => ({ body: body(n) }) };
+    return { method: 'POST', path: '/membership/users/login', body: body(0), variants: { count: SHAPE.users, of: (n) => ({ body: body(n) }) } };
   },
 };
 
@@ -65,7 +66,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'people-get',
     module: 'membership',
     what: 'GET /membership/people/:id, a different person each request',
-    request: (token) => ({ method: 'GET', path: `/membership/people/${people[0]}`, token, vary: (n) => ({ path: `/membership/people/${people[n % people.length]}` }) }),
+    request: (token) => ({ method: 'GET', path: `/membership/people/${people[0]}`, token, variants: { count: people.length, of: (n) => ({ path: `/membership/people/${people[n]}` }) } }),
     target: halfCeiling('people/:id'),
   },
   {
@@ -102,7 +103,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'checkin',
     module: 'attendance',
     what: 'POST /attendance/visits/checkin: ten people per request, a different ten each time',
-    request: (token) => ({ method: 'POST', token, ...checkinBatch(0), vary: (n) => checkinBatch(n) }),
+    request: (token) => ({ method: 'POST', token, ...checkinBatch(0), variants: { count: CHECKIN_BATCHES, of: checkinBatch } }),
     target: { text: '≥ 1,000 ten-person check-ins/s', kind: 'rps', value: 1000 },
   },
   {
