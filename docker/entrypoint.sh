@@ -15,5 +15,9 @@ if [ ! -f "$app/bundle/$entry.js" ]; then
   exit 64
 fi
 shift || true
+# The deployable's own Node flags (node-flags next to the bundle: one per line, # for comments), if it has any.
+flags=""
+if [ -f "$app/node-flags" ]; then flags=$(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$app/node-flags" | tr '\n' ' '); fi
 # exec: node becomes PID 1 and receives SIGTERM itself (the services close gracefully on it).
-exec node --enable-source-maps "$app/bundle/$entry.js" "$@"
+# shellcheck disable=SC2086 # the flags are meant to split into words
+exec node --enable-source-maps $flags "$app/bundle/$entry.js" "$@"

@@ -1,5 +1,6 @@
 /**
- * Bundles every deployable for production: `dist/<name>/bundle/{main,worker,migrate}.js` (+ `dist/<name>/drizzle`).
+ * Bundles every deployable for production: `dist/<name>/bundle/{main,worker,migrate}.js` (+ `dist/<name>/drizzle`,
+ * and `dist/<name>/node-flags` when the deployable has Node flags).
  *
  * Workspace packages (@church/*) are TypeScript sources, so they are compiled into the bundle; third-party packages
  * stay external and are installed next to the bundle at deploy time (`pnpm deploy --prod`, see the Dockerfile).
@@ -58,6 +59,9 @@ async function buildOne(d: Deployable): Promise<void> {
   });
   const migrations = path.join(d.dir, 'drizzle');
   if (existsSync(migrations)) cpSync(migrations, path.join(out, 'drizzle'), { recursive: true });
+  // the deployable's Node flags, read by docker/entrypoint.sh
+  const flags = path.join(d.dir, 'node-flags');
+  if (existsSync(flags)) cpSync(flags, path.join(out, 'node-flags'));
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MODULES, type ModuleName } from '@church/common';
@@ -45,9 +45,19 @@ function cpuTicks(pid: number): number | undefined {
   }
 }
 
+/** A deployable's Node flags (`<dir>/node-flags`, as docker/entrypoint.sh reads them): none when it has no file. */
+function nodeFlags(dir: string): string[] {
+  const file = path.join(ROOT, dir, 'node-flags');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+}
+
 /**
  * The fleet as it is deployed: the gateway and each of the seven services in its own Node process, from the
- * same entry points the containers run (`src/main.ts` of each deployable, through tsx), on the seeded
+ * same entry points and Node flags the containers run (`src/main.ts` of each deployable, through tsx), on the seeded
  * databases. Migrations are already applied by the seeding fleet, so no process migrates.
  */
 export async function startDeployment(opts: DeploymentOptions): Promise<Deployment> {
@@ -58,15 +68,15 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
   const urls = Object.fromEntries(MODULES.map((m) => [`${m.toUpperCase()}_URL`, `http://127.0.0.1:${ports[m]}`]));
   const common = { ...process.env, ...urls, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   const children: ChildProcess[] = [];
-  const start = (name: string, entry: string, env: Record<string, string | undefined>) => {
+  const start = (name: string, dir: string, env: Record<string, string | undefined>) => {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it stops (for finding hot spots).
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...profile, ...nodeFlags(dir), '--import', 'tsx', `${dir}/src/main.ts`], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     relayOutput(child, `[${name}]`, opts.log, 20);
     children.push(child);
   };
   for (const module of MODULES) {
-    start(module, `services/${module}/src/main.ts`, {
+    start(module, `services/${module}`, {
       ...opts.secrets,
       PORT: String(ports[module]),
       DATABASE_URL: opts.databaseUrls[module],
@@ -75,7 +85,7 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
       MIGRATE_ON_START: 'false',
     });
   }
-  start('gateway', 'gateway/src/main.ts', { PORT: String(ports.gateway), RATE_LIMIT_ENABLED: 'false' });
+  start('gateway', 'gateway', { PORT: String(ports.gateway), RATE_LIMIT_ENABLED: 'false' });
   const url = `http://127.0.0.1:${ports.gateway}`;
 
   const stop = async () => {

