@@ -55,9 +55,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const state = await personReadState(app.db, key);
     if (!state) throw notFound('Person');
     if (state.hasForms) {
-      const person = await livePerson(app.db, key);
+      const [person, formSubmissions] = await Promise.all([livePerson(app.db, key), formSubmissionsAbout(app.db, key.churchId, key.id)]);
       if (!person) throw notFound('Person');
-      return { ...toPerson(person), formSubmissions: await formSubmissionsAbout(app.db, key.churchId, key.id) };
+      return { ...toPerson(person), formSubmissions };
     }
     const kept = await app.deps.snapshots.value(
       `person\n${key.churchId}\n${key.id}`.toLowerCase(),
