@@ -24,8 +24,12 @@ export interface Database {
    * lookup): drizzle's query building costs more than PostgreSQL's answer there. Prepared on PostgreSQL.
    */
   rows<T>(text: string, params: unknown[]): Promise<T[]>;
-  /** applies the module's committed migrations */
-  migrate(migrationsFolder: string): Promise<void>;
+  /**
+   * Applies committed migrations. A module may keep several folders (one per half of a large module, each
+   * generated from its own schema file): each folder's journal is its own table, `drizzle/<folder>` → 
+   * `drizzle.__drizzle_migrations_<folder>`; a folder named `drizzle` keeps drizzle's default table.
+   */
+  migrate(migrationsFolder: string | readonly string[]): Promise<void>;
   /** true when the database answers and migrations have been applied by this process or before */
   ready(): Promise<boolean>;
   close(): Promise<void>;
@@ -50,7 +54,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool }) as unknown as Db;
   const rows = async <T>(text: string, params: unknown[]) => (await pool.query({ text, values: params })).rows as T[];
-  return withLifecycle(db, 'postgres', rows, (folder) => migratePg(db as never, { migrationsFolder: folder }), () => pool.end());
+  return withLifecycle(db, 'postgres', rows, (folder) => migratePg(db as never, { migrationsFolder: folder, migrationsTable: journalTable(folder) }), () => pool.end());
 }
 
 /** Distinct statement texts that get a server-side prepared statement per connection; beyond it, plain queries. */
@@ -93,7 +97,13 @@ async function openPglite(dataDir?: string): Promise<Database> {
   const client = dataDir ? await PGlite.create(path.resolve(dataDir), options) : await PGlite.create(options);
   const db = drizzle({ client }) as unknown as Db;
   const rows = async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
-  return withLifecycle(db, 'pglite', rows, (folder) => migrate(db as never, { migrationsFolder: folder }), () => client.close());
+  return withLifecycle(db, 'pglite', rows, (folder) => migrate(db as never, { migrationsFolder: folder, migrationsTable: journalTable(folder) }), () => client.close());
+}
+
+/** drizzle's journal table of a migrations folder (see `Database.migrate`). */
+export function journalTable(folder: string): string {
+  const name = path.basename(path.resolve(folder));
+  return name === 'drizzle' ? '__drizzle_migrations' : `__drizzle_migrations_${name.replace(/[^a-z0-9_]/gi, '_')}`;
 }
 
 function withLifecycle(
@@ -108,8 +118,8 @@ function withLifecycle(
     db,
     kind,
     rows,
-    async migrate(folder) {
-      await runMigrations(folder);
+    async migrate(folders) {
+      for (const folder of typeof folders === 'string' ? [folders] : folders) await runMigrations(folder);
       migrated = true;
     },
     async ready() {
@@ -117,7 +127,7 @@ function withLifecycle(
         await db.execute(sql`select 1`);
         if (!migrated) {
           // Another process (the migrate Job) may have applied them: ask drizzle's journal table.
-          const rows = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+          const rows = await db.execute(sql`select count(*)::int as n from information_schema.tables where table_schema = 'drizzle'`);
           migrated = Number((rows as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0) > 0;
         }
         return migrated;
@@ -127,6 +137,33 @@ function withLifecycle(
     },
     close,
   };
+}
+
+/** A query text with `$1`-style placeholders as a drizzle `sql` object with the values bound. */
+export function boundSql(text: string, params: readonly unknown[]) {
+  const chunks = [];
+  let last = 0;
+  for (const m of text.matchAll(/\$(\d+)/g)) {
+    const n = Number(m[1]);
+    if (n < 1 || n > params.length) throw new Error(`placeholder $${n} has no value`);
+    chunks.push(sql.raw(text.slice(last, m.index)), sql`${params[n - 1]}`);
+    last = m.index + m[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks, sql.raw(''));
+}
+
+/**
+ * Runs one parameterised query in a read-only transaction with a statement timeout (reports): any write in
+ * it fails with PostgreSQL's "cannot execute … in a read-only transaction".
+ */
+export async function readOnlyQuery<T = Record<string, unknown>>(db: Db, text: string, params: readonly unknown[], timeoutMs = 10_000): Promise<T[]> {
+  const ms = Math.max(1, Math.min(60_000, Math.floor(timeoutMs)));
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw('set transaction read only'));
+    await tx.execute(sql.raw(`set local statement_timeout = ${ms}`));
+    return rowsOf<T>(await tx.execute(boundSql(text, params)));
+  });
 }
 
 /** Rows of a raw `db.execute` result, the same over `pg` and PGlite. */

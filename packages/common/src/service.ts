@@ -2,6 +2,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
+import { z } from 'zod';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Registry, Histogram, collectDefaultMetrics } from 'prom-client';
 import {
@@ -12,10 +13,10 @@ import {
   type Claims,
 } from '@church/auth';
 import { serviceUrls, type BaseConfig, type ModuleName } from './config';
-import { openDatabase, type Database, type Db } from './db';
+import { openDatabase, readOnlyQuery, type Database, type Db } from './db';
 import { HttpError, unauthorized } from './errors';
 import { createInternalClient, verifyInternal, type InternalClient } from './internal';
-import { createQueue, type JobDefinition, type Queue } from './queue';
+import { checkHandlers, createQueue, type JobContract, type JobDefinition, type Queue } from './queue';
 import { createMailer, type Mailer } from './email';
 import { createStorage, type Storage } from './storage';
 import { createSecretBox, type SecretBox } from './crypto';
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     deps: ServiceDeps;
+    /** every route registered on the app with its declared access: what the route-walking access suite walks */
+    routeList: RegisteredRoute[];
   }
   interface FastifyRequest {
     /** the verified token; set on every JWT route (and on public routes when a valid token is sent) */
@@ -38,6 +41,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+}
+
+/** A route as registered, for the route-walking access suite and the docs checks. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: Access;
 }
 
 /** Everything a module's routes and jobs use, built once per deployable; tests may replace parts. */
@@ -58,15 +68,40 @@ export interface ServiceDeps {
   verifyToken: (token: string) => Claims;
   /** base addresses of the modules; mutable so the embedded fleet can fill in ephemeral ports */
   urls: Record<ModuleName, string>;
+  /** the module's outside systems (its `providers` factory; tests override with fakes); see `defineModule` */
+  providers: unknown;
 }
 
 export interface ServiceDefinition {
   module: ModuleName;
-  /** folder of the module's committed drizzle migrations */
-  migrationsFolder: string;
+  /** folder (or folders, see `Database.migrate`) of the module's committed drizzle migrations */
+  migrationsFolder: string | readonly string[];
   routes: FastifyPluginAsync[];
   /** the module's job definitions, given the built dependencies */
   jobs?: (deps: ServiceDeps) => JobDefinition[];
+  /** job contracts this module owns: each needs exactly one handler in `jobs` (checked at startup) */
+  owns?: JobContract[];
+  /** builds the module's outside systems (providers.ts) once from its config; `defineModule` types them */
+  providers?: (deps: ServiceDeps) => unknown;
+}
+
+/** A module's dependencies with its own config and providers typed. */
+export type ModuleDeps<C extends BaseConfig, P> = Omit<ServiceDeps, 'config' | 'providers'> & { config: C; providers: P };
+
+/**
+ * Declares a module once: its definition, and a typed accessor of its dependencies, so routes and jobs read
+ * `deps(app).config.STRIPE_API_BASE` or `deps(app).providers.sms` with no cast at any call site.
+ */
+export function defineModule<C extends BaseConfig, P = Record<string, never>>(
+  def: Omit<ServiceDefinition, 'providers' | 'jobs'> & {
+    providers?: (deps: ModuleDeps<C, undefined>) => P | Promise<P>;
+    jobs?: (deps: ModuleDeps<C, P>) => JobDefinition[];
+  },
+): { definition: ServiceDefinition; deps(app: { deps: ServiceDeps }): ModuleDeps<C, P> } {
+  return {
+    definition: def as ServiceDefinition,
+    deps: (app) => app.deps as unknown as ModuleDeps<C, P>,
+  };
 }
 
 export interface ServiceOptions {
@@ -76,6 +111,12 @@ export interface ServiceOptions {
   migrate?: boolean;
   logger?: boolean;
 }
+
+const ReadOnlyQueryBody = z.object({
+  sql: z.string().min(1).max(100_000),
+  params: z.array(z.unknown()).max(1000).default([]),
+  timeoutMs: z.number().int().min(1).max(60_000).default(10_000),
+});
 
 const API_OF_MODULE: Record<ModuleName, ApiName> = {
   membership: 'MembershipApi',
@@ -126,6 +167,7 @@ export async function buildDeps(def: ServiceDefinition, config: BaseConfig, over
     verifyToken: overrides.verifyToken ?? createTokenVerifier(config.JWT_SECRET),
     urls,
   } as ServiceDeps;
+  deps.providers = 'providers' in overrides ? overrides.providers : await def.providers?.(deps);
   return deps;
 }
 
@@ -168,8 +210,9 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
     transform: jsonSchemaTransform,
   });
 
-  const queue =
-    options.overrides?.queue ?? (await createQueue({ module: def.module, jobs: def.jobs?.(deps) ?? [], log: app.log, redisUrl: config.REDIS_URL }));
+  const jobs = def.jobs?.(deps) ?? [];
+  checkHandlers(def.module, def.owns ?? [], jobs);
+  const queue = options.overrides?.queue ?? (await createQueue({ module: def.module, jobs, log: app.log, redisUrl: config.REDIS_URL }));
   deps.queue = queue;
 
   if (options.migrate) await deps.database.migrate(def.migrationsFolder);
@@ -183,6 +226,14 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
     reply.type(metrics.contentType).send(await metrics.metrics()),
   );
   app.get(`/${def.module}/docs/json`, { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  // Reporting reads a module's data through its owner where it has no database URL of its own (the embedded
+  // default): one signed, read-only, time-limited query. The gateway never forwards `/<module>/internal/`.
+  app.post(
+    `/${def.module}/internal/query`,
+    { config: { access: 'internal' }, schema: { hide: true, body: ReadOnlyQueryBody } },
+    async (req) => ({ rows: await readOnlyQuery(deps.db, req.body.sql, req.body.params, req.body.timeoutMs) }),
+  );
 
   for (const routes of def.routes) await app.register(routes);
 
@@ -239,8 +290,12 @@ function clientMessage(err: Error & { code?: string }): string {
 
 /** Every route declares its access; the check runs before the body is even read. */
 function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
+  const routeList: RegisteredRoute[] = [];
+  app.decorate('routeList', routeList);
   app.addHook('onRoute', (route) => {
-    if (!route.config?.access) throw new Error(`${route.method} ${route.url} declares no access (config.access)`);
+    const access = route.config?.access;
+    if (!access) throw new Error(`${route.method} ${route.url} declares no access (config.access)`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, access });
   });
   const bearer = (req: FastifyRequest): Claims | null => {
     const header = req.headers.authorization;

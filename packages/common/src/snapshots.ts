@@ -2,24 +2,20 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress as brotliCallback, constants as zlibConstants, gzip as gzipCallback } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
-import { bigint, pgTable, uuid } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { batchedReads, isUuid } from './batch';
 import type { Database } from './db';
 
 /**
- * One counter per church, raised in the same transaction as every change to the tables whose whole-church
- * answers are kept as snapshots. A module that uses snapshots includes this table in its schema and, in a
- * migration, puts the `bump_data_version()` trigger on those tables (membership's migrations 0006 and 0008 show how).
+ * One counter per church (`tables.ts`), raised in the same transaction as every change to the tables whose
+ * whole-church answers are kept as snapshots. A module that uses snapshots includes the table in its schema and
+ * puts the `bump_data_version()` trigger on those tables in a migration (`dataVersionSql`).
  *
  * The trigger is a deferred constraint trigger: it runs at commit, so the counter's row is locked only for
  * the last instant of a writing transaction. Two saves in one church never wait on each other for the rest
  * of their work, and, taking the one lock last, they cannot deadlock over it.
  */
-export const dataVersions = pgTable('data_versions', {
-  churchId: uuid('church_id').primaryKey(),
-  version: bigint('version', { mode: 'number' }).notNull().default(0),
-});
+export { dataVersions } from './tables';
 
 const versionsOf = batchedReads(async (database: Pick<Database, 'rows'>, churchIds: string[]) => {
   const ids = churchIds.filter(isUuid);

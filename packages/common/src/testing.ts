@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +18,8 @@ import {
 } from '@church/auth';
 import { baseConfig, loadConfig, type BaseConfig, type ModuleName } from './config';
 import { openDatabase, type Database } from './db';
-import type { ServiceDeps } from './service';
+import type { RegisteredRoute, ServiceDeps } from './service';
+export { readOutbox } from './providers';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -37,7 +40,7 @@ export function testConfig(overrides: Record<string, string> = {}): BaseConfig &
  * A fresh database for one test file: a new PostgreSQL database when TEST_DATABASE_URL is set (CI does),
  * an in-memory PGlite otherwise. Migrations are applied; `close()` drops it.
  */
-export async function testDatabase(module: ModuleName, migrationsFolder: string): Promise<Database> {
+export async function testDatabase(module: ModuleName, migrationsFolder: string | readonly string[]): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     const database = await openDatabase({});
@@ -149,7 +152,7 @@ export interface TestApp {
 /** Builds a module's app against a fresh test database with in-process jobs and a throwaway mailbox. */
 export async function createTestApp(
   module: ModuleName,
-  migrationsFolder: string,
+  migrationsFolder: string | readonly string[],
   build: (config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps>) => Promise<FastifyInstance>,
   opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {},
 ): Promise<TestApp> {
@@ -199,4 +202,153 @@ function expectStatus(res: LightMyRequestResponse, status: number, what: string)
   if (res.statusCode !== status) throw new Error(`${what}: expected ${status}, got ${res.statusCode} ${res.body.slice(0, 300)}`);
   const body = res.json();
   if (!Array.isArray(body?.errors) || typeof body.errors[0]?.msg !== 'string') throw new Error(`${what}: body is not {errors:[{msg}]}: ${res.body.slice(0, 300)}`);
+}
+
+/** A request a fake provider received. */
+export interface FakeRequest {
+  method: string;
+  url: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** the body parsed as JSON or as a form, when it is one */
+  json: unknown;
+  form: URLSearchParams;
+}
+
+export interface FakeAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  /** an object is sent as JSON */
+  body?: unknown;
+  /** wait this long before answering (timeouts) */
+  delayMs?: number;
+}
+
+/**
+ * A fake provider on loopback that speaks the provider's HTTP API: `answer` maps each request to a reply (write
+ * it from the request and response shapes of the provider's API reference). Point the real SDK's base URL at
+ * `url`; `seen` records every request for assertions.
+ */
+export async function fakeServer(answer: (req: FakeRequest) => FakeAnswer | Promise<FakeAnswer>) {
+  const seen: FakeRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://fake');
+      let json: unknown;
+      try {
+        json = body ? JSON.parse(body) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const entry: FakeRequest = { method: req.method ?? 'GET', url: req.url ?? '/', path: url.pathname, query: url.searchParams, headers: req.headers, body, json, form: new URLSearchParams(body) };
+      seen.push(entry);
+      try {
+        const out = await answer(entry);
+        if (out.delayMs) await new Promise((r) => setTimeout(r, out.delayMs));
+        const isText = typeof out.body === 'string' || out.body === undefined;
+        res.writeHead(out.status ?? 200, { ...(isText ? {} : { 'content-type': 'application/json' }), ...out.headers });
+        res.end(isText ? ((out.body as string | undefined) ?? '') : JSON.stringify(out.body));
+      } catch (err) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: String(err) }));
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export interface RouteWalkOptions {
+  /** the church the walk's tokens belong to (default: a fresh one) */
+  churchId?: string;
+  /** values for path parameters by name (default: a fresh UUID for names ending in `id`/`Id`, else `x`) */
+  params?: Record<string, string>;
+  /**
+   * routes (`'GET /membership/people/:id'`) whose rule a token without permissions may pass on purpose (own
+   * record, any member of the church): the walk skips only the "without permission" check for them
+   */
+  openToAnyUser?: string[];
+}
+
+export interface RouteWalkReport {
+  /** authenticated routes whose token checks were run */
+  guarded: number;
+  /** internal routes refused unsigned */
+  internal: number;
+  /** public routes (not walked) */
+  public: number;
+  /** routes of the module (public, internal and authenticated) */
+  total: number;
+}
+
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * The access suite every module runs over its whole route table (`app.routeList`, so a route added later is
+ * walked without touching the test): an authenticated route answers 401 in the error shape with no token, a
+ * forged token, an expired one, an `alg: none` one, and (unless its rule is open to any user) a valid token of
+ * the church without permissions; and a token with every permission of another church never makes it fail
+ * with a 500. Internal routes refuse an unsigned call with 401.
+ */
+export async function expectRoutesGuarded(app: FastifyInstance, opts: RouteWalkOptions = {}): Promise<RouteWalkReport> {
+  const churchId = opts.churchId ?? randomUUID();
+  const report: RouteWalkReport = { guarded: 0, internal: 0, public: 0, total: 0 };
+  const open = new Set(opts.openToAnyUser ?? []);
+  const failures: string[] = [];
+  const forged = createTokenSigner('another-secret-another-secret-another-secret')({ id: randomUUID(), email: 'x@y.z', churchId, personId: null, permissions: permissionLists('all', true), leaderGroupIds: [] });
+  const now = Math.floor(Date.now() / 1000);
+  const algNone = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ id: randomUUID(), churchId, personId: null, permissions: permissionLists('all', true), leaderGroupIds: [], iat: now, exp: now + 3600 })}.`;
+  const expired = tokenFor({ churchId, permissions: 'all', expiresIn: -1 });
+  const bare = tokenFor({ churchId, permissions: [], membershipStatus: 'Guest', personId: randomUUID() });
+  const otherChurch = tokenFor({ churchId: randomUUID(), permissions: 'all', serverAdmin: false, membershipStatus: 'Staff' });
+  const routes: RegisteredRoute[] = app.routeList.filter((r) => !['/health', '/ready', '/metrics'].includes(r.url) && !r.url.endsWith('/docs/json'));
+  for (const route of routes) {
+    report.total++;
+    const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => opts.params?.[name] ?? (/id$/i.test(name) ? randomUUID() : 'x'));
+    const body = ['POST', 'PATCH', 'PUT'].includes(route.method) ? {} : undefined;
+    const method = route.method as InjectOptions['method'];
+    const key = `${route.method} ${route.url}`;
+    const expect401 = async (token: string | undefined, what: string) => {
+      const res = await call(app, method, url, { token, body });
+      try {
+        expectStatus(res, 401, `${key} ${what}`);
+      } catch (err) {
+        failures.push((err as Error).message);
+      }
+    };
+    if (route.access === 'public') {
+      report.public++;
+      continue;
+    }
+    if (route.access === 'internal') {
+      report.internal++;
+      await expect401(undefined, 'unsigned (internal)');
+      continue;
+    }
+    report.guarded++;
+    await expect401(undefined, 'without a token');
+    await expect401(forged, 'with a forged token');
+    await expect401(expired, 'with an expired token');
+    await expect401(algNone, 'with an alg:none token');
+    if (route.access.text !== '—' && !open.has(key)) await expect401(bare, `without ${route.access.text}`);
+    const foreign = await call(app, method, url, { token: otherChurch, body });
+    // 502/503 name a downstream or database failure (a test app alone has no other modules); 500 is a bug.
+    if (foreign.statusCode === 500 || foreign.statusCode > 503) failures.push(`${key} from another church: ${foreign.statusCode} ${foreign.body.slice(0, 200)}`);
+  }
+  if (failures.length) throw new Error(`${failures.length} access failures:\n${failures.join('\n')}`);
+  return report;
 }

@@ -1,15 +1,22 @@
 import path from 'node:path';
-import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, type ModuleDeps, type ServiceDeps } from '@church/common';
 import type { Config } from './config';
 import { routes } from './routes';
+import { buildProviders, type ContentProviders } from './providers';
+import { websiteJobs } from './jobs/website';
+import { mediaJobs } from './jobs/media';
+
+export type ContentDeps = ModuleDeps<Config, ContentProviders>;
 
 /** What the content deployable is made of; main, worker, migrate and tests all start from it. */
-export const definition: ServiceDefinition = {
+export const content = defineModule<Config, ContentProviders>({
   module: 'content',
-  migrationsFolder: path.join(__dirname, '..', 'drizzle'),
+  migrationsFolder: [path.join(__dirname, '..', 'drizzle', 'website'), path.join(__dirname, '..', 'drizzle', 'media')],
   routes,
-  jobs: (deps) => [emailJob('content', () => deps.mailer)],
-};
+  providers: buildProviders,
+  jobs: (deps) => [emailJob('content', () => deps.mailer), ...websiteJobs(deps), ...mediaJobs(deps)],
+});
+export const definition = content.definition;
 
 /** Builds the content app; tests pass a test database and other dependencies in `overrides`. */
 export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {

@@ -1,2 +1,3 @@
-// The content module's tables; its routes arrive with them.
-export {};
+// The content module's tables: the website half and the media half keep their own files and migrations.
+export * from './website';
+export * from './media';

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { websiteRoutes } from './website';
+import { mediaRoutes } from './media';
 
-/** The content module's route files, one line per spec table. */
-export const routes: FastifyPluginAsync[] = [];
+/** The content module's route files: the website half and the media half. */
+export const routes: FastifyPluginAsync[] = [...websiteRoutes, ...mediaRoutes];

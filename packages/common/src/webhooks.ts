@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { z } from 'zod';
+import type { Db, Tx } from './db';
+import type { JobContract } from './queue';
+import { webhookEvents } from './tables';
+
+/** What a provider's verified webhook says, before any effect. */
+export interface VerifiedEvent {
+  churchId: string;
+  /** the provider's own event id: the de-duplication key with church and provider */
+  eventId: string;
+  type: string;
+  /** the parsed event, kept for the job and the event log */
+  payload: unknown;
+}
+
+/** The payload of every webhook effect job: the recorded event's row. */
+export const WebhookJob = z.object({ webhookEventId: z.uuid() });
+
+export interface WebhookIntakeOptions {
+  /** the route, for example `/giving/donate/webhook/:provider` */
+  path: string;
+  /** zod schemas of params and query string (the body is raw bytes, never parsed before `verify`) */
+  schema?: Pick<FastifySchema, 'params' | 'querystring'> & { summary?: string; description?: string; tags?: string[] };
+  /** the provider's name for this request (`stripe`, `paypal`, `twilio`) */
+  provider(req: FastifyRequest): string;
+  /**
+   * Checks the provider's signature over the raw body byte for byte, then parses it. Throws an HttpError (400)
+   * when the signature is missing or wrong: nothing is recorded then. Answer `null` for a verified event the
+   * module ignores (answered 200, not recorded).
+   */
+  verify(req: FastifyRequest, rawBody: Buffer): Promise<VerifiedEvent | null> | VerifiedEvent | null;
+  /** the module's job that applies the event's effect (`processWebhookEvent` in its handler) */
+  job: JobContract<typeof WebhookJob>;
+  /** what the provider is answered (default `{received: true}`); some providers want a body of their own */
+  answer?: (event: { duplicate: boolean }) => { type?: string; body: unknown };
+}
+
+/**
+ * Inbound provider webhooks (public routes): the raw body is kept byte for byte and verified first; each
+ * event is recorded once per (church, provider, event id), also under 100 concurrent deliveries of one event
+ * (a unique index decides); its effect runs as a job with a deterministic id, so a crash between recording and
+ * effect is redone by the provider's redelivery or the queue's retry, never doubled.
+ */
+export function webhookIntake(root: FastifyInstance, opts: WebhookIntakeOptions): void {
+  void root.register(async (app) => {
+    // Only this scope reads bodies as bytes: the signature covers the exact bytes the provider sent.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    app.post(opts.path, { config: { access: 'public' }, schema: opts.schema as FastifySchema }, async (req, reply) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const event = await opts.verify(req, raw);
+      const answer = (duplicate: boolean) => {
+        const out = opts.answer?.({ duplicate }) ?? { body: { received: true, duplicate } };
+        if (out.type) reply.type(out.type);
+        return reply.code(200).send(out.body);
+      };
+      if (!event) return answer(false);
+      const { id, duplicate } = await recordWebhookEvent(app.db, opts.provider(req), event);
+      if (id) await app.deps.queue.enqueue(opts.job, { webhookEventId: id }, { jobId: `webhook-${id}` });
+      return answer(duplicate);
+    });
+  });
+}
+
+/**
+ * Records the event once. Answers the row to hand to the job (`id`: a new row, or a recorded one whose effect
+ * has not completed, which a redelivery hands over again under the same job id) and whether it was seen before.
+ */
+export async function recordWebhookEvent(db: Db, provider: string, event: VerifiedEvent): Promise<{ id: string | null; duplicate: boolean }> {
+  const [inserted] = await db
+    .insert(webhookEvents)
+    .values({ id: randomUUID(), churchId: event.churchId, provider, eventId: event.eventId, type: event.type, payload: event.payload ?? {} })
+    .onConflictDoNothing()
+    .returning({ id: webhookEvents.id });
+  if (inserted) return { id: inserted.id, duplicate: false };
+  const [existing] = await db
+    .select({ id: webhookEvents.id, processedAt: webhookEvents.processedAt })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.churchId, event.churchId), eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, event.eventId)));
+  return { id: existing && !existing.processedAt ? existing.id : null, duplicate: true };
+}
+
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+
+/**
+ * A webhook job's body: in one transaction, locks the event, applies `effect` unless it was applied before, and
+ * marks it processed with the effect's outcome. A retried job (crash, redelivery) finds it processed and stops.
+ */
+export async function processWebhookEvent(db: Db, webhookEventId: string, effect: (event: WebhookEventRow, tx: Tx) => Promise<string>): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const [event] = await tx.select().from(webhookEvents).where(and(eq(webhookEvents.id, webhookEventId), isNull(webhookEvents.processedAt))).for('update');
+    if (!event) return null;
+    const outcome = await effect(event, tx);
+    await tx.update(webhookEvents).set({ processedAt: new Date(), outcome }).where(eq(webhookEvents.id, webhookEventId));
+    return outcome;
+  });
+}

@@ -1,2 +1,0 @@
--- The content module's first migration: its tables arrive with its routes.
-SELECT 1;

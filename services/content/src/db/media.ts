@@ -1,0 +1,2 @@
+// The media half's tables (sermons, playlists, streaming, files, gallery, Bible, songs, sheet music).
+export {};
