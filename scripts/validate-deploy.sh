@@ -47,6 +47,9 @@ if ! command -v docker-compose >/dev/null && ! docker compose version >/dev/null
   apt_install docker-compose
 fi
 
+# Nothing but Node.js is assumed: pnpm comes through npx, also in the shells this script starts.
+pnpm() { npx -y pnpm@10 "$@"; }
+
 log "rendering and validating k8s overlays and docker-compose.yml"
 DEPLOY_TOOLS_REQUIRED=1 pnpm test gateway/test/deploy-manifests
 

@@ -7,13 +7,16 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { MODULES, type ModuleName } from '@church/common';
+import { MODULES, clientErrorHandler, logSerializers, type ModuleName } from '@church/common';
 import type { GatewayConfig } from './config';
 import { gatewayBodyParser, registerRateLimits, routePath } from './limits';
 import { upstream } from './proxy';
 
-/** Internal routes are for signed service-to-service calls only and are never reachable from outside (on `routePath`). */
-const INTERNAL = /^\/[a-z]+\/internal(\/|$)/;
+/**
+ * Internal routes are for signed service-to-service calls only and are never reachable from outside (on
+ * `routePath`): every `/<module>/internal/...` path, and the spec's Internal routes that live elsewhere.
+ */
+const INTERNAL = /^\/[a-z]+\/internal(\/|$)|^\/membership\/people\/apiemails$/;
 
 /**
  * The edge: one proxy per module prefix (URLs are forwarded unchanged, keep-alive pools to each service),
@@ -21,11 +24,16 @@ const INTERNAL = /^\/[a-z]+\/internal(\/|$)/;
  */
 export async function buildGateway(config: GatewayConfig, upstreams: Record<ModuleName, string>): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, serializers: logSerializers },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: config.BODY_LIMIT,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 100)) || randomUUID(),
     trustProxy: config.TRUST_PROXY,
+    // Slow clients: headers within HEADERS_TIMEOUT_MS; bodies are bounded by the body parser (limits.ts).
+    connectionTimeout: 0,
+    requestTimeout: config.BODY_TIMEOUT_MS + config.HEADERS_TIMEOUT_MS,
+    http: { headersTimeout: config.HEADERS_TIMEOUT_MS },
+    clientErrorHandler,
     // The router refuses a malformed escape in the path before any hook runs: answer it in the error shape too.
     frameworkErrors: (err, _req, reply) => void (reply as FastifyReply).code(err.statusCode ?? 400).send({ errors: [{ msg: err.message }] }),
   });
@@ -35,6 +43,8 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 502;
     if (status >= 500) req.log.error({ err }, 'gateway error');
+    // The body was refused unread: what is left of it on the socket cannot be read as a next request.
+    if (status === 413 || status === 408) reply.header('connection', 'close');
     return reply.code(status).send({ errors: [{ msg: status === 502 ? 'Upstream service unavailable' : err.message }] });
   });
 
@@ -48,11 +58,18 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     req.routePath = path;
     if (INTERNAL.test(path)) return reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] });
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > config.BODY_LIMIT) return reply.code(413).send({ errors: [{ msg: 'Body is too large' }] });
+    if (length > config.BODY_LIMIT) return reply.code(413).header('connection', 'close').send({ errors: [{ msg: 'Body is too large' }] });
   });
 
-  const origins = config.CORS_ORIGINS.trim() === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim());
-  await app.register(cors, { origin: origins, credentials: true, maxAge: 600, exposedHeaders: ['x-request-id', 'retry-after'] });
+  // Any origin may call the API with the bearer tokens it holds; credentials only for configured origins.
+  const anyOrigin = config.CORS_ORIGINS.trim() === '*';
+  await app.register(cors, {
+    origin: anyOrigin ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    credentials: !anyOrigin,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    maxAge: 600,
+    exposedHeaders: ['x-request-id', 'retry-after', 'etag'],
+  });
 
   await registerRateLimits(app, config);
 

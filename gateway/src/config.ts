@@ -8,9 +8,16 @@ export const gatewayConfig = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** comma-separated allowed origins, or * */
+  /**
+   * comma-separated origins whose browsers may call the API with credentials (cookies, auth headers they hold);
+   * `*` lets any origin call it without credentials (bearer tokens set by the app itself still work)
+   */
   CORS_ORIGINS: z.string().default('*'),
   BODY_LIMIT: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /** a request body must arrive within this many milliseconds of its headers (408 and closed after) */
+  BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** the headers must arrive within this many milliseconds of the connection's request start */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** requests per window per client address on the public identity and token routes */
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),

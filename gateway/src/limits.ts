@@ -67,23 +67,26 @@ function emailIn(body: Buffer, field: string): string | undefined {
   return typeof value === 'string' ? value.trim().toLowerCase() || undefined : undefined;
 }
 
-/** Whether the gateway reads this request's body (to find the email) instead of streaming it to the service. */
-const readsBody = (config: GatewayConfig, req: FastifyRequest) => config.RATE_LIMIT_ENABLED && req.method === 'POST' && EMAIL_FIELD.has(req.routePath);
-
 /**
- * The proxy's body parser. Bodies stream through unread, except on the email-limited routes, whose bodies are
- * read here (up to BODY_LIMIT, 413 beyond it, as Fastify's own reader does) and forwarded as the same bytes.
+ * The proxy's body parser: every body is read here before an upstream connection is taken for it, so a client
+ * that sends slowly holds only its own socket, never one of the pool's connections to a service. Up to
+ * BODY_LIMIT (413 beyond it, also for a chunked body with no length) and within BODY_TIMEOUT_MS of the headers
+ * (408 after it); either way the connection is closed, since the rest of the body is never read. The bytes are
+ * forwarded unchanged.
  */
 export function gatewayBodyParser(config: GatewayConfig) {
-  return (req: FastifyRequest, payload: IncomingMessage, done: (err: Error | null, body?: Buffer) => void) => {
-    if (!readsBody(config, req)) return done(null);
+  return (_req: FastifyRequest, payload: IncomingMessage, done: (err: Error | null, body?: Buffer) => void) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const fail = (statusCode: number, message: string) => {
+      stop();
+      done(Object.assign(new Error(message), { statusCode }));
+    };
+    const timer = setTimeout(() => fail(408, 'The request body did not arrive in time'), config.BODY_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= config.BODY_LIMIT) return void chunks.push(chunk);
-      stop();
-      done(Object.assign(new Error('Body is too large'), { statusCode: 413 }));
+      fail(413, 'Body is too large');
     };
     const onEnd = (err?: Error) => {
       stop();
@@ -91,6 +94,7 @@ export function gatewayBodyParser(config: GatewayConfig) {
       else done(null, Buffer.concat(chunks, size));
     };
     const stop = () => {
+      clearTimeout(timer);
       payload.removeListener('data', onData);
       payload.removeListener('end', onEnd);
       payload.removeListener('error', onEnd);

@@ -7,11 +7,24 @@ import { availableParallelism } from 'node:os';
 // and every other request (PASSWORD_HASH_CONCURRENCY overrides).
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 const LIMIT = Math.max(1, Number(process.env.PASSWORD_HASH_CONCURRENCY) || availableParallelism() - 1);
+/** Hashes that may wait for a slot; past it a request is refused at once (503) instead of queueing without end. */
+const MAX_WAITING = Math.max(1, Number(process.env.PASSWORD_HASH_QUEUE) || 8 * LIMIT);
 let running = 0;
 const waiting: Array<() => void> = [];
 
+/** Thrown when the hashing queue is full; services answer it 503 with Retry-After. */
+export class PasswordQueueFull extends Error {
+  readonly statusCode = 503;
+  constructor() {
+    super('Too many sign-ins at once; try again in a moment');
+  }
+}
+
 async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= LIMIT) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= LIMIT) {
+    if (waiting.length >= MAX_WAITING) throw new PasswordQueueFull();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
   running++;
   try {
     return await work();
@@ -31,7 +44,8 @@ export async function verifyPassword(stored: string | null | undefined, password
   if (!stored) return false;
   try {
     return await limited(() => verify(stored, password));
-  } catch {
+  } catch (err) {
+    if (err instanceof PasswordQueueFull) throw err;
     return false;
   }
 }

@@ -51,11 +51,12 @@ const VERIFIED_TOKENS = 10_000;
  * not kept: each try is verified again.
  */
 export function createTokenVerifier(secret: string): (token: string) => Claims {
-  const verify = createVerifier({ key: secret, algorithms: ['HS256'] }) as (token: string) => Claims;
+  // A token without `exp` never expires: refused, like one without the claims every route reads.
+  const verify = createVerifier({ key: secret, algorithms: ['HS256'], requiredClaims: ['exp', 'iat'] }) as (token: string) => Claims;
   const verified = new LRUCache<string, Claims>({ max: VERIFIED_TOKENS });
   return (token) => {
     const known = verified.get(token);
-    if (known && (known.exp === undefined || known.exp * 1000 > Date.now())) return known;
+    if (known && known.exp! * 1000 > Date.now()) return known;
     if (known) verified.delete(token);
     const claims = verify(token);
     verified.set(token, claims);

@@ -52,6 +52,13 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, Client: PreparingClient });
   // A pool error (the server restarted) must not crash the process; queries retry on new connections.
   pool.on('error', () => undefined);
+  // pg-pool listens for a client's errors only while the client is idle; a backend terminated while a client is
+  // checked out (in a transaction, or between a query's parts) emits 'error' with no listener, which would end
+  // the process. Every client keeps a listener of its own: the query in flight fails (503 below) and the pool
+  // drops the broken client.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = drizzlePg({ client: pool }) as unknown as Db;
   const rows = async <T>(text: string, params: unknown[]) => (await pool.query({ text, values: params })).rows as T[];
   return withLifecycle(db, 'postgres', rows, (folder) => migratePg(db as never, { migrationsFolder: folder, migrationsTable: journalTable(folder) }), () => pool.end());
@@ -164,6 +171,18 @@ export async function readOnlyQuery<T = Record<string, unknown>>(db: Db, text: s
     await tx.execute(sql.raw(`set local statement_timeout = ${ms}`));
     return rowsOf<T>(await tx.execute(boundSql(text, params)));
   });
+}
+
+/** SQLSTATE classes and driver errors that mean the database is away (not a bug, not the caller's fault). */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+
+/** True when an error (or its cause) says the database connection failed: answered 503, never a crash or a 500. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+    if (typeof e.message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i.test(e.message)) return true;
+  }
+  return false;
 }
 
 /** Rows of a raw `db.execute` result, the same over `pg` and PGlite. */

@@ -14,6 +14,7 @@ export * from './storage';
 export * from './crypto';
 export * from './snapshots';
 export * from './providers';
+export * from './logging';
 export * from './webhooks';
 export * from './contracts';
 export { webhookEvents, dataVersionSql } from './tables';

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ModuleName } from './config';
 import { Agent, request, type Dispatcher } from 'undici';
 import { HttpError } from './errors';
@@ -7,10 +7,37 @@ import { HttpError } from './errors';
 export const INTERNAL_MAX_SKEW_MS = 5 * 60 * 1000;
 export const SIGNATURE_HEADER = 'x-internal-signature';
 export const TIMESTAMP_HEADER = 'x-internal-timestamp';
+/** A random value per request, signed with it: two identical calls in the same millisecond still differ. */
+export const NONCE_HEADER = 'x-internal-nonce';
 
-/** HMAC-SHA256 over method, path (with query), timestamp and body. */
-export function signInternal(secret: string, method: string, pathWithQuery: string, timestamp: string, body: string): string {
-  return createHmac('sha256', secret).update(`${method.toUpperCase()}\n${pathWithQuery}\n${timestamp}\n${body}`).digest('hex');
+/** HMAC-SHA256 over method, path (with query), timestamp, body and (when sent) the nonce. */
+export function signInternal(secret: string, method: string, pathWithQuery: string, timestamp: string, body: string, nonce?: string): string {
+  const mac = createHmac('sha256', secret).update(`${method.toUpperCase()}\n${pathWithQuery}\n${timestamp}\n${body}`);
+  if (nonce) mac.update(`\n${nonce}`);
+  return mac.digest('hex');
+}
+
+/**
+ * Remembers the signatures accepted within the skew window, so a captured signed request is accepted once:
+ * a replay inside the window is refused as surely as a stale one after it. Per process; a replica that has
+ * not seen the request would accept it once more, which the short window and the nonce keep to one copy.
+ */
+export function createReplayGuard(windowMs = 2 * INTERNAL_MAX_SKEW_MS, max = 200_000) {
+  const seen = new Map<string, number>();
+  return {
+    /** true the first time a signature is presented, false on every repeat */
+    first(signature: string, now = Date.now()): boolean {
+      if (seen.has(signature)) return false;
+      if (seen.size >= max) {
+        for (const [key, at] of seen) {
+          if (now - at < windowMs && seen.size < max) break;
+          seen.delete(key);
+        }
+      }
+      seen.set(signature, now);
+      return true;
+    },
+  };
 }
 
 /** True only for a fresh, untampered signature. */
@@ -23,7 +50,8 @@ export function verifyInternal(
   const timestamp = req.headers[TIMESTAMP_HEADER];
   if (typeof signature !== 'string' || typeof timestamp !== 'string' || !/^\d+$/.test(timestamp)) return false;
   if (Math.abs(now - Number(timestamp)) > INTERNAL_MAX_SKEW_MS) return false;
-  const expected = Buffer.from(signInternal(secret, req.method, req.url, timestamp, req.rawBody ?? ''), 'hex');
+  const nonce = req.headers[NONCE_HEADER];
+  const expected = Buffer.from(signInternal(secret, req.method, req.url, timestamp, req.rawBody ?? '', typeof nonce === 'string' ? nonce : undefined), 'hex');
   const given = Buffer.from(signature, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -60,9 +88,11 @@ export function createInternalClient(secret: string, baseUrls: () => Record<Modu
     const key = opts?.revalidate ? `${module} ${method} ${path}\n${payload}` : undefined;
     const copy = key ? kept.get(key) : undefined;
     const timestamp = String(Date.now());
+    const nonce = randomBytes(12).toString('base64url');
     const headers: Record<string, string> = {
       [TIMESTAMP_HEADER]: timestamp,
-      [SIGNATURE_HEADER]: signInternal(secret, method, path, timestamp, payload),
+      [NONCE_HEADER]: nonce,
+      [SIGNATURE_HEADER]: signInternal(secret, method, path, timestamp, payload, nonce),
     };
     if (payload) headers['content-type'] = 'application/json';
     if (opts?.requestId) headers['x-request-id'] = opts.requestId;

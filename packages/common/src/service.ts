@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { z } from 'zod';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -13,14 +13,15 @@ import {
   type Claims,
 } from '@church/auth';
 import { serviceUrls, type BaseConfig, type ModuleName } from './config';
-import { openDatabase, readOnlyQuery, type Database, type Db } from './db';
+import { isDatabaseUnavailable, openDatabase, readOnlyQuery, type Database, type Db } from './db';
 import { HttpError, unauthorized } from './errors';
-import { createInternalClient, verifyInternal, type InternalClient } from './internal';
+import { SIGNATURE_HEADER, createInternalClient, createReplayGuard, verifyInternal, type InternalClient } from './internal';
 import { checkHandlers, createQueue, type JobContract, type JobDefinition, type Queue } from './queue';
 import { createMailer, type Mailer } from './email';
 import { createStorage, type Storage } from './storage';
 import { createSecretBox, type SecretBox } from './crypto';
 import { createSnapshots, dataVersion, type Snapshots } from './snapshots';
+import { logSerializers } from './logging';
 import { RequestValidationError, zodSerializerCompiler, zodValidatorCompiler } from './validation';
 
 /** Route files type `req.params`/`req.query`/`req.body` from their zod schemas: `app.withTypeProvider<ZodTypeProvider>()`. */
@@ -178,13 +179,20 @@ export async function buildDeps(def: ServiceDefinition, config: BaseConfig, over
 export async function createService(def: ServiceDefinition, config: BaseConfig, options: ServiceOptions = {}): Promise<FastifyInstance> {
   const deps = await buildDeps(def, config, options.overrides);
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    logger: options.logger === false ? false : { level: config.LOG_LEVEL, serializers: logSerializers },
     // Existing clients call `/groupMembers` and `/lookup/?subDomain=` (NOTES.md).
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
     bodyLimit: config.BODY_LIMIT,
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 100)) || randomUUID(),
     requestIdHeader: false,
     ajv: undefined,
+    // A slow client cannot hold a connection: headers within 10 s, the whole request within 30 s (408, closed).
+    connectionTimeout: 0,
+    requestTimeout: 30_000,
+    http: { headersTimeout: 10_000 },
+    // Errors the router raises before any route runs (a parameter over maxParamLength: 414) in the error shape.
+    frameworkErrors: (err, _req, reply) => void (reply as FastifyReply).code(err.statusCode ?? 400).send({ errors: [{ msg: frameworkMessage(err) }] }),
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(zodValidatorCompiler);
@@ -266,7 +274,15 @@ function registerErrorHandling(app: FastifyInstance) {
     if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send({ errors: err.errors });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ errors: [{ msg: clientMessage(err), ...(status === 400 ? { location: 'body' } : {}) }] });
+      // A body that was refused unread (too large, not arriving) leaves bytes on the socket: close it.
+      if (status === 413 || status === 408) reply.header('connection', 'close');
+      return reply.code(status).send({ errors: [{ msg: clientMessage(err), ...(status === 400 ? { param: 'body', location: 'body' } : {}) }] });
+    }
+    // A bounded queue that is full (password hashing): try again in a moment.
+    if (status === 503) return reply.code(503).header('retry-after', '1').send({ errors: [{ msg: err.message }] });
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      return reply.code(503).header('retry-after', '1').send({ errors: [{ msg: 'The database is unavailable; try again shortly' }] });
     }
     // Database constraint violations that reach here are client conflicts, not bugs.
     const pgCode = (err as { cause?: { code?: string } }).cause?.code ?? err.code;
@@ -279,6 +295,24 @@ function registerErrorHandling(app: FastifyInstance) {
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ errors: [{ msg: 'Internal server error' }] });
   });
+}
+
+function frameworkMessage(err: Error & { code?: string }): string {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH' || (err as { statusCode?: number }).statusCode === 414) return 'A path parameter is too long';
+  return err.message;
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before Fastify sees a request (headers too large: 431; a request that
+ * timed out: 408; malformed: 400) in the error shape, and closes the connection: its bytes cannot be trusted.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const msg = status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Malformed request';
+  const body = JSON.stringify({ errors: [{ msg }] });
+  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 function clientMessage(err: Error & { code?: string }): string {
@@ -320,9 +354,11 @@ function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
     req.auth = auth;
     if (!(await access.check(req, auth, deps.api))) throw unauthorized(`Missing permission: ${access.text}`);
   });
+  const replays = createReplayGuard();
   app.addHook('preValidation', async (req) => {
     if (req.routeOptions.config?.access !== 'internal') return;
     if (!verifyInternal(deps.config.INTERNAL_SECRET, req)) throw unauthorized('Invalid internal signature');
+    if (!replays.first(String(req.headers[SIGNATURE_HEADER]))) throw unauthorized('Replayed internal request');
   });
 }
 

@@ -13,14 +13,30 @@ export class RequestValidationError extends Error {
   constructor(
     readonly issues: z.core.$ZodIssue[],
     readonly location: string,
+    /** what was sent, to tell a missing field from a wrong one */
+    readonly input?: unknown,
   ) {
     super('request validation failed');
   }
 
-  /** The spec's validation body: one `{msg, param, location}` per problem. */
+  /** The spec's validation body: one `{msg, param, location}` per problem, in words a person can act on. */
   toErrors(): ErrorItem[] {
-    return this.issues.flatMap(unwrapUnion).map((issue) => ({ msg: issue.message, param: paramName(issue), location: this.location }));
+    return this.issues.flatMap(unwrapUnion).map((issue) => {
+      const param = paramName(issue);
+      return { msg: isMissing(issue, this.input) ? `${param || this.location} is required` : issue.message, param, location: this.location };
+    });
   }
+}
+
+/** A type error about a field that was not sent at all ("`firstName` is required", not "expected string"). */
+function isMissing(issue: z.core.$ZodIssue, input: unknown): boolean {
+  if (issue.code !== 'invalid_type') return false;
+  let value = input;
+  for (const key of issue.path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key as PropertyKey];
+  }
+  return value === undefined;
 }
 
 /**
@@ -46,7 +62,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
   const location = LOCATIONS[httpPart ?? 'body'] ?? 'body';
   return (data: unknown) => {
     const result = schema.safeParse(data);
-    return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, location) };
+    return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, location, data) };
   };
 };
 
