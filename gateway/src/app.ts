@@ -7,7 +7,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { MODULES, clientErrorHandler, logSerializers, type ModuleName } from '@church/common';
+import { MODULES, STORED_FILE_HEADERS, clientErrorHandler, logSerializers, type ModuleName } from '@church/common';
 import type { GatewayConfig } from './config';
 import { gatewayBodyParser, registerRateLimits, routePath } from './limits';
 import { upstream } from './proxy';
@@ -124,7 +124,16 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
   });
 
   if (config.FILES_DIR) {
-    await app.register(fastifyStatic, { root: path.resolve(config.FILES_DIR), prefix: '/files/', decorateReply: false });
+    await app.register(fastifyStatic, {
+      root: path.resolve(config.FILES_DIR),
+      prefix: '/files/',
+      decorateReply: false,
+      // The type comes from the stored extension, which the storage helper derives from the checked type; the
+      // headers keep a browser from sniffing or running anything a file holds.
+      setHeaders: (res) => {
+        for (const [name, value] of Object.entries(STORED_FILE_HEADERS)) res.setHeader(name, value);
+      },
+    });
   }
   return app;
 }

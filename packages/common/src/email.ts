@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { convert } from 'html-to-text';
 import { defineJob } from './queue';
 
 type SendGridMail = typeof import('@sendgrid/mail');
@@ -50,7 +51,7 @@ export async function createMailer(options: MailerOptions): Promise<Mailer> {
         from: message.from ?? options.from,
         subject: message.subject,
         html: message.html,
-        text: message.text ?? stripTags(message.html),
+        text: message.text ?? plainText(message.html),
       });
     },
   };
@@ -62,14 +63,47 @@ function mailbox(dir: string, from: string): Mailer {
     async send(message) {
       await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${Date.now()}-${randomUUID()}.json`);
-      const stored = { to: message.to, from: message.from ?? from, subject: message.subject, html: message.html, text: message.text ?? stripTags(message.html) };
+      const stored = { to: message.to, from: message.from ?? from, subject: message.subject, html: message.html, text: message.text ?? plainText(message.html) };
       await writeFile(file, JSON.stringify(stored, null, 2));
     },
   };
 }
 
-function stripTags(html: string): string {
-  return html.replace(/<br\s*\/?>/gi, '\n').replace(/<[^>]+>/g, '').trim();
+/**
+ * The plain-text alternative of an HTML email (html-to-text): paragraphs and line breaks kept, entities decoded,
+ * and every link on a line of its own, written out whole, so a plain-text reader's link works as written.
+ */
+export function plainText(html: string): string {
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', format: 'linkOnOwnLine' },
+      { selector: 'img', format: 'skip' },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+    ],
+    formatters: {
+      // The link's words, then its address alone on the next line (entities already decoded by the parser).
+      linkOnOwnLine: (elem, walk, builder) => {
+        const href = (elem as { attribs?: Record<string, string> }).attribs?.href?.trim();
+        const text = textOf(elem).trim();
+        if (!href || /^(mailto:|#)/i.test(href)) return walk(elem.children, builder);
+        if (text && text !== href) walk(elem.children, builder);
+        builder.addLineBreak();
+        builder.addInline(href, { noWordTransform: true });
+        builder.addLineBreak();
+      },
+    },
+  })
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+type Node = { type?: string; data?: string; children?: Node[] };
+function textOf(node: Node): string {
+  if (node.type === 'text') return node.data ?? '';
+  return (node.children ?? []).map(textOf).join('');
 }
 
 /** The `<module>.email` job every module that sends mail registers: delivery happens off the request. */

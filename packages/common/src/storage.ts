@@ -83,11 +83,53 @@ function localPath(dir: string, key: string): string {
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,(.+)$/s;
 
-/** Decodes a `data:<type>;base64,...` address (photos and images sent inline); null when it is not one. */
+/**
+ * Extensions a stored file may get from its declared type; any other type is stored as `.bin` and so served as
+ * `application/octet-stream`. A client cannot make the file store serve HTML, SVG or script from an upload.
+ */
+const SAFE_EXTENSIONS = new Set(['png', 'jpg', 'gif', 'webp', 'pdf', 'mp3', 'mp4', 'm4a', 'wav', 'ogg', 'webm', 'txt', 'csv', 'json', 'zip', 'docx', 'xlsx', 'pptx', 'doc', 'xls', 'ppt', 'pro', 'chordpro']);
+
+/** Decodes a `data:<type>;base64,...` address (files sent inline); null when it is not one. */
 export function decodeDataUrl(value: string): { contentType: string; body: Buffer; extension: string } | null {
   const m = DATA_URL.exec(value);
   if (!m) return null;
-  const contentType = m[1]!.toLowerCase();
-  const extension = contentType.split('/')[1]!.replace('jpeg', 'jpg').replace(/[^a-z0-9]/g, '');
-  return { contentType, body: Buffer.from(m[2]!, 'base64'), extension };
+  const declared = m[1]!.toLowerCase();
+  const named = declared.split('/')[1]!.replace('jpeg', 'jpg').replace(/[^a-z0-9]/g, '');
+  const extension = SAFE_EXTENSIONS.has(named) ? named : 'bin';
+  return { contentType: extension === 'bin' ? 'application/octet-stream' : declared, body: Buffer.from(m[2]!, 'base64'), extension };
 }
+
+/** Raster image types accepted for photos and images, told apart by their first bytes. */
+const IMAGE_SIGNATURES: Array<{ contentType: string; extension: string; matches: (b: Buffer) => boolean }> = [
+  { contentType: 'image/png', extension: 'png', matches: (b) => b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { contentType: 'image/jpeg', extension: 'jpg', matches: (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { contentType: 'image/gif', extension: 'gif', matches: (b) => b.length > 6 && /^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1')) },
+  { contentType: 'image/webp', extension: 'webp', matches: (b) => b.length > 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+];
+
+/** Images larger than this are refused (5 MB; a phone photo resized by the app is far smaller). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Decodes an inline image (`data:image/...;base64,`) and accepts it only when its bytes are a PNG, JPEG, GIF or
+ * WebP image within the size limit; the stored type comes from the bytes, never from what the client declared.
+ * Anything else is a 400 naming `param`.
+ */
+export function decodeImage(value: string, param: string, maxBytes = MAX_IMAGE_BYTES): { contentType: string; body: Buffer; extension: string } {
+  const m = DATA_URL.exec(value);
+  if (!m) throw badRequest(param, 'must be an image as a data URL (data:image/png;base64,...)');
+  const body = Buffer.from(m[2]!, 'base64');
+  if (body.length > maxBytes) throw badRequest(param, `image is larger than ${Math.floor(maxBytes / 1024 / 1024)} MB`);
+  const kind = IMAGE_SIGNATURES.find((k) => k.matches(body));
+  if (!kind) throw badRequest(param, 'must be a PNG, JPEG, GIF or WebP image');
+  return { contentType: kind.contentType, body, extension: kind.extension };
+}
+
+/**
+ * Headers every stored file is served with (the gateway's /files, and S3 objects via their metadata): never
+ * sniffed into another type, and sandboxed so that even a document a browser renders runs no script.
+ */
+export const STORED_FILE_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'",
+} as const;
