@@ -146,7 +146,8 @@ export const AttendanceRecord = z.object({
   service: Ref,
   serviceTime: Ref,
 });
-export const TrendRow = z.object({ week: Stamp, count: z.number().int() });
+/** `week`: the Sunday starting the week, a date (`2026-11-22`) as the spec's trend row says */
+export const TrendRow = z.object({ week: z.string(), count: z.number().int() });
 export const GroupAttendanceRow = z.object({
   serviceId: z.string(),
   serviceName: z.string(),

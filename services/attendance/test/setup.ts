@@ -108,9 +108,9 @@ export function fakeInternal(routes: Record<string, (body: unknown) => unknown>)
  * Membership's group lists as a fake answers `POST /membership/internal/groups/list`: `add(churchId, id, name)`
  * puts a whole group record (as membership keeps it) into that church's list.
  */
-export function fakeGroupLists() {
+export function fakeGroupLists(extra: Record<string, (body: unknown) => unknown> = {}) {
   const lists = new Map<string, Array<Record<string, unknown>>>();
-  const internal = fakeInternal({ 'POST /membership/internal/groups/list': (body) => lists.get((body as { churchId: string }).churchId) ?? [] });
+  const internal = fakeInternal({ 'POST /membership/internal/groups/list': (body) => lists.get((body as { churchId: string }).churchId) ?? [], ...extra });
   const add = (churchId: string, id: string, name: string) => {
     // what attendance answers of it (`LinkedGroup`)
     const group = { id, name, categoryName: 'Kids', slug: name.toLowerCase(), trackAttendance: true, parentPickup: false, printNametag: true };
@@ -122,3 +122,62 @@ export function fakeGroupLists() {
 
 /** Today's UTC day as `YYYY-MM-DD` (check-in dates sessions and visits by UTC day). */
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Membership's people as a fake answers `POST /membership/internal/people/facts` (`peopleFacts`: the church's
+ * live people among the ids, with their household) and `POST /membership/internal/people/basic`:
+ * `add(churchId, householdId?)` makes a person of that church and answers their id; `remove(churchId, id)`
+ * removes one (facts leave them out); `down = true` makes membership unreachable. Pass `internal` as `overrides.internal`; `calls` records what was asked.
+ */
+export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {}) {
+  const people = new Map<string, { id: string; churchId: string; householdId: string | null; removed: boolean }>();
+  const state = { down: false };
+  const facts = (body: unknown) => {
+    if (state.down) throw new TypeError('fetch failed'); // as the client fails when membership is unreachable
+    const { churchId, ids } = body as { churchId: string; ids?: string[] };
+    const wanted = ids ? ids.map((id) => people.get(id)).filter((p) => p !== undefined) : [...people.values()];
+    return wanted
+      .filter((p) => p.churchId === churchId && !p.removed)
+      .map((p) => ({
+        id: p.id,
+        firstName: 'First',
+        lastName: p.id.slice(0, 8),
+        displayName: `First ${p.id.slice(0, 8)}`,
+        email: null,
+        mobilePhone: null,
+        optedOut: false,
+        birthDate: null,
+        anniversary: null,
+        gender: null,
+        maritalStatus: null,
+        membershipStatus: 'Member',
+        campusId: null,
+        householdId: p.householdId,
+        groupIds: [],
+        leaderGroupIds: [],
+      }));
+  };
+  const routes = { 'POST /membership/internal/people/facts': facts, ...extra };
+  const internal = fakeInternal(routes);
+  return {
+    internal,
+    /** the fake's routes, to merge into another fake (`fakeGroupLists(people.routes)`) */
+    routes,
+    add(churchId: string, householdId: string | null = randomUUID(), id: string = randomUUID()) {
+      people.set(id, { id, churchId, householdId, removed: false });
+      return id;
+    },
+    remove(id: string) {
+      people.get(id)!.removed = true;
+    },
+    move(id: string, householdId: string | null) {
+      people.get(id)!.householdId = householdId;
+    },
+    /** while true, asking for facts fails as an unreachable membership does */
+    set down(value: boolean) {
+      state.down = value;
+    },
+    /** how many times facts were asked for */
+    factCalls: () => internal.calls.filter((c) => c.path === '/membership/internal/people/facts').length,
+  };
+}

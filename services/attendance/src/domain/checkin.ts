@@ -28,7 +28,16 @@ export async function lastCheckin(db: Db, churchId: string, serviceId: string, p
  */
 export async function submitCheckin(
   db: Db,
-  input: { churchId: string; userId: string; serviceId: string; peopleIds: string[]; items: CheckinItem[]; param: (i: number, field: string) => string },
+  input: {
+    churchId: string;
+    userId: string;
+    serviceId: string;
+    peopleIds: string[];
+    items: CheckinItem[];
+    /** the live people of the church among the submitted ones (from membership) */
+    known: ReadonlySet<string> | ReadonlyMap<string, unknown>;
+    param: (i: number, field: string) => string;
+  },
 ) {
   const { churchId, serviceId, items } = input;
   const today = utcToday();
@@ -54,13 +63,14 @@ export async function submitCheckin(
     at: at.toISOString(),
     userId: input.userId,
     scope: [...new Set([...input.peopleIds, ...items.map((i) => i.personId)])],
+    peopleKnown: items.every((i) => input.known.has(i.personId)),
     people: items.map((i) => ({ personId: i.personId, newVisitId: randomUUID() })),
     keys: [...keys.values()],
     links,
   });
   if (!rows.some((r) => r.kind === 'service')) throw notFound('Service');
   if (!rows.some((r) => r.kind === 'written')) {
-    throw validationFailed(refusals(items, new Set(rows.flatMap((r) => (r.kind === 'time' ? [r.id] : []))), input.param));
+    throw validationFailed(refusals(items, new Set(rows.flatMap((r) => (r.kind === 'time' ? [r.id] : []))), input.known, input.param));
   }
 
   const visits = items.map((item) => ({
@@ -82,12 +92,21 @@ export async function submitCheckin(
   return { securityCode: securityCode(), visits };
 }
 
-/** Why a submission was refused: a person submitted twice, a time that is not a live time of the service. */
-function refusals(items: CheckinItem[], times: Set<string>, param: (i: number, field: string) => string): ErrorItem[] {
+/**
+ * Why a submission was refused: a person who is not one of the church's, a person submitted twice, a time that
+ * is not a live time of the service.
+ */
+function refusals(
+  items: CheckinItem[],
+  times: Set<string>,
+  known: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  param: (i: number, field: string) => string,
+): ErrorItem[] {
   const errors: ErrorItem[] = [];
   const seen = new Set<string>();
   items.forEach((item, i) => {
-    if (seen.has(item.personId)) errors.push({ msg: 'person submitted twice', param: param(i, 'personId'), location: 'body' });
+    if (!known.has(item.personId)) errors.push({ msg: 'not a person of this church', param: param(i, 'personId'), location: 'body' });
+    else if (seen.has(item.personId)) errors.push({ msg: 'person submitted twice', param: param(i, 'personId'), location: 'body' });
     seen.add(item.personId);
     item.visitSessions.forEach(({ session }, j) => {
       if (!times.has(session.serviceTimeId)) {

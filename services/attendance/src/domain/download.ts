@@ -1,5 +1,5 @@
 import { notFound, type Db, type InternalClient } from '@church/common';
-import { fromMembership } from './membership';
+import { fromMembership, listWith } from './membership';
 import { sessionAttendance } from '../repos/sessions';
 
 /** A member of a group, as membership's internal route answers. */
@@ -56,7 +56,7 @@ export async function sessionDownload(db: Db, internal: InternalClient, churchId
   if (!session) throw notFound('Session');
   const { present, sessionDate } = session;
   // The roster is kept and revalidated: membership answers 304 while the church's people and groups are unchanged.
-  const members = await fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId }, true);
+  const members = await fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId }, true, listWith('personId'));
   const visitsOf = new Map<string, Array<(typeof present)[number]>>();
   for (const p of present) {
     const list = visitsOf.get(p.personId);
@@ -83,7 +83,12 @@ export async function sessionDownload(db: Db, internal: InternalClient, churchId
   if (!visitsOf.size) return memberRows;
 
   // Present people who are not (or no longer) members: named through membership, then merged in.
-  const basics = await fromMembership<PersonBasic[]>(internal, '/membership/internal/people/basic', { churchId, ids: [...visitsOf.keys()] });
+  // membership takes up to 5,000 ids a call
+  const ids = [...visitsOf.keys()];
+  const chunks = Array.from({ length: Math.ceil(ids.length / 5000) }, (_, i) => ids.slice(i * 5000, (i + 1) * 5000));
+  const basics = (
+    await Promise.all(chunks.map((chunk) => fromMembership<PersonBasic[]>(internal, '/membership/internal/people/basic', { churchId, ids: chunk }, false, listWith('id'))))
+  ).flat();
   const basicById = new Map(basics.map((p) => [p.id, p]));
   const strangerRows = [...visitsOf].flatMap(([personId, visits]) => visits.map((visit) => row(personId, nameOf(basicById.get(personId)), visit)));
   strangerRows.sort(bySheetOrder);

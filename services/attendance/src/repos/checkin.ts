@@ -20,6 +20,8 @@ export interface CheckinInput {
   userId: string;
   /** everyone whose visit at the service today the submission replaces */
   scope: string[];
+  /** false when a submitted person is no live person of the church (membership said so): nothing is written */
+  peopleKnown: boolean;
   /** the submitted people in body order, with the id a new visit of theirs takes */
   people: Array<{ personId: string; newVisitId: string }>;
   /** the wanted (group, service time) pairs, each with the id a new session takes */
@@ -41,7 +43,8 @@ export type CheckinRow =
 
 /*
  * Reads and writes in one statement of data-modifying CTEs (they all see the statement's snapshot). Every
- * write is gated on `valid`: a live service of the church, only its live service times, each person once — a
+ * write is gated on `valid`: a live service of the church, only its live service times, each person once, every
+ * person one of the church's (`peopleKnown`, checked with membership before the statement) — a
  * refused submission writes nothing and answers the service's times so the caller can name the bad fields.
  * The people's visits of the day are probed through the unique (church, person, date, service) index and the
  * service kept afterwards (`day_visits` is materialised): with the service in the probe, the generic plan of
@@ -59,7 +62,8 @@ const checkinStatement = prepared<CheckinRow>(sql`
   valid as (
     select exists (select from service)
        and not exists (select from unnest(${p('linkTimes', 'uuid[]')}) w(id) where w.id not in (select id from times))
-       and (select count(distinct x) = count(*) from unnest(${p('people', 'uuid[]')}) x) as ok),
+       and (select count(distinct x) = count(*) from unnest(${p('people', 'uuid[]')}) x)
+       and ${p('peopleKnown', 'boolean')} as ok),
   found_sessions as (
     select se.id, k.group_id, k.service_time_id
       from unnest(${p('keyGroups', 'uuid[]')}, ${p('keyTimes', 'uuid[]')}) k(group_id, service_time_id)
@@ -127,6 +131,7 @@ export function runCheckin(db: DbOrTx, input: CheckinInput): Promise<CheckinRow[
     at: input.at,
     userId: input.userId,
     scope: input.scope,
+    peopleKnown: input.peopleKnown,
     people: input.people.map((x) => x.personId),
     visitIds: input.people.map((x) => x.newVisitId),
     keyIds: input.keys.map((k) => k.newSessionId),

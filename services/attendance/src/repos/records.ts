@@ -43,8 +43,11 @@ export function visitConditions(db: DbOrTx, churchId: string, f: PlaceFilter): S
   return out;
 }
 
+/** A `date` expression as the spec's date text, `2026-11-22` (formatted by PostgreSQL, whatever its DateStyle). */
+const asDay = (day: SQL) => sql<string>`to_char(${day}, 'YYYY-MM-DD')`;
+
 /**
- * Visits per Sunday-start week, oldest first, in one statement. Without a session filter it sums the
+ * Visits per Sunday-start week (`week` is the Sunday as `YYYY-MM-DD`), oldest first, in one statement. Without a session filter it sums the
  * per-(service, date) counts that triggers keep in `visit_counts` (one row per service and day, whatever
  * the number of visits), so its cost does not grow with the church's attendance; a key whose count went back
  * to zero adds nothing, and a week whose sum is zero is left out, as a week without visits would be.
@@ -57,10 +60,10 @@ export function trend(db: DbOrTx, churchId: string, f: PlaceFilter) {
     const ofCampus = db.select({ id: services.id }).from(services).where(and(eq(services.churchId, churchId), eq(services.campusId, f.campusId)));
     conditions.push(inArray(visitCounts.serviceId, ofCampus));
   }
-  const week = sql<Date>`(${visitCounts.visitDate} - extract(dow from ${visitCounts.visitDate})::int)`.mapWith(visits.visitDate);
+  const week = sql`(${visitCounts.visitDate} - extract(dow from ${visitCounts.visitDate})::int)`;
   const total = sql`sum(${visitCounts.visits})`;
   return db
-    .select({ week, count: sql<number>`${total}::int`.mapWith(Number) })
+    .select({ week: asDay(week), count: sql<number>`${total}::int`.mapWith(Number) })
     .from(visitCounts)
     .where(and(...conditions))
     .groupBy(week)
@@ -91,9 +94,9 @@ function sessionTrend(db: DbOrTx, churchId: string, f: PlaceFilter) {
     conditions.push(inArray(sessions.serviceTimeId, times));
   }
   const day = sql`(${sessions.sessionDate} at time zone 'UTC')::date`;
-  const week = sql<Date>`(${day} - extract(dow from ${day})::int)`.mapWith(visits.visitDate);
+  const week = sql`(${day} - extract(dow from ${day})::int)`;
   return db
-    .select({ week, count: sql<number>`count(distinct ${visitSessions.visitId})::int`.mapWith(Number) })
+    .select({ week: asDay(week), count: sql<number>`count(distinct ${visitSessions.visitId})::int`.mapWith(Number) })
     .from(sessions)
     .innerJoin(visitSessions, and(eq(visitSessions.churchId, churchId), eq(visitSessions.sessionId, sessions.id)))
     .where(and(...conditions))

@@ -4,6 +4,7 @@ import { requires } from '@church/auth';
 import { Id, IdList, IdParams, badRequest, batchOf, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
 import { visits } from '../db/schema';
 import { lastCheckin, submitCheckin } from '../domain/checkin';
+import { householdScope, peopleCache } from '../domain/people';
 import { requireService } from '../repos/places';
 import { deleteVisit, getVisit, listVisits, withVisitSessions } from '../repos/visits';
 import { CheckinItem, CheckinResult, QueryId, Visit, VisitSave } from '../schemas';
@@ -22,10 +23,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => withVisitSessions(app.db, req.auth.churchId, await listVisits(app.db, req.auth.churchId, req.query.personId)),
   );
 
+  // Membership's people (live, with households), kept briefly per church: check-in asks at most once a request.
+  const people = peopleCache();
+
+  // A caller with only Attendance.Checkin reads and submits their own household's check-ins (401 otherwise).
   app.get(
     '/attendance/visits/checkin',
     { config: { access: requires('Attendance.View or Attendance.Checkin') }, schema: { querystring: CheckinQuery, response: { 200: List } } },
-    (req) => lastCheckin(app.db, req.auth.churchId, req.query.serviceId, req.query.peopleIds),
+    async (req) => {
+      await householdScope(req, app.deps.internal, people, ['Attendance.View', 'Attendance.Edit'], req.query.peopleIds);
+      return lastCheckin(app.db, req.auth.churchId, req.query.serviceId, req.query.peopleIds);
+    },
   );
 
   app.post(
@@ -38,15 +46,23 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         response: { 200: CheckinResult },
       },
     },
-    (req) =>
-      submitCheckin(app.db, {
+    async (req) => {
+      const peopleIds = req.query.peopleIds ?? [];
+      const submitted = req.body.map((item) => item.personId);
+      // the household rule covers everyone whose visit the submission writes or removes
+      const scope = await householdScope(req, app.deps.internal, people, ['Attendance.Edit'], [...peopleIds, ...submitted]);
+      // every submitted person must be a live person of the church (one call, none when all are kept)
+      const known = scope.known ?? (submitted.length ? await people.households(app.deps.internal, req.auth.churchId, submitted) : new Map());
+      return submitCheckin(app.db, {
         churchId: req.auth.churchId,
         userId: req.auth.id,
         serviceId: req.query.serviceId,
-        peopleIds: req.query.peopleIds ?? [],
+        peopleIds,
         items: req.body,
+        known,
         param: (i, field) => itemParam(req, i, field),
-      }),
+      });
+    },
   );
 
   app.get('/attendance/visits/:id', { config: { access: view }, schema: { params: IdParams, response: { 200: Visit } } }, async (req) => {

@@ -2,16 +2,22 @@ import { and, eq } from 'drizzle-orm';
 import { gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { HttpError } from '@church/common';
 import { visitSessions, visits } from '../../src/db/schema';
 import { fakeInternal, makeChurch, makePlaces, makeSession, makeVisit, startAttendance } from '../setup';
 
 // Membership, as the fake answers it: one group with two members, and the names of anyone asked about.
 const groupId = randomUUID();
 const unreachable = randomUUID(); // asking about this group fails like a network error
+// asking about these answers a client error of membership's own, or a body that is no roster
+const [refused, unknownRoute, malformed] = [randomUUID(), randomUUID(), randomUUID()];
 const [ann, bob, cid] = [randomUUID(), randomUUID(), randomUUID()];
 const internal = fakeInternal({
   'POST /membership/internal/groups/members': (body) => {
     if ((body as { groupId: string }).groupId === unreachable) throw new TypeError('fetch failed');
+    if ((body as { groupId: string }).groupId === refused) throw new HttpError(401, [{ msg: 'Unauthorized' }]);
+    if ((body as { groupId: string }).groupId === unknownRoute) throw new HttpError(404, [{ msg: 'Route not found' }]);
+    if ((body as { groupId: string }).groupId === malformed) return { members: [] };
     return (body as { groupId: string }).groupId === groupId
       ? [
           { personId: ann, displayName: 'Ann Lee', firstName: 'Ann', lastName: 'Lee', photo: null, leader: true },
@@ -143,6 +149,20 @@ describe('GET /attendance/visitsessions/download/:sessionId', () => {
     const res = await call(t.app, 'GET', `/attendance/visitsessions/download/${s}`, { token: c.token(['Attendance.View']) });
     expect(res.statusCode).toBe(502);
     expect(res.json().errors[0].msg).toBe('membership is unreachable');
+  });
+
+  it("answers 502, not membership's own status nor a 500, when membership refuses or answers no roster", async () => {
+    const c = makeChurch();
+    for (const [group, msg] of [
+      [refused, 'membership answered 401'],
+      [unknownRoute, 'membership answered 404'],
+      [malformed, 'membership answered an unexpected shape'],
+    ] as const) {
+      const s = await makeSession(t, c.churchId, group, null, '2024-02-04');
+      const res = await call(t.app, 'GET', `/attendance/visitsessions/download/${s}`, { token: c.token(['Attendance.View']) });
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({ errors: [{ msg }] });
+    }
   });
 
   it("answers 404 for another church's session without asking membership", async () => {

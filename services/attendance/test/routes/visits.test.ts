@@ -2,9 +2,11 @@ import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
 import { sessions, visitSessions, visits } from '../../src/db/schema';
-import { makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance, todayUtc } from '../setup';
+import { fakePeople, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance, todayUtc } from '../setup';
 
-const t = useAttendance();
+// Membership's people (live people and their households), as check-in asks for them.
+const people = fakePeople();
+const t = useAttendance({ overrides: { internal: people.internal } });
 
 const ID = '00000000-0000-4000-8000-000000000001';
 
@@ -80,7 +82,9 @@ describe('POST /attendance/visits/checkin', () => {
   it('creates sessions, visits and visit sessions and answers them with a security code', async () => {
     const c = makeChurch();
     const p = await makePlaces(t, c.churchId);
-    const [kid, teen] = [randomUUID(), randomUUID()];
+    const home = randomUUID();
+    people.add(c.churchId, home, c.personId);
+    const [kid, teen] = [people.add(c.churchId, home), people.add(c.churchId, home)];
     const [nursery, youth] = [randomUUID(), randomUUID()];
     const res = await call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}&peopleIds=${kid},${teen}`, {
       token: c.token(['Attendance.Checkin']),
@@ -104,7 +108,7 @@ describe('POST /attendance/visits/checkin', () => {
     const c = makeChurch();
     const p = await makePlaces(t, c.churchId);
     const late = await makeServiceTime(t, c.churchId, p.serviceId, '11:00');
-    const [kid, sister, neighbour] = [randomUUID(), randomUUID(), randomUUID()];
+    const [kid, sister, neighbour] = [people.add(c.churchId), people.add(c.churchId), people.add(c.churchId)];
     const [nursery, preschool] = [randomUUID(), randomUUID()];
     const token = c.token(['Attendance.Edit']);
     const checkin = (peopleIds: string[], body: unknown) => call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}&peopleIds=${peopleIds.join(',')}`, { token, body });
@@ -138,7 +142,9 @@ describe('POST /attendance/visits/checkin', () => {
   it('keeps the visit sessions a repeated check-in still wants, first and with their ids, then adds the new ones once', async () => {
     const c = makeChurch();
     const p = await makePlaces(t, c.churchId);
-    const kid = randomUUID();
+    const home = randomUUID();
+    people.add(c.churchId, home, c.personId);
+    const kid = people.add(c.churchId, home);
     const [nursery, preschool] = [randomUUID(), randomUUID()];
     const token = c.token(['Attendance.Checkin']);
     const vs = (groupId: string) => ({ session: { serviceTimeId: p.serviceTimeId, groupId } });
@@ -159,12 +165,12 @@ describe('POST /attendance/visits/checkin', () => {
     const c = makeChurch();
     const p = await makePlaces(t, c.churchId);
     const other = await makePlaces(t, c.churchId, { service: 'Wednesday' });
-    const token = c.token(['Attendance.Checkin']);
+    const token = c.token(['Attendance.Edit']);
     const res = await call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}`, {
       token,
       body: [
-        { personId: randomUUID(), visitSessions: [{ session: { serviceTimeId: p.serviceTimeId, groupId: randomUUID() } }] },
-        { personId: randomUUID(), visitSessions: [{ session: { serviceTimeId: other.serviceTimeId, groupId: randomUUID() } }] },
+        { personId: people.add(c.churchId), visitSessions: [{ session: { serviceTimeId: p.serviceTimeId, groupId: randomUUID() } }] },
+        { personId: people.add(c.churchId), visitSessions: [{ session: { serviceTimeId: other.serviceTimeId, groupId: randomUUID() } }] },
       ],
     });
     expect(res.statusCode).toBe(400);
@@ -172,7 +178,7 @@ describe('POST /attendance/visits/checkin', () => {
     expect(await t.app.db.select().from(visits).where(eq(visits.churchId, c.churchId))).toEqual([]);
     expect(await t.app.db.select().from(sessions).where(eq(sessions.churchId, c.churchId))).toEqual([]);
 
-    const person = randomUUID();
+    const person = people.add(c.churchId);
     const twice = await call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}`, { token, body: [{ personId: person }, { personId: person }] });
     expect(twice.json().errors[0].param).toBe('[1].personId');
     const noService = await call(t.app, 'POST', '/attendance/visits/checkin', { token, body: [] });
@@ -185,9 +191,11 @@ describe('POST /attendance/visits/checkin', () => {
     const a = makeChurch();
     const b = makeChurch();
     const p = await makePlaces(t, a.churchId);
+    const home = randomUUID();
+    people.add(b.churchId, home, b.personId);
     const res = await call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}`, {
       token: b.token(['Attendance.Checkin']),
-      body: [{ personId: randomUUID(), visitSessions: [{ session: { serviceTimeId: p.serviceTimeId, groupId: randomUUID() } }] }],
+      body: [{ personId: people.add(b.churchId, home), visitSessions: [{ session: { serviceTimeId: p.serviceTimeId, groupId: randomUUID() } }] }],
     });
     expect(res.statusCode).toBe(404);
     expect(await t.app.db.select().from(visits).where(eq(visits.churchId, b.churchId))).toEqual([]);
@@ -200,7 +208,9 @@ describe('GET /attendance/visits/checkin', () => {
     const c = makeChurch();
     const p = await makePlaces(t, c.churchId);
     const other = await makePlaces(t, c.churchId, { service: 'Wednesday' });
-    const [kid, dad, stranger] = [randomUUID(), randomUUID(), randomUUID()];
+    const home = randomUUID();
+    people.add(c.churchId, home, c.personId);
+    const [kid, dad, stranger] = [people.add(c.churchId, home), people.add(c.churchId, home), people.add(c.churchId)];
     const groupId = randomUUID();
     const s1 = await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2024-06-02');
     const s2 = await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2024-06-09');

@@ -1,0 +1,18 @@
+import { expectRoutesGuarded } from '@church/common/testing';
+import { fakePeople, useAttendance } from './setup';
+
+// The shared route-walking access suite over every attendance route. Membership answers through a fake, so the
+// walk reaches the rules behind the token checks.
+const people = fakePeople();
+const t = useAttendance({ overrides: { internal: people.internal } });
+
+describe('the attendance route table', () => {
+  it('guards every route: 401 without a valid token or the permission, never a 500 for another church', async () => {
+    // The check-in routes read "Attendance.View/Edit or Attendance.Checkin": a token without permissions does not
+    // pass them (the Everyone role's Attendance.Checkin is a permission the token carries), so none is open to any user.
+    const report = await expectRoutesGuarded(t.app);
+    // the spec's 42 routes (41 with a token, the public service times), 2 internal routes for membership and the
+    // shared internal query route
+    expect(report).toEqual({ guarded: 41, internal: 3, public: 1, total: 45 });
+  });
+});

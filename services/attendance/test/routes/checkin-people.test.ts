@@ -1,0 +1,197 @@
+import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { call } from '@church/common/testing';
+import { visits } from '../../src/db/schema';
+import { peopleCache, PEOPLE_TTL_MS } from '../../src/domain/people';
+import { fakePeople, makeChurch, makePlaces, makeVisit, useAttendance, todayUtc } from '../setup';
+
+// Who a check-in may name (issues 13 and 14): a caller whose only attendance right is Attendance.Checkin acts on
+// their own household; Attendance.View / Attendance.Edit holders on anyone of the church; nobody on an id that is
+// not a live person of the church. Membership's people come from the fake `peopleFacts` route.
+const people = fakePeople();
+const t = useAttendance({ overrides: { internal: people.internal } });
+
+const visitsOf = (churchId: string, personId: string) =>
+  t.app.db.select().from(visits).where(and(eq(visits.churchId, churchId), eq(visits.personId, personId)));
+
+/** A church with a service, the caller's household (caller, spouse, kid) and a neighbour's household. */
+async function household() {
+  const c = makeChurch();
+  const p = await makePlaces(t, c.churchId);
+  const home = randomUUID();
+  people.add(c.churchId, home, c.personId);
+  const [spouse, kid] = [people.add(c.churchId, home), people.add(c.churchId, home)];
+  const neighbour = people.add(c.churchId);
+  const item = (personId: string, groupId = randomUUID()) => ({ personId, visitSessions: [{ session: { serviceTimeId: p.serviceTimeId, groupId } }] });
+  const post = (token: string, body: unknown, peopleIds: string[] = []) =>
+    call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}${peopleIds.length ? `&peopleIds=${peopleIds.join(',')}` : ''}`, { token, body });
+  const get = (token: string, peopleIds: string[]) => call(t.app, 'GET', `/attendance/visits/checkin?serviceId=${p.serviceId}&peopleIds=${peopleIds.join(',')}`, { token });
+  return { c, p, home, spouse, kid, neighbour, item, post, get };
+}
+
+describe('check-in with only Attendance.Checkin: the own household', () => {
+  it('reads and submits check-ins for the own household', async () => {
+    const h = await household();
+    const token = h.c.token(['Attendance.Checkin']);
+    const res = await h.post(token, [h.item(h.c.personId), h.item(h.kid)], [h.spouse]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().visits.map((v: { personId: string }) => v.personId)).toEqual([h.c.personId, h.kid]);
+    const read = await h.get(token, [h.c.personId, h.spouse, h.kid]);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().map((v: { personId: string }) => v.personId).sort()).toEqual([h.c.personId, h.kid].sort());
+  });
+
+  it("refuses with 401 to read another household's check-in", async () => {
+    const h = await household();
+    await makeVisit(t, h.c.churchId, h.neighbour, h.p.serviceId, '2024-06-09');
+    const token = h.c.token(['Attendance.Checkin']);
+    for (const ids of [[h.neighbour], [h.kid, h.neighbour], [randomUUID()]]) {
+      const res = await h.get(token, ids);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().errors[0].msg).toMatch(/own household/);
+    }
+  });
+
+  it("refuses with 401 to submit or erase another household's check-in, and writes nothing", async () => {
+    const h = await household();
+    const visitId = await makeVisit(t, h.c.churchId, h.neighbour, h.p.serviceId, todayUtc());
+    const token = h.c.token(['Attendance.Checkin']);
+    // checking the neighbour in (alone or with the own kid)
+    expect((await h.post(token, [h.item(h.neighbour)])).statusCode).toBe(401);
+    expect((await h.post(token, [h.item(h.kid), h.item(h.neighbour)])).statusCode).toBe(401);
+    // erasing the neighbour's visit: in scope through peopleIds, absent from the body
+    const erase = await h.post(token, [], [h.neighbour]);
+    expect(erase.statusCode).toBe(401);
+    expect(erase.json().errors[0].msg).toMatch(/own household/);
+    expect((await visitsOf(h.c.churchId, h.neighbour)).map((v) => v.id)).toEqual([visitId]);
+    expect(await visitsOf(h.c.churchId, h.kid)).toEqual([]);
+  });
+
+  it('refuses a caller who has no person, or whose person is not a live person of the church', async () => {
+    const h = await household();
+    const noPerson = h.c.token(['Attendance.Checkin'], { personId: null });
+    expect((await h.get(noPerson, [h.kid])).statusCode).toBe(401);
+    const stranger = makeChurch();
+    const outsider = stranger.token(['Attendance.Checkin'], { churchId: h.c.churchId });
+    expect((await h.post(outsider, [h.item(stranger.personId)])).statusCode).toBe(401);
+    // a caller whose household is none may check in only themself
+    const alone = makeChurch();
+    people.add(h.c.churchId, null, alone.personId);
+    const lone = alone.token(['Attendance.Checkin'], { churchId: h.c.churchId });
+    expect((await h.post(lone, [h.item(alone.personId)])).statusCode).toBe(200);
+    expect((await h.post(lone, [h.item(h.kid)])).statusCode).toBe(401);
+    // a removed caller is no longer of the household
+    const gone = makeChurch();
+    people.add(h.c.churchId, h.home, gone.personId);
+    people.remove(gone.personId);
+    expect((await h.get(gone.token(['Attendance.Checkin'], { churchId: h.c.churchId }), [h.kid])).statusCode).toBe(401);
+  });
+
+  it('lets Attendance.View read and Attendance.Edit submit for anyone of the church', async () => {
+    const h = await household();
+    await makeVisit(t, h.c.churchId, h.neighbour, h.p.serviceId, '2024-06-09');
+    const viewer = makeChurch().token(['Attendance.View', 'Attendance.Checkin'], { churchId: h.c.churchId });
+    const read = await h.get(viewer, [h.neighbour]);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toHaveLength(1);
+    // View does not widen a submission: with Checkin it is still the caller's household only
+    expect((await h.post(viewer, [h.item(h.neighbour)])).statusCode).toBe(401);
+    const editor = makeChurch().token(['Attendance.Edit'], { churchId: h.c.churchId });
+    const res = await h.post(editor, [h.item(h.neighbour), h.item(h.kid)]);
+    expect(res.statusCode).toBe(200);
+    expect((await visitsOf(h.c.churchId, h.neighbour)).map((v) => v.visitDate.toISOString().slice(0, 10))).toContain(todayUtc());
+  });
+});
+
+describe('check-in of people who are not the church’s', () => {
+  it('refuses a random id, another church’s person and a removed person with 400 naming the item, and writes nothing', async () => {
+    const h = await household();
+    const other = makeChurch();
+    const foreigner = people.add(other.churchId);
+    const removed = people.add(h.c.churchId);
+    people.remove(removed);
+    const editor = h.c.token(['Attendance.Edit']);
+    const res = await h.post(editor, [h.item(h.kid), h.item(randomUUID()), h.item(foreigner), h.item(removed)]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { msg: 'not a person of this church', param: '[1].personId', location: 'body' },
+      { msg: 'not a person of this church', param: '[2].personId', location: 'body' },
+      { msg: 'not a person of this church', param: '[3].personId', location: 'body' },
+    ]);
+    expect(await visitsOf(h.c.churchId, h.kid)).toEqual([]);
+    // one object (not an array) names the field alone
+    const single = await h.post(editor, h.item(randomUUID()));
+    expect(single.statusCode).toBe(400);
+    expect(single.json().errors[0]).toMatchObject({ param: 'personId', location: 'body' });
+    // the trend counts nothing for them
+    const trend = await call(t.app, 'GET', '/attendance/attendancerecords/trend', { token: h.c.token(['Attendance.View Summary']) });
+    expect(trend.json()).toEqual([]);
+  });
+
+  it('asks membership once per request, for what it does not keep, and not at all for a kept household', async () => {
+    const h = await household();
+    const editor = h.c.token(['Attendance.Edit']);
+    const before = people.factCalls();
+    expect((await h.post(editor, [h.item(h.kid), h.item(h.spouse)])).statusCode).toBe(200);
+    expect(people.factCalls()).toBe(before + 1);
+    const asked = people.internal.calls.at(-1)!;
+    expect(asked).toMatchObject({ module: 'membership', method: 'POST', path: '/membership/internal/people/facts' });
+    expect((asked.body as { ids: string[] }).ids.sort()).toEqual([h.kid, h.spouse].sort());
+    // the same people again: kept, no call
+    expect((await h.post(editor, [h.item(h.kid), h.item(h.spouse)])).statusCode).toBe(200);
+    expect(people.factCalls()).toBe(before + 1);
+    // a person added in membership a moment ago is asked for (alone) and accepted: unknown ids are never kept
+    const visitor = people.add(h.c.churchId);
+    expect((await h.post(editor, [h.item(h.kid), h.item(visitor)])).statusCode).toBe(200);
+    expect(people.factCalls()).toBe(before + 2);
+    expect((people.internal.calls.at(-1)!.body as { ids: string[] }).ids).toEqual([visitor]);
+    // the household's own check-in: caller and household in one call, then kept
+    const token = h.c.token(['Attendance.Checkin']);
+    expect((await h.post(token, [h.item(h.c.personId)], [h.kid])).statusCode).toBe(200);
+    expect(people.factCalls()).toBe(before + 3);
+    expect((await h.get(token, [h.c.personId, h.kid])).statusCode).toBe(200);
+    expect(people.factCalls()).toBe(before + 3);
+  });
+
+  it('answers 502 in the error shape when membership cannot answer, and writes nothing', async () => {
+    const c = makeChurch(); // nobody of this church is kept
+    const p = await makePlaces(t, c.churchId);
+    const personId = randomUUID();
+    const body = [{ personId, visitSessions: [{ session: { serviceTimeId: p.serviceTimeId, groupId: randomUUID() } }] }];
+    people.down = true;
+    try {
+      for (const token of [c.token(['Attendance.Edit']), c.token(['Attendance.Checkin'])]) {
+        const res = await call(t.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}`, { token, body });
+        expect(res.statusCode).toBe(502);
+        expect(res.json()).toEqual({ errors: [{ msg: 'membership is unreachable' }] });
+      }
+      const read = await call(t.app, 'GET', `/attendance/visits/checkin?serviceId=${p.serviceId}&peopleIds=${personId}`, { token: c.token(['Attendance.Checkin']) });
+      expect(read.statusCode).toBe(502);
+    } finally {
+      people.down = false;
+    }
+    expect(await t.app.db.select().from(visits).where(eq(visits.churchId, c.churchId))).toEqual([]);
+  });
+});
+
+describe('the kept people', () => {
+  it('are trusted for PEOPLE_TTL_MS, then asked for again (a removal or a household move is seen)', async () => {
+    let now = 1_000_000;
+    const cache = peopleCache(() => now);
+    const fake = fakePeople();
+    const churchId = randomUUID();
+    const home = randomUUID();
+    const [a, b] = [fake.add(churchId, home), fake.add(churchId, home)];
+    expect(await cache.households(fake.internal, churchId, [a, b])).toEqual(new Map([[a, home], [b, home]]));
+    fake.remove(b);
+    fake.move(a, null);
+    now += PEOPLE_TTL_MS - 1;
+    expect(await cache.households(fake.internal, churchId, [a, b])).toEqual(new Map([[a, home], [b, home]]));
+    expect(fake.factCalls()).toBe(1);
+    now += 2;
+    expect(await cache.households(fake.internal, churchId, [a, b])).toEqual(new Map([[a, null]]));
+    expect(fake.factCalls()).toBe(2);
+    // another church's kept people are not this church's
+    expect(await cache.households(fake.internal, randomUUID(), [a])).toEqual(new Map());
+  });
+});
