@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { GatewayConfig } from './config';
 
@@ -105,11 +105,52 @@ export function gatewayBodyParser(config: GatewayConfig) {
   };
 }
 
+/** The routes that try a password: only their failed attempts count against an account. */
+const PASSWORD_ROUTES = new Set(['/membership/users/login', '/membership/users/verifycredentials']);
+
 /**
- * Rate limits on the public identity and token routes (NOTES.md), answering 429 with Retry-After: per client
- * address and route (before the body is read), then per email across the routes that name one (after), so
- * guessing one account's password from many addresses, or flooding one inbox, meets a limit too.
- * Both are keyed on `routePath`, so no spelling of a route (case, trailing slash, escapes) has a counter of its own.
+ * Failed password attempts by key within a window (in memory, per gateway replica). A key is an email, or an
+ * email and a client address.
+ */
+class FailureCounter {
+  private readonly failures = new Map<string, number[]>();
+  constructor(private readonly windowMs: number) {}
+  count(key: string, now = Date.now()): number {
+    const list = this.failures.get(key);
+    if (!list) return 0;
+    while (list.length && list[0]! <= now - this.windowMs) list.shift();
+    if (!list.length) this.failures.delete(key);
+    return list.length;
+  }
+  add(key: string, now = Date.now()): void {
+    const list = this.failures.get(key) ?? [];
+    list.push(now);
+    this.failures.set(key, list);
+    if (this.failures.size > 100_000) this.failures.delete(this.failures.keys().next().value!);
+  }
+  retryAfter(key: string, now = Date.now()): number {
+    const first = this.failures.get(key)?.[0] ?? now;
+    return Math.max(1, Math.ceil((first + this.windowMs - now) / 1000));
+  }
+}
+
+/** The wait before a password attempt from an address that has already failed `failures` times for the account. */
+export function progressiveDelayMs(failures: number): number {
+  return failures < 3 ? 0 : Math.min(250 * 2 ** (failures - 3), 4000);
+}
+
+/**
+ * Rate limits on the public identity and token routes (NOTES.md), answering 429 with Retry-After, all keyed on
+ * `routePath` so that no spelling of a route (case, trailing slash, escapes) has a counter of its own:
+ *
+ * - per client address and route, every request (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS), before the body is read;
+ * - login and verifyCredentials: only FAILED attempts (the service answered 401) count against an account. An
+ *   address that has failed for an email waits progressively longer before each further try (250 ms after the
+ *   third failure, doubling, at most 4 s) and is refused after RATE_LIMIT_EMAIL_MAX failures in
+ *   RATE_LIMIT_EMAIL_WINDOW_MS. Once the account has that many failures from all addresses together, every
+ *   address that has failed for it is refused too. An address with no failure for the account is never held
+ *   back, so the real owner, from their own device, still signs in while someone guesses elsewhere;
+ * - register and forgot (they send mail): every request counts per email, from any address, so an inbox cannot be flooded.
  */
 export async function registerRateLimits(app: FastifyInstance, config: GatewayConfig): Promise<void> {
   if (!config.RATE_LIMIT_ENABLED) return;
@@ -123,8 +164,7 @@ export async function registerRateLimits(app: FastifyInstance, config: GatewayCo
     errorResponseBuilder: (_req, ctx) => tooMany(Math.ceil(ctx.ttl / 1000)),
   });
 
-  // One counter per address, shared by login, verifyCredentials (both try a password), register and forgot
-  // (both send mail): a counter per route would multiply what a caller may try against one account.
+  // Mail-sending routes: one counter per address, shared by register and forgot.
   const emails = new WeakMap<FastifyRequest, string>();
   const countEmail = app.createRateLimit({
     max: config.RATE_LIMIT_EMAIL_MAX,
@@ -132,15 +172,35 @@ export async function registerRateLimits(app: FastifyInstance, config: GatewayCo
     allowList: () => false,
     keyGenerator: (req) => emails.get(req)!,
   });
+  const failures = new FailureCounter(config.RATE_LIMIT_EMAIL_WINDOW_MS);
+  const refuse = (reply: FastifyReply, seconds: number) => {
+    reply.header('retry-after', seconds);
+    return tooMany(seconds);
+  };
+
   app.addHook('preHandler', async (req, reply) => {
     const field = EMAIL_FIELD.get(req.routePath);
     // A body that is not JSON or names no one goes on as it is: the service answers it with its own 400.
     const email = field && Buffer.isBuffer(req.body) ? emailIn(req.body, field) : undefined;
     if (!email) return;
-    emails.set(req, email);
-    const count = await countEmail(req);
-    if (count.isAllowed || !count.isExceeded) return;
-    reply.header('retry-after', count.ttlInSeconds);
-    throw tooMany(count.ttlInSeconds);
+    if (!PASSWORD_ROUTES.has(req.routePath)) {
+      emails.set(req, email);
+      const count = await countEmail(req);
+      if (count.isAllowed || !count.isExceeded) return;
+      throw refuse(reply, count.ttlInSeconds);
+    }
+    const mine = `${email}|${req.ip}`;
+    const own = failures.count(mine);
+    if (own >= config.RATE_LIMIT_EMAIL_MAX) throw refuse(reply, failures.retryAfter(mine));
+    if (own > 0 && failures.count(email) >= config.RATE_LIMIT_EMAIL_MAX) throw refuse(reply, failures.retryAfter(email));
+    const wait = progressiveDelayMs(own);
+    if (wait) await new Promise((r) => setTimeout(r, wait));
+    // The service's answer decides whether this attempt failed (the reply is streamed from the service).
+    reply.raw.once('finish', () => {
+      if (reply.raw.statusCode === 401) {
+        failures.add(mine);
+        failures.add(email);
+      }
+    });
   });
 }

@@ -23,7 +23,7 @@ describe('a church’s first check-in across the fleet', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-flow-'));
     fleet = await startFleet({ port: 0, dataDir, logLevel: 'silent', env: { RATE_LIMIT_ENABLED: 'false' } });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await fleet?.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ describe('gateway over the embedded fleet', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'fleet-test-'));
     fleet = await startFleet({ port: 0, dataDir, logLevel: 'silent', env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' } });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await fleet?.close();
     rmSync(dataDir, { recursive: true, force: true });

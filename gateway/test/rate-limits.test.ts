@@ -62,7 +62,10 @@ describe('gateway rate limits', () => {
         chunks.push(chunk);
       });
       req.on('end', () => {
-        seen.push({ url: req.url!, headers: req.headers, body: Buffer.concat(chunks) });
+        const body = Buffer.concat(chunks);
+        seen.push({ url: req.url!, headers: req.headers, body });
+        // The stand-in refuses one password, as membership refuses a wrong one.
+        if (body.includes('wrong-password')) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"errors":[{"msg":"Invalid email or password"}]}');
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
@@ -113,20 +116,45 @@ describe('gateway rate limits', () => {
     expect((await post('/membership/oauth/token', '203.0.113.10', 'grant_type=x', 'application/x-www-form-urlencoded')).status).toBe(200);
   });
 
-  it('limits one email across client addresses and routes, however the address is written', async () => {
-    const login = (email: string) => JSON.stringify({ email, password: 'wrong-password' });
-    expect((await post('/membership/users/login', '198.51.100.1', login('ada@example.org'))).status).toBe(200);
+  it('limits mail to one email across client addresses and routes, however the address is written', async () => {
+    const forgot = (email: string) => JSON.stringify({ userEmail: email, appName: 'A', appUrl: 'https://a.example' });
+    expect((await post('/membership/users/forgot', '198.51.100.1', forgot('ada@example.org'))).status).toBe(200);
     // A byte order mark, spaces and capitals: the same account to the service, so the same counter here.
-    expect((await post('/membership/users/verifyCredentials', '198.51.100.2', `\uFEFF${login('  Ada@Example.ORG ')}`)).status).toBe(200);
-    const limited = await post('/membership/users/forgot', '198.51.100.3', JSON.stringify({ userEmail: 'ADA@example.org', appName: 'A', appUrl: 'https://a.example' }));
+    expect((await post('/membership/users/register', '198.51.100.2', `\uFEFF${JSON.stringify({ email: '  Ada@Example.ORG ', firstName: 'A' })}`)).status).toBe(200);
+    const limited = await post('/membership/users/forgot', '198.51.100.3', forgot('ADA@example.org'));
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(120);
     expect(await limited.json()).toEqual({ errors: [{ msg: expect.stringMatching(/^Too many requests/) }] });
-    // The same client, for someone else, is not limited.
+    // The same client, for someone else, is not limited; nor is signing in to the limited account.
     expect((await post('/membership/users/register', '198.51.100.3', JSON.stringify({ email: 'grace@example.org', firstName: 'G' }))).status).toBe(200);
-    expect(seen).toHaveLength(3);
+    expect((await post('/membership/users/login', '198.51.100.3', JSON.stringify({ email: 'ada@example.org', password: 'right' }))).status).toBe(200);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('counts only failed sign-ins, and never locks out the right password from an address with no failures', async () => {
+    const login = (password: string) => JSON.stringify({ email: 'lin@example.org', password });
+    // Successful sign-ins, however many, count for nothing.
+    for (let i = 0; i < 3; i++) expect((await post('/membership/users/login', '198.51.100.20', login('right'))).status).toBe(200);
+    // An attacker's address fails twice (the limit here): its next try is refused without reaching the service.
+    expect((await post('/membership/users/login', '198.51.100.21', login('wrong-password'))).status).toBe(401);
+    expect((await post('/membership/users/verifyCredentials', '198.51.100.21', login('wrong-password'))).status).toBe(401);
+    const before = seen.length;
+    const refused = await post('/membership/users/login', '198.51.100.21', login('right'));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(seen.length).toBe(before);
+    // A second address that has failed once is refused too, now that the account has reached the limit.
+    expect((await post('/membership/users/login', '198.51.100.22', login('wrong-password'))).status).toBe(401);
+    expect((await post('/membership/users/login', '198.51.100.22', login('right'))).status).toBe(429);
+    // The owner, from an address with no failure, signs in at once.
+    expect((await post('/membership/users/login', '198.51.100.23', login('right'))).status).toBe(200);
+  });
+
+  it('slows an address progressively as it keeps failing', async () => {
+    const { progressiveDelayMs } = await import('../src/limits');
+    expect([0, 1, 2, 3, 4, 5, 9].map(progressiveDelayMs)).toEqual([0, 0, 0, 250, 500, 1000, 4000]);
   });
 
   it('forwards the body it read as the same bytes, with its content type', async () => {
@@ -167,7 +195,6 @@ describe('gateway rate limits', () => {
     expect(seen).toHaveLength(0);
   });
 
-  /** Sends a body in two parts, the second only once the service holds the first: a gateway that waited for the whole body would hang. */
   // The gateway reads a body whole before it takes an upstream connection for it: the service sees the
   // request only once its last byte has arrived, and then as the same bytes.
   const readFirst = async (path: string, ip: string, base = url) => {
@@ -237,7 +264,7 @@ describe('gateway rate limits', () => {
   });
 
   it('keeps internal routes out of reach however they are spelled', async () => {
-    for (const path of ['/membership/%69nternal/people/basic', '/Membership/INTERNAL/people/basic/']) {
+    for (const path of ['/membership/%69nternal/people/basic', '/Membership/INTERNAL/people/basic/', '/membership/people/apiEmails', '/Membership/People/APIEMAILS/']) {
       expect((await post(path, '192.0.2.50', '{}')).status).toBe(404);
     }
     expect(seen).toHaveLength(0);

@@ -18,6 +18,8 @@ export interface Claims {
   leaderGroupIds: string[];
   /** set on tokens minted by OAuth; the scopes that narrowed the permissions */
   scope?: string;
+  /** when the token was minted, in milliseconds (`iat` is whole seconds): what revocation stamps compare with */
+  ts?: number;
   iat?: number;
   exp?: number;
 }
@@ -29,14 +31,19 @@ export const OAUTH_TOKEN_SECONDS = 12 * 3600;
 /** Signs HS256 tokens with the shared secret; `expiresIn` in seconds. */
 export function createTokenSigner(secret: string) {
   const signers = new Map<number, (payload: object) => string>();
-  return (claims: Omit<Claims, 'iat' | 'exp'>, expiresInSeconds = LOGIN_TOKEN_SECONDS): string => {
+  return (claims: Omit<Claims, 'iat' | 'exp' | 'ts'>, expiresInSeconds = LOGIN_TOKEN_SECONDS): string => {
     let sign = signers.get(expiresInSeconds);
     if (!sign) {
       sign = createSigner({ key: secret, algorithm: 'HS256', expiresIn: expiresInSeconds * 1000 });
       signers.set(expiresInSeconds, sign);
     }
-    return sign(claims);
+    return sign({ ...claims, ts: Date.now() });
   };
+}
+
+/** When a token was minted, in milliseconds (tokens from before `ts` existed: their `iat`). */
+export function mintedAt(claims: Pick<Claims, 'ts' | 'iat'>): number {
+  return typeof claims.ts === 'number' ? claims.ts : (claims.iat ?? 0) * 1000;
 }
 
 /** Verified tokens kept at most (about 1.3 KB of text each): a church's staff, its members' apps and the services. */

@@ -15,6 +15,7 @@ export * from './crypto';
 export * from './snapshots';
 export * from './providers';
 export * from './logging';
+export * from './revocations';
 export * from './webhooks';
 export * from './contracts';
 export { webhookEvents, dataVersionSql } from './tables';

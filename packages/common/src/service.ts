@@ -22,6 +22,7 @@ import { createStorage, type Storage } from './storage';
 import { createSecretBox, type SecretBox } from './crypto';
 import { createSnapshots, dataVersion, type Snapshots } from './snapshots';
 import { logSerializers } from './logging';
+import { createRevocations, revocationsContract, type RevocationOptions, type Revocations } from './revocations';
 import { RequestValidationError, zodSerializerCompiler, zodValidatorCompiler } from './validation';
 
 /** Route files type `req.params`/`req.query`/`req.body` from their zod schemas: `app.withTypeProvider<ZodTypeProvider>()`. */
@@ -71,6 +72,8 @@ export interface ServiceDeps {
   urls: Record<ModuleName, string>;
   /** the module's outside systems (its `providers` factory; tests override with fakes); see `defineModule` */
   providers: unknown;
+  /** token revocation stamps (revocations.ts), checked on every authenticated request */
+  revocations: Revocations;
 }
 
 export interface ServiceDefinition {
@@ -84,6 +87,8 @@ export interface ServiceDefinition {
   owns?: JobContract[];
   /** builds the module's outside systems (providers.ts) once from its config; `defineModule` types them */
   providers?: (deps: ServiceDeps) => unknown;
+  /** where this module learns token revocations (membership: its own table); default: ask membership */
+  revocationSource?: (deps: ServiceDeps) => RevocationOptions['source'];
 }
 
 /** A module's dependencies with its own config and providers typed. */
@@ -218,6 +223,17 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
     transform: jsonSchemaTransform,
   });
 
+  deps.revocations =
+    options.overrides?.revocations ??
+    (await createRevocations({
+      source:
+        def.revocationSource?.(deps) ??
+        (async (since) => revocationsContract.answer.parse(await deps.internal.post('membership', revocationsContract.path, { since }))),
+      pollMs: config.REVOCATION_POLL_MS,
+      redisUrl: config.REDIS_URL,
+      log: app.log,
+    }));
+
   const jobs = def.jobs?.(deps) ?? [];
   checkHandlers(def.module, def.owns ?? [], jobs);
   const queue = options.overrides?.queue ?? (await createQueue({ module: def.module, jobs, log: app.log, redisUrl: config.REDIS_URL }));
@@ -256,6 +272,7 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
     });
   });
   app.addHook('onClose', async () => {
+    await deps.revocations.close();
     await deps.internal.close?.();
     await queue.close();
     if (!options.overrides?.database) await deps.database.close();
@@ -335,7 +352,9 @@ function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
     const header = req.headers.authorization;
     if (!header || !/^bearer /i.test(header)) return null;
     try {
-      return deps.verifyToken(header.slice(7).trim());
+      const claims = deps.verifyToken(header.slice(7).trim());
+      // A token minted before its user's password change, deletion or loss of a role or church is refused.
+      return deps.revocations?.isRevoked(claims) ? null : claims;
     } catch {
       return null;
     }

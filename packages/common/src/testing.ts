@@ -32,6 +32,8 @@ export function testConfig(overrides: Record<string, string> = {}): BaseConfig &
     JWT_SECRET: TEST_SECRET,
     INTERNAL_SECRET: TEST_SECRET,
     ENCRYPTION_KEY: TEST_SECRET,
+    // A test app alone has no membership to ask; revocation tests turn it on with a source of their own.
+    REVOCATION_POLL_MS: '0',
     ...overrides,
   });
 }
@@ -93,7 +95,16 @@ export function permissionLists(permissions: string[] | 'all', serverAdmin = fal
     const [api, key] = entry.split('|') as [ApiName, string];
     add(api, key);
   }
-  if (permissions !== 'all') for (const p of permissions) add(apiForPermission(normalizePermission(p), 'MembershipApi'), normalizePermission(p));
+  if (permissions !== 'all') {
+    for (const p of permissions) {
+      const key = normalizePermission(p);
+      // `Settings.Edit` is a permission of several APIs (giving's, content's, membership's): a role that holds it
+      // in the permission list of each, as a test token that names it does.
+      const apis = PERMISSIONS.filter((d) => permissionKey(d.contentType, d.action) === key).map((d) => d.apiName);
+      if (new Set(apis).size > 1) for (const api of apis) add(api, key);
+      else add(apiForPermission(key, 'MembershipApi'), key);
+    }
+  }
   if (serverAdmin) add('MembershipApi', 'Server.Admin');
   return lists;
 }

@@ -14,6 +14,9 @@ import {
   NONCE_HEADER,
   isDatabaseUnavailable,
   Id,
+  decodeDataUrl,
+  decodeImage,
+  plainText,
   type ServiceDefinition,
 } from '../src';
 import { call, testConfig, testDatabase, tokenFor, TEST_SECRET } from '../src/testing';
@@ -147,7 +150,6 @@ describe('log redaction', () => {
 
 describe('plain-text emails', () => {
   it('keeps paragraphs, decodes entities and puts each link on a line of its own, whole', async () => {
-    const { plainText } = await import('../src/email');
     const link = 'https://app.example/login?ref=mail&lang=en&auth=g7lU';
     const text = plainText(`<p>Hello Ada,</p><p>Sign in: <a href="${link.replace(/&/g, '&amp;')}">${link.replace(/&/g, '&amp;')}</a>If you did not ask, ignore this.</p><p>Tom &amp; Jerry</p>`);
     const lines = text.split('\n');
@@ -162,7 +164,6 @@ describe('plain-text emails', () => {
 describe('stored images and files', () => {
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
   it('accepts only raster images by their bytes, typed from the bytes', async () => {
-    const { decodeImage } = await import('../src/storage');
     expect(decodeImage(`data:image/html;base64,${png.toString('base64')}`, 'photo')).toMatchObject({ contentType: 'image/png', extension: 'png' });
     const html = Buffer.from('<html><script>alert(1)</script></html>').toString('base64');
     for (const type of ['image/html', 'image/svg+xml', 'image/x-html', 'image/png']) {
@@ -172,7 +173,6 @@ describe('stored images and files', () => {
   });
 
   it('never stores a file under an extension a browser would run', async () => {
-    const { decodeDataUrl } = await import('../src/storage');
     expect(decodeDataUrl('data:text/html;base64,PGI+')).toMatchObject({ extension: 'bin', contentType: 'application/octet-stream' });
     expect(decodeDataUrl('data:image/svg+xml;base64,PGI+')).toMatchObject({ extension: 'bin' });
     expect(decodeDataUrl('data:application/pdf;base64,JVBE')).toMatchObject({ extension: 'pdf', contentType: 'application/pdf' });
