@@ -1,4 +1,15 @@
 import { z } from 'zod';
 
-/** Settings of the website half (none beyond the shared base yet). */
-export const websiteConfig = z.object({});
+// Optional in the schema (the test harness passes a loose config); the defaults live in `websiteSettings`.
+/** Settings of the website half. */
+export const websiteConfig = z.object({
+  /** the time zone of a church that has not saved a `timeZone` setting (IANA name); default UTC */
+  CONTENT_DEFAULT_TIME_ZONE: z.string().optional(),
+  /** page history entries older than this many days are removed by `content.cleanPageHistory`; default 30 */
+  PAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+});
+
+/** The website half's settings with their defaults applied. */
+export function websiteSettings(config: Partial<z.output<typeof websiteConfig>>) {
+  return { defaultTimeZone: config.CONTENT_DEFAULT_TIME_ZONE || 'UTC', historyDays: config.PAGE_HISTORY_DAYS ?? 30 };
+}

@@ -1,3 +1,249 @@
 // The website half's tables (pages, sections, elements, blocks, links, styles, history, posts, redirects,
-// settings, events and calendars).
-export {};
+// settings, events and calendars). Every index that serves a query leads with church_id.
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, jsonb, pgTable, text, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, churchId, id, timestamps } from '@church/common';
+
+// The public page tree is served from a kept answer per church and data version (snapshots.ts); the tree
+// tables raise the version through the shared trigger (migration `data_versions`). The website half owns
+// this table; the media half does not create it.
+export { dataVersions } from '@church/common/tables';
+
+type Json = Record<string, unknown>;
+
+/** A page of the church website; `visibility` `everyone` is public, other values gate it. */
+export const pages = pgTable(
+  'pages',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name'),
+    url: text('url').notNull(),
+    title: text('title'),
+    metaDescription: text('meta_description'),
+    layout: text('layout'),
+    visibility: text('visibility').notNull().default('everyone'),
+    groupIds: jsonb('group_ids').$type<string[]>().notNull().default([]),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('pages_church_url_idx').on(t.churchId, t.url)],
+);
+
+/** A reusable section tree: a footer (`footerBlock`), an element group (`elementBlock`) or a section (`sectionBlock`). */
+export const blocks = pgTable(
+  'blocks',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name'),
+    blockType: text('block_type').notNull().default('elementBlock'),
+    ...timestamps(),
+  },
+  (t) => [index('blocks_church_type_idx').on(t.churchId, t.blockType)],
+);
+
+/** A section of a page or of a block; `targetBlockId` embeds a block's sections in its place. */
+export const sections = pgTable(
+  'sections',
+  {
+    id: id(),
+    churchId: churchId(),
+    pageId: uuid('page_id').references(() => pages.id, { onDelete: 'cascade' }),
+    blockId: uuid('block_id').references(() => blocks.id, { onDelete: 'cascade' }),
+    zone: text('zone').notNull().default('main'),
+    background: text('background'),
+    textColor: text('text_color'),
+    headingColor: text('heading_color'),
+    linkColor: text('link_color'),
+    targetBlockId: uuid('target_block_id'),
+    sort: doublePrecision('sort').notNull().default(0),
+    answers: jsonb('answers').$type<Json>().notNull().default({}),
+    styles: jsonb('styles').$type<Json>().notNull().default({}),
+    animations: jsonb('animations').$type<Json>().notNull().default({}),
+  },
+  (t) => [index('sections_church_page_idx').on(t.churchId, t.pageId, t.zone, t.sort), index('sections_church_block_idx').on(t.churchId, t.blockId, t.zone, t.sort)],
+);
+
+/** An element of a section; `parentId` holds row columns and carousel slides under their owner. */
+export const elements = pgTable(
+  'elements',
+  {
+    id: id(),
+    churchId: churchId(),
+    sectionId: uuid('section_id')
+      .notNull()
+      .references(() => sections.id, { onDelete: 'cascade' }),
+    blockId: uuid('block_id').references(() => blocks.id, { onDelete: 'cascade' }),
+    parentId: uuid('parent_id').references((): AnyPgColumn => elements.id, { onDelete: 'cascade' }),
+    elementType: text('element_type').notNull(),
+    sort: doublePrecision('sort').notNull().default(0),
+    answers: jsonb('answers').$type<Json>().notNull().default({}),
+    styles: jsonb('styles').$type<Json>().notNull().default({}),
+    animations: jsonb('animations').$type<Json>().notNull().default({}),
+  },
+  (t) => [index('elements_church_section_idx').on(t.churchId, t.sectionId, t.sort), index('elements_parent_idx').on(t.parentId)],
+);
+
+/** Navigation and footer links, by category, with who may see them. */
+export const links = pgTable(
+  'links',
+  {
+    id: id(),
+    churchId: churchId(),
+    category: text('category').notNull().default('website'),
+    url: text('url'),
+    linkType: text('link_type'),
+    linkData: text('link_data'),
+    icon: text('icon'),
+    text: text('text'),
+    sort: doublePrecision('sort').notNull().default(0),
+    parentId: uuid('parent_id'),
+    visibility: text('visibility').notNull().default('everyone'),
+    groupIds: jsonb('group_ids').$type<string[]>().notNull().default([]),
+  },
+  (t) => [index('links_church_category_idx').on(t.churchId, t.category, t.sort)],
+);
+
+/** One set of site styles per church. */
+export const globalStyles = pgTable(
+  'global_styles',
+  {
+    id: id(),
+    churchId: churchId(),
+    fonts: text('fonts'),
+    palette: text('palette'),
+    typography: text('typography'),
+    spacing: text('spacing'),
+    borderRadius: text('border_radius'),
+    customCss: text('custom_css'),
+    customJs: text('custom_js'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('global_styles_church_idx').on(t.churchId)],
+);
+
+/** A snapshot of a page's or a block's tree. */
+export const pageHistory = pgTable(
+  'page_history',
+  {
+    id: id(),
+    churchId: churchId(),
+    pageId: uuid('page_id'),
+    blockId: uuid('block_id'),
+    snapshot: jsonb('snapshot').$type<Json>().notNull(),
+    description: text('description'),
+    userId: uuid('user_id'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('page_history_church_page_idx').on(t.churchId, t.pageId, t.createdAt),
+    index('page_history_church_block_idx').on(t.churchId, t.blockId, t.createdAt),
+    index('page_history_created_idx').on(t.createdAt),
+  ],
+);
+
+/** Blog posts; published once `publishDate` has passed. */
+export const posts = pgTable(
+  'posts',
+  {
+    id: id(),
+    churchId: churchId(),
+    title: text('title').notNull(),
+    slug: text('slug').notNull(),
+    excerpt: text('excerpt'),
+    content: text('content'),
+    authorId: uuid('author_id'),
+    photoUrl: text('photo_url'),
+    publishDate: at('publish_date'),
+    category: text('category'),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('posts_church_slug_idx').on(t.churchId, t.slug), index('posts_church_publish_idx').on(t.churchId, t.publishDate)],
+);
+
+/** URL redirects, one per normalised `fromPath`. */
+export const redirects = pgTable(
+  'redirects',
+  {
+    id: id(),
+    churchId: churchId(),
+    fromPath: text('from_path').notNull(),
+    toPath: text('to_path').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('redirects_church_from_idx').on(t.churchId, t.fromPath)],
+);
+
+/** Key-value settings: the church's (`userId` null) and each user's. */
+export const settings = pgTable(
+  'settings',
+  {
+    id: id(),
+    churchId: churchId(),
+    userId: uuid('user_id'),
+    keyName: text('key_name').notNull(),
+    value: text('value'),
+    public: boolean('public').notNull().default(false),
+  },
+  (t) => [uniqueIndex('settings_church_user_key_idx').on(t.churchId, sql`coalesce(${t.userId}, '00000000-0000-0000-0000-000000000000'::uuid)`, t.keyName)],
+);
+
+/** A group's event, one-off or recurring (`recurrenceRule` is an RFC 5545 RRULE). */
+export const events = pgTable(
+  'events',
+  {
+    id: id(),
+    churchId: churchId(),
+    groupId: uuid('group_id').notNull(),
+    allDay: boolean('all_day').notNull().default(false),
+    start: at('start').notNull(),
+    end: at('end').notNull(),
+    title: text('title').notNull(),
+    description: text('description'),
+    visibility: text('visibility').notNull().default('public'),
+    recurrenceRule: text('recurrence_rule'),
+    ...timestamps(),
+  },
+  (t) => [index('events_church_group_idx').on(t.churchId, t.groupId, t.start)],
+);
+
+/** A date taken out of a recurring event (the occurrence's start). */
+export const eventExceptions = pgTable(
+  'event_exceptions',
+  {
+    id: id(),
+    churchId: churchId(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    exceptionDate: at('exception_date').notNull(),
+  },
+  (t) => [index('event_exceptions_church_event_idx').on(t.churchId, t.eventId)],
+);
+
+export const curatedCalendars = pgTable(
+  'curated_calendars',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    ...timestamps(),
+  },
+  (t) => [index('curated_calendars_church_idx').on(t.churchId)],
+);
+
+/** An entry of a curated calendar: one event of a group, or (no `eventId`) all of the group's events. */
+export const curatedEvents = pgTable(
+  'curated_events',
+  {
+    id: id(),
+    churchId: churchId(),
+    curatedCalendarId: uuid('curated_calendar_id')
+      .notNull()
+      .references(() => curatedCalendars.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id').notNull(),
+    eventId: uuid('event_id').references(() => events.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('curated_events_church_calendar_idx').on(t.churchId, t.curatedCalendarId)],
+);

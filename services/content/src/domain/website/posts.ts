@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { membershipInternal } from '@church/common';
+import type { PostRow } from '../../repos/website/posts';
+import { displayNames } from './membership';
+import { loadFeed, loadMarked } from './esm';
+
+/** A slug from a title: lower-case words joined by hyphens (`"Easter Sunday!"` → `easter-sunday`). */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120)
+    .replace(/-+$/, '');
+  return slug || 'post';
+}
+
+/** Posts as the API answers them: with `authorName`, looked up from membership in one call. */
+export async function withAuthors(app: FastifyInstance, churchId: string, rows: PostRow[]) {
+  const names = await displayNames(app, churchId, rows.flatMap((r) => (r.authorId ? [r.authorId] : [])));
+  return rows.map((r) => ({ ...r, authorName: r.authorId ? (names.get(r.authorId) ?? null) : null }));
+}
+
+async function churchName(app: FastifyInstance, churchId: string): Promise<string | undefined> {
+  try {
+    return membershipInternal.church.answer.parse(await app.deps.internal.post('membership', membershipInternal.church.path, { churchId })).name;
+  } catch {
+    return undefined;
+  }
+}
+
+/** RSS 2.0 of the latest published posts; links are `{siteUrl}/blog/{slug}`, content is the rendered markdown. */
+export async function rssFeed(app: FastifyInstance, churchId: string, siteUrl: string, rows: PostRow[]): Promise<string> {
+  const [{ Feed }, { marked }, name, authored] = await Promise.all([loadFeed(), loadMarked(), churchName(app, churchId), withAuthors(app, churchId, rows)]);
+  const site = siteUrl.replace(/\/+$/, '');
+  const feed = new Feed({
+    title: name ? `${name} Blog` : 'Blog',
+    description: name ? `News and articles from ${name}` : 'News and articles',
+    id: `${site}/blog`,
+    link: `${site}/blog`,
+    copyright: name ?? '',
+    updated: rows[0]?.publishDate ?? undefined,
+    feedLinks: { rss: `${site}/blog/rss` },
+  });
+  for (const post of authored) {
+    const link = `${site}/blog/${encodeURIComponent(post.slug)}`;
+    feed.addItem({
+      title: post.title,
+      id: link,
+      link,
+      date: post.publishDate!,
+      description: post.excerpt ?? undefined,
+      content: post.content ? await marked.parse(post.content, { async: true }) : undefined,
+      author: post.authorName ? [{ name: post.authorName }] : undefined,
+      category: post.category ? [{ name: post.category }] : undefined,
+      image: post.photoUrl ?? undefined,
+    });
+  }
+  return feed.rss2();
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { badRequest, getRow, notFound, type Db, type DbOrTx } from '@church/common';
+import { blocks, pages, sections } from '../../db/website';
+import {
+  clearSections,
+  countElements,
+  insertSections,
+  loadRenderedSections,
+  loadSections,
+  pageByUrl,
+  stripIds,
+  toInput,
+  type Owner,
+} from '../../repos/website/tree';
+import type { TreeSectionInput } from '../../routes/website/schemas';
+
+export const MAX_SECTIONS = 30;
+export const MAX_ELEMENTS = 500;
+
+/** Page urls are kept as paths: trimmed, lower case, one leading slash, no trailing slash (`/` itself stays). */
+export function normalizeUrl(url: string): string {
+  let u = url.trim().toLowerCase().replace(/\/{2,}/g, '/');
+  if (!u.startsWith('/')) u = `/${u}`;
+  if (u.length > 1) u = u.replace(/\/+$/, '');
+  return u;
+}
+
+/** Refuses trees over the import limits with a 400 naming the limit. */
+export function checkLimits(list: TreeSectionInput[]): void {
+  if (list.length > MAX_SECTIONS) throw badRequest('sections', `at most ${MAX_SECTIONS} sections`);
+  if (countElements(list) > MAX_ELEMENTS) throw badRequest('elements', `at most ${MAX_ELEMENTS} elements`);
+}
+
+type PageRow = typeof pages.$inferSelect;
+
+/** 400 naming `url` when another page of the church has it. */
+export async function checkUrlFree(db: DbOrTx, churchId: string, url: string, exceptId?: string): Promise<void> {
+  const other = await pageByUrl(db, churchId, url);
+  if (other && other.id !== exceptId) throw badRequest('url', `another page already uses ${url}`);
+}
+
+/** A free url for a copy: `/about-copy`, then `/about-copy-2` ... */
+export async function copyUrl(db: DbOrTx, churchId: string, url: string): Promise<string> {
+  const base = `${url === '/' ? '/home' : url}-copy`;
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (!(await pageByUrl(db, churchId, candidate))) return candidate;
+  }
+}
+
+/** The page with its rendered sections; ids stripped when asked (url fetches). */
+export async function pageTree(db: DbOrTx, page: PageRow, strip = false) {
+  const tree = { ...pageFields(page), sections: await loadRenderedSections(db, page.churchId, { pageId: page.id }) };
+  return strip ? stripIds(tree) : tree;
+}
+
+export async function blockTree(db: DbOrTx, block: typeof blocks.$inferSelect) {
+  const { createdAt: _c, updatedAt: _u, ...fields } = block;
+  return { ...fields, sections: await loadRenderedSections(db, block.churchId, { blockId: block.id }) };
+}
+
+export function pageFields(page: PageRow) {
+  const { createdAt: _c, updatedAt: _u, ...fields } = page;
+  return fields;
+}
+
+/** Creates a page with its whole tree in one transaction (import and the AI page). */
+export async function createPageWithTree(db: Db, churchId: string, input: Omit<PageRow, 'id' | 'churchId' | 'createdAt' | 'updatedAt'>, tree: TreeSectionInput[]) {
+  checkLimits(tree);
+  return db.transaction(async (tx) => {
+    await checkUrlFree(tx, churchId, input.url);
+    const [page] = await tx.insert(pages).values({ ...input, id: randomUUID(), churchId }).returning();
+    await insertSections(tx, churchId, { pageId: page!.id }, tree);
+    return pageTree(tx, page!);
+  });
+}
+
+/** Replaces a page's content (and the fields given) with a tree, in one transaction. */
+export async function replacePageTree(db: Db, churchId: string, pageId: string, fields: Partial<PageRow>, tree: TreeSectionInput[]) {
+  checkLimits(tree);
+  return db.transaction(async (tx) => {
+    await getRow(tx, pages, churchId, pageId, 'Page');
+    if (fields.url) await checkUrlFree(tx, churchId, fields.url, pageId);
+    const [page] = Object.keys(fields).length
+      ? await tx.update(pages).set({ ...fields, updatedAt: new Date() }).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId))).returning()
+      : await tx.select().from(pages).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId)));
+    await clearSections(tx, churchId, { pageId });
+    await insertSections(tx, churchId, { pageId }, tree);
+    return pageTree(tx, page!);
+  });
+}
+
+/** Copies a page with its sections and elements under a free url, in one transaction. */
+export async function duplicatePage(db: Db, churchId: string, pageId: string) {
+  return db.transaction(async (tx) => {
+    const page = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
+    const tree = toInput(await loadSections(tx, churchId, { pageId }));
+    const url = await copyUrl(tx, churchId, page.url);
+    const [copy] = await tx
+      .insert(pages)
+      .values({ ...pageFields(page), id: randomUUID(), churchId, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name })
+      .returning();
+    await insertSections(tx, churchId, { pageId: copy!.id }, tree);
+    return pageTree(tx, copy!);
+  });
+}
+
+/** The owner (page or block) of a snapshot request; 400 when neither or both are given, 404 when not the church's. */
+export async function ownerOf(db: DbOrTx, churchId: string, ids: { pageId?: string | null; blockId?: string | null }): Promise<Owner> {
+  if (ids.pageId && ids.blockId) throw badRequest('blockId', 'give pageId or blockId, not both');
+  if (ids.pageId) {
+    await getRow(db, pages, churchId, ids.pageId, 'Page');
+    return { pageId: ids.pageId };
+  }
+  if (ids.blockId) {
+    await getRow(db, blocks, churchId, ids.blockId, 'Block');
+    return { blockId: ids.blockId };
+  }
+  throw badRequest('pageId', 'pageId or blockId is required');
+}
+
+/** The current tree of a page or block as a snapshot (its own fields and its sections, without ids). */
+export async function takeSnapshot(db: DbOrTx, churchId: string, owner: Owner): Promise<Record<string, unknown>> {
+  const sectionsOf = toInput(await loadSections(db, churchId, owner));
+  if (owner.pageId) {
+    const page = (await getRow(db, pages, churchId, owner.pageId, 'Page')) as PageRow;
+    const { id: _i, churchId: _c, ...fields } = pageFields(page);
+    return { page: fields, sections: sectionsOf };
+  }
+  const block = await getRow(db, blocks, churchId, owner.blockId!, 'Block');
+  return { block: { name: block.name, blockType: block.blockType }, sections: sectionsOf };
+}
+
+/** Deletes the owner's current content and recreates it from a snapshot (one transaction by the caller). */
+export async function restoreTree(tx: DbOrTx, churchId: string, owner: Owner, snapshot: { sections: TreeSectionInput[]; page?: unknown }): Promise<void> {
+  checkLimits(snapshot.sections);
+  const page = snapshot.page as Partial<PageRow> | undefined;
+  if (owner.pageId && page && typeof page === 'object') {
+    const fields: Partial<PageRow> = {};
+    for (const key of ['name', 'title', 'metaDescription', 'layout'] as const) if (typeof page[key] === 'string') fields[key] = page[key];
+    if (Object.keys(fields).length) await tx.update(pages).set(fields).where(and(eq(pages.churchId, churchId), eq(pages.id, owner.pageId)));
+  }
+  await clearSections(tx, churchId, owner);
+  await insertSections(tx, churchId, owner, snapshot.sections);
+}
+
+export function sectionOwner(section: Pick<typeof sections.$inferSelect, 'pageId' | 'blockId'>): Owner | undefined {
+  if (section.pageId) return { pageId: section.pageId };
+  if (section.blockId) return { blockId: section.blockId };
+  return undefined;
+}
+
+export const notFoundPage = () => notFound('Page');

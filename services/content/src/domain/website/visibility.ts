@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { hasPermission, isMember, isServerAdmin, type Claims } from '@church/auth';
+import { personGroupIds } from './membership';
+
+/**
+ * Who may see a gated page or link (`everyone`, `visitors`, `members`, `staff`, `groups`). Visitors means any
+ * signed-in person of the church; members, status Member or Staff; staff, status Staff; groups, a member or
+ * leader of one of the listed groups. Website editors (Content.Edit) see everything of their church.
+ */
+export async function satisfiesGate(
+  app: FastifyInstance,
+  churchId: string,
+  gate: { visibility: string; groupIds: string[] },
+  auth: Claims | null | undefined,
+  groupsOf: (personId: string) => Promise<string[]> = (personId) => personGroupIds(app, churchId, personId),
+): Promise<boolean> {
+  if (gate.visibility === 'everyone') return true;
+  if (!auth || auth.churchId.toLowerCase() !== churchId.toLowerCase()) return false;
+  if (isServerAdmin(auth) || hasPermission(auth, 'Content.Edit', 'ContentApi')) return true;
+  switch (gate.visibility) {
+    case 'visitors':
+      return true;
+    case 'members':
+      return isMember(auth);
+    case 'staff':
+      return (auth.membershipStatus ?? '').toLowerCase() === 'staff';
+    case 'groups': {
+      if (!gate.groupIds.length) return false;
+      if (auth.leaderGroupIds.some((g) => gate.groupIds.includes(g))) return true;
+      if (!auth.personId) return false;
+      const mine = await groupsOf(auth.personId);
+      return mine.some((g) => gate.groupIds.includes(g));
+    }
+    default:
+      return false;
+  }
+}
+
+/** A memo of the caller's groups, so filtering many links asks membership once. */
+export function groupsMemo(app: FastifyInstance, churchId: string): (personId: string) => Promise<string[]> {
+  let pending: Promise<string[]> | undefined;
+  return (personId) => (pending ??= personGroupIds(app, churchId, personId));
+}

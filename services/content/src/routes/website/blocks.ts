@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { batchOf, crud, deleteRow, getRow, Id, IdParams, listRows, saveRows, type ZodTypeProvider } from '@church/common';
+import { blocks } from '../../db/website';
+import { blockTree } from '../../domain/website/tree';
+import { firstBlockOfType } from '../../repos/website/tree';
+import { Block, BlockSave, TreeAnswer } from './schemas';
+
+const base = '/content/blocks';
+const edit = requires('Content.Edit');
+
+/** `/content/blocks`: reusable section trees (footers, element groups, converted sections). */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  crud(app, { path: base, table: blocks, item: Block, save: BlockSave, view: anyUser, edit, only: ['list', 'get'], orderBy: [asc(blocks.name), asc(blocks.id)] });
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(BlockSave), response: { 200: z.array(Block) } } }, async (req) =>
+    app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)) as never,
+  );
+  // The block's sections and elements go with it.
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    await deleteRow(app.db, blocks, req.auth.churchId, req.params.id);
+    return {};
+  });
+
+  app.get(
+    `${base}/blockType/:blockType`,
+    { config: { access: anyUser }, schema: { params: z.object({ blockType: z.string().max(100) }), response: { 200: z.array(Block) } } },
+    async (req) => listRows(app.db, blocks, req.auth.churchId, { where: eq(blocks.blockType, req.params.blockType), orderBy: [asc(blocks.name), asc(blocks.id)] }) as never,
+  );
+
+  app.get(
+    `${base}/:churchId/tree/:id`,
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, id: Id }), response: { 200: TreeAnswer } } },
+    async (req) => blockTree(app.db, (await getRow(app.db, blocks, req.params.churchId, req.params.id, 'Block')) as typeof blocks.$inferSelect),
+  );
+
+  // The site's footer: the church's first footer block with its tree; a site without one gets no sections.
+  app.get(`${base}/public/footer/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: TreeAnswer } } }, async (req) => {
+    const block = await firstBlockOfType(app.db, req.params.churchId, 'footerBlock');
+    return block ? blockTree(app.db, block) : { sections: [] };
+  });
+}
+

@@ -1,0 +1,125 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, batchOf, crud, getRow, Id, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { curatedCalendars, curatedEvents, events } from '../../db/website';
+import { calendarEvents } from '../../repos/website/events';
+import { CuratedEvent, CuratedEventSave, CuratedEventWithEvents, Event, WithoutEventsQuery } from './schemas';
+
+const base = '/content/curatedEvents';
+const edit = requires('Content.Edit');
+type Entry = typeof curatedEvents.$inferSelect;
+
+/**
+ * `/content/curatedEvents`: what a curated calendar holds: single events of groups, or whole groups (an entry
+ * without `eventId` holds every event of its group, present and future).
+ */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  crud(app, { path: base, table: curatedEvents, item: CuratedEvent, save: CuratedEventSave, view: anyUser, edit, only: ['list', 'get', 'delete'] });
+
+  app.get(
+    `${base}/calendar/:curatedCalendarId`,
+    { config: { access: anyUser }, schema: { params: z.object({ curatedCalendarId: Id }), querystring: WithoutEventsQuery, response: { 200: z.array(CuratedEventWithEvents) } } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const entries = await app.db
+        .select()
+        .from(curatedEvents)
+        .where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.curatedCalendarId, req.params.curatedCalendarId)))
+        .orderBy(asc(curatedEvents.groupId), asc(curatedEvents.id));
+      const without = req.query.withoutEvents !== undefined && req.query.withoutEvents !== 'false' && req.query.withoutEvents !== '0';
+      if (without || !entries.length) return entries;
+      const all = await calendarEvents(app.db, churchId, req.params.curatedCalendarId, false);
+      return entries.map((e) => ({ ...e, events: all.filter((ev) => (e.eventId ? ev.id === e.eventId : ev.groupId === e.groupId)) }));
+    },
+  );
+
+  app.get(
+    `${base}/public/calendar/:churchId/:curatedCalendarId`,
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, curatedCalendarId: Id }), response: { 200: z.array(Event) } } },
+    async (req) => {
+      await getRow(app.db, curatedCalendars, req.params.churchId, req.params.curatedCalendarId, 'Calendar');
+      return calendarEvents(app.db, req.params.churchId, req.params.curatedCalendarId, true);
+    },
+  );
+
+  // `eventIds` adds one entry per event of the group; without events an entry holds the whole group. An
+  // entry the calendar already has is answered, not added twice.
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(CuratedEventSave), response: { 200: z.array(CuratedEvent) } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const calendars = new Set((await rowsByIds(app.db, curatedCalendars, churchId, req.body.flatMap((x) => (x.curatedCalendarId ? [x.curatedCalendarId] : [])))).map((r) => r.id));
+    const eventRows = new Map(
+      (await rowsByIds(app.db, events, churchId, req.body.flatMap((x) => [...(x.eventIds ?? []), ...(x.eventId ? [x.eventId] : [])]))).map((r) => [r.id, r]),
+    );
+    return app.db.transaction(async (tx) => {
+      const out: Entry[] = [];
+      for (const [i, item] of req.body.entries()) {
+        const at = (field: string) => itemParam(req, i, field);
+        const old = item.id ? ((await getRow(tx, curatedEvents, churchId, item.id, 'Curated event').catch(() => undefined)) as Entry | undefined) : undefined;
+        if (item.id && !old) throw notFound('Curated event');
+        const calendarId = item.curatedCalendarId ?? old?.curatedCalendarId;
+        if (!calendarId) throw badRequest(at('curatedCalendarId'), 'is required');
+        if (item.curatedCalendarId && !calendars.has(item.curatedCalendarId)) throw badRequest(at('curatedCalendarId'), 'no such calendar');
+        const wanted = item.eventIds?.length ? item.eventIds : [item.eventId === undefined ? (old?.eventId ?? null) : item.eventId];
+        for (const [k, eventId] of wanted.entries()) {
+          const event = eventId ? eventRows.get(eventId) : undefined;
+          const field = item.eventIds?.length ? `${at('eventIds')}[${k}]` : at('eventId');
+          if (eventId && !event) throw badRequest(field, 'no such event');
+          const groupId = event?.groupId ?? item.groupId ?? old?.groupId;
+          if (!groupId) throw badRequest(at('groupId'), 'is required');
+          if (event && item.groupId && event.groupId !== item.groupId) throw badRequest(field, 'the event belongs to another group');
+          const values = { curatedCalendarId: calendarId, groupId, eventId: eventId ?? null };
+          if (old && k === 0) {
+            const [row] = await tx.update(curatedEvents).set(values).where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.id, old.id))).returning();
+            out.push(row!);
+            continue;
+          }
+          const [existing] = await tx
+            .select()
+            .from(curatedEvents)
+            .where(
+              and(
+                eq(curatedEvents.churchId, churchId),
+                eq(curatedEvents.curatedCalendarId, calendarId),
+                eq(curatedEvents.groupId, groupId),
+                eventId ? eq(curatedEvents.eventId, eventId) : isNull(curatedEvents.eventId),
+              ),
+            )
+            .limit(1);
+          if (existing) out.push(existing);
+          else out.push((await tx.insert(curatedEvents).values({ ...values, id: randomUUID(), churchId }).returning())[0]!);
+        }
+      }
+      return out;
+    });
+  });
+
+  app.delete(
+    `${base}/calendar/:curatedCalendarId/event/:eventId`,
+    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, eventId: Id }) } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      await getRow(app.db, curatedCalendars, churchId, req.params.curatedCalendarId, 'Calendar');
+      await app.db
+        .delete(curatedEvents)
+        .where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.curatedCalendarId, req.params.curatedCalendarId), eq(curatedEvents.eventId, req.params.eventId)));
+      return {};
+    },
+  );
+  app.delete(
+    `${base}/calendar/:curatedCalendarId/group/:groupId`,
+    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, groupId: Id }) } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      await getRow(app.db, curatedCalendars, churchId, req.params.curatedCalendarId, 'Calendar');
+      await app.db
+        .delete(curatedEvents)
+        .where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.curatedCalendarId, req.params.curatedCalendarId), eq(curatedEvents.groupId, req.params.groupId)));
+      return {};
+    },
+  );
+}
+

@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { elements, sections } from '../../db/website';
+import { checkLayout, syncChildren } from '../../domain/website/layout';
+import { insertElements, loadElementTree, nextElementSort, renumberElements, type ElementNode, type ElementRow } from '../../repos/website/tree';
+import { Element, ElementSave, TreeAnswer, type TreeElementInput } from './schemas';
+
+const base = '/content/elements';
+const edit = requires('Content.Edit');
+
+const asInput = (e: ElementNode): TreeElementInput => ({ elementType: e.elementType, answers: e.answers, styles: e.styles, animations: e.animations, elements: e.elements.map(asInput) });
+
+/** `/content/elements`: elements of sections; rows keep their columns and carousels their slides in step. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Element } } }, async (req) =>
+    getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element') as never,
+  );
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(ElementSave), response: { 200: z.array(Element) } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const items = req.body;
+    const sectionRows = new Map((await rowsByIds(app.db, sections, churchId, items.flatMap((x) => (x.sectionId ? [x.sectionId] : [])))).map((r) => [r.id, r]));
+    items.forEach((item, i) => {
+      if (item.sectionId && !sectionRows.has(item.sectionId)) throw badRequest(itemParam(req, i, 'sectionId'), 'no such section');
+      if (!item.id && !item.sectionId) throw badRequest(itemParam(req, i, 'sectionId'), 'is required');
+      if (!item.id && !item.elementType) throw badRequest(itemParam(req, i, 'elementType'), 'is required');
+      checkLayout(item.elementType, item.answers, itemParam(req, i, 'answers'));
+    });
+    return app.db.transaction(async (tx) => {
+      const saved: ElementRow[] = [];
+      const touched = new Set<string>();
+      for (const [i, item] of items.entries()) {
+        const { id, ...fields } = item;
+        const old = id ? ((await findRow(tx, elements, churchId, id)) as ElementRow | undefined) : undefined;
+        if (id && !old) throw notFound('Element');
+        const sectionId = fields.sectionId ?? old!.sectionId;
+        const parentId = fields.parentId === undefined ? (old?.parentId ?? null) : fields.parentId;
+        if (parentId) {
+          const parent = (await findRow(tx, elements, churchId, parentId)) as ElementRow | undefined;
+          if (!parent || parent.sectionId !== sectionId || parent.id === id) throw badRequest(itemParam(req, i, 'parentId'), 'no such element in this section');
+        }
+        checkLayout(fields.elementType ?? old?.elementType, fields.answers, itemParam(req, i, 'answers'));
+        // A block's elements carry the block, so a block's tree reads them by section alone.
+        const section = sectionRows.get(sectionId) ?? (await findRow(tx, sections, churchId, sectionId));
+        const blockId = fields.blockId !== undefined ? fields.blockId : (section?.blockId ?? null);
+        let row: ElementRow | undefined;
+        if (old) {
+          [row] = await tx.update(elements).set({ ...fields, blockId, parentId }).where(and(eq(elements.churchId, churchId), eq(elements.id, old.id))).returning();
+          touched.add(old.sectionId);
+        } else {
+          const sort = fields.sort ?? (await nextElementSort(tx, churchId, sectionId, parentId));
+          [row] = await tx.insert(elements).values({ ...fields, elementType: fields.elementType!, sectionId, blockId, parentId, sort, id: randomUUID(), churchId }).returning();
+        }
+        touched.add(sectionId);
+        saved.push(row!);
+      }
+      for (const row of saved) await syncChildren(tx, row);
+      for (const sectionId of touched) await renumberElements(tx, churchId, sectionId);
+      const fresh = new Map((await rowsByIds(tx, elements, churchId, saved.map((r) => r.id))).map((r) => [r.id, r]));
+      return saved.map((r) => fresh.get(r.id) ?? r);
+    }) as never;
+  });
+
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    const churchId = req.auth.churchId;
+    await app.db.transaction(async (tx) => {
+      const row = (await getRow(tx, elements, churchId, req.params.id, 'Element')) as ElementRow;
+      await tx.delete(elements).where(and(eq(elements.churchId, churchId), eq(elements.id, row.id)));
+      await renumberElements(tx, churchId, row.sectionId);
+    });
+    return {};
+  });
+
+  // A copy right after the original, with all its children, in one transaction.
+  app.post(`${base}/duplicate/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: TreeAnswer } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    return app.db.transaction(async (tx) => {
+      const row = (await getRow(tx, elements, churchId, req.params.id, 'Element')) as ElementRow;
+      const tree = await loadElementTree(tx, churchId, row);
+      const [copyId] = await insertElements(tx, churchId, row.sectionId, row.blockId, row.parentId, [asInput(tree)], row.sort + 0.5);
+      await renumberElements(tx, churchId, row.sectionId);
+      const copy = (await findRow(tx, elements, churchId, copyId!)) as ElementRow;
+      return loadElementTree(tx, churchId, copy);
+    });
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, batchOf, crud, findRow, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { eventExceptions, events } from '../../db/website';
+import { EventException, EventExceptionSave } from './schemas';
+
+const base = '/content/eventExceptions';
+const edit = requires('Content.Edit');
+
+/** `/content/eventExceptions`: dates taken out of recurring events (the occurrence's start). */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  crud(app, { path: base, table: eventExceptions, item: EventException, save: EventExceptionSave, view: anyUser, edit, only: ['get', 'delete'] });
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(EventExceptionSave), response: { 200: z.array(EventException) } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const known = new Set((await rowsByIds(app.db, events, churchId, req.body.flatMap((x) => (x.eventId ? [x.eventId] : [])))).map((r) => r.id));
+    req.body.forEach((item, i) => {
+      if (item.eventId && !known.has(item.eventId)) throw badRequest(itemParam(req, i, 'eventId'), 'no such event');
+      if (!item.id && !item.eventId) throw badRequest(itemParam(req, i, 'eventId'), 'is required');
+      if (!item.id && !item.exceptionDate) throw badRequest(itemParam(req, i, 'exceptionDate'), 'is required');
+    });
+    return app.db.transaction(async (tx) => {
+      const out = [];
+      for (const { id, ...fields } of req.body) {
+        if (id) {
+          if (!(await findRow(tx, eventExceptions, churchId, id))) throw notFound('Event exception');
+          const [row] = await tx.update(eventExceptions).set(fields).where(and(eq(eventExceptions.churchId, churchId), eq(eventExceptions.id, id))).returning();
+          out.push(row!);
+        } else {
+          const [row] = await tx.insert(eventExceptions).values({ id: randomUUID(), churchId, eventId: fields.eventId!, exceptionDate: fields.exceptionDate! }).returning();
+          out.push(row!);
+        }
+      }
+      return out;
+    });
+  });
+}

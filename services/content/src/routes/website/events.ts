@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, eq, gte, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, hasPermission, requires } from '@church/auth';
+import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { content } from '../../app';
+import { websiteSettings } from '../../config/website';
+import { curatedCalendars, events } from '../../db/website';
+import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
+import { personGroupIds } from '../../domain/website/membership';
+import { attachExceptions, calendarEvents, churchTimeZone, eventsWithExceptions, type EventRow } from '../../repos/website/events';
+import { Event, EventIdsQuery, EventSave, SubscribeQuery } from './schemas';
+
+const base = '/content/events';
+const Events = z.array(Event);
+
+/** `/content/events`: group events with exceptions and recurrence rules, timelines and the ICS feed. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = content.deps(app);
+
+  /** Upcoming events (not yet ended, or still recurring), or the ones asked for by id. */
+  const timeline = (churchId: string, groupIds: string[], eventIds?: string[]) => {
+    if (!groupIds.length) return Promise.resolve([]);
+    const which = eventIds?.length ? inArray(events.id, eventIds) : gte(events.end, new Date(Date.now() - 86_400_000));
+    return eventsWithExceptions(app.db, churchId, and(inArray(events.groupId, groupIds), which));
+  };
+
+  app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: z.object({ groupId: Id }), querystring: EventIdsQuery, response: { 200: Events } } }, async (req) =>
+    timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds),
+  );
+  // The caller's groups come from membership (the token carries only the groups they lead).
+  app.get(`${base}/timeline`, { config: { access: anyUser }, schema: { querystring: EventIdsQuery, response: { 200: Events } } }, async (req) => {
+    const groups = req.auth.personId ? await personGroupIds(app, req.auth.churchId, req.auth.personId) : [];
+    return timeline(req.auth.churchId, [...new Set([...groups, ...req.auth.leaderGroupIds])], req.query.eventIds);
+  });
+
+  // Calendar apps poll this feed: the text is kept per church and data version (events, exceptions, curated
+  // calendars and settings raise it), so a poll costs one version lookup while nothing changed.
+  app.get(`${base}/subscribe`, { config: { access: 'public' }, schema: { querystring: SubscribeQuery } }, async (req, reply) => {
+    const { churchId, groupId, curatedCalendarId } = req.query;
+    if (!groupId && !curatedCalendarId) throw badRequest('groupId', 'groupId or curatedCalendarId is required', 'query');
+    const version = await app.deps.snapshots.version(churchId);
+    const key = `ics\n${churchId}\n${curatedCalendarId ? `calendar:${curatedCalendarId}` : `group:${groupId}`}`;
+    const ics = await app.deps.snapshots.value(key, version, () => feed(churchId, groupId, curatedCalendarId), (text) => text.length);
+    const etag = `"ics-${version}"`;
+    reply.header('cache-control', 'public, max-age=300').header('etag', etag);
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('text/calendar; charset=utf-8').send(ics);
+  });
+
+  async function feed(churchId: string, groupId?: string, curatedCalendarId?: string): Promise<string> {
+    let name = 'Events';
+    let list;
+    if (curatedCalendarId) {
+      const calendar = await getRow(app.db, curatedCalendars, churchId, curatedCalendarId, 'Calendar');
+      name = calendar.name;
+      list = await calendarEvents(app.db, churchId, curatedCalendarId, true);
+    } else {
+      list = await eventsWithExceptions(app.db, churchId, and(eq(events.groupId, groupId!), eq(events.visibility, 'public')));
+    }
+    const fallback = websiteSettings(deps.config).defaultTimeZone;
+    const timeZone = safeTimeZone(await churchTimeZone(app.db, churchId, fallback), fallback);
+    return buildIcs({ name, timeZone, host: 'content.church', events: list });
+  }
+
+  app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: z.object({ groupId: Id }), response: { 200: Events } } }, async (req) =>
+    eventsWithExceptions(app.db, req.auth.churchId, eq(events.groupId, req.params.groupId)),
+  );
+  app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, groupId: Id }), response: { 200: Events } } }, async (req) =>
+    eventsWithExceptions(app.db, req.params.churchId, and(eq(events.groupId, req.params.groupId), eq(events.visibility, 'public'))),
+  );
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) =>
+    (await attachExceptions(app.db, req.auth.churchId, [(await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event')) as EventRow]))[0]!,
+  );
+
+  // Open to any user by the spec; an event is written by website editors or by leaders of its group.
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(EventSave), response: { 200: Events } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const editor = hasPermission(req.auth, 'Content.Edit', 'ContentApi');
+    const rows = await app.db.transaction(async (tx) => {
+      const out: EventRow[] = [];
+      for (const [i, { id, ...fields }] of req.body.entries()) {
+        const at = (field: string) => itemParam(req, i, field);
+        const old = id ? ((await findRow(tx, events, churchId, id)) as EventRow | undefined) : undefined;
+        if (id && !old) throw notFound('Event');
+        if (!old) for (const f of ['groupId', 'start', 'end', 'title'] as const) if (!fields[f]) throw badRequest(at(f), 'is required');
+        for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {
+          if (!editor && !req.auth.leaderGroupIds.includes(groupId)) throw unauthorized('Missing permission: Content.Edit or leader of the group');
+        }
+        const start = fields.start ?? old!.start;
+        const end = fields.end ?? old!.end;
+        if (end < start) throw badRequest(at('end'), 'must not be before start');
+        const values = { ...fields, ...(fields.recurrenceRule !== undefined ? { recurrenceRule: normalizeRule(fields.recurrenceRule, at('recurrenceRule')) } : {}) };
+        const [row] = old
+          ? await tx.update(events).set({ ...values, updatedAt: new Date() }).where(and(eq(events.churchId, churchId), eq(events.id, old.id))).returning()
+          : await tx.insert(events).values({ ...values, groupId: fields.groupId!, start, end, title: fields.title!, id: randomUUID(), churchId }).returning();
+        out.push(row!);
+      }
+      return out;
+    });
+    return attachExceptions(app.db, churchId, rows);
+  });
+
+  app.delete(`${base}/:id`, { config: { access: requires('Content.Edit') }, schema: { params: IdParams } }, async (req) => {
+    await deleteRow(app.db, events, req.auth.churchId, req.params.id);
+    return {};
+  });
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { links } from '../../db/website';
+import { groupsMemo, satisfiesGate } from '../../domain/website/visibility';
+import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
+import { CategoryQuery, Link, LinkSave } from './schemas';
+
+const base = '/content/links';
+const edit = requires('Content.Edit');
+const ChurchParams = z.object({ churchId: Id });
+const Links = z.array(Link);
+
+/** `/content/links`: navigation links by category, with who may see each; sorts kept 1..n per category. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(base, { config: { access: anyUser }, schema: { querystring: CategoryQuery, response: { 200: Links } } }, async (req) =>
+    listLinks(app.db, req.auth.churchId, req.query.category),
+  );
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Link } } }, async (req) =>
+    getRow(app.db, links, req.auth.churchId, req.params.id, 'Link') as never,
+  );
+
+  // The links the caller may see; another church's links are not the caller's to filter (empty).
+  app.get(
+    `${base}/church/:churchId/filtered`,
+    { config: { access: anyUser }, schema: { params: ChurchParams, querystring: CategoryQuery, response: { 200: Links } } },
+    async (req) => {
+      const { churchId } = req.params;
+      if (churchId.toLowerCase() !== req.auth.churchId.toLowerCase()) return [];
+      const rows = await listLinks(app.db, churchId, req.query.category);
+      const groupsOf = groupsMemo(app, churchId);
+      const seen = await Promise.all(rows.map((r) => satisfiesGate(app, churchId, r, req.auth, groupsOf)));
+      return rows.filter((_, i) => seen[i]);
+    },
+  );
+  // Anonymous visitors see only links open to everyone.
+  app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: CategoryQuery, response: { 200: Links } } }, async (req) =>
+    listLinks(app.db, req.params.churchId, req.query.category, true),
+  );
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(LinkSave), response: { 200: Links } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    return app.db.transaction(async (tx) => {
+      const saved: LinkRow[] = [];
+      const categories = new Set<string>();
+      for (const { id, ...fields } of req.body) {
+        let row: LinkRow | undefined;
+        if (id) {
+          const old = (await findRow(tx, links, churchId, id)) as LinkRow | undefined;
+          if (!old) throw notFound('Link');
+          categories.add(old.category);
+          [row] = await tx.update(links).set(fields).where(and(eq(links.churchId, churchId), eq(links.id, id))).returning();
+        } else {
+          const category = fields.category ?? 'website';
+          const sort = fields.sort ?? (await nextLinkSort(tx, churchId, category));
+          [row] = await tx.insert(links).values({ ...fields, category, sort, id: randomUUID(), churchId }).returning();
+        }
+        categories.add(row!.category);
+        saved.push(row!);
+      }
+      for (const category of categories) await renumberLinks(tx, churchId, category);
+      const fresh = new Map((await rowsByIds(tx, links, churchId, saved.map((r) => r.id))).map((r) => [r.id, r as LinkRow]));
+      return saved.map((r) => fresh.get(r.id) ?? r).sort((a, b) => a.category.localeCompare(b.category) || a.sort - b.sort);
+    });
+  });
+
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    const churchId = req.auth.churchId;
+    await app.db.transaction(async (tx) => {
+      const row = (await getRow(tx, links, churchId, req.params.id, 'Link')) as LinkRow;
+      await deleteRow(tx, links, churchId, row.id);
+      await renumberLinks(tx, churchId, row.category);
+    });
+    return {};
+  });
+}

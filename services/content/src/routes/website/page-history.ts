@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { requires } from '@church/auth';
+import { getRow, Id, IdParams, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { blocks, pageHistory, pages } from '../../db/website';
+import { blockTree, ownerOf, pageTree, restoreTree, takeSnapshot } from '../../domain/website/tree';
+import type { Owner } from '../../repos/website/tree';
+import { HistoryEntry, HistorySave, RestoreSnapshotBody, SnapshotIn, TreeAnswer } from './schemas';
+
+const base = '/content/pageHistory';
+const edit = requires('Content.Edit');
+const Entries = z.array(HistoryEntry);
+
+/** `/content/pageHistory`: snapshots of page and block trees, and restoring them (all Content.Edit). */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const list = (churchId: string, where: ReturnType<typeof eq>) =>
+    app.db.select().from(pageHistory).where(and(eq(pageHistory.churchId, churchId), where)).orderBy(desc(pageHistory.createdAt)).limit(500);
+
+  app.get(`${base}/page/:pageId`, { config: { access: edit }, schema: { params: z.object({ pageId: Id }), response: { 200: Entries } } }, async (req) =>
+    list(req.auth.churchId, eq(pageHistory.pageId, req.params.pageId)),
+  );
+  app.get(`${base}/block/:blockId`, { config: { access: edit }, schema: { params: z.object({ blockId: Id }), response: { 200: Entries } } }, async (req) =>
+    list(req.auth.churchId, eq(pageHistory.blockId, req.params.blockId)),
+  );
+  app.get(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: HistoryEntry } } }, async (req) =>
+    getRow(app.db, pageHistory, req.auth.churchId, req.params.id, 'History entry') as never,
+  );
+
+  // Without a `snapshot` in the body, the page's or block's current tree is stored.
+  app.post(base, { config: { access: edit }, schema: { body: HistorySave, response: { 200: HistoryEntry } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const owner = await ownerOf(app.db, churchId, req.body);
+    const snapshot = req.body.snapshot ?? (await takeSnapshot(app.db, churchId, owner));
+    return record(app.db, churchId, owner, snapshot, req.body.description ?? null, req.auth.id);
+  });
+
+  // The current content is kept as an entry first, so a restore can itself be undone.
+  app.post(`${base}/restore/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: TreeAnswer } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const entry = await getRow(app.db, pageHistory, churchId, req.params.id, 'History entry');
+    const owner = await ownerOf(app.db, churchId, entry);
+    const snapshot = SnapshotIn.parse(entry.snapshot);
+    return restore(churchId, owner, snapshot, req.auth.id);
+  });
+
+  app.post(`${base}/restoreSnapshot`, { config: { access: edit }, schema: { body: RestoreSnapshotBody, response: { 200: TreeAnswer } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const owner = await ownerOf(app.db, churchId, req.body);
+    return restore(churchId, owner, req.body.snapshot, req.auth.id);
+  });
+
+  async function restore(churchId: string, owner: Owner, snapshot: z.output<typeof SnapshotIn>, userId: string) {
+    return app.db.transaction(async (tx) => {
+      await record(tx, churchId, owner, await takeSnapshot(tx, churchId, owner), 'Before restore', userId);
+      await restoreTree(tx, churchId, owner, snapshot);
+      if (owner.pageId) return pageTree(tx, (await getRow(tx, pages, churchId, owner.pageId, 'Page')) as typeof pages.$inferSelect);
+      return blockTree(tx, (await getRow(tx, blocks, churchId, owner.blockId!, 'Block')) as typeof blocks.$inferSelect);
+    });
+  }
+}
+
+async function record(db: DbOrTx, churchId: string, owner: Owner, snapshot: Record<string, unknown>, description: string | null, userId: string) {
+  const [row] = await db
+    .insert(pageHistory)
+    .values({ id: randomUUID(), churchId, pageId: owner.pageId ?? null, blockId: owner.blockId ?? null, snapshot, description, userId: /^[0-9a-f-]{36}$/i.test(userId) ? userId : null })
+    .returning();
+  return row!;
+}

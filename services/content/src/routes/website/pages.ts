@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, batchOf, deleteRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { pages } from '../../db/website';
+import { satisfiesGate } from '../../domain/website/visibility';
+import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageTree, replacePageTree } from '../../domain/website/tree';
+import { AiPageBody, ImportTreeBody, Page, PageSave, TreeAnswer } from './schemas';
+
+const base = '/content/pages';
+const edit = requires('Content.Edit');
+const ChurchParams = z.object({ churchId: Id });
+const TreeQuery = z.object({ url: z.string().trim().min(1).max(500).optional(), id: Id.optional() });
+const PublicPage = z.array(z.object({ url: z.string(), title: z.string().nullable(), metaDescription: z.string().nullable() }));
+
+/** `/content/pages`: pages, their whole trees (public, kept per data version), copies, imports. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  // The hottest route of a church's website: the gate is read from a small kept value and the tree itself is
+  // answered from a kept, compressed body with an ETag, both valid while the church's data version holds.
+  app.get(
+    `${base}/:churchId/tree`,
+    { config: { access: 'public' }, schema: { params: ChurchParams, querystring: TreeQuery, response: { 200: TreeAnswer } } },
+    async (req, reply) => {
+      const { churchId } = req.params;
+      const { url, id } = req.query;
+      if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
+      const key = url ? `url\n${normalizeUrl(url)}` : `id\n${id}`;
+      const version = await app.deps.snapshots.version(churchId);
+      const gate = await app.deps.snapshots.value(
+        `page-gate\n${churchId}\n${key}`,
+        version,
+        async () => {
+          const where = url ? eq(pages.url, normalizeUrl(url)) : eq(pages.id, id!);
+          const [row] = await app.db.select({ id: pages.id, visibility: pages.visibility, groupIds: pages.groupIds }).from(pages).where(and(eq(pages.churchId, churchId), where)).limit(1);
+          return row ?? null;
+        },
+        () => 200,
+      );
+      if (!gate) throw notFound('Page');
+      if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
+      return app.deps.snapshots.send(req, reply, churchId, key, async () => {
+        const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
+        return pageTree(app.db, page as typeof pages.$inferSelect, Boolean(url));
+      });
+    },
+  );
+
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PublicPage } } }, async (req) =>
+    app.db
+      .select({ url: pages.url, title: pages.title, metaDescription: pages.metaDescription })
+      .from(pages)
+      .where(and(eq(pages.churchId, req.params.churchId), eq(pages.visibility, 'everyone')))
+      .orderBy(asc(pages.url)),
+  );
+
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Page) } } }, async (req) =>
+    listRows(app.db, pages, req.auth.churchId, { orderBy: asc(pages.url) }) as never,
+  );
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) =>
+    getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page') as never,
+  );
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const items = req.body.map((item, i) => {
+      if (!item.id && !item.url) throw badRequest(itemParam(req, i, 'url'), 'is required');
+      return { ...item, url: item.url ? normalizeUrl(item.url) : undefined };
+    });
+    const urls = items.map((x) => x.url).filter(Boolean);
+    const dup = urls.find((u, i) => urls.indexOf(u) !== i);
+    if (dup) throw badRequest(itemParam(req, urls.lastIndexOf(dup), 'url'), `${dup} is given twice`);
+    return app.db.transaction(async (tx) => {
+      for (const [i, item] of items.entries()) {
+        if (item.url) await checkUrlFree(tx, churchId, item.url, item.id).catch(() => {
+          throw badRequest(itemParam(req, i, 'url'), `another page already uses ${item.url}`);
+        });
+      }
+      return saveRows(tx, pages, churchId, items);
+    }) as never;
+  });
+
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    await deleteRow(app.db, pages, req.auth.churchId, req.params.id);
+    return {};
+  });
+
+  app.post(`${base}/duplicate/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: TreeAnswer } } }, async (req) =>
+    duplicatePage(app.db, req.auth.churchId, req.params.id),
+  );
+
+  app.post(`${base}/importTree`, { config: { access: edit }, schema: { body: ImportTreeBody, response: { 200: TreeAnswer } } }, async (req) => {
+    const { sections, ...fields } = req.body;
+    return createPageWithTree(app.db, req.auth.churchId, pageInput({ ...fields, url: normalizeUrl(fields.url) }), sections);
+  });
+
+  // The AI page builder sends a whole page: a new one, or (with `id`) new content for an existing page.
+  app.post(`${base}/temp/ai`, { config: { access: edit }, schema: { body: AiPageBody, response: { 200: TreeAnswer } } }, async (req) => {
+    const { sections, id, ...fields } = req.body;
+    const input = pageInput({ ...fields, url: normalizeUrl(fields.url) });
+    if (id) return replacePageTree(app.db, req.auth.churchId, id, input, sections);
+    return createPageWithTree(app.db, req.auth.churchId, input, sections);
+  });
+}
+
+function pageInput(fields: Omit<z.output<typeof ImportTreeBody>, 'sections'>) {
+  return {
+    url: fields.url,
+    name: fields.name ?? fields.title ?? null,
+    title: fields.title ?? null,
+    metaDescription: fields.metaDescription ?? null,
+    layout: fields.layout ?? null,
+    visibility: fields.visibility ?? 'everyone',
+    groupIds: fields.groupIds ?? [],
+  };
+}

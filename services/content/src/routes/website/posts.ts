@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
+import { posts } from '../../db/website';
+import { rssFeed, slugify, withAuthors } from '../../domain/website/posts';
+import { latestPublished, publishedBySlug, publishedCategories, publishedPage, slugTaken, type PostRow } from '../../repos/website/posts';
+import { Post, PostPage, PostSave, PublicPostsQuery } from './schemas';
+
+const base = '/content/posts';
+const edit = requires('Content.Edit');
+const ChurchParams = z.object({ churchId: Id });
+const SiteUrl = z.object({ siteUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(500) });
+
+/** `/content/posts`: the blog. A post is published once its `publishDate` has passed. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: PublicPostsQuery, response: { 200: PostPage } } }, async (req) => {
+    const { rows, total } = await publishedPage(app.db, req.params.churchId, req.query);
+    return { posts: await withAuthors(app, req.params.churchId, rows), total, page: req.query.page, pageSize: req.query.pageSize };
+  });
+  app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(z.string()) } } }, async (req) =>
+    publishedCategories(app.db, req.params.churchId),
+  );
+  app.get(
+    `${base}/public/:churchId/slug/:slug`,
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, slug: z.string().max(200) }), response: { 200: Post } } },
+    async (req) => {
+      const row = await publishedBySlug(app.db, req.params.churchId, req.params.slug.toLowerCase());
+      if (!row) throw notFound('Post');
+      return (await withAuthors(app, req.params.churchId, [row]))[0]!;
+    },
+  );
+  app.get(`${base}/rss/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteUrl } }, async (req, reply) => {
+    const xml = await rssFeed(app, req.params.churchId, req.query.siteUrl, await latestPublished(app.db, req.params.churchId, 50));
+    return reply.type('application/rss+xml; charset=utf-8').send(xml);
+  });
+
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req) =>
+    withAuthors(app, req.auth.churchId, (await listRows(app.db, posts, req.auth.churchId, { orderBy: [desc(posts.publishDate), asc(posts.title)] })) as PostRow[]),
+  );
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) =>
+    (await withAuthors(app, req.auth.churchId, [(await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')) as PostRow]))[0]!,
+  );
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(PostSave), response: { 200: z.array(Post) } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const given = req.body.map((x) => x.slug);
+    const twice = given.find((s, i) => s && given.indexOf(s) !== i);
+    if (twice) throw badRequest(itemParam(req, given.lastIndexOf(twice), 'slug'), `${twice} is given twice`);
+    const saved = await app.db.transaction(async (tx) => {
+      const out: PostRow[] = [];
+      for (const [i, { id, ...fields }] of req.body.entries()) {
+        const old = id ? ((await findRow(tx, posts, churchId, id)) as PostRow | undefined) : undefined;
+        if (id && !old) throw notFound('Post');
+        if (!old && !fields.title) throw badRequest(itemParam(req, i, 'title'), 'is required');
+        let slug = fields.slug;
+        if (slug && (await slugTaken(tx, churchId, slug, id))) throw badRequest(itemParam(req, i, 'slug'), `another post already uses the slug ${slug}`);
+        if (!old && !slug) {
+          // A slug made from the title gets a number when the church already has it.
+          const stem = slugify(fields.title!);
+          slug = stem;
+          for (let n = 2; await slugTaken(tx, churchId, slug); n++) slug = `${stem}-${n}`;
+        }
+        const values = { ...fields, ...(slug ? { slug } : {}) };
+        const [row] = old
+          ? await tx.update(posts).set({ ...values, updatedAt: new Date() }).where(and(eq(posts.churchId, churchId), eq(posts.id, old.id))).returning()
+          : await tx.insert(posts).values({ ...values, title: fields.title!, slug: slug!, id: randomUUID(), churchId }).returning();
+        out.push(row!);
+      }
+      return out;
+    });
+    return withAuthors(app, churchId, saved);
+  });
+
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    await deleteRow(app.db, posts, req.auth.churchId, req.params.id);
+    return {};
+  });
+}

@@ -1,0 +1,352 @@
+import { z } from 'zod';
+import { Id, IsoDate } from '@church/common';
+
+// What the website half accepts and answers. Save bodies strip unknown fields (clients post records back as
+// they read them, with `churchId`); the church always comes from the token.
+
+const Text = (max = 1000) => z.string().trim().max(max);
+const OptText = (max = 1000) => Text(max).nullish();
+/** JSON settings of a section or element (`answers`, `styles`). */
+const JsonObject = z.record(z.string(), z.unknown());
+const Stamp = z.date();
+
+export const Visibility = z.enum(['everyone', 'visitors', 'members', 'staff', 'groups']);
+
+// ---- pages, sections, elements, blocks
+
+export const Page = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  name: z.string().nullable(),
+  url: z.string(),
+  title: z.string().nullable(),
+  metaDescription: z.string().nullable(),
+  layout: z.string().nullable(),
+  visibility: z.string(),
+  groupIds: z.array(z.string()),
+});
+export const PageSave = z.object({
+  id: Id.optional(),
+  name: OptText(255),
+  url: Text(500).min(1, 'is required').optional(),
+  title: OptText(500),
+  metaDescription: OptText(2000),
+  layout: OptText(100),
+  visibility: Visibility.optional(),
+  groupIds: z.array(Id).max(200).optional(),
+});
+
+export const Section = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  pageId: z.string().nullable(),
+  blockId: z.string().nullable(),
+  zone: z.string(),
+  background: z.string().nullable(),
+  textColor: z.string().nullable(),
+  headingColor: z.string().nullable(),
+  linkColor: z.string().nullable(),
+  targetBlockId: z.string().nullable(),
+  sort: z.number(),
+  answers: JsonObject,
+  styles: JsonObject,
+  animations: JsonObject,
+});
+export const SectionSave = z.object({
+  id: Id.optional(),
+  pageId: Id.nullish(),
+  blockId: Id.nullish(),
+  zone: Text(50).min(1).optional(),
+  background: OptText(2000),
+  textColor: OptText(100),
+  headingColor: OptText(100),
+  linkColor: OptText(100),
+  targetBlockId: Id.nullish(),
+  sort: z.number().finite().optional(),
+  answers: JsonObject.optional(),
+  styles: JsonObject.optional(),
+  animations: JsonObject.optional(),
+});
+
+export const Element = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  sectionId: z.string(),
+  blockId: z.string().nullable(),
+  parentId: z.string().nullable(),
+  elementType: z.string(),
+  sort: z.number(),
+  answers: JsonObject,
+  styles: JsonObject,
+  animations: JsonObject,
+});
+export const ElementSave = z.object({
+  id: Id.optional(),
+  sectionId: Id.optional(),
+  blockId: Id.nullish(),
+  parentId: Id.nullish(),
+  elementType: Text(100).min(1, 'is required').optional(),
+  sort: z.number().finite().optional(),
+  answers: JsonObject.optional(),
+  styles: JsonObject.optional(),
+  animations: JsonObject.optional(),
+});
+
+export const Block = z.object({ id: z.string(), churchId: z.string(), name: z.string().nullable(), blockType: z.string() });
+export const BlockSave = z.object({
+  id: Id.optional(),
+  name: OptText(255),
+  blockType: z.enum(['footerBlock', 'elementBlock', 'sectionBlock']).optional(),
+});
+
+/** A tree as clients send it (import, AI page, inline snapshot): ids in it are ignored. */
+export interface TreeElementInput {
+  elementType: string;
+  sort?: number;
+  answers?: Record<string, unknown>;
+  styles?: Record<string, unknown>;
+  animations?: Record<string, unknown>;
+  elements?: TreeElementInput[];
+}
+export const TreeElementIn: z.ZodType<TreeElementInput> = z.lazy(() =>
+  z.object({
+    elementType: Text(100).min(1, 'is required'),
+    sort: z.number().finite().optional(),
+    answers: JsonObject.optional(),
+    styles: JsonObject.optional(),
+    animations: JsonObject.optional(),
+    elements: z.array(TreeElementIn).max(500, 'at most 500 elements').optional(),
+  }),
+);
+export const TreeSectionIn = z.object({
+  zone: Text(50).min(1).optional(),
+  background: OptText(2000),
+  textColor: OptText(100),
+  headingColor: OptText(100),
+  linkColor: OptText(100),
+  targetBlockId: Id.nullish(),
+  sort: z.number().finite().optional(),
+  answers: JsonObject.optional(),
+  styles: JsonObject.optional(),
+  animations: JsonObject.optional(),
+  elements: z.array(TreeElementIn).max(500, 'at most 500 elements').optional(),
+});
+export type TreeSectionInput = z.output<typeof TreeSectionIn>;
+const TreeSections = z.array(TreeSectionIn).max(30, 'at most 30 sections');
+export const ImportTreeBody = z.object({
+  title: OptText(500),
+  name: OptText(255),
+  url: Text(500).min(1, 'is required'),
+  metaDescription: OptText(2000),
+  layout: OptText(100),
+  visibility: Visibility.optional(),
+  groupIds: z.array(Id).max(200).optional(),
+  sections: TreeSections.default([]),
+});
+/** The AI page: the same tree, optionally replacing the content of an existing page (`id`). */
+export const AiPageBody = ImportTreeBody.extend({ id: Id.optional() });
+
+/** A section's or block's tree as the API answers it (ids kept, or stripped on url fetches). */
+export const TreeAnswer = z.any();
+
+// ---- links, global styles
+
+export const Link = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  category: z.string(),
+  url: z.string().nullable(),
+  linkType: z.string().nullable(),
+  linkData: z.string().nullable(),
+  icon: z.string().nullable(),
+  text: z.string().nullable(),
+  sort: z.number(),
+  parentId: z.string().nullable(),
+  visibility: z.string(),
+  groupIds: z.array(z.string()),
+});
+export const LinkSave = z.object({
+  id: Id.optional(),
+  category: Text(100).min(1).optional(),
+  url: OptText(2000),
+  linkType: OptText(100),
+  linkData: OptText(2000),
+  icon: OptText(200),
+  text: OptText(500),
+  sort: z.number().finite().optional(),
+  parentId: Id.nullish(),
+  visibility: Visibility.optional(),
+  groupIds: z.array(Id).max(200).optional(),
+});
+export const CategoryQuery = z.object({ category: Text(100).optional() });
+
+export const GlobalStyle = z.object({
+  id: z.string().nullable(),
+  churchId: z.string(),
+  fonts: z.string().nullable(),
+  palette: z.string().nullable(),
+  typography: z.string().nullable(),
+  spacing: z.string().nullable(),
+  borderRadius: z.string().nullable(),
+  customCss: z.string().nullable(),
+  customJs: z.string().nullable(),
+});
+export const GlobalStyleSave = z.object({
+  id: Id.optional(),
+  fonts: OptText(20_000),
+  palette: OptText(20_000),
+  typography: OptText(20_000),
+  spacing: OptText(20_000),
+  borderRadius: OptText(100),
+  customCss: OptText(200_000),
+  customJs: OptText(200_000),
+});
+
+// ---- page history
+
+export const HistoryEntry = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  pageId: z.string().nullable(),
+  blockId: z.string().nullable(),
+  snapshot: z.any(),
+  description: z.string().nullable(),
+  userId: z.string().nullable(),
+  createdAt: Stamp,
+});
+/** A stored snapshot: the tree's own fields and its sections. */
+export const SnapshotIn = z.looseObject({ sections: TreeSections.default([]) });
+export const HistorySave = z.object({
+  pageId: Id.nullish(),
+  blockId: Id.nullish(),
+  description: OptText(500),
+  /** omitted: the current tree is snapshotted */
+  snapshot: SnapshotIn.optional(),
+});
+export const RestoreSnapshotBody = z.object({ pageId: Id.nullish(), blockId: Id.nullish(), snapshot: SnapshotIn });
+
+// ---- posts
+
+export const Post = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  title: z.string(),
+  slug: z.string(),
+  excerpt: z.string().nullable(),
+  content: z.string().nullable(),
+  authorId: z.string().nullable(),
+  authorName: z.string().nullable(),
+  photoUrl: z.string().nullable(),
+  publishDate: Stamp.nullable(),
+  category: z.string().nullable(),
+  tags: z.array(z.string()),
+  createdAt: Stamp,
+  updatedAt: Stamp,
+});
+export const PostSave = z.object({
+  id: Id.optional(),
+  title: Text(500).min(1, 'is required').optional(),
+  slug: Text(200)
+    .toLowerCase()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters, digits and single hyphens')
+    .optional(),
+  excerpt: OptText(5000),
+  content: z.string().max(1_000_000).nullish(),
+  authorId: Id.nullish(),
+  photoUrl: OptText(2000),
+  publishDate: IsoDate.nullish(),
+  category: OptText(100),
+  tags: z.array(Text(100).min(1)).max(50).optional(),
+});
+export const PublicPostsQuery = z.object({
+  category: Text(100).optional(),
+  tag: Text(100).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50, 'at most 50 a page').default(10),
+});
+export const PostPage = z.object({ posts: z.array(Post), total: z.number(), page: z.number(), pageSize: z.number() });
+
+// ---- redirects
+
+export const Redirect = z.object({ id: z.string(), churchId: z.string(), fromPath: z.string(), toPath: z.string() });
+export const RedirectSave = z.object({
+  id: Id.optional(),
+  fromPath: Text(1000).min(1, 'is required').optional(),
+  toPath: Text(2000).min(1, 'is required').optional(),
+});
+
+// ---- settings
+
+export const Setting = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  userId: z.string().nullable(),
+  keyName: z.string(),
+  value: z.string().nullable(),
+  public: z.boolean(),
+});
+export const SettingSave = z.object({
+  id: Id.optional(),
+  keyName: Text(200).min(1, 'is required').optional(),
+  /** text, or an image as a `data:image/...;base64,` address (stored, then saved as its URL) */
+  value: z.string().max(15_000_000).nullish(),
+  public: z.boolean().optional(),
+});
+
+// ---- events and calendars
+
+export const Event = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  groupId: z.string(),
+  allDay: z.boolean(),
+  start: Stamp,
+  end: Stamp,
+  title: z.string(),
+  description: z.string().nullable(),
+  visibility: z.string(),
+  recurrenceRule: z.string().nullable(),
+  exceptionDates: z.array(Stamp).optional(),
+});
+export const EventSave = z.object({
+  id: Id.optional(),
+  groupId: Id.optional(),
+  allDay: z.boolean().optional(),
+  start: IsoDate.optional(),
+  end: IsoDate.optional(),
+  title: Text(500).min(1, 'is required').optional(),
+  description: OptText(20_000),
+  visibility: z.enum(['public', 'private']).optional(),
+  recurrenceRule: OptText(1000),
+});
+export const EventException = z.object({ id: z.string(), churchId: z.string(), eventId: z.string(), exceptionDate: Stamp });
+export const EventExceptionSave = z.object({ id: Id.optional(), eventId: Id.optional(), exceptionDate: IsoDate.optional() });
+export const EventIdsQuery = z.object({
+  eventIds: z
+    .string()
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(Id).max(500))
+    .optional(),
+});
+export const SubscribeQuery = z.object({ churchId: Id, groupId: Id.optional(), curatedCalendarId: Id.optional() });
+
+export const CuratedCalendar = z.object({ id: z.string(), churchId: z.string(), name: z.string() });
+export const CuratedCalendarSave = z.object({ id: Id.optional(), name: Text(255).min(1, 'is required').optional() });
+
+export const CuratedEvent = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  curatedCalendarId: z.string(),
+  groupId: z.string(),
+  eventId: z.string().nullable(),
+});
+export const CuratedEventWithEvents = CuratedEvent.extend({ events: z.array(Event).optional() });
+export const CuratedEventSave = z.object({
+  id: Id.optional(),
+  curatedCalendarId: Id.optional(),
+  groupId: Id.optional(),
+  eventId: Id.nullish(),
+  /** adds one entry per event of the group */
+  eventIds: z.array(Id).max(500).optional(),
+});
+export const WithoutEventsQuery = z.object({ withoutEvents: z.string().max(10).optional() });

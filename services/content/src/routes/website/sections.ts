@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { blocks, pages, sections } from '../../db/website';
+import { blockTree, sectionOwner } from '../../domain/website/tree';
+import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
+import { Section, SectionSave, TreeAnswer } from './schemas';
+
+const base = '/content/sections';
+const edit = requires('Content.Edit');
+const ownerKey = (o: Owner) => (o.pageId ? `p:${o.pageId}` : `b:${o.blockId}`);
+
+/** `/content/sections`: sections of pages and blocks; sort orders kept 1..n per zone on every save and delete. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) =>
+    getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section') as never,
+  );
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(SectionSave), response: { 200: z.array(Section) } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const items = req.body;
+    // References are checked up front, all in the caller's church: a foreign id is a 400 naming the field.
+    const pageIds = new Set((await rowsByIds(app.db, pages, churchId, items.flatMap((x) => (x.pageId ? [x.pageId] : [])))).map((r) => r.id));
+    const blockIds = new Set(
+      (await rowsByIds(app.db, blocks, churchId, items.flatMap((x) => [x.blockId, x.targetBlockId].filter((v): v is string => Boolean(v))))).map((r) => r.id),
+    );
+    items.forEach((item, i) => {
+      if (item.pageId && !pageIds.has(item.pageId)) throw badRequest(itemParam(req, i, 'pageId'), 'no such page');
+      if (item.blockId && !blockIds.has(item.blockId)) throw badRequest(itemParam(req, i, 'blockId'), 'no such block');
+      if (item.targetBlockId && !blockIds.has(item.targetBlockId)) throw badRequest(itemParam(req, i, 'targetBlockId'), 'no such block');
+      if (item.pageId && item.blockId) throw badRequest(itemParam(req, i, 'blockId'), 'a section belongs to a page or a block, not both');
+      if (!item.id && !item.pageId && !item.blockId) throw badRequest(itemParam(req, i, 'pageId'), 'pageId or blockId is required');
+    });
+    return app.db.transaction(async (tx) => {
+      const touched = new Map<string, Owner>();
+      const out: SectionRow[] = [];
+      for (const [i, item] of items.entries()) {
+        const { id, ...fields } = item;
+        let row: SectionRow | undefined;
+        if (id) {
+          const old = (await findRow(tx, sections, churchId, id)) as SectionRow | undefined;
+          if (!old) throw notFound('Section');
+          const before = sectionOwner(old);
+          if (before) touched.set(ownerKey(before), before);
+          const moved = fields.pageId ? { blockId: null } : fields.blockId ? { pageId: null } : {};
+          [row] = await tx.update(sections).set({ ...fields, ...moved }).where(and(eq(sections.churchId, churchId), eq(sections.id, id))).returning();
+        } else {
+          const owner: Owner = item.pageId ? { pageId: item.pageId } : { blockId: item.blockId! };
+          const sort = fields.sort ?? (await nextSectionSort(tx, churchId, owner, fields.zone ?? 'main'));
+          [row] = await tx.insert(sections).values({ ...fields, id: randomUUID(), churchId, sort }).returning();
+        }
+        const owner = sectionOwner(row!);
+        if (!owner) throw badRequest(itemParam(req, i, 'pageId'), 'pageId or blockId is required');
+        touched.set(ownerKey(owner), owner);
+        out.push(row!);
+      }
+      for (const owner of touched.values()) await renumberSections(tx, churchId, owner);
+      // Answer the rows as renumbered.
+      const fresh = new Map((await rowsByIds(tx, sections, churchId, out.map((r) => r.id))).map((r) => [r.id, r]));
+      return out.map((r) => fresh.get(r.id) ?? r);
+    }) as never;
+  });
+
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+    const churchId = req.auth.churchId;
+    await app.db.transaction(async (tx) => {
+      const row = (await getRow(tx, sections, churchId, req.params.id, 'Section')) as SectionRow;
+      await tx.delete(sections).where(and(eq(sections.churchId, churchId), eq(sections.id, row.id)));
+      const owner = sectionOwner(row);
+      if (owner) await renumberSections(tx, churchId, owner);
+    });
+    return {};
+  });
+
+  // A copy right after the original (same page or block), or with `convertToBlock=true` a new reusable block
+  // holding a copy of the section; either way with all its elements, in one transaction.
+  app.post(
+    `${base}/duplicate/:id`,
+    { config: { access: edit }, schema: { params: IdParams, querystring: z.object({ convertToBlock: z.enum(['true', 'false', '1', '0']).optional() }), response: { 200: TreeAnswer } } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const convert = req.query.convertToBlock === 'true' || req.query.convertToBlock === '1';
+      return app.db.transaction(async (tx) => {
+        const row = (await getRow(tx, sections, churchId, req.params.id, 'Section')) as SectionRow;
+        const owner = sectionOwner(row);
+        if (!owner) throw notFound('Section');
+        const [input] = toInput((await loadSections(tx, churchId, owner)).filter((s) => s.id === row.id));
+        if (convert) {
+          const name = typeof row.answers?.name === 'string' ? row.answers.name : 'Section block';
+          const [block] = await tx.insert(blocks).values({ id: randomUUID(), churchId, name, blockType: 'sectionBlock' }).returning();
+          await insertSections(tx, churchId, { blockId: block!.id }, [{ ...input!, sort: 1 }]);
+          return blockTree(tx, block!);
+        }
+        const [newId] = await insertSections(tx, churchId, owner, [{ ...input!, sort: row.sort + 0.5 }], row.sort - 0.5);
+        await renumberSections(tx, churchId, owner);
+        const [copy] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
+        return copy;
+      });
+    },
+  );
+}

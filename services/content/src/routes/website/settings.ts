@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, batchOf, decodeDataUrl, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
+import { settings } from '../../db/website';
+import { Setting, SettingSave } from './schemas';
+
+const base = '/content/settings';
+const edit = requires('Settings.Edit');
+const Settings = z.array(Setting);
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+type SettingRow = typeof settings.$inferSelect;
+
+/**
+ * `/content/settings`: the church's key-value settings (some public), and each user's own. A value sent as a
+ * base64 image is stored through the shared storage and saved as its address.
+ */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const churchWhere = (churchId: string) => and(eq(settings.churchId, churchId), isNull(settings.userId));
+  const userWhere = (req: FastifyRequest) => and(eq(settings.churchId, req.auth.churchId), eq(settings.userId, userIdOf(req)));
+
+  app.get(base, { config: { access: edit }, schema: { response: { 200: Settings } } }, async (req) =>
+    app.db.select().from(settings).where(churchWhere(req.auth.churchId)).orderBy(asc(settings.keyName)),
+  );
+  app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: Settings } } }, async (req) =>
+    app.db.select().from(settings).where(userWhere(req)).orderBy(asc(settings.keyName)),
+  );
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.record(z.string(), z.string().nullable()) } } }, async (req) => {
+    const rows = await app.db.select({ keyName: settings.keyName, value: settings.value }).from(settings).where(and(churchWhere(req.params.churchId), eq(settings.public, true)));
+    return Object.fromEntries(rows.map((r) => [r.keyName, r.value]));
+  });
+
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(SettingSave), response: { 200: Settings } } }, async (req) => save(req, null, req.body));
+  app.post(`${base}/my`, { config: { access: anyUser }, schema: { body: batchOf(SettingSave), response: { 200: Settings } } }, async (req) => save(req, userIdOf(req), req.body));
+
+  app.delete(`${base}/my/:id`, { config: { access: anyUser }, schema: { params: IdParams } }, async (req) => {
+    const gone = await app.db.delete(settings).where(and(userWhere(req), eq(settings.id, req.params.id))).returning({ id: settings.id });
+    if (!gone.length) throw notFound('Setting');
+    return {};
+  });
+
+  /** Saves by id, or by key name (one value per key: a save without an id replaces the key's value). */
+  async function save(req: FastifyRequest, userId: string | null, items: Array<z.output<typeof SettingSave>>): Promise<SettingRow[]> {
+    const churchId = req.auth.churchId;
+    // Images are stored before the transaction: a failed upload writes nothing.
+    const values = await Promise.all(
+      items.map(async (item, i) => {
+        if (!item.id && !item.keyName) throw badRequest(itemParam(req, i, 'keyName'), 'is required');
+        const image = typeof item.value === 'string' && item.value.startsWith('data:') ? decodeDataUrl(item.value) : null;
+        if (typeof item.value === 'string' && item.value.startsWith('data:')) {
+          if (!image || !IMAGE_TYPES.has(image.contentType) || !looksLikeImage(image.body)) throw badRequest(itemParam(req, i, 'value'), 'must be a base64 PNG, JPEG, GIF or WebP image');
+          const key = `${churchId}/settings/${userId ?? 'church'}/${safeKey(item.keyName ?? 'image')}-${randomUUID().slice(0, 8)}.${image.extension}`;
+          return app.deps.storage.put(key, image.body, image.contentType);
+        }
+        return item.value;
+      }),
+    );
+    const scope = userId ? and(eq(settings.churchId, churchId), eq(settings.userId, userId)) : and(eq(settings.churchId, churchId), isNull(settings.userId));
+    return app.db.transaction(async (tx) => {
+      const out: SettingRow[] = [];
+      for (const [i, item] of items.entries()) {
+        const fields = { ...(item.keyName ? { keyName: item.keyName } : {}), ...(values[i] !== undefined ? { value: values[i] } : {}), ...(item.public !== undefined ? { public: item.public } : {}) };
+        const [existing] = item.id
+          ? await tx.select().from(settings).where(and(scope, eq(settings.id, item.id)))
+          : await tx.select().from(settings).where(and(scope, eq(settings.keyName, item.keyName!)));
+        if (item.id && !existing) throw notFound('Setting');
+        const [row] = existing
+          ? await tx.update(settings).set(fields).where(eq(settings.id, existing.id)).returning()
+          : await tx.insert(settings).values({ id: randomUUID(), churchId, userId, keyName: item.keyName!, value: values[i] ?? null, public: userId ? false : (item.public ?? false) }).returning();
+        out.push(row!);
+      }
+      return out;
+    });
+  }
+}
+
+/** User settings are keyed by the token's user id. */
+function userIdOf(req: FastifyRequest): string {
+  const id = req.auth.id;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badRequest('id', 'the token has no user', 'headers');
+  return id;
+}
+
+const safeKey = (key: string) => key.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 60) || 'image';
+
+/** The bytes start like the type they claim (PNG, JPEG, GIF, WebP). */
+function looksLikeImage(body: Buffer): boolean {
+  const hex = body.subarray(0, 12).toString('hex');
+  return hex.startsWith('89504e47') || hex.startsWith('ffd8ff') || hex.startsWith('47494638') || (hex.startsWith('52494646') && body.subarray(8, 12).toString() === 'WEBP');
+}

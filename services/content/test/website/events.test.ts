@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import ical, { type CalendarComponent, type VEvent } from 'node-ical';
+import { call } from '@church/common/testing';
+import { useContent } from '../setup';
+import { fakeMembership } from './fakes';
+import { church, ok } from './helpers';
+
+const membership = fakeMembership();
+const t = useContent({ overrides: { internal: membership.internal } });
+
+const sunday = { start: '2026-01-04T16:00:00.000Z', end: '2026-01-04T17:30:00.000Z' };
+
+describe('POST /content/events', () => {
+  it('saves events of a group for editors and leaders of the group only; checks rules and dates', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'Worship', ...sunday, recurrenceRule: 'RRULE:freq=weekly;byday=SU' } });
+    expect(ev).toMatchObject({ groupId, title: 'Worship', allDay: false, visibility: 'public', recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU', exceptionDates: [], start: sunday.start });
+    const leader = c.token([], { leaderGroupIds: [groupId] });
+    await ok(t.app, 'POST', '/content/events', { token: leader, body: { groupId, title: 'Leader event', ...sunday } });
+    const notLeader = await call(t.app, 'POST', '/content/events', { token: c.anyone, body: { groupId, title: 'x', ...sunday } });
+    expect(notLeader.statusCode).toBe(401);
+    const badRule = await call(t.app, 'POST', '/content/events', { token: c.editor, body: [{ groupId, title: 'x', ...sunday, recurrenceRule: 'FREQ=SOMETIMES' }] });
+    expect(badRule.json().errors[0]).toMatchObject({ param: '[0].recurrenceRule' });
+    const backwards = await call(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'x', start: sunday.end, end: sunday.start } });
+    expect(backwards.json().errors[0]).toMatchObject({ param: 'end' });
+    expect((await call(t.app, 'POST', '/content/events', { token: c.editor, body: {} })).json().errors[0]).toMatchObject({ param: 'groupId' });
+    const [updated] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { id: ev.id, title: 'Sunday Worship' } });
+    expect(updated).toMatchObject({ id: ev.id, title: 'Sunday Worship', recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU' });
+    expect((await call(t.app, 'POST', '/content/events', { token: church().editor, body: { id: ev.id, title: 'stolen' } })).statusCode).toBe(404);
+    expect((await call(t.app, 'DELETE', `/content/events/${ev.id}`, { token: leader })).statusCode).toBe(401);
+  });
+});
+
+describe('events of groups, exceptions and timelines', () => {
+  it('answers group events with exception dates, public events only in public, and timelines of the caller groups', async () => {
+    const c = church();
+    const g1 = randomUUID();
+    const g2 = randomUUID();
+    const [open, hidden, other] = await ok(t.app, 'POST', '/content/events', {
+      token: c.editor,
+      body: [
+        { groupId: g1, title: 'Open', ...sunday, recurrenceRule: 'FREQ=WEEKLY', end: '2099-01-01T00:00:00.000Z' },
+        { groupId: g1, title: 'Hidden', ...sunday, visibility: 'private', end: '2099-01-01T00:00:00.000Z' },
+        { groupId: g2, title: 'Other', ...sunday, end: '2099-01-01T00:00:00.000Z' },
+      ],
+    });
+    const [ex] = await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { eventId: open.id, exceptionDate: '2026-01-11T16:00:00.000Z' } });
+    expect(await ok(t.app, 'GET', `/content/eventExceptions/${ex.id}`, { token: c.anyone })).toEqual(ex);
+    const group = await ok(t.app, 'GET', `/content/events/group/${g1}`, { token: c.anyone });
+    expect(group.map((e: { title: string }) => e.title).sort()).toEqual(['Hidden', 'Open']);
+    expect(group.find((e: { id: string }) => e.id === open.id).exceptionDates).toEqual(['2026-01-11T16:00:00.000Z']);
+    expect((await ok(t.app, 'GET', `/content/events/public/group/${c.churchId}/${g1}`)).map((e: { title: string }) => e.title)).toEqual(['Open']);
+    expect(await ok(t.app, 'GET', `/content/events/${open.id}`, { token: c.anyone })).toMatchObject({ id: open.id, exceptionDates: ['2026-01-11T16:00:00.000Z'] });
+    expect((await ok(t.app, 'GET', `/content/events/timeline/group/${g2}`, { token: c.anyone })).map((e: { id: string }) => e.id)).toEqual([other.id]);
+    expect((await ok(t.app, 'GET', `/content/events/timeline/group/${g1}?eventIds=${hidden.id}`, { token: c.anyone })).map((e: { id: string }) => e.id)).toEqual([hidden.id]);
+    membership.groupsOf.set(c.personId, [g2]);
+    expect((await ok(t.app, 'GET', '/content/events/timeline', { token: c.anyone })).map((e: { id: string }) => e.id)).toEqual([other.id]);
+    const badEvent = await call(t.app, 'POST', '/content/eventExceptions', { token: church().editor, body: [{ eventId: open.id, exceptionDate: '2026-01-11' }] });
+    expect(badEvent.json().errors[0]).toMatchObject({ param: '[0].eventId' });
+    await ok(t.app, 'DELETE', `/content/eventExceptions/${ex.id}`, { token: c.editor });
+    await ok(t.app, 'DELETE', `/content/events/${hidden.id}`, { token: c.editor });
+    expect(await ok(t.app, 'GET', `/content/events/group/${g1}`, { token: c.anyone })).toMatchObject([{ title: 'Open', exceptionDates: [] }]);
+    membership.state.down = true;
+    try {
+      expect((await call(t.app, 'GET', '/content/events/timeline', { token: c.anyone })).statusCode).toBe(502);
+    } finally {
+      membership.state.down = false;
+    }
+  });
+});
+
+describe('curated calendars and events', () => {
+  it('holds single events and whole groups, removes one event or a group, and keeps churches apart', async () => {
+    const c = church();
+    const g1 = randomUUID();
+    const g2 = randomUUID();
+    const [cal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Church calendar' } });
+    expect(await ok(t.app, 'GET', '/content/curatedCalendars', { token: c.anyone })).toEqual([cal]);
+    expect(await ok(t.app, 'GET', `/content/curatedCalendars/${cal.id}`, { token: c.anyone })).toEqual(cal);
+    const [a, b, priv] = await ok(t.app, 'POST', '/content/events', {
+      token: c.editor,
+      body: [
+        { groupId: g1, title: 'A', ...sunday },
+        { groupId: g1, title: 'B', ...sunday },
+        { groupId: g1, title: 'Private', ...sunday, visibility: 'private' },
+      ],
+    });
+    await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId: g2, title: 'C', ...sunday } });
+    const added = await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { curatedCalendarId: cal.id, groupId: g1, eventIds: [a.id, b.id, priv.id] } });
+    expect(added.map((e: { eventId: string }) => e.eventId)).toEqual([a.id, b.id, priv.id]);
+    const repeat = await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { curatedCalendarId: cal.id, groupId: g1, eventIds: [a.id] } });
+    expect(repeat[0].id).toBe(added[0].id);
+    const [whole] = await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { curatedCalendarId: cal.id, groupId: g2 } });
+    expect(whole.eventId).toBeNull();
+    const listed = await ok(t.app, 'GET', `/content/curatedEvents/calendar/${cal.id}`, { token: c.anyone });
+    expect(listed).toHaveLength(4);
+    expect(listed.find((e: { id: string }) => e.id === whole.id).events.map((e: { title: string }) => e.title)).toEqual(['C']);
+    expect((await ok(t.app, 'GET', `/content/curatedEvents/calendar/${cal.id}?withoutEvents=1`, { token: c.anyone }))[0].events).toBeUndefined();
+    const pub = await ok(t.app, 'GET', `/content/curatedEvents/public/calendar/${c.churchId}/${cal.id}`);
+    expect(pub.map((e: { title: string }) => e.title).sort()).toEqual(['A', 'B', 'C']);
+    await ok(t.app, 'DELETE', `/content/curatedEvents/calendar/${cal.id}/event/${a.id}`, { token: c.editor });
+    await ok(t.app, 'DELETE', `/content/curatedEvents/calendar/${cal.id}/group/${g2}`, { token: c.editor });
+    expect((await ok(t.app, 'GET', '/content/curatedEvents', { token: c.anyone })).map((e: { eventId: string }) => e.eventId).sort()).toEqual([b.id, priv.id].sort());
+    expect(await ok(t.app, 'GET', `/content/curatedEvents/${added[1].id}`, { token: c.anyone })).toMatchObject({ eventId: b.id });
+    await ok(t.app, 'DELETE', `/content/curatedEvents/${added[1].id}`, { token: c.editor });
+    const other = church();
+    const foreign = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: cal.id, groupId: g1 } });
+    expect(foreign.json().errors[0]).toMatchObject({ param: 'curatedCalendarId' });
+    const [otherCal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: other.editor, body: { name: 'x' } });
+    const foreignEvent = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: otherCal.id, eventIds: [b.id] } });
+    expect(foreignEvent.json().errors[0]).toMatchObject({ param: 'eventIds[0]' });
+    expect((await call(t.app, 'GET', `/content/curatedEvents/public/calendar/${other.churchId}/${cal.id}`)).statusCode).toBe(404);
+    await ok(t.app, 'DELETE', `/content/curatedCalendars/${cal.id}`, { token: c.editor });
+    expect(await ok(t.app, 'GET', '/content/curatedEvents', { token: c.anyone })).toEqual([]);
+  });
+});
+
+describe('GET /content/events/subscribe', () => {
+  it('is a valid ICS feed: RRULE with EXDATE in the church time zone, stable UIDs, VTIMEZONE, all-day dates', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    await ok(t.app, 'POST', '/content/settings', { token: c.settingsEditor, body: { keyName: 'timeZone', value: 'America/Chicago', public: true } });
+    const [weekly, christmas] = await ok(t.app, 'POST', '/content/events', {
+      token: c.editor,
+      body: [
+        { groupId, title: 'Sunday Worship', ...sunday, recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU;COUNT=20', description: 'All welcome' },
+        { groupId, title: 'Christmas', start: '2026-12-25T06:00:00.000Z', end: '2026-12-25T06:00:00.000Z', allDay: true },
+        { groupId, title: 'Elders', ...sunday, visibility: 'private' },
+      ],
+    });
+    await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { eventId: weekly.id, exceptionDate: '2026-01-11T16:00:00.000Z' } });
+    const res = await call(t.app, 'GET', `/content/events/subscribe?churchId=${c.churchId}&groupId=${groupId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/calendar');
+    const text = res.body.replace(/\r\n[ \t]/g, '');
+    expect(text).toContain('BEGIN:VTIMEZONE\r\nTZID:America/Chicago');
+    expect(text).toContain('DTSTART;TZID=America/Chicago:20260104T100000');
+    expect(text).toContain('RRULE:FREQ=WEEKLY;BYDAY=SU;COUNT=20');
+    expect(text).toContain('EXDATE;TZID=America/Chicago:20260111T100000');
+    expect(text).toContain('DTSTART;VALUE=DATE:20261225');
+    expect(text).toContain('DTEND;VALUE=DATE:20261226');
+    expect(text).not.toContain('Elders');
+    const parsed = ical.sync.parseICS(res.body);
+    const events = Object.values(parsed).filter((x): x is VEvent => (x as CalendarComponent | undefined)?.type === 'VEVENT');
+    expect(events.map((e) => e.uid).sort()).toEqual([`${christmas.id}@content.church`, `${weekly.id}@content.church`].sort());
+    const worship = events.find((e) => e.summary === 'Sunday Worship')!;
+    expect(worship.rrule).toBeTruthy();
+    // node-ical files each EXDATE under its date and its instant: one distinct instant.
+    expect([...new Set(Object.values(worship.exdate ?? {}).map((d) => new Date(d as Date).toISOString()))]).toEqual(['2026-01-11T16:00:00.000Z']);
+    expect(worship.start.toISOString()).toBe(sunday.start);
+    // In March (after the change to daylight time) the service is still at 10:00 in Chicago, 15:00 UTC.
+    const march = worship.rrule!.between(new Date('2026-03-14T00:00:00Z'), new Date('2026-03-16T00:00:00Z'));
+    expect(march).toHaveLength(1);
+    const again = await call(t.app, 'GET', `/content/events/subscribe?churchId=${c.churchId}&groupId=${groupId}`);
+    expect(again.body.match(/UID:[^\r]+/g)).toEqual(res.body.match(/UID:[^\r]+/g));
+    // Kept while nothing changes (304 on revalidation); a new exception shows at once.
+    const etag = res.headers.etag as string;
+    expect((await call(t.app, 'GET', `/content/events/subscribe?churchId=${c.churchId}&groupId=${groupId}`, { headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { eventId: weekly.id, exceptionDate: '2026-01-18T16:00:00.000Z' } });
+    const changed = await call(t.app, 'GET', `/content/events/subscribe?churchId=${c.churchId}&groupId=${groupId}`, { headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body.replace(/\r\n[ \t]/g, '')).toContain('EXDATE;TZID=America/Chicago:20260111T100000,20260118T100000');
+    expect((await call(t.app, 'GET', `/content/events/subscribe?churchId=${c.churchId}`)).json().errors[0]).toMatchObject({ param: 'groupId' });
+  });
+
+  it('serves a curated calendar', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    const [cal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Highlights' } });
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'Picnic', ...sunday } });
+    await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { curatedCalendarId: cal.id, eventIds: [ev.id] } });
+    const res = await call(t.app, 'GET', `/content/events/subscribe?churchId=${c.churchId}&curatedCalendarId=${cal.id}`);
+    const events = Object.values(ical.sync.parseICS(res.body)).filter((x): x is VEvent => (x as CalendarComponent | undefined)?.type === 'VEVENT');
+    expect(events.map((e) => e.summary)).toEqual(['Picnic']);
+    expect(res.body).toContain('X-WR-CALNAME:Highlights');
+    expect(events[0]!.start.toISOString()).toBe(sunday.start);
+  });
+});

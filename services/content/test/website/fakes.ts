@@ -1,0 +1,50 @@
+import { HttpError, type InternalClient } from '@church/common';
+
+/**
+ * Membership as the website half sees it, for tests: people's groups (`groupsOf`), names (`names`) and the
+ * church's name. Set `down` to make every call fail as an unreachable service would.
+ */
+export function fakeMembership() {
+  const groupsOf = new Map<string, string[]>();
+  const names = new Map<string, string>();
+  const calls: Array<{ path: string; body: unknown }> = [];
+  const state = { down: false };
+  const post = async <T>(_module: string, path: string, body: unknown): Promise<T> => {
+    calls.push({ path, body });
+    if (state.down) throw new HttpError(502, [{ msg: 'membership is down' }]);
+    const b = body as { churchId: string; ids?: string[] };
+    if (path === '/membership/internal/people/facts') {
+      return (b.ids ?? []).map((id) => ({
+        id,
+        firstName: null,
+        lastName: null,
+        displayName: names.get(id) ?? null,
+        email: null,
+        mobilePhone: null,
+        optedOut: false,
+        birthDate: null,
+        anniversary: null,
+        gender: null,
+        maritalStatus: null,
+        membershipStatus: null,
+        campusId: null,
+        householdId: null,
+        groupIds: groupsOf.get(id) ?? [],
+        leaderGroupIds: [],
+      })) as T;
+    }
+    if (path === '/membership/internal/people/basic') {
+      return (b.ids ?? []).filter((id) => names.has(id)).map((id) => ({ id, displayName: names.get(id)!, firstName: null, lastName: null, photo: null })) as T;
+    }
+    if (path === '/membership/internal/church') return { id: b.churchId, name: 'Grace Church', subDomain: 'grace' } as T;
+    throw new HttpError(404, [{ msg: `Route POST:${path} not found` }]);
+  };
+  const internal: InternalClient = {
+    post,
+    get: async () => {
+      throw new HttpError(404, [{ msg: 'not found' }]);
+    },
+    request: async <T>(module: string, method: string, path: string, body?: unknown) => post<T>(module, path, body),
+  };
+  return { internal, groupsOf, names, calls, state };
+}
