@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, MODULES, type ModuleName } from '@church/common';
 import { buildGateway } from '../src/app';
 import { gatewayConfig } from '../src/config';
-import { routePath } from '../src/limits';
+import { progressiveDelayMs, routePath } from '../src/limits';
 
 interface Seen {
   url: string;
@@ -153,7 +153,6 @@ describe('gateway rate limits', () => {
   });
 
   it('slows an address progressively as it keeps failing', async () => {
-    const { progressiveDelayMs } = await import('../src/limits');
     expect([0, 1, 2, 3, 4, 5, 9].map(progressiveDelayMs)).toEqual([0, 0, 0, 250, 500, 1000, 4000]);
   });
 

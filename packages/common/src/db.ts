@@ -61,7 +61,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   const db = drizzlePg({ client: pool }) as unknown as Db;
   const rows = async <T>(text: string, params: unknown[]) => (await pool.query({ text, values: params })).rows as T[];
-  return withLifecycle(db, 'postgres', rows, (folder) => migratePg(db as never, { migrationsFolder: folder, migrationsTable: journalTable(folder) }), () => pool.end());
+  // pool.end() waits for every checked-out client: never let a stuck one hold a shutdown forever.
+  const end = () => Promise.race([pool.end(), new Promise<void>((r) => setTimeout(r, 5000).unref())]);
+  return withLifecycle(db, 'postgres', rows, (folder) => migratePg(db as never, { migrationsFolder: folder, migrationsTable: journalTable(folder) }), end);
 }
 
 /** Distinct statement texts that get a server-side prepared statement per connection; beyond it, plain queries. */
@@ -75,8 +77,45 @@ const statementNames = new Map<string, string>();
  * parameterised texts qualify, which is what drizzle's builder emits; DDL and raw migrations are never named.
  */
 class PreparingClient extends pg.Client {
+  private releaseScheduled = false;
+
+  /**
+   * A client whose connection died while checked out is handed back to the pool (which drops it) if its
+   * borrower does not: drizzle's transaction leaks its client when `begin` itself fails, and each leak would
+   * take a pool slot for good. A borrower that does release it first makes this a no-op (a second release throws,
+   * caught here); a dead client is never lent again, so this cannot release someone else's checkout.
+   */
+  private releaseIfAbandoned(err: unknown): void {
+    if (this.releaseScheduled) return;
+    this.releaseScheduled = true;
+    setTimeout(() => {
+      try {
+        (this as unknown as { release?: (e?: unknown) => void }).release?.(err);
+      } catch {
+        // released by its borrower already
+      }
+    }, 2000).unref();
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override connect(callback?: any): any {
+    this.on('error', (err) => this.releaseIfAbandoned(err));
+    return super.connect(callback);
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
+    const result = this.prepareAndQuery(config, values, callback);
+    if (result && typeof result.catch === 'function') {
+      (result as Promise<unknown>).catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) this.releaseIfAbandoned(err);
+      });
+    }
+    return result;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private prepareAndQuery(config: any, values?: any, callback?: any): any {
     if (config && typeof config === 'object' && typeof config.text === 'string' && !config.name) {
       const params = Array.isArray(values) ? values : config.values;
       if (Array.isArray(params) && params.length > 0 && params.length <= 100) {

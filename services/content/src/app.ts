@@ -3,8 +3,8 @@ import { createService, defineModule, emailJob, type ModuleDeps, type ServiceDep
 import type { Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type ContentProviders } from './providers';
-import { websiteJobs } from './jobs/website';
-import { mediaJobs } from './jobs/media';
+import { cleanPageHistory, websiteJobs } from './jobs/website';
+import { mediaJobs, refreshStreamingServices } from './jobs/media';
 
 export type ContentDeps = ModuleDeps<Config, ContentProviders>;
 
@@ -14,6 +14,7 @@ export const content = defineModule<Config, ContentProviders>({
   migrationsFolder: [path.join(__dirname, '..', 'drizzle', 'website'), path.join(__dirname, '..', 'drizzle', 'media')],
   routes,
   providers: buildProviders,
+  owns: [refreshStreamingServices, cleanPageHistory],
   jobs: (deps) => [emailJob('content', () => deps.mailer), ...websiteJobs(deps), ...mediaJobs(deps)],
 });
 export const definition = content.definition;

@@ -1,17 +1,26 @@
 import path from 'node:path';
-import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
-import type { Config } from './config';
+import { createService, defineModule, emailJob, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { doingSettings, type Config } from './config';
 import { routes } from './routes';
+import { buildProviders, type DoingProviders } from './providers';
+import { doingJobs, ownedJobs } from './jobs';
+
+export type DoingDeps = ModuleDeps<Config, DoingProviders>;
 
 /** What the doing deployable is made of; main, worker, migrate and tests all start from it. */
-export const definition: ServiceDefinition = {
+export const doing = defineModule<Config, DoingProviders>({
   module: 'doing',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
-  jobs: (deps) => [emailJob('doing', () => deps.mailer)],
-};
+  providers: buildProviders,
+  owns: ownedJobs,
+  jobs: (deps) => [emailJob('doing', () => deps.mailer), ...doingJobs(deps)],
+});
+export const definition = doing.definition;
 
 /** Builds the doing app; tests pass a test database and other dependencies in `overrides`. */
 export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+  // Tests pass the shared base config with doing's settings as plain strings: their defaults apply here too.
+  const full: Config = { ...config, ...doingSettings.parse(config) };
+  return createService(definition, full, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

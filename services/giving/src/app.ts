@@ -1,17 +1,24 @@
 import path from 'node:path';
-import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
-import type { Config } from './config';
+import { createService, defineModule, emailJob, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { withGivingDefaults, type Config } from './config';
 import { routes } from './routes';
+import { buildProviders, type GivingProviders } from './providers';
+import { givingJobs, ownedJobs } from './jobs';
+
+export type GivingDeps = ModuleDeps<Config, GivingProviders>;
 
 /** What the giving deployable is made of; main, worker, migrate and tests all start from it. */
-export const definition: ServiceDefinition = {
+export const giving = defineModule<Config, GivingProviders>({
   module: 'giving',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
-  jobs: (deps) => [emailJob('giving', () => deps.mailer)],
-};
+  providers: buildProviders,
+  jobs: (deps) => [emailJob('giving', () => deps.mailer), ...givingJobs(deps)],
+  owns: ownedJobs,
+});
+export const definition = giving.definition;
 
 /** Builds the giving app; tests pass a test database and other dependencies in `overrides`. */
 export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+  return createService(definition, withGivingDefaults(config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

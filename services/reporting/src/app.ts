@@ -1,17 +1,31 @@
 import path from 'node:path';
-import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
+import type { FastifyPluginAsync } from 'fastify';
+import { createService, defineModule, emailJob, type ServiceDeps } from '@church/common';
 import type { Config } from './config';
-import { routes } from './routes';
+import { ReportCatalog, type ReportDefinition } from './domain/definition';
+import { reports } from './reports';
+import { reportRoutes } from './routes/reports';
+
+/** The reporting module over a set of report definitions (the shipped ones; tests add their own). */
+export function reportingModule(definitions: ReportDefinition[] = reports) {
+  const routes: FastifyPluginAsync[] = [];
+  const module = defineModule<Config>({
+    module: 'reporting',
+    migrationsFolder: path.join(__dirname, '..', 'drizzle'),
+    routes,
+    jobs: (deps) => [emailJob('reporting', () => deps.mailer)],
+  });
+  // The routes read the module's typed config through `module.deps`, so they are added once it exists.
+  routes.push(reportRoutes(new ReportCatalog(definitions), module.deps));
+  return module;
+}
 
 /** What the reporting deployable is made of; main, worker, migrate and tests all start from it. */
-export const definition: ServiceDefinition = {
-  module: 'reporting',
-  migrationsFolder: path.join(__dirname, '..', 'drizzle'),
-  routes,
-  jobs: (deps) => [emailJob('reporting', () => deps.mailer)],
-};
+export const reporting = reportingModule();
+export const definition = reporting.definition;
 
-/** Builds the reporting app; tests pass a test database and other dependencies in `overrides`. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+/** Builds the reporting app; tests pass a test database and other dependencies in `overrides`, and may pass other definitions. */
+export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean; reports?: ReportDefinition[] } = {}) {
+  const def = options.reports ? reportingModule(options.reports).definition : definition;
+  return createService(def, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

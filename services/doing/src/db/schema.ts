@@ -1,2 +1,238 @@
-// The doing module's tables; its routes arrive with them.
-export {};
+import { boolean, date, index, integer, jsonb, pgTable, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, churchId, id, timestamps } from '@church/common';
+
+// The doing module's tables. Every index that serves a query leads with church_id. People, groups and
+// ministries live in membership and are referenced here by id only.
+
+/** Plan types: a recurring kind of plan (Sunday service, kids' church) inside a ministry (a membership group). */
+export const planTypes = pgTable(
+  'plan_types',
+  { id: id(), churchId: churchId(), ministryId: uuid('ministry_id'), name: text('name').notNull(), ...timestamps() },
+  (t) => [index('plan_types_church_ministry_idx').on(t.churchId, t.ministryId)],
+);
+
+/** Plans: one gathering; `serviceDate` is the church's local calendar day (no time zone, no day shift). */
+export const plans = pgTable(
+  'plans',
+  {
+    id: id(),
+    churchId: churchId(),
+    ministryId: uuid('ministry_id'),
+    planTypeId: uuid('plan_type_id'),
+    name: text('name'),
+    serviceDate: date('service_date', { mode: 'string' }),
+    notes: text('notes'),
+    serviceOrder: boolean('service_order').notNull().default(false),
+    contentType: text('content_type'),
+    contentId: text('content_id'),
+    ...timestamps(),
+  },
+  (t) => [index('plans_church_date_idx').on(t.churchId, t.serviceDate), index('plans_church_type_date_idx').on(t.churchId, t.planTypeId, t.serviceDate), index('plans_type_date_idx').on(t.planTypeId, t.serviceDate)],
+);
+
+/** Positions of a plan (Drummer, Greeter), each drawing volunteers from a team group. */
+export const positions = pgTable(
+  'positions',
+  {
+    id: id(),
+    churchId: churchId(),
+    planId: uuid('plan_id').notNull(),
+    categoryName: text('category_name'),
+    name: text('name').notNull(),
+    count: integer('count').notNull().default(1),
+    groupId: uuid('group_id'),
+    allowSelfSignup: boolean('allow_self_signup').notNull().default(false),
+    description: text('description'),
+    ...timestamps(),
+  },
+  (t) => [index('positions_church_plan_idx').on(t.churchId, t.planId)],
+);
+
+/** Times of a plan (rehearsal, service), with the teams (category names) expected at each. */
+export const times = pgTable(
+  'times',
+  {
+    id: id(),
+    churchId: churchId(),
+    planId: uuid('plan_id').notNull(),
+    displayName: text('display_name'),
+    startTime: at('start_time'),
+    endTime: at('end_time'),
+    teams: text('teams'),
+    ...timestamps(),
+  },
+  (t) => [index('times_church_plan_idx').on(t.churchId, t.planId)],
+);
+
+/** A person assigned to a position of a plan; `Unconfirmed` until they accept or decline. */
+export const assignments = pgTable(
+  'assignments',
+  {
+    id: id(),
+    churchId: churchId(),
+    planId: uuid('plan_id').notNull(),
+    positionId: uuid('position_id').notNull(),
+    personId: uuid('person_id').notNull(),
+    status: text('status').notNull().default('Unconfirmed'),
+    notified: at('notified'),
+    ...timestamps(),
+  },
+  (t) => [
+    index('assignments_church_plan_idx').on(t.churchId, t.planId),
+    index('assignments_church_person_idx').on(t.churchId, t.personId),
+    index('assignments_church_position_idx').on(t.churchId, t.positionId),
+  ],
+);
+
+/** Service-order items as a parent-child tree; siblings ordered by `sort`. */
+export const planItems = pgTable(
+  'plan_items',
+  {
+    id: id(),
+    churchId: churchId(),
+    planId: uuid('plan_id').notNull(),
+    parentId: uuid('parent_id'),
+    sort: real('sort').notNull().default(0),
+    itemType: text('item_type'),
+    relatedId: text('related_id'),
+    label: text('label'),
+    description: text('description'),
+    seconds: integer('seconds'),
+    link: text('link'),
+    providerId: text('provider_id'),
+    providerPath: text('provider_path'),
+    thumbnailUrl: text('thumbnail_url'),
+    ...timestamps(),
+  },
+  (t) => [index('plan_items_church_plan_idx').on(t.churchId, t.planId, t.parentId, t.sort)],
+);
+
+/** Days a person cannot serve (inclusive local dates). */
+export const blockoutDates = pgTable(
+  'blockout_dates',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id').notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    ...timestamps(),
+  },
+  (t) => [index('blockout_dates_church_person_idx').on(t.churchId, t.personId), index('blockout_dates_church_end_idx').on(t.churchId, t.endDate)],
+);
+
+/** Tasks: numbered per church, assigned to a person or a group, associated with a record (usually a person). */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: id(),
+    churchId: churchId(),
+    taskNumber: integer('task_number').notNull(),
+    taskType: text('task_type'),
+    dateCreated: at('date_created').notNull().defaultNow(),
+    dateClosed: at('date_closed'),
+    associatedWithType: text('associated_with_type'),
+    associatedWithId: text('associated_with_id'),
+    associatedWithLabel: text('associated_with_label'),
+    createdByType: text('created_by_type'),
+    createdById: text('created_by_id'),
+    createdByLabel: text('created_by_label'),
+    assignedToType: text('assigned_to_type'),
+    assignedToId: text('assigned_to_id'),
+    assignedToLabel: text('assigned_to_label'),
+    title: text('title'),
+    note: text('note'),
+    status: text('status').notNull().default('Open'),
+    /** how a closed directory update ended: `approved` applies its changes to the person */
+    resolution: text('resolution'),
+    automationId: uuid('automation_id'),
+    conversationId: text('conversation_id'),
+    /** a directory update's requested changes */
+    data: jsonb('data'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('tasks_church_number_idx').on(t.churchId, t.taskNumber),
+    index('tasks_church_assigned_idx').on(t.churchId, t.assignedToType, t.assignedToId, t.status),
+    index('tasks_church_created_by_idx').on(t.churchId, t.createdByType, t.createdById, t.status),
+    index('tasks_church_associated_idx').on(t.churchId, t.associatedWithType, t.associatedWithId, t.taskType),
+  ],
+);
+
+/** The last task number handed out per church (an atomic upsert numbers tasks without gaps or races). */
+export const taskCounters = pgTable('task_counters', { churchId: uuid('church_id').primaryKey(), last: integer('last').notNull() });
+
+/** Automations: conditions select people; actions run for each; `recurs` bounds repeats per person. */
+export const automations = pgTable(
+  'automations',
+  { id: id(), churchId: churchId(), title: text('title').notNull(), recurs: text('recurs').notNull().default('none'), active: boolean('active').notNull().default(true), ...timestamps() },
+  (t) => [index('automations_church_idx').on(t.churchId, t.active)],
+);
+
+/** What an automation does for each selected person (`task`: open a task). */
+export const actions = pgTable(
+  'actions',
+  { id: id(), churchId: churchId(), automationId: uuid('automation_id').notNull(), actionType: text('action_type').notNull(), actionData: jsonb('action_data'), ...timestamps() },
+  (t) => [index('actions_church_automation_idx').on(t.churchId, t.automationId)],
+);
+
+/** AND/OR nodes of an automation's condition tree (`parentId` null at the root). */
+export const conjunctions = pgTable(
+  'conjunctions',
+  { id: id(), churchId: churchId(), automationId: uuid('automation_id').notNull(), parentId: uuid('parent_id'), groupType: text('group_type').notNull().default('and'), ...timestamps() },
+  (t) => [index('conjunctions_church_automation_idx').on(t.churchId, t.automationId)],
+);
+
+/** A test on a person (or on today's date) inside a conjunction. */
+export const conditions = pgTable(
+  'conditions',
+  {
+    id: id(),
+    churchId: churchId(),
+    automationId: uuid('automation_id').notNull(),
+    conjunctionId: uuid('conjunction_id'),
+    field: text('field').notNull(),
+    fieldData: text('field_data'),
+    operator: text('operator').notNull().default('='),
+    value: text('value'),
+    label: text('label'),
+    ...timestamps(),
+  },
+  (t) => [index('conditions_church_automation_idx').on(t.churchId, t.automationId)],
+);
+
+/**
+ * One row per (automation, person, period) that has run: the unique index makes a second run in the same
+ * period (a second check the same day, a retried job) create nothing.
+ */
+export const automationRuns = pgTable(
+  'automation_runs',
+  {
+    id: id(),
+    churchId: churchId(),
+    automationId: uuid('automation_id').notNull(),
+    personId: uuid('person_id').notNull(),
+    period: text('period').notNull(),
+    taskIds: jsonb('task_ids'),
+    ranAt: at('ran_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('automation_runs_key_idx').on(t.churchId, t.automationId, t.personId, t.period)],
+);
+
+/** OAuth tokens of an outside content provider per ministry; tokens are sealed with ENCRYPTION_KEY. */
+export const contentProviderAuths = pgTable(
+  'content_provider_auths',
+  {
+    id: id(),
+    churchId: churchId(),
+    ministryId: uuid('ministry_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    tokenType: text('token_type'),
+    expiresAt: at('expires_at'),
+    scopes: text('scopes'),
+    ...timestamps(),
+  },
+  (t) => [index('content_provider_auths_church_ministry_idx').on(t.churchId, t.ministryId, t.providerId)],
+);

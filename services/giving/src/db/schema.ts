@@ -1,2 +1,242 @@
-// The giving module's tables; its routes arrive with them.
-export {};
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, churchId, id, removed, timestamps } from '@church/common';
+
+// The giving module's tables. Money is numeric(12,2) everywhere (drizzle hands it over as a string; the code
+// works in integer cents, see domain/money.ts). Every index that serves a query leads with church_id.
+
+export { webhookEvents } from '@church/common/tables';
+
+const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
+
+/** Donation batches: a deposit, a Sunday's envelopes, or the batch online gifts land in. */
+export const donationBatches = pgTable(
+  'donation_batches',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    batchDate: at('batch_date'),
+    ...timestamps(),
+  },
+  (t) => [index('donation_batches_church_date_idx').on(t.churchId, t.batchDate)],
+);
+
+/** Funds (soft delete: donations keep their allocations to a retired fund). */
+export const funds = pgTable(
+  'funds',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    taxDeductible: boolean('tax_deductible').notNull().default(true),
+    visible: boolean('visible').notNull().default(true),
+    /** the provider's product of this fund, where one was provisioned */
+    productId: text('product_id'),
+    removed: removed(),
+    ...timestamps(),
+  },
+  (t) => [index('funds_church_name_idx').on(t.churchId, t.name)],
+);
+
+/**
+ * Donations. A gateway donation is recognised by its provider transaction id, unique per church: a webhook, a
+ * retried charge and a replay all land on the same row.
+ */
+export const donations = pgTable(
+  'donations',
+  {
+    id: id(),
+    churchId: churchId(),
+    batchId: uuid('batch_id'),
+    personId: uuid('person_id'),
+    donationDate: at('donation_date').notNull().defaultNow(),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    /** `card`, `ach`, `check`, `cash`, `paypal` ... as the church records it */
+    method: text('method'),
+    /** last digits of the card, check number ... */
+    methodDetails: text('method_details'),
+    notes: text('notes'),
+    /** `complete`, `pending` (bank debit under way), `failed`, `refunded` */
+    status: text('status').notNull().default('complete'),
+    transactionId: text('transaction_id'),
+    provider: text('provider'),
+    /** the transaction fee the donor covered (included in amount) */
+    fee: money('fee').notNull().default('0'),
+    refundedAmount: money('refunded_amount').notNull().default('0'),
+    /** the local subscription a recurring gift came from */
+    subscriptionId: uuid('subscription_id'),
+    /** where the receipt goes when the donor is not a known person (guest gifts) */
+    email: text('email'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('donations_church_transaction_idx').on(t.churchId, t.transactionId),
+    index('donations_church_date_idx').on(t.churchId, t.donationDate),
+    index('donations_church_person_date_idx').on(t.churchId, t.personId, t.donationDate),
+    index('donations_church_batch_idx').on(t.churchId, t.batchId),
+  ],
+);
+
+/** A donation's allocation to a fund; the allocations may sum below the amount when the donor covered fees. */
+export const fundDonations = pgTable(
+  'fund_donations',
+  {
+    id: id(),
+    churchId: churchId(),
+    donationId: uuid('donation_id').notNull(),
+    fundId: uuid('fund_id').notNull(),
+    amount: money('amount').notNull(),
+    ...timestamps(),
+  },
+  (t) => [index('fund_donations_church_donation_idx').on(t.churchId, t.donationId), index('fund_donations_church_fund_idx').on(t.churchId, t.fundId, t.donationId)],
+);
+
+/**
+ * A church's payment gateway. `privateKey` and `webhookKey` are AES-256-GCM sealed (never returned); the
+ * provisioned webhook endpoint and recurring-gift product ids are kept for update and delete.
+ */
+export const gateways = pgTable(
+  'gateways',
+  {
+    id: id(),
+    churchId: churchId(),
+    provider: text('provider').notNull(),
+    publicKey: text('public_key'),
+    privateKey: text('private_key'),
+    webhookKey: text('webhook_key'),
+    webhookId: text('webhook_id'),
+    productId: text('product_id'),
+    payFees: boolean('pay_fees').notNull().default(false),
+    currency: text('currency').notNull().default('usd'),
+    /** fee overrides: `{card:{percent,fixed}, bank:{percent,cap}, paypal:{percent,fixed}}` */
+    feeSettings: jsonb('fee_settings').notNull().default(sql`'{}'::jsonb`),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('gateways_church_provider_idx').on(t.churchId, t.provider)],
+);
+
+/** Links a person to the provider's customer record. */
+export const customers = pgTable(
+  'customers',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id'),
+    provider: text('provider').notNull(),
+    providerCustomerId: text('provider_customer_id').notNull(),
+    email: text('email'),
+    name: text('name'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('customers_church_provider_customer_idx').on(t.churchId, t.provider, t.providerCustomerId),
+    index('customers_church_person_idx').on(t.churchId, t.personId),
+  ],
+);
+
+/** A recurring gift as the provider holds it. */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id'),
+    customerId: uuid('customer_id'),
+    provider: text('provider').notNull(),
+    providerSubscriptionId: text('provider_subscription_id').notNull(),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    interval: text('interval').notNull().default('month'),
+    intervalCount: integer('interval_count').notNull().default(1),
+    billingCycleAnchor: at('billing_cycle_anchor'),
+    status: text('status').notNull().default('active'),
+    fee: money('fee').notNull().default('0'),
+    paymentMethodId: text('payment_method_id'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_church_provider_sub_idx').on(t.churchId, t.provider, t.providerSubscriptionId),
+    index('subscriptions_church_person_idx').on(t.churchId, t.personId),
+    index('subscriptions_church_customer_idx').on(t.churchId, t.customerId),
+  ],
+);
+
+/** A subscription's allocation to funds; each period's donation is allocated the same way. */
+export const subscriptionFunds = pgTable(
+  'subscription_funds',
+  {
+    id: id(),
+    churchId: churchId(),
+    subscriptionId: uuid('subscription_id').notNull(),
+    fundId: uuid('fund_id').notNull(),
+    amount: money('amount').notNull(),
+    ...timestamps(),
+  },
+  (t) => [index('subscription_funds_church_sub_idx').on(t.churchId, t.subscriptionId)],
+);
+
+/** Cards and bank accounts as the provider holds them (the provider is the source of truth; this is its index). */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id'),
+    customerId: uuid('customer_id'),
+    provider: text('provider').notNull(),
+    providerMethodId: text('provider_method_id').notNull(),
+    /** `card` or `bank` */
+    type: text('type').notNull(),
+    brand: text('brand'),
+    last4: text('last4'),
+    expMonth: integer('exp_month'),
+    expYear: integer('exp_year'),
+    bankName: text('bank_name'),
+    /** `verified`, `pending` (micro-deposits awaited) */
+    status: text('status').notNull().default('verified'),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('payment_methods_church_provider_method_idx').on(t.churchId, t.provider, t.providerMethodId),
+    index('payment_methods_church_person_idx').on(t.churchId, t.personId),
+  ],
+);
+
+/** The audit log of gateway events (one row per processed webhook event, plus any a treasurer records by hand). */
+export const eventLogs = pgTable(
+  'event_logs',
+  {
+    id: id(),
+    churchId: churchId(),
+    customerId: text('customer_id'),
+    provider: text('provider'),
+    providerId: text('provider_id'),
+    eventType: text('event_type').notNull(),
+    status: text('status'),
+    message: text('message'),
+    resolved: boolean('resolved').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [index('event_logs_church_type_idx').on(t.churchId, t.eventType, t.createdAt), index('event_logs_church_created_idx').on(t.churchId, t.createdAt)],
+);
+
+/**
+ * `Idempotency-Key` of charge, subscribe and donation saves: the first answer is kept for 24 hours; a retry
+ * with the same key answers it again and does nothing.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    churchId: churchId(),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** hash of the request body: the same key with another body is refused */
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    response: jsonb('response'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('idempotency_keys_church_scope_key_idx').on(t.churchId, t.scope, t.key)],
+);

@@ -1,2 +1,2 @@
-// The reporting module's tables; its routes arrive with them.
+// Reporting keeps no tables: it reads the other modules' data through report definitions (src/reports/).
 export {};

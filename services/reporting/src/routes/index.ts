@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify';
-
-/** The reporting module's route files, one line per spec table. */
-export const routes: FastifyPluginAsync[] = [];
+// The reporting module has one spec table (`/reporting/reports`); its routes are built over the report
+// catalog by `reportingModule` in ../app.ts.
+export { reportRoutes } from './reports';

@@ -1,0 +1,36 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, eq, sql } from 'drizzle-orm';
+import { hasPermission } from '@church/auth';
+import { badRequest, membershipInternal, unauthorized, type DbOrTx } from '@church/common';
+import { files } from '../../db/media';
+
+/** Spec limit: at most 100 MB of files per content item. */
+export const MAX_BYTES_PER_CONTENT = 100 * 1024 * 1024;
+
+/**
+ * Files of a content item may be managed by Content.Edit holders, and for a group's content (`contentType`
+ * `group`) by members of that group: leaders are known from the token, members are asked of membership.
+ */
+export async function assertCanManage(app: FastifyInstance, req: FastifyRequest, contentType: string, contentId: string): Promise<void> {
+  const auth = req.auth;
+  if (hasPermission(auth, 'Content.Edit', 'ContentApi')) return;
+  if (contentType === 'group' && auth.personId) {
+    if (auth.leaderGroupIds.includes(contentId)) return;
+    const answer = await app.deps.internal.post('membership', membershipInternal.peopleFacts.path, { churchId: auth.churchId, ids: [auth.personId] }, { requestId: req.id });
+    const [me] = membershipInternal.peopleFacts.answer.parse(answer);
+    if (me?.groupIds.includes(contentId)) return;
+  }
+  throw unauthorized('Missing permission: Content.Edit or group member');
+}
+
+/** Refuses an upload that would take a content item past 100 MB (`param` names the size field). */
+export async function assertQuota(db: DbOrTx, churchId: string, contentType: string, contentId: string, adding: number, param: string, replacingId?: string): Promise<void> {
+  const [row] = await db
+    .select({ used: sql<string>`coalesce(sum(${files.size}), 0)` })
+    .from(files)
+    .where(and(eq(files.churchId, churchId), eq(files.contentType, contentType), eq(files.contentId, contentId), replacingId ? sql`${files.id} <> ${replacingId}` : undefined));
+  const used = Number(row?.used ?? 0);
+  if (used + adding > MAX_BYTES_PER_CONTENT) {
+    throw badRequest(param, `files of this content item would take ${Math.ceil((used + adding) / 1048576)} MB; at most 100 MB are allowed`);
+  }
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { HttpError, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
+import { mediaDeps } from '../../domain/media/deps';
+import { BibleRepo, EMBEDDED_SOURCE, flushLookups } from '../../repos/media/bible';
+
+const Key = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._' -]+$/, 'letters, digits, ., - and _ only');
+const TranslationParams = z.object({ translationKey: Key });
+const Verse = z.object({ translationKey: z.string(), verseKey: z.string(), bookKey: z.string(), chapterNumber: z.number(), verseNumber: z.number(), content: z.string() });
+const Translation = z.object({
+  id: z.string(),
+  keyName: z.string(),
+  source: z.string(),
+  sourceKey: z.string(),
+  abbreviation: z.string().nullable(),
+  name: z.string(),
+  nameLocal: z.string().nullable(),
+  description: z.string().nullable(),
+  language: z.string().nullable(),
+  countries: z.string().nullable(),
+  copyright: z.string().nullable(),
+  attributionRequired: z.boolean(),
+  attributionString: z.string().nullable(),
+  cacheable: z.boolean(),
+});
+
+/** `/content/bibles` (all public): translations, books, chapters and verses, cached from their sources. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const repo = () => new BibleRepo(app.db, mediaDeps(app).providers.bibleSource, (err) => app.log.warn({ err }, 'could not log Bible lookups'));
+  app.addHook('onClose', async () => flushLookups(app.db).catch(() => undefined));
+  const sources = () => [EMBEDDED_SOURCE, mediaDeps(app).providers.bibleSource.name];
+  const access = 'public' as const;
+
+  app.get('/content/bibles', { config: { access }, schema: { response: { 200: z.array(Translation) } } }, async () => repo().translations());
+
+  app.get(
+    '/content/bibles/stats',
+    { config: { access }, schema: { querystring: z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional() }) } },
+    async (req) => {
+      const end = req.query.endDate ?? new Date();
+      const start = req.query.startDate ?? new Date(end.getTime() - 30 * 24 * 3600 * 1000);
+      if (start > end) throw badRequest('startDate', 'must not be after endDate', 'query');
+      return repo().stats(start, end);
+    },
+  );
+
+  app.get('/content/bibles/availableTranslations/:source', { config: { access }, schema: { params: z.object({ source: Key }) } }, async (req) => repo().available(req.params.source));
+
+  app.get('/content/bibles/updateTranslations', { config: { access } }, async () => {
+    const results = [];
+    for (const source of sources()) {
+      try {
+        results.push({ source, translations: await repo().sync(source) });
+      } catch (err) {
+        results.push({ source, translations: 0, error: err instanceof HttpError ? err.message : 'failed' });
+      }
+    }
+    return results;
+  });
+
+  app.get('/content/bibles/updateTranslations/:source', { config: { access }, schema: { params: z.object({ source: Key }) } }, async (req) => ({
+    source: req.params.source,
+    translations: await repo().sync(req.params.source),
+  }));
+
+  app.get('/content/bibles/updateCopyrights', { config: { access } }, async () => {
+    const r = repo();
+    const missing = await r.missingCopyrights();
+    let updated = 0;
+    for (const t of missing) if ((await r.updateCopyright(t)).copyright) updated++;
+    return { checked: missing.length, updated };
+  });
+
+  app.get('/content/bibles/:translationKey/updateCopyright', { config: { access }, schema: { params: TranslationParams, response: { 200: Translation } } }, async (req) => {
+    const r = repo();
+    return r.updateCopyright(await r.translation(req.params.translationKey));
+  });
+
+  app.get(
+    '/content/bibles/:translationKey/search',
+    { config: { access }, schema: { params: TranslationParams, querystring: z.object({ query: z.string().trim().min(2, 'at least 2 characters').max(200), limit: z.coerce.number().int().min(1).max(500).default(50) }), response: { 200: z.array(Verse) } } },
+    async (req) => {
+      const r = repo();
+      return r.search(await r.translation(req.params.translationKey), req.query.query, req.query.limit);
+    },
+  );
+
+  app.get('/content/bibles/:translationKey/books', { config: { access }, schema: { params: TranslationParams } }, async (req) => {
+    const r = repo();
+    const t = await r.translation(req.params.translationKey);
+    return (await r.books(t)).map((b) => ({ translationKey: t.keyName, keyName: b.keyName, abbreviation: b.abbreviation, name: b.name, sort: b.sort }));
+  });
+
+  app.get('/content/bibles/:translationKey/:bookKey/chapters', { config: { access }, schema: { params: z.object({ translationKey: Key, bookKey: Key }) } }, async (req) => {
+    const r = repo();
+    const t = await r.translation(req.params.translationKey);
+    return (await r.chapters(t, req.params.bookKey)).map((c) => ({ translationKey: t.keyName, bookKey: c.bookKey, keyName: c.keyName, number: c.number }));
+  });
+
+  app.get(
+    '/content/bibles/:translationKey/chapters/:chapterKey/verses',
+    { config: { access }, schema: { params: z.object({ translationKey: Key, chapterKey: Key }), response: { 200: z.array(Verse) } } },
+    async (req) => {
+      const r = repo();
+      return r.chapterVerses(await r.translation(req.params.translationKey), req.params.chapterKey);
+    },
+  );
+
+  app.get(
+    '/content/bibles/:translationKey/verses/:startVerseKey-:endVerseKey',
+    { config: { access }, schema: { params: z.object({ translationKey: Key, startVerseKey: Key, endVerseKey: Key }), response: { 200: z.array(Verse) } } },
+    async (req) => {
+      const r = repo();
+      return r.range(await r.translation(req.params.translationKey), req.params.startVerseKey, req.params.endVerseKey, req.ip);
+    },
+  );
+}

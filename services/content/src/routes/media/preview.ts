@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { HttpError, listRows, notFound, providerFailed, type ZodTypeProvider } from '@church/common';
+import { sermons, streamingServices } from '../../db/media';
+import { links } from '../../db/website';
+import { refreshServices } from '../../domain/media/streaming';
+
+/** `/content/preview`: everything the streaming page shows, by the church's subdomain, in one answer. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/content/preview/data/:key',
+    { config: { access: 'public' }, schema: { params: z.object({ key: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, 'must be a subdomain') }) } },
+    async (req) => {
+      let church: { id?: string; name?: string; subDomain?: string | null } | undefined;
+      try {
+        church = await app.deps.internal.get('membership', `/membership/churches/lookup?subDomain=${encodeURIComponent(req.params.key)}`, { requestId: req.id });
+      } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 404) throw notFound('Church');
+        if (err instanceof HttpError && err.statusCode < 500) throw err;
+        throw providerFailed('Looking the church up in membership', err instanceof Error ? err.message : undefined);
+      }
+      if (!church?.id) throw notFound('Church');
+      const churchId = church.id;
+      await refreshServices(app.db, churchId);
+      const [tabLinks, services, recent] = await Promise.all([
+        app.db
+          .select()
+          .from(links)
+          .where(and(eq(links.churchId, churchId), inArray(links.category, ['streamingTab', 'streamingLink'])))
+          .orderBy(asc(links.sort)),
+        listRows(app.db, streamingServices, churchId, { orderBy: asc(streamingServices.serviceTime) }),
+        listRows(app.db, sermons, churchId, { orderBy: desc(sermons.publishDate) }).then((rows) => rows.slice(0, 50)),
+      ]);
+      const link = (l: typeof links.$inferSelect) => ({ id: l.id, text: l.text, url: l.url, icon: l.icon, linkType: l.linkType, linkData: l.linkData, sort: l.sort });
+      return {
+        church: { id: churchId, name: church.name ?? null, subDomain: church.subDomain ?? req.params.key },
+        tabs: tabLinks.filter((l) => l.category === 'streamingTab').map(link),
+        links: tabLinks.filter((l) => l.category === 'streamingLink').map(link),
+        services: services.map((s) => ({
+          id: s.id,
+          label: s.label,
+          serviceTime: s.serviceTime.toISOString(),
+          earlyStart: s.earlyStart,
+          duration: s.duration,
+          chatBefore: s.chatBefore,
+          chatAfter: s.chatAfter,
+          provider: s.provider,
+          providerKey: s.providerKey,
+          videoUrl: s.videoUrl,
+          timezoneOffset: s.timezoneOffset,
+          recurring: s.recurring,
+          sermonId: s.sermonId,
+        })),
+        sermons: recent.map((s) => ({ id: s.id, title: s.title, description: s.description, thumbnail: s.thumbnail, videoUrl: s.videoUrl, videoType: s.videoType, videoData: s.videoData, duration: s.duration, publishDate: s.publishDate ? (s.publishDate as Date).toISOString() : null })),
+      };
+    },
+  );
+}

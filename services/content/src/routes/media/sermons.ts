@@ -1,0 +1,232 @@
+import type { FastifyInstance } from 'fastify';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { convert } from 'html-to-text';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { HttpError, IdList, Id, IsoDate, badRequest, crud, getRow, listRows, notFound, providerFailed, type ZodTypeProvider } from '@church/common';
+import { playlists, sermons } from '../../db/media';
+import { mediaDeps } from '../../domain/media/deps';
+import { fetchPublicPage, hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
+import { storeInlineImage } from '../../domain/media/uploads';
+
+export const Sermon = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  playlistId: z.string().nullable(),
+  videoType: z.string().nullable(),
+  videoData: z.string().nullable(),
+  videoUrl: z.string().nullable(),
+  title: z.string(),
+  description: z.string().nullable(),
+  publishDate: z.date().nullable(),
+  thumbnail: z.string().nullable(),
+  duration: z.number().nullable(),
+  permanentUrl: z.boolean(),
+});
+const SermonSave = z.object({
+  id: Id.optional(),
+  playlistId: Id.nullish(),
+  videoType: z.string().trim().max(50).nullish(),
+  videoData: z.string().trim().max(1000).nullish(),
+  videoUrl: z.string().trim().max(2000).nullish(),
+  title: z.string().trim().min(1, 'is required').max(500),
+  description: z.string().max(20_000).nullish(),
+  publishDate: IsoDate.nullish(),
+  thumbnail: z.string().max(15_000_000).nullish(),
+  duration: z.coerce.number().int().min(0).max(1_000_000).nullish(),
+  permanentUrl: z.boolean().optional(),
+});
+const VideoInfo = z.object({ title: z.string(), description: z.string(), thumbnail: z.string(), duration: z.number(), publishDate: z.string().nullable() });
+const ChurchParams = z.object({ churchId: Id });
+const edit = requires('StreamingServices.Edit');
+
+/** Sermons of the church that the public sees: those not in a private playlist, published by now. */
+async function publicSermons(app: FastifyInstance, churchId: string) {
+  return app.db
+    .select({ s: sermons })
+    .from(sermons)
+    .leftJoin(playlists, and(eq(playlists.id, sermons.playlistId), eq(playlists.churchId, churchId)))
+    .where(and(eq(sermons.churchId, churchId), or(isNull(playlists.id), eq(playlists.isPublic, true)), or(isNull(sermons.publishDate), lte(sermons.publishDate, new Date()))))
+    .orderBy(desc(sermons.publishDate))
+    .then((rows) => rows.map((r) => r.s));
+}
+
+type SermonRow = typeof sermons.$inferSelect;
+const tvItem = (s: SermonRow) => ({
+  id: s.id,
+  title: s.title,
+  description: s.description ?? '',
+  image: s.thumbnail ?? '',
+  url: s.videoUrl ?? videoUrlOf(s.videoType, s.videoData) ?? '',
+  videoType: s.videoType ?? '',
+  videoData: s.videoData ?? '',
+  duration: s.duration ?? 0,
+  publishDate: s.publishDate ? s.publishDate.toISOString() : null,
+});
+
+/** `/content/sermons`: sermons, public feeds, video-host lookup and import, AI helpers. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/content/sermons/public/presenterSample', { config: { access: anyUser } }, async () => ({
+    name: 'Sample playlist',
+    image: '',
+    items: [
+      { type: 'header', label: 'Welcome', seconds: 0 },
+      { type: 'video', label: 'Countdown', url: 'https://example.org/countdown.mp4', seconds: 300 },
+      { type: 'song', label: 'Opening song', seconds: 240 },
+      { type: 'sermon', label: 'Sermon', url: '', seconds: 1800 },
+      { type: 'header', label: 'Closing', seconds: 0 },
+    ],
+  }));
+
+  app.get('/content/sermons/public/tvWrapper/:churchId', { config: { access: anyUser }, schema: { params: ChurchParams } }, async (req) => {
+    const { churchId } = req.params;
+    return {
+      churchId,
+      sources: [
+        { key: 'sermons', name: 'Sermons', url: `/content/sermons/public/tvFeed/${churchId}` },
+        { key: 'lessons', name: 'Lessons', url: `/doing/providerProxy/lessons/${churchId}` },
+        { key: 'presenterApp', name: 'Presentations', url: `/content/sermons/public/presenterSample` },
+      ],
+    };
+  });
+
+  app.get('/content/sermons/public/tvFeed/:churchId/:sermonId', { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, sermonId: Id }) } }, async (req) => {
+    const { churchId, sermonId } = req.params;
+    const [s] = (await publicSermons(app, churchId)).filter((x) => x.id === sermonId);
+    if (!s) throw notFound('Sermon');
+    return { id: s.id, title: s.title, description: s.description ?? '', image: s.thumbnail ?? '', items: [tvItem(s)] };
+  });
+
+  app.get('/content/sermons/public/tvFeed/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams } }, async (req) => {
+    const { churchId } = req.params;
+    const [all, lists] = await Promise.all([
+      publicSermons(app, churchId),
+      listRows(app.db, playlists, churchId, { where: eq(playlists.isPublic, true), orderBy: desc(playlists.publishDate) }),
+    ]);
+    return {
+      churchId,
+      playlists: lists.map((p) => ({
+        id: p.id,
+        title: p.title,
+        description: p.description ?? '',
+        image: p.thumbnail ?? '',
+        items: all.filter((s) => s.playlistId === p.id).map(tvItem),
+      })),
+      items: all.filter((s) => !s.playlistId).map(tvItem),
+    };
+  });
+
+  // Served from a kept answer per church and data version (writes to sermons and playlists raise it). The
+  // answer also depends on the clock (scheduled sermons), so it is kept per minute: a sermon scheduled for
+  // 10:00 is public by 10:01.
+  app.get('/content/sermons/public/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(Sermon) } } }, async (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.params.churchId, String(Math.floor(Date.now() / 60_000)), () => publicSermons(app, req.params.churchId)),
+  );
+
+  app.get('/content/sermons/timeline', { config: { access: anyUser }, schema: { querystring: z.object({ sermonIds: IdList.optional() }), response: { 200: z.array(Sermon) } } }, async (req) => {
+    const ids = req.query.sermonIds ?? [];
+    if (!ids.length) return [];
+    return listRows(app.db, sermons, req.auth.churchId, { where: inArray(sermons.id, ids), orderBy: desc(sermons.publishDate) }) as never;
+  });
+
+  app.get(
+    '/content/sermons/lookup',
+    {
+      config: { access: 'public' },
+      schema: { querystring: z.object({ videoType: z.string().trim().min(1, 'is required').max(50), videoData: z.string().trim().min(1, 'is required').max(200) }), response: { 200: VideoInfo } },
+    },
+    async (req) => {
+      const host = hostOf(mediaDeps(app).providers, req.query.videoType);
+      const info = await host.lookup(req.query.videoData);
+      if (!info) throw notFound('Video');
+      return info;
+    },
+  );
+
+  app.get(
+    '/content/sermons/socialSuggestions',
+    { config: { access: anyUser }, schema: { querystring: z.object({ videoHostAVideoId: z.string().trim().min(1, 'is required').max(100) }) } },
+    async (req) => {
+      const { providers } = mediaDeps(app);
+      const transcript = await providers.videoHostA.transcript(req.query.videoHostAVideoId);
+      if (!transcript) throw notFound('Video');
+      const answer = await providers.ai.complete(
+        'You write short social media posts for a church. Answer with a JSON array of 5 strings, each a post under 280 characters, no hashtags spam.',
+        `Write posts that invite people to watch this sermon. Its text:\n\n${transcript.slice(0, 20_000)}`,
+      );
+      return { suggestions: parseSuggestions(answer) };
+    },
+  );
+
+  app.get(
+    '/content/sermons/outline',
+    {
+      config: { access: anyUser },
+      schema: { querystring: z.object({ url: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }), title: z.string().max(500).optional(), author: z.string().max(200).optional() }) },
+    },
+    async (req) => {
+      const { providers } = mediaDeps(app);
+      let html: string;
+      try {
+        html = await fetchPublicPage(req.query.url, mediaDeps(app).config.OUTLINE_ALLOW_PRIVATE_URLS === 'true');
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        throw providerFailed('Reading the address', err instanceof Error ? err.message : undefined);
+      }
+      const text = convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }, { selector: 'img', format: 'skip' }] }).slice(0, 30_000);
+      const outline = await providers.ai.complete(
+        'You turn sermon and lesson text into a clear outline for a small-group leader: a title, 3 to 6 main points with scripture references, and 3 discussion questions. Answer in Markdown.',
+        `${req.query.title ? `Title: ${req.query.title}\n` : ''}${req.query.author ? `Author: ${req.query.author}\n` : ''}\n${text}`,
+      );
+      return { outline };
+    },
+  );
+
+  for (const [path, hostKey, videoType] of [
+    ['/content/sermons/videoHostAImport/:channelId', 'videoHostA', 'youtube'],
+    ['/content/sermons/videoHostBImport/:channelId', 'videoHostB', 'vimeo'],
+  ] as const) {
+    app.get(path, { config: { access: anyUser }, schema: { params: z.object({ channelId: z.string().trim().min(1).max(200) }) } }, async (req) => {
+      const videos = await mediaDeps(app).providers[hostKey].channelVideos(req.params.channelId);
+      const existing = await app.db
+        .select({ videoData: sermons.videoData })
+        .from(sermons)
+        .where(and(eq(sermons.churchId, req.auth.churchId), sql`lower(${sermons.videoType}) in (${videoType}, ${hostKey.toLowerCase()})`));
+      const known = new Set(existing.map((e) => e.videoData));
+      const seen = new Set<string>();
+      return videos
+        .filter((v) => v.videoId && !known.has(v.videoId) && !seen.has(v.videoId) && seen.add(v.videoId))
+        .map((v) => ({
+          churchId: req.auth.churchId,
+          videoType,
+          videoData: v.videoId,
+          videoUrl: videoUrlOf(videoType, v.videoId),
+          title: v.title,
+          description: v.description,
+          thumbnail: v.thumbnail,
+          duration: v.duration,
+          publishDate: v.publishDate,
+          permanentUrl: false,
+        }));
+    });
+  }
+
+  crud(app, {
+    path: '/content/sermons',
+    table: sermons,
+    item: Sermon,
+    save: SermonSave,
+    view: anyUser,
+    edit,
+    orderBy: [desc(sermons.publishDate), sermons.title],
+    toRow: async (input, req) => {
+      if (input.playlistId) await getRow(app.db, playlists, req.auth.churchId, input.playlistId, 'Playlist').catch(() => {
+        throw badRequest('playlistId', 'no such playlist');
+      });
+      const thumbnail = await storeInlineImage(app, req.auth.churchId, 'streamingLive/sermons', input.thumbnail, 'thumbnail');
+      return { ...input, thumbnail, videoUrl: input.videoUrl || videoUrlOf(input.videoType, input.videoData) };
+    },
+  });
+}

@@ -1,0 +1,149 @@
+import { eq } from 'drizzle-orm';
+import { call } from '@church/common/testing';
+import { arrangementKeys, arrangements, songDetails, songs } from '../../src/db/media';
+import { makeChurch, useContent } from '../setup';
+
+const t = useContent();
+const EDIT = ['Content.Edit'];
+
+async function songWithArrangement(c: ReturnType<typeof makeChurch>, name = 'Amazing Grace') {
+  const [song] = (await call(t.app, 'POST', '/content/songs', { token: c.token(EDIT), body: { name } })).json();
+  const [detail] = (await call(t.app, 'POST', '/content/songDetails', { token: c.token(), body: { title: name, artist: 'John Newton' } })).json();
+  const [arr] = (await call(t.app, 'POST', '/content/arrangements', { token: c.token(EDIT), body: { songId: song.id, songDetailId: detail.id, name: 'Default', lyrics: 'Amazing grace', presenterAppId: `fs-${name}` } })).json();
+  const [key] = (await call(t.app, 'POST', '/content/arrangementKeys', { token: c.token(EDIT), body: { arrangementId: arr.id, keySignature: 'G', shortDescription: 'Original' } })).json();
+  return { song, detail, arr, key };
+}
+
+describe('songs, arrangements and keys', () => {
+  it('saves, reads and lists per church with the spec permissions', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const { song, detail, arr, key } = await songWithArrangement(a);
+    expect(song).toMatchObject({ name: 'Amazing Grace', churchId: a.churchId });
+    expect(arr).toMatchObject({ songId: song.id, songDetailId: detail.id });
+    expect(key).toMatchObject({ arrangementId: arr.id, keySignature: 'G' });
+
+    expect((await call(t.app, 'GET', `/content/songs/${song.id}`, { token: a.token() })).json().name).toBe('Amazing Grace');
+    expect((await call(t.app, 'GET', `/content/songs/${song.id}`, { token: b.token() })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/content/songs', { token: a.token() })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', '/content/songs', { token: a.token(EDIT) })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', '/content/songs', { token: b.token(EDIT) })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', `/content/arrangements/${arr.id}`, { token: a.token() })).json().name).toBe('Default');
+    expect((await call(t.app, 'GET', `/content/arrangements/song/${song.id}`, { token: a.token(EDIT) })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/content/arrangements/songDetail/${detail.id}`, { token: a.token(EDIT) })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/content/arrangements/songDetail/${detail.id}`, { token: b.token(EDIT) })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', '/content/arrangements', { token: a.token(EDIT) })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/content/arrangementKeys/${key.id}`, { token: a.token() })).json().keySignature).toBe('G');
+    expect((await call(t.app, 'GET', `/content/arrangementKeys/arrangement/${arr.id}`, { token: a.token(EDIT) })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', '/content/arrangementKeys', { token: a.token(EDIT) })).json()).toHaveLength(1);
+
+    const search = (await call(t.app, 'GET', '/content/songs/search?q=newton', { token: a.token() })).json();
+    expect(search).toEqual([expect.objectContaining({ id: song.id, arrangementId: arr.id, artist: 'John Newton' })]);
+    expect((await call(t.app, 'GET', '/content/songs/search?q=newton', { token: b.token() })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', '/content/songs/search', { token: a.token() })).json().errors[0].param).toBe('q');
+  });
+
+  it('refuses references to another church’s song or arrangement, naming the field; nothing written', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const theirs = await songWithArrangement(b, 'Theirs');
+    const res = await call(t.app, 'POST', '/content/arrangements', { token: a.token(EDIT), body: [{ songId: theirs.song.id, name: 'x' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('[0].songId');
+    const key = await call(t.app, 'POST', '/content/arrangementKeys', { token: a.token(EDIT), body: { arrangementId: theirs.arr.id, keySignature: 'C' } });
+    expect(key.json().errors[0].param).toBe('arrangementId');
+    expect(await t.app.db.select().from(arrangements).where(eq(arrangements.churchId, a.churchId))).toHaveLength(0);
+    expect(await t.app.db.select().from(arrangementKeys).where(eq(arrangementKeys.churchId, a.churchId))).toHaveLength(0);
+  });
+
+  it('deleting the last arrangement deletes its keys and the song', async () => {
+    const a = makeChurch();
+    const { song, arr } = await songWithArrangement(a);
+    const [second] = (await call(t.app, 'POST', '/content/arrangements', { token: a.token(EDIT), body: { songId: song.id, name: 'Acoustic' } })).json();
+    expect((await call(t.app, 'DELETE', `/content/arrangements/${arr.id}`, { token: a.token() })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', `/content/arrangements/${arr.id}`, { token: a.token(EDIT) })).json()).toEqual({ songDeleted: false });
+    expect(await t.app.db.select().from(arrangementKeys).where(eq(arrangementKeys.arrangementId, arr.id))).toHaveLength(0);
+    expect((await call(t.app, 'DELETE', `/content/arrangements/${second.id}`, { token: a.token(EDIT) })).json()).toEqual({ songDeleted: true });
+    expect(await t.app.db.select().from(songs).where(eq(songs.id, song.id))).toHaveLength(0);
+  });
+
+  it('deleting a song deletes its arrangements and keys; another church gets 404', async () => {
+    const a = makeChurch();
+    const { song, arr } = await songWithArrangement(a);
+    expect((await call(t.app, 'DELETE', `/content/songs/${song.id}`, { token: makeChurch().token(EDIT) })).statusCode).toBe(404);
+    expect((await call(t.app, 'DELETE', `/content/songs/${song.id}`, { token: a.token(EDIT) })).statusCode).toBe(200);
+    expect(await t.app.db.select().from(arrangements).where(eq(arrangements.id, arr.id))).toHaveLength(0);
+    expect(await t.app.db.select().from(arrangementKeys).where(eq(arrangementKeys.arrangementId, arr.id))).toHaveLength(0);
+  });
+
+  it('the public presenter reads a key with its arrangement, song and detail', async () => {
+    const a = makeChurch();
+    const { key, song, detail } = await songWithArrangement(a);
+    const res = await call(t.app, 'GET', `/content/arrangementKeys/presenter/${a.churchId}/${key.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ arrangementKey: { id: key.id }, song: { id: song.id }, songDetail: { id: detail.id, artist: 'John Newton' }, arrangement: { lyrics: 'Amazing grace' } });
+    expect((await call(t.app, 'GET', `/content/arrangementKeys/presenter/${makeChurch().churchId}/${key.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('presentation-app import', () => {
+  it('imports in one transaction, reuses arrangements already imported, and reports the missing ids', async () => {
+    const a = makeChurch();
+    const body = [
+      { presenterAppId: 'fs-1', title: 'How Great', artist: 'Tomlin', lyrics: 'la', keySignature: 'A' },
+      { presenterAppId: 'fs-2', title: 'Holy Holy Holy' },
+    ];
+    const first = await call(t.app, 'POST', '/content/songs/import', { token: a.token(), body });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().map((r: { created: boolean }) => r.created)).toEqual([true, true]);
+    const again = (await call(t.app, 'POST', '/content/songs/import', { token: a.token(), body })).json();
+    expect(again.map((r: { created: boolean }) => r.created)).toEqual([false, false]);
+    expect(await t.app.db.select().from(songs).where(eq(songs.churchId, a.churchId))).toHaveLength(2);
+    expect(await t.app.db.select().from(arrangementKeys).where(eq(arrangementKeys.churchId, a.churchId))).toHaveLength(1);
+
+    const bad = await call(t.app, 'POST', '/content/songs/import', { token: a.token(), body: [{ presenterAppId: 'fs-3', title: 'ok' }, { presenterAppId: 'fs-4' }] });
+    expect(bad.json().errors[0].param).toBe('[1].title');
+    expect(await t.app.db.select().from(songs).where(eq(songs.churchId, a.churchId))).toHaveLength(2);
+
+    const missing = await call(t.app, 'POST', '/content/arrangements/presenterApp/missing', { token: a.token(), body: { presenterAppIds: ['fs-1', 'fs-9', 'fs-2', 'fs-8'] } });
+    expect(missing.json()).toEqual(['fs-9', 'fs-8']);
+    expect((await call(t.app, 'POST', '/content/arrangements/presenterApp/missing', { token: makeChurch().token(), body: { presenterAppIds: ['fs-1'] } })).json()).toEqual(['fs-1']);
+    expect((await call(t.app, 'POST', '/content/arrangements/presenterApp/missing', { token: a.token(), body: {} })).json().errors[0].param).toBe('presenterAppIds');
+  });
+});
+
+describe('global song details and links', () => {
+  it('any signed-in user edits them, with who did it recorded; the church list shows the details it uses', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const [detail] = (await call(t.app, 'POST', '/content/songDetails', { token: a.token(), body: { title: 'Shared', bpm: 72 } })).json();
+    expect(detail.createdBy).toContain(a.churchId);
+    const [updated] = (await call(t.app, 'POST', '/content/songDetails', { token: b.token(), body: { id: detail.id, title: 'Shared', artist: 'Someone' } })).json();
+    expect(updated).toMatchObject({ artist: 'Someone', bpm: 72 });
+    expect(updated.updatedBy).toContain(b.churchId);
+    expect((await call(t.app, 'GET', `/content/songDetails/${detail.id}`, { token: b.token() })).json().title).toBe('Shared');
+    expect((await call(t.app, 'POST', '/content/songDetails', { token: a.token(), body: { id: crypto.randomUUID(), title: 'x' } })).statusCode).toBe(404);
+    expect((await call(t.app, 'POST', '/content/songDetails', { token: a.token(), body: { bpm: 'fast' } })).statusCode).toBe(400);
+
+    const { detail: used } = await songWithArrangement(a, 'Used by A');
+    expect((await call(t.app, 'GET', '/content/songDetails', { token: a.token() })).json().map((d: { id: string }) => d.id)).toEqual([used.id]);
+
+    const [link] = (await call(t.app, 'POST', '/content/songDetailLinks', { token: a.token(), body: { songDetailId: detail.id, service: 'spotify', serviceKey: 'sp1', url: 'https://open.spotify.com/track/sp1' } })).json();
+    expect((await call(t.app, 'GET', `/content/songDetailLinks/${link.id}`, { token: b.token() })).json().service).toBe('spotify');
+    expect((await call(t.app, 'GET', `/content/songDetailLinks/songDetail/${detail.id}`, { token: b.token() })).json()).toHaveLength(1);
+    const badLink = await call(t.app, 'POST', '/content/songDetailLinks', { token: a.token(), body: { songDetailId: crypto.randomUUID(), service: 'x' } });
+    expect(badLink.json().errors[0].param).toBe('songDetailId');
+    expect((await call(t.app, 'DELETE', `/content/songDetailLinks/${link.id}`, { token: b.token() })).statusCode).toBe(200);
+    expect((await call(t.app, 'DELETE', `/content/songDetailLinks/${link.id}`, { token: b.token() })).statusCode).toBe(404);
+  });
+
+  it('create from a sheet-music id returns an existing detail, and names the setting when it would have to fetch', async () => {
+    const a = makeChurch();
+    await t.app.db.insert(songDetails).values({ id: crypto.randomUUID(), sheetMusicId: 'pc-1', title: 'Known' });
+    const known = await call(t.app, 'POST', '/content/songDetails/create', { token: a.token(), body: { sheetMusicId: 'pc-1' } });
+    expect(known.json().title).toBe('Known');
+    const unknown = await call(t.app, 'POST', '/content/songDetails/create', { token: a.token(), body: { sheetMusicId: 'pc-2' } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors[0].param).toBe('SHEET_MUSIC_CONSUMER_KEY');
+  });
+});

@@ -1,0 +1,214 @@
+import { eq } from 'drizzle-orm';
+import { HttpError } from '@church/common';
+import { call } from '@church/common/testing';
+import { sermons, streamingServices } from '../../src/db/media';
+import { links } from '../../src/db/website';
+import { refreshServices } from '../../src/domain/media/streaming';
+import { makeChurch, useContent } from '../setup';
+import { fakeInternal, type FakeCall } from './fakes';
+
+const grace = makeChurch();
+const internal = fakeInternal({
+  'GET /membership/churches/lookup': (c: FakeCall) => {
+    if (c.path.includes('subDomain=grace')) return { id: grace.churchId, name: 'Grace Church', subDomain: 'grace' };
+    return new HttpError(404, [{ msg: 'Church not found' }]);
+  },
+});
+const t = useContent({ overrides: { internal: internal.client } });
+const EDIT = ['StreamingServices.Edit'];
+const png = `data:image/png;base64,${Buffer.from('fake png bytes').toString('base64')}`;
+
+describe('sermons', () => {
+  it('saves a batch (thumbnail stored, video address derived), lists, reads and deletes; isolated per church', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const res = await call(t.app, 'POST', '/content/sermons', {
+      token: a.token(EDIT),
+      body: [
+        { title: 'Hope', videoType: 'youtube', videoData: 'abc123', publishDate: '2026-01-04T10:00:00Z', thumbnail: png, duration: 1800 },
+        { title: 'Faith', videoType: 'vimeo', videoData: '999', publishDate: '2026-01-11T10:00:00Z' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const [hope, faith] = res.json();
+    expect(hope).toMatchObject({ title: 'Hope', churchId: a.churchId, duration: 1800, videoUrl: expect.stringContaining('youtube.com/embed/abc123') });
+    expect(hope.thumbnail).toMatch(/^http.*\/streamingLive\/sermons\/.+\.png$/);
+    expect(faith.videoUrl).toContain('player.vimeo.com/video/999');
+
+    const list = await call(t.app, 'GET', '/content/sermons', { token: a.token() });
+    expect(list.json().map((s: { title: string }) => s.title)).toEqual(['Faith', 'Hope']);
+    expect((await call(t.app, 'GET', '/content/sermons', { token: b.token() })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', `/content/sermons/${hope.id}`, { token: b.token() })).statusCode).toBe(404);
+    expect((await call(t.app, 'POST', '/content/sermons', { token: b.token(EDIT), body: { id: hope.id, title: 'Stolen' } })).statusCode).toBe(404);
+
+    const timeline = await call(t.app, 'GET', `/content/sermons/timeline?sermonIds=${hope.id}`, { token: a.token() });
+    expect(timeline.json().map((s: { id: string }) => s.id)).toEqual([hope.id]);
+
+    expect((await call(t.app, 'DELETE', `/content/sermons/${hope.id}`, { token: a.token() })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', `/content/sermons/${hope.id}`, { token: a.token(EDIT) })).statusCode).toBe(200);
+    expect(await t.app.db.select().from(sermons).where(eq(sermons.id, hope.id))).toHaveLength(0);
+  });
+
+  it('answers 400 naming the field', async () => {
+    const a = makeChurch();
+    const res = await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: [{ title: 'ok' }, { title: '' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0]).toMatchObject({ param: '[1].title', location: 'body' });
+    const bad = await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: { title: 'x', thumbnail: 'data:text/plain;base64,aGk=' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].param).toBe('thumbnail');
+    expect(await t.app.db.select().from(sermons).where(eq(sermons.churchId, a.churchId))).toHaveLength(0);
+  });
+
+  it('public sermons and TV feeds leave out private playlists and future sermons', async () => {
+    const a = makeChurch();
+    const [open, closed] = (
+      await call(t.app, 'POST', '/content/playlists', { token: a.token(EDIT), body: [{ title: 'Series', isPublic: true, thumbnail: png }, { title: 'Staff only', isPublic: false }] })
+    ).json();
+    expect(open.thumbnail).toMatch(/playlists\/.+\.png$/);
+    const saved = (
+      await call(t.app, 'POST', '/content/sermons', {
+        token: a.token(EDIT),
+        body: [
+          { title: 'In series', playlistId: open.id, videoType: 'youtube', videoData: 'a1', publishDate: '2026-02-01T00:00:00Z' },
+          { title: 'Private', playlistId: closed.id, publishDate: '2026-02-01T00:00:00Z' },
+          { title: 'Loose', videoUrl: 'https://example.org/v.mp4', publishDate: '2026-01-01T00:00:00Z' },
+          { title: 'Next year', publishDate: '2099-01-01T00:00:00Z' },
+        ],
+      })
+    ).json();
+    const pub = await call(t.app, 'GET', `/content/sermons/public/${a.churchId}`);
+    expect(pub.statusCode).toBe(200);
+    expect(pub.json().map((s: { title: string }) => s.title)).toEqual(['In series', 'Loose']);
+
+    const feed = (await call(t.app, 'GET', `/content/sermons/public/tvFeed/${a.churchId}`)).json();
+    expect(feed.playlists.map((p: { title: string }) => p.title)).toEqual(['Series']);
+    expect(feed.playlists[0].items.map((s: { title: string }) => s.title)).toEqual(['In series']);
+    expect(feed.items.map((s: { title: string }) => s.title)).toEqual(['Loose']);
+
+    const one = await call(t.app, 'GET', `/content/sermons/public/tvFeed/${a.churchId}/${saved[0].id}`);
+    expect(one.json().items[0]).toMatchObject({ title: 'In series', url: expect.stringContaining('youtube.com/embed/a1') });
+    expect((await call(t.app, 'GET', `/content/sermons/public/tvFeed/${a.churchId}/${saved[1].id}`)).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/content/sermons/public/tvFeed/nope')).statusCode).toBe(400);
+
+    // The kept public answer follows every change at once (the church's data version).
+    const [added] = (await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: { title: 'Just added', publishDate: '2026-03-01T00:00:00Z' } })).json();
+    expect((await call(t.app, 'GET', `/content/sermons/public/${a.churchId}`)).json().map((s: { title: string }) => s.title)).toEqual(['Just added', 'In series', 'Loose']);
+    await call(t.app, 'DELETE', `/content/sermons/${added.id}`, { token: a.token(EDIT) });
+    const cached = await call(t.app, 'GET', `/content/sermons/public/${a.churchId}`);
+    expect(cached.json()).toHaveLength(2);
+    expect((await call(t.app, 'GET', `/content/sermons/public/${a.churchId}`, { headers: { 'if-none-match': String(cached.headers.etag) } })).statusCode).toBe(304);
+
+    const publicLists = await call(t.app, 'GET', `/content/playlists/public/${a.churchId}`);
+    expect(publicLists.json().map((p: { title: string }) => p.title)).toEqual(['Series']);
+
+    const wrapper = await call(t.app, 'GET', `/content/sermons/public/tvWrapper/${a.churchId}`, { token: a.token() });
+    expect(wrapper.json().sources.map((s: { key: string }) => s.key)).toEqual(['sermons', 'lessons', 'presenterApp']);
+    expect((await call(t.app, 'GET', '/content/sermons/public/presenterSample', { token: a.token() })).json().items.length).toBeGreaterThan(0);
+
+    // Deleting a playlist keeps its sermons.
+    expect((await call(t.app, 'DELETE', `/content/playlists/${open.id}`, { token: a.token(EDIT) })).statusCode).toBe(200);
+    const [kept] = await t.app.db.select().from(sermons).where(eq(sermons.id, saved[0].id));
+    expect(kept!.playlistId).toBeNull();
+  });
+
+  it('refuses a playlist of another church', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const [list] = (await call(t.app, 'POST', '/content/playlists', { token: b.token(EDIT), body: { title: 'Theirs' } })).json();
+    const res = await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: { title: 'x', playlistId: list.id } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('playlistId');
+  });
+
+  it('video host routes answer 400 naming the setting when the host is not configured', async () => {
+    const a = makeChurch();
+    const lookup = await call(t.app, 'GET', '/content/sermons/lookup?videoType=youtube&videoData=abc');
+    expect(lookup.statusCode).toBe(400);
+    expect(lookup.json().errors[0].param).toBe('YOUTUBE_API_KEY');
+    expect((await call(t.app, 'GET', '/content/sermons/lookup?videoType=vimeo&videoData=1')).json().errors[0].param).toBe('VIMEO_ACCESS_TOKEN');
+    expect((await call(t.app, 'GET', '/content/sermons/lookup?videoType=tiktok&videoData=1')).json().errors[0].param).toBe('videoType');
+    expect((await call(t.app, 'GET', '/content/sermons/lookup')).statusCode).toBe(400);
+    expect((await call(t.app, 'GET', '/content/sermons/videoHostBImport/chan', { token: a.token() })).json().errors[0].param).toBe('VIMEO_ACCESS_TOKEN');
+    expect((await call(t.app, 'GET', '/content/sermons/outline?url=notaurl', { token: a.token() })).statusCode).toBe(400);
+    // The outline reads only public addresses: the service's own network is refused before the AI is asked.
+    const inside = await call(t.app, 'GET', `/content/sermons/outline?url=${encodeURIComponent('http://127.0.0.1:5432/')}`, { token: a.token() });
+    expect(inside.statusCode).toBe(400);
+    expect(inside.json().errors[0]).toMatchObject({ param: 'url', msg: 'must be a public address' });
+  });
+});
+
+describe('streaming services', () => {
+  it('saves and deletes, clearing the blocked IPs in messaging each time', async () => {
+    const a = makeChurch();
+    const before = internal.calls.length;
+    const res = await call(t.app, 'POST', '/content/streamingServices', {
+      token: a.token(EDIT),
+      body: { label: 'Sunday', serviceTime: new Date(Date.now() + 86400_000).toISOString(), duration: 90, chatBefore: 600, recurring: true },
+    });
+    expect(res.statusCode).toBe(200);
+    const [svc] = res.json();
+    expect(svc).toMatchObject({ label: 'Sunday', duration: 90, recurring: true, churchId: a.churchId });
+    expect(internal.calls.slice(before)).toEqual([{ module: 'messaging', method: 'POST', path: '/messaging/blockedips/clear', body: { churchId: a.churchId, serviceId: svc.id } }]);
+
+    expect((await call(t.app, 'POST', '/content/streamingServices', { token: a.token(EDIT), body: { label: 'no time' } })).json().errors[0].param).toBe('serviceTime');
+    expect((await call(t.app, 'POST', '/content/streamingServices', { token: a.token(), body: { serviceTime: '2026-01-01' } })).statusCode).toBe(401);
+
+    const chat = await call(t.app, 'GET', `/content/streamingServices/${svc.id}/hostChat`, { token: a.token(['Chat.Host']) });
+    expect(chat.statusCode).toBe(200);
+    expect(t.app.deps.secrets.decrypt(chat.json().room)).toBe(`${svc.id}host`);
+    expect((await call(t.app, 'GET', `/content/streamingServices/${svc.id}/hostChat`, { token: a.token() })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', `/content/streamingServices/${svc.id}/hostChat`, { token: makeChurch().token(['Chat.Host']) })).statusCode).toBe(404);
+
+    const n = internal.calls.length;
+    expect((await call(t.app, 'DELETE', `/content/streamingServices/${svc.id}`, { token: a.token(EDIT) })).statusCode).toBe(200);
+    expect(internal.calls.slice(n)).toEqual([{ module: 'messaging', method: 'POST', path: '/messaging/blockedips/clear', body: { churchId: a.churchId, serviceId: svc.id } }]);
+    expect((await call(t.app, 'DELETE', `/content/streamingServices/${svc.id}`, { token: a.token(EDIT) })).statusCode).toBe(404);
+  });
+
+  it('the list removes expired one-time services and advances recurring ones to their next week', async () => {
+    const a = makeChurch();
+    const weekAgo = new Date(Date.now() - 7 * 86400_000 - 3600_000);
+    await call(t.app, 'POST', '/content/streamingServices', {
+      token: a.token(EDIT),
+      body: [
+        { label: 'Once', serviceTime: weekAgo.toISOString(), recurring: false },
+        { label: 'Weekly', serviceTime: weekAgo.toISOString(), recurring: true, duration: 60 },
+      ],
+    });
+    const list = (await call(t.app, 'GET', '/content/streamingServices', { token: a.token() })).json();
+    expect(list.map((s: { label: string }) => s.label)).toEqual(['Weekly']);
+    const next = new Date(list[0].serviceTime);
+    expect(next.getTime()).toBeGreaterThan(Date.now() - 3600_000);
+    expect(next.getTime() - weekAgo.getTime()).toBe(14 * 86400_000);
+  });
+
+  it('the repeatable job does the same for every church', async () => {
+    const a = makeChurch();
+    await t.app.db.insert(streamingServices).values({ id: crypto.randomUUID(), churchId: a.churchId, serviceTime: new Date(Date.now() - 3 * 86400_000), recurring: false });
+    await refreshServices(t.app.db, null);
+    expect(await t.app.db.select().from(streamingServices).where(eq(streamingServices.churchId, a.churchId))).toHaveLength(0);
+  });
+});
+
+describe('GET /content/preview/data/:key', () => {
+  it('assembles tabs, links, services and sermons by subdomain in one answer', async () => {
+    await t.app.db.insert(links).values([
+      { id: crypto.randomUUID(), churchId: grace.churchId, category: 'streamingTab', text: 'Bible', url: 'https://bible.example', sort: 1 },
+      { id: crypto.randomUUID(), churchId: grace.churchId, category: 'streamingLink', text: 'Give', url: 'https://give.example', sort: 1 },
+      { id: crypto.randomUUID(), churchId: grace.churchId, category: 'website', text: 'Home', url: '/', sort: 1 },
+    ]);
+    await call(t.app, 'POST', '/content/streamingServices', { token: grace.token(EDIT), body: { label: 'Live', serviceTime: new Date(Date.now() + 3600_000).toISOString() } });
+    await call(t.app, 'POST', '/content/sermons', { token: grace.token(EDIT), body: { title: 'Latest', publishDate: '2026-01-01T00:00:00Z' } });
+    const res = await call(t.app, 'GET', '/content/preview/data/grace');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.church).toMatchObject({ id: grace.churchId, name: 'Grace Church' });
+    expect(body.tabs.map((l: { text: string }) => l.text)).toEqual(['Bible']);
+    expect(body.links.map((l: { text: string }) => l.text)).toEqual(['Give']);
+    expect(body.services.map((s: { label: string }) => s.label)).toEqual(['Live']);
+    expect(body.sermons.map((s: { title: string }) => s.title)).toEqual(['Latest']);
+    expect((await call(t.app, 'GET', '/content/preview/data/unknown')).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/content/preview/data/bad%20key')).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,56 @@
+import { badRequest } from '@church/common';
+
+// A directory update is a person's request to change their own directory record; staff approve it by
+// closing the task as `approved`, and only then do the changes reach membership.
+
+const NAME_FIELDS = ['firstName', 'lastName', 'middleName', 'nickName', 'prefix', 'suffix'];
+const PERSON_FIELDS = [...NAME_FIELDS, 'birthDate', 'gender', 'maritalStatus', 'anniversary', 'photo'];
+const CONTACT_FIELDS = ['address1', 'address2', 'city', 'state', 'zip', 'homePhone', 'mobilePhone', 'workPhone', 'email'];
+
+/**
+ * The requested changes as `{field: value}`, from an object, a `[{field, value}]` list or either as JSON text.
+ * Contact fields may come flat or under `contactInfo`; anything else is refused by name.
+ */
+export function normalizeChanges(data: unknown, param = 'data'): Record<string, unknown> {
+  let value = data;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw badRequest(param, 'must be JSON: {field: value} or [{field, value}]');
+    }
+  }
+  const flat: Record<string, unknown> = {};
+  if (Array.isArray(value)) {
+    for (const [i, entry] of value.entries()) {
+      if (!entry || typeof entry !== 'object' || typeof (entry as { field?: unknown }).field !== 'string') throw badRequest(`${param}[${i}].field`, 'is required');
+      flat[(entry as { field: string }).field] = (entry as { value?: unknown }).value ?? null;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'contactInfo' && v && typeof v === 'object') Object.assign(flat, v);
+      else flat[k] = v;
+    }
+  } else {
+    throw badRequest(param, 'must list the requested changes');
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(flat)) {
+    const field = key.replace(/^(name|contactInfo)\./, '');
+    if (!PERSON_FIELDS.includes(field) && !CONTACT_FIELDS.includes(field)) throw badRequest(`${param}.${key}`, 'is not a directory field');
+    if (v !== null && typeof v !== 'string') throw badRequest(`${param}.${key}`, 'must be text or null');
+    if (typeof v === 'string' && v.length > (field === 'photo' ? 8_000_000 : 500)) throw badRequest(`${param}.${key}`, 'is too long');
+    out[field] = v;
+  }
+  if (!Object.keys(out).length) throw badRequest(param, 'must list at least one change');
+  return out;
+}
+
+/** The changes as membership's person save takes them: contact fields under `contactInfo`. */
+export function toPersonChanges(changes: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const contactInfo: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(changes)) (CONTACT_FIELDS.includes(k) ? contactInfo : out)[k] = v;
+  if (Object.keys(contactInfo).length) out.contactInfo = contactInfo;
+  return out;
+}

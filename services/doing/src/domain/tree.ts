@@ -1,0 +1,35 @@
+/** Items with `parentId` as a tree: roots first, every level in `sort` order (ties by id, so the order is stable). */
+export function buildTree<T extends { id: string; parentId: string | null; sort: number }>(rows: T[]): Array<T & { children: Array<T & { children: unknown[] }> }> {
+  type Node = T & { children: Node[] };
+  const byId = new Map<string, Node>(rows.map((r) => [r.id, { ...r, children: [] }]));
+  const roots: Node[] = [];
+  for (const node of byId.values()) {
+    const parent = node.parentId ? byId.get(node.parentId) : undefined;
+    // An item whose parent is gone (deleted, or another plan's) shows at the top rather than disappearing.
+    (parent && parent !== node ? parent.children : roots).push(node);
+  }
+  const order = (a: Node, b: Node) => a.sort - b.sort || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const sortAll = (list: Node[]) => {
+    list.sort(order);
+    for (const n of list) sortAll(n.children);
+  };
+  sortAll(roots);
+  return roots as never;
+}
+
+/** Today's UTC calendar day `YYYY-MM-DD`, shifted by `days`. */
+export function utcDay(days = 0, from = new Date()): string {
+  return new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate() + days)).toISOString().slice(0, 10);
+}
+
+/** `day` (`YYYY-MM-DD`) moved by `days`. */
+export function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whole days from `a` to `b`. */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { handle, jobContract, notifyPeople } from '@church/common';
+import type { DoingDeps } from '../app';
+import { membershipClient } from '../clients/membership';
+import { assignmentNotice } from '../repos/assignments';
+import { runAutomations } from '../domain/automation-runner';
+
+/**
+ * Tells a position's team leaders that a volunteer accepted or declined (from the accept/decline routes,
+ * after commit). A job rather than a call in the request: membership may be away, and a retry must not
+ * repeat the answer to the volunteer.
+ */
+export const notifyTeamLeaders = jobContract({
+  name: 'doing.notifyTeamLeaders',
+  schema: z.object({ churchId: z.uuid(), assignmentId: z.uuid(), status: z.enum(['Accepted', 'Declined']) }),
+  attempts: 5,
+  backoffMs: 2000,
+});
+
+/** Checks every active automation of every church once a day (and on `GET /doing/automations/check`). */
+export const checkAutomations = jobContract({
+  name: 'doing.checkAutomations',
+  schema: z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(), churchId: z.uuid().optional() }),
+  attempts: 3,
+  backoffMs: 60_000,
+  repeat: { cron: '15 6 * * *' },
+});
+
+export const ownedJobs = [notifyTeamLeaders, checkAutomations];
+
+export function doingJobs(deps: DoingDeps) {
+  return [
+    handle(notifyTeamLeaders, async ({ churchId, assignmentId, status }) => {
+      const notice = await assignmentNotice(deps.db, churchId, assignmentId);
+      if (!notice?.groupId) return;
+      const membership = membershipClient(deps.internal);
+      const members = await membership.groupMembers(churchId, notice.groupId);
+      const leaders = [...new Set(members.filter((m) => m.leader && m.personId !== notice.personId).map((m) => m.personId))];
+      if (!leaders.length) return;
+      const who = members.find((m) => m.personId === notice.personId)?.displayName ?? (await membership.peopleBasic(churchId, [notice.personId]))[0]?.displayName ?? 'A volunteer';
+      const what = [notice.positionName, notice.planName ?? 'a plan', notice.serviceDate ? `on ${notice.serviceDate}` : ''].filter(Boolean).join(' · ');
+      await deps.queue.enqueue(
+        notifyPeople,
+        {
+          churchId,
+          personIds: leaders,
+          message: `${who} ${status === 'Accepted' ? 'accepted' : 'declined'} ${what}`,
+          contentType: 'assignment',
+          contentId: assignmentId,
+          triggeredByPersonId: notice.personId,
+        },
+        { jobId: `doing.assignment.${assignmentId}.${status}.${notice.updatedAt.getTime()}` },
+      );
+    }),
+    handle(checkAutomations, async ({ date, churchId }, ctx) => {
+      const result = await runAutomations(deps, { date, churchId });
+      ctx.log.info(result, 'automations checked');
+    }),
+  ];
+}

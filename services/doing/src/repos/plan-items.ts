@@ -1,0 +1,64 @@
+import { and, asc, eq, getTableColumns, inArray, isNull, max, sql } from 'drizzle-orm';
+import { getRow, notFound, preparedReader, type Db, type DbOrTx } from '@church/common';
+import { planItems } from '../db/schema';
+import { buildTree } from '../domain/tree';
+
+export type PlanItemRow = typeof planItems.$inferSelect;
+
+// The presenter's and the editor's read, built once: what an item answers, without the timestamps.
+const { createdAt: _c, updatedAt: _u, ...itemColumns } = getTableColumns(planItems);
+const readPlanItems = preparedReader(itemColumns, (qb) =>
+  qb.select(itemColumns).from(planItems).where(and(eq(planItems.churchId, sql.placeholder('churchId')), eq(planItems.planId, sql.placeholder('planId')))),
+);
+
+/** A plan's items as a tree. */
+export async function itemTree(db: DbOrTx, churchId: string, planId: string) {
+  return buildTree(await readPlanItems(db, { churchId, planId }));
+}
+
+const siblingsOf = (churchId: string, planId: string, parentId: string | null) =>
+  and(eq(planItems.churchId, churchId), eq(planItems.planId, planId), parentId ? eq(planItems.parentId, parentId) : isNull(planItems.parentId));
+
+/** The sort value after the last sibling (new items without a sort go last). */
+export async function nextSort(db: DbOrTx, churchId: string, planId: string, parentId: string | null): Promise<number> {
+  const [row] = await db.select({ last: max(planItems.sort) }).from(planItems).where(siblingsOf(churchId, planId, parentId));
+  return Math.floor(Number(row?.last ?? 0)) + 1;
+}
+
+/**
+ * Moves an item (optionally under another parent of the same plan) to `sort`, then renumbers its siblings
+ * 1..n in order: a client drops an item at 2.5 to put it between the second and third.
+ */
+export async function sortItem(db: Db, churchId: string, id: string, sort: number, parentId: string | null | undefined) {
+  return db.transaction(async (tx) => {
+    const item = (await getRow(tx, planItems, churchId, id, 'Plan item')) as PlanItemRow;
+    const parent = parentId === undefined ? item.parentId : parentId;
+    if (parent) {
+      const p = (await getRow(tx, planItems, churchId, parent, 'Parent item')) as PlanItemRow;
+      if (p.planId !== item.planId || p.id === item.id) throw notFound('Parent item');
+    }
+    await tx.update(planItems).set({ sort, parentId: parent, updatedAt: new Date() }).where(eq(planItems.id, item.id));
+    const siblings = await tx.select({ id: planItems.id }).from(planItems).where(siblingsOf(churchId, item.planId, parent)).orderBy(asc(planItems.sort), sql`${planItems.id} = ${item.id} desc`, asc(planItems.id));
+    for (const [i, s] of siblings.entries()) await tx.update(planItems).set({ sort: i + 1 }).where(eq(planItems.id, s.id));
+    return (await getRow(tx, planItems, churchId, id)) as PlanItemRow;
+  });
+}
+
+/** Deletes an item and everything under it; 404 when the church has no such item. */
+export async function deleteItem(db: Db, churchId: string, id: string) {
+  await db.transaction(async (tx) => {
+    const item = (await getRow(tx, planItems, churchId, id, 'Plan item')) as PlanItemRow;
+    const all = await tx.select({ id: planItems.id, parentId: planItems.parentId }).from(planItems).where(and(eq(planItems.churchId, churchId), eq(planItems.planId, item.planId)));
+    const doomed = new Set([id]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const row of all) {
+        if (row.parentId && doomed.has(row.parentId) && !doomed.has(row.id)) {
+          doomed.add(row.id);
+          grew = true;
+        }
+      }
+    }
+    await tx.delete(planItems).where(and(eq(planItems.churchId, churchId), inArray(planItems.id, [...doomed])));
+  });
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser } from '@church/auth';
+import { Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { planItems, plans } from '../db/schema';
+import { requireRef } from '../repos/refs';
+import { deleteItem, itemTree, nextSort, sortItem } from '../repos/plan-items';
+import { feedItems } from '../domain/plan-feed';
+import { doing } from '../app';
+import { IdsQuery, PlanItem, PlanItemSave, PlanItemTree, SortBody } from '../schemas';
+
+const base = '/doing/planItems';
+const Tree = z.array(PlanItemTree);
+const ChurchPlan = z.object({ churchId: Id, planId: Id });
+const Feed = z.object({
+  planId: z.string(),
+  name: z.string().nullable(),
+  serviceDate: z.string().nullable(),
+  contentId: z.string().nullable(),
+  /** `plan`: the plan's own items; `lessonFeed`: filled from the external lesson feed; `none` */
+  source: z.enum(['plan', 'lessonFeed', 'none']),
+  items: Tree,
+});
+
+/** `/doing/planItems` (the service order as a tree) and `/doing/planFeed` (what the presenter shows). */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const read = { config: { access: anyUser } };
+
+  app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: z.array(PlanItem) } } }, async (req) => (await rowsByIds(app.db, planItems, req.auth.churchId, req.query.ids)) as never);
+  app.get(`${base}/plan/:planId`, { ...read, schema: { params: z.object({ planId: Id }), response: { 200: Tree } } }, (req) => itemTree(app.db, req.auth.churchId, req.params.planId));
+  app.get(`${base}/presenter/:churchId/:planId`, { config: { access: 'public' }, schema: { params: ChurchPlan, response: { 200: Tree } } }, (req) => itemTree(app.db, req.params.churchId, req.params.planId));
+  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: PlanItem } } }, async (req) => (await getRow(app.db, planItems, req.auth.churchId, req.params.id, 'Plan item')) as never);
+
+  app.post(base, { ...read, schema: { body: batchOf(PlanItemSave), response: { 200: z.array(PlanItem) } } }, (req) =>
+    app.db.transaction(async (tx) => {
+      const churchId = req.auth.churchId;
+      const rows = [];
+      for (const [i, item] of req.body.entries()) {
+        await requireRef(tx, plans, churchId, item.planId, itemParam(req, i, 'planId'), 'Plan');
+        if (item.parentId) {
+          const parent = await requireRef<{ planId: string }>(tx, planItems, churchId, item.parentId, itemParam(req, i, 'parentId'), 'Parent item');
+          if (parent.planId !== item.planId) throw badRequest(itemParam(req, i, 'parentId'), 'belongs to another plan');
+        }
+        rows.push(item.sort === undefined && !item.id ? { ...item, sort: await nextSort(tx, churchId, item.planId, item.parentId ?? null) } : item);
+      }
+      return (await saveRows(tx, planItems, churchId, rows)) as never;
+    }),
+  );
+  app.post(`${base}/sort`, { ...read, schema: { body: SortBody, response: { 200: PlanItem } } }, (req) => sortItem(app.db, req.auth.churchId, req.body.id, req.body.sort, req.body.parentId));
+  app.delete(`${base}/:id`, { ...read, schema: { params: IdParams } }, async (req) => {
+    await deleteItem(app.db, req.auth.churchId, req.params.id);
+    return {};
+  });
+
+  app.get('/doing/planFeed/presenter/:churchId/:planId', { config: { access: 'public' }, schema: { params: ChurchPlan, response: { 200: Feed } } }, async (req) => {
+    const { churchId, planId } = req.params;
+    const plan = (await getRow(app.db, plans, churchId, planId, 'Plan')) as typeof plans.$inferSelect;
+    const head = { planId: plan.id, name: plan.name, serviceDate: plan.serviceDate, contentId: plan.contentId };
+    const items = await itemTree(app.db, churchId, planId);
+    if (items.length) return { ...head, source: 'plan' as const, items };
+    if (!plan.contentId) return { ...head, source: 'none' as const, items: [] };
+    const venue = await doing.deps(app).providers.lessonFeed.venueFeed(plan.contentId);
+    return { ...head, source: 'lessonFeed' as const, items: feedItems(churchId, planId, venue) };
+  });
+}

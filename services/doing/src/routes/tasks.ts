@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { anyUser, hasPermission } from '@church/auth';
+import { Id, IdParams, batchOf, decodeDataUrl, badRequest, getRow, itemParam, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { tasks } from '../db/schema';
+import { membershipClient } from '../clients/membership';
+import { nextTaskNumber, openDirectoryUpdate, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
+import { normalizeChanges, toPersonChanges } from '../domain/directory-update';
+import { IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
+
+const base = '/doing/tasks';
+const List = z.array(Task);
+type TaskInput = z.output<typeof TaskSave>;
+
+/** `/doing/tasks`: numbered tasks; directory updates carry a person's requested changes until approved. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const read = { config: { access: anyUser } };
+  const membership = membershipClient(app.deps.internal);
+
+  /** The caller's groups, from membership; the token's led groups when membership cannot answer. */
+  const groupsOf = async (req: FastifyRequest): Promise<string[]> => {
+    if (!req.auth.personId) return [];
+    try {
+      const [me] = await membership.peopleFacts(req.auth.churchId, [req.auth.personId]);
+      return me?.groupIds ?? req.auth.leaderGroupIds;
+    } catch (err) {
+      req.log.warn({ err }, 'membership unavailable; tasks of led groups only');
+      return req.auth.leaderGroupIds;
+    }
+  };
+  const mine = async (req: FastifyRequest, open: boolean) => (req.auth.personId ? tasksOfPerson(app.db, req.auth.churchId, req.auth.personId, await groupsOf(req), open) : []);
+
+  app.get(base, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, true));
+  app.get(`${base}/closed`, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, false));
+  app.get(`${base}/timeline`, { ...read, schema: { querystring: z.object({ taskIds: IdsQuery }), response: { 200: List } } }, (req) => timeline(app.db, req.auth.churchId, req.query.taskIds));
+  app.get(`${base}/directoryUpdate/:personId`, { ...read, schema: { params: z.object({ personId: Id }), response: { 200: Task.nullable() } } }, (req) => openDirectoryUpdate(app.db, req.auth.churchId, req.params.personId));
+  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, async (req) => (await getRow(app.db, tasks, req.auth.churchId, req.params.id, 'Task')) as never);
+  app.post(`${base}/loadForGroups`, { ...read, schema: { body: LoadForGroupsBody, response: { 200: List } } }, (req) => tasksOfGroups(app.db, req.auth.churchId, req.body.groupIds, req.body.status));
+
+  app.post(base, { ...read, schema: { querystring: z.object({ type: z.enum(['directoryUpdate']).optional() }), body: batchOf(TaskSave), response: { 200: List } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const directory = req.query.type === 'directoryUpdate';
+    // Photos are stored before the transaction: a data URL becomes a file and the task keeps its address.
+    const prepared = await Promise.all(req.body.map((item, i) => prepare(req, item, i, directory)));
+    return app.db.transaction(async (tx) => {
+      const rows = [];
+      for (const [i, item] of prepared.entries()) rows.push(await toRow(tx, req, item, i));
+      return (await saveRows(tx, tasks, churchId, rows)) as never;
+    });
+  });
+
+  async function prepare(req: FastifyRequest, item: TaskInput, i: number, directory: boolean): Promise<TaskInput & { changes?: Record<string, unknown> }> {
+    if (!directory && item.taskType !== 'directoryUpdate') return item;
+    if (item.data === undefined) return { ...item, taskType: 'directoryUpdate' };
+    const changes = normalizeChanges(item.data, itemParam(req, i, 'data'));
+    if (typeof changes.photo === 'string' && changes.photo.startsWith('data:')) {
+      const file = decodeDataUrl(changes.photo);
+      if (!file || !/^image\/(png|jpe?g|webp|gif)$/.test(file.contentType)) throw badRequest(itemParam(req, i, 'data.photo'), 'must be a PNG, JPEG, WebP or GIF image');
+      changes.photo = await app.deps.storage.put(`${req.auth.churchId}/directory-updates/${randomUUID()}.${file.extension}`, file.body, file.contentType);
+    }
+    return { ...item, taskType: 'directoryUpdate', changes };
+  }
+
+  async function toRow(tx: Tx, req: FastifyRequest, input: TaskInput & { changes?: Record<string, unknown> }, i: number) {
+    const churchId = req.auth.churchId;
+    const { approved, changes, data: _data, ...item } = input;
+    const row: Record<string, unknown> = { ...item };
+    if (changes) row.data = changes;
+    if (approved !== undefined) row.resolution = approved ? 'approved' : 'rejected';
+    if (!item.id) {
+      row.taskNumber = await nextTaskNumber(tx, churchId);
+      row.dateCreated = new Date();
+      row.status = item.status ?? 'Open';
+      if (!item.createdByType && req.auth.personId) Object.assign(row, { createdByType: 'person', createdById: req.auth.personId });
+      if (item.taskType === 'directoryUpdate') {
+        if (!changes) throw badRequest(itemParam(req, i, 'data'), 'must list the requested changes');
+        row.associatedWithType = item.associatedWithType ?? 'person';
+        row.associatedWithId = item.associatedWithId ?? req.auth.personId;
+        if (!row.associatedWithId) throw badRequest(itemParam(req, i, 'associatedWithId'), 'is required');
+        row.title ??= 'Directory update';
+      } else if (!item.title) {
+        throw badRequest(itemParam(req, i, 'title'), 'title is required');
+      }
+      if (row.status === 'Closed') row.dateClosed = new Date();
+      return row;
+    }
+    const before = (await getRow(tx, tasks, churchId, item.id, 'Task')) as TaskRow;
+    if (item.status && item.status !== before.status) row.dateClosed = item.status === 'Closed' ? new Date() : null;
+    const closing = before.status === 'Open' && item.status === 'Closed';
+    const resolution = (row.resolution as string | undefined) ?? before.resolution;
+    if (before.taskType === 'directoryUpdate' && closing && resolution === 'approved') {
+      // Approving changes another person's record: staff only, as editing a person is.
+      if (!hasPermission(req.auth, 'People.Edit')) throw unauthorized('Missing permission: People.Edit (approving a directory update)');
+      const personId = before.associatedWithId;
+      if (!personId || before.associatedWithType !== 'person' || !Id.safeParse(personId).success) throw badRequest(itemParam(req, i, 'associatedWithId'), 'the task names no person');
+      const requested = (changes ?? before.data) as Record<string, unknown> | null;
+      if (!requested || !Object.keys(requested).length) throw badRequest(itemParam(req, i, 'data'), 'the task lists no changes');
+      // Inside the transaction: if membership refuses, the task stays open.
+      await membership.updatePerson(churchId, personId, toPersonChanges(requested));
+    }
+    return row;
+  }
+}

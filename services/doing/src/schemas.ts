@@ -1,0 +1,301 @@
+import { z } from 'zod';
+import { Id, OptionalText } from '@church/common';
+
+// What the doing API accepts and answers. Response schemas list every field that leaves the service; save
+// bodies strip unknown fields (clients post back records as they read them) and the church comes from the token.
+
+const Stamp = z.date();
+const Name = z.string().trim().min(1, 'is required').max(255);
+
+/** A local calendar day `YYYY-MM-DD`; a timestamp is cut to the day it names as written (no time-zone shift). */
+export const LocalDate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, 'must be a date YYYY-MM-DD')
+  .transform((s) => s.slice(0, 10))
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && s >= '1900-01-01' && s <= '2999-12-31';
+  }, 'must be a real date from 1900 to 2999');
+
+/** `?ids=a,b` / `?planIds=a,b`: comma-separated UUIDs, each checked. */
+export const IdsQuery = z
+  .string()
+  .optional()
+  .transform((s) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(Id).max(1000));
+
+export const Plan = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  ministryId: z.string().nullable(),
+  planTypeId: z.string().nullable(),
+  name: z.string().nullable(),
+  serviceDate: z.string().nullable(),
+  notes: z.string().nullable(),
+  serviceOrder: z.boolean(),
+  contentType: z.string().nullable(),
+  contentId: z.string().nullable(),
+});
+export const PlanSave = z.object({
+  id: Id.optional(),
+  ministryId: Id.nullish(),
+  planTypeId: Id.nullish(),
+  name: OptionalText,
+  serviceDate: LocalDate.nullish(),
+  notes: z.string().max(20000).nullish(),
+  serviceOrder: z.boolean().optional(),
+  contentType: OptionalText,
+  contentId: z.string().trim().max(200).nullish(),
+});
+export const CopyBody = z.object({
+  serviceDate: LocalDate,
+  copyMode: z.enum(['none', 'positions', 'all']).default('all'),
+  copyServiceOrder: z.boolean().default(false),
+  name: Name.optional(),
+});
+export const AutofillBody = z.object({
+  teams: z.array(z.object({ positionId: Id, personIds: z.array(Id).max(2000) })).min(1).max(500),
+});
+
+export const PlanType = z.object({ id: z.string(), churchId: z.string(), ministryId: z.string().nullable(), name: z.string() });
+export const PlanTypeSave = z.object({ id: Id.optional(), ministryId: Id.nullish(), name: Name });
+
+export const Position = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  planId: z.string(),
+  categoryName: z.string().nullable(),
+  name: z.string(),
+  count: z.number(),
+  groupId: z.string().nullable(),
+  allowSelfSignup: z.boolean(),
+  description: z.string().nullable(),
+});
+export const PositionSave = z.object({
+  id: Id.optional(),
+  planId: Id,
+  categoryName: OptionalText,
+  name: Name,
+  count: z.number().int().min(0).max(1000).optional(),
+  groupId: Id.nullish(),
+  allowSelfSignup: z.boolean().optional(),
+  description: z.string().max(5000).nullish(),
+});
+
+export const Time = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  planId: z.string(),
+  displayName: z.string().nullable(),
+  startTime: Stamp.nullable(),
+  endTime: Stamp.nullable(),
+  teams: z.string().nullable(),
+});
+const Instant = z.coerce.date({ message: 'must be an ISO 8601 date-time' }).refine((d) => !Number.isNaN(d.getTime()), 'must be an ISO 8601 date-time');
+export const TimeSave = z.object({
+  id: Id.optional(),
+  planId: Id,
+  displayName: OptionalText,
+  startTime: Instant.nullish(),
+  endTime: Instant.nullish(),
+  teams: z.string().max(2000).nullish(),
+});
+
+export const ASSIGNMENT_STATUSES = ['Unconfirmed', 'Accepted', 'Declined'] as const;
+export const Assignment = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  planId: z.string(),
+  positionId: z.string(),
+  personId: z.string(),
+  status: z.string(),
+  notified: Stamp.nullable(),
+});
+export const AssignmentSave = z.object({
+  id: Id.optional(),
+  positionId: Id,
+  personId: Id,
+  /** taken from the position when omitted */
+  planId: Id.optional(),
+  status: z.enum(ASSIGNMENT_STATUSES).optional(),
+});
+/** What accept and decline answer (the spec's list). */
+export const AssignmentAnswer = z.object({ id: z.string(), personId: z.string(), positionId: z.string(), planId: z.string(), status: z.string() });
+
+export const PlanItem = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  planId: z.string(),
+  parentId: z.string().nullable(),
+  sort: z.number(),
+  itemType: z.string().nullable(),
+  relatedId: z.string().nullable(),
+  label: z.string().nullable(),
+  description: z.string().nullable(),
+  seconds: z.number().nullable(),
+  link: z.string().nullable(),
+  providerId: z.string().nullable(),
+  providerPath: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+});
+export type PlanItemNode = z.output<typeof PlanItem> & { children?: PlanItemNode[] };
+/** An item with its children, to any depth. */
+export const PlanItemTree: z.ZodType<PlanItemNode> = PlanItem.extend({ get children() { return z.array(PlanItemTree).optional(); } });
+export const PlanItemSave = z.object({
+  id: Id.optional(),
+  planId: Id,
+  parentId: Id.nullish(),
+  sort: z.number().finite().optional(),
+  itemType: OptionalText,
+  relatedId: z.string().trim().max(200).nullish(),
+  label: z.string().trim().max(500).nullish(),
+  description: z.string().max(20000).nullish(),
+  seconds: z.number().int().min(0).max(86400).nullish(),
+  link: z.string().trim().max(2000).nullish(),
+  providerId: z.string().trim().max(100).nullish(),
+  providerPath: z.string().trim().max(2000).nullish(),
+  thumbnailUrl: z.string().trim().max(2000).nullish(),
+});
+export const SortBody = z.object({ id: Id, parentId: Id.nullish(), sort: z.number().finite() });
+
+export const BlockoutDate = z.object({ id: z.string(), churchId: z.string(), personId: z.string(), startDate: z.string(), endDate: z.string() });
+export const BlockoutDateSave = z
+  .object({ id: Id.optional(), personId: Id.optional(), startDate: LocalDate, endDate: LocalDate.optional() })
+  .refine((b) => !b.endDate || b.endDate >= b.startDate, { message: 'must not be before startDate', path: ['endDate'] });
+
+export const TASK_STATUSES = ['Open', 'Closed'] as const;
+export const Task = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  taskNumber: z.number(),
+  taskType: z.string().nullable(),
+  dateCreated: Stamp,
+  dateClosed: Stamp.nullable(),
+  associatedWithType: z.string().nullable(),
+  associatedWithId: z.string().nullable(),
+  associatedWithLabel: z.string().nullable(),
+  createdByType: z.string().nullable(),
+  createdById: z.string().nullable(),
+  createdByLabel: z.string().nullable(),
+  assignedToType: z.string().nullable(),
+  assignedToId: z.string().nullable(),
+  assignedToLabel: z.string().nullable(),
+  title: z.string().nullable(),
+  note: z.string().nullable(),
+  status: z.string(),
+  resolution: z.string().nullable(),
+  automationId: z.string().nullable(),
+  conversationId: z.string().nullable(),
+  data: z.unknown().nullable(),
+});
+const RefType = z.enum(['person', 'group', 'automation', 'system']);
+export const TaskSave = z.object({
+  id: Id.optional(),
+  taskType: z.string().trim().max(100).nullish(),
+  associatedWithType: RefType.nullish(),
+  associatedWithId: z.string().trim().max(200).nullish(),
+  associatedWithLabel: OptionalText,
+  createdByType: RefType.nullish(),
+  createdById: z.string().trim().max(200).nullish(),
+  createdByLabel: OptionalText,
+  assignedToType: RefType.nullish(),
+  assignedToId: z.string().trim().max(200).nullish(),
+  assignedToLabel: OptionalText,
+  title: z.string().trim().max(500).nullish(),
+  note: z.string().max(20000).nullish(),
+  status: z.enum(TASK_STATUSES).optional(),
+  /** closing a directory update: `approved` applies its changes to the person, anything else discards them */
+  resolution: z.string().trim().max(50).nullish(),
+  approved: z.boolean().optional(),
+  conversationId: z.string().trim().max(200).nullish(),
+  /** a directory update's changes: `{field: value}` or `[{field, value}]` (also as a JSON string) */
+  data: z.unknown().optional(),
+});
+export const LoadForGroupsBody = z.object({ groupIds: z.array(Id).max(1000), status: z.enum(TASK_STATUSES).default('Open') });
+
+export const RECURS = ['none', 'weekly', 'monthly', 'yearly'] as const;
+export const Automation = z.object({ id: z.string(), churchId: z.string(), title: z.string(), recurs: z.string(), active: z.boolean() });
+export const AutomationSave = z.object({ id: Id.optional(), title: Name, recurs: z.enum(RECURS).default('none'), active: z.boolean().default(true) });
+
+export const Action = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), actionType: z.string(), actionData: z.unknown().nullable() });
+/** `task`: open one task per person, assigned as `actionData` says. */
+export const TaskActionData = z.object({
+  assignedToType: z.enum(['person', 'group']),
+  assignedToId: Id,
+  assignedToLabel: z.string().max(255).nullish(),
+  title: z.string().trim().min(1).max(500),
+  note: z.string().max(5000).nullish(),
+});
+export const ActionSave = z
+  .object({ id: Id.optional(), automationId: Id, actionType: z.enum(['task']), actionData: z.union([TaskActionData, z.string().transform((s, ctx) => {
+    try {
+      return TaskActionData.parse(JSON.parse(s));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a task description {assignedToType, assignedToId, title}' });
+      return z.NEVER;
+    }
+  })]) });
+
+export const CONDITION_OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'contains', 'startsWith', 'endsWith', 'in', 'notIn', 'isEmpty', 'isNotEmpty'] as const;
+export const Condition = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  automationId: z.string(),
+  conjunctionId: z.string().nullable(),
+  field: z.string(),
+  fieldData: z.string().nullable(),
+  operator: z.string(),
+  value: z.string().nullable(),
+  label: z.string().nullable(),
+});
+export const ConditionSave = z.object({
+  id: Id.optional(),
+  automationId: Id,
+  conjunctionId: Id.nullish(),
+  field: z.string().trim().min(1).max(100),
+  fieldData: z.string().max(2000).nullish(),
+  operator: z.enum(CONDITION_OPERATORS).default('='),
+  value: z.string().max(2000).nullish(),
+  label: z.string().max(500).nullish(),
+});
+
+export const Conjunction = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), parentId: z.string().nullable(), groupType: z.string() });
+export const ConjunctionSave = z.object({
+  id: Id.optional(),
+  automationId: Id,
+  parentId: Id.nullish(),
+  groupType: z.string().trim().toLowerCase().pipe(z.enum(['and', 'or'])).default('and'),
+});
+
+/** A provider authorization as it leaves: the tokens never do, only whether they are there. */
+export const ContentProviderAuth = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  ministryId: z.string(),
+  providerId: z.string(),
+  tokenType: z.string().nullable(),
+  expiresAt: Stamp.nullable(),
+  scopes: z.string().nullable(),
+  hasAccessToken: z.boolean(),
+  hasRefreshToken: z.boolean(),
+});
+export const ProviderId = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/, 'must be a provider id');
+export const ContentProviderAuthSave = z.object({
+  id: Id.optional(),
+  ministryId: Id,
+  providerId: ProviderId,
+  accessToken: z.string().max(10000).nullish(),
+  refreshToken: z.string().max(10000).nullish(),
+  tokenType: z.string().max(50).nullish(),
+  expiresAt: Instant.nullish(),
+  /** seconds from now, as OAuth token answers give it */
+  expiresIn: z.number().int().min(0).max(10 * 365 * 86400).optional(),
+  scopes: z.string().max(2000).nullish(),
+});
+export const ProxyBody = z.object({
+  ministryId: Id,
+  providerId: ProviderId,
+  path: z.string().trim().max(2000).default(''),
+  resolution: z.coerce.number().int().min(144).max(4320).optional(),
+});

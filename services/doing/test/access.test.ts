@@ -1,0 +1,24 @@
+import { expectRoutesGuarded } from '@church/common/testing';
+import { fakeMembership, useDoing } from './setup';
+
+const membership = fakeMembership();
+const t = useDoing({ overrides: { internal: membership.internal } });
+
+describe('every doing route', () => {
+  it('is registered at its spec path, refuses callers without a valid token, and never fails for another church', async () => {
+    const report = await expectRoutesGuarded(t.app, { params: { providerId: 'lessonschurch' } });
+    // 86 spec routes (4 public) plus the shared internal query route
+    expect(report.total).toBe(87);
+    expect(report.public).toBe(4);
+    expect(report.internal).toBe(1);
+    expect(report.guarded).toBe(82);
+  });
+
+  it('has every /doing route of routes.json', () => {
+    const spec = require('../../../../shared/spec/routes.json') as { routes?: unknown[] } | unknown[];
+    const rows = (Array.isArray(spec) ? spec : (spec.routes ?? [])) as Array<{ module: string; method: string; path: string }>;
+    const mine = new Set(t.app.routeList.map((r) => `${r.method} ${r.url.toLowerCase()}`));
+    const missing = rows.filter((r) => r.module === 'doing').filter((r) => !mine.has(`${r.method} ${r.path.toLowerCase()}`));
+    expect(missing).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { call, fakeServer, type FakeRequest } from '@church/common/testing';
+import { makeChurch, useDoing } from './setup';
+
+// The external lesson feed, as Lessons.church answers `/venues/public/feed/:venueId`.
+const venue = {
+  id: 'venue1',
+  name: 'Elementary',
+  lessonName: 'Creation',
+  sections: [
+    { id: 's1', name: 'Welcome', actions: [{ id: 'a1', actionType: 'say', content: 'Hello everyone', seconds: 60 }] },
+    { id: 's2', name: 'Video', actions: [{ id: 'a2', actionType: 'play', content: 'Day one', seconds: 120, files: [{ id: 'f1', name: 'Day one', url: 'https://cdn.example/day1.mp4' }] }] },
+  ],
+};
+let feedFails = false;
+let server: Awaited<ReturnType<typeof fakeServer>>;
+const handler = (req: FakeRequest) => {
+  if (feedFails) return { status: 503, body: { error: 'down' } };
+  if (req.path === '/venues/public/feed/venue1') return { body: venue };
+  return { status: 404, body: { error: 'not found' } };
+};
+let feedUrl = '';
+beforeAll(async () => {
+  server = await fakeServer(handler);
+  feedUrl = server.url;
+});
+afterAll(() => server.close());
+const t = useDoing(() => ({ config: { LESSON_FEED_BASE_URL: feedUrl } }));
+
+async function plan(c: ReturnType<typeof makeChurch>, body: Record<string, unknown> = {}) {
+  return (await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { name: 'Kids', serviceDate: '2030-01-05', ...body } })).json()[0];
+}
+const item = async (c: ReturnType<typeof makeChurch>, body: Record<string, unknown>) => {
+  const res = await call(t.app, 'POST', '/doing/planItems', { token: c.token(), body });
+  expect(res.statusCode).toBe(200);
+  return res.json()[0];
+};
+
+describe('/doing/planItems', () => {
+  it('builds the tree, appends new items last, re-sorts siblings, deletes a subtree', async () => {
+    const c = makeChurch();
+    const p = await plan(c);
+    const header = await item(c, { planId: p.id, label: 'Worship', itemType: 'header' });
+    const a = await item(c, { planId: p.id, parentId: header.id, label: 'A' });
+    const b = await item(c, { planId: p.id, parentId: header.id, label: 'B' });
+    const cc = await item(c, { planId: p.id, parentId: header.id, label: 'C' });
+    expect([a.sort, b.sort, cc.sort]).toEqual([1, 2, 3]);
+    const sorted = await call(t.app, 'POST', '/doing/planItems/sort', { token: c.token(), body: { id: cc.id, sort: 1.5 } });
+    expect(sorted.statusCode).toBe(200);
+    expect(sorted.json().sort).toBe(2);
+    const tree = (await call(t.app, 'GET', `/doing/planItems/plan/${p.id}`, { token: c.token() })).json();
+    expect(tree[0].children.map((i: { label: string; sort: number }) => [i.label, i.sort])).toEqual([
+      ['A', 1],
+      ['C', 2],
+      ['B', 3],
+    ]);
+    const pub = await call(t.app, 'GET', `/doing/planItems/presenter/${c.churchId}/${p.id}`);
+    expect(pub.json()).toEqual(tree);
+    expect((await call(t.app, 'GET', `/doing/planItems/${a.id}`, { token: c.token() })).json().label).toBe('A');
+    expect((await call(t.app, 'GET', `/doing/planItems/ids?ids=${a.id},${b.id}`, { token: c.token() })).json()).toHaveLength(2);
+    expect((await call(t.app, 'DELETE', `/doing/planItems/${header.id}`, { token: c.token() })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/doing/planItems/plan/${p.id}`, { token: c.token() })).json()).toEqual([]);
+  });
+
+  it('refuses an item of a foreign plan or parent, and another church sees nothing', async () => {
+    const c = makeChurch();
+    const other = makeChurch();
+    const p = await plan(c);
+    const res = await call(t.app, 'POST', '/doing/planItems', { token: other.token(), body: { planId: p.id, label: 'x' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('planId');
+    const parent = await call(t.app, 'POST', '/doing/planItems', { token: c.token(), body: [{ planId: p.id, parentId: randomUUID() }] });
+    expect(parent.json().errors[0].param).toBe('[0].parentId');
+    await item(c, { planId: p.id, label: 'Mine' });
+    expect((await call(t.app, 'GET', `/doing/planItems/plan/${p.id}`, { token: other.token() })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', `/doing/planItems/presenter/${other.churchId}/${p.id}`)).json()).toEqual([]);
+    expect((await call(t.app, 'POST', '/doing/planItems/sort', { token: c.token(), body: { id: randomUUID(), sort: 1 } })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /doing/planFeed/presenter/:churchId/:planId', () => {
+  it('answers the plan items when there are some', async () => {
+    const c = makeChurch();
+    const p = await plan(c, { contentId: 'venue1' });
+    await item(c, { planId: p.id, label: 'Own item' });
+    const res = await call(t.app, 'GET', `/doing/planFeed/presenter/${c.churchId}/${p.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ planId: p.id, source: 'plan', items: [{ label: 'Own item' }] });
+  });
+
+  it('fills the items from the external lesson feed named by contentId when the plan has none', async () => {
+    const c = makeChurch();
+    const p = await plan(c, { contentId: 'venue1' });
+    const res = await call(t.app, 'GET', `/doing/planFeed/presenter/${c.churchId}/${p.id}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.source).toBe('lessonFeed');
+    expect(body.items.map((i: { label: string; itemType: string }) => [i.label, i.itemType])).toEqual([
+      ['Welcome', 'header'],
+      ['Video', 'header'],
+    ]);
+    expect(body.items[1].children[0]).toMatchObject({ itemType: 'lessonAction', label: 'play', description: 'Day one', seconds: 120, link: 'https://cdn.example/day1.mp4' });
+    expect(server.seen.some((r) => r.path === '/venues/public/feed/venue1')).toBe(true);
+  });
+
+  it('answers 502 when the feed fails, and 404 for another church or an unknown plan', async () => {
+    const c = makeChurch();
+    const p = await plan(c, { contentId: 'venue1' });
+    feedFails = true;
+    try {
+      const res = await call(t.app, 'GET', `/doing/planFeed/presenter/${c.churchId}/${p.id}`);
+      expect(res.statusCode).toBe(502);
+      expect(res.json().errors[0].msg).toMatch(/Lessons.church failed/);
+    } finally {
+      feedFails = false;
+    }
+    expect((await call(t.app, 'GET', `/doing/planFeed/presenter/${randomUUID()}/${p.id}`)).statusCode).toBe(404);
+    const none = await plan(c);
+    expect((await call(t.app, 'GET', `/doing/planFeed/presenter/${c.churchId}/${none.id}`)).json()).toMatchObject({ source: 'none', items: [] });
+  });
+});

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { call } from '@church/common/testing';
+import { assignments, planItems, positions, times } from '../src/db/schema';
+import { utcDay } from '../src/domain/tree';
+import { makeChurch, useDoing } from './setup';
+
+const t = useDoing();
+
+async function makePlan(c: ReturnType<typeof makeChurch>, body: Record<string, unknown> = {}) {
+  const res = await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { name: 'Sunday', serviceDate: '2030-03-10', ...body } });
+  expect(res.statusCode).toBe(200);
+  return res.json()[0] as { id: string; serviceDate: string; churchId: string };
+}
+
+describe('POST /doing/plans and reads', () => {
+  it('saves a plan with a local serviceDate and answers it as YYYY-MM-DD, without a day shift', async () => {
+    const c = makeChurch();
+    const plan = await makePlan(c, { serviceDate: '2030-03-10T23:30:00-08:00' });
+    expect(plan).toMatchObject({ churchId: c.churchId, serviceDate: '2030-03-10', name: 'Sunday', serviceOrder: false });
+    const got = await call(t.app, 'GET', `/doing/plans/${plan.id}`, { token: c.token() });
+    expect(got.json().serviceDate).toBe('2030-03-10');
+    const byIds = await call(t.app, 'GET', `/doing/plans/ids?ids=${plan.id},${randomUUID()}`, { token: c.token() });
+    expect(byIds.json().map((p: { id: string }) => p.id)).toEqual([plan.id]);
+    expect((await call(t.app, 'GET', '/doing/plans', { token: c.token() })).json()).toHaveLength(1);
+  });
+
+  it('refuses a bad date and a foreign plan type, naming the field', async () => {
+    const c = makeChurch();
+    const bad = await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { serviceDate: '2030-02-30' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].param).toBe('serviceDate');
+    const foreign = await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: [{ planTypeId: randomUUID() }] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().errors[0].param).toBe('[0].planTypeId');
+    const ids = await call(t.app, 'GET', '/doing/plans/ids?ids=nope', { token: c.token() });
+    expect(ids.statusCode).toBe(400);
+  });
+
+  it('keeps churches apart', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const plan = await makePlan(a);
+    expect((await call(t.app, 'GET', `/doing/plans/${plan.id}`, { token: b.token() })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/doing/plans', { token: b.token() })).json()).toEqual([]);
+    const update = await call(t.app, 'POST', '/doing/plans', { token: b.token(), body: { id: plan.id, name: 'Hijack' } });
+    expect(update.statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/doing/plans/${plan.id}`, { token: a.token() })).json().name).toBe('Sunday');
+    expect((await call(t.app, 'DELETE', `/doing/plans/${plan.id}`, { token: b.token() })).statusCode).toBe(404);
+  });
+
+  it('lists by plan type, the next 7 days for the presenter, and the public current plan', async () => {
+    const c = makeChurch();
+    const type = (await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: { name: 'Worship', ministryId: randomUUID() } })).json()[0];
+    const past = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(-7) });
+    const soon = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(3) });
+    const later = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(20) });
+    const ofType = await call(t.app, 'GET', `/doing/plans/types/${type.id}`, { token: c.token() });
+    expect(ofType.json().map((p: { id: string }) => p.id)).toEqual([later.id, soon.id, past.id]);
+    const presenter = await call(t.app, 'GET', '/doing/plans/presenter', { token: c.token() });
+    expect(presenter.json().map((p: { id: string }) => p.id)).toEqual([soon.id]);
+    const current = await call(t.app, 'GET', `/doing/plans/public/current/${type.id}`);
+    expect(current.statusCode).toBe(200);
+    expect(current.json().id).toBe(soon.id);
+    expect((await call(t.app, 'GET', `/doing/plans/public/current/${randomUUID()}`)).statusCode).toBe(404);
+  });
+});
+
+describe('POST /doing/plans/copy/:id', () => {
+  async function fullPlan(c: ReturnType<typeof makeChurch>) {
+    const plan = await makePlan(c, { serviceDate: '2030-03-10' });
+    const token = c.token();
+    const position = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: plan.id, name: 'Drums', categoryName: 'Band', count: 1 } })).json()[0];
+    await call(t.app, 'POST', '/doing/times', { token, body: { planId: plan.id, displayName: 'Service', startTime: '2030-03-10T17:00:00Z', endTime: '2030-03-10T18:00:00Z' } });
+    const person = randomUUID();
+    const asg = (await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: person } })).json()[0];
+    await t.app.db.update(assignments).set({ status: 'Accepted' }).where(eq(assignments.id, asg.id));
+    const header = (await call(t.app, 'POST', '/doing/planItems', { token, body: { planId: plan.id, label: 'Worship', itemType: 'header' } })).json()[0];
+    await call(t.app, 'POST', '/doing/planItems', { token, body: { planId: plan.id, parentId: header.id, label: 'Song 1', itemType: 'song' } });
+    return { plan, person };
+  }
+
+  it('copies positions, times (moved to the new date), assignments (unconfirmed) and the service order', async () => {
+    const c = makeChurch();
+    const { plan, person } = await fullPlan(c);
+    const res = await call(t.app, 'POST', `/doing/plans/copy/${plan.id}`, { token: c.token(), body: { serviceDate: '2030-03-17', copyMode: 'all', copyServiceOrder: true } });
+    expect(res.statusCode).toBe(200);
+    const copy = res.json();
+    expect(copy).toMatchObject({ churchId: c.churchId, serviceDate: '2030-03-17', name: 'Sunday' });
+    expect(copy.id).not.toBe(plan.id);
+    const token = c.token();
+    const pos = (await call(t.app, 'GET', `/doing/positions/plan/${copy.id}`, { token })).json();
+    expect(pos.map((p: { name: string }) => p.name)).toEqual(['Drums']);
+    const tm = (await call(t.app, 'GET', `/doing/times/plan/${copy.id}`, { token })).json();
+    expect(tm[0].startTime).toBe('2030-03-17T17:00:00.000Z');
+    const asg = (await call(t.app, 'GET', `/doing/assignments/plan/${copy.id}`, { token })).json();
+    expect(asg).toEqual([expect.objectContaining({ personId: person, positionId: pos[0].id, planId: copy.id, status: 'Unconfirmed' })]);
+    const tree = (await call(t.app, 'GET', `/doing/planItems/plan/${copy.id}`, { token })).json();
+    expect(tree).toHaveLength(1);
+    expect(tree[0].label).toBe('Worship');
+    expect(tree[0].children.map((i: { label: string; parentId: string }) => [i.label, i.parentId])).toEqual([['Song 1', tree[0].id]]);
+  });
+
+  it('copies only positions with copyMode positions, and nothing with none', async () => {
+    const c = makeChurch();
+    const { plan } = await fullPlan(c);
+    const token = c.token();
+    const positionsOnly = (await call(t.app, 'POST', `/doing/plans/copy/${plan.id}`, { token, body: { serviceDate: '2030-03-17', copyMode: 'positions', copyServiceOrder: false } })).json();
+    expect((await call(t.app, 'GET', `/doing/positions/plan/${positionsOnly.id}`, { token })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/doing/assignments/plan/${positionsOnly.id}`, { token })).json()).toHaveLength(0);
+    expect((await call(t.app, 'GET', `/doing/planItems/plan/${positionsOnly.id}`, { token })).json()).toHaveLength(0);
+    const none = (await call(t.app, 'POST', `/doing/plans/copy/${plan.id}`, { token, body: { serviceDate: '2030-03-24', copyMode: 'none' } })).json();
+    expect((await call(t.app, 'GET', `/doing/positions/plan/${none.id}`, { token })).json()).toHaveLength(0);
+    const bad = await call(t.app, 'POST', `/doing/plans/copy/${plan.id}`, { token, body: { serviceDate: '2030-03-24', copyMode: 'most' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].param).toBe('copyMode');
+    expect((await call(t.app, 'POST', `/doing/plans/copy/${randomUUID()}`, { token, body: { serviceDate: '2030-03-24' } })).statusCode).toBe(404);
+  });
+
+  it('DELETE removes the plan with its times, positions, assignments and items', async () => {
+    const c = makeChurch();
+    const { plan } = await fullPlan(c);
+    expect((await call(t.app, 'DELETE', `/doing/plans/${plan.id}`, { token: c.token() })).statusCode).toBe(200);
+    for (const table of [positions, times, assignments, planItems]) expect(await t.app.db.select().from(table).where(eq(table.planId, plan.id))).toEqual([]);
+    expect((await call(t.app, 'GET', `/doing/plans/${plan.id}`, { token: c.token() })).statusCode).toBe(404);
+  });
+});
+
+describe('POST /doing/plans/autofill/:id', () => {
+  async function setup(count = 2) {
+    const c = makeChurch();
+    const token = c.token();
+    const plan = await makePlan(c, { serviceDate: '2030-05-05' });
+    const position = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: plan.id, name: 'Greeter', count } })).json()[0];
+    const people: string[] = Array.from({ length: 5 }, () => randomUUID());
+    return { c, token, plan, position, people };
+  }
+
+  it('honours blockouts, avoids double booking the same day, and spreads by recent load; same input, same answer', async () => {
+    const { c, token, plan, position, people } = await setup(2);
+    const [blocked, busy, heavy, light1, light2] = people as [string, string, string, string, string];
+    await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { personId: blocked, startDate: '2030-05-01', endDate: '2030-05-07' } });
+    // busy already serves at another plan that day; heavy served twice recently
+    const other = await makePlan(c, { serviceDate: '2030-05-05', name: 'Evening' });
+    const otherPos = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: other.id, name: 'Usher', count: 5 } })).json()[0];
+    await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: otherPos.id, personId: busy } });
+    for (const day of ['2030-04-21', '2030-04-28']) {
+      const p = await makePlan(c, { serviceDate: day });
+      const pos = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: p.id, name: 'Greeter' } })).json()[0];
+      await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: pos.id, personId: heavy } });
+    }
+    const p = await makePlan(c, { serviceDate: '2030-04-14' });
+    const pos = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: p.id, name: 'Greeter' } })).json()[0];
+    await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: pos.id, personId: light1 } });
+
+    const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } });
+    expect(res.statusCode).toBe(200);
+    // light2 (0 recent) then light1 (1 recent); heavy (2) is left out, blocked and busy never picked
+    expect(res.json().map((a: { personId: string; status: string }) => [a.personId, a.status])).toEqual([
+      [light2, 'Unconfirmed'],
+      [light1, 'Unconfirmed'],
+    ]);
+    // the position is full now: a second run assigns nobody
+    expect((await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } })).json()).toEqual([]);
+  });
+
+  it('is deterministic for the same input and never puts one person in two positions that day', async () => {
+    const runs = [];
+    for (let i = 0; i < 2; i++) {
+      const { token, plan, position, people } = await setup(2);
+      const second = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: plan.id, name: 'Usher', count: 2 } })).json()[0];
+      const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }, { positionId: second.id, personIds: people }] } });
+      const picked = res.json().map((a: { personId: string }) => people.indexOf(a.personId));
+      runs.push(picked);
+      expect(new Set(picked).size).toBe(4);
+    }
+    expect(runs[0]).toEqual([0, 1, 2, 3]);
+    expect(runs[1]).toEqual(runs[0]);
+  });
+
+  it('two autofills of one plan at once never overfill a position', async () => {
+    const { token, plan, position, people } = await setup(2);
+    const body = { teams: [{ positionId: position.id, personIds: people }] };
+    const [a, b] = await Promise.all([0, 1].map(() => call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body })));
+    expect(a!.json().length + b!.json().length).toBe(2);
+    expect((await call(t.app, 'GET', `/doing/assignments/plan/${plan.id}`, { token })).json()).toHaveLength(2);
+  });
+
+  it('refuses a position of another plan and an empty body', async () => {
+    const { token, plan } = await setup();
+    const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: randomUUID(), personIds: [] }] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('teams[0].positionId');
+    expect((await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: {} })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { call, fakeServer, type FakeAnswer, type FakeRequest } from '@church/common/testing';
+import { contentProviderAuths } from '../src/db/schema';
+import { makeChurch, useDoing } from './setup';
+
+// Lessons.church as its public API answers, with a token endpoint that hands out `fresh-token`.
+const tree = { programs: [{ id: 'prog1', name: 'Kids', studies: [{ id: 'study1', name: 'Genesis', lessons: [{ id: 'lesson1', name: 'Creation', venues: [{ id: 'venue1', name: 'Elementary' }] }] }] }] };
+const feed = {
+  name: 'Elementary',
+  lessonName: 'Creation',
+  sections: [
+    { id: 's1', name: 'Open', actions: [{ id: 'a1', actionType: 'say', content: 'Welcome' }] },
+    { id: 's2', name: 'Watch', actions: [{ id: 'a2', actionType: 'play', content: 'Day one', files: [{ id: 'f1', name: 'Day one', url: 'https://cdn.example/d1.mp4', seconds: 90 }] }] },
+  ],
+};
+const playlist = { messages: [{ name: 'Watch', files: [{ id: 'f1', name: 'Day one', url: 'https://cdn.example/d1-720.mp4', seconds: 90 }] }] };
+let mode: 'ok' | 'down' | 'requireFresh' = 'ok';
+function lessons(req: FakeRequest): FakeAnswer {
+  if (req.path === '/oauth/token') {
+    if (req.form.get('grant_type') !== 'refresh_token' || req.form.get('refresh_token') !== 'refresh-1') return { status: 400, body: { error: 'invalid_grant' } };
+    return { body: { access_token: 'fresh-token', refresh_token: 'refresh-2', expires_in: 3600, token_type: 'Bearer' } };
+  }
+  if (mode === 'down') return { status: 500, body: { error: 'boom' } };
+  if (mode === 'requireFresh' && req.headers.authorization !== 'Bearer fresh-token') return { status: 401, body: { error: 'expired' } };
+  if (req.path === '/lessons/public/tree') return { body: tree };
+  if (req.path === '/venues/public/feed/venue1') return { body: feed };
+  if (req.path === '/venues/playlist/venue1') return { body: playlist };
+  return { status: 404, body: { error: 'not found' } };
+}
+let server: Awaited<ReturnType<typeof fakeServer>>;
+let base = '';
+beforeAll(async () => {
+  server = await fakeServer(lessons);
+  base = server.url;
+});
+afterAll(() => server.close());
+const t = useDoing(() => ({ config: { LESSONS_API_BASE: base } }));
+
+const auth = async (c: ReturnType<typeof makeChurch>, ministryId: string, body: Record<string, unknown>) => {
+  const res = await call(t.app, 'POST', '/doing/contentProviderAuths', { token: c.token(), body: { ministryId, providerId: 'lessonschurch', ...body } });
+  expect(res.statusCode).toBe(200);
+  return res.json()[0];
+};
+const proxy = (c: ReturnType<typeof makeChurch>, op: string, body: Record<string, unknown>) => call(t.app, 'POST', `/doing/providerProxy/${op}`, { token: c.token(), body: { providerId: 'lessonschurch', ...body } });
+
+describe('/doing/contentProviderAuths', () => {
+  it('seals tokens at rest and never answers them', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    const saved = await auth(c, ministryId, { accessToken: 'secret-access', refreshToken: 'secret-refresh', expiresIn: 3600, scopes: 'content' });
+    expect(saved).toMatchObject({ ministryId, providerId: 'lessonschurch', hasAccessToken: true, hasRefreshToken: true, scopes: 'content' });
+    expect(JSON.stringify(saved)).not.toMatch(/secret-/);
+    const [row] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, saved.id));
+    expect(row!.accessToken).toMatch(/^v1\./);
+    expect(t.app.deps.secrets.decrypt(row!.accessToken!)).toBe('secret-access');
+    const token = c.token();
+    for (const url of ['/doing/contentProviderAuths', `/doing/contentProviderAuths/ministry/${ministryId}`, `/doing/contentProviderAuths/ministry/${ministryId}/lessonschurch`, `/doing/contentProviderAuths/ids?ids=${saved.id}`]) {
+      const res = await call(t.app, 'GET', url, { token });
+      expect(res.json()).toHaveLength(1);
+      expect(res.body).not.toMatch(/secret-|v1\./);
+    }
+    expect((await call(t.app, 'GET', `/doing/contentProviderAuths/${saved.id}`, { token })).json().hasRefreshToken).toBe(true);
+    expect((await call(t.app, 'GET', `/doing/contentProviderAuths/${saved.id}`, { token: makeChurch().token() })).statusCode).toBe(404);
+    // an update without tokens keeps them
+    await auth(c, ministryId, { id: saved.id, scopes: 'more' });
+    const [kept] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, saved.id));
+    expect(t.app.deps.secrets.decrypt(kept!.refreshToken!)).toBe('secret-refresh');
+    expect((await call(t.app, 'DELETE', `/doing/contentProviderAuths/${saved.id}`, { token })).statusCode).toBe(200);
+  });
+});
+
+describe('/doing/providerProxy', () => {
+  it('browses the tree, lists presentations, the playlist and instructions through the Lessons.church adapter', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    const root = await proxy(c, 'browse', { ministryId, path: '/lessons' });
+    expect(root.statusCode).toBe(200);
+    expect(root.json()).toEqual([{ type: 'folder', id: 'prog1', title: 'Kids', path: '/lessons/prog1', image: null }]);
+    const venues = await proxy(c, 'browse', { ministryId, path: '/lessons/prog1/study1/lesson1' });
+    expect(venues.json()[0]).toMatchObject({ id: 'venue1', path: '/lessons/prog1/study1/lesson1/venue1' });
+    const venuePath = '/lessons/prog1/study1/lesson1/venue1';
+    const pres = (await proxy(c, 'getPresentations', { ministryId, path: venuePath })).json();
+    expect(pres).toMatchObject({ id: 'venue1', name: 'Creation', sections: [{ name: 'Open', presentations: [] }, { name: 'Watch', presentations: [{ name: 'Day one', files: [{ url: 'https://cdn.example/d1.mp4', seconds: 90 }] }] }] });
+    const list = await proxy(c, 'getPlaylist', { ministryId, path: venuePath, resolution: 720 });
+    expect(list.json()).toEqual([expect.objectContaining({ url: 'https://cdn.example/d1-720.mp4', mediaType: 'video' })]);
+    expect(server.seen.find((r) => r.path === '/venues/playlist/venue1')!.query.get('resolution')).toBe('720');
+    const plain = (await proxy(c, 'getInstructions', { ministryId, path: venuePath })).json();
+    expect(plain.items[1].children[0]).toEqual({ id: 'a2', itemType: 'action', label: 'Day one', actionType: 'play', seconds: null });
+    const expanded = (await proxy(c, 'getExpandedInstructions', { ministryId, path: venuePath })).json();
+    expect(expanded.items[1].children[0].files[0].url).toBe('https://cdn.example/d1.mp4');
+  });
+
+  it('refreshes an expired token first, saves the new one, and sends it', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    const saved = await auth(c, ministryId, { accessToken: 'old-token', refreshToken: 'refresh-1', expiresAt: '2020-01-01T00:00:00Z' });
+    mode = 'requireFresh';
+    try {
+      const res = await proxy(c, 'browse', { ministryId, path: '/lessons' });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      mode = 'ok';
+    }
+    const refresh = server.seen.filter((r) => r.path === '/oauth/token');
+    expect(refresh.at(-1)!.form.get('refresh_token')).toBe('refresh-1');
+    const [row] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, saved.id));
+    expect(t.app.deps.secrets.decrypt(row!.accessToken!)).toBe('fresh-token');
+    expect(t.app.deps.secrets.decrypt(row!.refreshToken!)).toBe('refresh-2');
+    expect(row!.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('refreshes once after a 401 and retries; a refused refresh is a 502', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    await auth(c, ministryId, { accessToken: 'revoked', refreshToken: 'refresh-1', expiresIn: 3600 });
+    mode = 'requireFresh';
+    try {
+      expect((await proxy(c, 'browse', { ministryId, path: '/lessons' })).statusCode).toBe(200);
+      const other = randomUUID();
+      await auth(c, other, { accessToken: 'revoked', refreshToken: 'wrong', expiresIn: 3600 });
+      const refused = await proxy(c, 'browse', { ministryId: other, path: '/lessons' });
+      expect(refused.statusCode).toBe(502);
+      expect(refused.json().errors[0].msg).toMatch(/Lessons.church failed/);
+    } finally {
+      mode = 'ok';
+    }
+  });
+
+  it('answers 502 for a provider outage, 400 for an unknown provider or a bad path', async () => {
+    const c = makeChurch();
+    mode = 'down';
+    try {
+      const res = await proxy(c, 'getPresentations', { ministryId: randomUUID(), path: '/lessons/p/s/l/venue1' });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().errors[0].msg).toBe('Lessons.church failed: answered 500');
+    } finally {
+      mode = 'ok';
+    }
+    const unknown = await call(t.app, 'POST', '/doing/providerProxy/browse', { token: c.token(), body: { ministryId: randomUUID(), providerId: 'nope', path: '/' } });
+    expect(unknown.json().errors[0].param).toBe('providerId');
+    const path = await proxy(c, 'getPlaylist', { ministryId: randomUUID(), path: '/lessons/prog1' });
+    expect(path.statusCode).toBe(400);
+    expect(path.json().errors[0].param).toBe('path');
+    expect((await call(t.app, 'POST', '/doing/providerProxy/browse', { token: c.token(), body: {} })).json().errors[0].param).toBe('ministryId');
+  });
+});

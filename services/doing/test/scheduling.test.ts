@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { call } from '@church/common/testing';
+import { utcDay } from '../src/domain/tree';
+import { fakeMembership, makeChurch, person, useDoing } from './setup';
+
+const membership = fakeMembership();
+const t = useDoing({ overrides: { internal: membership.internal } });
+
+async function planWithPosition(c: ReturnType<typeof makeChurch>, groupId: string | null = null) {
+  const token = c.token();
+  const plan = (await call(t.app, 'POST', '/doing/plans', { token, body: { name: 'Sunday AM', serviceDate: '2030-06-02' } })).json()[0];
+  const position = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: plan.id, name: 'Keys', categoryName: 'Band', groupId } })).json()[0];
+  return { plan, position };
+}
+
+describe('/doing/planTypes', () => {
+  it('saves, lists by ministry and by ids, and deletes', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    const saved = await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: [{ name: 'Worship', ministryId }, { name: 'Kids', ministryId: randomUUID() }] });
+    expect(saved.statusCode).toBe(200);
+    const [worship, kids] = saved.json();
+    expect((await call(t.app, 'GET', `/doing/planTypes/ministryId/${ministryId}`, { token: c.token() })).json().map((p: { name: string }) => p.name)).toEqual(['Worship']);
+    expect((await call(t.app, 'GET', `/doing/planTypes/ids?ids=${worship.id},${kids.id}`, { token: c.token() })).json()).toHaveLength(2);
+    expect((await call(t.app, 'GET', '/doing/planTypes', { token: c.token() })).json().map((p: { name: string }) => p.name)).toEqual(['Kids', 'Worship']);
+    expect((await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: {} })).json().errors[0]).toMatchObject({ param: 'name', location: 'body' });
+    expect((await call(t.app, 'DELETE', `/doing/planTypes/${kids.id}`, { token: c.token() })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/doing/planTypes/${kids.id}`, { token: c.token() })).statusCode).toBe(404);
+  });
+});
+
+describe('/doing/positions and /doing/times', () => {
+  it('saves against a plan of the church, lists by plan and plans, deletes a position with its assignments', async () => {
+    const c = makeChurch();
+    const token = c.token();
+    const { plan, position } = await planWithPosition(c);
+    expect(position).toMatchObject({ planId: plan.id, name: 'Keys', count: 1, categoryName: 'Band' });
+    expect((await call(t.app, 'GET', `/doing/positions/plan/ids?planIds=${plan.id}`, { token })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/doing/positions/ids?ids=${position.id}`, { token })).json()).toHaveLength(1);
+    const foreign = await call(t.app, 'POST', '/doing/positions', { token: makeChurch().token(), body: { planId: plan.id, name: 'x' } });
+    expect(foreign.json().errors[0]).toMatchObject({ param: 'planId' });
+    await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: randomUUID() } });
+    expect((await call(t.app, 'DELETE', `/doing/positions/${position.id}`, { token })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/doing/assignments/plan/${plan.id}`, { token })).json()).toEqual([]);
+
+    const time = await call(t.app, 'POST', '/doing/times', { token, body: { planId: plan.id, displayName: 'Rehearsal', startTime: '2030-06-01T18:00:00Z', endTime: '2030-06-01T20:00:00Z', teams: 'Band' } });
+    expect(time.json()[0]).toMatchObject({ displayName: 'Rehearsal', startTime: '2030-06-01T18:00:00.000Z', teams: 'Band' });
+    expect((await call(t.app, 'GET', '/doing/times/all', { token })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/doing/times/plans?planIds=${plan.id}`, { token })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/doing/times/${time.json()[0].id}`, { token })).json().displayName).toBe('Rehearsal');
+    const backwards = await call(t.app, 'POST', '/doing/times', { token, body: { planId: plan.id, startTime: '2030-06-01T18:00:00Z', endTime: '2030-06-01T17:00:00Z' } });
+    expect(backwards.json().errors[0].param).toBe('endTime');
+    expect((await call(t.app, 'GET', '/doing/times/all', { token: makeChurch().token() })).json()).toEqual([]);
+  });
+});
+
+describe('/doing/assignments', () => {
+  it('defaults status to Unconfirmed, takes the plan from the position, and lists the caller\'s own', async () => {
+    const c = makeChurch();
+    const { plan, position } = await planWithPosition(c);
+    const res = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId } });
+    expect(res.json()[0]).toMatchObject({ planId: plan.id, positionId: position.id, personId: c.personId, status: 'Unconfirmed' });
+    expect((await call(t.app, 'GET', '/doing/assignments/my', { token: c.token() })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/doing/assignments/plan/ids?planIds=${plan.id}`, { token: c.token() })).json()).toHaveLength(1);
+    const wrongPlan = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId, planId: randomUUID() } });
+    expect(wrongPlan.json().errors[0].param).toBe('planId');
+    const badStatus = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId, status: 'Maybe' } });
+    expect(badStatus.json().errors[0].param).toBe('status');
+  });
+
+  it('accept and decline: only the assigned person; the position\'s team leaders are notified through messaging', async () => {
+    const c = makeChurch();
+    const groupId = randomUUID();
+    const leader = randomUUID();
+    membership.addPeople(c.churchId, [person({ id: c.personId, displayName: 'Val Volunteer' })]);
+    membership.addMember(c.churchId, groupId, leader, 'Lee Leader', true);
+    membership.addMember(c.churchId, groupId, c.personId, 'Val Volunteer', false);
+    const { position, plan } = await planWithPosition(c, groupId);
+    const asg = (await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId } })).json()[0];
+
+    const stranger = await call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.tokenOf(randomUUID(), 'all') });
+    expect(stranger.statusCode).toBe(401);
+    expect(stranger.json().errors[0].msg).toMatch(/assigned person/);
+    expect((await call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: makeChurch().token() })).statusCode).toBe(404);
+
+    const accepted = await call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.token() });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json()).toEqual({ id: asg.id, personId: c.personId, positionId: position.id, planId: plan.id, status: 'Accepted' });
+    await t.drain();
+    const sent = t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople' && (j.data as { contentId: string }).contentId === asg.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.data).toMatchObject({ churchId: c.churchId, personIds: [leader], contentType: 'assignment', triggeredByPersonId: c.personId });
+    expect((sent[0]!.data as { message: string }).message).toMatch(/^Val Volunteer accepted Keys/);
+
+    const declined = await call(t.app, 'POST', `/doing/assignments/decline/${asg.id}`, { token: c.token() });
+    expect(declined.json().status).toBe('Declined');
+    await t.drain();
+    expect(t.deps.queue.handedOff.filter((j) => (j.data as { contentId?: string }).contentId === asg.id)).toHaveLength(2);
+    expect((await call(t.app, 'GET', `/doing/assignments/${asg.id}`, { token: c.token() })).json().status).toBe('Declined');
+  });
+});
+
+describe('/doing/blockoutDates', () => {
+  it('defaults personId to the caller and endDate to startDate; my, upcoming, ids', async () => {
+    const c = makeChurch();
+    const token = c.token();
+    const mine = await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { startDate: utcDay(3) } });
+    expect(mine.json()[0]).toMatchObject({ personId: c.personId, startDate: utcDay(3), endDate: utcDay(3) });
+    await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { personId: randomUUID(), startDate: utcDay(-10), endDate: utcDay(-5) } });
+    expect((await call(t.app, 'GET', '/doing/blockoutDates/my', { token })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', '/doing/blockoutDates/upcoming', { token })).json().map((b: { personId: string }) => b.personId)).toEqual([c.personId]);
+    expect((await call(t.app, 'GET', `/doing/blockoutDates/ids?ids=${mine.json()[0].id}`, { token })).json()).toHaveLength(1);
+    const backwards = await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { startDate: '2030-01-05', endDate: '2030-01-01' } });
+    expect(backwards.json().errors[0].param).toBe('endDate');
+    expect((await call(t.app, 'GET', '/doing/blockoutDates/my', { token: makeChurch().token() })).json()).toEqual([]);
+    expect((await call(t.app, 'DELETE', `/doing/blockoutDates/${mine.json()[0].id}`, { token })).statusCode).toBe(200);
+  });
+});

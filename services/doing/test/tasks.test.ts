@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { call } from '@church/common/testing';
+import { fakeMembership, makeChurch, person, useDoing } from './setup';
+
+const membership = fakeMembership();
+const t = useDoing({ overrides: { internal: membership.internal } });
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+describe('/doing/tasks', () => {
+  it('numbers tasks per church and lists the caller\'s open and closed tasks (own, their groups\', created by them)', async () => {
+    const c = makeChurch();
+    const groupId = randomUUID();
+    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [groupId] })]);
+    const token = c.token();
+    const saved = await call(t.app, 'POST', '/doing/tasks', {
+      token,
+      body: [
+        { title: 'Mine', assignedToType: 'person', assignedToId: c.personId },
+        { title: 'Group', assignedToType: 'group', assignedToId: groupId },
+        { title: 'Someone else', assignedToType: 'person', assignedToId: randomUUID(), createdByType: 'person', createdById: randomUUID() },
+      ],
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().map((x: { taskNumber: number; status: string }) => [x.taskNumber, x.status])).toEqual([
+      [1, 'Open'],
+      [2, 'Open'],
+      [3, 'Open'],
+    ]);
+    expect((await call(t.app, 'POST', '/doing/tasks', { token: makeChurch().token(), body: { title: 'Other church' } })).json()[0].taskNumber).toBe(1);
+    const open = (await call(t.app, 'GET', '/doing/tasks', { token })).json();
+    expect(open.map((x: { title: string }) => x.title).sort()).toEqual(['Group', 'Mine']);
+    const [mine] = saved.json();
+    const closed = await call(t.app, 'POST', '/doing/tasks', { token, body: { id: mine.id, status: 'Closed' } });
+    expect(closed.json()[0].dateClosed).not.toBeNull();
+    expect((await call(t.app, 'GET', '/doing/tasks/closed', { token })).json().map((x: { title: string }) => x.title)).toEqual(['Mine']);
+    expect((await call(t.app, 'GET', `/doing/tasks/${mine.id}`, { token })).json().status).toBe('Closed');
+    expect((await call(t.app, 'GET', `/doing/tasks/${mine.id}`, { token: makeChurch().token() })).statusCode).toBe(404);
+    const timeline = await call(t.app, 'GET', `/doing/tasks/timeline?taskIds=${saved.json()[1].id},${mine.id}`, { token });
+    expect(timeline.json().map((x: { title: string }) => x.title)).toEqual(['Mine', 'Group']);
+    const groups = await call(t.app, 'POST', '/doing/tasks/loadForGroups', { token, body: { groupIds: [groupId], status: 'Open' } });
+    expect(groups.json().map((x: { title: string }) => x.title)).toEqual(['Group']);
+    expect((await call(t.app, 'POST', '/doing/tasks/loadForGroups', { token, body: { groupIds: ['x'] } })).json().errors[0].param).toBe('groupIds[0]');
+  });
+
+  it('gives concurrent saves distinct task numbers', async () => {
+    const c = makeChurch();
+    const saves = await Promise.all(Array.from({ length: 6 }, (_, i) => call(t.app, 'POST', '/doing/tasks', { token: c.token(), body: { title: `T${i}` } })));
+    expect(saves.map((r) => r.json()[0].taskNumber).sort((x: number, y: number) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('directory updates: photo stored, the person\'s open update found, approval by staff applies the changes in membership', async () => {
+    const c = makeChurch();
+    const token = c.token();
+    const res = await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', {
+      token,
+      body: { associatedWithLabel: 'Pat Doe', data: [{ field: 'mobilePhone', value: '555-0100' }, { field: 'lastName', value: 'Smith' }, { field: 'photo', value: PNG }] },
+    });
+    expect(res.statusCode).toBe(200);
+    const task = res.json()[0];
+    expect(task).toMatchObject({ taskType: 'directoryUpdate', associatedWithType: 'person', associatedWithId: c.personId, status: 'Open' });
+    const photo = (task.data as { photo: string }).photo;
+    expect(photo).toMatch(/^http.*\.png$/);
+    expect(existsSync(path.join(t.config.DATA_DIR, 'files', photo.split('/files/')[1]!))).toBe(true);
+    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json().id).toBe(task.id);
+
+    // the member cannot approve their own update
+    const self = await call(t.app, 'POST', '/doing/tasks', { token, body: { id: task.id, status: 'Closed', approved: true } });
+    expect(self.statusCode).toBe(401);
+    expect(membership.updates.filter((u) => u.personId === c.personId)).toEqual([]);
+
+    // membership down: 502 and the task stays open
+    membership.setDown(true);
+    const staff = c.tokenOf(randomUUID(), ['People.Edit']);
+    try {
+      expect((await call(t.app, 'POST', '/doing/tasks', { token: staff, body: { id: task.id, status: 'Closed', approved: true } })).statusCode).toBe(502);
+    } finally {
+      membership.setDown(false);
+    }
+    expect((await call(t.app, 'GET', `/doing/tasks/${task.id}`, { token })).json().status).toBe('Open');
+
+    const approved = await call(t.app, 'POST', '/doing/tasks', { token: staff, body: { id: task.id, status: 'Closed', approved: true } });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json()[0]).toMatchObject({ status: 'Closed', resolution: 'approved' });
+    expect(membership.updates.filter((u) => u.personId === c.personId)).toEqual([
+      { churchId: c.churchId, personId: c.personId, changes: { lastName: 'Smith', photo, contactInfo: { mobilePhone: '555-0100' } } },
+    ]);
+    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json()).toBeNull();
+  });
+
+  it('a rejected directory update changes nothing; bad changes are refused by field', async () => {
+    const c = makeChurch();
+    const token = c.token();
+    const task = (await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', { token, body: { data: { email: 'new@example.test' } } })).json()[0];
+    const staff = c.tokenOf(randomUUID(), ['People.Edit']);
+    await call(t.app, 'POST', '/doing/tasks', { token: staff, body: { id: task.id, status: 'Closed', approved: false } });
+    expect(membership.updates.filter((u) => u.personId === c.personId)).toEqual([]);
+    const bad = await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', { token, body: { data: { passwordHash: 'x' } } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].param).toBe('data.passwordHash');
+    const svg = await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', { token, body: { data: { photo: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=' } } });
+    expect(svg.json().errors[0].param).toBe('data.photo');
+    expect((await call(t.app, 'POST', '/doing/tasks?type=other', { token, body: {} })).statusCode).toBe(400);
+  });
+});

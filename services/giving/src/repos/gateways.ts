@@ -1,0 +1,66 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { notConfigured, notFound, type DbOrTx } from '@church/common';
+import { giving } from '../app';
+import { gateways } from '../db/schema';
+import type { FeeSettings } from '../domain/fees';
+import type { GatewayKeys, PaymentProvider, ProviderName } from '../providers/payments';
+
+export type GatewayRow = typeof gateways.$inferSelect;
+
+/** A gateway's secret as it leaves any route: masked, with the last four characters. */
+export function mask(sealed: string | null, open: (s: string) => string): string | null {
+  if (!sealed) return null;
+  try {
+    const plain = open(sealed);
+    return `••••${plain.slice(-4)}`;
+  } catch {
+    return '••••';
+  }
+}
+
+export async function churchGateways(db: DbOrTx, churchId: string): Promise<GatewayRow[]> {
+  return db.select().from(gateways).where(eq(gateways.churchId, churchId)).orderBy(asc(gateways.createdAt));
+}
+
+/**
+ * The church's gateway for a payment: by id, by provider, or the first one (Stripe before PayPal when both
+ * exist and nothing names one). None: 400 saying the church has not configured one.
+ */
+export async function findGateway(db: DbOrTx, churchId: string, opts: { gatewayId?: string | null; provider?: string | null } = {}): Promise<GatewayRow> {
+  const rows = await churchGateways(db, churchId);
+  let row: GatewayRow | undefined;
+  if (opts.gatewayId) {
+    row = rows.find((g) => g.id === opts.gatewayId);
+    if (!row) throw notFound('Gateway');
+  } else if (opts.provider) row = rows.find((g) => g.provider === opts.provider);
+  else row = rows.find((g) => g.provider === 'stripe') ?? rows[0];
+  if (!row || !row.privateKey) throw notConfigured(`A ${opts.provider ?? 'payment'} gateway for this church`, 'gateway (POST /giving/gateways)');
+  return row;
+}
+
+/** The decrypted keys of a gateway, for one call. */
+export function keysOf(app: FastifyInstance, row: GatewayRow): GatewayKeys {
+  const open = (s: string | null) => (s ? app.deps.secrets.decrypt(s) : null);
+  return {
+    provider: row.provider as ProviderName,
+    publicKey: row.publicKey,
+    privateKey: open(row.privateKey) ?? '',
+    webhookKey: open(row.webhookKey),
+    webhookId: row.webhookId,
+    productId: row.productId,
+  };
+}
+
+/** The provider adapter of a church's gateway. */
+export async function paymentsFor(app: FastifyInstance, churchId: string, opts: { gatewayId?: string | null; provider?: string | null } = {}): Promise<{ gateway: GatewayRow; provider: PaymentProvider }> {
+  const gateway = await findGateway(app.db, churchId, opts);
+  return { gateway, provider: giving.deps(app).providers.payments.forGateway(keysOf(app, gateway)) };
+}
+
+export const feeSettingsOf = (row: GatewayRow | undefined | null): FeeSettings => (row?.feeSettings ?? {}) as FeeSettings;
+
+export async function gatewayById(db: DbOrTx, churchId: string, id: string): Promise<GatewayRow | undefined> {
+  const [row] = await db.select().from(gateways).where(and(eq(gateways.churchId, churchId), eq(gateways.id, id))).limit(1);
+  return row;
+}

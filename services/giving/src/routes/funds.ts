@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { crud, Id, notFound, findRow, type ZodTypeProvider } from '@church/common';
+import { funds } from '../db/schema';
+import { fundTotal } from '../repos/summary';
+import { DateRangeQuery, Fund, FundSave } from '../schemas';
+
+const toItem = (row: Record<string, unknown>) => ({ id: row.id as string, name: row.name as string, taxDeductible: row.taxDeductible as boolean, visible: row.visible as boolean });
+
+/** `/giving/funds`: the standard set (soft delete), the public list of a church and a fund's public total. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/giving/funds/churchId/:churchId',
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(Fund) } } },
+    async (req) =>
+      (await app.db.select().from(funds).where(and(eq(funds.churchId, req.params.churchId), eq(funds.removed, false), eq(funds.visible, true))).orderBy(asc(funds.name))).map(toItem),
+  );
+
+  app.get(
+    '/giving/funds/public/:churchId/:fundId/total',
+    {
+      config: { access: 'public' },
+      schema: { params: z.object({ churchId: Id, fundId: Id }), querystring: DateRangeQuery, response: { 200: z.object({ fundId: z.string(), totalAmount: z.number(), donationCount: z.number().int() }) } },
+    },
+    async (req) => {
+      const fund = await findRow(app.db, funds, req.params.churchId, req.params.fundId);
+      if (!fund) throw notFound('Fund');
+      return fundTotal(app, req.params.churchId, req.params.fundId, req.query.startDate, req.query.endDate);
+    },
+  );
+
+  crud(app, { path: '/giving/funds', table: funds, item: Fund, save: FundSave, view: anyUser, edit: requires('Donations.Edit'), orderBy: funds.name, toItem });
+}

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { badRequest, Id, notFound, type Db, type ZodTypeProvider } from '@church/common';
+import { giving } from '../app';
+import { paymentMethods } from '../db/schema';
+import { assertOwnPerson, customerOwner, ownByLookup, ownInBody, ownPersonIn } from '../domain/access';
+import { checkPass } from '../domain/captcha-pass';
+import { ensureCustomer, findCustomer } from '../repos/customers';
+import { paymentsFor } from '../repos/gateways';
+import type { MethodInfo } from '../providers/payments';
+import { PaymentMethod, ProviderId, ProviderName } from '../schemas';
+
+type MethodRow = typeof paymentMethods.$inferSelect;
+
+const Person = { personId: Id.optional(), customerId: ProviderId.optional(), email: z.string().trim().max(255).nullish(), name: z.string().trim().max(255).nullish(), churchId: Id.optional(), provider: ProviderName.optional() };
+const AddCard = z.object({ id: ProviderId, ...Person });
+const UpdateCard = z.object({
+  personId: Id.optional(),
+  paymentMethodId: ProviderId,
+  provider: ProviderName.optional(),
+  cardData: z.object({ exp_month: z.coerce.number().int().min(1).max(12).optional(), exp_year: z.coerce.number().int().min(2000).max(2200).optional(), name: z.string().max(255).nullish() }).default({}),
+});
+const SetupIntent = z.object({ ...Person });
+const SetupIntentAnon = z.object({
+  email: z.string().trim().max(255).nullish(),
+  name: z.string().trim().max(255).nullish(),
+  churchId: Id,
+  gatewayId: Id.optional(),
+  /** the pass `POST /donate/captcha-verify` answered */
+  verificationToken: z.string().max(500).optional(),
+  /** or a fresh captcha token, verified here */
+  captchaToken: z.string().max(4000).optional(),
+});
+const AddBank = z.object({ id: ProviderId, ...Person });
+const UpdateBank = z.object({
+  paymentMethodId: ProviderId,
+  personId: Id.optional(),
+  customerId: ProviderId,
+  provider: ProviderName.optional(),
+  bankData: z.object({ account_holder_name: z.string().max(255).nullish(), account_holder_type: z.enum(['individual', 'company']).nullish() }).default({}),
+});
+const VerifyBank = z.object({
+  paymentMethodId: ProviderId,
+  customerId: ProviderId,
+  provider: ProviderName.optional(),
+  amountData: z.object({ amounts: z.array(z.coerce.number().int().min(1).max(99)).length(2).optional(), descriptorCode: z.string().trim().max(20).optional() }),
+});
+
+const item = (r: MethodRow) => ({
+  id: r.id,
+  personId: r.personId,
+  customerId: r.customerId,
+  provider: r.provider,
+  providerMethodId: r.providerMethodId,
+  type: r.type,
+  brand: r.brand,
+  last4: r.last4,
+  expMonth: r.expMonth,
+  expYear: r.expYear,
+  bankName: r.bankName,
+  status: r.status,
+});
+
+/** Keeps the local index of a method the provider holds (insert or refresh). */
+async function keepMethod(db: Db, churchId: string, customer: { id: string | null; personId: string | null; provider: string }, info: MethodInfo): Promise<MethodRow> {
+  const values = {
+    personId: customer.personId,
+    customerId: customer.id,
+    provider: customer.provider,
+    providerMethodId: info.id,
+    type: info.type,
+    brand: info.brand ?? null,
+    last4: info.last4 ?? null,
+    expMonth: info.expMonth ?? null,
+    expYear: info.expYear ?? null,
+    bankName: info.bankName ?? null,
+    status: info.status,
+  };
+  const [row] = await db
+    .insert(paymentMethods)
+    .values({ id: randomUUID(), churchId, ...values })
+    .onConflictDoUpdate({ target: [paymentMethods.churchId, paymentMethods.provider, paymentMethods.providerMethodId], set: { ...values, updatedAt: new Date() } })
+    .returning();
+  return row!;
+}
+
+/** `/giving/paymentmethods`: cards and bank accounts held at the gateway, and the local index of them. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const ownCustomerParam = ownByLookup('own customer', () => app.db, customerOwner, (req) => (req.params as { customerid?: string }).customerid);
+
+  /** The person a body acts for: the caller's own unless they hold Donations.Edit. */
+  const personOf = (auth: { personId: string | null }, personId?: string) => personId ?? auth.personId ?? null;
+
+  app.get(
+    '/giving/paymentmethods/personid/:id',
+    { config: { access: requires('Donations.View', ownPersonIn('params', 'id')) }, schema: { params: z.object({ id: Id }), response: { 200: z.array(PaymentMethod) } } },
+    async (req) =>
+      (await app.db
+        .select()
+        .from(paymentMethods)
+        .where(and(eq(paymentMethods.churchId, req.auth.churchId), eq(paymentMethods.personId, req.params.id)))
+        .orderBy(asc(paymentMethods.createdAt))).map(item),
+  );
+
+  app.post('/giving/paymentmethods/addcard', { config: { access: anyUser }, schema: { body: AddCard, response: { 200: PaymentMethod } } }, async (req) => {
+    const body = req.body;
+    const personId = personOf(req.auth, body.personId);
+    if (!personId) throw badRequest('personId', 'is required');
+    assertOwnPerson(req.auth, 'Donations.Edit', personId);
+    const { provider } = await paymentsFor(app, req.auth.churchId, { provider: body.provider });
+    const customer = await ensureCustomer(app.db, req.auth, provider, { customerId: body.customerId, personId, email: body.email, name: body.name });
+    const info = await provider.attachCard(body.id, customer.providerCustomerId);
+    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+  });
+
+  app.post('/giving/paymentmethods/updatecard', { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: UpdateCard, response: { 200: PaymentMethod } } }, async (req) => {
+    const body = req.body;
+    const [method] = await app.db
+      .select()
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.churchId, req.auth.churchId), eq(paymentMethods.providerMethodId, body.paymentMethodId)))
+      .limit(1);
+    if (!method) throw badRequest('paymentMethodId', 'is not a stored payment method of this church');
+    assertOwnPerson(req.auth, 'Donations.Edit', method.personId);
+    if (body.personId && body.personId !== method.personId) throw badRequest('personId', 'does not own this payment method');
+    const { provider } = await paymentsFor(app, req.auth.churchId, { provider: method.provider });
+    const info = await provider.updateCard(body.paymentMethodId, { expMonth: body.cardData.exp_month, expYear: body.cardData.exp_year, name: body.cardData.name });
+    return item(await keepMethod(app.db, req.auth.churchId, { id: method.customerId, personId: method.personId, provider: method.provider }, info));
+  });
+
+  app.post(
+    '/giving/paymentmethods/ach-setup-intent',
+    { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: SetupIntent, response: { 200: z.object({ id: z.string(), clientSecret: z.string().nullable(), customerId: z.string().nullable() }) } } },
+    async (req) => {
+      const body = req.body;
+      const personId = personOf(req.auth, body.personId);
+      assertOwnPerson(req.auth, 'Donations.Edit', personId);
+      const { provider } = await paymentsFor(app, req.auth.churchId, { provider: body.provider });
+      const customer = await ensureCustomer(app.db, req.auth, provider, { customerId: body.customerId, personId, email: body.email, name: body.name });
+      const si = await provider.setupIntent({ customerId: customer.providerCustomerId, email: body.email, name: body.name });
+      return { id: si.id, clientSecret: si.clientSecret, customerId: customer.id };
+    },
+  );
+
+  app.post(
+    '/giving/paymentmethods/ach-setup-intent-anon',
+    { config: { access: 'public' }, schema: { body: SetupIntentAnon, response: { 200: z.object({ id: z.string(), clientSecret: z.string().nullable(), customerId: z.string().nullable() }) } } },
+    async (req) => {
+      const body = req.body;
+      const deps = giving.deps(app);
+      // Guests reach the gateway only through a verified captcha: the pass from captcha-verify, or a token here.
+      if (!deps.providers.captcha.configured) await deps.providers.captcha.verify('', req.ip); // throws "not configured"
+      const passed = body.verificationToken
+        ? checkPass(deps.config.ENCRYPTION_KEY, body.verificationToken)
+        : body.captchaToken
+          ? (await deps.providers.captcha.verify(body.captchaToken, req.ip)).success
+          : false;
+      if (!passed) throw badRequest(body.verificationToken ? 'verificationToken' : 'captchaToken', 'a verified captcha is required');
+      const { provider } = await paymentsFor(app, body.churchId, { gatewayId: body.gatewayId });
+      const si = await provider.setupIntent({ email: body.email, name: body.name });
+      return { id: si.id, clientSecret: si.clientSecret, customerId: null };
+    },
+  );
+
+  app.post('/giving/paymentmethods/addbankaccount', { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: AddBank, response: { 200: PaymentMethod } } }, async (req) => {
+    const body = req.body;
+    const personId = personOf(req.auth, body.personId);
+    assertOwnPerson(req.auth, 'Donations.Edit', personId);
+    const { provider } = await paymentsFor(app, req.auth.churchId, { provider: body.provider });
+    const customer = await ensureCustomer(app.db, req.auth, provider, { customerId: body.customerId, personId, email: body.email, name: body.name });
+    const info = await provider.addBankAccount(body.id, customer.providerCustomerId);
+    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+  });
+
+  app.post('/giving/paymentmethods/updatebank', { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: UpdateBank, response: { 200: PaymentMethod } } }, async (req) => {
+    const body = req.body;
+    const customer = await findCustomer(app.db, req.auth.churchId, body.customerId);
+    if (!customer) throw badRequest('customerId', 'is not a customer of this church');
+    assertOwnPerson(req.auth, 'Donations.Edit', customer.personId);
+    if (body.personId && customer.personId && body.personId !== customer.personId) throw badRequest('personId', 'does not own this customer');
+    const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
+    const info = await provider.updateBank(body.paymentMethodId, customer.providerCustomerId, { accountHolderName: body.bankData.account_holder_name, accountHolderType: body.bankData.account_holder_type });
+    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+  });
+
+  app.post('/giving/paymentmethods/verifybank', { config: { access: requires('Donations.Edit', ownInBody('own customer')) }, schema: { body: VerifyBank, response: { 200: PaymentMethod } } }, async (req) => {
+    const body = req.body;
+    const customer = await findCustomer(app.db, req.auth.churchId, body.customerId);
+    if (!customer) throw badRequest('customerId', 'is not a customer of this church');
+    assertOwnPerson(req.auth, 'Donations.Edit', customer.personId);
+    if (!body.amountData.amounts && !body.amountData.descriptorCode) throw badRequest('amountData.amounts', 'two micro-deposit amounts in cents, or descriptorCode, are required');
+    const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
+    const info = await provider.verifyBank(body.paymentMethodId, customer.providerCustomerId, body.amountData.amounts ?? null, body.amountData.descriptorCode ?? null);
+    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+  });
+
+  app.delete(
+    '/giving/paymentmethods/:id/:customerid',
+    { config: { access: requires('Donations.Edit', ownCustomerParam) }, schema: { params: z.object({ id: ProviderId, customerid: ProviderId }) } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const customer = await findCustomer(app.db, churchId, req.params.customerid);
+      if (!customer) throw notFound('Customer');
+      // `:id` is the provider's method id or the local id of the stored method.
+      const [method] = await app.db
+        .select()
+        .from(paymentMethods)
+        .where(and(eq(paymentMethods.churchId, churchId), eq(paymentMethods.customerId, customer.id), /^[0-9a-f-]{36}$/i.test(req.params.id) ? eq(paymentMethods.id, req.params.id) : eq(paymentMethods.providerMethodId, req.params.id)))
+        .limit(1);
+      const providerMethodId = method?.providerMethodId ?? req.params.id;
+      const { provider } = await paymentsFor(app, churchId, { provider: customer.provider });
+      await provider.detach(providerMethodId, customer.providerCustomerId);
+      await app.db.delete(paymentMethods).where(and(eq(paymentMethods.churchId, churchId), eq(paymentMethods.providerMethodId, providerMethodId)));
+      return {};
+    },
+  );
+}

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { Id, IsoDate, Money, OptionalText } from '@church/common';
+
+// What the giving API accepts and answers. Response schemas list every field that leaves the service; money
+// leaves as a JSON number of currency units. Save bodies strip unknown fields (clients post records back as
+// they read them); the church always comes from the token.
+
+const Stamp = z.date();
+const Amount = z.number();
+/** A positive amount of at most 12 digits with two decimals. */
+export const PositiveMoney = Money.refine((v) => v > 0, 'must be greater than 0').refine((v) => v < 10_000_000_000, 'is too large');
+export const NonNegativeMoney = Money.refine((v) => v >= 0, 'must not be negative').refine((v) => v < 10_000_000_000, 'is too large');
+export const Currency = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z]{3}$/, 'must be a three-letter currency code');
+export const ProviderName = z.enum(['stripe', 'paypal'], { message: 'must be stripe or paypal' });
+/** A provider's own id (`pm_…`, `cus_…`, a PayPal order id). */
+export const ProviderId = z.string().trim().min(1, 'is required').max(255);
+
+export const DonationStatus = z.enum(['complete', 'pending', 'failed', 'refunded']);
+
+export const Donation = z.object({
+  id: z.string(),
+  batchId: z.string().nullable(),
+  personId: z.string().nullable(),
+  donationDate: Stamp,
+  amount: Amount,
+  currency: z.string(),
+  method: z.string().nullable(),
+  methodDetails: z.string().nullable(),
+  notes: z.string().nullable(),
+  status: z.string(),
+  transactionId: z.string().nullable(),
+  provider: z.string().nullable(),
+  fee: Amount,
+  refundedAmount: Amount,
+  subscriptionId: z.string().nullable(),
+  /** with the list and `/my`: the gift's allocations */
+  funds: z.array(z.object({ id: z.string(), fundId: z.string(), fundName: z.string().nullable().optional(), amount: Amount })).optional(),
+});
+export const FundAllocation = z.object({ fundId: Id, amount: NonNegativeMoney });
+export const DonationSave = z.object({
+  id: Id.optional(),
+  batchId: Id.nullish(),
+  personId: Id.nullish(),
+  donationDate: IsoDate.optional(),
+  amount: PositiveMoney.optional(),
+  currency: Currency.optional(),
+  method: OptionalText,
+  methodDetails: OptionalText,
+  notes: OptionalText,
+  status: DonationStatus.optional(),
+  transactionId: z.string().trim().max(255).nullish(),
+  /** replaces the donation's allocations in the same transaction */
+  funds: z.array(FundAllocation).max(100).optional(),
+});
+
+export const Batch = z.object({
+  id: z.string(),
+  name: z.string(),
+  batchDate: Stamp.nullable(),
+  donationCount: z.number().int(),
+  totalAmount: Amount,
+});
+export const BatchSave = z.object({ id: Id.optional(), name: z.string().trim().min(1, 'is required').max(255).optional(), batchDate: IsoDate.nullish() });
+
+export const Fund = z.object({ id: z.string(), name: z.string(), taxDeductible: z.boolean(), visible: z.boolean() });
+export const FundSave = z.object({
+  id: Id.optional(),
+  name: z.string().trim().min(1, 'is required').max(255),
+  taxDeductible: z.boolean().optional(),
+  visible: z.boolean().optional(),
+});
+
+export const FundDonation = z.object({
+  id: z.string(),
+  donationId: z.string(),
+  fundId: z.string(),
+  amount: Amount,
+  fundName: z.string().nullable().optional(),
+  personId: z.string().nullable().optional(),
+  donationDate: Stamp.nullable().optional(),
+});
+export const FundDonationSave = z.object({ id: Id.optional(), donationId: Id.optional(), fundId: Id.optional(), amount: NonNegativeMoney.optional() });
+
+export const SummaryRow = z.object({
+  week: z.string(),
+  fund: z.string(),
+  totalAmount: Amount,
+  count: z.number().int(),
+  personId: z.string().nullable().optional(),
+  displayName: z.string().nullable().optional(),
+});
+
+const FeeRule = z.object({
+  percent: z.coerce.number().min(0).max(50).optional(),
+  fixed: NonNegativeMoney.optional(),
+  cap: NonNegativeMoney.nullish(),
+});
+export const FeeSettingsSchema = z.object({ card: FeeRule.optional(), bank: FeeRule.optional(), paypal: FeeRule.optional() });
+
+export const Gateway = z.object({
+  id: z.string(),
+  provider: z.string(),
+  publicKey: z.string().nullable(),
+  /** masked (`••••1234`); the key itself never leaves */
+  privateKey: z.string().nullable(),
+  webhookKey: z.string().nullable(),
+  webhookId: z.string().nullable(),
+  productId: z.string().nullable(),
+  payFees: z.boolean(),
+  currency: z.string(),
+  feeSettings: z.record(z.string(), z.unknown()),
+});
+export const PublicGateway = z.object({ id: z.string(), provider: z.string(), publicKey: z.string().nullable(), payFees: z.boolean(), currency: z.string() });
+export const GatewaySave = z.object({
+  id: Id.optional(),
+  provider: ProviderName.optional(),
+  publicKey: z.string().trim().max(500).nullish(),
+  privateKey: z.string().trim().max(500).nullish(),
+  webhookKey: z.string().trim().max(500).nullish(),
+  /** the provider's webhook id, for a webhook set up by hand (PayPal verifies signatures against it) */
+  webhookId: z.string().trim().max(255).nullish(),
+  productId: z.string().trim().max(255).nullish(),
+  payFees: z.boolean().optional(),
+  currency: Currency.optional(),
+  feeSettings: FeeSettingsSchema.optional(),
+});
+
+export const Customer = z.object({
+  id: z.string(),
+  personId: z.string().nullable(),
+  provider: z.string(),
+  providerCustomerId: z.string(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+});
+
+export const Subscription = z.object({
+  id: z.string(),
+  personId: z.string().nullable(),
+  customerId: z.string().nullable(),
+  provider: z.string(),
+  providerSubscriptionId: z.string(),
+  amount: Amount,
+  currency: z.string(),
+  interval: z.string(),
+  intervalCount: z.number().int(),
+  billingCycleAnchor: Stamp.nullable(),
+  status: z.string(),
+  fee: Amount,
+  paymentMethodId: z.string().nullable(),
+  funds: z.array(z.object({ id: z.string(), fundId: z.string(), amount: Amount })).optional(),
+});
+export const SubscriptionFund = z.object({ id: z.string(), subscriptionId: z.string(), fundId: z.string(), amount: Amount, fundName: z.string().nullable().optional() });
+
+export const PaymentMethod = z.object({
+  id: z.string(),
+  personId: z.string().nullable(),
+  customerId: z.string().nullable(),
+  provider: z.string(),
+  providerMethodId: z.string(),
+  type: z.string(),
+  brand: z.string().nullable(),
+  last4: z.string().nullable(),
+  expMonth: z.number().int().nullable(),
+  expYear: z.number().int().nullable(),
+  bankName: z.string().nullable(),
+  status: z.string(),
+});
+
+export const EventLog = z.object({
+  id: z.string(),
+  customerId: z.string().nullable(),
+  provider: z.string().nullable(),
+  providerId: z.string().nullable(),
+  eventType: z.string(),
+  status: z.string().nullable(),
+  message: z.string().nullable(),
+  resolved: z.boolean(),
+  createdAt: Stamp,
+});
+export const EventLogSave = z.object({
+  id: Id.optional(),
+  customerId: z.string().trim().max(255).nullish(),
+  provider: z.string().trim().max(50).nullish(),
+  providerId: z.string().trim().max(255).nullish(),
+  eventType: z.string().trim().min(1, 'is required').max(255).optional(),
+  status: z.string().trim().max(255).nullish(),
+  message: z.string().max(5000).nullish(),
+  resolved: z.boolean().optional(),
+});
+
+/** `{id, name, amount}` of a charge's or subscription's funds. */
+export const GiftFund = z.object({ id: Id, name: z.string().max(255).optional(), amount: PositiveMoney });
+export const GiftPerson = z.object({ id: Id.nullish(), email: z.string().trim().max(255).nullish(), name: z.string().trim().max(255).nullish() });
+export const GiftChurch = z.object({ name: z.string().max(255).nullish(), subDomain: z.string().max(255).nullish() }).optional();
+
+export const ChargeBody = z.object({
+  provider: ProviderName.default('stripe'),
+  gatewayId: Id.optional(),
+  /** the payment method (`pm_…`) or, for the checkout-style gateway, the approved order id */
+  id: ProviderId.optional(),
+  paymentMethodId: ProviderId.optional(),
+  orderId: ProviderId.optional(),
+  customerId: ProviderId.optional(),
+  type: z.enum(['card', 'bank', 'ach', 'paypal']).default('card'),
+  amount: PositiveMoney,
+  currency: Currency.default('usd'),
+  person: GiftPerson.optional(),
+  funds: z.array(GiftFund).min(1, 'at least one fund').max(10),
+  church: GiftChurch,
+  notes: z.string().max(2000).optional(),
+});
+export const ChargeAnswer = z.object({ id: z.string(), status: z.string(), provider: z.string(), donationId: z.string().nullable(), clientSecret: z.string().nullable().optional() });
+
+export const SubscribeBody = z.object({
+  provider: ProviderName.default('stripe'),
+  gatewayId: Id.optional(),
+  id: ProviderId.optional(),
+  paymentMethodId: ProviderId.optional(),
+  customerId: ProviderId.optional(),
+  type: z.enum(['card', 'bank', 'ach', 'paypal']).default('card'),
+  amount: PositiveMoney,
+  currency: Currency.default('usd'),
+  interval: z.object({ interval_count: z.coerce.number().int().min(1).max(36).default(1), interval: z.enum(['day', 'week', 'month', 'year']) }),
+  billing_cycle_anchor: z.coerce.number().int().positive().nullish(),
+  person: GiftPerson.optional(),
+  funds: z.array(GiftFund).min(1, 'at least one fund').max(10),
+  church: GiftChurch,
+});
+export const SubscribeAnswer = z.object({ id: z.string(), status: z.string(), provider: z.string(), subscriptionId: z.string() });
+
+export const FeeBody = z.object({
+  type: z.string().trim().max(50).default('card'),
+  provider: ProviderName.optional(),
+  gatewayId: Id.optional(),
+  amount: NonNegativeMoney,
+  currency: Currency.default('usd'),
+});
+
+export const ReplayBody = z.object({
+  startDate: IsoDate,
+  endDate: IsoDate,
+  dryRun: z.boolean().default(false),
+  provider: ProviderName.default('stripe'),
+});
+
+export const ChurchQuery = z.object({ churchId: Id });
+export const DateRangeQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional() });

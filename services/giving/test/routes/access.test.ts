@@ -1,0 +1,25 @@
+import { expectRoutesGuarded } from '@church/common/testing';
+import { useGiving } from '../setup';
+
+const t = useGiving();
+
+describe('every giving route', () => {
+  it('refuses callers without a valid token or the permission, and never fails for another church', async () => {
+    const report = await expectRoutesGuarded(t.app, {
+      // "own …" rules over a body field admit any signed-in person at the door; the handler decides (tested per route).
+      openToAnyUser: [
+        'POST /giving/subscriptions',
+        'POST /giving/paymentmethods/updatecard',
+        'POST /giving/paymentmethods/ach-setup-intent',
+        'POST /giving/paymentmethods/addbankaccount',
+        'POST /giving/paymentmethods/updatebank',
+        'POST /giving/paymentmethods/verifybank',
+      ],
+    });
+    const giving = t.app.routeList.filter((r) => r.url.startsWith('/giving/') && !r.url.startsWith('/giving/internal/') && !r.url.endsWith('/docs/json'));
+    expect(giving).toHaveLength(65);
+    expect(report.guarded).toBe(54); // 65 spec routes less 11 public ones
+    expect(report.internal).toBe(1); // /giving/internal/query
+    expect(report.total).toBe(report.guarded + report.internal + report.public);
+  });
+});

@@ -1,0 +1,146 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import { createTestApp, tokenFor, call, permissionLists, TEST_SECRET, type TestApp, type TokenOptions } from '@church/common/testing';
+import { createTokenSigner } from '@church/auth';
+import { HttpError, type InternalClient, type ModuleName, type ServiceDeps } from '@church/common';
+import { buildApp } from '../src/app';
+import { fakeStripe, type FakeStripe } from './fake-stripe';
+
+export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
+
+export interface InternalCall {
+  module: ModuleName;
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/** A fake internal client for `overrides.internal`: answers from `routes` (keyed `POST /path`), records every call. */
+export function fakeInternal(routes: Record<string, (body: unknown) => unknown>): InternalClient & { calls: InternalCall[] } {
+  const calls: InternalCall[] = [];
+  const request = async <T>(module: ModuleName, method: string, p: string, body?: unknown): Promise<T> => {
+    calls.push({ module, method, path: p, body });
+    const handler = routes[`${method} ${p}`];
+    if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${p}` }]);
+    return structuredClone(await handler(body)) as T;
+  };
+  return { calls, request, get: (m, p) => request(m, 'GET', p), post: (m, p, b) => request(m, 'POST', p, b) };
+}
+
+/** People membership knows in these tests, by id. */
+export const people = new Map<string, { firstName: string; lastName: string; email: string | null }>();
+
+/** Membership as the giving module calls it: the church's name, contacts and basic person records. */
+export function fakeMembership() {
+  return fakeInternal({
+    'POST /membership/internal/church': (body) => ({ id: (body as { churchId: string }).churchId, name: 'Grace Church', subDomain: 'grace' }),
+    'POST /membership/internal/people/contacts': (body) =>
+      ((body as { ids?: string[] }).ids ?? [])
+        .filter((id) => people.has(id))
+        .map((id) => {
+          const p = people.get(id)!;
+          return { id, firstName: p.firstName, lastName: p.lastName, displayName: `${p.firstName} ${p.lastName}`, email: p.email, mobilePhone: null, optedOut: false, leader: false };
+        }),
+    'POST /membership/internal/people/basic': (body) =>
+      ((body as { ids?: string[] }).ids ?? [])
+        .filter((id) => people.has(id))
+        .map((id) => ({ id, displayName: `${people.get(id)!.firstName} ${people.get(id)!.lastName}`, firstName: people.get(id)!.firstName, lastName: people.get(id)!.lastName, photo: null })),
+  });
+}
+
+export interface GivingTest extends TestApp {
+  stripe: FakeStripe;
+  internal: ReturnType<typeof fakeMembership>;
+}
+
+/**
+ * The giving app on a fresh test database, with the real Stripe SDK pointed at a loopback fake, membership
+ * faked, receipts without delay and short provider timeouts.
+ */
+export function useGiving(opts: { config?: Record<string, string> | (() => Record<string, string>); overrides?: Partial<ServiceDeps> } = {}): GivingTest {
+  let current: GivingTest | undefined;
+  beforeAll(async () => {
+    const stripe = await fakeStripe({ slowMs: 2500 });
+    const internal = fakeMembership();
+    const t = await createTestApp('giving', MIGRATIONS, buildApp as never, {
+      config: { STRIPE_API_BASE: stripe.url, STRIPE_MAX_RETRIES: '0', PAYMENT_TIMEOUT_MS: '1500', RECEIPT_DELAY_MS: '0', ...(typeof opts.config === 'function' ? opts.config() : opts.config) },
+      overrides: { internal, ...opts.overrides },
+    });
+    current = Object.assign(t, { stripe, internal });
+  });
+  afterAll(async () => {
+    await current?.close();
+    await current?.stripe.close();
+  });
+  return new Proxy({} as GivingTest, { get: (_target, key) => current![key as keyof GivingTest] });
+}
+
+/** A church for a test: a fresh id and a person; `token()` mints tokens for it. */
+export function makeChurch() {
+  const churchId = randomUUID();
+  const personId = randomUUID();
+  return {
+    churchId,
+    personId,
+    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => givingToken({ churchId, personId, permissions, ...extra }),
+  };
+}
+
+const sign = createTokenSigner(TEST_SECRET);
+
+/**
+ * `tokenFor`, with `Settings.Edit` filed under the giving API (the harness files a content type several APIs
+ * share under membership; giving reads its own).
+ */
+export function givingToken(opts: TokenOptions): string {
+  const perms = opts.permissions ?? [];
+  if (perms === 'all' || !perms.includes('Settings.Edit')) return tokenFor(opts);
+  const lists = permissionLists(perms.filter((p) => p !== 'Settings.Edit'));
+  return sign({
+    id: randomUUID(),
+    email: opts.email ?? `user-${randomUUID().slice(0, 8)}@example.test`,
+    churchId: opts.churchId,
+    personId: opts.personId === undefined ? randomUUID() : opts.personId,
+    membershipStatus: opts.membershipStatus ?? 'Guest',
+    permissions: { ...lists, GivingApi: [...(lists.GivingApi ?? []), 'Settings.Edit'] },
+    leaderGroupIds: opts.leaderGroupIds ?? [],
+  });
+}
+
+/** A person membership knows, with an email for receipts. */
+export function makePerson(firstName = 'Ada', lastName = 'Lovelace', email: string | null = `${firstName.toLowerCase()}-${randomUUID().slice(0, 6)}@example.test`) {
+  const id = randomUUID();
+  people.set(id, { firstName, lastName, email });
+  return { id, email };
+}
+
+/** Creates funds through the API and answers their ids. */
+export async function makeFunds(t: TestApp, token: string, names: string[], extra: Record<string, unknown> = {}) {
+  const res = await call(t.app, 'POST', '/giving/funds', { token, body: names.map((name) => ({ name, ...extra })) });
+  if (res.statusCode !== 200) throw new Error(`funds: ${res.statusCode} ${res.body}`);
+  return (res.json() as Array<{ id: string }>).map((f) => f.id);
+}
+
+export const STRIPE_SECRET = 'sk_test_51abcdefghijklmnop1234';
+
+/** Saves a Stripe gateway for the church; `webhookKey` given means "set up by hand" (no provisioning). */
+export async function makeStripeGateway(t: TestApp, token: string, extra: Record<string, unknown> = { webhookKey: 'whsec_test_secret' }) {
+  const res = await call(t.app, 'POST', '/giving/gateways', { token, body: { provider: 'stripe', publicKey: 'pk_test_123', privateKey: STRIPE_SECRET, ...extra } });
+  if (res.statusCode !== 200) throw new Error(`gateway: ${res.statusCode} ${res.body}`);
+  return (res.json() as Array<{ id: string }>)[0]!.id;
+}
+
+/** A Stripe webhook delivery signed as Stripe signs it (`stripe.webhooks.generateTestHeaderString`). */
+export function signedStripe(payload: unknown, secret = 'whsec_test_secret', timestamp?: number) {
+  const body = JSON.stringify(payload);
+  const stripe = new Stripe('sk_test_x');
+  const signature = stripe.webhooks.generateTestHeaderString({ payload: body, secret, ...(timestamp ? { timestamp } : {}) });
+  return { body, headers: { 'stripe-signature': signature, 'content-type': 'application/json' } };
+}
+
+/** Delivers a signed Stripe event to the church's webhook URL. */
+export function deliver(t: TestApp, churchId: string, payload: unknown, secret?: string) {
+  const { body, headers } = signedStripe(payload, secret);
+  return t.app.inject({ method: 'POST', url: `/giving/donate/webhook/stripe?churchId=${churchId}`, payload: body, headers });
+}

@@ -1,0 +1,72 @@
+import type { ReportDefinition } from '../domain/definition';
+import { campusParam, churchIdParam, idsIn, serviceParam, utcMidnight, weekParam } from './common';
+
+/**
+ * Who attended which group at each service time in one week: attendance's sessions of the week, with the
+ * groups' and people's names from membership (ids handed over from the first query).
+ */
+export const groupAttendance: ReportDefinition = {
+  keyName: 'groupAttendance',
+  displayName: 'Group Attendance',
+  description: 'Who attended each group at each service time in a week.',
+  parameters: [
+    churchIdParam,
+    campusParam,
+    serviceParam,
+    weekParam,
+    { keyName: 'groupIds', source: 'result', query: 'main', column: 'groupId' },
+    { keyName: 'personIds', source: 'result', query: 'main', column: 'personId' },
+  ],
+  queries: [
+    {
+      keyName: 'main',
+      module: 'attendance',
+      params: ['churchId', 'campusId', 'serviceId', 'week'],
+      sql: `
+select sv.name as "serviceName", st.name as "serviceTimeName", s.group_id as "groupId", v.person_id as "personId",
+  to_char((s.session_date at time zone 'UTC')::date, 'YYYY-MM-DD') as "sessionDate"
+from sessions s
+join visit_sessions vs on vs.church_id = $1::uuid and vs.session_id = s.id
+join visits v on v.church_id = $1::uuid and v.id = vs.visit_id
+join service_times st on st.church_id = $1::uuid and st.id = s.service_time_id
+join services sv on sv.church_id = $1::uuid and sv.id = st.service_id
+where s.church_id = $1::uuid
+  and s.session_date >= ${utcMidnight('$4::date')}
+  and s.session_date < ${utcMidnight('$4::date + 7')}
+  and ($3::uuid is null or sv.id = $3::uuid)
+  and ($2::uuid is null or sv.campus_id = $2::uuid)`,
+    },
+    {
+      keyName: 'groups',
+      module: 'membership',
+      params: ['churchId', 'groupIds'],
+      sql: `select g.id as "id", g.name as "name" from groups g where g.church_id = $1::uuid and g.id ${idsIn(2)}`,
+    },
+    {
+      keyName: 'people',
+      module: 'membership',
+      params: ['churchId', 'personIds'],
+      sql: `select p.id as "id", p.display_name as "displayName" from people p where p.church_id = $1::uuid and p.id ${idsIn(2)}`,
+    },
+  ],
+  table: {
+    from: 'main',
+    joins: [
+      { query: 'groups', kind: 'one', on: { groupId: 'id' }, columns: { name: 'groupName' } },
+      { query: 'people', kind: 'one', on: { personId: 'id' }, columns: { displayName: 'displayName' } },
+    ],
+    sort: ['serviceName', 'serviceTimeName', 'groupName', 'displayName', 'personId'],
+  },
+  outputs: [
+    {
+      outputType: 'tree',
+      groupings: ['serviceTimeName', 'groupName'],
+      columns: [
+        { header: 'Service Time', value: 'serviceTimeName', formatter: 'string' },
+        { header: 'Group', value: 'groupName', formatter: 'string' },
+        { header: 'Person', value: 'displayName', formatter: 'string' },
+      ],
+    },
+  ],
+  permissions: [{ requireOne: ['Attendance.View'] }],
+};
