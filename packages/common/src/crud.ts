@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import type { Access } from '@church/auth';
 import type { Db, DbOrTx, Tx } from './db';
-import { notFound } from './errors';
-import { IdParams, batchOf } from './schemas';
+import { notFound, validationFailed } from './errors';
+import { IdParams, batchOf, itemParam } from './schemas';
 
 /** A church-owned table: a UUID `id` and a `churchId`, optionally a `removed` flag. */
 export type TenantTable = PgTable & { id: PgColumn; churchId: PgColumn; removed?: PgColumn };
@@ -116,6 +116,45 @@ export interface ResourceOptions<Item extends z.ZodType, Save extends z.ZodType>
   toItem?: (row: Row) => unknown;
   /** runs inside the save's transaction after the rows are written */
   afterSave?: (rows: Row[], req: FastifyRequest, tx: Tx) => Promise<void>;
+  /**
+   * fields that name another record of the caller's church (`{ campusId: campuses }`): on save, an id the church
+   * does not have is a 400 naming the field of the item (`[2].campusId`), checked in one query per table
+   */
+  references?: Record<string, TenantTable>;
+  /** fields a new record (no `id`) must carry: 400 "`name` is required" naming the item's field */
+  requiredOnCreate?: string[];
+  /** query-string filters of the list route: `?campusId=` → rows whose column equals it */
+  filters?: Record<string, PgColumn>;
+  /** runs after the save's transaction has committed (enqueue jobs here) */
+  afterCommit?: (rows: Row[], req: FastifyRequest) => Promise<void>;
+}
+
+/**
+ * The batch's references and required fields, all checked before anything is written; every problem of every
+ * item is reported at once, each naming its item's field.
+ */
+export async function checkBatch(
+  db: DbOrTx,
+  req: FastifyRequest,
+  items: Row[],
+  opts: { references?: Record<string, TenantTable>; requiredOnCreate?: string[] },
+): Promise<void> {
+  const errors: Array<{ msg: string; param: string; location: string }> = [];
+  for (const [i, item] of items.entries()) {
+    if (item.id) continue;
+    for (const field of opts.requiredOnCreate ?? []) {
+      if (item[field] === undefined || item[field] === null || item[field] === '') errors.push({ msg: `${field} is required`, param: itemParam(req, i, field), location: 'body' });
+    }
+  }
+  for (const [field, table] of Object.entries(opts.references ?? {})) {
+    const ids = [...new Set(items.map((item) => item[field]).filter((v): v is string => typeof v === 'string'))];
+    if (!ids.length) continue;
+    const known = new Set((await rowsByIds(db, table, req.auth.churchId, ids)).map((row) => row.id as string));
+    for (const [i, item] of items.entries()) {
+      if (typeof item[field] === 'string' && !known.has(item[field])) errors.push({ msg: `${field} is not a record of this church`, param: itemParam(req, i, field), location: 'body' });
+    }
+  }
+  if (errors.length) throw validationFailed(errors);
 }
 
 /**
@@ -127,9 +166,14 @@ export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: Fastif
   const toItem = opts.toItem ?? ((row: Row) => row);
   const list = z.array(opts.item);
   if (verbs.has('list')) {
-    app.get(opts.path, { config: { access: opts.view }, schema: { response: { 200: list } } }, async (req) =>
-      (await listRows(app.db, opts.table, req.auth.churchId, { orderBy: opts.orderBy })).map(toItem) as never,
-    );
+    const filters = Object.entries(opts.filters ?? {});
+    const querystring = filters.length ? z.object(Object.fromEntries(filters.map(([name]) => [name, z.string().max(200).optional()]))) : undefined;
+    app.get(opts.path, { config: { access: opts.view }, schema: { ...(querystring ? { querystring } : {}), response: { 200: list } } as FastifySchema }, async (req) => {
+      const query = (req.query ?? {}) as Record<string, string | undefined>;
+      const conditions = filters.filter(([name]) => query[name] !== undefined).map(([name, column]) => eq(column, query[name]!));
+      const where = conditions.length ? and(...conditions) : undefined;
+      return (await listRows(app.db, opts.table, req.auth.churchId, { orderBy: opts.orderBy, where })).map(toItem) as never;
+    });
   }
   if (verbs.has('get')) {
     app.get(`${opts.path}/:id`, { config: { access: opts.view }, schema: { params: IdParams, response: { 200: opts.item } } as FastifySchema }, async (req) =>
@@ -140,11 +184,14 @@ export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: Fastif
     app.post(opts.path, { config: { access: opts.edit }, schema: { body: batchOf(opts.save), response: { 200: list } } }, async (req) => {
       const items = req.body as Array<z.output<Save>>;
       const rows = await Promise.all(items.map((item) => (opts.toRow ? opts.toRow(item, req) : (item as Row))));
-      return app.db.transaction(async (tx) => {
-        const saved = await saveRows(tx, opts.table, req.auth.churchId, rows);
-        if (opts.afterSave) await opts.afterSave(saved, req, tx);
-        return saved.map(toItem);
-      }) as never;
+      const saved = await app.db.transaction(async (tx) => {
+        await checkBatch(tx, req, rows, opts);
+        const written = await saveRows(tx, opts.table, req.auth.churchId, rows);
+        if (opts.afterSave) await opts.afterSave(written, req, tx);
+        return written;
+      });
+      if (opts.afterCommit) await opts.afterCommit(saved, req);
+      return saved.map(toItem) as never;
     });
   }
   if (verbs.has('delete')) {

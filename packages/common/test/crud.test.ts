@@ -90,3 +90,74 @@ describe('crud()', () => {
     expect(row!.removed).toBe(true);
   });
 });
+
+describe('crud() references, required fields, filters and after-commit', () => {
+  const owners = pgTable('crud_ref_owners', { id: id(), churchId: churchId(), name: text('name').notNull() });
+  const items = pgTable('crud_ref_items', { id: id(), churchId: churchId(), ownerId: text('owner_id'), name: text('name'), kind: text('kind') });
+  const Item = z.object({ id: z.string(), ownerId: z.string().nullable(), name: z.string().nullable(), kind: z.string().nullable() });
+  const ItemSave = z.object({ id: z.uuid().optional(), ownerId: z.uuid().nullish(), name: z.string().nullish(), kind: z.string().nullish() });
+  let app: FastifyInstance;
+  let database: Database;
+  const church = randomUUID();
+  const token = tokenFor({ churchId: church });
+  const committed: string[] = [];
+  let mine = '';
+  let theirs = '';
+
+  beforeAll(async () => {
+    const migrations = path.join(__dirname, '../../../services/giving/drizzle');
+    database = await testDatabase('giving', migrations);
+    await database.db.execute(sql`create table crud_ref_owners (id uuid primary key, church_id uuid not null, name text not null)`);
+    await database.db.execute(sql`create table crud_ref_items (id uuid primary key, church_id uuid not null, owner_id text, name text, kind text)`);
+    mine = randomUUID();
+    theirs = randomUUID();
+    await database.db.insert(owners).values([{ id: mine, churchId: church, name: 'mine' }, { id: theirs, churchId: randomUUID(), name: 'theirs' }]);
+    app = await createService(
+      {
+        module: 'giving',
+        migrationsFolder: migrations,
+        routes: [
+          async (a) =>
+            crud(a, {
+              path: '/giving/items',
+              table: items,
+              item: Item,
+              save: ItemSave,
+              view: anyUser,
+              edit: anyUser,
+              references: { ownerId: owners },
+              requiredOnCreate: ['name'],
+              filters: { kind: items.kind },
+              afterCommit: async (rows) => void committed.push(...rows.map((r) => r.id as string)),
+            }),
+        ],
+      },
+      testConfig(),
+      { overrides: { database }, logger: false },
+    );
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it("refuses another church's reference and a missing required field, naming each item's field, writing nothing", async () => {
+    const res = await call(app, 'POST', '/giving/items', { token, body: [{ name: 'ok', ownerId: mine }, { name: 'x', ownerId: theirs }, { kind: 'a' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { msg: 'name is required', param: '[2].name', location: 'body' },
+      { msg: 'ownerId is not a record of this church', param: '[1].ownerId', location: 'body' },
+    ]);
+    expect(await database.db.select().from(items)).toHaveLength(0);
+    expect(committed).toHaveLength(0);
+  });
+
+  it('saves valid references, filters the list by the query string, and runs the after-commit hook', async () => {
+    const res = await call(app, 'POST', '/giving/items', { token, body: [{ name: 'a', ownerId: mine, kind: 'x' }, { name: 'b', kind: 'y' }] });
+    expect(res.statusCode).toBe(200);
+    expect(committed).toEqual(res.json().map((r: { id: string }) => r.id));
+    const filtered = await call(app, 'GET', '/giving/items?kind=y', { token });
+    expect(filtered.json().map((r: { name: string }) => r.name)).toEqual(['b']);
+    expect((await call(app, 'GET', '/giving/items', { token })).json()).toHaveLength(2);
+  });
+});
