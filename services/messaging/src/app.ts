@@ -1,17 +1,25 @@
 import path from 'node:path';
-import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
-import type { Config } from './config';
+import { createService, defineModule, emailJob, notifyPeople, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { messagingConfig, type Config } from './config';
 import { routes } from './routes';
+import { buildProviders, type MessagingProviders } from './providers';
+import { messagingJobs } from './jobs';
+
+export type MessagingDeps = ModuleDeps<Config, MessagingProviders>;
 
 /** What the messaging deployable is made of; main, worker, migrate and tests all start from it. */
-export const definition: ServiceDefinition = {
+export const messaging = defineModule<Config, MessagingProviders>({
   module: 'messaging',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
-  jobs: (deps) => [emailJob('messaging', () => deps.mailer)],
-};
+  providers: buildProviders,
+  jobs: (deps) => [emailJob('messaging', () => deps.mailer), ...messagingJobs(deps)],
+  owns: [notifyPeople],
+});
+export const definition = messaging.definition;
 
 /** Builds the messaging app; tests pass a test database and other dependencies in `overrides`. */
 export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+  const full: Config = { ...config, ...messagingConfig.parse(config) };
+  return createService(definition, full, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

@@ -1,5 +1,46 @@
+import { z } from 'zod';
 import { baseConfig } from '@church/common';
 
-/** The messaging deployable's environment: the shared base (see packages/common/src/config.ts). */
-export const configSchema = baseConfig;
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+/**
+ * Messaging's own settings. Parsing is idempotent (an already parsed value parses to itself), so `buildApp`
+ * can apply it to whatever config it is handed (tests build theirs from the shared base only).
+ */
+export const messagingConfig = z.object({
+  /** Redis for the real-time fan-out and the shared connection registry; defaults to REDIS_URL (in-process without) */
+  REALTIME_REDIS_URL: optional,
+  /** key prefix of the registry and channel on Redis (tests isolate runs) */
+  REALTIME_PREFIX: z.string().default('msg:rt:'),
+  /** seconds between a replica's heartbeats; a replica silent for 3 beats is reaped with its connections */
+  REALTIME_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** Expo push: access token (optional) and base URL (tests aim it at a loopback fake) */
+  EXPO_ACCESS_TOKEN: optional,
+  EXPO_BASE_URL: optional,
+  /** Firebase Cloud Messaging (HTTP v1): a service account JSON (token from firebase-admin's credential) ... */
+  FCM_SERVICE_ACCOUNT_JSON: optional,
+  FCM_PROJECT_ID: optional,
+  /** ... or an access token minted elsewhere; and the API's base URL (tests aim it at a loopback fake) */
+  FCM_ACCESS_TOKEN: optional,
+  FCM_BASE_URL: z.string().default('https://fcm.googleapis.com'),
+  /** turn on real push delivery (Expo and FCM); otherwise pushes go to $DATA_DIR/outbox/push */
+  PUSH_ENABLED: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
+  /** Twilio's API base URL (tests aim the SDK at a loopback fake) */
+  TWILIO_BASE_URL: optional,
+  /** texts per second per provider account (Twilio long codes take about 1 per second) */
+  SMS_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
+  /** the public address Twilio calls (webhook signatures are computed over it) */
+  PUBLIC_BASE_URL: z.string().default('http://localhost:8080'),
+  /** the daily digest's cron (UTC) */
+  DIGEST_CRON: z.string().default('0 14 * * *'),
+  /** the link people follow from notification emails */
+  APP_URL: z.string().default('https://app.church.local'),
+  /** `POST /notifications/ping` calls per church and minute */
+  PING_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
+});
+/** The messaging deployable's environment: the shared base plus its real-time fan-out and providers. */
+export const configSchema = baseConfig.extend(messagingConfig.shape);
 export type Config = typeof configSchema._output;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, batchOf, deleteRow, getRow, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
-import { groupServiceTimes } from '../db/schema';
-import { listGroupServiceTimes, requireServiceTime } from '../repos/places';
+import { crud, type ZodTypeProvider } from '@church/common';
+import { groupServiceTimes, serviceTimes } from '../db/schema';
+import { listGroupServiceTimes } from '../repos/places';
 import { GroupServiceTime, GroupServiceTimeSave, QueryId } from '../schemas';
 
 const edit = requires('Services.Edit');
@@ -18,20 +18,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (req) => listGroupServiceTimes(app.db, req.auth.churchId, req.query.groupId),
   );
 
-  app.get('/attendance/groupservicetimes/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: GroupServiceTime } } }, (req) =>
-    getRow(app.db, groupServiceTimes, req.auth.churchId, req.params.id, 'Group service time') as Promise<z.output<typeof GroupServiceTime>>,
-  );
-
-  app.post('/attendance/groupservicetimes', { config: { access: edit }, schema: { body: batchOf(GroupServiceTimeSave), response: { 200: List } } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      for (const [i, item] of req.body.entries()) await requireServiceTime(tx, churchId, item.serviceTimeId, itemParam(req, i, 'serviceTimeId'));
-      return (await saveRows(tx, groupServiceTimes, churchId, req.body)) as Array<z.output<typeof GroupServiceTime>>;
-    }),
-  );
-
-  app.delete('/attendance/groupservicetimes/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, groupServiceTimes, req.auth.churchId, req.params.id);
-    return {};
+  // The standard get, save and delete; a link's service time must be the caller's church's.
+  crud(app, {
+    path: '/attendance/groupservicetimes',
+    table: groupServiceTimes,
+    item: GroupServiceTime,
+    save: GroupServiceTimeSave,
+    view: anyUser,
+    edit,
+    only: ['get', 'save', 'delete'],
+    references: { serviceTimeId: serviceTimes },
+    requiredOnCreate: ['serviceTimeId'],
   });
 }

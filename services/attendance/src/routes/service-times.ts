@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, batchOf, deleteRow, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
-import { serviceTimes } from '../db/schema';
+import { Id, IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
+import { serviceTimes, services } from '../db/schema';
 import { groupFiller } from '../domain/membership';
-import { groupsByServiceTime, listServiceTimes, placeTree, requireService } from '../repos/places';
+import { groupsByServiceTime, listServiceTimes, placeTree } from '../repos/places';
 import { QueryId, ServiceTime, ServiceTimeSave, TreeCampus } from '../schemas';
 
 const edit = requires('Services.Edit');
@@ -46,16 +46,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return row;
   });
 
-  app.post('/attendance/servicetimes', { config: { access: edit }, schema: { body: batchOf(ServiceTimeSave), response: { 200: List } } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      for (const [i, item] of req.body.entries()) await requireService(tx, churchId, item.serviceId, itemParam(req, i, 'serviceId'));
-      return (await saveRows(tx, serviceTimes, churchId, req.body)) as Array<z.output<typeof ServiceTime>>;
-    }),
-  );
-
-  app.delete('/attendance/servicetimes/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, serviceTimes, req.auth.churchId, req.params.id);
-    return {};
+  // A new time needs its service, which must be the caller's church's; removal is a soft delete.
+  crud(app, {
+    path: '/attendance/servicetimes',
+    table: serviceTimes,
+    item: ServiceTime,
+    save: ServiceTimeSave,
+    view: anyUser,
+    edit,
+    only: ['save', 'delete'],
+    references: { serviceId: services },
+    requiredOnCreate: ['serviceId'],
   });
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, batchOf, deleteRow, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
-import { services } from '../db/schema';
-import { listServices, requireCampus } from '../repos/places';
+import { IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
+import { campuses, services } from '../db/schema';
+import { listServices } from '../repos/places';
 import { QueryId, Service, ServiceSave } from '../schemas';
 
 const edit = requires('Services.Edit');
@@ -27,17 +27,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return row;
   });
 
-  app.post('/attendance/services', { config: { access: edit }, schema: { body: batchOf(ServiceSave), response: { 200: z.array(Service) } } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      for (const [i, item] of req.body.entries()) if (item.campusId) await requireCampus(tx, churchId, item.campusId, itemParam(req, i, 'campusId'));
-      const saved = await saveRows(tx, services, churchId, req.body);
-      return saved as Array<z.output<typeof Service>>;
-    }),
-  );
-
-  app.delete('/attendance/services/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, services, req.auth.churchId, req.params.id);
-    return {};
-  });
+  // Saves check each campus in the caller's church; removal is a soft delete.
+  crud(app, { path: '/attendance/services', table: services, item: Service, save: ServiceSave, view: anyUser, edit, only: ['save', 'delete'], references: { campusId: campuses } });
 }

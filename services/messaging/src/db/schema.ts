@@ -1,2 +1,239 @@
-// The messaging module's tables; its routes arrive with them.
-export {};
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { at, churchId, id } from '@church/common';
+
+export { webhookEvents } from '@church/common/tables';
+
+/** A conversation about a piece of content (a group, a person note, a stream, a post, a private chat). */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: id(),
+    churchId: churchId(),
+    contentType: text('content_type').notNull(),
+    contentId: text('content_id').notNull(),
+    title: text('title'),
+    dateCreated: at('date_created').notNull().defaultNow(),
+    groupId: uuid('group_id'),
+    visibility: text('visibility'),
+    allowAnonymousPosts: boolean('allow_anonymous_posts').notNull().default(false),
+    firstPostId: uuid('first_post_id'),
+    lastPostId: uuid('last_post_id'),
+    postCount: integer('post_count').notNull().default(0),
+  },
+  (t) => [index('conversations_content_idx').on(t.churchId, t.contentType, t.contentId), index('conversations_group_idx').on(t.churchId, t.groupId)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    churchId: churchId(),
+    conversationId: uuid('conversation_id').notNull(),
+    personId: uuid('person_id'),
+    displayName: text('display_name'),
+    timeSent: at('time_sent').notNull().defaultNow(),
+    timeUpdated: at('time_updated'),
+    content: text('content').notNull().default(''),
+    messageType: text('message_type').notNull().default('comment'),
+  },
+  (t) => [index('messages_conversation_idx').on(t.churchId, t.conversationId, t.timeSent)],
+);
+
+/** A private conversation between two people; `notifyPersonId` is who has not read its last message. */
+export const privateMessages = pgTable(
+  'private_messages',
+  {
+    id: id(),
+    churchId: churchId(),
+    conversationId: uuid('conversation_id').notNull(),
+    fromPersonId: uuid('from_person_id').notNull(),
+    toPersonId: uuid('to_person_id').notNull(),
+    notifyPersonId: uuid('notify_person_id'),
+    deliveryMethod: text('delivery_method'),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('private_messages_from_idx').on(t.churchId, t.fromPersonId),
+    index('private_messages_to_idx').on(t.churchId, t.toPersonId),
+    uniqueIndex('private_messages_conversation_idx').on(t.churchId, t.conversationId),
+  ],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id').notNull(),
+    contentType: text('content_type'),
+    contentId: text('content_id'),
+    timeSent: at('time_sent').notNull().defaultNow(),
+    isNew: boolean('is_new').notNull().default(true),
+    message: text('message').notNull(),
+    link: text('link'),
+    deliveryMethod: text('delivery_method'),
+    triggeredByPersonId: uuid('triggered_by_person_id'),
+    /** when the daily digest carried it */
+    emailedAt: at('emailed_at'),
+  },
+  (t) => [index('notifications_person_idx').on(t.churchId, t.personId, t.timeSent), index('notifications_unread_idx').on(t.isNew, t.emailedAt)],
+);
+
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id').notNull(),
+    allowPush: boolean('allow_push').notNull().default(true),
+    /** `never`, `individual` (at once) or `daily` (the digest) */
+    emailFrequency: text('email_frequency').notNull().default('daily'),
+  },
+  (t) => [uniqueIndex('notification_preferences_person_idx').on(t.churchId, t.personId)],
+);
+
+/** Registered devices; anonymous ones (TV apps) have no church until they are paired. */
+export const devices = pgTable(
+  'devices',
+  {
+    id: id(),
+    churchId: uuid('church_id'),
+    personId: uuid('person_id'),
+    appName: text('app_name'),
+    deviceId: text('device_id'),
+    label: text('label'),
+    pushToken: text('push_token'),
+    deviceInfo: text('device_info'),
+    registrationDate: at('registration_date').notNull().defaultNow(),
+    lastActiveDate: at('last_active_date').notNull().defaultNow(),
+    pairingCode: text('pairing_code'),
+    paired: boolean('paired').notNull().default(false),
+  },
+  (t) => [
+    index('devices_church_idx').on(t.churchId, t.personId),
+    index('devices_push_token_idx').on(t.pushToken),
+    index('devices_device_id_idx').on(t.deviceId),
+    uniqueIndex('devices_pairing_code_idx').on(t.pairingCode),
+  ],
+);
+
+export const deviceContents = pgTable(
+  'device_contents',
+  {
+    id: id(),
+    churchId: churchId(),
+    deviceId: uuid('device_id').notNull(),
+    contentType: text('content_type').notNull(),
+    contentId: text('content_id').notNull(),
+  },
+  (t) => [index('device_contents_device_idx').on(t.churchId, t.deviceId)],
+);
+
+/** SMS provider accounts; `apiSecret` is sealed with ENCRYPTION_KEY. */
+export const textingProviders = pgTable(
+  'texting_providers',
+  {
+    id: id(),
+    churchId: churchId(),
+    provider: text('provider').notNull().default('twilio'),
+    name: text('name'),
+    apiKey: text('api_key'),
+    apiSecret: text('api_secret'),
+    fromNumber: text('from_number'),
+    enabled: boolean('enabled').notNull().default(true),
+  },
+  (t) => [index('texting_providers_church_idx').on(t.churchId)],
+);
+
+/** One group (or one person) text and its counts; recipients are delivery logs with `sentTextId`. */
+export const sentTexts = pgTable(
+  'sent_texts',
+  {
+    id: id(),
+    churchId: churchId(),
+    groupId: uuid('group_id'),
+    recipientPersonId: uuid('recipient_person_id'),
+    message: text('message').notNull(),
+    senderPersonId: uuid('sender_person_id'),
+    providerId: uuid('provider_id'),
+    timeSent: at('time_sent').notNull().defaultNow(),
+    totalMembers: integer('total_members').notNull().default(0),
+    recipientCount: integer('recipient_count').notNull().default(0),
+    successCount: integer('success_count').notNull().default(0),
+    failCount: integer('fail_count').notNull().default(0),
+    optedOutCount: integer('opted_out_count').notNull().default(0),
+    noPhoneCount: integer('no_phone_count').notNull().default(0),
+  },
+  (t) => [index('sent_texts_church_idx').on(t.churchId, t.timeSent)],
+);
+
+export const emailTemplates = pgTable(
+  'email_templates',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    subject: text('subject').notNull().default(''),
+    htmlContent: text('html_content').notNull().default(''),
+    category: text('category'),
+    dateCreated: at('date_created').notNull().defaultNow(),
+    dateModified: at('date_modified').notNull().defaultNow(),
+  },
+  (t) => [index('email_templates_church_idx').on(t.churchId)],
+);
+
+export const blockedIps = pgTable(
+  'blocked_ips',
+  {
+    id: id(),
+    churchId: churchId(),
+    conversationId: uuid('conversation_id'),
+    serviceId: uuid('service_id'),
+    ipAddress: text('ip_address').notNull(),
+  },
+  (t) => [index('blocked_ips_service_idx').on(t.churchId, t.serviceId)],
+);
+
+/** Every delivery attempt of a push, SMS or email. */
+export const deliveryLogs = pgTable(
+  'delivery_logs',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id'),
+    contentType: text('content_type'),
+    contentId: text('content_id'),
+    channel: text('channel').notNull(),
+    recipient: text('recipient'),
+    provider: text('provider'),
+    status: text('status').notNull(),
+    providerMessageId: text('provider_message_id'),
+    error: text('error'),
+    sentTextId: uuid('sent_text_id'),
+    attemptedAt: at('attempted_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('delivery_logs_church_idx').on(t.churchId, t.attemptedAt),
+    index('delivery_logs_person_idx').on(t.churchId, t.personId, t.attemptedAt),
+    index('delivery_logs_content_idx').on(t.churchId, t.contentType, t.contentId),
+    index('delivery_logs_provider_msg_idx').on(t.providerMessageId),
+    uniqueIndex('delivery_logs_sent_text_person_idx').on(t.sentTextId, t.personId),
+  ],
+);
+
+/** SMS consent keywords received (STOP/START/HELP): who, when, which keyword, which number. */
+export const consentLogs = pgTable(
+  'consent_logs',
+  {
+    id: id(),
+    churchId: churchId(),
+    phone: text('phone').notNull(),
+    keyword: text('keyword').notNull(),
+    action: text('action').notNull(),
+    personIds: jsonb('person_ids').$type<string[]>().notNull().default([]),
+    providerMessageId: text('provider_message_id'),
+    receivedAt: at('received_at').notNull().defaultNow(),
+  },
+  (t) => [index('consent_logs_church_idx').on(t.churchId, t.receivedAt)],
+);

@@ -1,4 +1,29 @@
 import type { FastifyPluginAsync } from 'fastify';
+import conversations from './conversations';
+import messages from './messages';
+import privateMessages from './private-messages';
+import notifications from './notifications';
+import preferences from './preferences';
+import connections from './connections';
+import devices from './devices';
+import deviceContents from './device-contents';
+import texting from './texting';
+import emailTemplates from './email-templates';
+import blockedIps from './blocked-ips';
+import deliveryLogs from './delivery-logs';
 
-/** The messaging module's route files, one line per spec table. */
-export const routes: FastifyPluginAsync[] = [];
+/** The messaging module's route files, one per spec table (connections also serves `/messaging/ws`). */
+export const routes: FastifyPluginAsync[] = [
+  conversations,
+  messages,
+  privateMessages,
+  notifications,
+  preferences,
+  connections,
+  devices,
+  deviceContents,
+  texting,
+  emailTemplates,
+  blockedIps,
+  deliveryLogs,
+];

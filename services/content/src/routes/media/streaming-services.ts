@@ -45,7 +45,7 @@ const edit = requires('StreamingServices.Edit');
 async function clearBlockedIps(app: FastifyInstance, req: FastifyRequest, churchId: string, serviceIds: string[]) {
   for (const serviceId of serviceIds) {
     try {
-      await app.deps.internal.post('messaging', '/messaging/blockedips/clear', { churchId, serviceId }, { requestId: req.id });
+      await app.deps.internal.post('messaging', '/messaging/internal/blockedips/clear', { churchId, serviceId }, { requestId: req.id });
     } catch (err) {
       req.log.warn({ err, serviceId }, 'could not clear the blocked IPs of a streaming service');
     }

@@ -1,0 +1,190 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { writeOutbox, providerMessage } from '@church/common';
+
+/** One push notification to one device token. */
+export interface PushMessage {
+  token: string;
+  title: string;
+  body: string;
+  data?: Record<string, string>;
+}
+
+/** What became of one push: `unregistered` means the token is dead and its device must forget it. */
+export interface PushResult {
+  provider: 'expo' | 'fcm' | 'outbox';
+  status: 'sent' | 'failed' | 'unregistered';
+  providerMessageId?: string;
+  error?: string;
+}
+
+export interface PushProvider {
+  readonly kind: 'real' | 'outbox';
+  send(messages: PushMessage[]): Promise<PushResult[]>;
+}
+
+export interface PushConfig {
+  dataDir: string;
+  enabled: boolean;
+  expoAccessToken?: string;
+  expoBaseUrl?: string;
+  fcmBaseUrl: string;
+  fcmProjectId?: string;
+  fcmAccessToken?: string;
+  fcmServiceAccountJson?: string;
+}
+
+/** The embedded default: each push is written to `$DATA_DIR/outbox/push/`. */
+export function outboxPush(dataDir: string): PushProvider {
+  return {
+    kind: 'outbox',
+    async send(messages) {
+      const out: PushResult[] = [];
+      for (const m of messages) out.push({ provider: 'outbox', status: 'sent', providerMessageId: await writeOutbox(dataDir, 'push', m) });
+      return out;
+    },
+  };
+}
+
+/**
+ * expo-server-sdk is ESM only. It is imported through Node's own loader (a `vm.Script` whose dynamic import uses
+ * the main context's default loader), which works the same under tsx, plain Node and Jest's sandbox.
+ */
+function nativeImport(specifier: string): Promise<unknown> {
+  const vm = require('node:vm') as typeof import('node:vm') & { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } };
+  const loader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const url = pathToFileURL(specifier).href;
+  if (!loader) return (new Function('s', 'return import(s)') as (s: string) => Promise<unknown>)(url);
+  const load = new vm.Script('(s) => import(s)', { importModuleDynamically: loader as never }).runInThisContext() as (s: string) => Promise<unknown>;
+  return load(url);
+}
+
+interface ExpoTicket {
+  status: 'ok' | 'error';
+  id?: string;
+  message?: string;
+  details?: { error?: string };
+}
+interface ExpoClient {
+  sendPushNotificationsAsync(messages: Array<Record<string, unknown>>): Promise<ExpoTicket[]>;
+  chunkPushNotifications(messages: Array<Record<string, unknown>>): Array<Array<Record<string, unknown>>>;
+}
+interface ExpoModule {
+  Expo: { new (opts: { accessToken?: string; httpAgent?: unknown; retryMinTimeout?: number }): ExpoClient; isExpoPushToken(token: string): boolean };
+}
+
+/**
+ * The SDK reads its base URL from `EXPO_BASE_URL` once, when it is first loaded. Its documented `httpAgent`
+ * option takes an undici dispatcher, so this instance's base URL is applied there instead: a dispatcher that sends
+ * each request to `baseUrl` (same path), built from the undici the SDK itself uses.
+ */
+async function rebasingDispatcher(sdkPath: string, baseUrl: string): Promise<unknown> {
+  const undiciPath = createRequire(sdkPath).resolve('undici');
+  const loaded = (await nativeImport(undiciPath)) as { Agent?: unknown; default?: { Agent: unknown } };
+  const Agent = (loaded.Agent ?? loaded.default?.Agent) as new () => { compose(i: unknown): unknown };
+  const origin = new URL(baseUrl).origin;
+  return new Agent().compose(
+    (dispatch: (opts: Record<string, unknown>, handler: unknown) => boolean) => (opts: Record<string, unknown>, handler: unknown) =>
+      dispatch({ ...opts, origin }, handler),
+  );
+}
+
+/** Expo push tokens through expo-server-sdk. */
+export function expoPush(cfg: Pick<PushConfig, 'expoAccessToken' | 'expoBaseUrl'>) {
+  let client: Promise<{ expo: ExpoClient }> | undefined;
+  const load = () =>
+    (client ??= (async () => {
+      const sdkPath = require.resolve('expo-server-sdk');
+      const { Expo } = (await nativeImport(sdkPath)) as ExpoModule;
+      const httpAgent = cfg.expoBaseUrl ? await rebasingDispatcher(sdkPath, cfg.expoBaseUrl) : undefined;
+      return { expo: new Expo({ accessToken: cfg.expoAccessToken, retryMinTimeout: 100, ...(httpAgent ? { httpAgent } : {}) }) };
+    })());
+  return {
+    async send(messages: PushMessage[]): Promise<PushResult[]> {
+      const { expo } = await load();
+      const payload = messages.map((m) => ({ to: m.token, title: m.title, body: m.body, data: m.data ?? {}, sound: 'default' }));
+      const out: PushResult[] = [];
+      for (const chunk of expo.chunkPushNotifications(payload)) {
+        try {
+          const tickets = await expo.sendPushNotificationsAsync(chunk);
+          for (const t of tickets) {
+            if (t.status === 'ok') out.push({ provider: 'expo', status: 'sent', providerMessageId: t.id });
+            else out.push({ provider: 'expo', status: t.details?.error === 'DeviceNotRegistered' ? 'unregistered' : 'failed', error: t.message ?? t.details?.error });
+          }
+        } catch (err) {
+          for (let i = 0; i < chunk.length; i++) out.push({ provider: 'expo', status: 'failed', error: providerMessage(err) });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Firebase Cloud Messaging through its documented HTTP v1 API (`POST /v1/projects/{id}/messages:send`):
+ * firebase-admin's messaging client has its host fixed to fcm.googleapis.com over HTTP/2 and TLS, so it cannot
+ * be aimed at a loopback fake. The OAuth token comes from firebase-admin's service-account credential, or
+ * from FCM_ACCESS_TOKEN.
+ */
+export function fcmPush(cfg: Pick<PushConfig, 'fcmBaseUrl' | 'fcmProjectId' | 'fcmAccessToken' | 'fcmServiceAccountJson'>) {
+  const account = cfg.fcmServiceAccountJson ? (JSON.parse(cfg.fcmServiceAccountJson) as { project_id?: string }) : undefined;
+  const projectId = cfg.fcmProjectId ?? account?.project_id;
+  let cached: { token: string; until: number } | undefined;
+  const accessToken = async (): Promise<string> => {
+    if (cfg.fcmAccessToken) return cfg.fcmAccessToken;
+    if (cached && cached.until > Date.now()) return cached.token;
+    const { cert } = require('firebase-admin/app') as typeof import('firebase-admin/app');
+    const got = await cert(account as never).getAccessToken();
+    cached = { token: got.access_token, until: Date.now() + (got.expires_in - 60) * 1000 };
+    return cached.token;
+  };
+  const configured = Boolean(projectId && (cfg.fcmAccessToken || account));
+  return {
+    configured,
+    async send(m: PushMessage): Promise<PushResult> {
+      if (!configured) return { provider: 'fcm', status: 'failed', error: 'FCM is not configured: set FCM_SERVICE_ACCOUNT_JSON' };
+      try {
+        const res = await fetch(`${cfg.fcmBaseUrl.replace(/\/$/, '')}/v1/projects/${encodeURIComponent(projectId!)}/messages:send`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${await accessToken()}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ message: { token: m.token, notification: { title: m.title, body: m.body }, data: m.data ?? {} } }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        const body = (await res.json().catch(() => ({}))) as {
+          name?: string;
+          error?: { status?: string; message?: string; details?: Array<{ errorCode?: string }> };
+        };
+        if (res.ok) return { provider: 'fcm', status: 'sent', providerMessageId: body.name };
+        const code = body.error?.details?.find((d) => d.errorCode)?.errorCode ?? body.error?.status;
+        return { provider: 'fcm', status: code === 'UNREGISTERED' || code === 'NOT_FOUND' ? 'unregistered' : 'failed', error: body.error?.message ?? `HTTP ${res.status}` };
+      } catch (err) {
+        return { provider: 'fcm', status: 'failed', error: providerMessage(err) };
+      }
+    },
+  };
+}
+
+/** Expo tokens to Expo, every other token to FCM. */
+export function realPush(cfg: PushConfig): PushProvider {
+  const expo = expoPush(cfg);
+  const fcm = fcmPush(cfg);
+  const isExpo = (token: string) => /^Expo(nent)?PushToken\[.+\]$/.test(token);
+  return {
+    kind: 'real',
+    async send(messages) {
+      const out: PushResult[] = new Array(messages.length);
+      const expoIdx = messages.map((m, i) => (isExpo(m.token) ? i : -1)).filter((i) => i >= 0);
+      if (expoIdx.length) {
+        const results = await expo.send(expoIdx.map((i) => messages[i]!));
+        expoIdx.forEach((i, j) => (out[i] = results[j] ?? { provider: 'expo', status: 'failed', error: 'no ticket' }));
+      }
+      for (let i = 0; i < messages.length; i++) if (!out[i]) out[i] = await fcm.send(messages[i]!);
+      return out;
+    },
+  };
+}
+
+export function buildPush(cfg: PushConfig): PushProvider {
+  const real = cfg.enabled || Boolean(cfg.expoBaseUrl) || Boolean(cfg.fcmAccessToken || cfg.fcmServiceAccountJson);
+  return real ? realPush(cfg) : outboxPush(cfg.dataDir);
+}

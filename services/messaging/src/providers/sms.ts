@@ -1,0 +1,87 @@
+import twilio from 'twilio';
+import { providerMessage, writeOutbox } from '@church/common';
+
+/** A church's SMS account with its secret opened. */
+export interface SmsAccount {
+  id: string;
+  provider: string;
+  apiKey: string;
+  apiSecret: string;
+  fromNumber: string;
+}
+
+export interface SmsSent {
+  provider: string;
+  providerMessageId: string;
+  status: string;
+}
+
+/** A refused or failed send; `transient` ones (rate limits, outages) are retried by the job. */
+export class SmsError extends Error {
+  constructor(
+    message: string,
+    readonly transient: boolean,
+    readonly code?: string | number,
+  ) {
+    super(message);
+  }
+}
+
+export interface SmsProvider {
+  /** `account` is the church's provider; without one the embedded default writes to the outbox */
+  send(account: SmsAccount | null, to: string, body: string, statusCallback?: string): Promise<SmsSent>;
+}
+
+export interface SmsConfig {
+  dataDir: string;
+  /** Twilio's API base URL (tests aim the SDK at a loopback fake) */
+  twilioBaseUrl?: string;
+  /** no account and not production: write to the outbox */
+  outboxWithoutAccount: boolean;
+}
+
+/** Twilio's RequestClient with every request sent to another base address (same path and query). */
+class RebasedRequestClient extends twilio.RequestClient {
+  constructor(private readonly base: string) {
+    super({ timeout: 15_000 });
+  }
+  override request<T>(opts: Parameters<twilio.RequestClient['request']>[0]) {
+    const original = new URL(opts.uri);
+    const base = new URL(this.base);
+    original.protocol = base.protocol;
+    original.host = base.host;
+    return super.request<T>({ ...opts, uri: original.toString() } as never);
+  }
+}
+
+/** Twilio through its SDK; no account → the outbox (development) or a refusal. */
+export function buildSms(cfg: SmsConfig): SmsProvider {
+  const clients = new Map<string, ReturnType<typeof twilio>>();
+  const clientFor = (account: SmsAccount) => {
+    const key = `${account.apiKey}:${account.apiSecret}`;
+    let client = clients.get(key);
+    if (!client) {
+      client = twilio(account.apiKey, account.apiSecret, cfg.twilioBaseUrl ? { httpClient: new RebasedRequestClient(cfg.twilioBaseUrl) } : { timeout: 15_000 });
+      clients.set(key, client);
+    }
+    return client;
+  };
+  return {
+    async send(account, to, body, statusCallback) {
+      if (!account) {
+        if (!cfg.outboxWithoutAccount) throw new SmsError('No texting provider is configured for this church', false, 'not_configured');
+        const id = await writeOutbox(cfg.dataDir, 'sms', { to, body });
+        return { provider: 'outbox', providerMessageId: id, status: 'sent' };
+      }
+      if (account.provider !== 'twilio') throw new SmsError(`Texting provider ${account.provider} is not supported`, false, 'unsupported');
+      try {
+        const msg = await clientFor(account).messages.create({ to, from: account.fromNumber, body, ...(statusCallback ? { statusCallback } : {}) });
+        return { provider: 'twilio', providerMessageId: msg.sid, status: msg.status ?? 'queued' };
+      } catch (err) {
+        const e = err as { status?: number; code?: number | string };
+        const transient = e.status === undefined || e.status === 429 || e.status >= 500;
+        throw new SmsError(providerMessage(err), transient, e.code);
+      }
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { anyUser, hasPermission, requires } from '@church/auth';
+import { Id, badRequest, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { messaging } from '../app';
+import { blockedIps, messages } from '../db/schema';
+import { assertConversationAccess, displayNameOf, isPersonNote } from '../domain/access';
+import { announceMessages } from '../domain/messages';
+import { getConversation, insertMessage, messagesOf, refreshPosts, type ConversationRow, type MessageRow } from '../repos/conversations';
+import { ChurchIdParams, DisplayName, MessageText } from '../schemas';
+
+const SaveMessage = z.object({
+  id: Id.optional(),
+  conversationId: Id,
+  content: MessageText,
+  messageType: z.string().trim().max(50).optional(),
+  displayName: DisplayName.nullish(),
+  personId: Id.nullish(),
+});
+
+const SendMessage = z.object({
+  churchId: Id,
+  conversationId: Id,
+  personId: Id.nullish(),
+  displayName: DisplayName.nullish(),
+  content: MessageText.min(1),
+  messageType: z.string().trim().max(50).optional(),
+});
+
+/** `/messaging/messages`. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = () => messaging.deps(app);
+
+  const readable = async (churchId: string, conversationId: string, auth: Parameters<typeof assertConversationAccess>[0]) => {
+    const conv = await getConversation(app.db, churchId, conversationId);
+    assertConversationAccess(auth, conv.contentType);
+    if (isPersonNote(conv.contentType) && auth?.churchId !== churchId) throw unauthorized('Missing permission');
+    return conv;
+  };
+
+  app.get('/messaging/messages/conversation/:conversationId', { config: { access: anyUser }, schema: { params: z.object({ conversationId: Id }) } }, async (req) => {
+    await readable(req.auth.churchId, req.params.conversationId, req.auth);
+    return messagesOf(app.db, req.auth.churchId, req.params.conversationId);
+  });
+
+  app.get('/messaging/messages/catchup/:churchId/:conversationId', { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, conversationId: Id }) } }, async (req) => {
+    await readable(req.params.churchId, req.params.conversationId, req.auth);
+    return messagesOf(app.db, req.params.churchId, req.params.conversationId);
+  });
+
+  app.get('/messaging/messages/:churchId/:id', { config: { access: 'public' }, schema: { params: ChurchIdParams } }, async (req) => {
+    const [m] = await app.db.select().from(messages).where(and(eq(messages.churchId, req.params.churchId), eq(messages.id, req.params.id)));
+    if (!m) throw notFound('Message');
+    await readable(req.params.churchId, m.conversationId, req.auth);
+    return m;
+  });
+
+  app.post('/messaging/messages', { config: { access: anyUser }, schema: { body: batchOf(SaveMessage) } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const editor = hasPermission(req.auth, 'Content.Edit', 'MessagingApi');
+    const convs = new Map<string, ConversationRow>();
+    const result = await app.db.transaction(async (tx) => {
+      const saved: Array<{ row: MessageRow; isNew: boolean }> = [];
+      for (const [i, item] of req.body.entries()) {
+        let conv = convs.get(item.conversationId);
+        if (!conv) {
+          conv = await getConversation(tx, churchId, item.conversationId).catch(() => {
+            throw badRequest(itemParam(req, i, 'conversationId'), 'no such conversation');
+          });
+          assertConversationAccess(req.auth, conv.contentType);
+          convs.set(conv.id, conv);
+        }
+        if (item.id) {
+          const [existing] = await tx.select().from(messages).where(and(eq(messages.churchId, churchId), eq(messages.id, item.id)));
+          if (!existing) throw notFound('Message');
+          if (existing.conversationId !== item.conversationId) throw badRequest(itemParam(req, i, 'conversationId'), 'a message cannot move to another conversation');
+          const author = !!req.auth.personId && existing.personId === req.auth.personId;
+          if (!author && !editor) throw unauthorized('Only the author or Content.Edit may edit a message');
+          // The stored author (person and name) stays: an edit never reassigns it.
+          const [row] = await tx
+            .update(messages)
+            .set({ content: item.content, messageType: item.messageType ?? existing.messageType, timeUpdated: new Date() })
+            .where(eq(messages.id, existing.id))
+            .returning();
+          saved.push({ row: row!, isNew: false });
+        } else {
+          const row = await insertMessage(tx, churchId, {
+            conversationId: conv.id,
+            personId: req.auth.personId,
+            displayName: item.displayName || displayNameOf(req.auth),
+            content: item.content,
+            messageType: item.messageType,
+          });
+          saved.push({ row, isNew: true });
+        }
+      }
+      return saved;
+    });
+    for (const conv of convs.values()) {
+      const mine = result.filter((s) => s.row.conversationId === conv.id);
+      await announceMessages(deps(), churchId, conv, mine.map((s) => s.row), mine.map((s) => s.isNew));
+    }
+    return result.map((s) => s.row);
+  });
+
+  app.post('/messaging/messages/send', { config: { access: 'public' }, schema: { body: batchOf(SendMessage) } }, async (req) => {
+    const convs = new Map<string, ConversationRow>();
+    for (const [i, item] of req.body.entries()) {
+      const key = `${item.churchId}|${item.conversationId}`;
+      if (convs.has(key)) continue;
+      const conv = await getConversation(app.db, item.churchId, item.conversationId).catch(() => {
+        throw badRequest(itemParam(req, i, 'conversationId'), 'no such conversation');
+      });
+      assertConversationAccess(req.auth?.churchId === item.churchId ? req.auth : null, conv.contentType);
+      const blocked = await app.db
+        .select({ id: blockedIps.id })
+        .from(blockedIps)
+        .where(and(eq(blockedIps.churchId, item.churchId), eq(blockedIps.conversationId, conv.id), eq(blockedIps.ipAddress, req.ip)))
+        .limit(1);
+      if (blocked.length) throw unauthorized('This address may not post in this conversation');
+      convs.set(key, conv);
+    }
+    const saved = await app.db.transaction(async (tx) => {
+      const out: MessageRow[] = [];
+      for (const item of req.body) {
+        // Only a token of the same church names the author; a public caller posts anonymously under a display name.
+        const personId = req.auth && req.auth.churchId === item.churchId ? req.auth.personId : null;
+        out.push(
+          await insertMessage(tx, item.churchId, {
+            conversationId: item.conversationId,
+            personId,
+            displayName: item.displayName || (personId ? displayNameOf(req.auth) : null) || 'Anonymous',
+            content: item.content,
+            messageType: item.messageType,
+          }),
+        );
+      }
+      return out;
+    });
+    for (const conv of convs.values()) {
+      const mine = saved.filter((m) => m.conversationId === conv.id && m.churchId === conv.churchId);
+      await announceMessages(deps(), conv.churchId, conv, mine, mine.map(() => true));
+    }
+    return saved;
+  });
+
+  app.post(
+    '/messaging/messages/setCallout',
+    {
+      config: { access: requires('Chat.Host or Content.Edit') },
+      schema: { body: z.object({ conversationId: z.string().trim().min(1).max(100), content: z.string().max(2000).default('') }) },
+    },
+    async (req) => {
+      await deps().providers.realtime.publish(req.auth.churchId, req.body.conversationId, { action: 'callout', data: req.body.content });
+      return { conversationId: req.body.conversationId, content: req.body.content };
+    },
+  );
+
+  app.delete('/messaging/messages/:churchId/:id', { config: { access: anyUser }, schema: { params: ChurchIdParams } }, async (req) => {
+    if (req.params.churchId !== req.auth.churchId) throw notFound('Message');
+    const churchId = req.auth.churchId;
+    const [m] = await app.db.select().from(messages).where(and(eq(messages.churchId, churchId), eq(messages.id, req.params.id)));
+    if (!m) throw notFound('Message');
+    const conv = await getConversation(app.db, churchId, m.conversationId);
+    assertConversationAccess(req.auth, conv.contentType);
+    const author = !!req.auth.personId && m.personId === req.auth.personId;
+    const editor = hasPermission(req.auth, 'Content.Edit', 'MessagingApi');
+    const groupId = conv.contentType === 'group' || conv.contentType === 'groupAnnouncement' ? conv.contentId : null;
+    const leader = !isPersonNote(conv.contentType) && !!groupId && req.auth.leaderGroupIds.includes(groupId);
+    if (!author && !editor && !leader && !isPersonNote(conv.contentType)) throw unauthorized('Only the author, Content.Edit or the group leader may delete a message');
+    await app.db.transaction(async (tx) => {
+      await tx.delete(messages).where(eq(messages.id, m.id));
+      await refreshPosts(tx, churchId, conv.id);
+    });
+    await deps().providers.realtime.publish(churchId, conv.id, { action: 'deleteMessage', data: m.id });
+    return {};
+  });
+}

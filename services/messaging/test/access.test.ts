@@ -1,0 +1,27 @@
+import routesJson from '../../../../shared/spec/routes.json';
+import { expectRoutesGuarded } from '@church/common/testing';
+import { useMessaging } from './setup';
+
+const t = useMessaging();
+
+const spec = (routesJson as Array<{ module: string; method: string; path: string; auth: string }>).filter((r) => r.module === 'messaging');
+
+describe('every messaging route', () => {
+  it('exists at the spec path and method with the spec access', () => {
+    expect(spec).toHaveLength(71);
+    const registered = new Map(t.app.routeList.map((r) => [`${r.method} ${r.url.toLowerCase()}`, r.access]));
+    for (const r of spec) {
+      const access = registered.get(`${r.method} ${r.path.toLowerCase()}`);
+      expect([`${r.method} ${r.path}`, access !== undefined]).toEqual([`${r.method} ${r.path}`, true]);
+      const kind = access === 'public' ? 'Public' : access === 'internal' ? 'Internal' : 'JWT';
+      expect([`${r.method} ${r.path}`, kind]).toEqual([`${r.method} ${r.path}`, r.auth]);
+    }
+  });
+
+  it('refuses callers without a valid token or the permission, and never fails for another church', async () => {
+    const report = await expectRoutesGuarded(t.app);
+    expect(report.guarded).toBe(spec.filter((r) => r.auth === 'JWT').length);
+    expect(report.internal).toBe(2); // internal/query and internal/blockedips/clear
+    expect(report.total).toBe(report.guarded + report.internal + report.public);
+  });
+});

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { call } from '@church/common/testing';
+import { notifications } from '../src/db/schema';
+import { makeChurch, useMessaging } from './setup';
+
+const t = useMessaging();
+
+describe('conversations and messages', () => {
+  it('starts a conversation with a comment, pages its messages and lists by ids with first and last posts', async () => {
+    const church = makeChurch();
+    const token = church.token([], { leaderGroupIds: [] });
+    const contentId = randomUUID();
+    const start = await call(t.app, 'POST', '/messaging/conversations/start', { token, body: { contentType: 'sermon', contentId, title: 'Sunday', comment: 'First!' } });
+    expect(start.statusCode).toBe(200);
+    const conv = start.json();
+    expect(conv).toMatchObject({ contentType: 'sermon', contentId, title: 'Sunday', postCount: 1 });
+    for (const n of [2, 3, 4]) {
+      const r = await call(t.app, 'POST', '/messaging/messages', { token, body: { conversationId: conv.id, content: `m${n}` } });
+      expect(r.statusCode).toBe(200);
+      expect(r.json()[0]).toMatchObject({ personId: church.personId, content: `m${n}`, messageType: 'comment' });
+    }
+    const page = await call(t.app, 'GET', `/messaging/conversations/messages/sermon/${contentId}?page=2&limit=3`, { token });
+    expect(page.statusCode).toBe(200);
+    expect(page.json()[0].messages.map((m: { content: string }) => m.content)).toEqual(['First!']);
+    const timeline = await call(t.app, 'GET', `/messaging/conversations/timeline/ids?ids=${conv.id},${randomUUID()}`, { token });
+    expect(timeline.json()).toHaveLength(1);
+    expect(timeline.json()[0].firstPost.content).toBe('First!');
+    expect(timeline.json()[0].lastPost.content).toBe('m4');
+    // public reads
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv.id}`)).json().id).toBe(conv.id);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/sermon/${contentId}`)).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${conv.id}`)).json()).toHaveLength(4);
+    expect((await call(t.app, 'GET', `/messaging/messages/conversation/${conv.id}`, { token })).json()).toHaveLength(4);
+    // another church sees nothing
+    const other = makeChurch();
+    expect((await call(t.app, 'GET', `/messaging/messages/conversation/${conv.id}`, { token: other.token() })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/messaging/conversations/timeline/ids?ids=${conv.id}`, { token: other.token() })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${other.churchId}/${conv.id}`)).statusCode).toBe(404);
+  });
+
+  it('validates bodies naming the field', async () => {
+    const church = makeChurch();
+    let res = await call(t.app, 'POST', '/messaging/conversations/start', { token: church.token(), body: {} });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { param: string }) => e.param)).toEqual(expect.arrayContaining(['contentType', 'contentId', 'comment']));
+    res = await call(t.app, 'POST', '/messaging/messages/send', { body: [{ churchId: church.churchId, conversationId: randomUUID(), content: 'x' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('[0].conversationId');
+    res = await call(t.app, 'GET', '/messaging/conversations/timeline/ids?ids=nope', { token: church.token() });
+    expect(res.statusCode).toBe(400);
+    res = await call(t.app, 'GET', `/messaging/conversations/current/${church.churchId}/stream/not-encrypted`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('contentId');
+  });
+
+  it('gets or creates the current conversation for an encrypted content id', async () => {
+    const church = makeChurch();
+    const serviceId = randomUUID();
+    const sealed = encodeURIComponent(t.app.deps.secrets.encrypt(serviceId));
+    const first = await call(t.app, 'GET', `/messaging/conversations/current/${church.churchId}/streamingLive/${sealed}`);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ churchId: church.churchId, contentType: 'streamingLive', contentId: serviceId });
+    const again = await call(t.app, 'GET', `/messaging/conversations/current/${church.churchId}/streamingLive/${sealed}`);
+    expect(again.json().id).toBe(first.json().id);
+  });
+
+  it('gates person notes on every route, public ones included', async () => {
+    const church = makeChurch();
+    const editor = church.token(['People.Edit']);
+    const personId = randomUUID();
+    const res = await call(t.app, 'POST', '/messaging/conversations/start', { token: editor, body: { contentType: 'person', contentId: personId, comment: 'Called today' } });
+    expect(res.statusCode).toBe(200);
+    const conv = res.json();
+    expect((await call(t.app, 'POST', '/messaging/conversations/start', { token: church.token(), body: { contentType: 'person', contentId: personId, comment: 'x' } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/messaging/conversations/start', { token: editor, body: { contentType: 'personConfidential', contentId: personId, comment: 'x' } })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv.id}`)).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/person/${personId}`)).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${conv.id}`)).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${conv.id}`, { token: editor })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/messaging/conversations/messages/person/${personId}`, { token: church.token() })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: conv.id, content: 'sneaky' } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/messaging/messages', { token: church.token(), body: { conversationId: conv.id, content: 'sneaky' } })).statusCode).toBe(401);
+    const confidential = church.token(['People.View Confidential Notes']);
+    const c2 = await call(t.app, 'POST', '/messaging/conversations/start', { token: confidential, body: { contentType: 'personConfidential', contentId: personId, comment: 'Private' } });
+    expect(c2.statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/messaging/messages/conversation/${c2.json().id}`, { token: editor })).statusCode).toBe(401);
+  });
+
+  it('lets only the author or Content.Edit edit, never reassigning the author; leaders may delete group messages', async () => {
+    const church = makeChurch();
+    const groupId = randomUUID();
+    const author = church.token();
+    const start = await call(t.app, 'POST', '/messaging/conversations/start', { token: author, body: { contentType: 'group', contentId: groupId, groupId, comment: 'Original' } });
+    const conv = start.json();
+    const [msg] = (await call(t.app, 'GET', `/messaging/messages/conversation/${conv.id}`, { token: author })).json();
+    const stranger = church.token([], { personId: randomUUID() });
+    const leader = church.token([], { personId: randomUUID(), leaderGroupIds: [groupId] });
+    const staff = church.token(['Content.Edit'], { personId: randomUUID() });
+    expect((await call(t.app, 'POST', '/messaging/messages', { token: stranger, body: { id: msg.id, conversationId: conv.id, content: 'hacked' } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/messaging/messages', { token: leader, body: { id: msg.id, conversationId: conv.id, content: 'moderated' } })).statusCode).toBe(401);
+    const edited = await call(t.app, 'POST', '/messaging/messages', { token: staff, body: { id: msg.id, conversationId: conv.id, content: 'Edited', personId: randomUUID(), displayName: 'Someone else' } });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()[0]).toMatchObject({ content: 'Edited', personId: church.personId, displayName: msg.displayName });
+    expect((await call(t.app, 'DELETE', `/messaging/messages/${church.churchId}/${msg.id}`, { token: stranger })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', `/messaging/messages/${church.churchId}/${msg.id}`, { token: leader })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/messaging/messages/${church.churchId}/${msg.id}`)).statusCode).toBe(404);
+    // the conversation's counters follow
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv.id}`)).json()).toMatchObject({ postCount: 0, lastPostId: null });
+    // delete the conversation: a stranger cannot, staff can
+    expect((await call(t.app, 'DELETE', `/messaging/conversations/${church.churchId}/${conv.id}`, { token: stranger })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', `/messaging/conversations/${church.churchId}/${conv.id}`, { token: staff })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv.id}`)).statusCode).toBe(404);
+  });
+
+  it('notifies the group members of a new group message from membership, never the author', async () => {
+    const church = makeChurch();
+    const groupId = randomUUID();
+    const author = t.membership.addPerson(church.churchId, { groupIds: [groupId] });
+    const member = t.membership.addPerson(church.churchId, { groupIds: [groupId] });
+    const outsider = t.membership.addPerson(church.churchId);
+    const token = church.token([], { personId: author.id });
+    const res = await call(t.app, 'POST', '/messaging/conversations/start', { token, body: { contentType: 'group', contentId: groupId, groupId, title: 'Youth', comment: 'Pizza Friday' } });
+    expect(res.statusCode).toBe(200);
+    await t.drain();
+    const rows = await t.app.db.select().from(notifications).where(eq(notifications.churchId, church.churchId));
+    expect(rows.map((r) => r.personId)).toEqual([member.id]);
+    expect(rows[0]!.message).toContain('Pizza Friday');
+    expect(t.membership.calls.some((c) => c.path === '/membership/internal/people/contacts' && (c.body as { groupId?: string }).groupId === groupId)).toBe(true);
+    expect(outsider.id).not.toBe(member.id);
+    // posts of the caller's groups (membership facts) and of a group
+    const posts = await call(t.app, 'GET', '/messaging/conversations/posts', { token: church.token([], { personId: member.id }) });
+    expect(posts.json().map((c: { id: string }) => c.id)).toEqual([res.json().id]);
+    expect((await call(t.app, 'GET', `/messaging/conversations/posts/group/${groupId}`, { token })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', '/messaging/conversations/posts', { token: church.token([], { personId: outsider.id }) })).json()).toEqual([]);
+  });
+
+  it('saves conversations in a batch, all or nothing', async () => {
+    const church = makeChurch();
+    const token = church.token();
+    const res = await call(t.app, 'POST', '/messaging/conversations', { token, body: [{ contentType: 'event', contentId: 'e1', title: 'A' }, { id: randomUUID(), contentType: 'event', contentId: 'e2' }] });
+    expect(res.statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/event/e1`)).json()).toEqual([]);
+    const ok = await call(t.app, 'POST', '/messaging/conversations', { token, body: [{ contentType: 'event', contentId: 'e1', title: 'A' }] });
+    expect(ok.statusCode).toBe(200);
+    const upd = await call(t.app, 'POST', '/messaging/conversations', { token, body: { id: ok.json()[0].id, contentType: 'event', contentId: 'e1', title: 'B' } });
+    expect(upd.json()[0].title).toBe('B');
+  });
+});

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { call } from '@church/common/testing';
+import { conversations } from '../src/db/schema';
+import { messaging } from '../src/app';
+import { eventually, makeChurch, sleep, startMessaging, useMessaging, type MessagingTest } from './setup';
+import { openSocket } from './ws-client';
+
+const t = useMessaging();
+
+async function conversation(churchId: string, contentType = 'group', contentId: string = randomUUID()) {
+  const id = randomUUID();
+  await t.app.db.insert(conversations).values({ id, churchId, contentType, contentId, title: 'Chat' });
+  return id;
+}
+
+describe('WebSocket and connections (in-process)', () => {
+  it('hands a new socket its id, and again on a text frame such as getId', async () => {
+    const s = await openSocket(t.app);
+    expect(s.socketId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(s.received[0]).toEqual({ churchId: '', conversationId: '', action: 'socketId', data: s.socketId });
+    s.ws.send('getId');
+    await eventually(() => s.received.filter((r) => r.action === 'socketId').length === 2);
+    await s.close();
+  });
+
+  it('registers, broadcasts attendance and messages, renames, drops', async () => {
+    const church = makeChurch();
+    const conv = await conversation(church.churchId);
+    const a = await openSocket(t.app);
+    const b = await openSocket(t.app);
+    const other = await openSocket(t.app);
+    let res = await call(t.app, 'POST', '/messaging/connections', { body: [{ churchId: church.churchId, conversationId: conv, socketId: a.socketId, displayName: 'Ann' }] });
+    expect(res.statusCode).toBe(200);
+    res = await call(t.app, 'POST', '/messaging/connections', { body: { churchId: church.churchId, conversationId: conv, socketId: b.socketId, displayName: 'Bob' } });
+    expect(res.statusCode).toBe(200);
+    const att = await a.waitFor('attendance', (r) => (r.data as { totalViewers: number }).totalViewers === 2);
+    expect(att.conversationId).toBe(conv);
+    expect((att.data as { viewers: Array<{ displayName: string }> }).viewers.map((v) => v.displayName).sort()).toEqual(['Ann', 'Bob']);
+
+    const list = await call(t.app, 'GET', `/messaging/connections/${church.churchId}/${conv}`);
+    expect(list.json()).toHaveLength(2);
+    expect(list.json()[0].socketId).toBeUndefined(); // socket ids are not shown to the public
+
+    // a message posted reaches both registered sockets, never the unregistered one
+    const sent = await call(t.app, 'POST', '/messaging/messages/send', { body: [{ churchId: church.churchId, conversationId: conv, displayName: 'Guest', content: 'Hello all', messageType: 'comment' }] });
+    expect(sent.statusCode).toBe(200);
+    const m = await b.waitFor('message');
+    expect(m).toMatchObject({ churchId: church.churchId, conversationId: conv, data: { content: 'Hello all', displayName: 'Guest', personId: null } });
+    await a.waitFor('message');
+    await sleep(100);
+    expect(other.received.some((r) => r.action === 'message')).toBe(false);
+
+    res = await call(t.app, 'POST', '/messaging/connections/setName', { body: { socketId: b.socketId, name: 'Robert' } });
+    expect(res.statusCode).toBe(200);
+    await a.waitFor('attendance', (r) => (r.data as { viewers: Array<{ displayName: string }> }).viewers.some((v) => v.displayName === 'Robert'));
+
+    res = await call(t.app, 'DELETE', `/messaging/connections/${church.churchId}/${conv}/${a.socketId}`);
+    expect(res.statusCode).toBe(200);
+    await b.waitFor('attendance', (r) => (r.data as { totalViewers: number }).totalViewers === 1);
+    expect((await call(t.app, 'DELETE', `/messaging/connections/${church.churchId}/${conv}/${a.socketId}`)).statusCode).toBe(404);
+
+    // a closed socket leaves the registry
+    await b.close();
+    await eventually(async () => (await call(t.app, 'GET', `/messaging/connections/${church.churchId}/${conv}`)).json().length === 0);
+    await a.close();
+    await other.close();
+  });
+
+  it('refuses unknown sockets and bad bodies, and never lets a public caller listen as a person', async () => {
+    const church = makeChurch();
+    const conv = await conversation(church.churchId);
+    let res = await call(t.app, 'POST', '/messaging/connections', { body: { churchId: church.churchId, conversationId: conv, socketId: 'nope' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('socketId');
+    res = await call(t.app, 'POST', '/messaging/connections', { body: {} });
+    expect(res.statusCode).toBe(400);
+    const s = await openSocket(t.app);
+    const victim = randomUUID();
+    res = await call(t.app, 'POST', '/messaging/connections', { body: { churchId: church.churchId, conversationId: 'alerts', socketId: s.socketId, personId: victim } });
+    expect(res.json()[0].personId).toBeNull();
+    await call(t.app, 'POST', '/messaging/connections/tmpSendAlert', { body: { churchId: church.churchId, personId: victim } });
+    await sleep(100);
+    expect(s.received.some((r) => r.action === 'alert')).toBe(false);
+    // with the person's own token the registration carries the person and alerts arrive
+    res = await call(t.app, 'POST', '/messaging/connections', { token: church.token(), body: { churchId: church.churchId, conversationId: 'alerts', socketId: s.socketId, personId: church.personId } });
+    expect(res.json()[0].personId).toBe(church.personId);
+    await call(t.app, 'POST', '/messaging/connections/tmpSendAlert', { body: { churchId: church.churchId, personId: church.personId } });
+    await s.waitFor('alert');
+    await s.close();
+  });
+
+  it('broadcasts a callout to the conversation (hosts only)', async () => {
+    const church = makeChurch();
+    const s = await openSocket(t.app);
+    await call(t.app, 'POST', '/messaging/connections', { body: { churchId: church.churchId, conversationId: 'stream-1', socketId: s.socketId } });
+    expect((await call(t.app, 'POST', '/messaging/messages/setCallout', { token: church.token(), body: { conversationId: 'stream-1', content: 'x' } })).statusCode).toBe(401);
+    const res = await call(t.app, 'POST', '/messaging/messages/setCallout', { token: church.token(['Chat.Host']), body: { conversationId: 'stream-1', content: 'Pray now' } });
+    expect(res.statusCode).toBe(200);
+    expect((await s.waitFor('callout')).data).toBe('Pray now');
+    await s.close();
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const describeRedis = redisUrl ? describe : describe.skip;
+if (!redisUrl) console.log('realtime across replicas: skipped (set TEST_REDIS_URL=redis://127.0.0.1:6379 to run)');
+
+describeRedis('two messaging replicas on one Redis', () => {
+  let a: MessagingTest;
+  let b: MessagingTest;
+  const prefix = `msg:test:${randomUUID().slice(0, 8)}:`;
+  beforeAll(async () => {
+    // Only the fan-out uses Redis here; jobs stay in-process so the test can drain them.
+    const config = { REALTIME_REDIS_URL: redisUrl!, REALTIME_HEARTBEAT_SECONDS: '1', REALTIME_PREFIX: prefix };
+    a = await startMessaging({ config });
+    b = await startMessaging({ config, overrides: { database: a.deps.database } });
+  });
+  afterAll(async () => {
+    await b?.app.close();
+    await a?.close();
+  });
+
+  it('delivers a message posted to replica A to a socket held by replica B, and shares the registry', async () => {
+    const church = makeChurch();
+    const conv = randomUUID();
+    await a.app.db.insert(conversations).values({ id: conv, churchId: church.churchId, contentType: 'group', contentId: randomUUID() });
+    const onB = await openSocket(b.app);
+    const onA = await openSocket(a.app);
+    // registered through A although B holds the socket
+    let res = await call(a.app, 'POST', '/messaging/connections', { body: [{ churchId: church.churchId, conversationId: conv, socketId: onB.socketId, displayName: 'On B' }] });
+    expect(res.statusCode).toBe(200);
+    res = await call(b.app, 'POST', '/messaging/connections', { body: [{ churchId: church.churchId, conversationId: conv, socketId: onA.socketId, displayName: 'On A' }] });
+    expect(res.statusCode).toBe(200);
+    for (const app of [a.app, b.app]) expect((await call(app, 'GET', `/messaging/connections/${church.churchId}/${conv}`)).json()).toHaveLength(2);
+    await call(a.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: conv, displayName: 'X', content: 'across replicas' } });
+    expect((await onB.waitFor('message')).data).toMatchObject({ content: 'across replicas' });
+    expect((await onA.waitFor('message')).data).toMatchObject({ content: 'across replicas' });
+    // a dropped socket disappears from the shared registry
+    await onB.close();
+    await eventually(async () => (await call(a.app, 'GET', `/messaging/connections/${church.churchId}/${conv}`)).json().length === 1);
+    await onA.close();
+  });
+
+  it('reaps the connections of a replica that died without cleaning up', async () => {
+    const church = makeChurch();
+    const c = await startMessaging({ config: { REALTIME_REDIS_URL: redisUrl!, REALTIME_HEARTBEAT_SECONDS: '1', REALTIME_PREFIX: prefix }, overrides: { database: a.deps.database } });
+    const s = await openSocket(c.app);
+    const watcher = await openSocket(a.app);
+    await call(c.app, 'POST', '/messaging/connections', { body: [{ churchId: church.churchId, conversationId: 'live', socketId: s.socketId, displayName: 'Doomed' }, { churchId: church.churchId, conversationId: 'live', socketId: watcher.socketId, displayName: 'Watcher' }] });
+    expect((await call(a.app, 'GET', `/messaging/connections/${church.churchId}/live`)).json()).toHaveLength(2);
+    await messaging.deps(c.app).providers.realtime.crash();
+    await c.app.close();
+    // within a few heartbeats the survivor reaps it and broadcasts attendance again
+    await eventually(async () => (await call(a.app, 'GET', `/messaging/connections/${church.churchId}/live`)).json().length === 1, 10_000);
+    await watcher.waitFor('attendance', (r) => (r.data as { totalViewers: number }).totalViewers === 1, 10_000);
+    await watcher.close();
+  });
+});
