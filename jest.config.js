@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] },
   // A few dependencies ship ESM only; compile those to CommonJS like our own files.
-  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/cookie@[^/]+/node_modules/)?cookie/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/(cookie|feed|marked)@[^/]+/node_modules/)?(cookie|feed|marked)/)'],
   testTimeout: 60_000,
   maxWorkers: process.env.JEST_WORKERS ?? '50%',
 };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
 import type { Config } from './config';
+import { passwordResetJob } from './jobs/password-reset';
 import { proxyConfigJob } from './jobs/proxy-config';
 import { routes } from './routes';
 
@@ -9,7 +10,7 @@ export const definition: ServiceDefinition = {
   module: 'membership',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
-  jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps)],
+  jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps), passwordResetJob(deps)],
 };
 
 /** Builds the membership app; tests pass a test database and other dependencies in `overrides`. */

@@ -14,6 +14,10 @@ export const configSchema = baseConfig.extend({
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
   /** the app page where people enter OAuth device codes (RFC 8628 verification_uri) */
   DEVICE_VERIFICATION_URI: optional,
+  /** the default app address: links in welcome, reset and email-confirmation messages fall back to it */
+  APP_URL: optional.pipe(z.url().optional()),
+  /** more app origins links may point at (comma-separated, `https://admin.example.org,https://app.example.org`) */
+  ALLOWED_APP_ORIGINS: optional,
   /** where `membership.proxyConfig` POSTs the full custom-domain list after a domain change; unset → logged and skipped */
   PROXY_CONFIG_URL: optional.pipe(z.url().optional()),
 });

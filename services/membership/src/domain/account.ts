@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SERVER_ADMIN, hashPassword, temporaryPassword } from '@church/auth';
-import { badRequest, escapeHtml, type Db, type DbOrTx, type ServiceDeps } from '@church/common';
-import { SERVER_CHURCH_ID } from '../db/schema';
+import { and, eq, gt } from 'drizzle-orm';
+import { badRequest, conflict, escapeHtml, type Db, type DbOrTx, type ServiceDeps } from '@church/common';
+import { SERVER_CHURCH_ID, users } from '../db/schema';
 import { addRoleMember, findRoleByName, insertRole, insertRolePermissions } from '../repos/roles';
-import { countUsers, findUserByEmail, insertUser, updateUser, type UserRow } from '../repos/users';
-import { secondsFromNow } from './clock';
+import { countUsers, findUserByEmail, insertUser, spendAuthGuid, updateUser, type UserRow } from '../repos/users';
+import { allowedAppUrl, appLink, appNameText, type LinkSettings } from './app-links';
+import { clock, secondsFromNow } from './clock';
 import { randomSecret, sha256 } from './secrets';
 
 /** How long the link of a welcome message works; reset links are short-lived because they are asked for. */
 export const WELCOME_GUID_SECONDS = 24 * 3600;
 export const RESET_GUID_SECONDS = 3600;
+/** How long an email-change confirmation link works. */
+export const EMAIL_GUID_SECONDS = 24 * 3600;
+
+/** Password hashing, as one object so that tests can watch when it happens. */
+export const passwords = { hash: hashPassword };
 
 /** Name of the server-wide role whose members are server admins. */
 export const SERVER_ADMIN_ROLE = 'Server Admins';
@@ -19,17 +26,11 @@ export const SERVER_ADMIN_ROLE = 'Server Admins';
 const REGISTER_LOCK = 7_316_001;
 
 export interface AppLink {
-  appName: string;
-  appUrl: string;
+  appName?: string;
+  appUrl?: string;
 }
 
-/** `<appUrl>/login?auth=<authGuid>`: where the app picks the guid up and logs in with it. */
-export function authLink(appUrl: string, authGuid: string): string {
-  const url = new URL(appUrl);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/login`;
-  url.searchParams.set('auth', authGuid);
-  return url.toString();
-}
+const linkSettings = (deps: ServiceDeps) => deps.config as LinkSettings;
 
 /** Creates a user with a temporary password; the first user of the instance becomes server admin. */
 export async function registerUser(
@@ -55,32 +56,94 @@ export async function registerUser(
     if (first) await makeServerAdmin(tx, created.id);
     return created;
   });
-  const link = authLink(input.appUrl, authGuid);
+  const link = appLink(await allowedAppUrl(db, linkSettings(deps), input.appUrl), 'login', authGuid);
+  const appName = appNameText(input.appName);
   await deps.queue.enqueue('membership.email', {
     to: user.email,
-    subject: `Welcome to ${input.appName}`,
+    subject: `Welcome to ${appName}`,
     html:
       `<p>Hello ${escapeHtml(user.firstName ?? '')},</p>` +
-      `<p>An account was created for you at ${escapeHtml(input.appName)}. Follow this link within 24 hours to sign in and choose a password:</p>` +
+      `<p>An account was created for you at ${appName}. Follow this link within 24 hours to sign in and choose a password:</p>` +
       `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
   });
   return user;
 }
 
-/** Sends a reset link when the email belongs to a user; callers answer the same either way. */
+/**
+ * Sends a reset link when the email belongs to a user (the `membership.passwordReset` job runs it after
+ * `forgot` has answered, so known and unknown emails take the same path and time).
+ */
 export async function sendReset(db: DbOrTx, deps: ServiceDeps, email: string, app: AppLink): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user) return;
   const authGuid = randomSecret();
   await updateUser(db, user.id, { authGuidHash: sha256(authGuid), authGuidExpiresAt: secondsFromNow(RESET_GUID_SECONDS) });
-  const link = authLink(app.appUrl, authGuid);
+  const link = appLink(await allowedAppUrl(db, linkSettings(deps), app.appUrl), 'login', authGuid);
+  const appName = appNameText(app.appName);
   await deps.queue.enqueue('membership.email', {
     to: user.email,
-    subject: `${app.appName} password reset`,
+    subject: `${appName} password reset`,
     html:
-      `<p>Someone asked to reset the password of your ${escapeHtml(app.appName)} account.</p>` +
+      `<p>Someone asked to reset the password of your ${appName} account.</p>` +
       `<p>Follow this link within 1 hour to choose a new password:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
       `<p>If you did not ask for this, ignore this message.</p>`,
+  });
+}
+
+/**
+ * `setPasswordGuid`: the guid is checked before the (deliberately slow) password hash is computed, so a bad or
+ * spent guid costs no hashing; the guid is then spent and the password set in one statement.
+ */
+export async function setPasswordWithGuid(db: DbOrTx, authGuid: string, newPassword: string): Promise<boolean> {
+  const guidHash = sha256(authGuid);
+  const [live] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, clock.now())))
+    .limit(1);
+  if (!live) return false;
+  return Boolean(await spendAuthGuid(db, guidHash, clock.now(), await passwords.hash(newPassword)));
+}
+
+/**
+ * `updateEmail`: the new address is kept as pending and gets a confirmation link
+ * (`<appUrl>/confirm-email?auth=<guid>`, 24 hours); the account's email changes only when the link is followed
+ * (`confirmEmail`). An address another account uses → 409.
+ */
+export async function requestEmailChange(db: DbOrTx, deps: ServiceDeps, user: UserRow, email: string, app: AppLink): Promise<void> {
+  const taken = await findUserByEmail(db, email);
+  if (taken && taken.id !== user.id) throw conflict('Another account uses this email', 'email');
+  if (user.email === email) {
+    await updateUser(db, user.id, { pendingEmail: null, emailGuidHash: null, emailGuidExpiresAt: null });
+    return;
+  }
+  const guid = randomSecret();
+  await updateUser(db, user.id, { pendingEmail: email, emailGuidHash: sha256(guid), emailGuidExpiresAt: secondsFromNow(EMAIL_GUID_SECONDS) });
+  const link = appLink(await allowedAppUrl(db, linkSettings(deps), app.appUrl), 'confirm-email', guid);
+  const appName = appNameText(app.appName);
+  await deps.queue.enqueue('membership.email', {
+    to: email,
+    subject: `Confirm your new ${appName} email address`,
+    html:
+      `<p>Someone asked to use this address for a ${appName} account.</p>` +
+      `<p>Follow this link within 24 hours to confirm it:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+      `<p>If you did not ask for this, ignore this message: the account keeps its current address.</p>`,
+  });
+}
+
+/** `confirmEmail`: applies the pending address of the link's guid (once); undefined for a bad, used or expired guid. */
+export async function confirmEmailChange(db: Db, guid: string): Promise<UserRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.emailGuidHash, sha256(guid)), gt(users.emailGuidExpiresAt, clock.now())))
+      .limit(1)
+      .for('update');
+    if (!user?.pendingEmail) return undefined;
+    const taken = await findUserByEmail(tx, user.pendingEmail);
+    if (taken && taken.id !== user.id) throw conflict('Another account uses this email', 'email');
+    return updateUser(tx, user.id, { email: user.pendingEmail, emailVerified: true, pendingEmail: null, emailGuidHash: null, emailGuidExpiresAt: null });
   });
 }
 

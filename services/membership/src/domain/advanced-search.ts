@@ -99,11 +99,24 @@ export function monthNumber(value: unknown): number | undefined {
  * naming `[i].value` (or `[i].operator` when the field does not support the operator).
  */
 export function searchCondition(conditions: Condition[]): SQL | undefined {
-  const parts = conditions.map((c, i) => conditionSql(c, i));
+  const parts = conditions.map((c, i) => conditionSql(parseCondition(c, i)));
   return parts.length ? and(...parts) : undefined;
 }
 
-function conditionSql(c: Condition, i: number): SQL {
+/**
+ * A condition with its field resolved and its values parsed, the one form both the SQL path (`searchCondition`)
+ * and the in-memory path (`advanced-match.ts`) evaluate, so that both read a condition the same way.
+ */
+export type ParsedCondition =
+  | { kind: 'text'; field: string; operator: Operator; values: string[] }
+  | { kind: 'phone'; operator: Operator; digits: string }
+  | { kind: 'number'; field: string; operator: Operator; values: number[] }
+  | { kind: 'date'; field: string; operator: Operator; values: string[] }
+  | { kind: 'id' | 'group'; field: string; operator: Operator; values: string[] }
+  | { kind: 'groupName'; operator: Operator; pattern: string }
+  | { kind: 'boolean'; field: string; operator: Operator; value: boolean };
+
+export function parseCondition(c: Condition, i: number): ParsedCondition {
   const name = ALIASES[c.field] ?? c.field;
   const field = FIELDS[name]!;
   if (!KIND_OPERATORS[field.kind].includes(c.operator)) {
@@ -125,22 +138,17 @@ function conditionSql(c: Condition, i: number): SQL {
     if (list.length !== 2) throw fail('between needs two values [from, to]');
     return [list[0], list[1]];
   };
+  const operands = <T>(parse: (v: unknown) => T): T[] =>
+    c.operator === 'in' ? values().map(parse) : c.operator === 'between' ? pair().map(parse) : [parse(single())];
+  const operator = c.operator;
 
   switch (field.kind) {
-    case 'text': {
-      const expr = field.expr!;
-      const text = (v: unknown) => String(v).trim().toLowerCase();
-      if (c.operator === 'in') return inArray(sql`lower(${expr})`, values().map(text));
-      const v = text(single());
-      if (c.operator === 'equals') return sql`lower(${expr}) = ${v}`;
-      if (c.operator === 'notEquals') return sql`lower(${expr}) is distinct from ${v}`;
-      return sql`${expr} ilike ${c.operator === 'contains' ? `%${likeEscape(v)}%` : `${likeEscape(v)}%`}`;
-    }
+    case 'text':
+      return { kind: 'text', field: name, operator, values: operands((v) => String(v).trim().toLowerCase()) };
     case 'phone': {
       const digits = String(single()).replace(/\D/g, '');
       if (!digits) throw fail('a phone number needs digits');
-      const pattern = c.operator === 'equals' ? digits : c.operator === 'startsWith' ? `${digits}%` : `%${digits}%`;
-      return or(...[people.homePhone, people.mobilePhone, people.workPhone].map((col) => sql`${phoneDigits(col)} like ${pattern}`))!;
+      return { kind: 'phone', operator, digits };
     }
     case 'number': {
       const num = (v: unknown) => {
@@ -148,7 +156,7 @@ function conditionSql(c: Condition, i: number): SQL {
         if (!Number.isInteger(n) || Math.abs(n) > 100_000) throw fail(`${c.field} needs whole numbers`);
         return n;
       };
-      return compare(field.expr!, c.operator, num, single, values, pair);
+      return { kind: 'number', field: name, operator, values: operands(num) };
     }
     case 'date': {
       const date = (v: unknown) => {
@@ -156,49 +164,78 @@ function conditionSql(c: Condition, i: number): SQL {
         if (v === true || v === false || Number.isNaN(d.getTime())) throw fail(`${c.field} needs ISO 8601 dates`);
         return d.toISOString().slice(0, 10);
       };
-      return compare(field.expr!, c.operator, date, single, values, pair, 'date');
+      return { kind: 'date', field: name, operator, values: operands(date) };
     }
     case 'id':
     case 'group': {
       const id = (v: unknown) => {
         if (!z.uuid().safeParse(v).success) throw fail('must be a UUID');
-        return String(v);
+        return String(v).toLowerCase();
       };
-      const ids = c.operator === 'in' ? values().map(id) : [id(single())];
-      if (field.kind === 'group') return c.operator === 'notEquals' ? not(memberOfGroups(ids)) : memberOfGroups(ids);
-      if (c.operator === 'notEquals') return sql`${field.expr} is distinct from ${ids[0]}::uuid`;
-      return inArray(field.expr!, ids);
+      return { kind: field.kind, field: name, operator, values: c.operator === 'in' ? values().map(id) : [id(single())] };
     }
     case 'groupName': {
       const v = likeEscape(String(single()).trim());
-      return memberOfGroupNamed(c.operator === 'equals' ? v : c.operator === 'startsWith' ? `${v}%` : `%${v}%`);
+      return { kind: 'groupName', operator, pattern: c.operator === 'equals' ? v : c.operator === 'startsWith' ? `${v}%` : `%${v}%` };
     }
     case 'boolean': {
       const v = single();
       const b = v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined;
       if (b === undefined) throw fail('must be true or false');
-      return c.operator === 'equals' ? sql`${field.expr} = ${b}` : sql`${field.expr} <> ${b}`;
+      return { kind: 'boolean', field: name, operator, value: b };
+    }
+  }
+}
+
+function conditionSql(c: ParsedCondition): SQL {
+  switch (c.kind) {
+    case 'text': {
+      const expr = FIELDS[c.field]!.expr!;
+      if (c.operator === 'in') return inArray(sql`lower(${expr})`, c.values);
+      const v = c.values[0]!;
+      if (c.operator === 'equals') return sql`lower(${expr}) = ${v}`;
+      if (c.operator === 'notEquals') return sql`lower(${expr}) is distinct from ${v}`;
+      return sql`${expr} ilike ${c.operator === 'contains' ? `%${likeEscape(v)}%` : `${likeEscape(v)}%`}`;
+    }
+    case 'phone': {
+      const pattern = c.operator === 'equals' ? c.digits : c.operator === 'startsWith' ? `${c.digits}%` : `%${c.digits}%`;
+      return or(...[people.homePhone, people.mobilePhone, people.workPhone].map((col) => sql`${phoneDigits(col)} like ${pattern}`))!;
+    }
+    case 'number':
+      return compare(FIELDS[c.field]!.expr!, c.operator, c.values);
+    case 'date':
+      return compare(FIELDS[c.field]!.expr!, c.operator, c.values, 'date');
+    case 'group':
+      return c.operator === 'notEquals' ? not(memberOfGroups(c.values)) : memberOfGroups(c.values);
+    case 'id': {
+      const expr = FIELDS[c.field]!.expr!;
+      if (c.operator === 'notEquals') return sql`${expr} is distinct from ${c.values[0]}::uuid`;
+      return inArray(expr, c.values);
+    }
+    case 'groupName':
+      return memberOfGroupNamed(c.pattern);
+    case 'boolean': {
+      const expr = FIELDS[c.field]!.expr!;
+      return c.operator === 'equals' ? sql`${expr} = ${c.value}` : sql`${expr} <> ${c.value}`;
     }
   }
 }
 
 /** Comparison operators over numbers and dates; `between` is inclusive. */
-function compare<T>(expr: SQL, op: Operator, parse: (v: unknown) => T, single: () => unknown, values: () => unknown[], pair: () => [unknown, unknown], cast?: 'date'): SQL {
-  const p = (v: unknown) => (cast ? sql`${parse(v)}::date` : sql`${parse(v)}`);
+function compare(expr: SQL, op: Operator, values: Array<string | number>, cast?: 'date'): SQL {
+  const p = (v: string | number) => (cast ? sql`${v}::date` : sql`${v}`);
   switch (op) {
     case 'equals':
-      return sql`${expr} = ${p(single())}`;
+      return sql`${expr} = ${p(values[0]!)}`;
     case 'notEquals':
-      return sql`${expr} is distinct from ${p(single())}`;
+      return sql`${expr} is distinct from ${p(values[0]!)}`;
     case 'greaterThan':
-      return sql`${expr} > ${p(single())}`;
+      return sql`${expr} > ${p(values[0]!)}`;
     case 'lessThan':
-      return sql`${expr} < ${p(single())}`;
-    case 'between': {
-      const [from, to] = pair();
-      return sql`${expr} between ${p(from)} and ${p(to)}`;
-    }
+      return sql`${expr} < ${p(values[0]!)}`;
+    case 'between':
+      return sql`${expr} between ${p(values[0]!)} and ${p(values[1]!)}`;
     default:
-      return sql`${expr} in (${sql.join(values().map(p), sql`, `)})`;
+      return sql`${expr} in (${sql.join(values.map(p), sql`, `)})`;
   }
 }

@@ -50,6 +50,7 @@ export function saveGroups(db: Db, churchId: string, items: GroupInput[]): Promi
       const tags = item.tags ?? existing?.tags ?? ['standard'];
       const parentGroupId = item.parentGroupId !== undefined ? item.parentGroupId : (existing?.parentGroupId ?? null);
       if (tags.includes('team')) await checkMinistry(tx, churchId, parentGroupId, item.id);
+      else if (item.parentGroupId) await checkParent(tx, churchId, item.parentGroupId, item.id);
       const values: Record<string, unknown> = { ...item, tags, parentGroupId };
       if (!existing || existing.name !== name) values.slug = await uniqueSlug(tx, churchId, name, item.id);
       const [row] = await saveRows(tx, groups, churchId, [values]);
@@ -63,4 +64,10 @@ async function checkMinistry(db: Tx, churchId: string, parentGroupId: string | n
   if (!parentGroupId) throw badRequest('parentGroupId', 'a team must reference its ministry group');
   const parent = parentGroupId === selfId ? undefined : await findGroup(db, churchId, parentGroupId);
   if (!parent || !parent.tags.includes('ministry')) throw badRequest('parentGroupId', 'parentGroupId must be a ministry group of this church');
+}
+
+/** Any group's parent must be another live group of the same church (never another church's group). */
+async function checkParent(db: Tx, churchId: string, parentGroupId: string, selfId?: string) {
+  const parent = parentGroupId === selfId ? undefined : await findGroup(db, churchId, parentGroupId);
+  if (!parent) throw badRequest('parentGroupId', 'parentGroupId must be another group of this church');
 }

@@ -46,8 +46,12 @@ export async function userByPassword(db: DbOrTx, email: string, password: string
   return user;
 }
 
-/** Re-authentication with a login token; OAuth tokens (which carry `scope`) cannot be widened this way. */
-export async function userByJwt(db: DbOrTx, deps: ServiceDeps, jwt: string): Promise<UserRow> {
+/**
+ * Re-authentication with a login token; OAuth tokens (which carry `scope`) cannot be widened this way. Only the
+ * user id and church of the token are used: the user must still exist (a deleted user → 401), and everything
+ * else (roles, church links, person) is read again by `loginResponse`.
+ */
+export async function userByJwt(db: DbOrTx, deps: ServiceDeps, jwt: string): Promise<{ user: UserRow; churchId: string }> {
   let claims: Claims;
   try {
     claims = deps.verifyToken(jwt);
@@ -57,7 +61,7 @@ export async function userByJwt(db: DbOrTx, deps: ServiceDeps, jwt: string): Pro
   if (claims.scope !== undefined) throw unauthorized('OAuth access tokens cannot be used to log in');
   const user = await findUserById(db, claims.id);
   if (!user) throw unauthorized('Invalid or expired token');
-  return user;
+  return { user, churchId: claims.churchId };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { badRequest, decodeDataUrl, notFound, rowsByIds, type Db, type DbOrTx, type Storage } from '@church/common';
+import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage } from '@church/common';
 import { churches, people, userChurches, users } from '../db/schema';
 import { existingHouseholdIds, insertHousehold } from '../repos/households';
 import { insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
@@ -71,8 +71,9 @@ async function photoValues(ctx: SaveContext, personId: string, photo: string | n
     if (photo.length > 2000) throw badRequest('photo', 'photo must be a URL or a base64 data URL');
     return { photo };
   }
-  const decoded = decodeDataUrl(photo);
-  if (!decoded || !decoded.contentType.startsWith('image/') || !decoded.body.length) throw badRequest('photo', 'photo must be a base64 image data URL');
+  // Only raster images, told by their bytes (PNG, JPEG, GIF, WebP, at most 5 MB); the stored type and extension
+  // come from the bytes, never from the declared type (`decodeImage` in @church/common).
+  const decoded = decodeImage(photo, 'photo');
   const url = await ctx.storage.put(`${ctx.churchId}/people/${personId}.${decoded.extension}`, decoded.body, decoded.contentType);
   return { photo: url, photoUpdated: new Date() };
 }
@@ -133,8 +134,9 @@ export interface Claimant {
 }
 
 /**
- * Links a user to their person at a church: the person already linked, else the person with the user's
- * email, else a new Guest person. The user-church record then points at that person.
+ * Links a user to their person at a church: the person already linked, else the person with the account's
+ * email when that address is verified (the owner followed a link mailed to it: an unverified address could
+ * be anyone's), else a new Guest person. The user-church record then points at that person.
  */
 export async function claimPerson(db: Db, churchId: string, user: Claimant): Promise<PersonRecord> {
   if (!(await churchExists(db, churchId))) throw notFound('Church');
@@ -144,19 +146,24 @@ export async function claimPerson(db: Db, churchId: string, user: Claimant): Pro
       .from(userChurches)
       .where(and(eq(userChurches.churchId, churchId), eq(userChurches.userId, user.userId)))
       .limit(1);
+    const [account] = await tx
+      .select({ email: users.email, emailVerified: users.emailVerified, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, user.userId))
+      .limit(1);
+    if (!account) throw unauthorized('User no longer exists');
     let person = link?.personId ? await personById(tx, churchId, link.personId) : undefined;
     person ??= await personOfUser(tx, churchId, user.userId);
-    if (!person) {
-      const byEmail = await personByEmail(tx, churchId, user.email);
+    if (!person && account.emailVerified) {
+      const byEmail = await personByEmail(tx, churchId, account.email);
       // A record already claimed by another user is theirs, not the caller's.
       if (byEmail && (!byEmail.userId || byEmail.userId === user.userId)) person = byEmail;
     }
     if (!person) {
-      const [account] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, user.userId)).limit(1);
       person = await createGuest(tx, churchId, {
-        email: user.email,
-        firstName: user.firstName ?? account?.firstName,
-        lastName: user.lastName ?? account?.lastName,
+        email: account.email,
+        firstName: user.firstName ?? account.firstName,
+        lastName: user.lastName ?? account.lastName,
         userId: user.userId,
       });
     }

@@ -36,13 +36,13 @@ export async function countUsers(db: DbOrTx): Promise<number> {
 
 /**
  * Spends the (hashed) authGuid while it has not expired, and sets the password when one is given, in one
- * statement: two requests racing with the same guid cannot both succeed. The user, or undefined when the
- * guid is unknown, used or expired.
+ * statement: two requests racing with the same guid cannot both succeed. Following a link mailed to the
+ * address proves the address (`emailVerified`). The user, or undefined when the guid is unknown, used or expired.
  */
 export async function spendAuthGuid(db: DbOrTx, guidHash: string, now: Date, passwordHash?: string): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
-    .set({ ...(passwordHash ? { passwordHash } : {}), authGuidHash: null, authGuidExpiresAt: null, updatedAt: now })
+    .set({ ...(passwordHash ? { passwordHash } : {}), authGuidHash: null, authGuidExpiresAt: null, emailVerified: true, updatedAt: now })
     .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, now)))
     .returning();
   return row;

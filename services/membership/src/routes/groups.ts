@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdParams, OptionalText, batchOf, exactShape, notFound, type ZodTypeProvider } from '@church/common';
+import { askModule } from '../domain/downstream';
 import { GROUP_TAGS, saveGroups } from '../domain/groups';
 import { findGroup, findGroupBySlug, groupsOfPerson, listGroups, softDeleteGroup } from '../repos/groups';
 
@@ -56,6 +57,8 @@ const GroupSave = z.object({
 const ChurchParams = z.object({ churchId: Id });
 const TagParams = z.object({ tag: z.string().trim().toLowerCase().min(1).max(50) });
 
+const AttendanceGroups = z.object({ groupIds: z.array(z.string()).max(100_000) });
+
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/groups';
@@ -73,14 +76,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const churchId = req.auth.churchId;
-      let groupIds: string[] = [];
-      try {
-        // Which groups meet at a service time is attendance's data (group service times).
-        const answer = await app.deps.internal.post<{ groupIds?: string[] }>('attendance', '/attendance/internal/groups', { churchId, ...req.query });
-        groupIds = (answer?.groupIds ?? []).filter((id) => Id.safeParse(id).success);
-      } catch (err) {
-        req.log.warn({ err }, 'attendance unreachable; group search answers no groups');
-      }
+      // Which groups meet at a service time is attendance's data (group service times); when attendance
+      // cannot answer, the search is a 502, not an empty list that looks like "no groups".
+      const answer = await askModule(app.deps.internal, req.log, 'attendance', '/attendance/internal/groups', { churchId, ...req.query }, AttendanceGroups);
+      const groupIds = answer.groupIds.filter((id) => Id.safeParse(id).success);
       return groupIds.length ? listGroups(app.db, churchId, { ids: groupIds }) : [];
     },
   );

@@ -20,6 +20,7 @@ import settings from './settings';
 import domains from './domains';
 import internal from './internal';
 import internalGroups from './internal-groups';
+import internalPeople from './internal-people';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -44,4 +45,5 @@ export const routes: FastifyPluginAsync[] = [
   domains,
   internal,
   internalGroups,
+  internalPeople,
 ];

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { anyUser, hasPermission, requires, type Claims } from '@church/auth';
-import { Id, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { anyUser, hasPermission, requires, rule, type Claims } from '@church/auth';
+import { Id, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { userSession } from '../domain/access';
 import { clock } from '../domain/clock';
 import { findPerson } from '../domain/people-links';
@@ -22,6 +22,12 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/userchurch';
 
+  /** The `:personId` in the path is the caller's own person. */
+  const ownPerson = rule('own record', (req, auth) => {
+    const id = (req.params as { personId?: string }).personId;
+    return Boolean(id && auth.personId && id.toLowerCase() === auth.personId.toLowerCase());
+  });
+
   /** Acting on another user's link takes People.Edit in the church; one's own link takes nothing. */
   const mayActFor = (auth: Claims, userId: string) => userId === auth.id || hasPermission(auth, 'People.Edit');
 
@@ -33,7 +39,8 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/personid/:personId`,
-    { config: { access: anyUser }, schema: { params: z.object({ personId: Id }), response: { 200: z.object({ email: z.string() }) } } },
+    // A person's login email is People.View data, or the caller's own.
+    { config: { access: requires('People.View', ownPerson) }, schema: { params: z.object({ personId: Id }), response: { 200: z.object({ email: z.string() }) } } },
     async (req) => {
       const link = await userChurchByPerson(app.db, req.auth.churchId, req.params.personId);
       const user = link ? await findUserById(app.db, link.userId) : undefined;
@@ -58,7 +65,9 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     return (await findUserChurch(app.db, auth.id, auth.churchId))?.personId === personId;
   };
 
-  // Links a user (the caller unless another is named) to the token's church, as a person of that church.
+  // Links a user to the token's church, as a person of that church. Attaching a user who is not yet linked to
+  // the church: the user themself, or a server admin (400 on userId otherwise; a church admin cannot pull any
+  // account of the platform into their church). Re-pointing a linked user of the church: People.Edit.
   app.post(
     base,
     { config: { access: userSession }, schema: { body: z.object({ userId: Id.optional(), personId: Id.nullish() }), response: { 200: UserChurch } } },
@@ -66,6 +75,9 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       const userId = req.body.userId ?? req.auth.id;
       const personId = req.body.personId ?? undefined;
       if (!mayActFor(req.auth, userId)) throw unauthorized('Missing permission: People.Edit');
+      if (userId !== req.auth.id && !hasPermission(req.auth, 'Server.Admin') && !(await findUserChurch(app.db, userId, req.auth.churchId))) {
+        throw badRequest('userId', 'Only the user themself or a server admin may attach a user to a church');
+      }
       const person = personId ? await findPerson(app.db, req.auth.churchId, personId) : undefined;
       if (personId && !(await mayLinkPerson(req.auth, personId, person))) throw unauthorized('Missing permission: People.Edit');
       if (!(await findUserById(app.db, userId))) throw notFound('User');

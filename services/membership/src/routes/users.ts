@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { hashPassword, hasPermission, requires } from '@church/auth';
-import { Email, Id, badRequest, conflict, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { findOrCreateUser, registerUser, sendReset } from '../domain/account';
+import { hasPermission, requires } from '@church/auth';
+import { Email, Id, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { confirmEmailChange, findOrCreateUser, passwords, registerUser, requestEmailChange, setPasswordWithGuid } from '../domain/account';
+import { AppName, AppUrl } from '../domain/app-links';
+import { PASSWORD_RESET_JOB } from '../jobs/password-reset';
 import { userSession } from '../domain/access';
-import { clock } from '../domain/clock';
 import { LoginResponse, UserOut, loginResponse, recordLogin, toUser, userByAuthGuid, userByJwt, userByPassword } from '../domain/login';
 import { findPerson, setOptedOut, unlinkUser } from '../domain/people-links';
-import { sha256 } from '../domain/secrets';
 import { deleteUserChurchesOf, userChurchesOf } from '../repos/churches';
 import { deleteOauthGrantsOfUser } from '../repos/oauth';
 import { deleteMembershipsOfUser } from '../repos/roles';
-import { deleteUserRow, findUserByEmail, findUserById, searchUsers, spendAuthGuid, updateUser } from '../repos/users';
+import { deleteUserRow, findUserById, searchUsers, updateUser } from '../repos/users';
 
 const Text = z.string().trim().max(100);
-const AppUrl = z.url({ protocol: /^https?$/, message: 'must be an http(s) address' });
-const AppLink = { appName: Text.min(1), appUrl: AppUrl };
+// Links are built only from allowed origins (src/domain/app-links.ts); the name is short plain text.
+const AppLink = { appName: AppName, appUrl: AppUrl };
 const Password = z.string().min(6, 'must be at least 6 characters').max(200);
 const Done = z.object({ success: z.boolean() });
 
@@ -36,14 +36,17 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     const kinds = [email || password ? 'email' : '', jwt ? 'jwt' : '', authGuid ? 'authGuid' : ''].filter(Boolean);
     if (kinds.length !== 1) throw badRequest(kinds[1] ?? 'email', 'Send exactly one credential: email and password, jwt, or authGuid');
     let user;
-    if (jwt) user = await userByJwt(app.db, app.deps, jwt);
+    let churchId: string | undefined;
+    // A token is re-derived from the database: the user must still exist, and roles, church links and the
+    // person are read again; the new token stays with the old one's church while the user is still linked to it.
+    if (jwt) ({ user, churchId } = await userByJwt(app.db, app.deps, jwt));
     else if (authGuid) user = await userByAuthGuid(app.db, authGuid);
     else {
       if (!email) throw badRequest('email', 'email is required with password');
       if (!password) throw badRequest('password', 'password is required with email');
       user = await userByPassword(app.db, email, password);
     }
-    const response = await loginResponse(app.db, app.deps, user);
+    const response = await loginResponse(app.db, app.deps, user, { churchId });
     await recordLogin(app.db, user, response);
     return response;
   });
@@ -57,12 +60,14 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     async (req) => toUser(await registerUser(app.db, app.deps, req.body)),
   );
 
-  // The same answer whether or not the email has an account, so the route cannot be used to find accounts.
+  // The same answer, by the same path, whether or not the email has an account: the request is queued and the
+  // account looked up (and mailed) by the `membership.passwordReset` job after the answer.
   app.post(
     `${base}/forgot`,
     { config: { access: 'public' }, schema: { body: z.object({ userEmail: Email, ...AppLink }), response: { 200: z.object({}) } } },
     async (req) => {
-      await sendReset(app.db, app.deps, req.body.userEmail, req.body);
+      const { userEmail, appName, appUrl } = req.body;
+      await app.deps.queue.enqueue(PASSWORD_RESET_JOB, { email: userEmail, appName, appUrl });
       return {};
     },
   );
@@ -71,8 +76,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     `${base}/setPasswordGuid`,
     { config: { access: 'public' }, schema: { body: z.object({ authGuid: z.string().min(1), newPassword: Password }), response: { 200: Done } } },
     async (req) => {
-      const user = await spendAuthGuid(app.db, sha256(req.body.authGuid), clock.now(), await hashPassword(req.body.newPassword));
-      if (!user) throw badRequest('authGuid', 'The link is invalid, used or expired');
+      if (!(await setPasswordWithGuid(app.db, req.body.authGuid, req.body.newPassword))) throw badRequest('authGuid', 'The link is invalid, used or expired');
       return { success: true };
     },
   );
@@ -120,13 +124,29 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     async (req) => toUser(await ownUser(await updateUser(app.db, req.auth.id, req.body))),
   );
 
+  // The new address gets a confirmation link; the account keeps its email until the link is followed
+  // (`confirmEmail`), so the answer is the account as it still is.
   app.post(
     `${base}/updateEmail`,
-    { config: { access: userSession }, schema: { body: z.object({ email: Email }), response: { 200: UserOut } } },
+    {
+      config: { access: userSession },
+      schema: { body: z.object({ email: Email, appName: AppName.optional(), appUrl: AppUrl.optional() }), response: { 200: UserOut } },
+    },
     async (req) => {
-      const taken = await findUserByEmail(app.db, req.body.email);
-      if (taken && taken.id !== req.auth.id) throw conflict('Another account uses this email', 'email');
-      return toUser(await ownUser(await updateUser(app.db, req.auth.id, { email: req.body.email })));
+      const user = ownUser(await findUserById(app.db, req.auth.id));
+      await requestEmailChange(app.db, app.deps, user, req.body.email, req.body);
+      return toUser(user);
+    },
+  );
+
+  // The confirmation link's guid is the proof: the pending address becomes the account's (verified) email.
+  app.post(
+    `${base}/confirmEmail`,
+    { config: { access: 'public' }, schema: { body: z.object({ authGuid: z.string().min(1).max(200) }), response: { 200: UserOut } } },
+    async (req) => {
+      const user = await confirmEmailChange(app.db, req.body.authGuid);
+      if (!user) throw badRequest('authGuid', 'The link is invalid, used or expired');
+      return toUser(user);
     },
   );
 
@@ -134,7 +154,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     `${base}/updatePassword`,
     { config: { access: userSession }, schema: { body: z.object({ newPassword: Password }), response: { 200: Done } } },
     async (req) => {
-      const passwordHash = await hashPassword(req.body.newPassword);
+      const passwordHash = await passwords.hash(req.body.newPassword);
       // A password change also spends any outstanding welcome or reset link.
       await ownUser(await updateUser(app.db, req.auth.id, { passwordHash, authGuidHash: null, authGuidExpiresAt: null }));
       return { success: true };

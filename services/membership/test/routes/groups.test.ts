@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import type { InternalClient } from '@church/common';
+import { HttpError, type InternalClient } from '@church/common';
 import { groupMembers, groups } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
 
@@ -95,6 +95,25 @@ describe('POST /membership/groups', () => {
     const ok = await save(token, { name: 'Ushers', tags: ['team'], parentGroupId: ministry.id });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()[0]).toMatchObject({ tags: ['team'], parentGroupId: ministry.id });
+  });
+
+  it('refuses a parentGroupId of another church (or none at all), and writes nothing', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    const [foreign] = (await save(other.token(['Groups.Edit']), { name: 'Theirs', tags: ['ministry'] })).json();
+    for (const body of [{ name: 'Mine', parentGroupId: foreign.id }, { name: 'Mine', tags: ['team'], parentGroupId: foreign.id }, { name: 'Mine', parentGroupId: randomUUID() }]) {
+      const res = await save(token, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0].param).toBe('parentGroupId');
+    }
+    const [mine] = (await save(token, { name: 'Mine' })).json();
+    const update = await save(token, { id: mine.id, parentGroupId: foreign.id });
+    expect(update.statusCode).toBe(400);
+    expect((await t.app.db.select().from(groups).where(eq(groups.churchId, c.churchId))).map((g) => g.parentGroupId)).toEqual([null]);
+    const [parent] = (await save(token, { name: 'Parent' })).json();
+    expect((await save(token, { id: mine.id, parentGroupId: parent.id })).json()[0].parentGroupId).toBe(parent.id);
+    expect((await save(token, { id: mine.id, parentGroupId: null })).json()[0].parentGroupId).toBeNull();
   });
 
   it('validates the body', async () => {
@@ -191,15 +210,17 @@ describe('GET /membership/groups/search', () => {
     expect(g2).toBeDefined();
   });
 
-  it('answers an empty list when attendance is unreachable', async () => {
+  it.each([
+    ['is unreachable', async () => Promise.reject(new Error('connect ECONNREFUSED'))],
+    ['fails', async () => Promise.reject(new HttpError(502, [{ msg: 'attendance answered 500' }]))],
+    ['answers nonsense', async () => ({ groups: 'all' })],
+  ])('answers 502 in the error shape when attendance %s (never an empty list)', async (_what, failure) => {
     const c = await makeChurch(t);
     await save(c.token(['Groups.Edit']), { name: 'Kids' });
-    attendanceAnswer = async () => {
-      throw new Error('connect ECONNREFUSED');
-    };
+    attendanceAnswer = failure;
     const res = await call(t.app, 'GET', `/membership/groups/search?campusId=${randomUUID()}`, { token: c.token() });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([]);
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ errors: [expect.objectContaining({ msg: expect.stringContaining('attendance') })] });
   });
 
   it('validates ids and is guarded', async () => {

@@ -75,12 +75,12 @@ describe('GET /membership/people/attendance', () => {
     ['answers 404', async () => Promise.reject(new HttpError(404, [{ msg: 'Route not found' }]))],
     ['is unreachable', async () => Promise.reject(new TypeError('fetch failed'))],
     ['answers nonsense', async () => ({ people: 'all' })],
-  ])('answers an empty list when attendance %s', async (_what, failure) => {
+  ])('answers 502 in the error shape when attendance %s (never an empty list)', async (_what, failure) => {
     const c = await makeChurch(t);
     answer = failure;
     const res = await call(t.app, 'GET', '/membership/people/attendance', { token: c.token(['People.Edit']) });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([]);
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ errors: [expect.objectContaining({ msg: expect.stringContaining('attendance') })] });
   });
 
   it('validates the filters', async () => {
@@ -104,7 +104,7 @@ describe('GET /membership/people/timeline', () => {
     await t.app.db.insert(forms).values({ id: formId, churchId: c.churchId, name: 'Welcome card' });
     await t.app.db.insert(formSubmissions).values({ id: submissionId, churchId: c.churchId, formId, contentType: 'person', contentId: p.id, submissionDate: new Date('2024-03-01T00:00:00Z') });
 
-    const res = await call(t.app, 'GET', `/membership/people/timeline?personIds=${p.id}`, { token: c.token() });
+    const res = await call(t.app, 'GET', `/membership/people/timeline?personIds=${p.id}`, { token: c.token(['People.View']) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
       { type: 'formSubmitted', date: '2024-03-01T00:00:00.000Z', personId: p.id, personName: 'Tim Line', formId, formName: 'Welcome card', formSubmissionId: submissionId },
@@ -112,11 +112,42 @@ describe('GET /membership/people/timeline', () => {
       { type: 'personAdded', date: '2024-01-01T00:00:00.000Z', personId: p.id, personName: 'Tim Line' },
     ]);
 
-    const byGroup = await call(t.app, 'GET', `/membership/people/timeline?groupIds=${groupId}`, { token: c.token() });
+    const byGroup = await call(t.app, 'GET', `/membership/people/timeline?groupIds=${groupId}`, { token: c.token(['People.View']) });
     expect(byGroup.json().map((e: { personId: string; type: string }) => [e.type, e.personId])).toEqual([
       ['groupJoined', other.id],
       ['groupJoined', p.id],
     ]);
+  });
+
+  it('shows others by the people routes’ rules: People.View anyone, Member level members, a guest only themself', async () => {
+    const c = await makeChurch(t);
+    const member = await addPerson(t, c.churchId, { firstName: 'Mem', lastName: 'Ber', membershipStatus: 'Member' });
+    const visitor = await addPerson(t, c.churchId, { firstName: 'Vis', lastName: 'Itor', membershipStatus: 'Visitor' });
+    const guest = await addPerson(t, c.churchId, { firstName: 'Gue', lastName: 'St', membershipStatus: 'Guest' });
+    const groupId = await addGroup(t, c.churchId, 'Choir');
+    for (const p of [member, visitor, guest]) await addToGroup(t, c.churchId, groupId, p.id);
+    const formId = randomUUID();
+    await t.app.db.insert(forms).values({ id: formId, churchId: c.churchId, name: 'Prayer request', restricted: true });
+    for (const p of [member, visitor, guest]) {
+      await t.app.db.insert(formSubmissions).values({ id: randomUUID(), churchId: c.churchId, formId, contentType: 'person', contentId: p.id, submittedBy: p.id, submissionDate: new Date() });
+    }
+    const seen = async (token: string) => {
+      const res = await call(t.app, 'GET', `/membership/people/timeline?personIds=${[member.id, visitor.id, guest.id].join(',')}&groupIds=${groupId}`, { token });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as Array<{ type: string; personId: string }>).map((e) => `${e.type}:${e.personId}`).sort();
+    };
+    const every = (types: string[], ids: string[]) => types.flatMap((ty) => ids.map((id) => `${ty}:${id}`)).sort();
+    const all = ['personAdded', 'groupJoined', 'formSubmitted'];
+
+    expect(await seen(c.token(['People.View']))).toEqual(every(all, [member.id, visitor.id, guest.id]));
+    // a Member-level viewer: members' joins and additions, never a visitor's or guest's, no one's form answers but their own
+    const asMember = c.token([], { personId: member.id, membershipStatus: 'Member' });
+    expect(await seen(asMember)).toEqual([...every(all, [member.id])].sort());
+    const membersLevel = c.token(['People.View Members'], { personId: null });
+    expect(await seen(membersLevel)).toEqual(every(['personAdded', 'groupJoined'], [member.id]));
+    // a guest sees only their own record
+    expect(await seen(c.token([], { personId: guest.id, membershipStatus: 'Guest' }))).toEqual(every(all, [guest.id]));
+    expect(await seen(c.token([], { personId: null, membershipStatus: 'Guest' }))).toEqual([]);
   });
 
   it('answers nothing for another church’s ids or none', async () => {
@@ -214,11 +245,28 @@ describe('GET /membership/people/directory/:id', () => {
 });
 
 describe('GET /membership/people/claim/:churchId', () => {
-  async function user(email: string) {
+  async function user(email: string, emailVerified = true) {
     const id = randomUUID();
-    await t.app.db.insert(users).values({ id, email, firstName: 'Uma', lastName: 'User' });
+    await t.app.db.insert(users).values({ id, email, firstName: 'Uma', lastName: 'User', emailVerified });
     return id;
   }
+
+  it('matches a person by email only when the account’s address is verified, and never by the token’s email', async () => {
+    const c = await makeChurch(t);
+    const email = `unverified-${randomUUID()}@example.org`;
+    const p = await addPerson(t, c.churchId, { email });
+    const userId = await user(email, false);
+    const res = await call(t.app, 'GET', `/membership/people/claim/${c.churchId}`, { token: c.token([], { userId, email, personId: null }) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().id).not.toBe(p.id);
+    expect(res.json()).toMatchObject({ membershipStatus: 'Guest', userId });
+    // a token naming someone else's address does not reach their record either
+    const victim = await addPerson(t, c.churchId, { email: `victim-${randomUUID()}@example.org` });
+    const other = await user(`other-${randomUUID()}@example.org`);
+    const forgedEmail = await call(t.app, 'GET', `/membership/people/claim/${c.churchId}`, { token: c.token([], { userId: other, email: victim.email!, personId: null }) });
+    expect(forgedEmail.json().id).not.toBe(victim.id);
+    expect((await t.app.db.select().from(people).where(eq(people.id, victim.id)))[0]!.userId).toBeNull();
+  });
 
   it('links the caller to the church’s person with their email and records the link', async () => {
     const c = await makeChurch(t);

@@ -175,7 +175,12 @@ describe('POST /membership/people', () => {
   });
 
   describe('photos', () => {
-    const png = `data:image/png;base64,${Buffer.from('fake-png-bytes').toString('base64')}`;
+    // the smallest valid PNG (1x1), and the first bytes of the other accepted kinds
+    const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+    const png = `data:image/png;base64,${PNG.toString('base64')}`;
+    const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(32)]);
+    const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(32)]);
+    const WEBP = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.alloc(4), Buffer.from('WEBPVP8 ', 'latin1'), Buffer.alloc(32)]);
 
     it('stores a base64 photo through storage and keeps its URL', async () => {
       const c = await makeChurch(t);
@@ -183,7 +188,42 @@ describe('POST /membership/people', () => {
       expect(p.photo).toBe(`http://localhost:8080/files/${c.churchId}/people/${p.id}.png`);
       expect(p.photoUpdated).toEqual(ISO);
       const file = path.join(t.config.DATA_DIR, 'files', c.churchId, 'people', `${p.id}.png`);
-      expect(readFileSync(file, 'utf8')).toBe('fake-png-bytes');
+      expect(readFileSync(file)).toEqual(PNG);
+    });
+
+    it('accepts PNG, JPEG, GIF and WebP by their bytes, stored under the type the bytes say', async () => {
+      const c = await makeChurch(t);
+      for (const [bytes, declared, ext] of [
+        [JPEG, 'image/jpeg', 'jpg'],
+        [GIF, 'image/gif', 'gif'],
+        [WEBP, 'image/webp', 'webp'],
+        // a PNG declared as something else is still a PNG
+        [PNG, 'image/gif', 'png'],
+      ] as const) {
+        const res = await save(c.token(['People.Edit']), { firstName: 'Pic', photo: `data:${declared};base64,${bytes.toString('base64')}` });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()[0].photo).toMatch(new RegExp(`/people/[0-9a-f-]+\\.${ext}$`));
+      }
+    });
+
+    it('refuses anything but a raster image, checked by its bytes (400 on photo)', async () => {
+      const c = await makeChurch(t);
+      const me = c.token(['People.EditSelf'], { membershipStatus: 'Guest' });
+      const html = Buffer.from('<html><script>alert(document.cookie)</script></html>').toString('base64');
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>').toString('base64');
+      for (const photo of [
+        `data:image/html;base64,${html}`,
+        `data:image/png;base64,${html}`,
+        `data:image/svg+xml;base64,${svg}`,
+        `data:image/x-html;base64,${html}`,
+        `data:image/png;base64,${Buffer.from('fake-png-bytes').toString('base64')}`,
+      ]) {
+        const res = await save(me, { id: c.personId, photo });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().errors[0].param).toBe('photo');
+      }
+      expect((await dbPerson(c.personId))!.photo).toBeNull();
+      expect(existsSync(path.join(t.config.DATA_DIR, 'files', c.churchId))).toBe(false);
     });
 
     it('refuses a data URL that is not an image', async () => {

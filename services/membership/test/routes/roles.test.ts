@@ -106,6 +106,22 @@ describe('role members', () => {
     expect((await call(t.app, 'POST', '/membership/rolemembers', { token: a.token, body: { roleId: admins.id } })).json().errors[0].param).toBe('email');
   });
 
+  it('POST /rolemembers by email matches only a verified address (or an account nobody has signed into)', async () => {
+    const a = await registeredChurch(t);
+    const admins = await roleNamed(a.church.id, 'Domain Admins');
+    // someone signed into this account without ever proving its address
+    const squatter = await makeUser(t);
+    await login(t, squatter.email);
+    const refused = await call(t.app, 'POST', '/membership/rolemembers', { token: a.token, body: { roleId: admins.id, email: squatter.email.toUpperCase() } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].param).toBe('email');
+    expect(await t.app.db.select().from(roleMembers).where(eq(roleMembers.userId, squatter.id))).toEqual([]);
+    // once the address is verified (a mailed link followed), the same grant goes through
+    await t.app.db.update(users).set({ emailVerified: true }).where(eq(users.id, squatter.id));
+    const granted = await call(t.app, 'POST', '/membership/rolemembers', { token: a.token, body: { roleId: admins.id, email: squatter.email } });
+    expect([granted.statusCode, granted.json()[0].userId]).toEqual([200, squatter.id]);
+  });
+
   it('DELETE /rolemembers/:id removes a member of the church’s role', async () => {
     const a = await registeredChurch(t);
     const b = await registeredChurch(t);

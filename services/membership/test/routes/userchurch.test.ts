@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded, tokenFor, type TestApp } from '@church/common/testing';
 import { startMembership } from '../setup';
 import { claimsOf, joinAsGuest, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { churches, people, userChurches } from '../../src/db/schema';
@@ -28,9 +28,20 @@ describe('GET /membership/userchurch/personid/:personId', () => {
   it('answers the email of the person’s user, in the token’s church only', async () => {
     const a = await registeredChurch(t);
     const b = await registeredChurch(t);
-    await expectGuarded(t.app, { method: 'GET', url: `/membership/userchurch/personid/${a.personId}` }, a.church.id);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/userchurch/personid/${a.personId}`, permission: 'People.View' }, a.church.id);
     expect((await call(t.app, 'GET', `/membership/userchurch/personid/${a.personId}`, { token: a.token })).json()).toEqual({ email: a.user.email });
     expect((await call(t.app, 'GET', `/membership/userchurch/personid/${a.personId}`, { token: b.token })).statusCode).toBe(404);
+  });
+
+  it('gives another person’s login email only to People.View holders; one’s own to anyone', async () => {
+    const a = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    const guestPerson = guest.login.churches[0].person.id;
+    const admins = await call(t.app, 'GET', `/membership/userchurch/personid/${a.personId}`, { token: guest.token });
+    expect(admins.statusCode).toBe(401);
+    expect(admins.body).not.toContain(a.user.email);
+    expect((await call(t.app, 'GET', `/membership/userchurch/personid/${guestPerson}`, { token: guest.token })).json()).toEqual({ email: guest.user.email });
+    expect((await call(t.app, 'GET', `/membership/userchurch/personid/${guestPerson}`, { token: a.token })).json()).toEqual({ email: guest.user.email });
   });
 });
 
@@ -48,19 +59,27 @@ describe('GET /membership/userchurch/user/:userId', () => {
 });
 
 describe('POST /membership/userchurch', () => {
-  it('links the caller (or, with People.Edit, another user) to a person of the token’s church', async () => {
+  it('links the caller (or, as a server admin, another user) to a person of the token’s church', async () => {
     const a = await registeredChurch(t);
     const b = await registeredChurch(t);
     const guest = await joinAsGuest(t, a.church.id);
     const outsider = await makeUser(t);
     await expectGuarded(t.app, { method: 'POST', url: '/membership/userchurch', body: {} }, a.church.id);
-    const res = await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { userId: outsider.id, personId: a.personId } });
+    // A church admin cannot attach an arbitrary user of the platform to their church.
+    const refused = await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { userId: outsider.id, personId: a.personId } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].param).toBe('userId');
+    expect(await linkOf(outsider.id, a.church.id)).toBeUndefined();
+    const admin = tokenFor({ churchId: a.church.id, personId: null, permissions: [], serverAdmin: true });
+    const res = await call(t.app, 'POST', '/membership/userchurch', { token: admin, body: { userId: outsider.id, personId: a.personId } });
     expect(res.json()).toEqual({ id: expect.any(String), userId: outsider.id, churchId: a.church.id, personId: a.personId, lastAccessed: null });
     // A guest may link only themself.
     expect((await call(t.app, 'POST', '/membership/userchurch', { token: guest.token, body: { userId: outsider.id } })).statusCode).toBe(401);
     // Another church's person is 404 and nothing is written.
     const stranger = await makeUser(t);
-    expect((await call(t.app, 'POST', '/membership/userchurch', { token: b.token, body: { userId: stranger.id, personId: a.personId } })).statusCode).toBe(404);
+    expect((await call(t.app, 'POST', '/membership/userchurch', { token: b.token, body: { personId: a.personId } })).statusCode).toBe(404);
+    expect((await linkOf(b.user.id, b.church.id))!.personId).toBe(b.personId);
+    expect((await call(t.app, 'POST', '/membership/userchurch', { token: b.token, body: { userId: stranger.id, personId: a.personId } })).statusCode).toBe(400);
     expect(await linkOf(stranger.id, b.church.id)).toBeUndefined();
     expect((await call(t.app, 'POST', '/membership/userchurch', { token: a.token, body: { personId: 'x' } })).json().errors[0].param).toBe('personId');
   });

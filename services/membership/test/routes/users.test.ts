@@ -4,11 +4,12 @@ import { API_NAMES, PERMISSIONS, permissionKey, type Claims } from '@church/auth
 import { startMembership } from '../setup';
 import { PASSWORD, claimsOf, joinAsGuest, login, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { clock } from '../../src/domain/clock';
-import { groupMembers, groups, people, roleMembers, userChurches, users } from '../../src/db/schema';
+import { passwords } from '../../src/domain/account';
+import { domains, groupMembers, groups, people, roleMembers, userChurches, users } from '../../src/db/schema';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startMembership();
+  t = await startMembership({ config: { APP_URL: 'https://app.example.test', ALLOWED_APP_ORIGINS: 'https://admin.example.test, https://b1.example.test' } });
 });
 afterAll(() => t.close());
 afterEach(() => jest.restoreAllMocks());
@@ -107,6 +108,30 @@ describe('POST /membership/users/login', () => {
     const oauthLike = t.deps.signToken({ ...(claimsOf(token) as unknown as Claims), scope: 'people:read' });
     expect((await call(t.app, 'POST', '/membership/users/login', { body: { jwt: oauthLike } })).statusCode).toBe(401);
     expect((await call(t.app, 'POST', '/membership/users/login', { body: { jwt: `${token}x` } })).statusCode).toBe(401);
+  });
+
+  it('re-derives a JWT login from the database: current roles and church, and a deleted user → 401', async () => {
+    const first = await registeredChurch(t);
+    const second = await registeredChurch(t, { user: first.user });
+    // the old token is for the second church; a later access of the first makes it the most recent
+    await call(t.app, 'POST', '/membership/churches/select', { token: second.token, body: { churchId: first.church.id } });
+    const again = (await call(t.app, 'POST', '/membership/users/login', { body: { jwt: second.token } })).json();
+    expect(claimsOf(again.token).churchId).toBe(second.church.id);
+    expect(Object.values(claimsOf(again.token).permissions as object).flat()).toContain('Roles.Edit');
+    // removed from every role of the church: the fresh token carries only the Everyone permissions
+    await t.app.db.delete(roleMembers).where(eq(roleMembers.userId, first.user.id));
+    const demoted = (await call(t.app, 'POST', '/membership/users/login', { body: { jwt: second.token } })).json();
+    expect(claimsOf(demoted.token).permissions).toEqual({ MembershipApi: ['People.EditSelf'], AttendanceApi: ['Attendance.Checkin'] });
+    // removed from the church: the token is for a church the user still has
+    await t.app.db.delete(userChurches).where(eq(userChurches.churchId, second.church.id));
+    const moved = (await call(t.app, 'POST', '/membership/users/login', { body: { jwt: second.token } })).json();
+    expect(moved.churches.map((c: { church: { id: string } }) => c.church.id)).toEqual([first.church.id]);
+    expect(claimsOf(moved.token).churchId).toBe(first.church.id);
+    // the account deleted: 401
+    expect((await call(t.app, 'DELETE', '/membership/users', { token: second.token })).statusCode).toBe(200);
+    const gone = await call(t.app, 'POST', '/membership/users/login', { body: { jwt: second.token } });
+    expect(gone.statusCode).toBe(401);
+    expect(gone.json().errors[0].msg).toEqual(expect.any(String));
   });
 
   it('refuses a wrong password and an unknown email alike with 401 in the error shape', async () => {
@@ -232,6 +257,47 @@ describe('POST /membership/users/register', () => {
     expect(noEmail.json().errors[0].param).toBe('email');
   });
 
+  it('builds links only from allowed origins: the configured list, church domains, else the default app address', async () => {
+    const { church } = await registeredChurch(t);
+    await t.app.db.insert(domains).values({ id: crypto.randomUUID(), churchId: church.id, domainName: 'www.gracechurch.example' });
+    const cases: Array<[string, string]> = [
+      ['https://admin.example.test/app', 'https://admin.example.test/app/login?auth='],
+      ['https://B1.example.test', 'https://b1.example.test/login?auth='],
+      ['https://www.gracechurch.example/members', 'https://www.gracechurch.example/members/login?auth='],
+      ['https://attacker.example/steal', 'https://app.example.test/login?auth='],
+      ['http://admin.example.test/app', 'https://app.example.test/login?auth='],
+      ['https://admin.example.test.attacker.example/', 'https://app.example.test/login?auth='],
+      ['https://admin.example.test@attacker.example/', 'https://app.example.test/login?auth='],
+      ['https://user@admin.example.test/', 'https://app.example.test/login?auth='],
+    ];
+    for (const [appUrl, expected] of cases) {
+      const email = `o-${crypto.randomUUID().slice(0, 8)}@example.test`;
+      expect((await call(t.app, 'POST', '/membership/users/register', { body: { email, firstName: 'O', lastName: 'Rigin', appName: 'B1', appUrl } })).statusCode).toBe(200);
+      await t.drain();
+      const html = mailTo(email)[0]!.html;
+      expect(html).toContain(`href="${expected}`);
+      expect(html).not.toContain('attacker');
+    }
+  });
+
+  it('escapes appName and limits its length', async () => {
+    const email = `x-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    const appName = '<img src=x onerror=alert(1)>&Co';
+    expect((await call(t.app, 'POST', '/membership/users/register', { body: { email, firstName: 'X', lastName: 'Y', appName, appUrl: APP.appUrl } })).statusCode).toBe(200);
+    await t.drain();
+    const [mail] = mailTo(email);
+    expect(mail!.subject).toBe('Welcome to &lt;img src=x onerror=alert(1)&gt;&amp;Co');
+    expect(mail!.html).toContain('&lt;img src=x onerror=alert(1)&gt;&amp;Co');
+    expect(mail!.html).not.toContain('<img');
+    for (const bad of ['A'.repeat(61), 'Line\nBreak']) {
+      const res = await call(t.app, 'POST', '/membership/users/register', { body: { email: `y-${crypto.randomUUID().slice(0, 8)}@example.test`, firstName: 'X', lastName: 'Y', appName: bad, appUrl: APP.appUrl } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0].param).toBe('appName');
+      const forgot = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: email, appName: bad, appUrl: APP.appUrl } });
+      expect(forgot.json().errors[0].param).toBe('appName');
+    }
+  });
+
   it('lets an authGuid expire after 24 hours', async () => {
     const email = `exp-${crypto.randomUUID().slice(0, 8)}@example.test`;
     await call(t.app, 'POST', '/membership/users/register', { body: { email, firstName: 'Ex', lastName: 'Pired', ...APP } });
@@ -263,6 +329,40 @@ describe('POST /membership/users/forgot', () => {
     expect((await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email, password: 'resetpass' } })).statusCode).toBe(200);
   });
 
+  it('takes the same path for known and unknown emails: answers, then looks up and mails through the queue', async () => {
+    const user = await makeUser(t);
+    const enqueued: Array<[unknown, unknown]> = [];
+    const enqueue = t.app.deps.queue.enqueue.bind(t.app.deps.queue);
+    jest.spyOn(t.app.deps.queue, 'enqueue').mockImplementation(((job: unknown, data: unknown, opts?: unknown) => {
+      enqueued.push([typeof job === 'string' ? job : (job as { name: string }).name, data]);
+      return (enqueue as (j: unknown, d: unknown, o?: unknown) => Promise<void>)(job, data, opts);
+    }) as typeof enqueue);
+    const before = (await t.app.db.select().from(users).where(eq(users.id, user.id)))[0]!;
+    const known = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: user.email, ...APP } });
+    const unknown = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: 'ghost@example.test', ...APP } });
+    expect([known.statusCode, unknown.statusCode]).toEqual([200, 200]);
+    // the route itself only queues the request, the same for both; the job looks the account up afterwards
+    expect(enqueued.filter(([name]) => name === 'membership.passwordReset')).toEqual([
+      ['membership.passwordReset', { email: user.email, ...APP }],
+      ['membership.passwordReset', { email: 'ghost@example.test', ...APP }],
+    ]);
+    expect(before.authGuidHash).toBeNull();
+    await t.drain();
+    expect(enqueued.filter(([name]) => name === 'membership.email').map(([, data]) => (data as { to: string }).to)).toEqual([user.email]);
+    expect(mailTo('ghost@example.test')).toEqual([]);
+    expect(authGuidOf(mailTo(user.email)[0]!.html)).toEqual(expect.any(String));
+    expect((await t.app.db.select().from(users).where(eq(users.id, user.id)))[0]!.authGuidHash).toHaveLength(64);
+  });
+
+  it('sends an attacker’s appUrl to the default app address', async () => {
+    const user = await makeUser(t);
+    await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: user.email, appName: 'B1', appUrl: 'https://attacker.example/steal' } });
+    await t.drain();
+    const [mail] = mailTo(user.email);
+    expect(mail!.html).toContain('href="https://app.example.test/login?auth=');
+    expect(mail!.html).not.toContain('attacker');
+  });
+
   it('validates the body', async () => {
     const res = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: 'not-an-email', ...APP } });
     expect(res.statusCode).toBe(400);
@@ -277,6 +377,21 @@ describe('POST /membership/users/setPasswordGuid', () => {
     const unknown = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid: 'not-a-guid', newPassword: '123456' } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors[0].param).toBe('authGuid');
+  });
+
+  it('checks the guid before hashing the password', async () => {
+    const hash = jest.spyOn(passwords, 'hash');
+    const bad = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid: 'no-such-guid', newPassword: '123456' } });
+    expect(bad.statusCode).toBe(400);
+    expect(hash).not.toHaveBeenCalled();
+    const user = await makeUser(t);
+    await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: user.email, ...APP } });
+    await t.drain();
+    const authGuid = authGuidOf(mailTo(user.email)[0]!.html)!;
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'good-pass' } })).statusCode).toBe(200);
+    expect(hash).toHaveBeenCalledTimes(1);
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'good-pass' } })).statusCode).toBe(400);
+    expect(hash).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -314,7 +429,7 @@ describe('account changes', () => {
     expect((await call(t.app, 'POST', '/membership/users/setDisplayName', { token, body: { lastName: 'X' } })).json().errors[0].param).toBe('firstName');
   });
 
-  it('POST /updateEmail changes the email, refusing one that another account uses', async () => {
+  it('POST /updateEmail mails a confirmation link to the new address and changes nothing until it is followed', async () => {
     const { user, token } = await registeredChurch(t);
     const other = await makeUser(t);
     await expectGuarded(t.app, { method: 'POST', url: '/membership/users/updateEmail', body: { email: 'x@y.test' } }, crypto.randomUUID());
@@ -322,9 +437,40 @@ describe('account changes', () => {
     expect(taken.statusCode).toBe(409);
     expect(taken.json().errors[0].param).toBe('email');
     const email = `new-${crypto.randomUUID().slice(0, 6)}@example.test`;
-    expect((await call(t.app, 'POST', '/membership/users/updateEmail', { token, body: { email } })).json()).toEqual({ id: user.id, firstName: 'Ada', lastName: 'Lovelace', email });
+    const asked = await call(t.app, 'POST', '/membership/users/updateEmail', { token, body: { email, ...APP } });
+    expect(asked.json()).toEqual({ id: user.id, firstName: 'Ada', lastName: 'Lovelace', email: user.email });
+    // not changed yet: the old address still logs in, the new one does not
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: PASSWORD } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email: user.email, password: PASSWORD } })).statusCode).toBe(200);
+    await t.drain();
+    expect(mailTo(user.email)).toEqual([]);
+    const [mail] = mailTo(email);
+    expect(mail!.html).toContain('href="https://admin.example.test/app/confirm-email?auth=');
+    const authGuid = authGuidOf(mail!.html)!;
+    const wrong = await call(t.app, 'POST', '/membership/users/confirmEmail', { body: { authGuid: `${authGuid}x` } });
+    expect([wrong.statusCode, wrong.json().errors[0].param]).toEqual([400, 'authGuid']);
+    const confirmed = await call(t.app, 'POST', '/membership/users/confirmEmail', { body: { authGuid } });
+    expect(confirmed.json()).toEqual({ id: user.id, firstName: 'Ada', lastName: 'Lovelace', email });
+    expect((await t.app.db.select().from(users).where(eq(users.id, user.id)))[0]).toMatchObject({ email, emailVerified: true, pendingEmail: null, emailGuidHash: null });
     expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: PASSWORD } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/membership/users/confirmEmail', { body: { authGuid } })).statusCode).toBe(400);
     expect((await call(t.app, 'POST', '/membership/users/updateEmail', { token, body: { email: 'bad' } })).json().errors[0].param).toBe('email');
+  });
+
+  it('POST /confirmEmail refuses an expired link, and an address taken meanwhile', async () => {
+    const { user, token } = await registeredChurch(t);
+    const email = `late-${crypto.randomUUID().slice(0, 6)}@example.test`;
+    await call(t.app, 'POST', '/membership/users/updateEmail', { token, body: { email } });
+    await t.drain();
+    const authGuid = authGuidOf(mailTo(email)[0]!.html)!;
+    expect(mailTo(email)[0]!.html).toContain('href="https://app.example.test/confirm-email?auth=');
+    jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() + 24 * 3600 * 1000 + 1000));
+    expect((await call(t.app, 'POST', '/membership/users/confirmEmail', { body: { authGuid } })).statusCode).toBe(400);
+    jest.restoreAllMocks();
+    await makeUser(t, { email });
+    const res = await call(t.app, 'POST', '/membership/users/confirmEmail', { body: { authGuid } });
+    expect([res.statusCode, res.json().errors[0].param]).toEqual([409, 'email']);
+    expect((await t.app.db.select().from(users).where(eq(users.id, user.id)))[0]!.email).toBe(user.email);
   });
 
   it('POST /updatePassword needs 6 characters and changes the password', async () => {

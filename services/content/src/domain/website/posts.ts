@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { membershipInternal } from '@church/common';
 import type { PostRow } from '../../repos/website/posts';
 import { displayNames } from './membership';
-import { loadFeed, loadMarked } from './esm';
+import { Feed } from 'feed';
+import { marked } from 'marked';
 
 /** A slug from a title: lower-case words joined by hyphens (`"Easter Sunday!"` → `easter-sunday`). */
 export function slugify(title: string): string {
@@ -33,7 +34,7 @@ async function churchName(app: FastifyInstance, churchId: string): Promise<strin
 
 /** RSS 2.0 of the latest published posts; links are `{siteUrl}/blog/{slug}`, content is the rendered markdown. */
 export async function rssFeed(app: FastifyInstance, churchId: string, siteUrl: string, rows: PostRow[]): Promise<string> {
-  const [{ Feed }, { marked }, name, authored] = await Promise.all([loadFeed(), loadMarked(), churchName(app, churchId), withAuthors(app, churchId, rows)]);
+  const [name, authored] = await Promise.all([churchName(app, churchId), withAuthors(app, churchId, rows)]);
   const site = siteUrl.replace(/\/+$/, '');
   const feed = new Feed({
     title: name ? `${name} Blog` : 'Blog',

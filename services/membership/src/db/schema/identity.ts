@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
 /** The church id of the server-wide role (server admins): roles otherwise always belong to a church. */
@@ -17,10 +17,20 @@ export const users = pgTable(
     /** sha256 of the one-time authGuid from a welcome or reset message */
     authGuidHash: text('auth_guid_hash'),
     authGuidExpiresAt: at('auth_guid_expires_at'),
+    /** the owner proved the address: they followed a link mailed to it (welcome, reset or email confirmation) */
+    emailVerified: boolean('email_verified').notNull().default(false),
+    /** an address asked for by `updateEmail`, not yet confirmed; sha256 of the link's guid and its expiry */
+    pendingEmail: text('pending_email'),
+    emailGuidHash: text('email_guid_hash'),
+    emailGuidExpiresAt: at('email_guid_expires_at'),
     lastLogin: at('last_login'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('users_email_uq').on(sql`lower(${t.email})`), index('users_auth_guid_idx').on(t.authGuidHash)],
+  (t) => [
+    uniqueIndex('users_email_uq').on(sql`lower(${t.email})`),
+    index('users_auth_guid_idx').on(t.authGuidHash),
+    index('users_email_guid_idx').on(t.emailGuidHash),
+  ],
 );
 
 export const churches = pgTable(

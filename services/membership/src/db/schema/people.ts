@@ -65,6 +65,8 @@ export const people = pgTable(
     index('people_church_household_idx').on(t.churchId, t.householdId),
     index('people_church_user_idx').on(t.churchId, t.userId),
     index('people_church_created_idx').on(t.churchId, t.createdAt),
+    // The mobile number's digits (`phoneDigits` in repos/people spells it the same): SMS opt-out by number.
+    index('people_church_mobile_digits_idx').on(t.churchId, sql`regexp_replace(coalesce(${t.mobilePhone}, ''), '[^0-9]', '', 'g')`),
     // church_id through btree_gin, the text through pg_trgm: `ilike '%term%'` within one church.
     index('people_church_search_idx').using('gin', t.churchId, sql`${peopleSearchText(t)} gin_trgm_ops`),
   ],

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { peopleColumns, type PeopleColumns } from '../../domain/advanced-match';
 import { MEMBER_LEVEL_STATUSES, toPerson, type PersonRecord } from '../../domain/person';
 import { listPeople, type Scope } from '../../repos/people';
 
@@ -25,6 +26,8 @@ interface Serialized {
   trigrams: Map<string, number[]>;
   /** 1 where a member-level viewer sees the person (Member or Staff, not opted out) */
   memberLevel: Uint8Array;
+  /** the fields advanced search compares, one column each (see domain/advanced-match.ts) */
+  columns: PeopleColumns;
 }
 
 const searchedFields = (row: PersonRecord) =>
@@ -63,7 +66,7 @@ function serialize(rows: PersonRecord[]): Serialized {
     memberLevel[i] = MEMBER_LEVEL_STATUSES.includes(row.membershipStatus ?? '') && !row.optedOut ? 1 : 0;
   });
   nameStarts[parts.length] = nameAt;
-  return { json: Buffer.concat(parts, at), index, starts, ends, names: names.join(''), nameStarts, trigrams, memberLevel };
+  return { json: Buffer.concat(parts, at), index, starts, ends, names: names.join(''), nameStarts, trigrams, memberLevel, columns: peopleColumns(rows) };
 }
 
 /**
@@ -102,8 +105,9 @@ function matching(records: Serialized, term: string, scope: Scope): number[] {
   }
 }
 
-// the JSON, the id map, and per character of searched text its 2 bytes plus about 8 of trigram postings
-const sizeOf = (records: Serialized) => records.json.length + records.index.size * 64 + records.names.length * 10;
+// the JSON, the id map, per character of searched text its 2 bytes plus about 8 of trigram postings, and the
+// advanced-search columns (about 400 bytes a person)
+const sizeOf = (records: Serialized) => records.json.length + records.index.size * 464 + records.names.length * 10;
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
@@ -151,6 +155,20 @@ export function personRecords(app: FastifyInstance) {
         positions.push(i);
       }
       return send(reply, answerOf(records, positions));
+    },
+
+    /**
+     * The people for whom `test` holds (given the church's columns), in the records' order; undefined when
+     * `test` cannot be built from the records (the caller then asks PostgreSQL).
+     */
+    async matching(churchId: string, makeTest: (columns: PeopleColumns) => ((i: number) => boolean) | undefined, scope: Scope): Promise<Buffer | undefined> {
+      const records = await serialized(churchId);
+      const test = makeTest(records.columns);
+      if (!test) return undefined;
+      const positions: number[] = [];
+      const n = records.starts.length;
+      for (let i = 0; i < n; i++) if ((!scope.membersOnly || records.memberLevel[i] === 1) && test(i)) positions.push(i);
+      return answerOf(records, positions);
     },
 
     /** People any of whose display, first, last or nick name, email or "first last" contains `term`, by name. */

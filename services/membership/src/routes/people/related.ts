@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { anyUser, requires } from '@church/auth';
+import { anyUser, hasPermission, isMember, requires } from '@church/auth';
 import { Id, IdList, IdParams, IsoDate, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { askModule } from '../../domain/downstream';
 import { claimPerson } from '../../domain/people-save';
 import { DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
 import { Person, PersonRecords, toPerson, viewerOf } from '../../domain/person';
@@ -23,7 +24,7 @@ const AttendanceAnswer = z.object({ personIds: z.array(Id).max(100_000) });
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  // Who attended is attendance's data; when it cannot answer, the list is empty rather than an error.
+  // Who attended is attendance's data; when it cannot answer, a 502 (never an empty list that looks like no one).
   app.get(`${BASE}/attendance`, { config: { access: requires('People.Edit') }, schema: { querystring: AttendanceFilter, response: { 200: PersonRecords } } }, async (req) => {
     const churchId = req.auth.churchId;
     const { startDate, endDate, ...filter } = req.query;
@@ -33,12 +34,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       body.groupIds = await groupIdsInCategory(app.db, churchId, filter.categoryName);
       if (!(body.groupIds as string[]).length) return [];
     }
-    let personIds: string[] = [];
-    try {
-      personIds = AttendanceAnswer.parse(await app.deps.internal.post('attendance', '/attendance/internal/people', body)).personIds;
-    } catch (err) {
-      req.log.warn({ err }, 'attendance did not answer; no attendees listed');
-    }
+    const { personIds } = await askModule(app.deps.internal, req.log, 'attendance', '/attendance/internal/people', body, AttendanceAnswer);
     return (await peopleByIds(app.db, churchId, [...new Set(personIds)])).map(toPerson);
   });
 
@@ -48,7 +44,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       config: { access: anyUser },
       schema: { querystring: z.object({ personIds: IdList.optional(), groupIds: IdList.optional() }), response: { 200: z.array(TimelineEvent) } },
     },
-    (req) => timeline(app.db, req.auth.churchId, req.query.personIds ?? [], req.query.groupIds ?? []),
+    (req) => {
+      // The people routes' who-sees-whom rules (see TimelineViewer).
+      const all = hasPermission(req.auth, 'People.View');
+      const viewer = { all, membersOnly: !all && isMember(req.auth), personId: req.auth.personId ?? null };
+      return timeline(app.db, req.auth.churchId, req.query.personIds ?? [], req.query.groupIds ?? [], viewer);
+    },
   );
 
   app.get(`${BASE}/directory/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: DirectoryPerson } } }, async (req) => {

@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Id, badRequest, type ZodTypeProvider } from '@church/common';
-import { ConditionList } from '../../domain/advanced-search';
+import { memoryTest } from '../../domain/advanced-match';
+import { ConditionList, parseCondition } from '../../domain/advanced-search';
 import { advancedWhere } from '../../domain/member-search';
-import { PersonRecords, viewerOf } from '../../domain/person';
+import { PersonRecords, toPerson, viewerOf } from '../../domain/person';
 import { inGroupWhere, peopleIdsWhere, peopleWhere, phoneWhere, searchPeople, searchPeopleIds } from '../../repos/people';
 import { personRecords } from './records';
 import { BASE, SearchInput } from './schemas';
@@ -59,7 +60,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (req, reply) => answerWhere(reply, req.auth.churchId, inGroupWhere(req.auth.churchId, req.query.groupId, viewerOf(req.auth))),
   );
 
-  app.post(`${BASE}/advancedSearch`, { config: { access: viewPeople }, schema: { body: ConditionList, response: { 200: PersonRecords } } }, (req, reply) => {
-    return answerWhere(reply, req.auth.churchId, advancedWhere(req.auth.churchId, req.body, viewerOf(req.auth)));
+  // Evaluated over the church's kept person records (domain/advanced-match.ts), the same answers as the SQL
+  // path, which still serves conditions on groups (membership is not in the records). Each answer is kept, compressed
+  // and tagged, per data version, viewer scope, day (ages) and conditions: a repeated search is a version lookup
+  // and a send (304 with If-None-Match).
+  app.post(`${BASE}/advancedSearch`, { config: { access: viewPeople }, schema: { body: ConditionList, response: { 200: PersonRecords } } }, async (req, reply) => {
+    const churchId = req.auth.churchId;
+    const viewer = viewerOf(req.auth);
+    const where = advancedWhere(churchId, req.body, viewer); // validates every condition (400s) first
+    const parsed = req.body.map((c, i) => parseCondition(c, i));
+    const today = new Date();
+    const variant = `advanced\n${viewer.membersOnly ? 'members' : 'all'}\n${today.toISOString().slice(0, 10)}\n${JSON.stringify(parsed)}`;
+    return app.deps.snapshots.send(req, reply, churchId, variant, async () => {
+      const json = await records.matching(churchId, (columns) => memoryTest(parsed, columns, today), viewer);
+      return json ? JSON.parse(json.toString('utf8')) : (await peopleWhere(app.db, where)).map(toPerson);
+    });
   });
 }

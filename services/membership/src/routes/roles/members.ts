@@ -49,6 +49,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   );
 
   // A member is named by userId or by email; an unknown email gets an account (it signs in through "forgot").
+  // By email, only a verified address matches an account that has been signed into.
   app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RoleMemberSave), response: { 200: z.array(RoleMember) } } }, async (req) =>
     app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
@@ -68,6 +69,10 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
           if (!user) throw badRequest(`${at}userId`, 'Unknown user');
         } else if (item.email) {
           user = await findOrCreateUser(tx, { email: item.email, firstName: item.firstName, lastName: item.lastName });
+          // An account that has been used without its address ever being proved may belong to someone else
+          // than the address's owner; a role by email goes only to a verified address (or to an account no one
+          // has signed into yet, which only a link mailed to the address can open).
+          if (!user.emailVerified && user.lastLogin) throw badRequest(`${at}email`, 'This address is not verified: its owner must confirm it (or name the user by userId)');
         } else {
           throw badRequest(`${at}email`, 'userId or email is required');
         }

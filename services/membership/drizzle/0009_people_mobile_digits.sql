@@ -1,0 +1,1 @@
+CREATE INDEX "people_church_mobile_digits_idx" ON "people" USING btree ("church_id",regexp_replace(coalesce("mobile_phone", ''), '[^0-9]', '', 'g'));
