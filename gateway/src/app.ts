@@ -12,11 +12,10 @@ import type { GatewayConfig } from './config';
 import { gatewayBodyParser, registerRateLimits, routePath } from './limits';
 import { upstream } from './proxy';
 
-/**
- * Internal routes are for signed service-to-service calls only and are never reachable from outside (on
- * `routePath`): every `/<module>/internal/...` path, and the spec's Internal routes that live elsewhere.
- */
-const INTERNAL = /^\/[a-z]+\/internal(\/|$)|^\/membership\/people\/apiemails$/;
+/** Internal routes are for signed service-to-service calls only and are never reachable from outside (on `routePath`). */
+const INTERNAL = /^\/[a-z]+\/internal(\/|$)/;
+/** The spec's Internal routes outside `/internal/`: they exist, and are refused here like any unauthorised call. */
+const SPEC_INTERNAL = /^\/membership\/people\/apiemails$/;
 
 /**
  * The edge: one proxy per module prefix (URLs are forwarded unchanged, keep-alive pools to each service),
@@ -57,6 +56,7 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     if (path === undefined) return reply.code(400).send({ errors: [{ msg: 'Malformed escape in the URL' }] });
     req.routePath = path;
     if (INTERNAL.test(path)) return reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] });
+    if (SPEC_INTERNAL.test(path)) return reply.code(401).send({ errors: [{ msg: 'This route is for server-to-server calls only' }] });
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > config.BODY_LIMIT) return reply.code(413).header('connection', 'close').send({ errors: [{ msg: 'Body is too large' }] });
   });
@@ -90,7 +90,7 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     const path = routePath(req.url ?? '');
     const module = path && /^\/([a-z]+)(\/|$)/.exec(path)?.[1];
     const target = targets.find(([m]) => m === module)?.[1];
-    if (!target || !path || INTERNAL.test(path)) return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+    if (!target || !path || INTERNAL.test(path) || SPEC_INTERNAL.test(path)) return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
     target.upgrade(req, socket, head);
   });
   app.addHook('onClose', async () => {

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { z } from 'zod';
-import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { swaggerOptions } from './docs';
 import { Registry, Histogram, collectDefaultMetrics } from 'prom-client';
 import {
   createTokenSigner,
@@ -218,10 +219,8 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
   registerAccess(app, deps);
   const metrics = registerMetrics(app);
 
-  await app.register(swagger, {
-    openapi: { info: { title: `${def.module} API`, version: '1.0.0' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
-    transform: jsonSchemaTransform,
-  });
+  // The module's OpenAPI document: spec tags and summaries, access, error responses, bearer security (docs.ts).
+  await app.register(swagger, swaggerOptions(def.module));
 
   deps.revocations =
     options.overrides?.revocations ??

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { passwordResetJob } from './jobs/password-reset';
 import { proxyConfigJob } from './jobs/proxy-config';
 import { routes } from './routes';
+import { revocationsSince } from './domain/revocations';
 
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
 export const definition: ServiceDefinition = {
@@ -11,6 +12,8 @@ export const definition: ServiceDefinition = {
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps), passwordResetJob(deps)],
+  // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
+  revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
 };
 
 /** Builds the membership app; tests pass a test database and other dependencies in `overrides`. */

@@ -59,6 +59,8 @@ export async function userByJwt(db: DbOrTx, deps: ServiceDeps, jwt: string): Pro
     throw unauthorized('Invalid or expired token');
   }
   if (claims.scope !== undefined) throw unauthorized('OAuth access tokens cannot be used to log in');
+  // A token from before a password change, deletion or loss of the church mints nothing new.
+  if (deps.revocations.isRevoked(claims)) throw unauthorized('Invalid or expired token');
   const user = await findUserById(db, claims.id);
   if (!user) throw unauthorized('Invalid or expired token');
   return { user, churchId: claims.churchId };

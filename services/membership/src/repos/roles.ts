@@ -72,12 +72,13 @@ export async function addRoleMember(db: DbOrTx, values: { churchId: string; role
   return existing!;
 }
 
-export async function deleteRoleMember(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
-  const rows = await db
+/** Removes one role member of the church; answers the removed member's user (undefined when there was none). */
+export async function deleteRoleMember(db: DbOrTx, churchId: string, id: string): Promise<{ userId: string | null } | undefined> {
+  const [row] = await db
     .delete(roleMembers)
     .where(and(eq(roleMembers.churchId, churchId), eq(roleMembers.id, id)))
-    .returning({ id: roleMembers.id });
-  return rows.length > 0;
+    .returning({ userId: roleMembers.userId });
+  return row;
 }
 
 /** Removes a user from every role of one church (or of every church when `churchId` is null). */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { announce, revokeTokens } from '../domain/revocations';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule, type Claims } from '@church/auth';
 import { Id, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
@@ -102,7 +103,11 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       const { userId, churchId, personId } = req.params;
       if (churchId !== req.auth.churchId) throw notFound('User church');
       if (!mayActFor(req.auth, userId)) throw unauthorized('Missing permission: People.Edit');
-      if (!(await deleteUserChurch(app.db, churchId, userId, personId))) throw notFound('User church');
+      const stamps = await app.db.transaction(async (tx) => {
+        if (!(await deleteUserChurch(tx, churchId, userId, personId))) throw notFound('User church');
+        return revokeTokens(tx, [{ userId, churchId }]);
+      });
+      await announce(app.deps, stamps);
       return {};
     },
   );

@@ -12,6 +12,7 @@ import { deleteUserChurchesOf, userChurchesOf } from '../repos/churches';
 import { deleteOauthGrantsOfUser } from '../repos/oauth';
 import { deleteMembershipsOfUser } from '../repos/roles';
 import { deleteUserRow, findUserById, searchUsers, updateUser } from '../repos/users';
+import { announce, revokeTokens } from '../domain/revocations';
 
 const Text = z.string().trim().max(100);
 // Links are built only from allowed origins (src/domain/app-links.ts); the name is short plain text.
@@ -155,8 +156,12 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     { config: { access: userSession }, schema: { body: z.object({ newPassword: Password }), response: { 200: Done } } },
     async (req) => {
       const passwordHash = await passwords.hash(req.body.newPassword);
-      // A password change also spends any outstanding welcome or reset link.
-      await ownUser(await updateUser(app.db, req.auth.id, { passwordHash, authGuidHash: null, authGuidExpiresAt: null }));
+      // A password change also spends any outstanding welcome or reset link, and every token minted before it.
+      const stamps = await app.db.transaction(async (tx) => {
+        await ownUser(await updateUser(tx, req.auth.id, { passwordHash, authGuidHash: null, authGuidExpiresAt: null }));
+        return revokeTokens(tx, [{ userId: req.auth.id }]);
+      });
+      await announce(app.deps, stamps);
       return { success: true };
     },
   );
@@ -187,14 +192,16 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
 
   app.delete(base, { config: { access: userSession }, schema: { response: { 200: z.object({}) } } }, async (req) => {
     const userId = req.auth.id;
-    await app.db.transaction(async (tx) => {
+    const stamps = await app.db.transaction(async (tx) => {
       const churchIds = (await userChurchesOf(tx, userId)).map((l) => l.church.id);
       await unlinkUser(tx, userId, churchIds);
       await deleteMembershipsOfUser(tx, userId, null);
       await deleteUserChurchesOf(tx, userId);
       await deleteOauthGrantsOfUser(tx, userId);
       await deleteUserRow(tx, userId);
+      return revokeTokens(tx, [{ userId }]);
     });
+    await announce(app.deps, stamps);
     return {};
   });
 }

@@ -310,7 +310,8 @@ async function churchScopedTables(): Promise<string[]> {
     "select table_name as name from information_schema.columns where column_name = 'church_id' and table_schema = current_schema() order by 1",
     [],
   );
-  return rows.map((r) => r.name);
+  // Revocation stamps are not the church's data: they must outlive the church until the tokens they refuse expire.
+  return rows.map((r) => r.name).filter((name) => name !== 'token_revocations');
 }
 
 async function rowsOf(table: string, churchId: string): Promise<number> {

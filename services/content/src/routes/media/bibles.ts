@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HttpError, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
 import { mediaDeps } from '../../domain/media/deps';
-import { BibleRepo, EMBEDDED_SOURCE, flushLookups } from '../../repos/media/bible';
+import { BibleRepo, EMBEDDED_SOURCE, ensureEmbedded, flushLookups } from '../../repos/media/bible';
 
 const Key = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._' -]+$/, 'letters, digits, ., - and _ only');
 const TranslationParams = z.object({ translationKey: Key });
@@ -29,6 +29,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const repo = () => new BibleRepo(app.db, mediaDeps(app).providers.bibleSource, (err) => app.log.warn({ err }, 'could not log Bible lookups'));
   app.addHook('onClose', async () => flushLookups(app.db).catch(() => undefined));
+  // A running server (not a test's app.inject) loads the bundled text as soon as it listens, so the first reader
+  // of a verse does not wait the seconds it takes (on PGlite) for it, nor do other content requests behind it.
+  app.addHook('onListen', async () => {
+    void ensureEmbedded(app.db).catch((err) => app.log.warn({ err }, 'the bundled Bible could not be loaded yet; the first read tries again'));
+  });
   const sources = () => [EMBEDDED_SOURCE, mediaDeps(app).providers.bibleSource.name];
   const access = 'public' as const;
 

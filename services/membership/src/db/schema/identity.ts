@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
 /** The church id of the server-wide role (server admins): roles otherwise always belong to a church. */
@@ -188,3 +188,19 @@ export const clientErrors = pgTable(
   (t) => [index('client_errors_church_idx').on(t.churchId, t.createdAt)],
 );
 
+
+/**
+ * Token revocation stamps (append-only; rows older than a login token's lifetime are pruned): tokens of the user
+ * (of the user in `churchId`, when set) minted before `atMs` are refused by every service (`@church/common`
+ * revocations.ts polls `POST /membership/internal/revocations` and hears Redis).
+ */
+export const tokenRevocations = pgTable(
+  'token_revocations',
+  {
+    id: id(),
+    userId: uuid('user_id').notNull(),
+    churchId: uuid('church_id'),
+    atMs: bigint('at_ms', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('token_revocations_at_idx').on(t.atMs)],
+);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { announce, revokeTokens } from '../../domain/revocations';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Email, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
@@ -90,7 +91,13 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Roles.View') }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
-    if (!(await deleteRoleMember(app.db, req.auth.churchId, req.params.id))) throw notFound('Role member');
+    // The removed member's tokens for this church lose the role's permissions at once (they log in again).
+    const stamps = await app.db.transaction(async (tx) => {
+      const removed = await deleteRoleMember(tx, req.auth.churchId, req.params.id);
+      if (!removed) throw notFound('Role member');
+      return removed.userId ? revokeTokens(tx, [{ userId: removed.userId, churchId: req.auth.churchId }]) : [];
+    });
+    await announce(app.deps, stamps);
     return {};
   });
 
@@ -100,10 +107,12 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     { config: { access: userSession }, schema: { params: z.object({ churchId: Id, userId: Id }), response: { 200: z.object({}) } } },
     async (req) => {
       if (req.params.userId !== req.auth.id) throw unauthorized('You can only remove yourself');
-      await app.db.transaction(async (tx) => {
+      const stamps = await app.db.transaction(async (tx) => {
         await deleteMembershipsOfUser(tx, req.auth.id, req.params.churchId);
         await deleteUserChurch(tx, req.params.churchId, req.auth.id);
+        return revokeTokens(tx, [{ userId: req.auth.id, churchId: req.params.churchId }]);
       });
+      await announce(app.deps, stamps);
       return {};
     },
   );

@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import { gte, lt } from 'drizzle-orm';
+import { LOGIN_TOKEN_SECONDS } from '@church/auth';
+import type { DbOrTx, RevocationEntry, ServiceDeps } from '@church/common';
+import { tokenRevocations } from '../db/schema';
+
+/**
+ * Writes revocation stamps in the caller's transaction: every token of `userId` (of `userId` in `churchId`)
+ * minted before now is refused once the transaction commits and the stamps spread (`announce`).
+ */
+export async function revokeTokens(tx: DbOrTx, stamps: Array<{ userId: string; churchId?: string | null }>): Promise<RevocationEntry[]> {
+  if (!stamps.length) return [];
+  const atMs = Date.now();
+  const entries = stamps.map((s) => ({ userId: s.userId, churchId: s.churchId ?? null, at: atMs }));
+  await tx.insert(tokenRevocations).values(entries.map((e) => ({ id: randomUUID(), userId: e.userId, churchId: e.churchId, atMs: e.at })));
+  return entries;
+}
+
+/** After commit: this replica refuses the tokens at once, the others within the poll or at once through Redis. */
+export function announce(deps: Pick<ServiceDeps, 'revocations'>, entries: RevocationEntry[]): Promise<void> {
+  return entries.length ? deps.revocations.publish(entries) : Promise.resolve();
+}
+
+/** Stamps written since `since` (ms) for the other services' pollers; stamps older than a token's life are pruned. */
+export async function revocationsSince(db: DbOrTx, since: number): Promise<{ entries: RevocationEntry[]; now: number }> {
+  const now = Date.now();
+  await db.delete(tokenRevocations).where(lt(tokenRevocations.atMs, now - LOGIN_TOKEN_SECONDS * 1000 - 3_600_000));
+  const rows = await db.select().from(tokenRevocations).where(gte(tokenRevocations.atMs, Math.floor(since)));
+  return { entries: rows.map((r) => ({ userId: r.userId, churchId: r.churchId, at: r.atMs })), now };
+}
