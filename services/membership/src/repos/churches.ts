@@ -177,10 +177,11 @@ export async function inactiveChurches(db: DbOrTx, before: Date): Promise<Church
 
 /**
  * Every table of the schema with a `church_id` column, with that column. Read from the schema's exports, so a
- * table added there is deleted with its church without anyone remembering to list it.
+ * table added there is deleted with its church without anyone remembering to list it. Token revocation stamps
+ * are the exception: they must outlive the church until the tokens they refuse have expired.
  */
 export const CHURCH_SCOPED_TABLES: ReadonlyArray<{ table: PgTable; column: PgColumn }> = (Object.values(schema) as unknown[])
-  .filter((value): value is PgTable => is(value, PgTable))
+  .filter((value): value is PgTable => is(value, PgTable) && value !== schema.tokenRevocations)
   .flatMap((table) => {
     const column = Object.values(getTableColumns(table)).find((c) => c.name === 'church_id');
     return column ? [{ table, column }] : [];
