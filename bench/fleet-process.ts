@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startFleet } from '../gateway/src/fleet';
-import { seedAll, type Exec } from './seed';
+import { seedAll, type Exec, type LaterModule } from './seed';
 import { QueryCapture } from './lib/capture';
 import type { FleetChildConfig, FromChild, ToChild } from './lib/ipc';
 
@@ -32,7 +32,7 @@ async function main() {
   // Seeding and explaining use their own connections on PostgreSQL, and the services' own PGlite instances
   // in embedded mode (PGlite is single-connection and lives inside this process).
   const clients: Client[] = [];
-  const execFor = async (module: 'membership' | 'attendance'): Promise<Exec> => {
+  const execFor = async (module: 'membership' | 'attendance' | LaterModule): Promise<Exec> => {
     const dbUrl = config.databaseUrls?.[module];
     if (dbUrl) {
       const client = new Client({ connectionString: dbUrl });
@@ -44,7 +44,13 @@ async function main() {
     const pglite = (fleet.services[module].deps.database.db as unknown as { $client: Exec }).$client;
     return capture.patchPglite(module, pglite);
   };
-  const dbs = { membership: await execFor('membership'), attendance: await execFor('attendance') };
+  const dbs = {
+    membership: await execFor('membership'),
+    attendance: await execFor('attendance'),
+    giving: await execFor('giving'),
+    content: await execFor('content'),
+    doing: await execFor('doing'),
+  };
   const seed = await seedAll(dbs, { reuse: config.reuse, log: (line) => process.stderr.write(`${line}\n`) });
 
   const send = (message: FromChild) => (process.send ? process.send(message) : undefined);

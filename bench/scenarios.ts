@@ -1,4 +1,4 @@
-import { fixtures, SHAPE } from './lib/fixtures';
+import { fixtures, historyStart, SHAPE, summaryYear } from './lib/fixtures';
 import type { LoadRequest } from './lib/load';
 
 export interface Target {
@@ -11,7 +11,7 @@ export interface Target {
 
 export interface Scenario {
   name: string;
-  module: 'membership' | 'attendance';
+  module: 'membership' | 'attendance' | 'giving' | 'content' | 'doing' | 'reporting';
   what: string;
   request(token: string): LoadRequest;
   target?: Target;
@@ -33,6 +33,15 @@ function checkinBatch(n: number): { path: string; body: string } {
     path: `/attendance/visits/checkin?serviceId=${fixtures.serviceId(service)}&peopleIds=${ids.join(',')}`,
     body: JSON.stringify(ids.map((personId) => ({ personId, visitSessions: [{ session }] }))),
   };
+}
+
+/** Autofill of plan k: each of its 40 positions with the 30 people of its team (team j % 10) as candidates. */
+function autofill(k: number): { path: string; body: string } {
+  const d = SHAPE.doing;
+  const perTeam = d.candidates / d.teams;
+  const team = (t: number) => people.slice(d.firstCandidate + t * perTeam, d.firstCandidate + (t + 1) * perTeam);
+  const teams = Array.from({ length: d.positionsPerPlan }, (_, j) => ({ positionId: fixtures.positionId(k, j), personIds: team(j % d.teams) }));
+  return { path: `/doing/plans/autofill/${fixtures.autofillPlanId(k)}`, body: JSON.stringify({ teams }) };
 }
 
 /** Login: real users with real passwords (argon2id), rotating over the seeded bench users. */
@@ -128,6 +137,104 @@ export const SCENARIOS: Scenario[] = [
     what: `GET /attendance/visitsessions/download/:sessionId (a session of the ${SHAPE.big.downloadGroupMembers}-member group)`,
     request: (token) => ({ method: 'GET', path: `/attendance/visitsessions/download/${fixtures.downloadSession()}`, token }),
     target: { text: 'download p99 ≤ 20 ms', kind: 'p99', value: 20 },
+    explain: true,
+  },
+
+  // giving (issue 20): five years of weekly gifts of the big church
+  {
+    name: 'giving-summary',
+    module: 'giving',
+    what: `GET /giving/donations/summary for ${summaryYear()} (a calendar year of ~99,000 donations, by week and fund)`,
+    request: (token) => ({ method: 'GET', path: `/giving/donations/summary?startDate=${summaryYear()}-01-01&endDate=${summaryYear()}-12-31`, token }),
+    target: { text: 'summary p99 ≤ 50 ms', kind: 'p99', value: 50 },
+    explain: true,
+  },
+  {
+    name: 'fund-total',
+    module: 'giving',
+    what: 'GET /giving/funds/public/:churchId/:fundId/total, no token: all-time total of the building campaign (~35,000 allocations)',
+    request: () => ({ method: 'GET', path: `/giving/funds/public/${fixtures.churchId}/${fixtures.fundId(SHAPE.giving.totalFund)}/total` }),
+    target: halfCeiling('public fund total'),
+    explain: true,
+  },
+  {
+    name: 'donations-person',
+    module: 'giving',
+    what: 'GET /giving/donations?personId=, a different person each request (~50 gifts with their funds)',
+    request: (token) => ({
+      method: 'GET',
+      path: `/giving/donations?personId=${people[0]}`,
+      token,
+      variants: { count: people.length, of: (n) => ({ path: `/giving/donations?personId=${people[n]}` }) },
+    }),
+    target: halfCeiling('donations of a person'),
+    explain: true,
+  },
+  // content (issues 17 and 18): the public website, blog, calendar feed, Bible and sermons
+  {
+    name: 'page-tree',
+    module: 'content',
+    what: `GET /content/pages/:churchId/tree?url=, no token: one of ${SHAPE.content.pages} pages of ${SHAPE.content.sectionsPerPage} sections × ${SHAPE.content.elementsPerSection} elements, in turn`,
+    request: () => {
+      const path = (n: number) => `/content/pages/${fixtures.churchId}/tree?url=${encodeURIComponent(fixtures.pageUrl(n % SHAPE.content.pages))}`;
+      return { method: 'GET', path: path(1), variants: { count: SHAPE.content.pages, of: (n) => ({ path: path(n) }) } };
+    },
+    target: halfCeiling('page tree by url'),
+  },
+  {
+    name: 'posts',
+    module: 'content',
+    what: `GET /content/posts/public/:churchId, no token: the first page of ${SHAPE.content.posts} published posts with their authors`,
+    request: () => ({ method: 'GET', path: `/content/posts/public/${fixtures.churchId}` }),
+    target: { text: 'posts p99 ≤ 20 ms', kind: 'p99', value: 20 },
+    explain: true,
+  },
+  {
+    name: 'ics',
+    module: 'content',
+    what: `GET /content/events/subscribe?churchId=&curatedCalendarId=, no token: the ICS feed of a calendar of ${SHAPE.content.calendarEvents} events`,
+    request: () => ({ method: 'GET', path: `/content/events/subscribe?churchId=${fixtures.churchId}&curatedCalendarId=${fixtures.curatedCalendarId()}` }),
+    target: { text: 'ICS feed p99 ≤ 20 ms', kind: 'p99', value: 20 },
+  },
+  {
+    name: 'verses',
+    module: 'content',
+    what: 'GET /content/bibles/KJV/verses/John.3.16-John.3.21, no token: a verse range of the bundled (kept) KJV',
+    request: () => ({ method: 'GET', path: '/content/bibles/KJV/verses/John.3.16-John.3.21' }),
+    target: halfCeiling('cached verse range'),
+    explain: true,
+  },
+  {
+    name: 'sermons',
+    module: 'content',
+    what: `GET /content/sermons/public/:churchId, no token: a church with ${SHAPE.content.sermons.toLocaleString('en-US')} sermons`,
+    request: () => ({ method: 'GET', path: `/content/sermons/public/${fixtures.churchId}` }),
+    target: { text: 'sermons p99 ≤ 20 ms', kind: 'p99', value: 20 },
+  },
+  // doing (issue 19)
+  {
+    name: 'plan-items',
+    module: 'doing',
+    what: `GET /doing/planItems/plan/:planId: a plan of ${SHAPE.doing.planItems} items (6 headers of 9)`,
+    request: (token) => ({ method: 'GET', path: `/doing/planItems/plan/${fixtures.planId()}`, token }),
+    target: halfCeiling('plan items'),
+    explain: true,
+  },
+  {
+    name: 'autofill',
+    module: 'doing',
+    what: `POST /doing/plans/autofill/:id: ${SHAPE.doing.positionsPerPlan} positions from ${SHAPE.doing.candidates} people (10 teams of 30), a fresh plan each request`,
+    request: (token) => ({ method: 'POST', token, ...autofill(0), variants: { count: SHAPE.doing.autofillPlans - 1, of: (n) => autofill(n + 1), unique: true } }),
+    target: { text: 'autofill p99 ≤ 100 ms', kind: 'p99', value: 100 },
+    explain: true,
+  },
+  // reporting (issue 19)
+  {
+    name: 'report-trend',
+    module: 'reporting',
+    what: `GET /reporting/reports/attendanceTrend/run: two years of weekly attendance of the big church (from ${historyStart()})`,
+    request: (token) => ({ method: 'GET', path: '/reporting/reports/attendanceTrend/run', token }),
+    target: { text: 'trend report p99 ≤ 100 ms', kind: 'p99', value: 100 },
     explain: true,
   },
 ];

@@ -93,7 +93,7 @@ export class QueryCapture {
     return Date.now() - started;
   }
 
-  async explain(baseUrl: string, requests: ExplainRequest[], dbs: Record<'membership' | 'attendance', Exec>): Promise<ExplainResult[]> {
+  async explain(baseUrl: string, requests: ExplainRequest[], dbs: Partial<Record<string, Exec>>): Promise<ExplainResult[]> {
     const results: ExplainResult[] = [];
     await this.quiet();
     for (const req of requests) {
@@ -116,10 +116,11 @@ export class QueryCapture {
       }
       const result: ExplainResult = { name: req.name, status, queries: [] };
       for (const q of this.captured.filter((c) => /^\s*(select|with)\b/i.test(c.text))) {
-        const module = q.source.includes('attendance') ? 'attendance' : q.source.includes('membership') ? 'membership' : undefined;
+        // the source is `db:bench_<module>` (PostgreSQL) or the module's name (PGlite)
+        const module = Object.keys(dbs).find((m) => q.source === m || q.source.endsWith(`_${m}`));
         if (!module) continue;
         try {
-          const { rows } = await dbs[module].query(`explain (analyze, buffers) ${q.text}`, q.params);
+          const { rows } = await dbs[module]!.query(`explain (analyze, buffers) ${q.text}`, q.params);
           result.queries.push({ module, sql: q.text, params: q.params, plan: rows.map((r) => String(Object.values(r)[0])).join('\n') });
         } catch (err) {
           result.queries.push({ module, sql: q.text, params: q.params, plan: `explain failed: ${String(err)}` });

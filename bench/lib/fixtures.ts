@@ -42,6 +42,21 @@ export const SHAPE = {
   password: 'Bench-Password-2024!',
   /** a common last-name prefix (matches "Smith") */
   searchTerm: 'Smi',
+  /** giving (big church only): weekly gifts over five years, allocated over eight funds */
+  giving: {
+    weeks: 260,
+    funds: 8,
+    /** chance that a person gives in a given week: 10,000 × 260 × 0.19 ≈ 494,000 donations */
+    giveRate: 0.19,
+    /** share of donations split over two funds */
+    splitRate: 0.2,
+    /** the fund of the public-total scenario: the building campaign (about 6% of allocations) */
+    totalFund: 7,
+  },
+  /** content (big church): the website, the blog, a curated calendar and the sermon archive */
+  content: { pages: 40, sectionsPerPage: 8, elementsPerSection: 40, posts: 200, calendarEvents: 200, sermons: 1_000, eventGroup: 1 },
+  /** doing (big church): one plan with 60 items; autofill plans of 40 positions each, candidates 300 people */
+  doing: { planItems: 60, autofillPlans: 6_000, positionsPerPlan: 40, candidates: 300, teams: 10, firstCandidate: 1_000, blockedOut: 30 },
 } as const;
 
 /** A deterministic UUID with the version-4 layout (zod's uuid check wants a version and a variant). */
@@ -60,11 +75,14 @@ export const SQL_HELPERS = [
 ];
 
 /** The Sunday that starts week `w` of the history (week weeks-1 is last week); dates in UTC. */
-export function historyStart(now = new Date()): string {
+export function historyStart(now = new Date(), weeks: number = SHAPE.weeks): string {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const sunday = new Date(today.getTime() - today.getUTCDay() * 86_400_000);
-  return new Date(sunday.getTime() - SHAPE.weeks * 7 * 86_400_000).toISOString().slice(0, 10);
+  return new Date(sunday.getTime() - weeks * 7 * 86_400_000).toISOString().slice(0, 10);
 }
+
+/** The last whole calendar year of the giving history (the summary scenario's year). */
+export const summaryYear = (now = new Date()) => now.getUTCFullYear() - 1;
 
 const BIG = 0;
 
@@ -81,6 +99,12 @@ export const fixtures = {
   sessionId: (g: number, week: number, church = BIG) => uid(`session:${church}:${g}:${week}`),
   /** check-ins go to service 0, service time 0 and group 12 (a linked group meeting at service time 0) */
   checkin: { service: 0, serviceTime: 0, group: 12 },
+  fundId: (f: number, church = BIG) => uid(`fund:${church}:${f}`),
+  pageUrl: (p: number) => (p === 0 ? '/' : `/page-${p}`),
+  curatedCalendarId: () => uid(`calendar:${BIG}:0`),
+  planId: () => uid(`plan:${BIG}:items`),
+  autofillPlanId: (k: number) => uid(`plan:${BIG}:autofill:${k}`),
+  positionId: (k: number, j: number) => uid(`position:${BIG}:${k}:${j}`),
   /** the last week's session of the 200-member group */
   downloadSession: () => uid(`session:${BIG}:0:${SHAPE.weeks - 1}`),
 };

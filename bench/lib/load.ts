@@ -41,7 +41,16 @@ export interface LoadRequest {
    * A request that varies (another person, another batch of check-ins): `count` distinct ones, `of(n)` for n
    * from 0. Each is built once, before the run, and the connections take them in turn (see `runLoad`).
    */
-  variants?: { count: number; of: (n: number) => { path?: string; body?: string } };
+  variants?: {
+    count: number;
+    of: (n: number) => { path?: string; body?: string };
+    /**
+     * Each variant is sent once across the warm-up and the measured run, in order (wrapping after `count`): for
+     * requests that change what the next one finds (an autofill fills its plan's positions). These are built as
+     * they are sent (autocannon's `setupRequest`), which costs the generator some CPU per request.
+     */
+    unique?: boolean;
+  };
 }
 
 export interface LoadOptions {
@@ -67,6 +76,8 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** the first few non-2xx answers, for the report */
   samples: string[];
+  /** unique variants: how many were sent, warm-up included (more than `count` means some were sent twice) */
+  variantsSent?: number;
 }
 
 export function headersFor(req: Pick<LoadRequest, 'token' | 'body'>): Record<string, string> {
@@ -97,8 +108,17 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
   // once in all.
   const variants = req.variants;
   let connection = 0;
+  let sent = 0;
+  const unique = variants?.unique
+    ? {
+        setupRequest: (r: autocannon.Request) => {
+          const v = variants.of(sent++ % variants.count);
+          return { ...r, ...(v.path !== undefined ? { path: v.path } : {}), ...(v.body !== undefined ? { body: v.body } : {}) };
+        },
+      }
+    : {};
   const ownVariants = (client: autocannon.Client) => {
-    if (!variants) return;
+    if (!variants || variants.unique) return;
     const own: autocannon.Request[] = [];
     for (let n = connection++ % opts.connections; n < variants.count; n += opts.connections) own.push(request({ ...req, ...variants.of(n) }));
     if (own.length) client.setRequests(own);
@@ -106,7 +126,7 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
   const base = {
     url: opts.url,
     connections: opts.connections,
-    requests: [request(variants ? { ...req, ...variants.of(0) } : req)],
+    requests: [{ ...request(variants ? { ...req, ...variants.of(0) } : req), ...unique }],
     timeout: 30,
     ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
   };
@@ -128,7 +148,7 @@ export async function runLoad(req: LoadRequest, opts: LoadOptions): Promise<Load
   });
   times.sort((a, b) => a - b);
   const at = (q: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))]! : 0);
-  return summary(result, at, times.at(-1) ?? 0, samples);
+  return { ...summary(result, at, times.at(-1) ?? 0, samples), ...(variants?.unique ? { variantsSent: sent } : {}) };
 }
 
 function summary(result: autocannon.Result, at: (q: number) => number, max: number, samples: string[]): LoadResult {

@@ -21,7 +21,7 @@ export const USAGE = `pnpm bench [options]
   --only=login,churches       run only these scenarios (ceilings always run)
   --no-redis                  postgres: in-process jobs even when Redis answers (embedded never uses Redis)
   --reuse                     postgres: keep bench_* databases seeded by an earlier run instead of re-creating them
-  --no-explain                skip EXPLAIN (ANALYZE, BUFFERS) of the search and attendance queries
+  --no-explain                skip EXPLAIN (ANALYZE, BUFFERS) of the queries of the scenarios marked explain
   --database-url=URL          admin URL of the PostgreSQL server (default $BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --redis-url=URL             default $BENCH_REDIS_URL or redis://127.0.0.1:6379`;
 

@@ -50,7 +50,8 @@ export function evaluate(outcome: Outcome, ceilings: BenchReport['ceilings']): O
   const pg = outcome.adjacentPg?.rps ?? ceilings.pg?.rps;
   if (pg) outcome.ratioPg = Math.round((r.rps / pg) * 1000) / 1000;
   const t = outcome.target;
-  const clean = r.non2xx === 0 && r.errors === 0;
+  // no answer at all within the run is a failure, whatever the (empty) percentiles say
+  const clean = r.non2xx === 0 && r.errors === 0 && r.total > 0;
   if (t?.kind === 'pgRatio' && outcome.ratioPg !== undefined) outcome.pass = clean && outcome.ratioPg >= t.value;
   if (t?.kind === 'rps') outcome.pass = clean && r.rps >= t.value;
   if (t?.kind === 'p99') outcome.pass = clean && (t.strict ? r.p99 < t.value : r.p99 <= t.value);

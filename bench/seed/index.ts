@@ -2,6 +2,9 @@ import { fixtures } from '../lib/fixtures';
 import { type Exec, type StepTiming } from './exec';
 import { seedMembership } from './membership';
 import { missingAttendanceTables, seedAttendance } from './attendance';
+import { GIVING_TABLES, givingSeeded, seedGiving } from './giving';
+import { CONTENT_TABLES, contentSeeded, seedContent } from './content';
+import { DOING_TABLES, doingSeeded, resetDoing, seedDoing } from './doing';
 
 export type { Exec, StepTiming } from './exec';
 
@@ -13,7 +16,23 @@ export interface SeedReport {
   counts: Record<string, number>;
   /** attendance tables that do not exist yet; the attendance scenarios are skipped when any is missing */
   missingAttendance: string[];
+  /** module → its bench tables that do not exist yet (giving, content, doing): its seed and scenarios are skipped */
+  missing: Record<string, string[]>;
   notes: string[];
+}
+
+/** The modules seeded after membership and attendance, each into its own database, each on its own check. */
+const LATER = {
+  giving: { tables: GIVING_TABLES, seeded: givingSeeded, seed: seedGiving, counts: ['funds', 'donations', 'fund_donations'], what: 'five years of weekly gifts, about 494,000 donations' },
+  content: { tables: CONTENT_TABLES, seeded: contentSeeded, seed: seedContent, counts: ['pages', 'sections', 'elements', 'posts', 'events', 'sermons'], what: 'a 40-page site, posts, events, sermons' },
+  doing: { tables: DOING_TABLES, seeded: doingSeeded, seed: seedDoing, counts: ['plans', 'positions', 'plan_items'], what: 'plans, positions, plan items' },
+} as const;
+export type LaterModule = keyof typeof LATER;
+export const LATER_MODULES = Object.keys(LATER) as LaterModule[];
+
+async function missingTables(db: Exec, tables: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query(`select t from unnest($1::text[]) t where to_regclass('public.' || t) is null`, [tables]);
+  return rows.map((r) => String(r.t));
 }
 
 async function count(db: Exec, table: string): Promise<number> {
@@ -27,9 +46,9 @@ async function alreadySeeded(db: Exec): Promise<boolean> {
 }
 
 /** Seeds membership then attendance (skipped with a note while its tables are missing), then refreshes statistics. */
-export async function seedAll(dbs: { membership: Exec; attendance: Exec }, opts: { reuse: boolean; log: (line: string) => void }): Promise<SeedReport> {
+export async function seedAll(dbs: { membership: Exec; attendance: Exec } & Record<LaterModule, Exec>, opts: { reuse: boolean; log: (line: string) => void }): Promise<SeedReport> {
   const started = performance.now();
-  const report: SeedReport = { seeded: false, ms: 0, timings: [], counts: {}, missingAttendance: [], notes: [] };
+  const report: SeedReport = { seeded: false, ms: 0, timings: [], counts: {}, missingAttendance: [], missing: {}, notes: [] };
   report.missingAttendance = await missingAttendanceTables(dbs.attendance);
   if (opts.reuse && (await alreadySeeded(dbs.membership))) {
     report.notes.push('reused the databases seeded by an earlier run (vacuumed first)');
@@ -56,7 +75,42 @@ export async function seedAll(dbs: { membership: Exec; attendance: Exec }, opts:
     if (!report.missingAttendance.length) await dbs.attendance.query('vacuum analyze');
     report.timings.push({ step: 'vacuum analyze', rows: 0, ms: Math.round(performance.now() - analyzeStart) });
   }
+  // Giving, content and doing: each seeded when its database does not hold its seed yet (so `--reuse` of
+  // databases seeded before these modules existed seeds just them), each skipped while its tables are missing.
+  for (const module of LATER_MODULES) {
+    const spec = LATER[module];
+    const db = dbs[module];
+    const missing = await missingTables(db, spec.tables);
+    if (missing.length) {
+      report.missing[module] = missing;
+      report.notes.push(`${module} tables missing (${missing.join(', ')}): ${module} seed and scenarios skipped`);
+      continue;
+    }
+    if (await spec.seeded(db, fixtures.churchId)) {
+      if (module === 'doing') await resetDoing(db, fixtures.churchId);
+      await db.query('vacuum analyze');
+      continue;
+    }
+    report.seeded = true;
+    opts.log(`seeding ${module} (${spec.what}) ...`);
+    // one transaction: a failed seed leaves no half-seeded database for the next `--reuse` to take as seeded
+    await db.query('begin');
+    const timings = await spec.seed(db).catch(async (err: unknown) => {
+      await db.query('rollback');
+      throw err;
+    });
+    await db.query('commit');
+    for (const t of timings) opts.log(`  ${t.step}: ${t.rows} rows, ${(t.ms / 1000).toFixed(1)} s`);
+    report.timings.push(...timings);
+    const analyzeStart = performance.now();
+    await db.query('vacuum analyze');
+    report.timings.push({ step: `vacuum analyze ${module}`, rows: 0, ms: Math.round(performance.now() - analyzeStart) });
+  }
   for (const table of ['churches', 'people', 'households', 'groups', 'group_members', 'users']) report.counts[table] = await count(dbs.membership, table);
+  for (const module of LATER_MODULES) {
+    if (report.missing[module]) continue;
+    for (const table of LATER[module].counts) report.counts[table] = await count(dbs[module], table);
+  }
   if (!report.missingAttendance.length) {
     for (const table of ['sessions', 'visits', 'visit_sessions']) report.counts[table] = await count(dbs.attendance, table);
   }

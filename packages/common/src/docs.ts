@@ -11,6 +11,7 @@
  *
  * `scripts/lint-openapi.ts` lints every module's document with Redocly's recommended rules.
  */
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -89,7 +90,7 @@ const paramShape = (path: string) =>
     .map((segment) => (segment.includes(':') ? ':' : segment))
     .join('/');
 
-let index: { exact: Map<string, SpecRoute>; shape: Map<string, SpecRoute>; bySegment: Map<string, string> } | undefined;
+let index: { exact: Map<string, SpecRoute>; shape: Map<string, SpecRoute>; bySegment: Map<string, string>; tableOrder: Map<string, number> } | undefined;
 
 function specIndex() {
   if (index) return index;
@@ -107,7 +108,9 @@ function specIndex() {
   }
   // a route the spec does not list is tagged with the table most of its resource's routes are in
   const bySegment = new Map([...segmentTables].map(([segment, counts]) => [segment, [...counts].sort((a, b) => b[1] - a[1])[0][0]]));
-  index = { exact, shape, bySegment };
+  const tableOrder = new Map<string, number>();
+  for (const row of specRoutes) if (!tableOrder.has(row.table)) tableOrder.set(row.table, tableOrder.size);
+  index = { exact, shape, bySegment, tableOrder };
   return index;
 }
 
@@ -136,6 +139,9 @@ export function fallbackTag(url: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Words: summaries, descriptions, access, operation ids
 
+/** Descriptions that say nothing without their table: `by id`, `of a plan`, `all`, `create or update`, `current user's`. */
+const GENERIC = /^(?:(?:by|of)\b.*|all|list|delete(?: by id| record)?|search|save(?: \(batch\))?|create or update|partial update|current user's)$/i;
+
 /**
  * A short summary from the spec's Description cell: its first clause that says what the route does; a terse one
  * (`by id`, `create or update`) is prefixed by what it is about (`Campuses: by id`).
@@ -148,7 +154,7 @@ export function summaryOf(description: string, table?: string, url?: string): st
   const clause = clauses.find((c) => !/^(body|query|params?|path|returns?|answers?)\b/i.test(c)) ?? clauses[0] ?? description;
   const short = clause.length <= 120 ? clause : `${clause.slice(0, 117).replace(/\s+\S*$/, '')}…`;
   const about = table && !table.includes(',') ? table : url?.split('/').filter(Boolean)[1];
-  const text = about && short.split(/\s+/).length <= 3 ? `${about}: ${short}` : short;
+  const text = about && GENERIC.test(short) ? `${about}: ${short}` : short;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -199,6 +205,7 @@ class Hoisted {
     delete schema.$defs;
     delete schema.$schema;
     delete schema.$id;
+    if (JSON.stringify(schema).includes('"$ref":"#"')) return this.takeRecursiveRoot(schema, defs, io, hint);
     if (!defs) return schema;
     const whole = JSON.stringify(defs);
     const names = new Map<string, string>();
@@ -221,6 +228,24 @@ class Hoisted {
       if (!Object.keys(this.schemas[name]).length) this.schemas[name] = rewrite(JSON.stringify(def));
     }
     return rewrite(JSON.stringify(schema));
+  }
+
+  /** A schema that refers to itself as a whole (`$ref: "#"`): hoisted itself, and referred to. */
+  private takeRecursiveRoot(schema: Json, defs: Record<string, Json> | undefined, io: Io, hint: string): Json {
+    const signature = `${io} # ${JSON.stringify(schema)} ${JSON.stringify(defs ?? {})}`;
+    let name = this.bySignature.get(signature);
+    if (!name) {
+      const base = pascal(singular(hint)) || 'Schema';
+      name = `${base}${io === 'input' ? 'Input' : ''}`;
+      for (let n = 2; this.schemas[name]; n++) name = `${base}${n}${io === 'input' ? 'Input' : ''}`;
+      this.bySignature.set(signature, name);
+      const ref = JSON.stringify(`#/components/schemas/${name}`);
+      const self = JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#"/g, `"$ref":${ref}`)) as Json;
+      if (defs) self.$defs = JSON.parse(JSON.stringify(defs).replace(/"\$ref":"#"/g, `"$ref":${ref}`));
+      this.schemas[name] = {};
+      this.schemas[name] = this.take(self, io, hint);
+    }
+    return { $ref: `#/components/schemas/${name}` };
   }
 }
 
@@ -380,7 +405,12 @@ export function swaggerOptions(module: string): FastifyDynamicSwaggerOptions {
         }
       }
       const listed = new Set(Object.values(doc.paths ?? {}).flatMap((item) => METHODS.flatMap((m) => ((item?.[m] as Operation | undefined)?.tags ?? []))));
-      doc.tags = [...tags].filter(([name]) => listed.has(name)).map(([name, description]) => ({ name, description }));
+      // in the spec's table order; tags of routes the spec does not list come last
+      const order = (name: string) => specIndex().tableOrder.get(name) ?? Number.MAX_SAFE_INTEGER;
+      doc.tags = [...tags]
+        .filter(([name]) => listed.has(name))
+        .sort(([a], [b]) => order(a) - order(b))
+        .map(([name, description]) => ({ name, description }));
       return doc as never;
     },
   };
@@ -395,6 +425,10 @@ function completeOperation(op: Operation, method: string, path: string): void {
   if (jwt) wanted.push(401);
   if (names.length || method !== 'get') wanted.push(404);
   for (const code of wanted) responses[code] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[code]}` };
+  // @fastify/swagger's placeholder wording, for a response that says nothing of itself
+  for (const [code, response] of Object.entries(responses)) {
+    if ((response as OpenAPIV3_1.ResponseObject).description === 'Default Response') (response as OpenAPIV3_1.ResponseObject).description = STATUS_CODES[code] ?? 'Response';
+  }
 
   const parameters = ((op.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((p) => p.in !== 'path' || names.includes(p.name));
   for (const name of names) {

@@ -19,6 +19,8 @@ import {
 import { baseConfig, loadConfig, type BaseConfig, type ModuleName } from './config';
 import { openDatabase, type Database } from './db';
 import type { RegisteredRoute, ServiceDeps } from './service';
+import { HttpError } from './errors';
+import type { InternalClient } from './internal';
 export { readOutbox } from './providers';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -362,4 +364,65 @@ export async function expectRoutesGuarded(app: FastifyInstance, opts: RouteWalkO
   }
   if (failures.length) throw new Error(`${failures.length} access failures:\n${failures.join('\n')}`);
   return report;
+}
+
+type AppOptions = { config?: Record<string, string>; overrides?: Partial<ServiceDeps> };
+
+/**
+ * Starts a module's app before a test file's tests and closes it after; the returned object reads through to
+ * it. Options may be a function, read when the app starts (fakes that start in an earlier `beforeAll`).
+ */
+export function useApp(
+  module: ModuleName,
+  migrationsFolder: string | readonly string[],
+  build: (config: never, overrides: Partial<ServiceDeps>) => Promise<FastifyInstance>,
+  opts: AppOptions | (() => AppOptions) = {},
+): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(module, migrationsFolder, build as never, typeof opts === 'function' ? opts() : opts);
+  });
+  afterAll(() => current?.close());
+  return new Proxy({} as TestApp, { get: (_target, key) => current![key as keyof TestApp] });
+}
+
+/**
+ * A church for one test, for modules that keep no church table: a fresh id and a person, `token()` for them
+ * (`token(['Donations.View'])`, `token('all')`, or options such as `leaderGroupIds`), `tokenOf(personId)` for
+ * someone else of the church.
+ */
+export function makeChurch() {
+  const churchId = randomUUID();
+  const personId = randomUUID();
+  return {
+    churchId,
+    personId,
+    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => tokenFor({ churchId, personId, permissions, ...extra }),
+    tokenOf: (otherPersonId: string, permissions: TokenOptions['permissions'] = []) => tokenFor({ churchId, personId: otherPersonId, permissions }),
+  };
+}
+
+/** A call a fake internal client received. */
+export interface InternalCall {
+  module: ModuleName;
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * A fake internal client for `overrides.internal`: answers from `routes` (keyed `POST /path`, given the body),
+ * records every call, and answers 404 for a route it does not know. Answers are copied, so no caller can
+ * change what the next one gets.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function fakeInternal(routes: Record<string, (body: any) => unknown>): InternalClient & { calls: InternalCall[] } {
+  const calls: InternalCall[] = [];
+  const request = async <T>(module: ModuleName, method: string, path: string, body?: unknown): Promise<T> => {
+    calls.push({ module, method, path, body });
+    const handler = routes[`${method} ${path}`];
+    if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${path}` }]);
+    return structuredClone(await handler(body)) as T;
+  };
+  return { calls, request, get: (module, path) => request(module, 'GET', path), post: (module, path, body) => request(module, 'POST', path, body) };
 }

@@ -1,40 +1,22 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, tokenFor, type TestApp, type TokenOptions } from '@church/common/testing';
-import { HttpError, type InternalClient, type ModuleName, type ServiceDeps } from '@church/common';
+import { createTestApp, fakeInternal, useApp, type TestApp } from '@church/common/testing';
+import type { ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../src/db/schema';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
-/** The attendance app on a fresh test database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
 /** Starts the attendance app before the file's tests and closes it after; the returned object reads through to it. */
-export function useAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): TestApp {
-  let current: TestApp | undefined;
-  beforeAll(async () => {
-    current = await startAttendance(opts);
-  });
-  afterAll(() => current?.close());
-  return new Proxy({} as TestApp, { get: (_target, key) => current![key as keyof TestApp] });
-}
+export const useAttendance = (opts: Parameters<typeof useApp>[3] = {}) => useApp('attendance', MIGRATIONS, buildApp as never, opts);
+export { fakeInternal, makeChurch, type InternalCall } from '@church/common/testing';
+
+/** The attendance app on a fresh test database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
 
 export function startAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): Promise<TestApp> {
   return createTestApp('attendance', MIGRATIONS, buildApp, opts);
 }
 
-/**
- * A church for this test: attendance keeps no church table, so a church is just a fresh id; `token()` mints
- * tokens for it (`token(['Attendance.View'])`, `token('all')`, or full options such as `leaderGroupIds`).
- */
-export function makeChurch() {
-  const churchId = randomUUID();
-  const personId = randomUUID();
-  return {
-    churchId,
-    personId,
-    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => tokenFor({ churchId, personId, permissions, ...extra }),
-  };
-}
 
 /** A campus → service → service time chain inserted directly; pass names to tell several apart. */
 export async function makePlaces(t: TestApp, churchId: string, names: { campus?: string; service?: string; time?: string } = {}) {
@@ -76,33 +58,7 @@ export async function makeVisit(t: TestApp, churchId: string, personId: string, 
   return id;
 }
 
-/** A recorded internal call. */
-export interface InternalCall {
-  module: ModuleName;
-  method: string;
-  path: string;
-  body?: unknown;
-}
 
-/**
- * A fake internal client for `overrides.internal`: answers from `routes` (keyed `POST /path`, given the body),
- * records every call, and answers 404 for a route it does not know.
- */
-export function fakeInternal(routes: Record<string, (body: unknown) => unknown>): InternalClient & { calls: InternalCall[] } {
-  const calls: InternalCall[] = [];
-  const request = async <T>(module: ModuleName, method: string, path: string, body?: unknown): Promise<T> => {
-    calls.push({ module, method, path, body });
-    const handler = routes[`${method} ${path}`];
-    if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${path}` }]);
-    return structuredClone(await handler(body)) as T;
-  };
-  return {
-    calls,
-    request,
-    get: (module, path) => request(module, 'GET', path),
-    post: (module, path, body) => request(module, 'POST', path, body),
-  };
-}
 
 /**
  * Membership's group lists as a fake answers `POST /membership/internal/groups/list`: `add(churchId, id, name)`

@@ -1,53 +1,18 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, tokenFor, type TestApp, type TokenOptions } from '@church/common/testing';
-import { HttpError, type InternalClient, type ModuleName, type PersonFacts, type ServiceDeps } from '@church/common';
+import { fakeInternal, useApp } from '@church/common/testing';
+import { HttpError, type PersonFacts } from '@church/common';
 import { buildApp } from '../src/app';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
-type Options = { config?: Record<string, string>; overrides?: Partial<ServiceDeps> };
+/** Starts the doing app before the file's tests and closes it after. */
+export const useDoing = (opts: Parameters<typeof useApp>[3] = {}) => useApp('doing', MIGRATIONS, buildApp as never, opts);
+export { fakeInternal, makeChurch, type InternalCall } from '@church/common/testing';
 
-/** Starts the doing app before the file's tests and closes it after; the returned object reads through to it. */
-export function useDoing(opts: Options | (() => Options) = {}): TestApp {
-  let current: TestApp | undefined;
-  beforeAll(async () => {
-    current = await createTestApp('doing', MIGRATIONS, buildApp as never, typeof opts === 'function' ? opts() : opts);
-  });
-  afterAll(() => current?.close());
-  return new Proxy({} as TestApp, { get: (_target, key) => current![key as keyof TestApp] });
-}
 
-/** A church for a test: a fresh id, a person, and tokens for them. */
-export function makeChurch() {
-  const churchId = randomUUID();
-  const personId = randomUUID();
-  return {
-    churchId,
-    personId,
-    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => tokenFor({ churchId, personId, permissions, ...extra }),
-    tokenOf: (personId: string, permissions: TokenOptions['permissions'] = []) => tokenFor({ churchId, personId, permissions }),
-  };
-}
 
-export interface InternalCall {
-  module: ModuleName;
-  method: string;
-  path: string;
-  body?: unknown;
-}
 
-/** A fake internal client: answers from `routes` (`POST /path` → handler of the body), records every call. */
-export function fakeInternal(routes: Record<string, (body: never) => unknown>): InternalClient & { calls: InternalCall[] } {
-  const calls: InternalCall[] = [];
-  const request = async <T>(module: ModuleName, method: string, path: string, body?: unknown): Promise<T> => {
-    calls.push({ module, method, path, body });
-    const handler = routes[`${method} ${path}`];
-    if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${path}` }]);
-    return structuredClone(await handler(body as never)) as T;
-  };
-  return { calls, request, get: (m, p) => request(m, 'GET', p), post: (m, p, b) => request(m, 'POST', p, b) };
-}
 
 /** A person as membership's people facts answer them. */
 export function person(facts: Partial<PersonFacts> & { id?: string } = {}): PersonFacts {

@@ -1,32 +1,16 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { createTestApp, tokenFor, call, permissionLists, TEST_SECRET, type TestApp, type TokenOptions } from '@church/common/testing';
+import { createTestApp, fakeInternal, tokenFor, call, permissionLists, TEST_SECRET, type TestApp, type TokenOptions } from '@church/common/testing';
 import { createTokenSigner } from '@church/auth';
-import { HttpError, type InternalClient, type ModuleName, type ServiceDeps } from '@church/common';
+import type { ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { fakeStripe, type FakeStripe } from './fake-stripe';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
+export { fakeInternal, type InternalCall } from '@church/common/testing';
 
-export interface InternalCall {
-  module: ModuleName;
-  method: string;
-  path: string;
-  body?: unknown;
-}
 
-/** A fake internal client for `overrides.internal`: answers from `routes` (keyed `POST /path`), records every call. */
-export function fakeInternal(routes: Record<string, (body: unknown) => unknown>): InternalClient & { calls: InternalCall[] } {
-  const calls: InternalCall[] = [];
-  const request = async <T>(module: ModuleName, method: string, p: string, body?: unknown): Promise<T> => {
-    calls.push({ module, method, path: p, body });
-    const handler = routes[`${method} ${p}`];
-    if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${p}` }]);
-    return structuredClone(await handler(body)) as T;
-  };
-  return { calls, request, get: (m, p) => request(m, 'GET', p), post: (m, p, b) => request(m, 'POST', p, b) };
-}
 
 /** People membership knows in these tests, by id. */
 export const people = new Map<string, { firstName: string; lastName: string; email: string | null }>();

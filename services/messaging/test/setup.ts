@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, tokenFor, type TestApp, type TokenOptions } from '@church/common/testing';
+import { createTestApp, type TestApp } from '@church/common/testing';
 import { HttpError, type InternalClient, type ModuleName, type ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
+export { makeChurch } from '@church/common/testing';
 
 export interface FakePerson {
   id: string;
@@ -121,16 +122,6 @@ export function useMessaging(opts: Parameters<typeof startMessaging>[0] = {}): M
   return new Proxy({} as MessagingTest, { get: (_t, key) => current![key as keyof MessagingTest] });
 }
 
-/** A church for a test: `token()` mints tokens for it. */
-export function makeChurch() {
-  const churchId = randomUUID();
-  const personId = randomUUID();
-  return {
-    churchId,
-    personId,
-    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => tokenFor({ churchId, personId, permissions, ...extra }),
-  };
-}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, testDatabase, tokenFor, type TestApp, type TokenOptions } from '@church/common/testing';
+import { createTestApp, testDatabase, type TestApp } from '@church/common/testing';
 import { HttpError, readOnlyQuery, type Database, type InternalClient, type ModuleName } from '@church/common';
 import { buildApp } from '../src/app';
 import { reportingFields } from '../src/config';
@@ -8,6 +8,7 @@ import type { ReportDefinition } from '../src/domain/definition';
 import type { SourceModule } from '../src/clients/module-query';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
+export { makeChurch } from '@church/common/testing';
 
 /** The source modules' own committed migrations: reports run against the real tables. */
 export const SOURCE_MIGRATIONS: Record<'membership' | 'attendance' | 'giving' | 'doing', string> = {
@@ -89,16 +90,6 @@ export function useReporting(modules: Array<keyof typeof SOURCE_MIGRATIONS>, opt
   return harness;
 }
 
-/** A church for one test: a fresh id and tokens for it. */
-export function makeChurch() {
-  const churchId = randomUUID();
-  const personId = randomUUID();
-  return {
-    churchId,
-    personId,
-    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => tokenFor({ churchId, personId, permissions, ...extra }),
-  };
-}
 
 /** Inserts one row (camelCase keys become snake_case columns) with a plain parameterised statement. */
 export async function insert(db: Database, table: string, row: Record<string, unknown>): Promise<string> {
