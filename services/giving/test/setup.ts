@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { createTestApp, fakeInternal, tokenFor, call, permissionLists, TEST_SECRET, type TestApp, type TokenOptions } from '@church/common/testing';
-import { createTokenSigner } from '@church/auth';
+import { createTestApp, fakeInternal, tokenFor, call, type TestApp } from '@church/common/testing';
 import type { ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { fakeStripe, type FakeStripe } from './fake-stripe';
@@ -60,37 +59,10 @@ export function useGiving(opts: { config?: Record<string, string> | (() => Recor
   return new Proxy({} as GivingTest, { get: (_target, key) => current![key as keyof GivingTest] });
 }
 
-/** A church for a test: a fresh id and a person; `token()` mints tokens for it. */
-export function makeChurch() {
-  const churchId = randomUUID();
-  const personId = randomUUID();
-  return {
-    churchId,
-    personId,
-    token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => givingToken({ churchId, personId, permissions, ...extra }),
-  };
-}
-
-const sign = createTokenSigner(TEST_SECRET);
-
-/**
- * `tokenFor`, with `Settings.Edit` filed under the giving API (the harness files a content type several APIs
- * share under membership; giving reads its own).
- */
-export function givingToken(opts: TokenOptions): string {
-  const perms = opts.permissions ?? [];
-  if (perms === 'all' || !perms.includes('Settings.Edit')) return tokenFor(opts);
-  const lists = permissionLists(perms.filter((p) => p !== 'Settings.Edit'));
-  return sign({
-    id: randomUUID(),
-    email: opts.email ?? `user-${randomUUID().slice(0, 8)}@example.test`,
-    churchId: opts.churchId,
-    personId: opts.personId === undefined ? randomUUID() : opts.personId,
-    membershipStatus: opts.membershipStatus ?? 'Guest',
-    permissions: { ...lists, GivingApi: [...(lists.GivingApi ?? []), 'Settings.Edit'] },
-    leaderGroupIds: opts.leaderGroupIds ?? [],
-  });
-}
+/** A church for a test (`@church/common/testing`); `Settings.Edit` lands in the giving API's list too. */
+export { makeChurch } from '@church/common/testing';
+/** Tokens as login mints them; kept under this name for the giving tests. */
+export const givingToken = tokenFor;
 
 /** A person membership knows, with an email for receipts. */
 export function makePerson(firstName = 'Ada', lastName = 'Lovelace', email: string | null = `${firstName.toLowerCase()}-${randomUUID().slice(0, 6)}@example.test`) {

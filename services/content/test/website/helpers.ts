@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { call, permissionLists, TEST_SECRET } from '@church/common/testing';
-import { createTokenSigner } from '@church/auth';
+import { call } from '@church/common/testing';
 import type { FastifyInstance } from 'fastify';
 import { makeChurch } from '../setup';
-
-const sign = createTokenSigner(TEST_SECRET);
 
 /** A church with the tokens the website tests use. */
 export function church() {
@@ -13,15 +9,8 @@ export function church() {
     ...c,
     editor: c.token(['Content.Edit']),
     anyone: c.token(),
-    /** `Settings.Edit` of the content API (the harness files unknown-API permissions under membership) */
-    settingsEditor: sign({
-      id: randomUUID(),
-      email: 'settings@example.test',
-      churchId: c.churchId,
-      personId: c.personId,
-      permissions: { ...permissionLists([]), ContentApi: ['Settings.Edit'] },
-      leaderGroupIds: [],
-    }),
+    /** `Settings.Edit` (the harness files it in every API that has it, content's included) */
+    settingsEditor: c.token(['Settings.Edit']),
   };
 }
 
