@@ -2,10 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startFleet } from '../gateway/src/fleet';
+import { startFleet } from '../fleet/src/fleet';
 import { seedAll, type Exec, type LaterModule } from './seed';
 import { QueryCapture } from './lib/capture';
 import type { FleetChildConfig, FromChild, ToChild } from './lib/ipc';
+import { memorySample } from './memory-fleet';
 
 /**
  * The fleet under test, in its own process so the load generator does not share its event loop: starts the
@@ -71,6 +72,7 @@ async function main() {
   process.on('disconnect', close);
   process.on('message', async (message: ToChild) => {
     if (message.type === 'close') return close();
+    if (message.type === 'memory') send({ type: 'memory', id: message.id, sample: memorySample(message.resetPeak) });
     if (message.type === 'quiet') send({ type: 'quieted', id: message.id, waitedMs: await capture.quiet() });
     if (message.type === 'explain') {
       const results = await capture.explain(url, message.requests, dbs);

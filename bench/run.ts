@@ -7,6 +7,7 @@ import { startChild, type Child } from './lib/child';
 import { startDeployment, type Deployment } from './lib/deployment';
 import { postgresReachable, prepareCeilingDatabase, prepareDatabases, redisReachable } from './lib/databases';
 import { fixtures, SHAPE } from './lib/fixtures';
+import { startFlags } from './memory';
 import type { ExplainResult, FleetChildConfig, FleetReady, FromChild, ToChild } from './lib/ipc';
 import { headersFor, runLoad, type LoadOptions, type LoadRequest, type LoadResult } from './lib/load';
 import { parseOptions, type BenchOptions } from './lib/options';
@@ -150,7 +151,9 @@ async function main() {
 
     log(`starting the fleet (${opts.target}, Redis ${report.redis ? 'on' : 'off'}) and seeding ...`);
     const config: FleetChildConfig = { target: opts.target, dataDir, databaseUrls, redisUrl: report.redis ? opts.redisUrl : undefined, reuse: opts.reuse };
-    const fleet = await startChild<FleetReady>('fleet-process.ts', { BENCH_FLEET: JSON.stringify(config) }, { prefix: '[fleet]', timeoutMs: 20 * 60_000 });
+    // Embedded, the fleet runs with `pnpm start`'s Node flags, so its memory is what a church's box sees.
+    const nodeFlags = opts.target === 'embedded' ? startFlags() : [];
+    const fleet = await startChild<FleetReady>('fleet-process.ts', { BENCH_FLEET: JSON.stringify(config) }, { prefix: '[fleet]', timeoutMs: 20 * 60_000, nodeFlags });
     cleanups.push(() => fleet.stop());
     const { secrets, seed } = fleet.ready;
     report.seed = seed;
@@ -188,6 +191,8 @@ async function main() {
     const { token, source, note } = await obtainToken(url, secrets.JWT_SECRET);
     report.token = source;
     if (note) report.notes.push(note);
+    // The peak under the scenarios, apart from the seed's.
+    if (opts.target === 'embedded') await ask(fleet, { type: 'memory', id: nextId++, resetPeak: true }, 'memory', 10_000);
     const ctx = { url, token, opts, attendanceMissing: seed.missingAttendance.length > 0, missing: seed.missing ?? {} };
     for (const s of scenarios) {
       await quiet(fleet, deployment);
@@ -208,6 +213,14 @@ async function main() {
       const outcome = evaluate({ ...ran, adjacentPg }, report.ceilings);
       report.scenarios.push(outcome);
       if (outcome.status !== 'ok') log(`  ${outcome.status}: ${outcome.note ?? ''}`);
+    }
+
+    if (opts.target === 'embedded') {
+      const { sample } = await ask(fleet, { type: 'memory', id: nextId++ }, 'memory', 10_000);
+      const mb = (n: number) => Math.round(n / 2 ** 20);
+      report.notes.push(
+        `memory of the embedded fleet (one process, \`node ${nodeFlags.join(' ')}\`): peak ${mb(sample.hwm)} MB resident (VmHWM) over the scenarios, ${mb(sample.rss)} MB after them (V8 heap ${mb(sample.heapTotal)} MB, WASM and buffers ${mb(sample.external)} MB); target ≤ 800 MB under the scenarios (issue 15)`,
+      );
     }
 
     if (opts.explain) {

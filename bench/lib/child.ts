@@ -31,11 +31,15 @@ export function relayOutput(child: ChildProcess, prefix: string, write: (line: s
  * Forks a bench TypeScript file (through tsx) with an IPC channel and waits for its `ready` message. Its
  * output is passed on to our stderr with a prefix, capped so a failing fleet cannot flood the report.
  */
-export function startChild<Ready extends { type: string }>(file: string, env: Record<string, string>, opts: { prefix: string; timeoutMs: number }): Promise<Child<Ready>> {
+export function startChild<Ready extends { type: string }>(
+  file: string,
+  env: Record<string, string>,
+  opts: { prefix: string; timeoutMs: number; nodeFlags?: string[] },
+): Promise<Child<Ready>> {
   const child = fork(path.join(ROOT, 'bench', file), [], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...(opts.nodeFlags ?? []).filter((f) => f !== '--import' && f !== 'tsx'), '--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   relayOutput(child, opts.prefix, (line) => process.stderr.write(`${line}\n`));

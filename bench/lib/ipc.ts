@@ -41,9 +41,20 @@ export interface ExplainResult {
   error?: string;
 }
 
-export type ToChild = { type: 'explain'; id: number; requests: ExplainRequest[] } | { type: 'quiet'; id: number } | { type: 'close' };
+export type ToChild = { type: 'explain'; id: number; requests: ExplainRequest[] } | { type: 'quiet'; id: number } | { type: 'memory'; id: number; resetPeak?: boolean } | { type: 'close' };
+
+/** The fleet process's memory in bytes: resident now, its peak (VmHWM), and V8's view of it. */
+export interface MemorySample {
+  rss: number;
+  hwm: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
 export type FromChild =
   | FleetReady
   | { type: 'explained'; id: number; results: ExplainResult[] }
   | { type: 'quieted'; id: number; waitedMs: number }
+  | { type: 'memory'; id: number; sample: MemorySample }
   | { type: 'failed'; error: string };

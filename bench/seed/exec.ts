@@ -35,7 +35,7 @@ export async function withoutIndexes(db: Exec, timings: StepTiming[], tables: st
   const { rows: indexes } = await db.query(
     `select i.indexname, i.indexdef, c.conname, t.relname as tablename, pg_get_constraintdef(c.oid) as condef
        from pg_indexes i
-       join pg_class t on t.relname = i.tablename and t.relnamespace = 'public'::regnamespace
+       join pg_class t on t.relname = i.tablename and t.relnamespace = current_schema()::regnamespace
        left join pg_constraint c on c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass and c.contype in ('p', 'u')
       where i.schemaname = 'public' and i.tablename in (${list})`,
   );

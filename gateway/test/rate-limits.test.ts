@@ -1,5 +1,5 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, MODULES, type ModuleName } from '@church/common';
 import { buildGateway } from '../src/app';
@@ -250,6 +250,30 @@ describe('gateway rate limits', () => {
       expect(res.connection).toBe('close');
     } finally {
       await small.close();
+    }
+  });
+
+  it('answers headers over the size limit with 431 in the error shape and closes the connection, reaching no service', async () => {
+    const gw = await startGateway({});
+    try {
+      const { port } = gw.server.address() as AddressInfo;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(`GET /membership/churches HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+        });
+        let answer = '';
+        socket.on('data', (c: Buffer) => (answer += c.toString()));
+        // the gateway ends the connection itself: 'end' arrives without the client closing
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+      const [head, body] = raw.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 431 /);
+      expect(head).toMatch(/\r\nConnection: close/i);
+      expect(JSON.parse(body!)).toEqual({ errors: [{ msg: 'Request headers are too large' }] });
+      expect(seen).toHaveLength(0);
+    } finally {
+      await gw.close();
     }
   });
 

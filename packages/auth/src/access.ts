@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Claims } from './token';
-import { apiForPermission, normalizePermission, permissionKey, type ApiName } from './permissions';
+import { apiForPermission, normalizePermission, PERMISSIONS, permissionKey, SERVER_ADMIN, type ApiName } from './permissions';
 
 /**
  * How a route is reached, declared next to the route as the spec's Auth/Permission columns read:
@@ -55,6 +55,9 @@ const NAMED_TERMS: Record<string, AccessRule['check']> = {
   editself: (_req, auth, api) => hasPermission(auth, 'People.Edit Self', api),
 };
 
+/** Every permission a role can hold, by key: a route naming anything else fails when it is registered. */
+const KNOWN_PERMISSIONS = new Set([...PERMISSIONS, SERVER_ADMIN].map((p) => permissionKey(p.contentType, p.action)));
+
 /**
  * Access as the spec's Permission column reads it: `requires('People.View or Member')`. Terms may also
  * be rules, for conditions that read the request: `requires('People.View', ownRecord)`.
@@ -66,6 +69,8 @@ export function requires(...terms: Array<string | AccessRule>): AccessRule {
       const named = NAMED_TERMS[text.trim().toLowerCase()];
       if (named) return { text, check: named };
       if (!/^[A-Za-z]+\.[A-Za-z ]+$/.test(text.trim())) throw new Error(`unknown access term "${text}"`);
+      // A typo in a permission name fails the service's boot, not every caller of the route.
+      if (!KNOWN_PERMISSIONS.has(normalizePermission(text.trim()))) throw new Error(`unknown permission "${text}": not in the permission list`);
       return { text, check: (_req, auth, api) => hasPermission(auth, text, api) };
     });
   });

@@ -49,4 +49,10 @@ describe('access rules read like the spec’s Permission column', () => {
   it('refuses a term it cannot read, at start-up', () => {
     expect(() => requires('own record')).toThrow(/unknown access term/);
   });
+
+  it('refuses a permission name that is not in the permission list, at start-up', () => {
+    expect(() => requires('Donations.Veiw')).toThrow(/unknown permission "Donations.Veiw"/);
+    expect(() => requires('People.View or Peple.Edit')).toThrow(/unknown permission "Peple.Edit"/);
+    expect(() => requires('Attendance.View Summary', 'Donations.ViewSummary')).not.toThrow();
+  });
 });

@@ -152,12 +152,14 @@ export function journalTable(folder: string): string {
   return name === 'drizzle' ? '__drizzle_migrations' : `__drizzle_migrations_${name.replace(/[^a-z0-9_]/gi, '_')}`;
 }
 
-function withLifecycle(
+/** A `Database` from a drizzle handle and its driver's pieces; `journalSchema` is where migrations keep their journal. */
+export function withLifecycle(
   db: Db,
   kind: Database['kind'],
   rows: Database['rows'],
   runMigrations: (folder: string) => Promise<void>,
   close: () => Promise<void>,
+  journalSchema = 'drizzle',
 ): Database {
   let migrated = false;
   return {
@@ -173,7 +175,7 @@ function withLifecycle(
         await db.execute(sql`select 1`);
         if (!migrated) {
           // Another process (the migrate Job) may have applied them: ask drizzle's journal table.
-          const rows = await db.execute(sql`select count(*)::int as n from information_schema.tables where table_schema = 'drizzle'`);
+          const rows = await db.execute(sql`select count(*)::int as n from information_schema.tables where table_schema = ${journalSchema} and table_name like '__drizzle_migrations%'`);
           migrated = Number((rows as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0) > 0;
         }
         return migrated;

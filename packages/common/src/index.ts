@@ -22,3 +22,4 @@ export { webhookEvents, dataVersionSql } from './tables';
 export * from './service';
 export { RequestValidationError, exactShape } from './validation';
 export * from './main';
+export * from './embedded-db';

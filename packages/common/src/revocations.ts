@@ -40,6 +40,8 @@ export interface Revocations {
   publish(entries: RevocationEntry[]): Promise<void>;
   /** asks the source once now (tests; the poller does it on its own) */
   refresh(): Promise<void>;
+  /** starts polling (when the service listens: its own migrations have run, and membership may be up) */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -81,11 +83,12 @@ export async function createRevocations(options: RevocationOptions): Promise<Rev
   };
 
   let timer: NodeJS.Timeout | undefined;
-  if (options.pollMs > 0) {
+  const start = () => {
+    if (options.pollMs <= 0 || timer) return;
     timer = setInterval(() => void refresh(), options.pollMs);
     timer.unref();
     void refresh();
-  }
+  };
 
   let publisher: import('ioredis').Redis | undefined;
   let subscriber: import('ioredis').Redis | undefined;
@@ -117,6 +120,7 @@ export async function createRevocations(options: RevocationOptions): Promise<Rev
       if (publisher) await publisher.publish(REVOCATION_CHANNEL, JSON.stringify(entries)).catch(() => undefined);
     },
     refresh,
+    start,
     async close() {
       if (timer) clearInterval(timer);
       subscriber?.disconnect();

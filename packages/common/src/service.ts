@@ -233,6 +233,9 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
       log: app.log,
     }));
 
+  // Polled once the service listens: before, its own tables may not be migrated and membership may not be up.
+  app.addHook('onListen', async () => deps.revocations.start());
+
   const jobs = def.jobs?.(deps) ?? [];
   checkHandlers(def.module, def.owns ?? [], jobs);
   const queue = options.overrides?.queue ?? (await createQueue({ module: def.module, jobs, log: app.log, redisUrl: config.REDIS_URL }));

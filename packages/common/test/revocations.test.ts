@@ -74,6 +74,24 @@ describe('token revocation', () => {
     await failing.close();
   });
 
+  it('asks its source only once started (when the service listens), then on every poll', async () => {
+    let asked = 0;
+    const counting = await createRevocations({
+      source: async () => {
+        asked += 1;
+        return { entries: [], now: Date.now() };
+      },
+      pollMs: 20,
+      log: silent,
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(asked).toBe(0);
+    counting.start();
+    await new Promise((r) => setTimeout(r, 90));
+    expect(asked).toBeGreaterThanOrEqual(2);
+    await counting.close();
+  });
+
   const redisUrl = process.env.TEST_REDIS_URL;
   (redisUrl ? it : it.skip)('tells every replica at once through Redis (needs TEST_REDIS_URL)', async () => {
     const quiet = async () => ({ entries: [], now: Date.now() });

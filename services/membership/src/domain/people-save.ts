@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage } from '@church/common';
 import { churches, people, userChurches, users } from '../db/schema';
-import { existingHouseholdIds, insertHousehold } from '../repos/households';
-import { insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
+import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
+import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
 import { displayNameOf, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
 
 /** Fields a caller holding only `People.Edit Self` may not change on their own record. */
@@ -46,19 +46,28 @@ export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promis
     Object.assign(values[i]!, await photoValues(ctx, newIds[i]!, item.photo));
   }
 
+  // Set-based: one multi-row insert per chunk of new households and of new people (a batch of 5,000 is a few
+  // statements, not 10,000), updates one by one; answered in input order.
+  const newHouseholds: Array<{ id: string; churchId: string; name: string | null }> = [];
+  for (const [i, item] of items.entries()) {
+    const before = item.id ? existing.get(item.id) : undefined;
+    const v = values[i]!;
+    const merged = { ...before, ...v };
+    v.displayName = displayNameOf(merged);
+    if (!merged.householdId) {
+      const household = { id: randomUUID(), churchId, name: merged.lastName || v.displayName || null };
+      newHouseholds.push(household);
+      v.householdId = household.id;
+      v.householdRole = merged.householdRole ?? 'Head';
+    }
+  }
   return db.transaction(async (tx) => {
+    await insertHouseholds(tx, newHouseholds);
+    const fresh = items.flatMap((item, i) => (item.id ? [] : [{ ...values[i]!, id: newIds[i]! }]));
+    const inserted = new Map((await insertPeople(tx, churchId, fresh)).map((row) => [row.id, row]));
     const saved: PersonRow[] = [];
     for (const [i, item] of items.entries()) {
-      const before = item.id ? existing.get(item.id) : undefined;
-      const v = values[i]!;
-      const merged = { ...before, ...v };
-      v.displayName = displayNameOf(merged);
-      if (!merged.householdId) {
-        const household = await insertHousehold(tx, churchId, merged.lastName || v.displayName || null);
-        v.householdId = household.id;
-        v.householdRole = merged.householdRole ?? 'Head';
-      }
-      saved.push(before ? (await updatePerson(tx, churchId, before.id, v))! : await insertPerson(tx, churchId, { ...v, id: newIds[i] }));
+      saved.push(item.id ? (await updatePerson(tx, churchId, item.id, values[i]!))! : inserted.get(newIds[i]!)!);
     }
     return saved;
   });

@@ -2,12 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { households, people } from '../db/schema';
+import { INSERT_CHUNK } from './people';
 
 export type HouseholdRow = typeof households.$inferSelect;
 
 export async function insertHousehold(db: DbOrTx, churchId: string, name: string | null): Promise<HouseholdRow> {
   const [row] = await db.insert(households).values({ id: randomUUID(), churchId, name }).returning();
   return row!;
+}
+
+/** Several households in one statement per chunk (a batch of people who each need one). */
+export async function insertHouseholds(db: DbOrTx, rows: Array<{ id: string; churchId: string; name: string | null }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insert(households).values(rows.slice(i, i + INSERT_CHUNK));
 }
 
 /** Which of these household ids the church has. */

@@ -172,6 +172,18 @@ export async function insertPerson(db: DbOrTx, churchId: string, values: PersonV
   return row!;
 }
 
+/** Rows per multi-row insert: well under PostgreSQL's 65,535 parameters for the widest table. */
+export const INSERT_CHUNK = 500;
+
+/** New people of the church, one statement per chunk; the rows as stored. */
+export async function insertPeople(db: DbOrTx, churchId: string, rows: Array<PersonValues & { id: string }>): Promise<PersonRow[]> {
+  const out: PersonRow[] = [];
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    out.push(...(await db.insert(people).values(rows.slice(i, i + INSERT_CHUNK).map((v) => ({ ...v, churchId }))).returning()));
+  }
+  return out;
+}
+
 /** Updates one person of the church; undefined when the church has no such (non-removed) person. */
 export async function updatePerson(db: DbOrTx, churchId: string, id: string, values: PersonValues): Promise<PersonRow | undefined> {
   const [row] = await db

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
-import { roleMembers, rolePermissions, roles, users } from '../db/schema';
+import { roleMembers, rolePermissions, roles, userChurches, users } from '../db/schema';
 
 export type RoleRow = typeof roles.$inferSelect;
 export type RoleMemberRow = typeof roleMembers.$inferSelect;
@@ -195,4 +195,15 @@ export async function findRoleMember(db: DbOrTx, churchId: string, id: string): 
     .where(and(eq(roleMembers.churchId, churchId), eq(roleMembers.id, id)))
     .limit(1);
   return row;
+}
+
+/**
+ * The users whose tokens carry a role's grants in a church: the role's members, or for the Everyone role
+ * (`roleId` null) every user of the church.
+ */
+export async function usersHoldingRole(db: DbOrTx, churchId: string, roleId: string | null): Promise<string[]> {
+  const rows = roleId
+    ? await db.select({ userId: roleMembers.userId }).from(roleMembers).where(and(eq(roleMembers.churchId, churchId), eq(roleMembers.roleId, roleId)))
+    : await db.select({ userId: userChurches.userId }).from(userChurches).where(eq(userChurches.churchId, churchId));
+  return [...new Set(rows.map((r) => r.userId))];
 }

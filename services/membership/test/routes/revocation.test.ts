@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { call, type TestApp } from '@church/common/testing';
-import { roleMembers } from '../../src/db/schema';
+import { roleMembers, rolePermissions } from '../../src/db/schema';
 import { startMembership } from '../setup';
 import { PASSWORD, registeredChurch } from '../identity-factories';
 import { signedCall } from './fixtures';
@@ -38,6 +38,29 @@ describe('token revocation', () => {
     // the old token no longer reads settings, nor re-adds itself to the role
     expect((await settings(a.token)).statusCode).toBe(401);
     expect((await call(t.app, 'POST', '/membership/rolemembers', { token: a.token, body: { roleId: member!.roleId, userId: a.user.id } })).statusCode).toBe(401);
+  });
+
+  it("refuses the role holders' tokens once a grant of their role is taken away, in that church only; a grant added revokes nothing", async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    const [member] = await t.app.db.select().from(roleMembers).where(eq(roleMembers.userId, a.user.id));
+    const grants = await t.app.db.select().from(rolePermissions).where(eq(rolePermissions.roleId, member!.roleId));
+    const grant = grants.find((g) => g.contentType === 'People' && g.action === 'View')!;
+    await pause();
+    const added = await call(t.app, 'POST', '/membership/rolepermissions', { token: a.token, body: [{ roleId: member!.roleId, contentType: 'Attendance', action: 'Checkin', apiName: 'AttendanceApi' }] });
+    expect(added.statusCode).toBe(200);
+    expect((await settings(a.token)).statusCode).toBe(200);
+    expect((await call(t.app, 'DELETE', `/membership/rolepermissions/${grant.id}`, { token: a.token })).statusCode).toBe(200);
+    expect((await settings(a.token)).statusCode).toBe(401);
+    expect((await settings(b.token)).statusCode).toBe(200);
+  });
+
+  it("refuses the members' tokens of a deleted role", async () => {
+    const a = await registeredChurch(t);
+    const [member] = await t.app.db.select().from(roleMembers).where(eq(roleMembers.userId, a.user.id));
+    await pause();
+    expect((await call(t.app, 'DELETE', `/membership/roles/${member!.roleId}`, { token: a.token })).statusCode).toBe(200);
+    expect((await settings(a.token)).statusCode).toBe(401);
   });
 
   it('refuses the token of a deleted account', async () => {

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PERMISSIONS, anyUser, requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, itemParam, notFound, type DbOrTx, type RevocationEntry, type ZodTypeProvider } from '@church/common';
 import { findPermissionDef } from '../../domain/permissions';
-import { deleteRolePermission, findRole, findSamePermission, insertRolePermissions, permissionsOfRole, updateRolePermission } from '../../repos/roles';
+import { announce, revokeTokens } from '../../domain/revocations';
+import { deleteRolePermission, findRole, findRolePermission, findSamePermission, insertRolePermissions, permissionsOfRole, updateRolePermission, usersHoldingRole } from '../../repos/roles';
 
 const RolePermission = z.object({
   id: z.string(),
@@ -47,13 +48,21 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
+  /**
+   * A grant taken away (deleted, or changed into another): the tokens of the users who held it through its role
+   * lose it at once (they log in again); a grant added shows at their next login, as the spec has it.
+   */
+  const revokeHolders = async (tx: DbOrTx, churchId: string, roleId: string | null) =>
+    revokeTokens(tx, (await usersHoldingRole(tx, churchId, roleId)).map((userId) => ({ userId, churchId })));
+
   // Only permissions of the reference can be granted, spelled as the reference spells them (`View Summary`).
-  app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RolePermissionSave), response: { 200: z.array(RolePermission) } } }, async (req) =>
-    app.db.transaction(async (tx) => {
+  app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RolePermissionSave), response: { 200: z.array(RolePermission) } } }, async (req) => {
+    const { out, stamps } = await app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
       const missing = req.body.findIndex((item) => !item.id && item.roleId === undefined);
       if (missing >= 0) throw badRequest(itemParam(req, missing, 'roleId'), 'roleId is required (null for the Everyone role)');
       const out = [];
+      const stamps: RevocationEntry[] = [];
       for (const [i, item] of req.body.entries()) {
         if (item.roleId && !(await findRole(tx, churchId, item.roleId))) throw notFound('Role');
         const defs = findPermissionDef(item.contentType, item.action, item.apiName);
@@ -62,20 +71,30 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
         const { apiName, contentType, action } = defs[0]!;
         const grant = { churchId, apiName, contentType, action, contentId: item.contentId ?? null };
         if (item.id) {
-          const row = await updateRolePermission(tx, churchId, item.id, item.roleId === undefined ? grant : { ...grant, roleId: item.roleId });
+          const before = await findRolePermission(tx, churchId, item.id);
+          const row = before && (await updateRolePermission(tx, churchId, item.id, item.roleId === undefined ? grant : { ...grant, roleId: item.roleId }));
           if (!row) throw notFound('Role permission');
+          const changed = (['roleId', 'apiName', 'contentType', 'action', 'contentId'] as const).some((k) => before[k] !== row[k]);
+          if (changed) stamps.push(...(await revokeHolders(tx, churchId, before.roleId)));
           out.push(row);
           continue;
         }
         const values = { ...grant, roleId: item.roleId ?? null };
         out.push((await findSamePermission(tx, values)) ?? (await insertRolePermissions(tx, [values]))[0]!);
       }
-      return out;
-    }),
-  );
+      return { out, stamps };
+    });
+    await announce(app.deps, stamps);
+    return out;
+  });
 
   app.delete(`${base}/:id`, { config: { access: requires('Roles.Edit') }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
-    if (!(await deleteRolePermission(app.db, req.auth.churchId, req.params.id))) throw notFound('Role permission');
+    const stamps = await app.db.transaction(async (tx) => {
+      const grant = await findRolePermission(tx, req.auth.churchId, req.params.id);
+      if (!grant || !(await deleteRolePermission(tx, req.auth.churchId, req.params.id))) throw notFound('Role permission');
+      return revokeHolders(tx, req.auth.churchId, grant.roleId);
+    });
+    await announce(app.deps, stamps);
     return {};
   });
 

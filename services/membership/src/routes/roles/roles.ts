@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { isServerAdmin, requires } from '@church/auth';
 import { Id, IdParams, batchOf, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { roles } from '../../db/schema';
-import { deleteRoleCascade, findRole, rolesOfChurch } from '../../repos/roles';
+import { announce, revokeTokens } from '../../domain/revocations';
+import { deleteRoleCascade, findRole, rolesOfChurch, usersHoldingRole } from '../../repos/roles';
 
 export const Role = z.object({ id: z.string(), churchId: z.string(), name: z.string() });
 const RoleSave = z.object({ id: Id.optional(), name: z.string().trim().min(1).max(100) });
@@ -30,8 +31,13 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Roles.Edit') }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
-    const deleted = await app.db.transaction((tx) => deleteRoleCascade(tx, req.auth.churchId, req.params.id));
-    if (!deleted) throw notFound('Role');
+    // Its members' tokens lose the role's grants at once.
+    const stamps = await app.db.transaction(async (tx) => {
+      const holders = await usersHoldingRole(tx, req.auth.churchId, req.params.id);
+      if (!(await deleteRoleCascade(tx, req.auth.churchId, req.params.id))) throw notFound('Role');
+      return revokeTokens(tx, holders.map((userId) => ({ userId, churchId: req.auth.churchId })));
+    });
+    await announce(app.deps, stamps);
     return {};
   });
 }

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { closeOnSignal, loadConfig, MODULES, type ModuleName } from '@church/common';
-import { buildGateway } from './app';
-import { gatewayConfig } from './config';
+import { closeOnSignal, loadConfig, MODULES, openEmbeddedDatabase, type EmbeddedDatabase, type ModuleName } from '@church/common';
+import { buildGateway } from '@church/gateway/src/app';
+import { gatewayConfig } from '@church/gateway/src/config';
 import { SERVICES } from './services';
 
 export interface FleetOptions {
@@ -62,7 +62,12 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const urls = Object.fromEntries(MODULES.map((m) => [m, ''])) as Record<ModuleName, string>;
   const services = {} as Record<ModuleName, FastifyInstance>;
   const started: FastifyInstance[] = [];
+  const databaseUrl = (module: ModuleName) => options.databaseUrls?.[module] ?? env[`${module.toUpperCase()}_DATABASE_URL`];
+  let embedded: EmbeddedDatabase | undefined;
   try {
+    // The modules without a PostgreSQL URL share one PGlite, a schema each (see embedded-db.ts); a data folder
+    // made before that keeps its PGlite per module.
+    if (MODULES.some((m) => !databaseUrl(m)) && !hasDatabasePerModule(dataDir)) embedded = await openEmbeddedDatabase(path.join(dataDir, 'db', 'embedded'));
     for (const module of MODULES) {
       const { schema, build } = SERVICES[module];
       const config = loadConfig(schema, {
@@ -70,11 +75,12 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         ...secrets,
         LOG_LEVEL: logLevel,
         DATA_DIR: dataDir,
-        DATABASE_URL: options.databaseUrls?.[module] ?? env[`${module.toUpperCase()}_DATABASE_URL`],
+        DATABASE_URL: databaseUrl(module),
         REDIS_URL: options.redisUrl ?? env.REDIS_URL,
         FILES_BASE_URL: env.FILES_BASE_URL ?? `http://localhost:${port}/files`,
       });
-      const app = await build(config as never, { urls }, { migrate: true });
+      const database = !config.DATABASE_URL && embedded ? embedded.forModule(module) : undefined;
+      const app = await build(config as never, { urls, ...(database && { database }) }, { migrate: true });
       started.push(app);
       services[module] = app;
       await app.listen({ host: '127.0.0.1', port: 0 });
@@ -103,12 +109,19 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         await gateway.close();
         // Independently: each waits up to 10 s for its keep-alive clients, and in turn that would add up.
         await Promise.all(Object.values(services).map((app) => app.close()));
+        await embedded?.close();
       },
     };
   } catch (err) {
     for (const app of started.reverse()) await app.close().catch(() => undefined);
+    await embedded?.close().catch(() => undefined);
     throw err;
   }
+}
+
+/** A data folder from before the shared PGlite: a PGlite per module under `db/<module>`. */
+function hasDatabasePerModule(dataDir: string): boolean {
+  return !existsSync(path.join(dataDir, 'db', 'embedded')) && MODULES.some((m) => existsSync(path.join(dataDir, 'db', m, 'PG_VERSION')));
 }
 
 if (require.main === module) {
