@@ -53,7 +53,7 @@ export function evaluate(outcome: Outcome, ceilings: BenchReport['ceilings']): O
   // no answer at all within the run is a failure, whatever the (empty) percentiles say
   const clean = r.non2xx === 0 && r.errors === 0 && r.total > 0;
   if (t?.kind === 'pgRatio' && outcome.ratioPg !== undefined) outcome.pass = clean && outcome.ratioPg >= t.value;
-  if (t?.kind === 'rps') outcome.pass = clean && r.rps >= t.value;
+  if (t?.kind === 'rps') outcome.pass = clean && r.rps >= t.value && (t.p99Max === undefined || r.p99 <= t.p99Max);
   if (t?.kind === 'p99') outcome.pass = clean && (t.strict ? r.p99 < t.value : r.p99 <= t.value);
   return outcome;
 }

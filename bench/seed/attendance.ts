@@ -28,7 +28,7 @@ const startsAt = (time: string) => `(($1::date + 7 * w)::timestamp + make_interv
 
 /** Missing tables (the attendance schema is still being written): the attendance seed and scenarios are skipped. */
 export async function missingAttendanceTables(db: Exec): Promise<string[]> {
-  const { rows } = await db.query(`select t from unnest($1::text[]) t where to_regclass('public.' || t) is null`, [TABLES]);
+  const { rows } = await db.query(`select t from unnest($1::text[]) t where to_regclass(quote_ident(t)) is null`, [TABLES]);
   return rows.map((r) => String(r.t));
 }
 

@@ -37,7 +37,7 @@ export async function withoutIndexes(db: Exec, timings: StepTiming[], tables: st
        from pg_indexes i
        join pg_class t on t.relname = i.tablename and t.relnamespace = current_schema()::regnamespace
        left join pg_constraint c on c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass and c.contype in ('p', 'u')
-      where i.schemaname = 'public' and i.tablename in (${list})`,
+      where i.schemaname = current_schema() and i.tablename in (${list})`,
   );
   for (const ix of indexes) {
     if (ix.conname) await db.query(`alter table "${String(ix.tablename)}" drop constraint "${String(ix.conname)}"`);

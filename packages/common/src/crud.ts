@@ -24,7 +24,7 @@ export async function listRows(db: DbOrTx, table: TenantTable, churchId: string,
 }
 
 /** One row of the caller's church, or a 404 (another church's id is indistinguishable from none). */
-export async function getRow(db: DbOrTx, table: TenantTable, churchId: string, id: string, what = 'Record'): Promise<Row> {
+export async function getRow<T extends TenantTable>(db: DbOrTx, table: T, churchId: string, id: string, what = 'Record'): Promise<T['$inferSelect']> {
   const conditions = [eq(table.churchId, churchId), eq(table.id, id)];
   if (table.removed) conditions.push(eq(table.removed, false));
   const [row] = await db.select().from(table as PgTable).where(and(...conditions)).limit(1);
@@ -33,7 +33,7 @@ export async function getRow(db: DbOrTx, table: TenantTable, churchId: string, i
 }
 
 /** Like `getRow` without the 404. */
-export async function findRow(db: DbOrTx, table: TenantTable, churchId: string, id: string): Promise<Row | undefined> {
+export async function findRow<T extends TenantTable>(db: DbOrTx, table: T, churchId: string, id: string): Promise<T['$inferSelect'] | undefined> {
   const conditions = [eq(table.churchId, churchId), eq(table.id, id)];
   if (table.removed) conditions.push(eq(table.removed, false));
   const [row] = await db.select().from(table as PgTable).where(and(...conditions)).limit(1);
@@ -45,7 +45,7 @@ export async function findRow(db: DbOrTx, table: TenantTable, churchId: string, 
  * items with `id` update only that church's row, and an id the church does not have fails the whole
  * batch with 404. One transaction; rows come back in input order.
  */
-export async function saveRows(db: Db | Tx, table: TenantTable, churchId: string, items: Row[]): Promise<Row[]> {
+export async function saveRows<T extends TenantTable>(db: Db | Tx, table: T, churchId: string, items: Row[], what = 'Record'): Promise<Array<T['$inferSelect']>> {
   const run = async (tx: DbOrTx) => {
     const columns = getTableColumns(table as PgTable);
     const out: Row[] = [];
@@ -59,7 +59,7 @@ export async function saveRows(db: Db | Tx, table: TenantTable, churchId: string
         const [row] = Object.keys(values).length
           ? await tx.update(table as PgTable).set(values).where(where).returning()
           : await tx.select().from(table as PgTable).where(where).limit(1);
-        if (!row) throw notFound();
+        if (!row) throw notFound(what);
         out.push(row);
       } else {
         const [row] = await tx.insert(table as PgTable).values({ ...values, id: randomUUID(), churchId }).returning();
@@ -72,16 +72,16 @@ export async function saveRows(db: Db | Tx, table: TenantTable, churchId: string
 }
 
 /** Deletes (or soft-deletes) one row of the caller's church; 404 when it has none with that id. */
-export async function deleteRow(db: DbOrTx, table: TenantTable, churchId: string, id: string): Promise<void> {
+export async function deleteRow(db: DbOrTx, table: TenantTable, churchId: string, id: string, what = 'Record'): Promise<void> {
   const where = and(eq(table.id, id), eq(table.churchId, churchId));
   const rows = table.removed
     ? await db.update(table as PgTable).set({ removed: true }).where(where).returning({ id: table.id })
     : await db.delete(table as PgTable).where(where).returning({ id: table.id });
-  if (!rows.length) throw notFound();
+  if (!rows.length) throw notFound(what);
 }
 
 /** Rows of the church with these ids (unknown or foreign ids are skipped). */
-export async function rowsByIds(db: DbOrTx, table: TenantTable, churchId: string, ids: string[]): Promise<Row[]> {
+export async function rowsByIds<T extends TenantTable>(db: DbOrTx, table: T, churchId: string, ids: string[]): Promise<Array<T['$inferSelect']>> {
   if (!ids.length) return [];
   const conditions = [eq(table.churchId, churchId), inArray(table.id, ids)];
   if (table.removed) conditions.push(eq(table.removed, false));
@@ -99,6 +99,8 @@ export type CrudVerb = 'list' | 'get' | 'save' | 'delete';
 export interface ResourceOptions<Item extends z.ZodType, Save extends z.ZodType> {
   /** the spec table's base path, for example `/membership/households` */
   path: string;
+  /** what a record is called in a 404 (`Session not found`); `Record` by default */
+  name?: string;
   table: TenantTable;
   /** one record as the API returns it */
   item: Item;
@@ -177,7 +179,7 @@ export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: Fastif
   }
   if (verbs.has('get')) {
     app.get(`${opts.path}/:id`, { config: { access: opts.view }, schema: { params: IdParams, response: { 200: opts.item } } as FastifySchema }, async (req) =>
-      toItem(await getRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id)) as never,
+      toItem(await getRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id, opts.name)) as never,
     );
   }
   if (verbs.has('save')) {
@@ -186,7 +188,7 @@ export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: Fastif
       const rows = await Promise.all(items.map((item) => (opts.toRow ? opts.toRow(item, req) : (item as Row))));
       const saved = await app.db.transaction(async (tx) => {
         await checkBatch(tx, req, rows, opts);
-        const written = await saveRows(tx, opts.table, req.auth.churchId, rows);
+        const written = await saveRows(tx, opts.table, req.auth.churchId, rows, opts.name);
         if (opts.afterSave) await opts.afterSave(written, req, tx);
         return written;
       });
@@ -196,7 +198,7 @@ export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: Fastif
   }
   if (verbs.has('delete')) {
     app.delete(`${opts.path}/:id`, { config: { access: opts.edit }, schema: { params: IdParams } }, async (req) => {
-      await deleteRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id);
+      await deleteRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id, opts.name);
       return {};
     });
   }

@@ -208,8 +208,8 @@ export function boundSql(text: string, params: readonly unknown[]) {
 export async function readOnlyQuery<T = Record<string, unknown>>(db: Db, text: string, params: readonly unknown[], timeoutMs = 10_000): Promise<T[]> {
   const ms = Math.max(1, Math.min(60_000, Math.floor(timeoutMs)));
   return db.transaction(async (tx) => {
-    await tx.execute(sql.raw('set transaction read only'));
-    await tx.execute(sql.raw(`set local statement_timeout = ${ms}`));
+    // Both settings in one round trip (one statement: PGlite takes no multi-statement query with the builder).
+    await tx.execute(sql.raw(`select set_config('transaction_read_only', 'on', true), set_config('statement_timeout', '${ms}', true)`));
     return rowsOf<T>(await tx.execute(boundSql(text, params)));
   });
 }

@@ -122,17 +122,26 @@ const preparedBytes = (p: Prepared) => p.body.length + p.gzipped.length + p.brot
 const ENCODINGS = ['br', 'gzip', 'identity'];
 const SUFFIX: Record<string, string> = { br: '-br', gzip: '-gz', identity: '' };
 
+/** How a kept body is sent: its content type and caching (JSON, revalidated on every use, by default). */
+export interface AnswerOptions {
+  type?: string;
+  cacheControl?: string;
+}
+
 /** Sends a prepared body: compressed as the client accepts (brotli, else gzip), 304 when it holds it already. */
-function answer(req: FastifyRequest, reply: FastifyReply, prepared: Prepared): void {
+function answer(req: FastifyRequest, reply: FastifyReply, prepared: Prepared, opts: AnswerOptions = {}): FastifyReply {
   const encoding = negotiate(req.headers['accept-encoding'] ?? '', ENCODINGS) ?? 'identity';
   // Each encoding is its own representation, with its own strong ETag.
   const etag = `"${prepared.tag}${SUFFIX[encoding]}"`;
-  reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
-  if (matches(req.headers['if-none-match'], etag)) return void reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (encoding === 'br') reply.header('content-encoding', 'br').send(prepared.brotli);
-  else if (encoding === 'gzip') reply.header('content-encoding', 'gzip').send(prepared.gzipped);
-  else reply.send(prepared.body);
+  reply
+    .header('etag', etag)
+    .header('cache-control', opts.cacheControl ?? 'private, no-cache')
+    .header('vary', 'accept-encoding');
+  if (matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+  reply.type(opts.type ?? 'application/json; charset=utf-8');
+  if (encoding === 'br') return reply.header('content-encoding', 'br').send(prepared.brotli);
+  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(prepared.gzipped);
+  return reply.send(prepared.body);
 }
 
 /**
@@ -226,6 +235,24 @@ export function createSnapshots(options: SnapshotOptions) {
       const version = await options.version(churchId);
       const snapshot = await get(key, version, async () => reply.serializeInput((await load()) as Record<string, unknown>, '200') as string);
       answer(req, reply, snapshot);
+    },
+
+    /**
+     * Answers the body kept for (`scope`, `variant`) of this route at a `version` the route has read itself
+     * (when it needs the version before the body: a gate, a publish schedule), building its text once with
+     * `build`. `scope` is the church, or another owner of the data (a Bible translation). Any content type:
+     * `opts` sets it and the caching.
+     */
+    sendAt(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      scope: string,
+      variant: string,
+      version: string,
+      build: () => Promise<string>,
+      opts?: AnswerOptions,
+    ): Promise<FastifyReply> {
+      return get(`${req.routeOptions.url}\n${scope}\n${variant}`, version, build).then((kept) => answer(req, reply, kept, opts));
     },
 
     /**

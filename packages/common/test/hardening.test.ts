@@ -123,6 +123,14 @@ describe('the error shape and request hardening of every service', () => {
     const check = JSON.stringify({ sql: "select to_regclass('should_not_exist')::text as t", params: [] });
     const after = await app.inject({ method: 'POST', url: '/membership/internal/query', headers: sign(check), payload: check });
     expect(after.json()).toEqual({ rows: [{ t: null }] });
+    // the time limit holds on PostgreSQL (PGlite, single-threaded WASM, has no timer to cancel a statement): a
+    // statement past it is cancelled, and the next query is served
+    if (app.deps.database.kind === 'postgres') {
+      const slow = JSON.stringify({ sql: 'select pg_sleep(2) as s', params: [], timeoutMs: 100 });
+      const cancelled = await app.inject({ method: 'POST', url: '/membership/internal/query', headers: sign(slow), payload: slow });
+      expect(cancelled.statusCode).not.toBe(200);
+    }
+    expect((await app.inject({ method: 'POST', url: '/membership/internal/query', headers: sign(read), payload: read })).json()).toEqual({ rows: [{ n: 42, t: 'x' }] });
     // unsigned: refused
     expect((await app.inject({ method: 'POST', url: '/membership/internal/query', headers: { 'content-type': 'application/json' }, payload: read })).statusCode).toBe(401);
   });

@@ -55,8 +55,8 @@ describe('autofill', () => {
   it('fills by fewest recent assignments, ties in listed order, skipping blocked and busy people', () => {
     const picks = autofill({
       teams: [
-        { position: { id: 'p1', count: 2, assigned: [] }, personIds: ['a', 'b', 'c', 'd', 'e'] },
-        { position: { id: 'p2', count: 2, assigned: ['x'] }, personIds: ['a', 'b', 'c', 'd', 'e'] },
+        { position: { id: 'p1', count: 2, assigned: 0 }, personIds: ['a', 'b', 'c', 'd', 'e'] },
+        { position: { id: 'p2', count: 2, assigned: 1 }, personIds: ['a', 'b', 'c', 'd', 'e'] },
       ],
       blockedOut: new Set(['a']),
       busy: new Set(['b']),
@@ -66,6 +66,23 @@ describe('autofill', () => {
       { positionId: 'p1', personId: 'd' },
       { positionId: 'p1', personId: 'e' },
       { positionId: 'p2', personId: 'c' },
+    ]);
+  });
+
+  it('fills a position listed twice only up to its count, and never picks one person twice', () => {
+    const picks = autofill({
+      teams: [
+        { position: { id: 'p1', count: 2, assigned: 1 }, personIds: ['a', 'b'] },
+        { position: { id: 'p1', count: 2, assigned: 1 }, personIds: ['c', 'd'] },
+        { position: { id: 'p2', count: 3, assigned: 0 }, personIds: ['a', 'a', 'b'] },
+      ],
+      blockedOut: new Set(),
+      busy: new Set(),
+      recent: new Map(),
+    });
+    expect(picks).toEqual([
+      { positionId: 'p1', personId: 'a' },
+      { positionId: 'p2', personId: 'b' },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { call, fakeServer, type FakeRequest } from '@church/common/testing';
 import { makeChurch, useDoing } from './setup';
 
@@ -75,6 +76,46 @@ describe('/doing/planItems', () => {
     expect((await call(t.app, 'GET', `/doing/planItems/plan/${p.id}`, { token: other.token() })).json()).toEqual([]);
     expect((await call(t.app, 'GET', `/doing/planItems/presenter/${other.churchId}/${p.id}`)).json()).toEqual([]);
     expect((await call(t.app, 'POST', '/doing/planItems/sort', { token: c.token(), body: { id: randomUUID(), sort: 1 } })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /doing/planItems/plan/:planId: the kept answer', () => {
+  it('answers every change to the items at once, with an ETag, compressed as the client accepts', async () => {
+    const c = makeChurch();
+    const p = await plan(c);
+    const token = c.token();
+    const url = `/doing/planItems/plan/${p.id}`;
+    const read = (headers: Record<string, string> = {}) => call(t.app, 'GET', url, { token, headers });
+    expect((await read()).json()).toEqual([]);
+    const header = await item(c, { planId: p.id, label: 'Worship', itemType: 'header' });
+    const first = await read();
+    expect(first.json().map((i: { label: string }) => i.label)).toEqual(['Worship']);
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    expect((await read({ 'if-none-match': etag })).statusCode).toBe(304);
+
+    const song = await item(c, { planId: p.id, parentId: header.id, label: 'Song' });
+    const second = await read({ 'if-none-match': etag });
+    expect(second.statusCode).toBe(200);
+    expect(second.json()[0].children.map((i: { label: string }) => i.label)).toEqual(['Song']);
+    const edited = await call(t.app, 'POST', '/doing/planItems', { token, body: { id: song.id, planId: p.id, parentId: header.id, label: 'Hymn' } });
+    expect(edited.statusCode).toBe(200);
+    expect((await read()).json()[0].children.map((i: { label: string }) => i.label)).toEqual(['Hymn']);
+    const presenter = await call(t.app, 'GET', `/doing/planItems/presenter/${c.churchId}/${p.id}`);
+    expect(presenter.json()).toEqual((await read()).json());
+
+    const br = await read({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual((await read()).json());
+    const gz = await read({ 'accept-encoding': 'gzip' });
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual((await read()).json());
+
+    expect((await call(t.app, 'DELETE', `/doing/planItems/${song.id}`, { token })).statusCode).toBe(200);
+    expect((await read()).json()[0].children).toEqual([]);
+    // another church asking for the same plan gets its own (empty) answer, never this one
+    expect((await call(t.app, 'GET', url, { token: makeChurch().token() })).json()).toEqual([]);
+    expect((await call(t.app, 'DELETE', `/doing/plans/${p.id}`, { token })).statusCode).toBe(200);
+    expect((await read()).json()).toEqual([]);
   });
 });
 

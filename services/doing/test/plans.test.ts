@@ -186,6 +186,81 @@ describe('POST /doing/plans/autofill/:id', () => {
     expect((await call(t.app, 'GET', `/doing/assignments/plan/${plan.id}`, { token })).json()).toHaveLength(2);
   });
 
+  it('counts assignments within 90 days either side as recent, any status, and frees those who declined that day', async () => {
+    const { c, token, plan, position, people } = await setup(2);
+    const [inside, edge, outside, declined] = people as [string, string, string, string];
+    const assign = async (day: string, personId: string, status?: string) => {
+      const p = await makePlan(c, { serviceDate: day });
+      const pos = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: p.id, name: 'Greeter' } })).json()[0];
+      const res = await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: pos.id, personId, ...(status ? { status } : {}) } });
+      expect(res.statusCode).toBe(200);
+    };
+    // 2030-05-05 ± 90 days: 2030-02-04 … 2030-08-03
+    await assign('2030-02-04', edge, 'Declined');
+    await assign('2030-08-03', inside);
+    await assign('2030-02-03', outside);
+    await assign('2030-08-04', outside);
+    await assign('2030-05-05', declined, 'Declined');
+    const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: [declined, inside, edge, outside] }] } });
+    expect(res.statusCode).toBe(200);
+    // outside has nothing in the window (0); the others one each, so the first listed of them: declined, whose
+    // assignment that day was declined (free to serve, yet it counts as recent)
+    expect(res.json().map((a: { personId: string }) => a.personId)).toEqual([outside, declined]);
+  });
+
+  it('fills a position listed twice only up to its count, answers what it stored, and keeps the plan\'s own people', async () => {
+    const { token, plan, position, people } = await setup(2);
+    const [kept, ...rest] = people as [string, ...string[]];
+    await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: kept, status: 'Declined' } });
+    const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, {
+      token,
+      body: { teams: [{ positionId: position.id, personIds: [kept, rest[0]] }, { positionId: position.id, personIds: rest }] },
+    });
+    expect(res.statusCode).toBe(200);
+    // count 2, one already assigned (declined still holds its slot and its person): one new assignment, not two
+    expect(res.json()).toEqual([{ id: expect.any(String), churchId: plan.churchId, planId: plan.id, positionId: position.id, personId: rest[0], status: 'Unconfirmed', notified: null }]);
+    const stored = await t.app.db.select().from(assignments).where(eq(assignments.planId, plan.id));
+    expect(stored.map((a) => [a.personId, a.status]).sort()).toEqual([[kept, 'Declined'], [rest[0], 'Unconfirmed']].sort());
+    expect(stored.find((a) => a.personId === rest[0])!.id).toBe(res.json()[0].id);
+  });
+
+  it('blocks out people on the first and the last day of a blockout; another church\'s bookings and blockouts do not count', async () => {
+    const { c, token, plan, position, people } = await setup(3);
+    const [first, last, elsewhere, free] = people as [string, string, string, string];
+    await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { personId: first, startDate: '2030-05-05', endDate: '2030-05-09' } });
+    await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { personId: last, startDate: '2030-05-01', endDate: '2030-05-05' } });
+    const other = makeChurch();
+    await call(t.app, 'POST', '/doing/blockoutDates', { token: other.token(), body: { personId: elsewhere, startDate: '2030-05-05' } });
+    const otherPlan = await makePlan(other, { serviceDate: '2030-05-05' });
+    const otherPos = (await call(t.app, 'POST', '/doing/positions', { token: other.token(), body: { planId: otherPlan.id, name: 'Usher' } })).json()[0];
+    await call(t.app, 'POST', '/doing/assignments', { token: other.token(), body: { positionId: otherPos.id, personId: free } });
+    expect(c.churchId).not.toBe(other.churchId);
+    // ids sent in capitals are the same people and the same position
+    const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, {
+      token,
+      body: { teams: [{ positionId: position.id.toUpperCase(), personIds: [first.toUpperCase(), last, elsewhere, free.toUpperCase()] }] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((a: { personId: string; positionId: string }) => [a.personId, a.positionId])).toEqual([
+      [elsewhere, position.id],
+      [free, position.id],
+    ]);
+  });
+
+  it('answers 404 for a plan of another church or none, and 400 for a plan without a service date', async () => {
+    const { token, plan, position, people } = await setup();
+    const body = { teams: [{ positionId: position.id, personIds: people }] };
+    expect((await call(t.app, 'POST', `/doing/plans/autofill/${randomUUID()}`, { token, body })).statusCode).toBe(404);
+    expect((await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token: makeChurch().token(), body })).statusCode).toBe(404);
+    const c = makeChurch();
+    const undated = (await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { name: 'Someday' } })).json()[0];
+    const pos = (await call(t.app, 'POST', '/doing/positions', { token: c.token(), body: { planId: undated.id, name: 'Greeter' } })).json()[0];
+    const res = await call(t.app, 'POST', `/doing/plans/autofill/${undated.id}`, { token: c.token(), body: { teams: [{ positionId: pos.id, personIds: people }] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('serviceDate');
+    expect(await t.app.db.select().from(assignments).where(eq(assignments.planId, undated.id))).toEqual([]);
+  });
+
   it('refuses a position of another plan and an empty body', async () => {
     const { token, plan } = await setup();
     const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: randomUUID(), personIds: [] }] } });

@@ -117,6 +117,23 @@ describe('GET /reporting/reports/attendanceTrend/run', () => {
       { msg: 'startDate must be a date (YYYY-MM-DD)', param: 'startDate', location: 'query' },
     ]);
   });
+
+  it('concurrent runs of the same report share one query to attendance, and a run after a change sees it', async () => {
+    const c = makeChurch();
+    const a = h.sources.attendance!;
+    const serviceId = await insert(a, 'services', { churchId: c.churchId, name: 'Sunday' });
+    const visit = (day: string) => insert(a, 'visits', { churchId: c.churchId, personId: c.personId, serviceId, visitDate: day });
+    await visit('2024-02-04');
+    const token = c.token(['Attendance.View']);
+    const ofChurch = () => h.owners.calls.filter((q) => q.params[0] === c.churchId).length;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => run('attendanceTrend', {}, token)));
+    expect(answers.map((r) => r.json().table)).toEqual(Array.from({ length: 6 }, () => [{ week: '2024-02-04', visits: 1 }]));
+    expect(ofChurch()).toBeLessThan(6);
+    const before = ofChurch();
+    await visit('2024-02-05');
+    expect((await run('attendanceTrend', {}, token)).json().table).toEqual([{ week: '2024-02-04', visits: 2 }]);
+    expect(ofChurch()).toBe(before + 1);
+  });
 });
 
 describe('GET /reporting/reports/groupAttendance/run', () => {

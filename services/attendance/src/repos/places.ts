@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
-import { badRequest, type DbOrTx } from '@church/common';
+import type { DbOrTx } from '@church/common';
 import { campuses, groupServiceTimes, serviceTimes, services } from '../db/schema';
 import type { LinkedGroupData } from '../schemas';
 
@@ -70,39 +70,6 @@ export async function listGroupServiceTimes(db: DbOrTx, churchId: string, groupI
     const t = times.get(l.serviceTimeId);
     return t ? [{ ...l, serviceTime: { id: t.id, name: t.longName, serviceId: t.serviceId } }] : [];
   });
-}
-
-/** The live service time of the church, or a 400 naming the field that referenced it. */
-export async function requireServiceTime(db: DbOrTx, churchId: string, id: string, param: string) {
-  const [row] = await db
-    .select({ id: serviceTimes.id, serviceId: serviceTimes.serviceId })
-    .from(serviceTimes)
-    .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.id, id), eq(serviceTimes.removed, false)))
-    .limit(1);
-  if (!row) throw badRequest(param, 'service time not found');
-  return row;
-}
-
-/** The live service of the church, or a 400 naming the field that referenced it. */
-export async function requireService(db: DbOrTx, churchId: string, id: string, param: string, location = 'body') {
-  const [row] = await db
-    .select({ id: services.id })
-    .from(services)
-    .where(and(eq(services.churchId, churchId), eq(services.id, id), eq(services.removed, false)))
-    .limit(1);
-  if (!row) throw badRequest(param, 'service not found', location);
-  return row;
-}
-
-/** The live campus of the church, or a 400 naming the field that referenced it. */
-export async function requireCampus(db: DbOrTx, churchId: string, id: string, param: string) {
-  const [row] = await db
-    .select({ id: campuses.id })
-    .from(campuses)
-    .where(and(eq(campuses.churchId, churchId), eq(campuses.id, id), eq(campuses.removed, false)))
-    .limit(1);
-  if (!row) throw badRequest(param, 'campus not found');
-  return row;
 }
 
 /**

@@ -7,19 +7,6 @@ import { serviceTimes, sessions, visitSessions, visits } from '../db/schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-/** The church's session, or a 404. */
-export async function getSession(db: DbOrTx, churchId: string, id: string): Promise<SessionRow> {
-  const [row] = await db.select().from(sessions).where(and(eq(sessions.churchId, churchId), eq(sessions.id, id))).limit(1);
-  if (!row) throw notFound('Session');
-  return row;
-}
-
-/** Sessions by id (unknown or foreign ids are skipped). */
-export async function sessionsByIds(db: DbOrTx, churchId: string, ids: string[]): Promise<SessionRow[]> {
-  if (!ids.length) return [];
-  return db.select().from(sessions).where(and(eq(sessions.churchId, churchId), inArray(sessions.id, ids)));
-}
-
 /**
  * Sessions newest first, with the service time's name and a display name ("2024-01-07 - 9:00"). `groupIds`
  * narrows to a leader's groups (`null`: all groups).

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, max, type SQL } from 'drizzle-orm';
-import { notFound, type DbOrTx } from '@church/common';
+import { notFound, rowsByIds, type DbOrTx } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
-import { deleteEmptyVisits, sessionsByIds } from './sessions';
+import { deleteEmptyVisits } from './sessions';
 
 // Visits (a person at a service on a date) and the visit sessions joining them to group sessions.
 
@@ -21,20 +21,13 @@ export async function withVisitSessions(db: DbOrTx, churchId: string, rows: Visi
         .where(and(eq(visitSessions.churchId, churchId), inArray(visitSessions.visitId, ids)))
         .orderBy(visitSessions.createdAt)
     : [];
-  const sessionById = new Map((await sessionsByIds(db, churchId, [...new Set(links.map((l) => l.sessionId))])).map((s) => [s.id, s]));
+  const sessionById = new Map((await rowsByIds(db, sessions, churchId, [...new Set(links.map((l) => l.sessionId))])).map((s) => [s.id, s]));
   return rows.map((v) => ({
     ...v,
     visitSessions: links
       .filter((l) => l.visitId === v.id)
       .map((l) => ({ id: l.id, visitId: l.visitId, sessionId: l.sessionId, session: sessionById.get(l.sessionId) })),
   }));
-}
-
-/** The church's visit, or a 404. */
-export async function getVisit(db: DbOrTx, churchId: string, id: string): Promise<VisitRow> {
-  const [row] = await db.select().from(visits).where(and(eq(visits.churchId, churchId), eq(visits.id, id))).limit(1);
-  if (!row) throw notFound('Visit');
-  return row;
 }
 
 /** A person's visits, newest first; without a person, the church's most recent visits. */

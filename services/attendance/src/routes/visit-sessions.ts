@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, coalesced, findRow, itemParam, notFound, sameRows, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, coalesced, crud, getRow, notFound, sameRows, type ZodTypeProvider } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
 import { utcDay } from '../domain/dates';
 import { sessionDownload } from '../domain/download';
-import { getSession, serviceOfSession } from '../repos/sessions';
+import { serviceOfSession } from '../repos/sessions';
 import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkVisitSessions } from '../repos/visits';
 import { DownloadRows, LogBody, QueryId, VisitSession, VisitSessionSave } from '../schemas';
 
@@ -46,19 +46,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return row;
   });
 
-  app.post('/attendance/visitsessions', { config: { access: edit }, schema: { body: batchOf(VisitSessionSave), response: { 200: List } } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      for (const [i, item] of req.body.entries()) {
-        for (const [field, table] of [['visitId', visits], ['sessionId', sessions]] as const) {
-          const id = item[field];
-          if (!id && !item.id) throw badRequest(itemParam(req, i, field), 'is required');
-          if (id && !(await findRow(tx, table, churchId, id))) throw badRequest(itemParam(req, i, field), `${field === 'visitId' ? 'visit' : 'session'} not found`);
-        }
-      }
-      return (await saveRows(tx, visitSessions, churchId, req.body)) as Array<z.output<typeof VisitSession>>;
-    }),
-  );
+  // The standard save: a new link names its visit and its session, and either must be the caller's church's.
+  crud(app, {
+    path: '/attendance/visitsessions',
+    name: 'Visit session',
+    table: visitSessions,
+    item: VisitSession,
+    save: VisitSessionSave,
+    view,
+    edit,
+    only: ['save'],
+    references: { visitId: visits, sessionId: sessions },
+    requiredOnCreate: ['visitId', 'sessionId'],
+  });
 
   app.post(
     '/attendance/visitsessions/log',
@@ -68,7 +68,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const scope = groupScope(req, 'Attendance.Edit');
       await app.db.transaction(async (tx) => {
         for (const { sessionId } of req.body.visitSessions) {
-          const session = await getSession(tx, churchId, sessionId);
+          const session = await getRow(tx, sessions, churchId, sessionId, 'Session');
           assertInScope(scope, session.groupId);
           const serviceId = await serviceOfSession(tx, churchId, session);
           const visit = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcDay(session.sessionDate), req.auth.id);
@@ -90,7 +90,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     { config: { access: requires('Attendance.Edit or Group Leader') }, schema: { querystring: z.object({ personId: Id, sessionId: Id }) } },
     async (req) => {
       const churchId = req.auth.churchId;
-      const session = await getSession(app.db, churchId, req.query.sessionId);
+      const session = await getRow(app.db, sessions, churchId, req.query.sessionId, 'Session');
       assertInScope(groupScope(req, 'Attendance.Edit'), session.groupId);
       const ofPerson = app.db.select({ id: visits.id }).from(visits).where(and(eq(visits.churchId, churchId), eq(visits.personId, req.query.personId)));
       await app.db.transaction((tx) =>

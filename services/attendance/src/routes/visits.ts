@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Id, IdList, IdParams, badRequest, batchOf, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
-import { visits } from '../db/schema';
+import { Id, IdList, IdParams, batchOf, checkBatch, getRow, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
+import { services, visits } from '../db/schema';
 import { lastCheckin, submitCheckin } from '../domain/checkin';
 import { householdScope, peopleCache } from '../domain/people';
-import { requireService } from '../repos/places';
-import { deleteVisit, getVisit, listVisits, withVisitSessions } from '../repos/visits';
+import { deleteVisit, listVisits, withVisitSessions } from '../repos/visits';
 import { CheckinItem, CheckinResult, QueryId, Visit, VisitSave } from '../schemas';
 
 const view = requires('Attendance.View');
@@ -66,20 +65,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.get('/attendance/visits/:id', { config: { access: view }, schema: { params: IdParams, response: { 200: Visit } } }, async (req) => {
-    const [visit] = await withVisitSessions(app.db, req.auth.churchId, [await getVisit(app.db, req.auth.churchId, req.params.id)]);
+    const [visit] = await withVisitSessions(app.db, req.auth.churchId, [await getRow(app.db, visits, req.auth.churchId, req.params.id, 'Visit')]);
     return visit!;
   });
 
   app.post('/attendance/visits', { config: { access: edit }, schema: { body: batchOf(VisitSave), response: { 200: List } } }, (req) =>
     app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
-      for (const [i, item] of req.body.entries()) {
-        if (!item.id && !item.personId) throw badRequest(itemParam(req, i, 'personId'), 'is required');
-        if (!item.id && !item.visitDate) throw badRequest(itemParam(req, i, 'visitDate'), 'is required');
-        if (item.serviceId) await requireService(tx, churchId, item.serviceId, itemParam(req, i, 'serviceId'));
-      }
+      await checkBatch(tx, req, req.body, { requiredOnCreate: ['personId', 'visitDate'], references: { serviceId: services } });
       const rows = req.body.map((item) => ({ ...item, addedBy: item.id ? undefined : req.auth.id }));
-      return withVisitSessions(tx, churchId, (await saveRows(tx, visits, churchId, rows)) as Array<typeof visits.$inferSelect>);
+      return withVisitSessions(tx, churchId, await saveRows(tx, visits, churchId, rows));
     }),
   );
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
-import { sessions, visitSessions, visits } from '../../src/db/schema';
+import { serviceTimes, sessions, visitSessions, visits } from '../../src/db/schema';
 import { makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 const t = useAttendance();
@@ -113,6 +113,29 @@ describe('POST /attendance/sessions', () => {
     expect(res.statusCode).toBe(404);
     expect((await t.app.db.select().from(sessions).where(eq(sessions.id, s)))[0]!.sessionDate.toISOString()).toBe('2024-01-07T00:00:00.000Z');
     expect((await call(t.app, 'GET', `/attendance/sessions/${s}`, { token: b.token(['Attendance.View']) })).statusCode).toBe(404);
+  });
+});
+
+describe('POST /attendance/sessions (checks before writing)', () => {
+  it("refuses a leader's update of an unknown session (404) and a removed service time (400), writing nothing", async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const mine = randomUUID();
+    const leader = c.token([], { leaderGroupIds: [mine] });
+    const unknown = await call(t.app, 'POST', '/attendance/sessions', { token: leader, body: [{ groupId: mine, sessionDate: '2024-01-07' }, { id: ID, sessionDate: '2024-01-14' }] });
+    expect(unknown.statusCode).toBe(404);
+    await t.app.db.update(serviceTimes).set({ removed: true }).where(eq(serviceTimes.id, p.serviceTimeId));
+    const removed = await call(t.app, 'POST', '/attendance/sessions', { token: leader, body: [{ groupId: mine, serviceTimeId: p.serviceTimeId, sessionDate: '2024-01-07' }] });
+    expect(removed.statusCode).toBe(400);
+    expect(removed.json().errors[0]).toMatchObject({ param: '[0].serviceTimeId', location: 'body' });
+    expect(await t.app.db.select().from(sessions).where(eq(sessions.churchId, c.churchId))).toEqual([]);
+  });
+
+  it('names every missing field of every new session at once', async () => {
+    const c = makeChurch();
+    const res = await call(t.app, 'POST', '/attendance/sessions', { token: c.token(['Attendance.Edit']), body: [{ groupId: randomUUID() }, {}] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { param: string }) => e.param)).toEqual(['[0].sessionDate', '[1].groupId', '[1].sessionDate']);
   });
 });
 

@@ -193,6 +193,23 @@ describe('POST /attendance/visitsessions', () => {
   });
 });
 
+describe('POST /attendance/visitsessions (checks before writing)', () => {
+  it('names every missing or foreign field of the batch at once; an unknown id is 404', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const p = await makePlaces(t, b.churchId);
+    const foreignSession = await makeSession(t, b.churchId, randomUUID(), p.serviceTimeId, '2024-01-07');
+    const v = await makeVisit(t, a.churchId, randomUUID(), null, '2024-01-07');
+    const token = a.token(['Attendance.Edit']);
+    const res = await call(t.app, 'POST', '/attendance/visitsessions', { token, body: [{ visitId: v, sessionId: foreignSession }, { sessionId: foreignSession }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { param: string }) => e.param).sort()).toEqual(['[0].sessionId', '[1].sessionId', '[1].visitId']);
+    const unknown = await call(t.app, 'POST', '/attendance/visitsessions', { token, body: { id: randomUUID(), visitId: v } });
+    expect(unknown.statusCode).toBe(404);
+    expect(await linksOf(a.churchId)).toEqual([]);
+  });
+});
+
 describe('POST /attendance/visitsessions/log', () => {
   it('creates the visit when needed (service and date from the session) and links once', async () => {
     const c = makeChurch();

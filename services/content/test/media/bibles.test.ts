@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { brotliDecompressSync } from 'node:zlib';
+import { eq, inArray } from 'drizzle-orm';
 import { call, fakeServer } from '@church/common/testing';
 import { bibleLookups, bibleVerses } from '../../src/db/media';
 import { useContent } from '../setup';
@@ -59,6 +60,21 @@ describe('the bundled King James text (offline)', () => {
     expect(stats.find((s: { translationKey: string }) => s.translationKey === 'KJV').lookups).toBeGreaterThanOrEqual(3);
     expect((await call(t.app, 'GET', '/content/bibles/stats?startDate=2000-01-01&endDate=2000-02-01')).json()).toEqual([]);
     expect((await call(t.app, 'GET', '/content/bibles/stats?startDate=nope')).json().errors[0].param).toBe('startDate');
+  });
+
+  it('answers a range again from memory, logging every lookup, with an ETag and compressed when asked', async () => {
+    const url = '/content/bibles/KJV/verses/ROM.8.28-ROM.8.30';
+    const first = await call(t.app, 'GET', url);
+    expect(first.json().map((v: { verseKey: string }) => v.verseKey)).toEqual(['ROM.8.28', 'ROM.8.29', 'ROM.8.30']);
+    const byName = await call(t.app, 'GET', '/content/bibles/kjv/verses/Romans.8.28-Romans.8.30');
+    expect(byName.body).toBe(first.body);
+    expect((await call(t.app, 'GET', url, { headers: { 'if-none-match': String(first.headers.etag) } })).statusCode).toBe(304);
+    const br = await call(t.app, 'GET', url, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(first.json());
+    await call(t.app, 'GET', '/content/bibles/stats');
+    const logged = await t.app.db.select().from(bibleLookups).where(inArray(bibleLookups.startVerseKey, ['ROM.8.28', 'Romans.8.28']));
+    expect(logged.map((l) => l.startVerseKey).sort()).toEqual(['ROM.8.28', 'ROM.8.28', 'ROM.8.28', 'Romans.8.28']);
   });
 
   it('refuses bad keys and ranges with 400, unknown translations and books with 404', async () => {

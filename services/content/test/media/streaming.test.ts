@@ -112,6 +112,26 @@ describe('sermons', () => {
     expect(kept!.playlistId).toBeNull();
   });
 
+  it('public sermons show a scheduled sermon when its time comes, with nothing written in between', async () => {
+    const a = makeChurch();
+    const hour = 3_600_000;
+    await call(t.app, 'POST', '/content/sermons', {
+      token: a.token(EDIT),
+      body: [
+        { title: 'Last week', publishDate: new Date(Date.now() - 7 * 24 * hour).toISOString() },
+        { title: 'Tonight', publishDate: new Date(Date.now() + hour).toISOString() },
+      ],
+    });
+    const titles = async () => (await call(t.app, 'GET', `/content/sermons/public/${a.churchId}`)).json().map((s: { title: string }) => s.title);
+    expect(await titles()).toEqual(['Last week']);
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 2 * hour);
+    try {
+      expect(await titles()).toEqual(['Tonight', 'Last week']);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('refuses a playlist of another church', async () => {
     const a = makeChurch();
     const b = makeChurch();

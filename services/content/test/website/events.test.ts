@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import ical, { type CalendarComponent, type VEvent } from 'node-ical';
 import { call } from '@church/common/testing';
 import { useContent } from '../setup';
@@ -162,6 +163,28 @@ describe('GET /content/events/subscribe', () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.body.replace(/\r\n[ \t]/g, '')).toContain('EXDATE;TZID=America/Chicago:20260111T100000,20260118T100000');
     expect((await call(t.app, 'GET', `/content/events/subscribe?churchId=${c.churchId}`)).json().errors[0]).toMatchObject({ param: 'groupId' });
+  });
+
+  it('is kept compressed per calendar, and follows a change of the calendar at once', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    const [cal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Highlights' } });
+    const [other] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Other' } });
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'Picnic', ...sunday } });
+    await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { curatedCalendarId: cal.id, eventIds: [ev.id] } });
+    const url = (id: string) => `/content/events/subscribe?churchId=${c.churchId}&curatedCalendarId=${id}`;
+    const plain = await call(t.app, 'GET', url(cal.id));
+    const gz = await call(t.app, 'GET', url(cal.id), { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-type': 'text/calendar; charset=utf-8', 'cache-control': 'public, max-age=300', vary: 'accept-encoding' });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(gz.headers.etag).not.toBe(plain.headers.etag);
+    expect((await call(t.app, 'GET', url(cal.id), { headers: { 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) } })).statusCode).toBe(304);
+    expect((await call(t.app, 'GET', url(other.id))).body).not.toContain('Picnic');
+    await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { id: ev.id, title: 'Church Picnic' } });
+    const changed = await call(t.app, 'GET', url(cal.id), { headers: { 'if-none-match': String(plain.headers.etag) } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toContain('SUMMARY:Church Picnic');
+    expect((await call(t.app, 'GET', `/content/events/subscribe?churchId=${church().churchId}&curatedCalendarId=${cal.id}`)).statusCode).toBe(404);
   });
 
   it('serves a curated calendar', async () => {

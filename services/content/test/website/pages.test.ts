@@ -167,6 +167,23 @@ describe('GET /content/pages/:churchId/tree', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
   });
 
+  it('keeps each church\'s tree apart and applies a changed gate on the next read', async () => {
+    const a = church();
+    const b = church();
+    const pageA = await ok(t.app, 'POST', '/content/pages/importTree', { token: a.editor, body: tree(1, 1) });
+    await ok(t.app, 'POST', '/content/pages/importTree', { token: b.editor, body: tree(2, 1) });
+    const get = (c: { churchId: string }, token?: string) => ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?url=/welcome`, { token });
+    expect((await get(a)).sections).toHaveLength(1);
+    expect((await get(b)).sections).toHaveLength(2);
+    // Gated after it was kept: restricted at once, to anyone but a member; opened again: public at once.
+    await ok(t.app, 'POST', '/content/pages', { token: a.editor, body: { id: pageA.id, visibility: 'members' } });
+    expect(await get(a)).toEqual({ restricted: true, visibility: 'members' });
+    expect((await get(a, a.token([], { membershipStatus: 'Member' }))).sections).toHaveLength(1);
+    expect((await get(b)).sections).toHaveLength(2);
+    await ok(t.app, 'POST', '/content/pages', { token: a.editor, body: { id: pageA.id, visibility: 'everyone' } });
+    expect((await get(a)).sections).toHaveLength(1);
+  });
+
   it('gates pages: restricted without a token, open to the right member, staff or group', async () => {
     const c = church();
     const groupId = '7f1c6a52-84d4-4a8e-9d7a-3c0c7f0a0b11';

@@ -72,6 +72,80 @@ describe('public posts', () => {
   });
 });
 
+describe('the kept public list', () => {
+  const titles = async (churchId: string) => (await ok(t.app, 'GET', `/content/posts/public/${churchId}`)).posts.map((p: { title: string }) => p.title);
+
+  it('shows every write on the next read, answers 304 while unchanged, and keeps each church apart', async () => {
+    const c = church();
+    const other = church();
+    const [first] = await ok(t.app, 'POST', '/content/posts', { token: c.editor, body: { title: 'First', publishDate: past(3) } });
+    await ok(t.app, 'POST', '/content/posts', { token: other.editor, body: { title: 'Elsewhere', publishDate: past(1) } });
+    expect(await titles(c.churchId)).toEqual(['First']);
+    const kept = await call(t.app, 'GET', `/content/posts/public/${c.churchId}`, { headers: { 'accept-encoding': 'br' } });
+    expect(kept.headers['content-encoding']).toBe('br');
+    expect((await call(t.app, 'GET', `/content/posts/public/${c.churchId}`, { headers: { 'accept-encoding': 'br', 'if-none-match': String(kept.headers.etag) } })).statusCode).toBe(304);
+
+    await ok(t.app, 'POST', '/content/posts', { token: c.editor, body: { id: first.id, title: 'First, edited' } });
+    expect(await titles(c.churchId)).toEqual(['First, edited']);
+    const [second] = await ok(t.app, 'POST', '/content/posts', { token: c.editor, body: { title: 'Second', publishDate: past(1) } });
+    expect(await titles(c.churchId)).toEqual(['Second', 'First, edited']);
+    await ok(t.app, 'POST', '/content/posts', { token: c.editor, body: { id: second.id, publishDate: null } });
+    expect(await titles(c.churchId)).toEqual(['First, edited']);
+    await ok(t.app, 'DELETE', `/content/posts/${first.id}`, { token: c.editor });
+    expect(await ok(t.app, 'GET', `/content/posts/public/${c.churchId}`)).toMatchObject({ posts: [], total: 0 });
+    expect(await titles(other.churchId)).toEqual(['Elsewhere']);
+  });
+
+  it('shows a scheduled post when its time comes, with nothing written in between', async () => {
+    const c = church();
+    const hour = 3_600_000;
+    await ok(t.app, 'POST', '/content/posts', {
+      token: c.editor,
+      body: [
+        { title: 'Out', publishDate: past(1) },
+        { title: 'In an hour', publishDate: new Date(Date.now() + hour).toISOString() },
+        { title: 'In two hours', publishDate: new Date(Date.now() + 2 * hour).toISOString() },
+      ],
+    });
+    expect(await titles(c.churchId)).toEqual(['Out']);
+    const start = Date.now();
+    const clock = jest.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(start + hour + 60_000);
+      expect(await ok(t.app, 'GET', `/content/posts/public/${c.churchId}`)).toMatchObject({ total: 2, posts: [{ title: 'In an hour' }, { title: 'Out' }] });
+      clock.mockReturnValue(start + 3 * hour);
+      expect(await titles(c.churchId)).toEqual(['In two hours', 'In an hour', 'Out']);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('names a renamed author within a minute, and asks membership again after a failure', async () => {
+    const c = church();
+    const authorId = '0d5c1f7e-2b3a-4c4d-8e9f-a0b1c2d3e4f5';
+    membership.names.set(authorId, 'Ann');
+    await ok(t.app, 'POST', '/content/posts', { token: c.editor, body: { title: 'P', publishDate: past(1), authorId } });
+    expect((await ok(t.app, 'GET', `/content/posts/public/${c.churchId}`)).posts[0].authorName).toBe('Ann');
+    membership.names.set(authorId, 'Ann Smith');
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 61_000);
+    try {
+      expect((await ok(t.app, 'GET', `/content/posts/public/${c.churchId}`)).posts[0].authorName).toBe('Ann Smith');
+    } finally {
+      clock.mockRestore();
+    }
+
+    const d = church();
+    await ok(t.app, 'POST', '/content/posts', { token: d.editor, body: { title: 'Q', publishDate: past(1), authorId } });
+    membership.state.down = true;
+    try {
+      expect((await ok(t.app, 'GET', `/content/posts/public/${d.churchId}`)).posts[0].authorName).toBeNull();
+    } finally {
+      membership.state.down = false;
+    }
+    expect((await ok(t.app, 'GET', `/content/posts/public/${d.churchId}`)).posts[0].authorName).toBe('Ann Smith');
+  });
+});
+
 describe('GET /content/posts/rss/:churchId', () => {
   it('is valid RSS 2.0 of published posts with links {siteUrl}/blog/{slug}', async () => {
     const c = church();

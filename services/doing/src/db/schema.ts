@@ -4,6 +4,11 @@ import { at, churchId, id, timestamps } from '@church/common';
 // The doing module's tables. Every index that serves a query leads with church_id. People, groups and
 // ministries live in membership and are referenced here by id only.
 
+// A plan's service order is served from a kept answer per church and data version (the shared snapshots):
+// writes to plan_items raise the church's version through the shared trigger (migration
+// `plan_items_data_version`).
+export { dataVersions } from '@church/common/tables';
+
 /** Plan types: a recurring kind of plan (Sunday service, kids' church) inside a ministry (a membership group). */
 export const planTypes = pgTable(
   'plan_types',
@@ -78,7 +83,9 @@ export const assignments = pgTable(
     ...timestamps(),
   },
   (t) => [
-    index('assignments_church_plan_idx').on(t.churchId, t.planId),
+    // With person_id, autofill's even spread counts the assignments of the plans in its window from the index
+    // alone (an index-only scan), and a plan's own reads use its leading columns as before.
+    index('assignments_church_plan_person_idx').on(t.churchId, t.planId, t.personId),
     index('assignments_church_person_idx').on(t.churchId, t.personId),
     index('assignments_church_position_idx').on(t.churchId, t.positionId),
   ],

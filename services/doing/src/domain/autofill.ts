@@ -1,6 +1,6 @@
 /**
  * Autofill of a plan's open slots, over plain values (the repository gathers them):
- * - a position gets at most `count - already assigned` new people;
+ * - a position gets at most `count - already assigned` new people (a position listed twice still gets no more);
  * - nobody blocked out on the service date, and nobody serving anywhere else that day (any plan of the church,
  *   this one included), so nobody is booked twice on one day;
  * - the even spread: candidates with the fewest assignments in the recent window go first; ties keep the
@@ -9,8 +9,8 @@
 export interface AutofillPosition {
   id: string;
   count: number;
-  /** people already assigned to this position */
-  assigned: string[];
+  /** how many people are assigned to this position already */
+  assigned: number;
 }
 
 export interface AutofillInput {
@@ -29,25 +29,47 @@ export interface AutofillPick {
   personId: string;
 }
 
+/** What autofill knows of one candidate while it runs (looked up once per person, not once per team). */
+interface Candidate {
+  id: string;
+  load: number;
+  /** not blocked out, not serving that day, not picked yet */
+  free: boolean;
+  /** the team that listed them last (a person listed twice in one team counts once) */
+  team: number;
+}
+
 export function autofill(input: AutofillInput): AutofillPick[] {
   const picks: AutofillPick[] = [];
-  const busy = new Set(input.busy);
-  const load = new Map(input.recent);
-  for (const { position, personIds } of input.teams) {
-    let open = position.count - position.assigned.length;
-    if (open <= 0) continue;
-    const listed = [...new Set(personIds)];
-    const rank = new Map(listed.map((id, i) => [id, i]));
-    const candidates = listed
-      .filter((id) => !busy.has(id) && !input.blockedOut.has(id))
-      .sort((a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0) || rank.get(a)! - rank.get(b)!);
-    for (const personId of candidates) {
-      if (open <= 0) break;
-      picks.push({ positionId: position.id, personId });
-      busy.add(personId);
-      load.set(personId, (load.get(personId) ?? 0) + 1);
-      open--;
+  const people = new Map<string, Candidate>();
+  const candidate = (id: string) => {
+    let c = people.get(id);
+    if (!c) people.set(id, (c = { id, load: input.recent.get(id) ?? 0, free: !input.busy.has(id) && !input.blockedOut.has(id), team: -1 }));
+    return c;
+  };
+  const picked = new Map<string, number>();
+  input.teams.forEach(({ position, personIds }, team) => {
+    let open = position.count - position.assigned - (picked.get(position.id) ?? 0);
+    if (open <= 0) return;
+    // The team's free candidates, each once, in the order listed.
+    const free: Candidate[] = [];
+    for (const id of personIds) {
+      const c = candidate(id);
+      if (c.team === team) continue;
+      c.team = team;
+      if (c.free) free.push(c);
     }
-  }
+    // The least loaded first, the earlier listed of two alike: the first minimum, taken `open` times (a
+    // position usually has one or two open slots, so no team is sorted whole). Whoever is picked serves that
+    // day: no longer free for this position or any later one.
+    for (; open > 0; open--) {
+      let best: Candidate | undefined;
+      for (const c of free) if (c.free && (!best || c.load < best.load)) best = c;
+      if (!best) break;
+      best.free = false;
+      picks.push({ positionId: position.id, personId: best.id });
+      picked.set(position.id, (picked.get(position.id) ?? 0) + 1);
+    }
+  });
   return picks;
 }

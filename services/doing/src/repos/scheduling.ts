@@ -1,64 +1,112 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { badRequest, getRow, type Db } from '@church/common';
-import { assignments, blockoutDates, plans, positions } from '../db/schema';
+import { sql } from 'drizzle-orm';
+import { badRequest, notFound, prepared, type Db } from '@church/common';
 import { autofill } from '../domain/autofill';
 import { addDays } from '../domain/tree';
 
 /** Days either side of the service date whose assignments count towards a person's recent load. */
 export const SPREAD_WINDOW_DAYS = 90;
 
+/** Statuses that keep a person booked on a plan's day (a declined assignment frees them). */
+const BOOKED = sql.raw(`('Unconfirmed', 'Accepted')`);
+
+const param = (name: string) => sql.placeholder(name);
+
 /**
- * Fills the plan's open slots from the teams given (`domain/autofill`), in one transaction; answers the
- * assignments it made. Every position must belong to the plan.
+ * The plan's day, with the lock on (church, day) taken: two autofills for the same church and day (this plan or
+ * another) take turns, so neither can book a person the other just booked, nor overfill a position. The lock is
+ * transaction-scoped and taken in the statement that finds the plan; no plan (or no day) takes no lock.
  */
-export async function autofillPlan(db: Db, churchId: string, planId: string, teams: Array<{ positionId: string; personIds: string[] }>) {
+const lockPlanDay = prepared<{ day: string | null }>(sql`
+  select to_char(p.service_date, 'YYYY-MM-DD') as day,
+         pg_advisory_xact_lock(hashtext('doing.autofill:' || p.church_id::text || ':' || to_char(p.service_date, 'YYYY-MM-DD'))) is null as locked
+    from plans p
+   where p.church_id = ${param('churchId')} and p.id = ${param('planId')}`);
+
+/**
+ * Everything autofill needs to know about the plan's day, in one statement (after the lock, so it sees what an
+ * earlier autofill of the same day committed), one row per fact:
+ * - `slot`: a position of the plan and its `count`;
+ * - `booked`: a person assigned on that day: to this plan (any status: the assignment fills its position's
+ *   slot, `n` = 1) or, while Unconfirmed or Accepted, to another plan of the church (`n` = 0);
+ * - `blocked`: a person blocked out on that day;
+ * - `recent`: a person's assignments (`n`) on the plans within `SPREAD_WINDOW_DAYS` of the day.
+ * The facts cover everyone, not just the candidates: the caller picks its candidates' facts from them. Each
+ * part starts from an index that leads with church_id (the plan's positions; the day's plans, then their
+ * assignments; the blockouts ending on or after the day; the window's plans, then their assignments by
+ * `plan_id = any(…)`, the person from the index itself). That plan holds for any candidates and any day, which
+ * matters because the statement is prepared: with the candidates bound as an array, PostgreSQL's generic plan
+ * guessed a handful of them and walked every assignment they ever had, a cost that grows with the history.
+ */
+type Fact = { kind: 'slot' | 'booked' | 'blocked' | 'recent'; position_id: string | null; person_id: string | null; n: number };
+const autofillFacts = prepared<Fact>(sql`
+  select 'slot' as kind, pos.id as position_id, null::uuid as person_id, pos.count as n
+    from positions pos
+   where pos.church_id = ${param('churchId')} and pos.plan_id = ${param('planId')}
+  union all
+  select 'booked', a.position_id, a.person_id, case when a.plan_id = ${param('planId')} then 1 else 0 end
+    from plans d
+    join assignments a on a.church_id = d.church_id and a.plan_id = d.id
+   where d.church_id = ${param('churchId')} and d.service_date = ${param('day')}::date
+     and (a.plan_id = ${param('planId')} or a.status in ${BOOKED})
+  union all
+  select 'blocked', null, b.person_id, 0
+    from blockout_dates b
+   where b.church_id = ${param('churchId')} and b.end_date >= ${param('day')}::date and b.start_date <= ${param('day')}::date
+  union all
+  select 'recent', null, a.person_id, count(*)::int
+    from assignments a
+   where a.church_id = ${param('churchId')}
+     and a.plan_id = any(array(select w.id from plans w where w.church_id = ${param('churchId')} and w.service_date between ${param('from')}::date and ${param('to')}::date))
+   group by a.person_id`);
+
+/** The picks as new Unconfirmed assignments, one statement for any number of them. */
+const insertAssignments = prepared(sql`
+  insert into assignments (id, church_id, plan_id, position_id, person_id, status)
+  select t.id, ${param('churchId')}::uuid, ${param('planId')}::uuid, t.position_id, t.person_id, 'Unconfirmed'
+    from unnest(${param('ids')}::uuid[], ${param('positionIds')}::uuid[], ${param('personIds')}::uuid[]) as t(id, position_id, person_id)`);
+
+/**
+ * Fills the plan's open slots from the teams given (`domain/autofill`), in one transaction of three statements
+ * (the plan with its day's lock, the facts, the insert); answers the assignments it made. Every position must
+ * belong to the plan.
+ */
+export async function autofillPlan(db: Db, churchId: string, planId: string, given: Array<{ positionId: string; personIds: string[] }>) {
+  // Ids as PostgreSQL answers them (lower case), so a person or position sent in capitals is still recognised.
+  const teams = given.map((t) => ({ positionId: t.positionId.toLowerCase(), personIds: t.personIds.map((id) => id.toLowerCase()) }));
   return db.transaction(async (tx) => {
-    const plan = (await getRow(tx, plans, churchId, planId, 'Plan')) as typeof plans.$inferSelect;
-    if (!plan.serviceDate) throw badRequest('serviceDate', 'the plan has no service date to fill');
-    const day = plan.serviceDate;
-    // Two autofills for the same church and day (this plan or another) take turns, so neither can book a
-    // person the other just booked, nor overfill a position: a transaction-scoped lock on (church, day).
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`doing.autofill:${churchId}:${day}`}))`);
-    const positionIds = [...new Set(teams.map((t) => t.positionId))];
-    const planPositions = await tx.select().from(positions).where(and(eq(positions.churchId, churchId), eq(positions.planId, planId), inArray(positions.id, positionIds)));
-    const byId = new Map(planPositions.map((p) => [p.id, p]));
+    const [plan] = await lockPlanDay(tx, { churchId, planId });
+    if (!plan) throw notFound('Plan');
+    const day = plan.day;
+    if (!day) throw badRequest('serviceDate', 'the plan has no service date to fill');
+    const facts = await autofillFacts(tx, { churchId, planId, day, from: addDays(day, -SPREAD_WINDOW_DAYS), to: addDays(day, SPREAD_WINDOW_DAYS) });
+
+    const counts = new Map<string, number>();
+    const filled = new Map<string, number>();
+    const blockedOut = new Set<string>();
+    const busy = new Set<string>();
+    const recent = new Map<string, number>();
+    for (const f of facts) {
+      if (f.kind === 'slot') counts.set(f.position_id!, f.n);
+      else if (f.kind === 'blocked') blockedOut.add(f.person_id!);
+      else if (f.kind === 'recent') recent.set(f.person_id!, f.n);
+      else {
+        busy.add(f.person_id!);
+        if (f.n === 1) filled.set(f.position_id!, (filled.get(f.position_id!) ?? 0) + 1);
+      }
+    }
     teams.forEach((t, i) => {
-      if (!byId.has(t.positionId)) throw badRequest(`teams[${i}].positionId`, 'Position not found in this plan');
+      if (!counts.has(t.positionId)) throw badRequest(`teams[${i}].positionId`, 'Position not found in this plan');
     });
-    const people = [...new Set(teams.flatMap((t) => t.personIds))];
-    const existing = await tx.select({ positionId: assignments.positionId, personId: assignments.personId }).from(assignments).where(and(eq(assignments.churchId, churchId), eq(assignments.planId, planId)));
-    // One after another: a transaction is one connection, which runs one statement at a time anyway.
-    const none = { blocked: [] as Array<{ personId: string }>, sameDay: [] as Array<{ personId: string }>, recent: [] as Array<{ personId: string; n: number }> };
-    const { blocked, sameDay, recent } = !people.length
-      ? none
-      : {
-          blocked: await tx.select({ personId: blockoutDates.personId }).from(blockoutDates).where(and(eq(blockoutDates.churchId, churchId), inArray(blockoutDates.personId, people), lte(blockoutDates.startDate, day), gte(blockoutDates.endDate, day))),
-          sameDay: await tx
-            .select({ personId: assignments.personId })
-            .from(assignments)
-            .innerJoin(plans, and(eq(plans.id, assignments.planId), eq(plans.churchId, churchId)))
-            .where(and(eq(assignments.churchId, churchId), inArray(assignments.personId, people), eq(plans.serviceDate, day), inArray(assignments.status, ['Unconfirmed', 'Accepted']))),
-          recent: await tx
-            .select({ personId: assignments.personId, n: count() })
-            .from(assignments)
-            .innerJoin(plans, and(eq(plans.id, assignments.planId), eq(plans.churchId, churchId)))
-            .where(and(eq(assignments.churchId, churchId), inArray(assignments.personId, people), gte(plans.serviceDate, addDays(day, -SPREAD_WINDOW_DAYS)), lte(plans.serviceDate, addDays(day, SPREAD_WINDOW_DAYS))))
-            .groupBy(assignments.personId),
-        };
     const picks = autofill({
-      teams: teams.map((t) => ({
-        position: { id: t.positionId, count: byId.get(t.positionId)!.count, assigned: existing.filter((e) => e.positionId === t.positionId).map((e) => e.personId) },
-        personIds: t.personIds,
-      })),
-      blockedOut: new Set(blocked.map((b) => b.personId)),
-      busy: new Set([...sameDay.map((s) => s.personId), ...existing.map((e) => e.personId)]),
-      recent: new Map(recent.map((r) => [r.personId, Number(r.n)])),
+      teams: teams.map((t) => ({ position: { id: t.positionId, count: counts.get(t.positionId)!, assigned: filled.get(t.positionId) ?? 0 }, personIds: t.personIds })),
+      blockedOut,
+      busy,
+      recent,
     });
     if (!picks.length) return [];
-    return tx
-      .insert(assignments)
-      .values(picks.map((p) => ({ id: randomUUID(), churchId, planId, positionId: p.positionId, personId: p.personId, status: 'Unconfirmed' })))
-      .returning();
+    const rows = picks.map((pick) => ({ id: randomUUID(), churchId, planId, positionId: pick.positionId, personId: pick.personId, status: 'Unconfirmed', notified: null }));
+    await insertAssignments(tx, { churchId, planId, ids: rows.map((r) => r.id), positionIds: rows.map((r) => r.positionId), personIds: rows.map((r) => r.personId) });
+    return rows;
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
@@ -28,8 +28,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const read = { config: { access: anyUser } };
 
   app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: z.array(PlanItem) } } }, async (req) => (await rowsByIds(app.db, planItems, req.auth.churchId, req.query.ids)) as never);
-  app.get(`${base}/plan/:planId`, { ...read, schema: { params: z.object({ planId: Id }), response: { 200: Tree } } }, (req) => itemTree(app.db, req.auth.churchId, req.params.planId));
-  app.get(`${base}/presenter/:churchId/:planId`, { config: { access: 'public' }, schema: { params: ChurchPlan, response: { 200: Tree } } }, (req) => itemTree(app.db, req.params.churchId, req.params.planId));
+  // The service order is read far more often than it changes (every screen of a service, every presenter):
+  // each answer is kept per church, plan and data version (writes to plan_items raise the version) and sent
+  // again, compressed once, for one primary-key lookup; a client that holds it gets 304.
+  const sendTree = (req: FastifyRequest, reply: FastifyReply, churchId: string, planId: string) =>
+    app.deps.snapshots.send(req, reply, churchId, planId, () => itemTree(app.db, churchId, planId));
+  app.get(`${base}/plan/:planId`, { ...read, schema: { params: z.object({ planId: Id }), response: { 200: Tree } } }, (req, reply) => sendTree(req, reply, req.auth.churchId, req.params.planId));
+  app.get(`${base}/presenter/:churchId/:planId`, { config: { access: 'public' }, schema: { params: ChurchPlan, response: { 200: Tree } } }, (req, reply) => sendTree(req, reply, req.params.churchId, req.params.planId));
   app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: PlanItem } } }, async (req) => (await getRow(app.db, planItems, req.auth.churchId, req.params.id, 'Plan item')) as never);
 
   app.post(base, { ...read, schema: { body: batchOf(PlanItemSave), response: { 200: z.array(PlanItem) } } }, (req) =>

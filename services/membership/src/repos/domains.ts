@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { findRow, type DbOrTx } from '@church/common';
 import { domains } from '../db/schema';
 
 export type DomainRow = typeof domains.$inferSelect;
@@ -8,9 +8,8 @@ export function listDomains(db: DbOrTx, churchId: string): Promise<DomainRow[]> 
   return db.select().from(domains).where(eq(domains.churchId, churchId)).orderBy(asc(domains.domainName));
 }
 
-export async function findDomain(db: DbOrTx, churchId: string, id: string): Promise<DomainRow | undefined> {
-  const [row] = await db.select().from(domains).where(and(eq(domains.churchId, churchId), eq(domains.id, id))).limit(1);
-  return row;
+export function findDomain(db: DbOrTx, churchId: string, id: string): Promise<DomainRow | undefined> {
+  return findRow(db, domains, churchId, id);
 }
 
 /** A domain by name across churches (names are unique globally: domains_name_uq). */

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, max, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { findRow, type DbOrTx } from '@church/common';
 import { answers, formSubmissions, forms, memberPermissions, people, questions } from '../db/schema';
 
 export type FormRow = typeof forms.$inferSelect;
@@ -10,9 +10,8 @@ export type MemberPermissionRow = typeof memberPermissions.$inferSelect;
 
 // ---- forms
 
-export async function findForm(db: DbOrTx, churchId: string, id: string): Promise<FormRow | undefined> {
-  const [row] = await db.select().from(forms).where(and(eq(forms.churchId, churchId), eq(forms.id, id), eq(forms.removed, false))).limit(1);
-  return row;
+export function findForm(db: DbOrTx, churchId: string, id: string): Promise<FormRow | undefined> {
+  return findRow(db, forms, churchId, id);
 }
 
 /** A form by id in whichever church owns it: standalone forms are filled in by people of other churches. */
@@ -59,13 +58,8 @@ export function listQuestions(db: DbOrTx, churchId: string, formId: string): Pro
     .orderBy(asc(questions.sort), asc(questions.createdAt), asc(questions.id));
 }
 
-export async function findQuestion(db: DbOrTx, churchId: string, id: string): Promise<QuestionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(questions)
-    .where(and(eq(questions.churchId, churchId), eq(questions.id, id), eq(questions.removed, false)))
-    .limit(1);
-  return row;
+export function findQuestion(db: DbOrTx, churchId: string, id: string): Promise<QuestionRow | undefined> {
+  return findRow(db, questions, churchId, id);
 }
 
 /** The highest sort of a form's questions (0 when it has none). */
@@ -100,9 +94,8 @@ export function listSubmissions(db: DbOrTx, churchId: string, filter: { formId?:
     .orderBy(desc(formSubmissions.submissionDate));
 }
 
-export async function findSubmission(db: DbOrTx, churchId: string, id: string): Promise<SubmissionRow | undefined> {
-  const [row] = await db.select().from(formSubmissions).where(and(eq(formSubmissions.churchId, churchId), eq(formSubmissions.id, id))).limit(1);
-  return row;
+export function findSubmission(db: DbOrTx, churchId: string, id: string): Promise<SubmissionRow | undefined> {
+  return findRow(db, formSubmissions, churchId, id);
 }
 
 /** Deletes a submission and its answers; false when the church has no such submission. */
@@ -207,11 +200,6 @@ export async function findPersonByEmail(db: DbOrTx, churchId: string, email: str
   return row;
 }
 
-export async function findPerson(db: DbOrTx, churchId: string, id: string): Promise<PersonContact | undefined> {
-  const [row] = await db
-    .select(contact)
-    .from(people)
-    .where(and(eq(people.churchId, churchId), eq(people.id, id), eq(people.removed, false)))
-    .limit(1);
-  return row;
+export function findPerson(db: DbOrTx, churchId: string, id: string): Promise<PersonContact | undefined> {
+  return findRow(db, people, churchId, id);
 }

@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, eq, getTableColumns, inArray, like, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { findRow, type DbOrTx } from '@church/common';
 import { groupMembers, groups, people } from '../db/schema';
 import { preparedReader, rowReader, type RowOf } from '@church/common';
 
@@ -26,9 +26,8 @@ export function listGroups(db: DbOrTx, churchId: string, filter: { tag?: string;
   return readRecords(db, db.select(recordColumns).from(groups).where(and(...where)).orderBy(asc(groups.name)));
 }
 
-export async function findGroup(db: DbOrTx, churchId: string, id: string): Promise<GroupRow | undefined> {
-  const [row] = await db.select().from(groups).where(and(live(churchId), eq(groups.id, id))).limit(1);
-  return row;
+export function findGroup(db: DbOrTx, churchId: string, id: string): Promise<GroupRow | undefined> {
+  return findRow(db, groups, churchId, id);
 }
 
 export async function findGroupBySlug(db: DbOrTx, churchId: string, slug: string): Promise<GroupRow | undefined> {

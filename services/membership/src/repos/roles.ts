@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { findRow, type DbOrTx } from '@church/common';
 import { roleMembers, rolePermissions, roles, userChurches, users } from '../db/schema';
 
 export type RoleRow = typeof roles.$inferSelect;
@@ -11,13 +11,8 @@ export async function rolesOfChurch(db: DbOrTx, churchId: string): Promise<RoleR
   return db.select().from(roles).where(eq(roles.churchId, churchId)).orderBy(asc(roles.name));
 }
 
-export async function findRole(db: DbOrTx, churchId: string, id: string): Promise<RoleRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(roles)
-    .where(and(eq(roles.churchId, churchId), eq(roles.id, id)))
-    .limit(1);
-  return row;
+export function findRole(db: DbOrTx, churchId: string, id: string): Promise<RoleRow | undefined> {
+  return findRow(db, roles, churchId, id);
 }
 
 export async function findRoleByName(db: DbOrTx, churchId: string, name: string): Promise<RoleRow | undefined> {
@@ -123,13 +118,8 @@ export async function insertRolePermissions(db: DbOrTx, rows: Array<Omit<typeof 
     .returning();
 }
 
-export async function findRolePermission(db: DbOrTx, churchId: string, id: string): Promise<RolePermissionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(rolePermissions)
-    .where(and(eq(rolePermissions.churchId, churchId), eq(rolePermissions.id, id)))
-    .limit(1);
-  return row;
+export function findRolePermission(db: DbOrTx, churchId: string, id: string): Promise<RolePermissionRow | undefined> {
+  return findRow(db, rolePermissions, churchId, id);
 }
 
 export async function updateRolePermission(db: DbOrTx, churchId: string, id: string, values: Partial<typeof rolePermissions.$inferInsert>): Promise<RolePermissionRow | undefined> {
@@ -188,13 +178,8 @@ export async function findSamePermission(db: DbOrTx, p: { churchId: string; role
   return row;
 }
 
-export async function findRoleMember(db: DbOrTx, churchId: string, id: string): Promise<RoleMemberRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(roleMembers)
-    .where(and(eq(roleMembers.churchId, churchId), eq(roleMembers.id, id)))
-    .limit(1);
-  return row;
+export function findRoleMember(db: DbOrTx, churchId: string, id: string): Promise<RoleMemberRow | undefined> {
+  return findRow(db, roleMembers, churchId, id);
 }
 
 /**

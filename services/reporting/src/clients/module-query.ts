@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { HttpError, type InternalClient, type ModuleName } from '@church/common';
+import { coalesced, HttpError, type InternalClient, type ModuleName } from '@church/common';
 
 // How reporting reaches another module's data: a read-only `pg` pool of its own when `<MODULE>_DATABASE_URL`
 // is configured (the fleet on PostgreSQL, ideally with a read-only role), otherwise the owner's signed
@@ -11,6 +11,10 @@ export type Row = Record<string, unknown>;
 
 /** One read-only statement against a module's database. */
 export interface ModuleQuery {
+  /**
+   * The statement's rows. Identical statements (module, SQL, bound values, time limit) asked at the same time
+   * share one run, and so share the rows: callers must not change them.
+   */
   run(module: SourceModule, sql: string, params: unknown[], timeoutMs: number): Promise<Row[]>;
   close(): Promise<void>;
   /** how each module is reached, for the README's claims and tests */
@@ -43,9 +47,24 @@ export function failureReason(err: unknown): 'timeout' | 'readOnly' | 'failed' {
 /** `statement_timeout` bounds: a definition may not ask for more than a minute. */
 const clampTimeout = (ms: number) => Math.max(1, Math.min(60_000, Math.floor(ms)));
 
+/** A statement as `run` is asked for it. */
+interface Statement {
+  module: SourceModule;
+  sql: string;
+  params: unknown[];
+  ms: number;
+}
+
 /**
  * The module query client from reporting's config: `databaseUrls[module]` for modules read directly, the
  * internal client for the rest.
+ *
+ * Identical statements asked while one is out share the next run (`coalesced`, the rule of the shared batched
+ * reads: a caller joins a run that starts after it asked, never one already under way, so its rows are never
+ * older than its request). Twenty dashboards opening the same report of the same church cost one statement and
+ * one hop to the owner per round instead of twenty: the hop (a signed HTTP call, the owner's read-only
+ * transaction, JSON both ways) costs far more than a report's statement, which reads kept counts or a church's
+ * rows by index.
  */
 export function createModuleQuery(databaseUrls: Partial<Record<SourceModule, string>>, internal: InternalClient, poolSize = 4): ModuleQuery {
   const pools = new Map<SourceModule, pg.Pool>();
@@ -59,30 +78,31 @@ export function createModuleQuery(databaseUrls: Partial<Record<SourceModule, str
     }
     return pool;
   };
+  const runOnce = async ({ module, sql, params, ms }: Statement): Promise<Row[]> => {
+    const url = databaseUrls[module];
+    if (!url) {
+      const answer = await internal.post<{ rows: Row[] }>(module, `/${module}/internal/query`, { sql, params, timeoutMs: ms });
+      return answer.rows;
+    }
+    const client = await poolOf(module, url).connect();
+    try {
+      // One round trip for both (a simple-protocol query may hold several statements; `ms` is a clamped integer).
+      await client.query(`begin transaction read only; set local statement_timeout = ${ms}`);
+      const result = await client.query({ text: sql, values: params });
+      await client.query('commit');
+      // The same values the internal route's JSON answer carries (a Date becomes its ISO text).
+      return JSON.parse(JSON.stringify(result.rows)) as Row[];
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
+  const shared = coalesced(runOnce, (q) => `${q.module}\n${q.ms}\n${JSON.stringify(q.params)}\n${q.sql}`);
   return {
     route: (module) => (databaseUrls[module] ? 'database' : 'internal'),
-    async run(module, sql, params, timeoutMs) {
-      const ms = clampTimeout(timeoutMs);
-      const url = databaseUrls[module];
-      if (!url) {
-        const answer = await internal.post<{ rows: Row[] }>(module, `/${module}/internal/query`, { sql, params, timeoutMs: ms });
-        return answer.rows;
-      }
-      const client = await poolOf(module, url).connect();
-      try {
-        await client.query('begin transaction read only');
-        await client.query(`set local statement_timeout = ${ms}`);
-        const result = await client.query({ text: sql, values: params });
-        await client.query('commit');
-        // The same values the internal route's JSON answer carries (a Date becomes its ISO text).
-        return JSON.parse(JSON.stringify(result.rows)) as Row[];
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    run: (module, sql, params, timeoutMs) => shared({ module, sql, params, ms: clampTimeout(timeoutMs) }),
     async close() {
       await Promise.all([...pools.values()].map((p) => p.end()));
       pools.clear();

@@ -18,10 +18,13 @@ export function slugify(title: string): string {
   return slug || 'post';
 }
 
-/** Posts as the API answers them: with `authorName`, looked up from membership in one call. */
+export const authorIds = (rows: PostRow[]) => rows.flatMap((r) => (r.authorId ? [r.authorId] : []));
+/** Posts as the API answers them: with `authorName` (null when unknown). */
+export const withNames = (rows: PostRow[], names: Map<string, string | null>) => rows.map((r) => ({ ...r, authorName: r.authorId ? (names.get(r.authorId) ?? null) : null }));
+
+/** Posts with their authors' names, looked up from membership in one call. */
 export async function withAuthors(app: FastifyInstance, churchId: string, rows: PostRow[]) {
-  const names = await displayNames(app, churchId, rows.flatMap((r) => (r.authorId ? [r.authorId] : [])));
-  return rows.map((r) => ({ ...r, authorName: r.authorId ? (names.get(r.authorId) ?? null) : null }));
+  return withNames(rows, await displayNames(app, churchId, authorIds(rows)));
 }
 
 async function churchName(app: FastifyInstance, churchId: string): Promise<string | undefined> {

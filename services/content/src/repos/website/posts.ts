@@ -1,15 +1,16 @@
-import { and, asc, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { posts } from '../../db/website';
 
 export type PostRow = typeof posts.$inferSelect;
 
-const published = (churchId: string) => and(eq(posts.churchId, churchId), isNotNull(posts.publishDate), lte(posts.publishDate, sql`now()`));
+/** Published by `at` (the database's clock when not given). */
+const published = (churchId: string, at?: Date) => and(eq(posts.churchId, churchId), isNotNull(posts.publishDate), lte(posts.publishDate, at ?? sql`now()`));
 
-/** A page of published posts, newest first, with the total count. */
-export async function publishedPage(db: DbOrTx, churchId: string, q: { category?: string; tag?: string; page: number; pageSize: number }) {
+/** A page of published posts (by `at`), newest first, with the total count. */
+export async function publishedPage(db: DbOrTx, churchId: string, q: { category?: string; tag?: string; page: number; pageSize: number }, at: Date) {
   const where = and(
-    published(churchId),
+    published(churchId, at),
     q.category ? eq(posts.category, q.category) : undefined,
     // jsonb containment: the tags array holds the tag (served by the church's rows; tags are per post).
     q.tag ? sql`${posts.tags} @> ${JSON.stringify([q.tag])}::jsonb` : undefined,
@@ -19,6 +20,16 @@ export async function publishedPage(db: DbOrTx, churchId: string, q: { category?
     db.select({ n: sql<number>`count(*)::int` }).from(posts).where(where),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
+}
+
+/** Publish times (epoch ms, rounded up) of the church's posts scheduled after `after`, earliest first. */
+export async function scheduledPosts(db: DbOrTx, churchId: string, after: Date): Promise<number[]> {
+  const rows = await db
+    .select({ at: sql<string>`ceil(extract(epoch from ${posts.publishDate}) * 1000)::text` })
+    .from(posts)
+    .where(and(eq(posts.churchId, churchId), gt(posts.publishDate, after)))
+    .orderBy(asc(posts.publishDate));
+  return rows.map((r) => Number(r.at));
 }
 
 export async function publishedCategories(db: DbOrTx, churchId: string): Promise<string[]> {

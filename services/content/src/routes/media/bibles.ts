@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HttpError, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
 import { mediaDeps } from '../../domain/media/deps';
-import { BibleRepo, EMBEDDED_SOURCE, ensureEmbedded, flushLookups } from '../../repos/media/bible';
+import { serialized } from '../../kept';
+import { BibleRepo, EMBEDDED_SOURCE, ensureEmbedded, flushLookups, type VerseOut } from '../../repos/media/bible';
 
 const Key = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._' -]+$/, 'letters, digits, ., - and _ only');
 const TranslationParams = z.object({ translationKey: Key });
@@ -23,6 +24,13 @@ const Translation = z.object({
   attributionString: z.string().nullable(),
   cacheable: z.boolean(),
 });
+
+/** A range read that must not be kept (the cache lacks some of it): answered, not kept, to each reader who shared it. */
+class NotFinal extends Error {
+  constructor(readonly rows: VerseOut[]) {
+    super('not a final verse range');
+  }
+}
 
 /** `/content/bibles` (all public): translations, books, chapters and verses, cached from their sources. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -112,12 +120,31 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
+  // A range of a translation that may be kept is answered from memory once read: its body is kept on the
+  // shared snapshot store under the translation at a constant version (kept verses never change), compressed
+  // and with an ETag. Only a final answer is kept (`verses`' `complete`); each lookup is still logged.
   app.get(
     '/content/bibles/:translationKey/verses/:startVerseKey-:endVerseKey',
     { config: { access }, schema: { params: z.object({ translationKey: Key, startVerseKey: Key, endVerseKey: Key }), response: { 200: z.array(Verse) } } },
-    async (req) => {
+    async (req, reply) => {
+      const { translationKey, startVerseKey, endVerseKey } = req.params;
       const r = repo();
-      return r.range(await r.translation(req.params.translationKey), req.params.startVerseKey, req.params.endVerseKey, req.ip);
+      const t = await r.translation(translationKey);
+      if (!t.cacheable) return r.range(t, startVerseKey, endVerseKey, req.ip);
+      const span = await r.span(t, startVerseKey, endVerseKey);
+      try {
+        const sent = await app.deps.snapshots.sendAt(req, reply, `bible:${t.keyName}`, `${span.from}-${span.to}`, '0', async () => {
+          const { rows, complete } = await r.verses(t, span);
+          if (!complete) throw new NotFinal(rows);
+          return serialized(reply, rows);
+        });
+        r.logLookup(t, startVerseKey, endVerseKey, req.ip);
+        return sent;
+      } catch (err) {
+        if (!(err instanceof NotFinal)) throw err;
+        r.logLookup(t, startVerseKey, endVerseKey, req.ip);
+        return err.rows;
+      }
     },
   );
 }

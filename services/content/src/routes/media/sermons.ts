@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { convert } from 'html-to-text';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
@@ -8,6 +8,7 @@ import { playlists, sermons } from '../../db/media';
 import { mediaDeps } from '../../domain/media/deps';
 import { fetchPublicPage, hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
 import { storeInlineImage } from '../../domain/media/uploads';
+import { publishStep, serialized } from '../../kept';
 
 export const Sermon = z.object({
   id: z.string(),
@@ -40,15 +41,25 @@ const VideoInfo = z.object({ title: z.string(), description: z.string(), thumbna
 const ChurchParams = z.object({ churchId: Id });
 const edit = requires('StreamingServices.Edit');
 
-/** Sermons of the church that the public sees: those not in a private playlist, published by now. */
-async function publicSermons(app: FastifyInstance, churchId: string) {
+/** Sermons of the church that the public sees: those not in a private playlist, published by `at` (now). */
+async function publicSermons(app: FastifyInstance, churchId: string, at = new Date()) {
   return app.db
     .select({ s: sermons })
     .from(sermons)
     .leftJoin(playlists, and(eq(playlists.id, sermons.playlistId), eq(playlists.churchId, churchId)))
-    .where(and(eq(sermons.churchId, churchId), or(isNull(playlists.id), eq(playlists.isPublic, true)), or(isNull(sermons.publishDate), lte(sermons.publishDate, new Date()))))
+    .where(and(eq(sermons.churchId, churchId), or(isNull(playlists.id), eq(playlists.isPublic, true)), or(isNull(sermons.publishDate), lte(sermons.publishDate, at))))
     .orderBy(desc(sermons.publishDate))
     .then((rows) => rows.map((r) => r.s));
+}
+
+/** Publish times (epoch ms, rounded up) of the church's sermons scheduled after `after`, earliest first. */
+async function scheduledSermons(app: FastifyInstance, churchId: string, after: Date): Promise<number[]> {
+  const rows = await app.db
+    .select({ at: sql<string>`ceil(extract(epoch from ${sermons.publishDate}) * 1000)::text` })
+    .from(sermons)
+    .where(and(eq(sermons.churchId, churchId), gt(sermons.publishDate, after)))
+    .orderBy(asc(sermons.publishDate));
+  return rows.map((r) => Number(r.at));
 }
 
 type SermonRow = typeof sermons.$inferSelect;
@@ -119,11 +130,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Served from a kept answer per church and data version (writes to sermons and playlists raise it). The
-  // answer also depends on the clock (scheduled sermons), so it is kept per minute: a sermon scheduled for
-  // 10:00 is public by 10:01.
-  app.get('/content/sermons/public/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(Sermon) } } }, async (req, reply) =>
-    app.deps.snapshots.send(req, reply, req.params.churchId, String(Math.floor(Date.now() / 60_000)), () => publicSermons(app, req.params.churchId)),
-  );
+  // answer also depends on the clock (scheduled sermons): it is kept per publish step, so it is built again
+  // when a scheduled sermon's time comes, and only then.
+  app.get('/content/sermons/public/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(Sermon) } } }, async (req, reply) => {
+    const { churchId } = req.params;
+    const version = await app.deps.snapshots.version(churchId);
+    const { now, step } = await publishStep(app, 'sermons', churchId, version, (after) => scheduledSermons(app, churchId, after));
+    return app.deps.snapshots.sendAt(req, reply, churchId, String(step), version, async () => serialized(reply, await publicSermons(app, churchId, now)));
+  });
 
   app.get('/content/sermons/timeline', { config: { access: anyUser }, schema: { querystring: z.object({ sermonIds: IdList.optional() }), response: { 200: z.array(Sermon) } } }, async (req) => {
     const ids = req.query.sermonIds ?? [];

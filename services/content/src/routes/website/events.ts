@@ -10,6 +10,7 @@ import { curatedCalendars, events } from '../../db/website';
 import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
 import { personGroupIds } from '../../domain/website/membership';
 import { attachExceptions, calendarEvents, churchTimeZone, eventsWithExceptions, type EventRow } from '../../repos/website/events';
+
 import { Event, EventIdsQuery, EventSave, SubscribeQuery } from './schemas';
 
 const base = '/content/events';
@@ -37,17 +38,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Calendar apps poll this feed: the text is kept per church and data version (events, exceptions, curated
-  // calendars and settings raise it), so a poll costs one version lookup while nothing changed.
+  // calendars and settings raise it), compressed once (a 200-event feed: about 100 KB of text, a few KB of
+  // brotli), so a poll costs one version lookup while nothing changed.
   app.get(`${base}/subscribe`, { config: { access: 'public' }, schema: { querystring: SubscribeQuery } }, async (req, reply) => {
     const { churchId, groupId, curatedCalendarId } = req.query;
     if (!groupId && !curatedCalendarId) throw badRequest('groupId', 'groupId or curatedCalendarId is required', 'query');
     const version = await app.deps.snapshots.version(churchId);
-    const key = `ics\n${churchId}\n${curatedCalendarId ? `calendar:${curatedCalendarId}` : `group:${groupId}`}`;
-    const ics = await app.deps.snapshots.value(key, version, () => feed(churchId, groupId, curatedCalendarId), (text) => text.length);
-    const etag = `"ics-${version}"`;
-    reply.header('cache-control', 'public, max-age=300').header('etag', etag);
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('text/calendar; charset=utf-8').send(ics);
+    const which = curatedCalendarId ? `calendar:${curatedCalendarId}` : `group:${groupId}`;
+    return app.deps.snapshots.sendAt(req, reply, churchId, which, version, () => feed(churchId, groupId, curatedCalendarId), {
+      type: 'text/calendar; charset=utf-8',
+      cacheControl: 'public, max-age=300',
+    });
   });
 
   async function feed(churchId: string, groupId?: string, curatedCalendarId?: string): Promise<string> {

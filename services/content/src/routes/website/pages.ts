@@ -6,6 +6,7 @@ import { badRequest, batchOf, deleteRow, getRow, Id, IdParams, itemParam, listRo
 import { pages } from '../../db/website';
 import { satisfiesGate } from '../../domain/website/visibility';
 import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageTree, replacePageTree } from '../../domain/website/tree';
+import { serialized } from '../../kept';
 import { AiPageBody, ImportTreeBody, Page, PageSave, TreeAnswer } from './schemas';
 
 const base = '/content/pages';
@@ -28,6 +29,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const { url, id } = req.query;
       if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
       const key = url ? `url\n${normalizeUrl(url)}` : `id\n${id}`;
+      // One version read serves the gate and the body.
       const version = await app.deps.snapshots.version(churchId);
       const gate = await app.deps.snapshots.value(
         `page-gate\n${churchId}\n${key}`,
@@ -41,9 +43,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       );
       if (!gate) throw notFound('Page');
       if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
-      return app.deps.snapshots.send(req, reply, churchId, key, async () => {
+      return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
         const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
-        return pageTree(app.db, page as typeof pages.$inferSelect, Boolean(url));
+        return serialized(reply, await pageTree(app.db, page as typeof pages.$inferSelect, Boolean(url)));
       });
     },
   );

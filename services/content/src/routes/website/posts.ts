@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
-import { rssFeed, slugify, withAuthors } from '../../domain/website/posts';
-import { latestPublished, publishedBySlug, publishedCategories, publishedPage, slugTaken, type PostRow } from '../../repos/website/posts';
+import { keptDisplayNames } from '../../domain/website/membership';
+import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
+import { publishStep, serialized } from '../../kept';
+import { latestPublished, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
 import { Post, PostPage, PostSave, PublicPostsQuery } from './schemas';
 
 const base = '/content/posts';
@@ -18,9 +20,21 @@ const SiteUrl = z.object({ siteUrl: z.url({ protocol: /^https?$/, message: 'must
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: PublicPostsQuery, response: { 200: PostPage } } }, async (req) => {
-    const { rows, total } = await publishedPage(app.db, req.params.churchId, req.query);
-    return { posts: await withAuthors(app, req.params.churchId, rows), total, page: req.query.page, pageSize: req.query.pageSize };
+  // The public blog: each page of posts is kept per church and data version (writes to posts raise it), query
+  // and publish step (a scheduled post goes live on time); the answer, with author names kept a minute
+  // (keptDisplayNames), is kept compressed under the same key and a hash of the names, so it is built again
+  // when a name changes. A read whose names membership could not give is answered without keeping it.
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: PublicPostsQuery, response: { 200: PostPage } } }, async (req, reply) => {
+    const { churchId } = req.params;
+    const q = req.query;
+    const version = await app.deps.snapshots.version(churchId);
+    const { now, step } = await publishStep(app, 'posts', churchId, version, (after) => scheduledPosts(app.db, churchId, after));
+    const variant = JSON.stringify([q.category ?? null, q.tag ?? null, q.page, q.pageSize, step]);
+    const found = await app.deps.snapshots.value(`posts-page\n${churchId}\n${variant}`, version, () => publishedPage(app.db, churchId, q, now), (p) => 64 + JSON.stringify(p.rows).length);
+    const authors = await keptDisplayNames(app, churchId, authorIds(found.rows));
+    const answer = () => ({ posts: withNames(found.rows, authors.names), total: found.total, page: q.page, pageSize: q.pageSize });
+    if (!authors.complete) return answer();
+    return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, answer()));
   });
   app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(z.string()) } } }, async (req) =>
     publishedCategories(app.db, req.params.churchId),

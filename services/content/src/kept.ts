@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+// Kept answers of both halves, on the shared snapshot store (`app.deps.snapshots`, packages/common
+// snapshots.ts): the public routes here read the church's data version first (the page gate, the publish
+// schedule, author names) and answer a kept body at that version with `snapshots.sendAt`.
+
+/** A route's JSON for `value`, by its own 200 response schema (what the route would have sent). */
+export const serialized = (reply: FastifyReply, value: unknown): string => reply.serializeInput(value as Record<string, unknown>, '200') as string;
+
+/**
+ * Where the clock stands against the church's scheduled publications (posts and sermons published at a future
+ * date). `read(after)` lists their publish times (epoch ms, rounded up, ascending) later than `after`; the list
+ * is kept per church and data version. `step` counts those that have passed: an answer kept under it is built
+ * again exactly when a scheduled item goes live, and `now` is the cut-off to build it with.
+ */
+export async function publishStep(
+  app: FastifyInstance,
+  name: string,
+  churchId: string,
+  version: string,
+  read: (after: Date) => Promise<number[]>,
+): Promise<{ now: Date; step: number }> {
+  const times = await app.deps.snapshots.value(`${name}-schedule\n${churchId}`, version, () => read(new Date()), (t) => 64 + 8 * t.length);
+  const now = Date.now();
+  // the number of times <= now (binary search over the ascending list)
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid]! <= now) lo = mid + 1;
+    else hi = mid;
+  }
+  return { now: new Date(now), step: lo };
+}
