@@ -18,6 +18,21 @@ export const idsIn = (n: number) => `in (select jsonb_array_elements_text($${n}:
 export const utcMidnight = (dayExpr: string) => `(${dayExpr})::timestamp at time zone 'UTC'`;
 
 /**
+ * Attendance's sessions in the week of `$4` (church `$1`), narrowed to service `$3` and campus `$2` when given:
+ * `select` over the aliases `s` (session), `st` (service time), `sv` (service) and those `joins` adds.
+ */
+export const weekSessionsSql = (select: string, joins = '') => `
+select ${select}
+from sessions s${joins}
+join service_times st on st.church_id = $1::uuid and st.id = s.service_time_id
+join services sv on sv.church_id = $1::uuid and sv.id = st.service_id
+where s.church_id = $1::uuid
+  and s.session_date >= ${utcMidnight('$4::date')}
+  and s.session_date < ${utcMidnight('$4::date + 7')}
+  and ($3::uuid is null or sv.id = $3::uuid)
+  and ($2::uuid is null or sv.campus_id = $2::uuid)`;
+
+/**
  * Giving's counted donations: completed ones (pending bank debits, failed and refunded gifts are not income yet
  * or any more), on UTC days from `$from` to `$to` inclusive, by giving's (church_id, donation_date) index.
  */

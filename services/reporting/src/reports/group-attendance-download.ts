@@ -1,5 +1,5 @@
 import type { ReportDefinition } from '../domain/definition';
-import { campusParam, churchIdParam, idsIn, serviceParam, utcMidnight, weekParam } from './common';
+import { campusParam, churchIdParam, idsIn, serviceParam, weekParam, weekSessionsSql } from './common';
 
 /**
  * Every member of every group that met in the week, per meeting, with whether they attended: the week's
@@ -22,17 +22,10 @@ export const groupAttendanceDownload: ReportDefinition = {
       keyName: 'sessions',
       module: 'attendance',
       params: ['churchId', 'campusId', 'serviceId', 'week'],
-      sql: `
-select s.id as "sessionId", s.group_id as "groupId", sv.name as "serviceName", st.name as "serviceTimeName",
-  to_char((s.session_date at time zone 'UTC')::date, 'YYYY-MM-DD') as "sessionDate"
-from sessions s
-join service_times st on st.church_id = $1::uuid and st.id = s.service_time_id
-join services sv on sv.church_id = $1::uuid and sv.id = st.service_id
-where s.church_id = $1::uuid
-  and s.session_date >= ${utcMidnight('$4::date')}
-  and s.session_date < ${utcMidnight('$4::date + 7')}
-  and ($3::uuid is null or sv.id = $3::uuid)
-  and ($2::uuid is null or sv.campus_id = $2::uuid)`,
+      sql: weekSessionsSql(
+        `s.id as "sessionId", s.group_id as "groupId", sv.name as "serviceName", st.name as "serviceTimeName",
+  to_char((s.session_date at time zone 'UTC')::date, 'YYYY-MM-DD') as "sessionDate"`,
+      ),
     },
     {
       keyName: 'members',

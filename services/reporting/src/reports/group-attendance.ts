@@ -1,5 +1,5 @@
 import type { ReportDefinition } from '../domain/definition';
-import { campusParam, churchIdParam, idsIn, serviceParam, utcMidnight, weekParam } from './common';
+import { campusParam, churchIdParam, idsIn, serviceParam, weekParam, weekSessionsSql } from './common';
 
 /**
  * Who attended which group at each service time in one week: attendance's sessions of the week, with the
@@ -22,19 +22,13 @@ export const groupAttendance: ReportDefinition = {
       keyName: 'main',
       module: 'attendance',
       params: ['churchId', 'campusId', 'serviceId', 'week'],
-      sql: `
-select sv.name as "serviceName", st.name as "serviceTimeName", s.group_id as "groupId", v.person_id as "personId",
-  to_char((s.session_date at time zone 'UTC')::date, 'YYYY-MM-DD') as "sessionDate"
-from sessions s
+      sql: weekSessionsSql(
+        `sv.name as "serviceName", st.name as "serviceTimeName", s.group_id as "groupId", v.person_id as "personId",
+  to_char((s.session_date at time zone 'UTC')::date, 'YYYY-MM-DD') as "sessionDate"`,
+        `
 join visit_sessions vs on vs.church_id = $1::uuid and vs.session_id = s.id
-join visits v on v.church_id = $1::uuid and v.id = vs.visit_id
-join service_times st on st.church_id = $1::uuid and st.id = s.service_time_id
-join services sv on sv.church_id = $1::uuid and sv.id = st.service_id
-where s.church_id = $1::uuid
-  and s.session_date >= ${utcMidnight('$4::date')}
-  and s.session_date < ${utcMidnight('$4::date + 7')}
-  and ($3::uuid is null or sv.id = $3::uuid)
-  and ($2::uuid is null or sv.campus_id = $2::uuid)`,
+join visits v on v.church_id = $1::uuid and v.id = vs.visit_id`,
+      ),
     },
     {
       keyName: 'groups',
