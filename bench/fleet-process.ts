@@ -51,6 +51,7 @@ async function main() {
     giving: await execFor('giving'),
     content: await execFor('content'),
     doing: await execFor('doing'),
+    messaging: await execFor('messaging'),
   };
   const seed = await seedAll(dbs, { reuse: config.reuse, log: (line) => process.stderr.write(`${line}\n`) });
 

@@ -14,11 +14,32 @@ export interface DeploymentOptions {
   dataDir: string;
   /** print each process's output with this prefix (capped) */
   log: (line: string) => void;
+  /** processes per module (default 1): replica r > 1 is named `<module>#<r>` and answers on a port of its own */
+  replicas?: Partial<Record<ModuleName, number>>;
+  /**
+   * gateway processes (default 1). Gateway g sends each module to replica g mod n of it, as a k8s Service spreads
+   * the connections of the gateway pods over the module's pods; the services call each other's first replica.
+   */
+  gateways?: number;
+  /** more environment for every process of a deployable */
+  env?: Partial<Record<ModuleName | 'gateway', Record<string, string>>>;
+}
+
+/** One process of a deployment. */
+export interface DeployedProcess {
+  /** `messaging`, `messaging#2`, `gateway#2` */
+  name: string;
+  deployable: ModuleName | 'gateway';
+  pid: number;
+  url: string;
 }
 
 export interface Deployment {
   url: string;
+  /** every gateway's address (`url` is the first) */
+  urls: string[];
   pids: number[];
+  processes: DeployedProcess[];
   /** waits until every process of the deployment has been nearly idle for 300 ms (at most 60 s); answers the wait */
   quiet(): Promise<number>;
   stop(): Promise<void>;
@@ -68,25 +89,48 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
   const urls = Object.fromEntries(MODULES.map((m) => [`${m.toUpperCase()}_URL`, `http://127.0.0.1:${ports[m]}`]));
   const common = { ...process.env, ...urls, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   const children: ChildProcess[] = [];
+  const processes: DeployedProcess[] = [];
+  // replica r of module m (r from 1; replica 1 is `ports[m]`)
+  const replicaPorts = Object.fromEntries(MODULES.map((m) => [m, [ports[m]]])) as Record<ModuleName, number[]>;
+  const taken = new Set(Object.values(ports));
+  const anotherPort = async () => {
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    return port;
+  };
+  for (const module of MODULES) for (let r = 1; r < (opts.replicas?.[module] ?? 1); r++) replicaPorts[module].push(await anotherPort());
+  const gatewayPorts = [ports.gateway];
+  for (let g = 1; g < (opts.gateways ?? 1); g++) gatewayPorts.push(await anotherPort());
   const start = (name: string, dir: string, env: Record<string, string | undefined>) => {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it stops (for finding hot spots).
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
     const child = spawn(process.execPath, [...profile, ...nodeFlags(dir), '--import', 'tsx', `${dir}/src/main.ts`], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     relayOutput(child, `[${name}]`, opts.log, 20);
     children.push(child);
+    const deployable = dir === 'gateway' ? 'gateway' : (dir.slice('services/'.length) as ModuleName);
+    if (child.pid) processes.push({ name, deployable, pid: child.pid, url: `http://127.0.0.1:${env.PORT}` });
   };
   for (const module of MODULES) {
-    start(module, `services/${module}`, {
-      ...opts.secrets,
-      PORT: String(ports[module]),
-      DATABASE_URL: opts.databaseUrls[module],
-      REDIS_URL: opts.redisUrl ?? '',
-      DATA_DIR: opts.dataDir,
-      MIGRATE_ON_START: 'false',
-    });
+    replicaPorts[module].forEach((port, r) =>
+      start(r ? `${module}#${r + 1}` : module, `services/${module}`, {
+        ...opts.secrets,
+        PORT: String(port),
+        DATABASE_URL: opts.databaseUrls[module],
+        REDIS_URL: opts.redisUrl ?? '',
+        DATA_DIR: opts.dataDir,
+        MIGRATE_ON_START: 'false',
+        ...opts.env?.[module],
+      }),
+    );
   }
-  start('gateway', 'gateway', { PORT: String(ports.gateway), RATE_LIMIT_ENABLED: 'false' });
-  const url = `http://127.0.0.1:${ports.gateway}`;
+  gatewayPorts.forEach((port, g) => {
+    // gateway g: replica g mod n of each module
+    const spread = Object.fromEntries(MODULES.map((m) => [`${m.toUpperCase()}_URL`, `http://127.0.0.1:${replicaPorts[m][g % replicaPorts[m].length]}`]));
+    start(g ? `gateway#${g + 1}` : 'gateway', 'gateway', { ...spread, PORT: String(port), RATE_LIMIT_ENABLED: 'false', ...opts.env?.gateway });
+  });
+  const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
+  const url = gatewayUrls[0]!;
 
   const stop = async () => {
     await Promise.all(
@@ -105,7 +149,7 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
     );
   };
 
-  // Ready when the gateway's aggregated health sees every service.
+  // Ready when the gateway's aggregated health sees every service (each gateway's, when there are several).
   const deadline = Date.now() + 90_000;
   for (;;) {
     const exited = children.find((c) => c.exitCode !== null);
@@ -113,9 +157,14 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
       await stop();
       throw new Error(`a deployment process exited with code ${exited.exitCode} while starting`);
     }
-    const ok = await fetch(`${url}/health`)
-      .then((r) => r.ok)
-      .catch(() => false);
+    const answers = await Promise.all(
+      gatewayUrls.map((gateway) =>
+        fetch(`${gateway}/health`)
+          .then((r) => r.ok)
+          .catch(() => false),
+      ),
+    );
+    const ok = answers.every(Boolean);
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();
@@ -143,5 +192,5 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
     }
     return Date.now() - started;
   };
-  return { url, pids, quiet, stop };
+  return { url, urls: gatewayUrls, pids, processes, quiet, stop };
 }

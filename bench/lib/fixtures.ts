@@ -57,6 +57,8 @@ export const SHAPE = {
   content: { pages: 40, sectionsPerPage: 8, elementsPerSection: 40, posts: 200, calendarEvents: 200, sermons: 1_000, eventGroup: 1 },
   /** doing (big church): one plan with 60 items; autofill plans of 40 positions each, candidates 300 people */
   doing: { planItems: 60, autofillPlans: 6_000, positionsPerPlan: 40, candidates: 300, teams: 10, firstCandidate: 1_000, blockedOut: 30 },
+  /** messaging (big church): 10 to 99 notifications per person over 180 days, the newest 0 to 24 unread (~545,000 in all) */
+  messaging: { minPerPerson: 10, maxPerPerson: 99, maxUnread: 24, notificationDays: 180 },
 } as const;
 
 /** A deterministic UUID with the version-4 layout (zod's uuid check wants a version and a variant). */
@@ -107,4 +109,6 @@ export const fixtures = {
   positionId: (k: number, j: number) => uid(`position:${BIG}:${k}:${j}`),
   /** the last week's session of the 200-member group */
   downloadSession: () => uid(`session:${BIG}:0:${SHAPE.weeks - 1}`),
+  /** live-stream chats (anonymous posts allowed): 0 is watched by the real-time bench's sockets, 1 by none */
+  liveConversationId: (k: number) => uid(`conversation:${BIG}:live:${k}`),
 };

@@ -5,6 +5,7 @@ import { missingAttendanceTables, seedAttendance } from './attendance';
 import { GIVING_TABLES, givingSeeded, seedGiving } from './giving';
 import { CONTENT_TABLES, contentSeeded, seedContent } from './content';
 import { DOING_TABLES, doingSeeded, resetDoing, seedDoing } from './doing';
+import { MESSAGING_TABLES, messagingSeeded, resetMessaging, seedMessaging, siblingConnection } from './messaging';
 
 export type { Exec, StepTiming } from './exec';
 
@@ -26,12 +27,13 @@ const LATER = {
   giving: { tables: GIVING_TABLES, seeded: givingSeeded, seed: seedGiving, counts: ['funds', 'donations', 'fund_donations'], what: 'five years of weekly gifts, about 494,000 donations' },
   content: { tables: CONTENT_TABLES, seeded: contentSeeded, seed: seedContent, counts: ['pages', 'sections', 'elements', 'posts', 'events', 'sermons'], what: 'a 40-page site, posts, events, sermons' },
   doing: { tables: DOING_TABLES, seeded: doingSeeded, seed: seedDoing, counts: ['plans', 'positions', 'plan_items'], what: 'plans, positions, plan items' },
+  messaging: { tables: MESSAGING_TABLES, seeded: messagingSeeded, seed: seedMessaging, counts: ['notifications'], what: 'about 545,000 notifications, the live-stream chats' },
 } as const;
 export type LaterModule = keyof typeof LATER;
 export const LATER_MODULES = Object.keys(LATER) as LaterModule[];
 
 async function missingTables(db: Exec, tables: readonly string[]): Promise<string[]> {
-  const { rows } = await db.query(`select t from unnest($1::text[]) t where to_regclass('public.' || t) is null`, [tables]);
+  const { rows } = await db.query(`select t from unnest($1::text[]) t where to_regclass(quote_ident(t)) is null`, [tables]);
   return rows.map((r) => String(r.t));
 }
 
@@ -46,9 +48,15 @@ async function alreadySeeded(db: Exec): Promise<boolean> {
 }
 
 /** Seeds membership then attendance (skipped with a note while its tables are missing), then refreshes statistics. */
-export async function seedAll(dbs: { membership: Exec; attendance: Exec } & Record<LaterModule, Exec>, opts: { reuse: boolean; log: (line: string) => void }): Promise<SeedReport> {
+export async function seedAll(
+  given: { membership: Exec; attendance: Exec } & Record<Exclude<LaterModule, 'messaging'>, Exec> & { messaging?: Exec },
+  opts: { reuse: boolean; log: (line: string) => void },
+): Promise<SeedReport> {
   const started = performance.now();
   const report: SeedReport = { seeded: false, ms: 0, timings: [], counts: {}, missingAttendance: [], missing: {}, notes: [] };
+  // Messaging's database: the caller's connection, else one opened next to membership's (closed at the end).
+  const sibling = given.messaging ? undefined : await siblingConnection(given.membership);
+  const dbs = { ...given, messaging: given.messaging ?? sibling };
   report.missingAttendance = await missingAttendanceTables(dbs.attendance);
   if (opts.reuse && (await alreadySeeded(dbs.membership))) {
     report.notes.push('reused the databases seeded by an earlier run (vacuumed first)');
@@ -80,6 +88,11 @@ export async function seedAll(dbs: { membership: Exec; attendance: Exec } & Reco
   for (const module of LATER_MODULES) {
     const spec = LATER[module];
     const db = dbs[module];
+    if (!db) {
+      report.missing[module] = ['(no connection to its database)'];
+      report.notes.push(`${module}: no connection to its database was given: ${module} seed and scenarios skipped`);
+      continue;
+    }
     const missing = await missingTables(db, spec.tables);
     if (missing.length) {
       report.missing[module] = missing;
@@ -88,6 +101,7 @@ export async function seedAll(dbs: { membership: Exec; attendance: Exec } & Reco
     }
     if (await spec.seeded(db, fixtures.churchId)) {
       if (module === 'doing') await resetDoing(db, fixtures.churchId);
+      if (module === 'messaging') await resetMessaging(db, fixtures.churchId);
       await db.query('vacuum analyze');
       continue;
     }
@@ -108,12 +122,14 @@ export async function seedAll(dbs: { membership: Exec; attendance: Exec } & Reco
   }
   for (const table of ['churches', 'people', 'households', 'groups', 'group_members', 'users']) report.counts[table] = await count(dbs.membership, table);
   for (const module of LATER_MODULES) {
-    if (report.missing[module]) continue;
-    for (const table of LATER[module].counts) report.counts[table] = await count(dbs[module], table);
+    const db = dbs[module];
+    if (report.missing[module] || !db) continue;
+    for (const table of LATER[module].counts) report.counts[table] = await count(db, table);
   }
   if (!report.missingAttendance.length) {
     for (const table of ['sessions', 'visits', 'visit_sessions']) report.counts[table] = await count(dbs.attendance, table);
   }
+  await sibling?.end();
   report.ms = Math.round(performance.now() - started);
   return report;
 }

@@ -23,3 +23,5 @@ export * from './service';
 export { RequestValidationError, exactShape } from './validation';
 export * from './main';
 export * from './embedded-db';
+export { Realtime, type Payload, type RealtimeOptions } from './realtime/hub';
+export { memoryStore, redisStore, type Connection, type RegistryStore } from './realtime/store';

@@ -17,6 +17,8 @@ export const messagingConfig = z.object({
   REALTIME_PREFIX: z.string().default('msg:rt:'),
   /** seconds between a replica's heartbeats; a replica silent for 3 beats is reaped with its connections */
   REALTIME_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** milliseconds pushes wait to go out together, each socket's in one write (0: the next turn of the event loop) */
+  REALTIME_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(20),
   /** Expo push: access token (optional) and base URL (tests aim it at a loopback fake) */
   EXPO_ACCESS_TOKEN: optional,
   EXPO_BASE_URL: optional,

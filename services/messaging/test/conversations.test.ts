@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { notifications } from '../src/db/schema';
+import { conversations, notifications } from '../src/db/schema';
 import { makeChurch, useMessaging } from './setup';
 
 const t = useMessaging();
@@ -63,6 +63,51 @@ describe('conversations and messages', () => {
     expect(first.json()).toMatchObject({ churchId: church.churchId, contentType: 'streamingLive', contentId: serviceId });
     const again = await call(t.app, 'GET', `/messaging/conversations/current/${church.churchId}/streamingLive/${sealed}`);
     expect(again.json().id).toBe(first.json().id);
+  });
+
+  it('posts one message or several through send, keeping each conversation\'s first and last post and count', async () => {
+    const church = makeChurch();
+    const live = async (title: string) => {
+      const id = randomUUID();
+      await t.app.db.insert(conversations).values({ id, churchId: church.churchId, contentType: 'streamingLive', contentId: randomUUID(), title, allowAnonymousPosts: true });
+      return id;
+    };
+    const [a, b] = [await live('A'), await live('B')];
+    const one = await call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: a, displayName: 'Guest', content: 'first' } });
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual([expect.objectContaining({ churchId: church.churchId, conversationId: a, content: 'first', displayName: 'Guest', personId: null, messageType: 'comment' })]);
+    expect(new Date(one.json()[0].timeSent).toISOString()).toBe(one.json()[0].timeSent);
+    expect(one.json()[0].timeUpdated).toBeNull();
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${a}`)).json()).toMatchObject({ postCount: 1, firstPostId: one.json()[0].id, lastPostId: one.json()[0].id });
+
+    const many = await call(t.app, 'POST', '/messaging/messages/send', {
+      token: church.token(),
+      body: [
+        { churchId: church.churchId, conversationId: a, content: 'second' },
+        { churchId: church.churchId, conversationId: b, content: 'only in B' },
+        { churchId: church.churchId, conversationId: a, content: 'third' },
+      ],
+    });
+    expect(many.statusCode).toBe(200);
+    const [second, inB, third] = many.json();
+    expect(second).toMatchObject({ conversationId: a, personId: church.personId });
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${a}`)).json()).toMatchObject({ postCount: 3, firstPostId: one.json()[0].id, lastPostId: third.id });
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${b}`)).json()).toMatchObject({ postCount: 1, firstPostId: inB.id, lastPostId: inB.id });
+    // the batch's messages share their transaction's time
+    const contents = (await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${a}`)).json().map((m: { content: string }) => m.content);
+    expect(contents[0]).toBe('first');
+    expect(contents.slice(1).sort()).toEqual(['second', 'third']);
+
+    // one unknown conversation in a batch refuses the batch: nothing of it is saved
+    const refused = await call(t.app, 'POST', '/messaging/messages/send', {
+      body: [
+        { churchId: church.churchId, conversationId: b, content: 'lost' },
+        { churchId: church.churchId, conversationId: randomUUID(), content: 'nowhere' },
+      ],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].param).toBe('[1].conversationId');
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${b}`)).json()).toMatchObject({ postCount: 1 });
   });
 
   it('gates person notes on every route, public ones included', async () => {

@@ -89,6 +89,44 @@ describe('WebSocket and connections (in-process)', () => {
     await s.close();
   });
 
+  it('ends a burst of registrations with an attendance every socket agrees on', async () => {
+    const church = makeChurch();
+    const conv = await conversation(church.churchId, 'streamingLive');
+    const sockets = await Promise.all(Array.from({ length: 12 }, () => openSocket(t.app)));
+    const answers = await Promise.all(
+      sockets.map((s, i) => call(t.app, 'POST', '/messaging/connections', { body: { churchId: church.churchId, conversationId: conv, socketId: s.socketId, displayName: `Viewer ${i % 3}` } })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(sockets.map(() => 200));
+    type Attendance = { totalViewers: number; viewers: Array<{ displayName: string; count: number }> };
+    const last = (s: (typeof sockets)[number]) => s.received.filter((r) => r.action === 'attendance').at(-1)?.data as Attendance | undefined;
+    // calls made while a broadcast runs share the next one; the last broadcast counts everyone
+    await eventually(() => sockets.every((s) => last(s)?.totalViewers === 12));
+    expect(last(sockets[0]!)!.viewers.map((v) => [v.displayName, v.count]).sort()).toEqual([
+      ['Viewer 0', 4],
+      ['Viewer 1', 4],
+      ['Viewer 2', 4],
+    ]);
+    await Promise.all(sockets.map((s) => s.close()));
+  });
+
+  it('pushes events published together whole and in order, large ones included', async () => {
+    const church = makeChurch();
+    const realtime = messaging.deps(t.app).providers.realtime;
+    const s = await openSocket(t.app);
+    await call(t.app, 'POST', '/messaging/connections', { body: { churchId: church.churchId, conversationId: 'stream-2', socketId: s.socketId } });
+    const big = 'x'.repeat(70_000); // a frame with a 64-bit length
+    await Promise.all([
+      realtime.publish(church.churchId, 'stream-2', { action: 'callout', data: 'one' }),
+      realtime.publish(church.churchId, 'stream-2', { action: 'callout', data: big }),
+      realtime.publish(church.churchId, 'stream-2', { action: 'callout', data: 'three' }),
+      realtime.publish(church.churchId, 'elsewhere', { action: 'callout', data: 'not for this socket' }),
+    ]);
+    await eventually(() => s.received.filter((r) => r.action === 'callout').length === 3);
+    await sleep(50);
+    expect(s.received.filter((r) => r.action === 'callout').map((r) => r.data)).toEqual(['one', big, 'three']);
+    await s.close();
+  });
+
   it('broadcasts a callout to the conversation (hosts only)', async () => {
     const church = makeChurch();
     const s = await openSocket(t.app);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id } from '@church/common';
 
@@ -76,7 +77,13 @@ export const notifications = pgTable(
     /** when the daily digest carried it */
     emailedAt: at('emailed_at'),
   },
-  (t) => [index('notifications_person_idx').on(t.churchId, t.personId, t.timeSent), index('notifications_unread_idx').on(t.isNew, t.emailedAt)],
+  (t) => [
+    index('notifications_person_idx').on(t.churchId, t.personId, t.timeSent),
+    index('notifications_unread_idx').on(t.isNew, t.emailedAt),
+    // a person's unread notifications (the badge count, marking read): only the unread ones are in it, so a count
+    // reads these entries alone (index-only), not every notification the person ever had
+    index('notifications_person_unread_idx').on(t.churchId, t.personId).where(sql`${t.isNew}`),
+  ],
 );
 
 export const notificationPreferences = pgTable(

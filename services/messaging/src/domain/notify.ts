@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { escapeHtml, providerMessage } from '@church/common';
+import { escapeHtml, prepared, providerMessage } from '@church/common';
 import type { MessagingDeps } from '../app';
 import { deliveryLogs, devices, notificationPreferences, notifications } from '../db/schema';
 import { contacts } from './people';
@@ -64,11 +64,17 @@ export async function preferencesOf(deps: Pick<MessagingDeps, 'db'>, churchId: s
   return out;
 }
 
+/**
+ * A person's unread notifications, counted on the partial index of unread ones (index-only). Rendered once (the
+ * badge is asked for on every page a member opens); `is_new` is written as a literal, not a bound `true`, so that
+ * the prepared statement's generic plan can still prove the partial index applies.
+ */
+const countUnread = prepared<{ n: number }>(sql`
+  select count(*)::int as n from ${notifications}
+   where ${notifications.churchId} = ${sql.placeholder('churchId')} and ${notifications.personId} = ${sql.placeholder('personId')} and ${notifications.isNew}`);
+
 export async function unreadCount(deps: Pick<MessagingDeps, 'db'>, churchId: string, personId: string): Promise<number> {
-  const [row] = await deps.db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(notifications)
-    .where(and(eq(notifications.churchId, churchId), eq(notifications.personId, personId), eq(notifications.isNew, true)));
+  const [row] = await countUnread(deps.db, { churchId, personId });
   return row?.n ?? 0;
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ModuleDeps } from '@church/common';
 import type { Config } from '../config';
-import { Realtime } from '../realtime/hub';
+import { Realtime } from '@church/common';
 import { buildPush, type PushProvider } from './push';
 import { buildSms, type SmsProvider } from './sms';
 
@@ -24,6 +24,7 @@ export function buildProviders(deps: ModuleDeps<Config, undefined>): MessagingPr
     realtime: new Realtime({
       redisUrl: c.REALTIME_REDIS_URL ?? c.REDIS_URL,
       heartbeatSeconds: c.REALTIME_HEARTBEAT_SECONDS,
+      flushMs: c.REALTIME_FLUSH_MS,
       prefix: c.REALTIME_PREFIX,
       log: c.LOG_LEVEL === 'silent' ? { warn: () => undefined, error: () => undefined } : quietLog,
     }),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { hasPermission } from '@church/auth';
 import { Id, badRequest, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { messaging } from '../app';
-import type { Connection } from '../realtime/store';
+import type { Connection } from '@church/common';
 
 const ConversationKey = z.string().trim().min(1).max(100);
 const SocketId = z.string().trim().min(1).max(100);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import type { WebSocket } from 'ws';
 import { memoryStore, redisStore, type Connection, type RegistryStore } from './store';
@@ -29,6 +30,11 @@ export interface RealtimeOptions {
   /** Redis for pub/sub and the shared registry; in-process without */
   redisUrl?: string;
   heartbeatSeconds: number;
+  /**
+   * how long pushes wait to go out together (ms; 0: the next turn of the event loop). A socket gets what gathered
+   * in one write, so a busy chat costs a write per socket per flush rather than per message.
+   */
+  flushMs?: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** key prefix (tests isolate runs) */
   prefix?: string;
@@ -42,8 +48,55 @@ interface LocalSocket {
   regs: Map<string, Connection>;
 }
 
+/** A socket whose unsent bytes pass this is too slow for its pushes and is cut (it reconnects and catches up). */
+const SLOW_SOCKET_BYTES = 16 * 1024 * 1024;
+const OPEN = 1;
+
+/** An unmasked, unfragmented text frame (RFC 6455 §5.2), as a server sends it. */
+function textFrame(payload: Buffer): Buffer {
+  const n = payload.length;
+  const head = n < 126 ? 2 : n < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x81; // FIN, text
+  if (n < 126) frame[1] = n;
+  else if (n < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(n), 2);
+  }
+  payload.copy(frame, head);
+  return frame;
+}
+
+/**
+ * The TCP socket under a WebSocket when whole frames may be written to it directly: no extension (compression)
+ * was negotiated, so ws's sender writes every frame synchronously and never holds one back that a direct write
+ * could overtake. Undefined otherwise: frames then go through `ws.send`.
+ */
+function rawSocket(ws: WebSocket): Socket | undefined {
+  if (ws.extensions) return undefined;
+  const socket = (ws as unknown as { _socket?: Socket })._socket;
+  return socket && typeof socket.write === 'function' ? socket : undefined;
+}
+
+/** A push waiting for the next flush: encoded once, with the sockets of this replica it goes to. */
+interface Pending {
+  payload: Buffer;
+  frame: Buffer;
+  to: string[];
+}
+
 const convKey = (churchId: string, conversationId: string) => `${churchId}|${conversationId}`;
 const personKey = (churchId: string, personId: string) => `${churchId}|${personId}`;
+
+/** The attendance broadcasts of one conversation: one at a time, and at most one more waiting to start. */
+interface AttendanceRuns {
+  running: boolean;
+  /** the broadcast that has not started yet: it reads the registry after every change its callers made */
+  next: { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } | null;
+}
 
 /**
  * The real-time fan-out of one replica. Sockets live on the replica that accepted them; registrations, drops and
@@ -61,6 +114,10 @@ export class Realtime {
   private readonly bus: Bus;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly redis?: Redis;
+  private readonly attendanceRuns = new Map<string, AttendanceRuns>();
+  private pending: Pending[] = [];
+  /** cancels the scheduled flush */
+  private flushing?: () => void;
   private closed = false;
 
   constructor(private readonly opts: RealtimeOptions) {
@@ -219,8 +276,45 @@ export class Realtime {
     await this.bus.publish({ t: 'person', churchId, personId, payload });
   }
 
-  /** Broadcasts who is on a conversation (by display name). */
-  async attendance(churchId: string, conversationId: string): Promise<void> {
+  /**
+   * Broadcasts who is on a conversation (by display name); answers once a broadcast that read the registry after
+   * this call has gone out. Broadcasts of a conversation run one at a time, and the calls made while one runs share
+   * the next: a thousand viewers joining at once cost a few broadcasts, not a thousand (each to every viewer, each
+   * reading the whole registry of the conversation).
+   */
+  attendance(churchId: string, conversationId: string): Promise<void> {
+    const key = convKey(churchId, conversationId);
+    let runs = this.attendanceRuns.get(key);
+    if (!runs) this.attendanceRuns.set(key, (runs = { running: false, next: null }));
+    if (runs.next) return runs.next.promise;
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    runs.next = { promise, resolve, reject };
+    if (!runs.running) void this.runAttendance(key, runs, churchId, conversationId);
+    return promise;
+  }
+
+  private async runAttendance(key: string, runs: AttendanceRuns, churchId: string, conversationId: string) {
+    runs.running = true;
+    while (runs.next) {
+      const waiting = runs.next;
+      runs.next = null;
+      try {
+        await this.broadcastAttendance(churchId, conversationId);
+        waiting.resolve();
+      } catch (err) {
+        waiting.reject(err);
+      }
+    }
+    runs.running = false;
+    this.attendanceRuns.delete(key);
+  }
+
+  private async broadcastAttendance(churchId: string, conversationId: string): Promise<void> {
     const conns = await this.store.list(churchId, conversationId);
     const counts = new Map<string, { displayName: string; personId: string | null; count: number }>();
     for (const c of conns) {
@@ -284,12 +378,64 @@ export class Realtime {
     }
   }
 
+  /**
+   * Queues one event for the sockets it names that this replica holds: serialized and framed once, whatever their
+   * number. It goes out with the next flush (`flushMs`).
+   */
   private send(socketIds: Iterable<string> | undefined, payload: Payload) {
-    if (!socketIds) return;
-    const text = JSON.stringify(payload);
-    for (const id of socketIds) {
+    if (!socketIds || this.closed) return;
+    const to: string[] = [];
+    for (const id of socketIds) if (this.sockets.has(id)) to.push(id);
+    if (!to.length) return;
+    const bytes = Buffer.from(JSON.stringify(payload));
+    this.pending.push({ payload: bytes, frame: textFrame(bytes), to });
+    if (this.flushing) return;
+    const flushMs = this.opts.flushMs ?? 0;
+    if (flushMs > 0) {
+      const timer = setTimeout(() => this.flush(), flushMs);
+      this.flushing = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(() => this.flush());
+      this.flushing = () => clearImmediate(immediate);
+    }
+  }
+
+  /**
+   * Writes what gathered since the last flush: each socket gets its frames, in order, in one write. Sockets that get
+   * the same frames (every viewer of a chat) share one buffer, joined once.
+   */
+  private flush() {
+    this.flushing = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    const perSocket = new Map<string, number[]>();
+    batch.forEach((event, i) => {
+      for (const id of event.to) {
+        const list = perSocket.get(id);
+        if (list) list.push(i);
+        else perSocket.set(id, [i]);
+      }
+    });
+    const joined = new Map<string, Buffer>();
+    for (const [id, events] of perSocket) {
       const s = this.sockets.get(id);
-      if (s && s.ws.readyState === 1) s.ws.send(text);
+      if (!s || s.ws.readyState !== OPEN) continue;
+      const raw = rawSocket(s.ws);
+      if (!raw) {
+        for (const i of events) s.ws.send(batch[i]!.payload, { binary: false });
+        continue;
+      }
+      if (raw.writableLength > SLOW_SOCKET_BYTES) {
+        s.ws.terminate();
+        continue;
+      }
+      const key = events.length === batch.length ? '*' : events.join(',');
+      let bytes = joined.get(key);
+      if (!bytes) {
+        bytes = events.length === 1 ? batch[events[0]!]!.frame : Buffer.concat(events.map((i) => batch[i]!.frame));
+        joined.set(key, bytes);
+      }
+      raw.write(bytes);
     }
   }
 
@@ -312,11 +458,18 @@ export class Realtime {
     }
   }
 
+  private stopFlushing() {
+    this.flushing?.();
+    this.flushing = undefined;
+    this.pending = [];
+  }
+
   /** Closes this replica's sockets and connections to Redis; its registrations go with it. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.timers.forEach((t) => clearInterval(t));
+    this.stopFlushing();
     // Sockets whose close raced this shutdown are still listed for the replica: drop them too.
     const listed = await this.store.socketsOfReplica(this.replicaId).catch(() => [] as string[]);
     const ids = [...new Set([...this.sockets.keys(), ...listed])];
@@ -338,6 +491,7 @@ export class Realtime {
   async crash(): Promise<void> {
     this.closed = true;
     this.timers.forEach((t) => clearInterval(t));
+    this.stopFlushing();
     for (const s of this.sockets.values()) s.ws.terminate();
     this.sockets.clear();
     await this.bus.close();

@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_person_unread_idx" ON "notifications" USING btree ("church_id","person_id") WHERE "notifications"."is_new";
