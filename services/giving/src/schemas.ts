@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IsoDate, Money, OptionalText } from '@church/common';
+import { exactShape, Id, IsoDate, Money, OptionalText } from '@church/common';
 
 // What the giving API accepts and answers. Response schemas list every field that leaves the service; money
 // leaves as a JSON number of currency units. Save bodies strip unknown fields (clients post records back as
@@ -40,6 +40,8 @@ export const Donation = z.object({
   /** with the list and `/my`: the gift's allocations */
   funds: z.array(z.object({ id: z.string(), fundId: z.string(), fundName: z.string().nullable().optional(), amount: Amount })).optional(),
 });
+/** Donation lists: their JSON text is written by PostgreSQL (`listDonations`) with these fields. */
+export const DonationList = z.array(Donation);
 export const FundAllocation = z.object({ fundId: Id, amount: NonNegativeMoney });
 export const DonationSave = z.object({
   id: Id.optional(),
@@ -93,6 +95,8 @@ export const SummaryRow = z.object({
   personId: z.string().nullable().optional(),
   displayName: z.string().nullable().optional(),
 });
+/** The summary's rows, built field by field in this order (`donationSummary`): written with JSON.stringify. */
+export const SummaryRows = exactShape(z.array(SummaryRow));
 
 const FeeRule = z.object({
   percent: z.coerce.number().min(0).max(50).optional(),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 // The giving module's tables. Money is numeric(12,2) everywhere (drizzle hands it over as a string; the code
@@ -91,6 +91,27 @@ export const fundDonations = pgTable(
     ...timestamps(),
   },
   (t) => [index('fund_donations_church_donation_idx').on(t.churchId, t.donationId), index('fund_donations_church_fund_idx').on(t.churchId, t.fundId, t.donationId)],
+);
+
+/**
+ * Kept daily totals: per fund and UTC day of `donation_date`, the sum and count of the allocations of complete
+ * donations. Written only by the triggers of migration 0002 (every write to `fund_donations` or to a donation's
+ * status or date, in the same transaction); the summary and the public fund total read it, summing over `slot`.
+ * A (church, fund, day) is one row (slot 0) unless writers overlapped on it: a writer takes a slot row no other
+ * transaction holds (SKIP LOCKED) or adds one, so concurrent gifts to one fund on one day (webhooks) do not
+ * queue behind each other's commit.
+ */
+export const fundDayTotals = pgTable(
+  'fund_day_totals',
+  {
+    churchId: churchId(),
+    fundId: uuid('fund_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    slot: smallint('slot').notNull().default(0),
+    totalAmount: numeric('total_amount', { precision: 14, scale: 2 }).notNull(),
+    giftCount: integer('gift_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.churchId, t.fundId, t.day, t.slot] })],
 );
 
 /**

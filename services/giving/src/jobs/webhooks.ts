@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { processWebhookEvent, type Tx, type WebhookEventRow } from '@church/common';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { prepared, preparedReader, processWebhookEvent, type Tx, type WebhookEventRow } from '@church/common';
 import type { GivingDeps } from '../app';
-import { donations, eventLogs, subscriptionFunds, subscriptions } from '../db/schema';
-import { donationByTransaction, recordDonation, type DonationRow } from '../repos/donations';
+import { donations, eventLogs, subscriptionFunds, subscriptions, webhookEvents } from '../db/schema';
+import { donationByTransaction, recordDonation, recordPaymentOfEvent, type DonationRow, type EventLogEntry } from '../repos/donations';
 import { centsText, toCents } from '../domain/money';
 import { parseFundsMeta } from '../domain/gifts';
 import type { EventEffect, ProviderEvent } from '../providers/payments';
@@ -17,14 +17,19 @@ const interpreters: Record<string, (event: ProviderEvent) => EventEffect> = { st
 interface Applied {
   outcome: string;
   receipts: string[];
+  /** the event-log entry was written with the donation the event recorded */
+  logged?: boolean;
 }
+
+/** The event whose effect is applied, for its event-log entry (written with a donation it records). */
+type LoggedEvent = Omit<EventLogEntry, 'message'>;
 
 /**
  * Applies one event's effect inside the event's transaction. A donation is found by its transaction id, so a
  * late success flips a pending gift (never adds a second), an out-of-order "processing" never downgrades a
  * completed one, and a replayed or redelivered event finds its work done.
  */
-export async function applyEffect(tx: Tx, churchId: string, provider: string, effect: EventEffect): Promise<Applied> {
+export async function applyEffect(tx: Tx, churchId: string, provider: string, effect: EventEffect, event?: LoggedEvent): Promise<Applied> {
   switch (effect.kind) {
     case 'payment': {
       // A status change of a known gift: a late success flips pending, an out-of-order event never goes back.
@@ -35,31 +40,44 @@ export async function applyEffect(tx: Tx, churchId: string, provider: string, ef
         await tx.update(donations).set({ status: effect.status, updatedAt: new Date() }).where(eq(donations.id, existing.id));
         return { outcome: `donation ${existing.id} ${existing.status} -> ${effect.status}`, receipts: effect.status === 'complete' ? [existing.id] : [] };
       };
-      const existing = await donationByTransaction(tx, churchId, effect.transactionId);
-      if (existing) return transition(existing);
       const meta = effect.metadata;
-      if (meta.churchId && meta.churchId !== churchId) return { outcome: 'ignored: payment of another church', receipts: [] };
-      const funds = parseFundsMeta(meta.funds);
-      if (!funds) return { outcome: 'ignored: payment not made through this service', receipts: [] };
-      // A failure is recorded too, so a "processing" delivered after it finds the gift failed and leaves it.
-      const { donation, created } = await recordDonation(tx, {
-        churchId,
-        amountCents: effect.amountCents,
-        currency: effect.currency,
-        personId: meta.personId || null,
-        method: effect.method,
-        methodDetails: effect.methodDetails ?? null,
-        status: effect.status,
-        transactionId: effect.transactionId,
-        provider,
-        feeCents: meta.fee ? toCents(meta.fee) : 0,
-        email: meta.email || null,
-        date: effect.at,
-        funds,
-      });
-      // Another event of the same payment recorded it meanwhile (its transaction committed first): apply ours to it.
+      const otherChurch = !!meta.churchId && meta.churchId !== churchId;
+      const funds = otherChurch ? null : parseFundsMeta(meta.funds);
+      if (!funds) {
+        // Not a gift this service can record from the event alone; a known one still moves.
+        const existing = await donationByTransaction(tx, churchId, effect.transactionId);
+        if (existing) return transition(existing);
+        return { outcome: otherChurch ? 'ignored: payment of another church' : 'ignored: payment not made through this service', receipts: [] };
+      }
+      // Recorded by its transaction id: a new payment is one statement (with its event-log entry); a known one
+      // (conflict) moves instead. A failure is recorded too, so a "processing" delivered after it finds the gift
+      // failed and leaves it.
+      const id = randomUUID();
+      const outcome = `donation ${id} recorded (${effect.status})`;
+      const { donation, created } = await recordDonation(
+        tx,
+        {
+          id,
+          churchId,
+          amountCents: effect.amountCents,
+          currency: effect.currency,
+          personId: meta.personId || null,
+          method: effect.method,
+          methodDetails: effect.methodDetails ?? null,
+          status: effect.status,
+          transactionId: effect.transactionId,
+          provider,
+          feeCents: meta.fee ? toCents(meta.fee) : 0,
+          email: meta.email || null,
+          date: effect.at,
+          funds,
+        },
+        event && { ...event, message: outcome },
+      );
+      // Recorded before (an earlier event of the payment, the charge's answer, a concurrent delivery that
+      // committed first): apply ours to it.
       if (!created) return transition(donation);
-      return { outcome: `donation ${donation.id} recorded (${effect.status})`, receipts: effect.status === 'complete' ? [donation.id] : [] };
+      return { outcome, receipts: effect.status === 'complete' ? [donation.id] : [], logged: !!event };
     }
     case 'invoice': {
       const [sub] = await tx
@@ -108,22 +126,79 @@ export async function applyEffect(tx: Tx, churchId: string, provider: string, ef
   }
 }
 
+const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
+/** The event-log entry of a processed event (rendered once: one per webhook event). */
+const insertEventLog = prepared(
+  sql`insert into ${eventLogs} (id, church_id, customer_id, provider, provider_id, event_type, status, message, resolved) values (${p('id', 'uuid')}, ${p('churchId', 'uuid')}, ${p('customerId', 'text')}, ${p('provider', 'text')}, ${p('providerId', 'text')}, ${p('eventType', 'text')}, ${p('status', 'text')}, ${p('message', 'text')}, true)`,
+);
+
+const eventColumns = getTableColumns(webhookEvents);
+const readEvent = preparedReader(eventColumns, (qb) => qb.select(eventColumns).from(webhookEvents).where(eq(webhookEvents.id, p('id', 'uuid'))));
+
+/** What a recorded event asks for, by its provider's rules. */
+function effectOf(event: WebhookEventRow): EventEffect {
+  const interpret = interpreters[event.provider];
+  const providerEvent: ProviderEvent = { id: event.eventId, type: event.type, created: Math.floor(event.receivedAt.getTime() / 1000), payload: event.payload };
+  const created = (event.payload as { created?: number; create_time?: string }) ?? {};
+  if (typeof created.created === 'number') providerEvent.created = created.created;
+  else if (typeof created.create_time === 'string') providerEvent.created = Math.floor(new Date(created.create_time).getTime() / 1000);
+  return interpret ? interpret(providerEvent) : { kind: 'ignored', reason: `unknown provider ${event.provider}` };
+}
+
+/**
+ * The common event, a new payment made through this service, in one statement (`recordPaymentOfEvent`: the
+ * event locked and still unprocessed, the donation, its allocations, the event-log entry, the event marked
+ * processed) instead of a transaction of five round trips: webhook bursts are hundreds a second. `false` when
+ * it is not that case (any other event, a known payment): the general path applies it.
+ */
+async function recordNewPayment(deps: GivingDeps, event: WebhookEventRow, effect: EventEffect): Promise<boolean> {
+  if (effect.kind !== 'payment') return false;
+  const meta = effect.metadata;
+  if (meta.churchId && meta.churchId !== event.churchId) return false;
+  const funds = parseFundsMeta(meta.funds);
+  if (!funds) return false;
+  const id = randomUUID();
+  const outcome = await recordPaymentOfEvent(
+    deps.db,
+    event.id,
+    {
+      id,
+      churchId: event.churchId,
+      amountCents: effect.amountCents,
+      currency: effect.currency,
+      personId: meta.personId || null,
+      method: effect.method,
+      methodDetails: effect.methodDetails ?? null,
+      status: effect.status,
+      transactionId: effect.transactionId,
+      provider: event.provider,
+      feeCents: meta.fee ? toCents(meta.fee) : 0,
+      email: meta.email || null,
+      date: effect.at,
+      funds,
+    },
+    { customerId: effect.customerId ?? null, provider: event.provider, providerId: event.eventId, eventType: event.type, message: `donation ${id} recorded (${effect.status})` },
+  );
+  if (outcome === 'known') return false;
+  if (outcome === 'recorded' && effect.status === 'complete') await deps.queue.enqueue(receiptJob, { churchId: event.churchId, donationId: id }, { jobId: `receipt-${id}` });
+  return true;
+}
+
 /** The webhook job's handler: the effect once per event, the event-log entry, then the receipts. */
 export async function handleWebhookEvent(deps: GivingDeps, webhookEventId: string): Promise<void> {
+  const [recorded] = await readEvent(deps.db, { id: webhookEventId });
+  if (!recorded || recorded.processedAt) return;
+  if (await recordNewPayment(deps, recorded as WebhookEventRow, effectOf(recorded as WebhookEventRow))) return;
   let receipts: string[] = [];
   let churchId = '';
   await processWebhookEvent(deps.db, webhookEventId, async (event: WebhookEventRow, tx) => {
     churchId = event.churchId;
-    const interpret = interpreters[event.provider];
-    const providerEvent: ProviderEvent = { id: event.eventId, type: event.type, created: Math.floor(event.receivedAt.getTime() / 1000), payload: event.payload };
-    const created = (event.payload as { created?: number; create_time?: string }) ?? {};
-    if (typeof created.created === 'number') providerEvent.created = created.created;
-    else if (typeof created.create_time === 'string') providerEvent.created = Math.floor(new Date(created.create_time).getTime() / 1000);
-    const effect = interpret ? interpret(providerEvent) : ({ kind: 'ignored', reason: `unknown provider ${event.provider}` } as const);
-    const applied = await applyEffect(tx, event.churchId, event.provider, effect);
-    receipts = applied.receipts;
+    const effect = effectOf(event);
     const customerId = effect.kind === 'payment' ? (effect.customerId ?? null) : null;
-    await tx.insert(eventLogs).values({
+    const applied = await applyEffect(tx, event.churchId, event.provider, effect, { customerId, provider: event.provider, providerId: event.eventId, eventType: event.type });
+    receipts = applied.receipts;
+    if (applied.logged) return applied.outcome;
+    await insertEventLog(tx, {
       id: randomUUID(),
       churchId: event.churchId,
       customerId,
@@ -132,7 +207,6 @@ export async function handleWebhookEvent(deps: GivingDeps, webhookEventId: strin
       eventType: event.type,
       status: applied.outcome.startsWith('ignored') ? 'ignored' : 'processed',
       message: applied.outcome,
-      resolved: true,
     });
     return applied.outcome;
   });

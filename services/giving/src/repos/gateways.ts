@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { notConfigured, notFound, type DbOrTx } from '@church/common';
+import { notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
 import { giving } from '../app';
 import { gateways } from '../db/schema';
 import type { FeeSettings } from '../domain/fees';
@@ -19,8 +19,18 @@ export function mask(sealed: string | null, open: (s: string) => string): string
   }
 }
 
+const gatewayColumns = getTableColumns(gateways);
+// Read on every webhook delivery and payment: rendered once.
+const readGateways = preparedReader(gatewayColumns, (qb) =>
+  qb
+    .select(gatewayColumns)
+    .from(gateways)
+    .where(eq(gateways.churchId, sql`${sql.placeholder('churchId')}::uuid`))
+    .orderBy(asc(gateways.createdAt)),
+);
+
 export async function churchGateways(db: DbOrTx, churchId: string): Promise<GatewayRow[]> {
-  return db.select().from(gateways).where(eq(gateways.churchId, churchId)).orderBy(asc(gateways.createdAt));
+  return (await readGateways(db, { churchId })) as GatewayRow[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { rowsOf } from '@church/common';
-import { donations, fundDonations, funds } from '../db/schema';
+import { preparedReader, rowsOf, type DbOrTx } from '@church/common';
+import { donations, fundDayTotals, fundDonations, funds } from '../db/schema';
 import { amountOf } from '../domain/money';
 
 const DAY = 86_400_000;
@@ -12,31 +12,72 @@ export function dayRange(startDate?: Date, endDate?: Date): { from?: Date; to?: 
   return { from: startDate ? day(startDate) : undefined, to: endDate ? new Date(day(endDate).getTime() + DAY) : undefined };
 }
 
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
+/** The range as the prepared reads take it: an open end is an infinite date. */
+const days = (from?: Date, to?: Date) => ({ from: from ? isoDay(from) : '-infinity', to: to ? isoDay(to) : 'infinity' });
+
+// The two reads of the kept totals, rendered once (both are hot: the summary page and a public thermometer).
+// The Sunday that starts a day's week is integer arithmetic from a known Sunday (1970-01-04).
+const readWeeks = preparedReader(
+  { week: sql<string>`week`.as('week'), fund: sql<string>`fund`.as('fund'), total: sql<string>`total`.as('total'), count: sql<number>`count`.as('count') },
+  () =>
+    sql.join(
+      [
+        sql`select to_char(w.sunday, 'YYYY-MM-DD') as week, f.name as fund, sum(t.total_amount)::text as total, sum(t.gift_count)::int as count`,
+        sql`from ${fundDayTotals} t join ${funds} f on f.church_id = t.church_id and f.id = t.fund_id`,
+        sql`cross join lateral (select t.day - ((t.day - date '1970-01-04') % 7 + 7) % 7 as sunday) w`,
+        sql`where t.church_id = ${p('churchId', 'uuid')} and t.day >= ${p('from', 'date')} and t.day < ${p('to', 'date')} and f.tax_deductible`,
+        sql`group by w.sunday, f.name having sum(t.gift_count) > 0 order by w.sunday, f.name`,
+      ],
+      sql` `,
+    ),
+);
+const readFundTotal = preparedReader({ total: sql<string>`total`.as('total'), count: sql<number>`count`.as('count') }, () =>
+  sql.join(
+    [
+      sql`select coalesce(sum(t.total_amount), 0)::text as total, coalesce(sum(t.gift_count), 0)::int as count`,
+      sql`from ${funds} f left join ${fundDayTotals} t on t.church_id = f.church_id and t.fund_id = f.id and t.day >= ${p('from', 'date')} and t.day < ${p('to', 'date')}`,
+      sql`where f.church_id = ${p('churchId', 'uuid')} and f.id = ${p('fundId', 'uuid')} and not f.removed group by f.id`,
+    ],
+    sql` `,
+  ),
+);
+
+/** The summary by fund (see `donationSummary`): a few hundred kept daily totals for a year. */
+export async function fundSummary(db: DbOrTx, churchId: string, startDate?: Date, endDate?: Date) {
+  const { from, to } = dayRange(startDate, endDate);
+  const rows = await readWeeks(db, { churchId, ...days(from, to) });
+  return rows.map((r) => ({ week: r.week, fund: r.fund, totalAmount: amountOf(r.total), count: Number(r.count) }));
+}
+
 /**
  * Summary rows `{week, fund, totalAmount, count}`: complete donations to tax-deductible funds, by Sunday-start
- * week (UTC) and fund, summed in the database; `byPerson` adds the person and their name from membership
- * (one batched internal call per 1000 people).
+ * week (UTC) and fund name. By fund (the default) it reads the kept daily totals (`fund_day_totals`, a few
+ * hundred rows for a year): `count` is the number of gifts to the fund, one per allocation. `byPerson` needs
+ * the donor, which the totals do not keep: it sums the allocations of the range's donations and adds the
+ * person and their name from membership (one batched internal call per 1000 people); its `count` is the
+ * donations of that person to the fund in the week.
  */
 export async function donationSummary(app: FastifyInstance, churchId: string, opts: { startDate?: Date; endDate?: Date; byPerson: boolean }) {
+  if (!opts.byPerson) return fundSummary(app.db, churchId, opts.startDate, opts.endDate);
   const { from, to } = dayRange(opts.startDate, opts.endDate);
   const day = sql`(${donations.donationDate} at time zone 'UTC')::date`;
   const week = sql`(${day} - extract(dow from ${day})::int)`;
   const conditions: SQL[] = [eq(donations.churchId, churchId), eq(donations.status, 'complete'), eq(funds.taxDeductible, true)];
   if (from) conditions.push(gte(donations.donationDate, from));
   if (to) conditions.push(lt(donations.donationDate, to));
-  const person = opts.byPerson ? sql`, ${donations.personId}` : sql``;
-  const rows = rowsOf<{ week: string; fund: string; total: string; count: number; person_id?: string | null }>(
+  const rows = rowsOf<{ week: string; fund: string; total: string; count: number; person_id: string | null }>(
     await app.db.execute(sql`
       select to_char(${week}, 'YYYY-MM-DD') as week, ${funds.name} as fund, sum(${fundDonations.amount})::text as total,
-             count(distinct ${donations.id})::int as count${opts.byPerson ? sql`, ${donations.personId} as person_id` : sql``}
+             count(distinct ${donations.id})::int as count, ${donations.personId} as person_id
       from ${donations}
       join ${fundDonations} on ${fundDonations.churchId} = ${donations.churchId} and ${fundDonations.donationId} = ${donations.id}
       join ${funds} on ${funds.churchId} = ${fundDonations.churchId} and ${funds.id} = ${fundDonations.fundId}
       where ${and(...conditions)}
-      group by ${week}, ${funds.name}${person}
-      order by 1, 2${person}`),
+      group by ${week}, ${funds.name}, ${donations.personId}
+      order by 1, 2, ${donations.personId}`),
   );
-  if (!opts.byPerson) return rows.map((r) => ({ week: r.week, fund: r.fund, totalAmount: amountOf(r.total), count: Number(r.count) }));
   const ids = [...new Set(rows.map((r) => r.person_id).filter((v): v is string => !!v))];
   const names = new Map<string, string | null>();
   for (let i = 0; i < ids.length; i += 1000) {
@@ -54,17 +95,14 @@ export async function donationSummary(app: FastifyInstance, churchId: string, op
   }));
 }
 
-/** A fund's total of complete donations in a range: `{fundId, totalAmount, donationCount}`. */
-export async function fundTotal(app: FastifyInstance, churchId: string, fundId: string, startDate?: Date, endDate?: Date) {
+/**
+ * A fund's public total of complete donations in a range, `{fundId, totalAmount, donationCount}` from the kept
+ * daily totals (`donationCount`: gifts to the fund, one per allocation), in one query with the fund's check:
+ * `undefined` when the church has no such live fund.
+ */
+export async function fundTotal(db: DbOrTx, churchId: string, fundId: string, startDate?: Date, endDate?: Date) {
   const { from, to } = dayRange(startDate, endDate);
-  const conditions: SQL[] = [eq(fundDonations.churchId, churchId), eq(fundDonations.fundId, fundId), eq(donations.status, 'complete')];
-  if (from) conditions.push(gte(donations.donationDate, from));
-  if (to) conditions.push(lt(donations.donationDate, to));
-  const [row] = await app.db
-    .select({ total: sql<string>`coalesce(sum(${fundDonations.amount}), 0)::text`, count: sql<number>`count(distinct ${fundDonations.donationId})::int` })
-    .from(fundDonations)
-    .innerJoin(donations, and(eq(donations.churchId, fundDonations.churchId), eq(donations.id, fundDonations.donationId)))
-    .where(and(...conditions));
-  return { fundId, totalAmount: amountOf(row?.total ?? '0'), donationCount: Number(row?.count ?? 0) };
+  const [row] = await readFundTotal(db, { churchId, fundId, ...days(from, to) });
+  if (!row) return undefined;
+  return { fundId, totalAmount: amountOf(row.total), donationCount: Number(row.count) };
 }
-

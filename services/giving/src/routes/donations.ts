@@ -1,25 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { batchOf, deleteRow, getRow, Id, IdParams, IsoDate, itemParam, notFound, badRequest, type Tx, type ZodTypeProvider } from '@church/common';
+import { batchOf, coalesced, deleteRow, getRow, Id, IdParams, IsoDate, itemParam, notFound, badRequest, sameRows, type Tx, type ZodTypeProvider } from '@church/common';
 import { giving } from '../app';
 import { donationBatches, donations, fundDonations } from '../db/schema';
 import { ownPersonIn } from '../domain/access';
 import { withIdempotency } from '../domain/idempotency';
 import { centsText, toCents } from '../domain/money';
-import { allocationsOf, checkFunds, donationItem, type DonationRow } from '../repos/donations';
-import { donationSummary } from '../repos/summary';
+import { allocationsOf, checkFunds, donationItem, listDonations, type DonationRow } from '../repos/donations';
+import { donationSummary, fundSummary } from '../repos/summary';
 import { receiptJob } from '../jobs/contracts';
-import { Donation, DonationSave, SummaryRow } from '../schemas';
+import { Donation, DonationList, DonationSave, SummaryRows } from '../schemas';
 
 const ListQuery = z.object({ batchId: Id.optional(), personId: Id.optional() });
 const SummaryQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional(), type: z.enum(['fund', 'person', '']).optional() });
 
+/** The lists' answers are JSON text written by PostgreSQL (`listDonations`), sent as they are. */
+const sendText = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
+type SummaryKey = { churchId: string; startDate?: Date; endDate?: Date };
+const rangeKey = (k: SummaryKey) => `${k.churchId}\n${k.startDate?.toISOString() ?? ''}\n${k.endDate?.toISOString() ?? ''}`;
+
 /** `/giving/donations`. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+
+  const weeks = coalesced((key: SummaryKey) => fundSummary(app.db, key.churchId, key.startDate, key.endDate), rangeKey);
 
   const listWithFunds = async (churchId: string, rows: DonationRow[]) => {
     const allocations = await allocationsOf(app.db, churchId, rows.map((r) => r.id));
@@ -28,34 +35,29 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     '/giving/donations',
-    { config: { access: requires('Donations.View', ownPersonIn('query', 'personId')) }, schema: { querystring: ListQuery, response: { 200: z.array(Donation) } } },
-    async (req) => {
+    { config: { access: requires('Donations.View', ownPersonIn('query', 'personId')) }, schema: { querystring: ListQuery, response: { 200: DonationList } } },
+    async (req, reply) => {
       const { batchId, personId } = req.query;
-      const conditions = [eq(donations.churchId, req.auth.churchId)];
-      if (batchId) conditions.push(eq(donations.batchId, batchId));
-      if (personId) conditions.push(eq(donations.personId, personId));
-      const rows = await app.db.select().from(donations).where(and(...conditions)).orderBy(desc(donations.donationDate), asc(donations.id));
-      return listWithFunds(req.auth.churchId, rows);
+      return sendText(reply, await listDonations(app.db, req.auth.churchId, { batchId, personId }));
     },
   );
 
-  app.get('/giving/donations/my', { config: { access: anyUser }, schema: { response: { 200: z.array(Donation) } } }, async (req) => {
+  app.get('/giving/donations/my', { config: { access: anyUser }, schema: { response: { 200: DonationList } } }, async (req, reply) => {
     if (!req.auth.personId) return [];
-    const rows = await app.db
-      .select()
-      .from(donations)
-      .where(and(eq(donations.churchId, req.auth.churchId), eq(donations.personId, req.auth.personId)))
-      .orderBy(desc(donations.donationDate), asc(donations.id));
-    return listWithFunds(req.auth.churchId, rows);
+    return sendText(reply, await listDonations(app.db, req.auth.churchId, { personId: req.auth.personId }));
   });
 
   app.get(
     '/giving/donations/summary',
-    { config: { access: requires('Donations.ViewSummary') }, schema: { querystring: SummaryQuery, response: { 200: z.array(SummaryRow) } } },
-    async (req) => {
+    { config: { access: requires('Donations.ViewSummary') }, schema: { querystring: SummaryQuery, response: { 200: SummaryRows } } },
+    async (req, reply) => {
       const { startDate, endDate, type } = req.query;
       if (startDate && endDate && endDate < startDate) throw badRequest('endDate', 'must not be before startDate', 'query');
-      return donationSummary(app, req.auth.churchId, { startDate, endDate, byPerson: type === 'person' });
+      if (type === 'person') return donationSummary(app, req.auth.churchId, { startDate, endDate, byPerson: true });
+      // Read for every request (concurrent requests for one range share a read that started after they asked),
+      // serialized and compressed only when the answer changed since the last time.
+      const range = { churchId: req.auth.churchId, startDate, endDate };
+      return app.deps.snapshots.sendKept(req, reply, rangeKey(range), await weeks(range), sameRows);
     },
   );
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { crud, Id, notFound, findRow, type ZodTypeProvider } from '@church/common';
+import { coalesced, crud, Id, notFound, type ZodTypeProvider } from '@church/common';
 import { funds } from '../db/schema';
 import { fundTotal } from '../repos/summary';
 import { DateRangeQuery, Fund, FundSave } from '../schemas';
@@ -20,6 +20,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       (await app.db.select().from(funds).where(and(eq(funds.churchId, req.params.churchId), eq(funds.removed, false), eq(funds.visible, true))).orderBy(asc(funds.name))).map(toItem),
   );
 
+  // A public thermometer is read by many visitors at once: concurrent requests for one fund and range share a
+  // read that started after they asked (requests collapsed, as a caching proxy does; never an older answer).
+  const totals = coalesced(
+    (k: { churchId: string; fundId: string; startDate?: Date; endDate?: Date }) => fundTotal(app.db, k.churchId, k.fundId, k.startDate, k.endDate),
+    (k) => `${k.churchId}\n${k.fundId}\n${k.startDate?.toISOString() ?? ''}\n${k.endDate?.toISOString() ?? ''}`.toLowerCase(),
+  );
+
   app.get(
     '/giving/funds/public/:churchId/:fundId/total',
     {
@@ -27,9 +34,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       schema: { params: z.object({ churchId: Id, fundId: Id }), querystring: DateRangeQuery, response: { 200: z.object({ fundId: z.string(), totalAmount: z.number(), donationCount: z.number().int() }) } },
     },
     async (req) => {
-      const fund = await findRow(app.db, funds, req.params.churchId, req.params.fundId);
-      if (!fund) throw notFound('Fund');
-      return fundTotal(app, req.params.churchId, req.params.fundId, req.query.startDate, req.query.endDate);
+      const total = await totals({ churchId: req.params.churchId, fundId: req.params.fundId, startDate: req.query.startDate, endDate: req.query.endDate });
+      if (!total) throw notFound('Fund');
+      return { ...total, fundId: req.params.fundId };
     },
   );
 
