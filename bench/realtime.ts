@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTokenSigner, PERMISSIONS, permissionKey, type ApiName } from '@church/auth';
-import { startChild, type Child } from './lib/child';
+import { askChild, startChild, type Child } from './lib/child';
 import { prepareDatabases, redisReachable } from './lib/databases';
 import { startDeployment, type Deployment } from './lib/deployment';
 import { fixtures } from './lib/fixtures';
@@ -407,21 +407,7 @@ function ensureFileLimit(needed: number): { soft: number; hard: number; raised: 
 // The main process: databases, deployment, receivers, sender, report.
 
 function askReceiver<T extends FromReceiver['type']>(child: Child<{ type: 'ready' }>, message: ToReceiver & { id: number }, answer: T, timeoutMs: number): Promise<Extract<FromReceiver, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.process.off('message', onMessage);
-      reject(new Error(`a receiver did not answer ${message.type} within ${timeoutMs / 1000} s`));
-    }, timeoutMs);
-    const onMessage = (m: FromReceiver) => {
-      if (m.type === answer && 'id' in m && m.id === message.id) {
-        clearTimeout(timer);
-        child.process.off('message', onMessage);
-        resolve(m as Extract<FromReceiver, { type: T }>);
-      }
-    };
-    child.process.on('message', onMessage);
-    child.process.send(message);
-  });
+  return askChild<FromReceiver, T>(child, message, answer, timeoutMs, 'a receiver');
 }
 
 /** A token of bench user 0 (a Domain Admin of the big church) signed with the deployment's secret. */

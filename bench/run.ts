@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTokenSigner, PERMISSIONS, permissionKey, type ApiName } from '@church/auth';
 import { SCENARIOS, login, type Scenario } from './scenarios';
-import { startChild, type Child } from './lib/child';
+import { askChild, startChild, type Child } from './lib/child';
 import { startDeployment, type Deployment } from './lib/deployment';
 import { postgresReachable, prepareCeilingDatabase, prepareDatabases, redisReachable } from './lib/databases';
 import { fixtures, SHAPE } from './lib/fixtures';
@@ -87,21 +87,7 @@ let nextId = 1;
 
 /** Sends a message to the fleet child and waits for its answer with the same id. */
 function ask<T extends FromChild['type']>(fleet: Child<FleetReady>, message: ToChild & { id: number }, answer: T, timeoutMs: number): Promise<Extract<FromChild, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      fleet.process.off('message', onMessage);
-      reject(new Error(`the fleet did not answer ${message.type} within ${timeoutMs / 1000} s`));
-    }, timeoutMs);
-    const onMessage = (m: FromChild) => {
-      if (m.type === answer && 'id' in m && m.id === message.id) {
-        clearTimeout(timer);
-        fleet.process.off('message', onMessage);
-        resolve(m as Extract<FromChild, { type: T }>);
-      }
-    };
-    fleet.process.on('message', onMessage);
-    fleet.process.send(message);
-  });
+  return askChild<FromChild, T>(fleet, message, answer, timeoutMs, 'the fleet');
 }
 
 /** Waits until the fleet has drained the previous run's queued requests, so runs do not overlap. */

@@ -74,3 +74,31 @@ export function startChild<Ready extends { type: string }>(
     });
   });
 }
+
+/**
+ * Sends a child a message with an `id` and waits for its answer of type `answer` with the same id; `who` names
+ * the child in the timeout's error.
+ */
+export function askChild<From extends { type: string }, T extends From['type']>(
+  child: Pick<Child<unknown>, 'process'>,
+  message: { type: string; id: number },
+  answer: T,
+  timeoutMs: number,
+  who: string,
+): Promise<Extract<From, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.process.off('message', onMessage);
+      reject(new Error(`${who} did not answer ${message.type} within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    const onMessage = (m: From & { id?: number }) => {
+      if (m.type === answer && m.id === message.id) {
+        clearTimeout(timer);
+        child.process.off('message', onMessage);
+        resolve(m as Extract<From, { type: T }>);
+      }
+    };
+    child.process.on('message', onMessage);
+    child.process.send(message);
+  });
+}
