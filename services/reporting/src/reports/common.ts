@@ -62,3 +62,7 @@ left join donations d on ${countedDonations('d', '$2::date', '$3::date')}
 group by g.period
 order by g.period`;
 }
+
+/** The parameters `weekSessionsSql` reads, in its placeholders' order, and their definitions. */
+export const WEEK_SESSIONS_PARAMS = ['churchId', 'campusId', 'serviceId', 'week'];
+export const weekSessionsParameters = [churchIdParam, campusParam, serviceParam, weekParam];

@@ -1,5 +1,5 @@
 import type { ReportDefinition } from '../domain/definition';
-import { campusParam, churchIdParam, idsIn, serviceParam, weekParam, weekSessionsSql } from './common';
+import { idsIn, WEEK_SESSIONS_PARAMS, weekSessionsParameters, weekSessionsSql } from './common';
 
 /**
  * Every member of every group that met in the week, per meeting, with whether they attended: the week's
@@ -10,10 +10,7 @@ export const groupAttendanceDownload: ReportDefinition = {
   displayName: 'Group Attendance Download',
   description: 'Attendance of every group member at each meeting of their group in a week.',
   parameters: [
-    churchIdParam,
-    campusParam,
-    serviceParam,
-    weekParam,
+    ...weekSessionsParameters,
     { keyName: 'groupIds', source: 'result', query: 'sessions', column: 'groupId' },
     { keyName: 'sessionIds', source: 'result', query: 'sessions', column: 'sessionId' },
   ],
@@ -21,7 +18,7 @@ export const groupAttendanceDownload: ReportDefinition = {
     {
       keyName: 'sessions',
       module: 'attendance',
-      params: ['churchId', 'campusId', 'serviceId', 'week'],
+      params: WEEK_SESSIONS_PARAMS,
       sql: weekSessionsSql(
         `s.id as "sessionId", s.group_id as "groupId", sv.name as "serviceName", st.name as "serviceTimeName",
   to_char((s.session_date at time zone 'UTC')::date, 'YYYY-MM-DD') as "sessionDate"`,

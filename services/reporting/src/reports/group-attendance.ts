@@ -1,5 +1,5 @@
 import type { ReportDefinition } from '../domain/definition';
-import { campusParam, churchIdParam, idsIn, serviceParam, weekParam, weekSessionsSql } from './common';
+import { idsIn, WEEK_SESSIONS_PARAMS, weekSessionsParameters, weekSessionsSql } from './common';
 
 /**
  * Who attended which group at each service time in one week: attendance's sessions of the week, with the
@@ -10,10 +10,7 @@ export const groupAttendance: ReportDefinition = {
   displayName: 'Group Attendance',
   description: 'Who attended each group at each service time in a week.',
   parameters: [
-    churchIdParam,
-    campusParam,
-    serviceParam,
-    weekParam,
+    ...weekSessionsParameters,
     { keyName: 'groupIds', source: 'result', query: 'main', column: 'groupId' },
     { keyName: 'personIds', source: 'result', query: 'main', column: 'personId' },
   ],
@@ -21,7 +18,7 @@ export const groupAttendance: ReportDefinition = {
     {
       keyName: 'main',
       module: 'attendance',
-      params: ['churchId', 'campusId', 'serviceId', 'week'],
+      params: WEEK_SESSIONS_PARAMS,
       sql: weekSessionsSql(
         `sv.name as "serviceName", st.name as "serviceTimeName", s.group_id as "groupId", v.person_id as "personId",
   to_char((s.session_date at time zone 'UTC')::date, 'YYYY-MM-DD') as "sessionDate"`,
