@@ -73,7 +73,10 @@ async function main() {
   process.on('disconnect', close);
   process.on('message', async (message: ToChild) => {
     if (message.type === 'close') return close();
-    if (message.type === 'memory') send({ type: 'memory', id: message.id, sample: memorySample(message.resetPeak) });
+    if (message.type === 'memory') {
+      const snapshots = Object.values(fleet.services).reduce((sum, app) => sum + app.deps.snapshots.size(), 0);
+      send({ type: 'memory', id: message.id, sample: { ...memorySample(message.resetPeak), snapshots } });
+    }
     if (message.type === 'quiet') send({ type: 'quieted', id: message.id, waitedMs: await capture.quiet() });
     if (message.type === 'explain') {
       const results = await capture.explain(url, message.requests, dbs);

@@ -51,6 +51,8 @@ export interface MemorySample {
   heapUsed: number;
   external: number;
   arrayBuffers: number;
+  /** bytes the services' snapshot stores hold (the fleet child only) */
+  snapshots?: number;
 }
 export type FromChild =
   | FleetReady

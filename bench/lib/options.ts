@@ -10,6 +10,8 @@ export interface BenchOptions {
   explain: boolean;
   databaseUrl: string;
   redisUrl: string;
+  /** embedded: the data folder, kept after the run (seeded when empty; with --reuse, reused when seeded) */
+  dataDir?: string;
 }
 
 export const USAGE = `pnpm bench [options]
@@ -20,7 +22,8 @@ export const USAGE = `pnpm bench [options]
   --warmup=3                  unrecorded seconds of load before each measurement (0: none)
   --only=login,churches       run only these scenarios (ceilings always run)
   --no-redis                  postgres: in-process jobs even when Redis answers (embedded never uses Redis)
-  --reuse                     postgres: keep bench_* databases seeded by an earlier run instead of re-creating them
+  --reuse                     keep what an earlier run seeded: the bench_* databases (postgres) or the --data-dir (embedded)
+  --data-dir=DIR              embedded: this data folder instead of a temporary one, kept after the run
   --no-explain                skip EXPLAIN (ANALYZE, BUFFERS) of the queries of the scenarios marked explain
   --database-url=URL          admin URL of the PostgreSQL server (default $BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres)
   --redis-url=URL             default $BENCH_REDIS_URL or redis://127.0.0.1:6379`;
@@ -34,7 +37,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     if (!match) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
     flags.set(match[1]!, match[2] ?? 'true');
   }
-  const known = ['target', 'fleet', 'duration', 'connections', 'warmup', 'only', 'no-redis', 'reuse', 'no-explain', 'database-url', 'redis-url', 'help'];
+  const known = ['target', 'fleet', 'duration', 'connections', 'warmup', 'only', 'no-redis', 'reuse', 'no-explain', 'database-url', 'redis-url', 'data-dir', 'help'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
   if (flags.has('help')) {
     console.log(USAGE);
@@ -49,6 +52,7 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (target !== 'postgres' && target !== 'embedded') throw new Error(`--target must be postgres or embedded\n${USAGE}`);
   const fleet = flags.get('fleet') ?? (target === 'postgres' ? 'processes' : 'single');
   if (fleet !== 'processes' && fleet !== 'single') throw new Error(`--fleet must be processes or single\n${USAGE}`);
+  if (flags.has('data-dir') && target !== 'embedded') throw new Error('--data-dir is for --target=embedded (postgres reuses its bench_* databases)');
   if (fleet === 'processes' && target !== 'postgres') throw new Error('--fleet=processes runs on the postgres target only (PGlite is one process per database)');
   return {
     target,
@@ -62,5 +66,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     explain: !flags.has('no-explain'),
     databaseUrl: flags.get('database-url') ?? process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: flags.get('redis-url') ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    dataDir: flags.get('data-dir'),
   };
 }

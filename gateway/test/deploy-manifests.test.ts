@@ -186,10 +186,13 @@ const env = (container: { env?: Array<{ name: string; value?: string }> }, name:
     for (const [, kind, name] of refs) expect([kind, name, !!find(objects, kind === 'configMap' || kind === 'configMapRef' ? 'ConfigMap' : 'Secret', name)]).toEqual([kind, name, true]);
   });
 
-  it('routes the Ingress to the gateway, the only Service reachable from outside', () => {
+  it('routes the Ingress to the gateway, but for messaging\'s WebSocket path, exactly', () => {
     const [ingress] = byKind(objects, 'Ingress');
-    const backends = ingress.spec.rules.flatMap((r: { http: { paths: Array<{ backend: unknown }> } }) => r.http.paths.map((p) => p.backend));
-    expect(backends).toEqual([{ service: { name: 'gateway', port: { name: 'http' } } }]);
+    const paths = ingress.spec.rules.flatMap((r: { http: { paths: Array<{ path: string; pathType: string; backend: unknown }> } }) => r.http.paths);
+    expect(paths).toEqual([
+      { path: '/messaging/ws', pathType: 'Exact', backend: { service: { name: 'messaging', port: { name: 'http' } } } },
+      { path: '/', pathType: 'Prefix', backend: { service: { name: 'gateway', port: { name: 'http' } } } },
+    ]);
     expect(find(objects, 'Service', 'gateway')?.spec.ports[0].name).toBe('http');
     expect(byKind(objects, 'Service').filter((s) => s.spec.type && s.spec.type !== 'ClusterIP')).toEqual([]);
     const config = byKind(objects, 'ConfigMap').find((c) => c.metadata.name.startsWith('church-config-')) as unknown as { data: Record<string, string> };
@@ -197,13 +200,16 @@ const env = (container: { env?: Array<{ name: string; value?: string }> }, name:
     for (const m of MODULES) expect(config.data[`${m.toUpperCase()}_URL`]).toBe(`http://${m}:${DEFAULT_PORTS[m]}`);
   });
 
-  it('lets only the gateway in from outside and only the fleet reach the modules', () => {
+  it('lets only the gateway (and messaging, for its WebSockets) in from outside and only the fleet reach the other modules', () => {
     const policies = byKind(objects, 'NetworkPolicy');
     expect(policies.find((p) => JSON.stringify(p.spec.podSelector) === '{}')?.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress'] });
-    const modules = policies.find((p) => p.spec.podSelector.matchLabels?.['app.kubernetes.io/component'] === 'api')!;
+    const modules = policies.find((p) => p.metadata.name === 'modules-ingress')!;
     expect(modules.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'church-platform' } } }]);
     const open = policies.filter((p) => p.spec.ingress?.some((r: { from: Array<{ namespaceSelector?: object }> }) => r.from.some((f) => JSON.stringify(f.namespaceSelector) === '{}')));
-    expect(open.map((p) => p.spec.podSelector.matchLabels)).toEqual([{ 'app.kubernetes.io/name': 'gateway', 'app.kubernetes.io/component': 'gateway' }]);
+    expect(open.map((p) => p.spec.podSelector.matchLabels)).toEqual([
+      { 'app.kubernetes.io/name': 'gateway', 'app.kubernetes.io/component': 'gateway' },
+      { 'app.kubernetes.io/name': 'messaging', 'app.kubernetes.io/component': 'api' },
+    ]);
   });
 
   if (overlay === 'dev') {

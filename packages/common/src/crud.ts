@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { z } from 'zod';
@@ -14,13 +14,13 @@ export type TenantTable = PgTable & { id: PgColumn; churchId: PgColumn; removed?
 type Row = Record<string, any>;
 
 /** The church's rows (not removed), in the given order. */
-export async function listRows(db: DbOrTx, table: TenantTable, churchId: string, opts: { where?: SQL; orderBy?: SQL | PgColumn | Array<SQL | PgColumn> } = {}): Promise<Row[]> {
+export async function listRows<T extends TenantTable>(db: DbOrTx, table: T, churchId: string, opts: { where?: SQL; orderBy?: SQL | PgColumn | Array<SQL | PgColumn> } = {}): Promise<Array<T['$inferSelect']>> {
   const conditions = [eq(table.churchId, churchId)];
   if (table.removed) conditions.push(eq(table.removed, false));
   if (opts.where) conditions.push(opts.where);
   const query = db.select().from(table as PgTable).where(and(...conditions));
   const order = opts.orderBy === undefined ? [] : Array.isArray(opts.orderBy) ? opts.orderBy : [opts.orderBy];
-  return (order.length ? query.orderBy(...order) : query) as Promise<Row[]>;
+  return order.length ? query.orderBy(...order) : query;
 }
 
 /** One row of the caller's church, or a 404 (another church's id is indistinguishable from none). */
@@ -45,7 +45,7 @@ export async function findRow<T extends TenantTable>(db: DbOrTx, table: T, churc
  * items with `id` update only that church's row, and an id the church does not have fails the whole
  * batch with 404. One transaction; rows come back in input order.
  */
-export async function saveRows<T extends TenantTable>(db: Db | Tx, table: T, churchId: string, items: Row[], what = 'Record'): Promise<Array<T['$inferSelect']>> {
+export async function saveRows<T extends TenantTable>(db: Db | Tx, table: T, churchId: string, items: Array<RowInput<T>>, what = 'Record'): Promise<Array<T['$inferSelect']>> {
   const run = async (tx: DbOrTx) => {
     const columns = getTableColumns(table as PgTable);
     const out: Row[] = [];
@@ -96,12 +96,16 @@ function pickColumns(raw: Row, columns: Record<string, unknown>): Row {
 
 export type CrudVerb = 'list' | 'get' | 'save' | 'delete';
 
-export interface ResourceOptions<Item extends z.ZodType, Save extends z.ZodType> {
+/** What a save writes to a table: any of its columns (the church and, on insert, the id are the helper's). */
+export type RowInput<T extends TenantTable> = Partial<T['$inferInsert']> & { id?: string };
+type RowOf<T extends TenantTable> = T['$inferSelect'];
+
+export interface ResourceOptions<T extends TenantTable, Item extends z.ZodType, Save extends z.ZodType> {
   /** the spec table's base path, for example `/membership/households` */
   path: string;
   /** what a record is called in a 404 (`Session not found`); `Record` by default */
   name?: string;
-  table: TenantTable;
+  table: T;
   /** one record as the API returns it */
   item: Item;
   /** one record as the API accepts it (`id` optional) */
@@ -113,22 +117,42 @@ export interface ResourceOptions<Item extends z.ZodType, Save extends z.ZodType>
   only?: CrudVerb[];
   orderBy?: SQL | PgColumn | Array<SQL | PgColumn>;
   /** maps an accepted record to column values (default: as is) */
-  toRow?: (input: z.output<Save>, req: FastifyRequest) => Row | Promise<Row>;
+  toRow?: (input: z.output<Save>, req: FastifyRequest) => RowInput<T> | Promise<RowInput<T>>;
   /** maps a row to the API's record (default: as is; the item schema filters what leaves) */
-  toItem?: (row: Row) => unknown;
+  toItem?: (row: RowOf<T>) => unknown;
+  /**
+   * reads of their own for the list and the get (a join, such as services with their campus); the get's
+   * answers a 404 when it finds nothing. Filters and scope are then the reader's to apply.
+   */
+  readers?: {
+    list?: (req: FastifyRequest) => Promise<unknown[]>;
+    get?: (req: FastifyRequest, id: string) => Promise<unknown | undefined>;
+  };
+  /**
+   * narrows the rows a caller may read (`list`, `get`) or change (`save` of an existing row, `delete`) to those
+   * matching a condition (a group leader's groups, the caller's own records); `undefined` for callers who may
+   * act on the whole church. Another church's row stays a 404; a row of the church outside the scope is
+   * refused with `refuse` (the spec answers 401 there, as for a missing permission), or a 404 by default.
+   * What a new or changed row may hold is `toRow`'s to check.
+   */
+  scope?: { where: (req: FastifyRequest, verb: CrudVerb) => SQL | undefined; refuse?: () => Error };
   /** runs inside the save's transaction after the rows are written */
-  afterSave?: (rows: Row[], req: FastifyRequest, tx: Tx) => Promise<void>;
+  afterSave?: (rows: Array<RowOf<T>>, req: FastifyRequest, tx: Tx) => Promise<void>;
   /**
    * fields that name another record of the caller's church (`{ campusId: campuses }`): on save, an id the church
    * does not have is a 400 naming the field of the item (`[2].campusId`), checked in one query per table
    */
-  references?: Record<string, TenantTable>;
+  references?: Partial<Record<keyof RowOf<T> & string, TenantTable>>;
   /** fields a new record (no `id`) must carry: 400 "`name` is required" naming the item's field */
-  requiredOnCreate?: string[];
+  requiredOnCreate?: Array<keyof RowOf<T> & string>;
   /** query-string filters of the list route: `?campusId=` → rows whose column equals it */
   filters?: Record<string, PgColumn>;
   /** runs after the save's transaction has committed (enqueue jobs here) */
-  afterCommit?: (rows: Row[], req: FastifyRequest) => Promise<void>;
+  afterCommit?: (rows: Array<RowOf<T>>, req: FastifyRequest) => Promise<void>;
+  /** runs inside the delete's transaction before the row goes (its dependents, a refusal) */
+  beforeDelete?: (row: RowOf<T>, req: FastifyRequest, tx: Tx) => Promise<void>;
+  /** runs after the delete has committed */
+  afterDelete?: (row: RowOf<T>, req: FastifyRequest) => Promise<void>;
 }
 
 /**
@@ -163,31 +187,57 @@ export async function checkBatch(
  * The spec's standard CRUD set for a table: `GET /`, `GET /:id`, `POST /` (batch save), `DELETE /:id`,
  * church-scoped, with the view and edit access applied. Anything beyond it is plain routes in the same file.
  */
-export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: FastifyInstance, opts: ResourceOptions<Item, Save>): void {
+export function crud<T extends TenantTable, Item extends z.ZodType, Save extends z.ZodType>(app: FastifyInstance, opts: ResourceOptions<T, Item, Save>): void {
   const verbs = new Set(opts.only ?? ['list', 'get', 'save', 'delete']);
-  const toItem = opts.toItem ?? ((row: Row) => row);
+  const toItem = opts.toItem ?? ((row: RowOf<T>) => row);
   const list = z.array(opts.item);
+  const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
+  const missing = () => notFound(opts.name ?? 'Record');
+  /**
+   * Of these ids of the caller's church, the ones outside the caller's scope for `verb` are refused (one query
+   * that also tells another church's id, a 404, from a refusal); answers the rows.
+   */
+  const inScope = async (db: DbOrTx, req: FastifyRequest, verb: CrudVerb, ids: string[]): Promise<Array<RowOf<T>>> => {
+    const where = opts.scope?.where(req, verb);
+    const rows = await db
+      .select({ row: opts.table as PgTable, inside: where ? sql<boolean>`coalesce(${where}, false)` : sql<boolean>`true` })
+      .from(opts.table as PgTable)
+      .where(and(eq(opts.table.churchId, req.auth.churchId), inArray(opts.table.id, ids), opts.table.removed ? eq(opts.table.removed, false) : undefined));
+    if (rows.length < ids.length) throw missing();
+    if (rows.some((r) => !r.inside)) throw (opts.scope?.refuse ?? missing)();
+    return rows.map((r) => r.row as RowOf<T>);
+  };
   if (verbs.has('list')) {
     const filters = Object.entries(opts.filters ?? {});
     const querystring = filters.length ? z.object(Object.fromEntries(filters.map(([name]) => [name, z.string().max(200).optional()]))) : undefined;
     app.get(opts.path, { config: { access: opts.view }, schema: { ...(querystring ? { querystring } : {}), response: { 200: list } } as FastifySchema }, async (req) => {
+      if (opts.readers?.list) return (await opts.readers.list(req)) as never;
       const query = (req.query ?? {}) as Record<string, string | undefined>;
       const conditions = filters.filter(([name]) => query[name] !== undefined).map(([name, column]) => eq(column, query[name]!));
-      const where = conditions.length ? and(...conditions) : undefined;
+      const where = and(...conditions, opts.scope?.where(req, 'list'));
       return (await listRows(app.db, opts.table, req.auth.churchId, { orderBy: opts.orderBy, where })).map(toItem) as never;
     });
   }
   if (verbs.has('get')) {
-    app.get(`${opts.path}/:id`, { config: { access: opts.view }, schema: { params: IdParams, response: { 200: opts.item } } as FastifySchema }, async (req) =>
-      toItem(await getRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id, opts.name)) as never,
-    );
+    app.get(`${opts.path}/:id`, { config: { access: opts.view }, schema: { params: IdParams, response: { 200: opts.item } } as FastifySchema }, async (req) => {
+      if (!opts.readers?.get) {
+        const row = opts.scope ? (await inScope(app.db, req, 'get', [idOf(req)]))[0]! : await getRow(app.db, opts.table, req.auth.churchId, idOf(req), opts.name);
+        return toItem(row) as never;
+      }
+      const found = await opts.readers.get(req, idOf(req));
+      if (found === undefined || found === null) throw missing();
+      return found as never;
+    });
   }
   if (verbs.has('save')) {
     app.post(opts.path, { config: { access: opts.edit }, schema: { body: batchOf(opts.save), response: { 200: list } } }, async (req) => {
       const items = req.body as Array<z.output<Save>>;
-      const rows = await Promise.all(items.map((item) => (opts.toRow ? opts.toRow(item, req) : (item as Row))));
+      const rows = await Promise.all(items.map((item) => (opts.toRow ? opts.toRow(item, req) : (item as RowInput<T>))));
       const saved = await app.db.transaction(async (tx) => {
-        await checkBatch(tx, req, rows, opts);
+        await checkBatch(tx, req, rows, opts as { references?: Record<string, TenantTable>; requiredOnCreate?: string[] });
+        // An update of a row outside the caller's scope is refused before anything is written.
+        const updated = [...new Set(rows.map((r) => r.id).filter((id): id is string => typeof id === 'string'))];
+        if (opts.scope && updated.length) await inScope(tx, req, 'save', updated);
         const written = await saveRows(tx, opts.table, req.auth.churchId, rows, opts.name);
         if (opts.afterSave) await opts.afterSave(written, req, tx);
         return written;
@@ -198,7 +248,18 @@ export function crud<Item extends z.ZodType, Save extends z.ZodType>(app: Fastif
   }
   if (verbs.has('delete')) {
     app.delete(`${opts.path}/:id`, { config: { access: opts.edit }, schema: { params: IdParams } }, async (req) => {
-      await deleteRow(app.db, opts.table, req.auth.churchId, (req.params as { id: string }).id, opts.name);
+      const id = idOf(req);
+      if (!opts.scope && !opts.beforeDelete && !opts.afterDelete) {
+        await deleteRow(app.db, opts.table, req.auth.churchId, id, opts.name);
+        return {};
+      }
+      const removed = await app.db.transaction(async (tx) => {
+        const [row] = await inScope(tx, req, 'delete', [id]);
+        if (opts.beforeDelete) await opts.beforeDelete(row!, req, tx);
+        await deleteRow(tx, opts.table, req.auth.churchId, id, opts.name);
+        return row;
+      });
+      if (opts.afterDelete) await opts.afterDelete(removed!, req);
       return {};
     });
   }

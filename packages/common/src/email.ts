@@ -61,10 +61,18 @@ function mailbox(dir: string, from: string): Mailer {
   return {
     kind: 'mailbox',
     async send(message) {
-      await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${Date.now()}-${randomUUID()}.json`);
       const stored = { to: message.to, from: message.from ?? from, subject: message.subject, html: message.html, text: message.text ?? plainText(message.html) };
-      await writeFile(file, JSON.stringify(stored, null, 2));
+      const body = JSON.stringify(stored, null, 2);
+      // The folder is made when a write finds it missing (the first message, or after someone emptied it away),
+      // not before every message: receipts of a webhook burst are thousands of sends.
+      try {
+        await writeFile(file, body);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        await mkdir(dir, { recursive: true });
+        await writeFile(file, body);
+      }
     },
   };
 }

@@ -4,8 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 import { pgTable, text } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { anyUser, requires } from '@church/auth';
-import { churchId, createService, crud, id, removed, type Database } from '../src';
+import { anyUser, hasPermission, requires } from '@church/auth';
+import { badRequest, churchId, createService, crud, id, removed, unauthorized, type Database } from '../src';
 import { call, expectGuarded, testConfig, testDatabase, tokenFor } from '../src/testing';
 
 // A throwaway table created by hand, so the helper is tested apart from any module's schema.
@@ -159,5 +159,118 @@ describe('crud() references, required fields, filters and after-commit', () => {
     const filtered = await call(app, 'GET', '/giving/items?kind=y', { token });
     expect(filtered.json().map((r: { name: string }) => r.name)).toEqual(['b']);
     expect((await call(app, 'GET', '/giving/items', { token })).json()).toHaveLength(2);
+  });
+});
+
+describe('crud() scope, readers and delete hooks', () => {
+  const tasks = pgTable('crud_scope_tasks', { id: id(), churchId: churchId(), ownerId: text('owner_id').notNull(), title: text('title').notNull() });
+  const Task = z.object({ id: z.string(), ownerId: z.string(), title: z.string() });
+  const TaskSave = z.object({ id: z.uuid().optional(), ownerId: z.string().optional(), title: z.string().min(1) });
+  let app: FastifyInstance;
+  let database: Database;
+  const church = randomUUID();
+  // Staff (People.Edit) act on every task; anyone else on the tasks they own (their person id).
+  const staff = tokenFor({ churchId: church, personId: randomUUID(), permissions: ['People.Edit'] });
+  const alice = randomUUID();
+  const bob = randomUUID();
+  const asAlice = tokenFor({ churchId: church, personId: alice });
+  const asBob = tokenFor({ churchId: church, personId: bob });
+  const outsider = tokenFor({ churchId: randomUUID(), personId: alice, permissions: ['People.Edit'] });
+  const hooks: string[] = [];
+  let alicesTask = '';
+
+  beforeAll(async () => {
+    const migrations = path.join(__dirname, '../../../services/giving/drizzle');
+    database = await testDatabase('giving', migrations);
+    await database.db.execute(sql`create table crud_scope_tasks (id uuid primary key, church_id uuid not null, owner_id text not null, title text not null)`);
+    alicesTask = randomUUID();
+    await database.db.insert(tasks).values([
+      { id: alicesTask, churchId: church, ownerId: alice, title: 'Alice’s' },
+      { id: randomUUID(), churchId: church, ownerId: bob, title: 'Bob’s' },
+    ]);
+    app = await createService(
+      {
+        module: 'giving',
+        migrationsFolder: migrations,
+        routes: [
+          async (a) =>
+            crud(a, {
+              path: '/giving/tasks',
+              name: 'Task',
+              table: tasks,
+              item: Task,
+              save: TaskSave,
+              view: anyUser,
+              edit: anyUser,
+              orderBy: tasks.title,
+              scope: {
+                where: (req) => (hasPermission(req.auth, 'People.Edit') ? undefined : eq(tasks.ownerId, req.auth.personId ?? '')),
+                refuse: () => unauthorized('Only your own tasks'),
+              },
+              toRow: (item, req) => ({ ...item, ownerId: item.ownerId ?? req.auth.personId ?? '' }),
+              beforeDelete: async (row, _req, tx) => {
+                hooks.push(`before ${row.title}`);
+                if (row.title === 'Locked') throw badRequest('id', 'Locked tasks stay');
+                await tx.execute(sql`select 1`);
+              },
+              afterDelete: async (row) => void hooks.push(`after ${row.title}`),
+            }),
+          async (a) =>
+            crud(a, {
+              path: '/giving/titles',
+              table: tasks,
+              item: z.object({ id: z.string(), title: z.string() }),
+              save: TaskSave,
+              view: anyUser,
+              edit: anyUser,
+              only: ['list', 'get'],
+              readers: {
+                list: async (req) => [{ id: 'all', title: `read for ${req.auth.churchId === church ? 'this church' : 'another'}` }],
+                get: async (_req, taskId) => (taskId === alicesTask ? { id: taskId, title: 'from the reader' } : undefined),
+              },
+            }),
+        ],
+      },
+      testConfig(),
+      { overrides: { database }, logger: false },
+    );
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('lists only what the scope allows; staff see the whole church', async () => {
+    expect((await call(app, 'GET', '/giving/tasks', { token: asAlice })).json().map((t: { title: string }) => t.title)).toEqual(['Alice’s']);
+    expect((await call(app, 'GET', '/giving/tasks', { token: staff })).json()).toHaveLength(2);
+  });
+
+  it('refuses a row outside the scope with its own error, and another church’s id with 404, on get, save and delete', async () => {
+    expect((await call(app, 'GET', `/giving/tasks/${alicesTask}`, { token: asAlice })).json()).toMatchObject({ title: 'Alice’s' });
+    expect((await call(app, 'GET', `/giving/tasks/${alicesTask}`, { token: asBob })).statusCode).toBe(401);
+    expect((await call(app, 'GET', `/giving/tasks/${alicesTask}`, { token: outsider })).statusCode).toBe(404);
+    const save = await call(app, 'POST', '/giving/tasks', { token: asBob, body: [{ title: 'new' }, { id: alicesTask, title: 'Taken' }] });
+    expect(save.statusCode).toBe(401);
+    expect((await call(app, 'POST', '/giving/tasks', { token: outsider, body: { id: alicesTask, title: 'Taken' } })).statusCode).toBe(404);
+    expect((await call(app, 'DELETE', `/giving/tasks/${alicesTask}`, { token: asBob })).statusCode).toBe(401);
+    // Nothing was written: the refused batch's insert neither.
+    const rows = await database.db.select().from(tasks).where(eq(tasks.churchId, church));
+    expect(rows.map((r) => r.title).sort()).toEqual(['Alice’s', 'Bob’s']);
+    expect(hooks).toEqual([]);
+  });
+
+  it('runs the delete hooks around the delete; a refusal in the before hook keeps the row', async () => {
+    const [locked] = (await call(app, 'POST', '/giving/tasks', { token: asAlice, body: { title: 'Locked' } })).json();
+    expect(locked.ownerId).toBe(alice);
+    expect((await call(app, 'DELETE', `/giving/tasks/${locked.id}`, { token: asAlice })).statusCode).toBe(400);
+    expect(await database.db.select().from(tasks).where(eq(tasks.id, locked.id))).toHaveLength(1);
+    expect((await call(app, 'DELETE', `/giving/tasks/${alicesTask}`, { token: asAlice })).statusCode).toBe(200);
+    expect(await database.db.select().from(tasks).where(eq(tasks.id, alicesTask))).toEqual([]);
+    expect(hooks).toEqual(['before Locked', 'before Alice’s', 'after Alice’s']);
+  });
+
+  it('answers list and get from the readers given, a 404 when the get reader finds nothing', async () => {
+    expect((await call(app, 'GET', '/giving/titles', { token: asBob })).json()).toEqual([{ id: 'all', title: 'read for this church' }]);
+    expect((await call(app, 'GET', `/giving/titles/${randomUUID()}`, { token: asBob })).statusCode).toBe(404);
   });
 });

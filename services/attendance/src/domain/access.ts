@@ -16,6 +16,8 @@ export function inScope(scope: string[] | null, groupId: string): boolean {
 }
 
 /** A leader acting on a group they do not lead is refused like a missing permission (spec: 401). */
+export const outOfScope = () => unauthorized('Group leaders may only act on the groups they lead');
+
 export function assertInScope(scope: string[] | null, groupId: string): void {
-  if (!inScope(scope, groupId)) throw unauthorized('Group leaders may only act on the groups they lead');
+  if (!inScope(scope, groupId)) throw outOfScope();
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
+import { crud, type ZodTypeProvider } from '@church/common';
 import { campuses, services } from '../db/schema';
 import { listServices } from '../repos/places';
 import { QueryId, Service, ServiceSave } from '../schemas';
@@ -11,22 +11,26 @@ const edit = requires('Services.Edit');
 /** `/attendance/services`: services with their campus; removal is a soft delete. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  app.get('/attendance/services', { config: { access: anyUser }, schema: { response: { 200: z.array(Service) } } }, (req) =>
-    listServices(app.db, req.auth.churchId),
-  );
-
   app.get(
     '/attendance/services/search',
     { config: { access: anyUser }, schema: { querystring: z.object({ campusId: QueryId }), response: { 200: z.array(Service) } } },
     (req) => listServices(app.db, req.auth.churchId, { campusId: req.query.campusId }),
   );
 
-  app.get('/attendance/services/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Service } } }, async (req) => {
-    const [row] = await listServices(app.db, req.auth.churchId, { id: req.params.id });
-    if (!row) throw notFound('Service');
-    return row;
+  // The standard set, read with each service's campus; saves check each campus is the caller's church's, and
+  // removal is a soft delete.
+  crud(app, {
+    path: '/attendance/services',
+    name: 'Service',
+    table: services,
+    item: Service,
+    save: ServiceSave,
+    view: anyUser,
+    edit,
+    references: { campusId: campuses },
+    readers: {
+      list: (req) => listServices(app.db, req.auth.churchId),
+      get: async (req, id) => (await listServices(app.db, req.auth.churchId, { id }))[0],
+    },
   });
-
-  // Saves check each campus in the caller's church; removal is a soft delete.
-  crud(app, { path: '/attendance/services', table: services, item: Service, save: ServiceSave, view: anyUser, edit, only: ['save', 'delete'], references: { campusId: campuses } });
 }

@@ -1,11 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { IdParams, crud, getRow, type ZodTypeProvider } from '@church/common';
+import { IdParams, crud, type CrudVerb, type ZodTypeProvider } from '@church/common';
 import { serviceTimes, sessions } from '../db/schema';
-import { assertInScope, groupScope } from '../domain/access';
+import { assertInScope, groupScope, outOfScope } from '../domain/access';
 import { deleteSession, listSessions } from '../repos/sessions';
 import { QueryId, Session, SessionListItem, SessionSave } from '../schemas';
+
+/** A leader without Attendance.Edit changes only the sessions of the groups they lead. */
+function leaderOnly(req: FastifyRequest, verb: CrudVerb): SQL | undefined {
+  const scope = verb === 'save' ? groupScope(req, 'Attendance.Edit') : null;
+  if (!scope) return undefined;
+  return scope.length ? inArray(sessions.groupId, scope) : sql`false`;
+}
 
 /** `/attendance/sessions`: meetings of groups; group leaders see and save the sessions of their own groups. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -31,10 +39,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     only: ['get', 'save'],
     references: { serviceTimeId: serviceTimes },
     requiredOnCreate: ['groupId', 'sessionDate'],
-    toRow: async (item, req) => {
-      const scope = groupScope(req, 'Attendance.Edit');
-      if (scope && item.id) assertInScope(scope, (await getRow(app.db, sessions, req.auth.churchId, item.id, 'Session')).groupId);
-      if (item.groupId) assertInScope(scope, item.groupId);
+    scope: { where: (req, verb) => leaderOnly(req, verb), refuse: outOfScope },
+    toRow: (item, req) => {
+      if (item.groupId) assertInScope(groupScope(req, 'Attendance.Edit'), item.groupId);
       return item;
     },
   });
