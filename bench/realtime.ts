@@ -19,14 +19,21 @@ import { messagingSeeded, resetMessaging, seedMessaging } from './seed/messaging
  * out over Redis pub/sub, and messages posted through the gateway at a fixed rate; every message must reach every
  * socket, and the time from send to receipt is measured at every socket.
  *
- *   npx tsx bench/realtime.ts [--sockets=1000 --rate=200 --duration=10 --warmup=2 --connections=20 --send-duration=10]
+ *   npx tsx bench/realtime.ts [--ws=direct|gateway --sockets=1000 --rate=200 --duration=10 --warmup=2 --connections=20 --send-duration=10]
  *
  * Shape: the deployment of `pnpm bench` (each service and the gateway in its own process, on the seeded bench_*
  * databases, Redis on) with two messaging replicas and two gateways, gateway g sending /messaging to replica g: the
  * way a k8s Service spreads the gateway pods' connections over the messaging pods (one gateway cannot spread: it
- * has one upstream per module). The sockets are held by two receiver processes (this file, forked), one per
- * gateway, so each replica holds half of them; they speak the WebSocket protocol on raw TCP (server frames are
- * not masked), which keeps the load generator's CPU per frame small on a machine it shares with the fleet.
+ * has one upstream per module). The sockets are held by two receiver processes (this file, forked), receiver g's
+ * on replica g, so each replica holds half of them; they speak the WebSocket protocol on raw TCP (server frames
+ * are not masked), which keeps the load generator's CPU per frame small on a machine it shares with the fleet.
+ *
+ * Where the sockets connect (`--ws`): `direct` (the default) opens them on the messaging replicas themselves, as
+ * deployed: the Ingress sends the path `/messaging/ws` straight to the messaging Service (the upgrade needs nothing
+ * of the gateway: it is public and the gateway only pipes its bytes; a socket proves itself when it registers),
+ * and everything else to the gateway. `gateway` opens them through the gateways, which then pipe every frame (a
+ * read and a write per socket per flush in each of them), as the embedded launcher runs it. Registrations and
+ * sends go through the gateways either way.
  *
  * The sender (this process) posts `POST /messaging/messages/send` open loop, alternating gateways, each message's
  * content `rt:<seq>:<send time>` on the monotonic clock every process of the machine shares (`process.hrtime`).
@@ -35,7 +42,11 @@ import { messagingSeeded, resetMessaging, seedMessaging } from './seed/messaging
  * second live chat that no socket watches, through one gateway to one replica, like the other scenarios).
  */
 
+type WsTopology = 'direct' | 'gateway';
+
 interface Options {
+  /** where the WebSockets connect: the messaging replicas (as deployed) or the gateways */
+  ws: WsTopology;
   sockets: number;
   rate: number;
   duration: number;
@@ -49,6 +60,8 @@ interface Options {
 }
 
 const USAGE = `npx tsx bench/realtime.ts [options]
+  --ws=direct           where the sockets connect: direct (the messaging replicas, as the Ingress routes
+                        /messaging/ws in production; the target is judged on it) or gateway (through the gateways)
   --sockets=1000        WebSocket sockets on the live chat, half on each messaging replica
   --rate=200            messages per second, open loop
   --duration=10         seconds of measured sending (after the warm-up)
@@ -66,7 +79,7 @@ function parseOptions(argv: string[]): Options {
     if (!match) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
     flags.set(match[1]!, match[2] ?? 'true');
   }
-  const known = ['sockets', 'rate', 'duration', 'warmup', 'connections', 'send-duration', 'flush-ms', 'database-url', 'redis-url', 'help'];
+  const known = ['ws', 'sockets', 'rate', 'duration', 'warmup', 'connections', 'send-duration', 'flush-ms', 'database-url', 'redis-url', 'help'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
   if (flags.has('help')) {
     console.log(USAGE);
@@ -77,7 +90,10 @@ function parseOptions(argv: string[]): Options {
     if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number ≥ ${min}`);
     return value;
   };
+  const ws = flags.get('ws') ?? 'direct';
+  if (ws !== 'direct' && ws !== 'gateway') throw new Error(`--ws must be direct or gateway\n${USAGE}`);
   return {
+    ws,
     sockets: Math.floor(number('sockets', 1000, 2)),
     rate: number('rate', 200, 1),
     duration: number('duration', 10, 1),
@@ -106,7 +122,10 @@ function percentile(sorted: Float64Array | number[], q: number): number {
 // The receiver: holds sockets on one gateway, registers them, records every message it reads.
 
 interface ReceiverConfig {
+  /** where the sockets register (HTTP) */
   gateway: string;
+  /** where the sockets connect: the gateway or a messaging replica */
+  ws: string;
   count: number;
   /** names the sockets' display names apart across receivers */
   first: number;
@@ -139,26 +158,20 @@ class RawSocket {
     private readonly onText: (payload: Buffer, at: number) => void,
   ) {}
 
+  /**
+   * Where every socket of a receiver reads into (`onread`): no buffer per read and no stream machinery between the
+   * kernel and the frame parser, which handles each read at once and copies only a partial frame it keeps.
+   */
+  private static readonly inbox = Buffer.allocUnsafe(256 * 1024);
+
   static open(url: URL, onText: (raw: RawSocket, payload: Buffer, at: number) => void): Promise<RawSocket> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(Number(url.port), url.hostname);
-      socket.setNoDelay(true);
       let raw: RawSocket | undefined;
       let head = Buffer.alloc(0);
       let upgraded = false;
-      const timer = setTimeout(() => fail(new Error('no WebSocket handshake within 30 s')), 30_000);
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(err);
-      };
-      socket.once('error', fail);
-      socket.on('connect', () => {
-        const key = randomBytes(16).toString('base64');
-        socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
-      });
-      socket.on('data', (chunk: Buffer) => {
+      const onRead = (n: number) => {
         const at = nowMs();
+        const chunk = RawSocket.inbox.subarray(0, n);
         if (upgraded) {
           RawSocket.reads++;
           return raw!.read(chunk, at);
@@ -184,6 +197,25 @@ class RawSocket {
         });
         socket.on('close', () => (raw!.closed = true));
         if (head.length > end + 4) raw.read(head.subarray(end + 4), at);
+      };
+      const socket = net.connect({ port: Number(url.port), host: url.hostname, noDelay: true, onread: {
+          buffer: RawSocket.inbox,
+          callback: (n) => {
+            onRead(n);
+            return true; // keep reading
+          },
+        },
+      });
+      const timer = setTimeout(() => fail(new Error('no WebSocket handshake within 30 s')), 30_000);
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(err);
+      };
+      socket.once('error', fail);
+      socket.on('connect', () => {
+        const key = randomBytes(16).toString('base64');
+        socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
       });
     });
   }
@@ -237,7 +269,7 @@ async function receiver() {
   const config = JSON.parse(process.env.BENCH_RT_CONFIG ?? '{}') as ReceiverConfig;
   const send = (message: FromReceiver) => process.send?.(message);
   const gateway = new URL(config.gateway);
-  const wsUrl = new URL('/messaging/ws', gateway);
+  const wsUrl = new URL('/messaging/ws', config.ws);
   // latency of message `seq` at socket `k`: at[k * maxSeq + seq] (NaN until it arrives)
   const at = new Float64Array(config.count * config.maxSeq).fill(Number.NaN);
   let received = 0;
@@ -341,11 +373,17 @@ function memory(pid: number): { rssMb: number; peakMb: number } {
 
 /** user + system CPU seconds of a process */
 function cpuSeconds(pid: number): number {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/** user and system (kernel: socket writes and reads) CPU seconds of a process */
+function cpuTimes(pid: number): { user: number; system: number } {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
 }
 
@@ -485,15 +523,16 @@ interface Report {
   /** CPU milliseconds per message sent, over the send phase and its drain */
   cpuPerMessage?: { fleetMs: number; parts: Record<string, number>; generatorMs: number };
   loadAverage: number[];
-  processes: Array<{ name: string; pid: number; rssMb: number; peakMb: number; cpuS: number; waitS: number; fds: number }>;
+  processes: Array<{ name: string; pid: number; rssMb: number; peakMb: number; cpuS: number; systemS: number; waitS: number; fds: number }>;
   notes: string[];
 }
 
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   const perReplica = [Math.ceil(opts.sockets / 2), Math.floor(opts.sockets / 2)];
-  // a gateway holds both ends of each of its sockets; leave room for pools, pipes and files
-  const limit = ensureFileLimit(2 * perReplica[0]! + 1024);
+  // a gateway piping sockets holds both ends of each; a replica (or a receiver) one; leave room for pools, pipes, files
+  const fdsNeeded = (opts.ws === 'gateway' ? 2 : 1) * perReplica[0]! + 1024;
+  const limit = ensureFileLimit(fdsNeeded);
   if (limit === 'rerun') return 'rerun' as const;
   const started = Date.now();
   // The whole run must end by itself: a watchdog cleans up and fails it.
@@ -514,11 +553,14 @@ async function main() {
   const cpus = os.cpus();
   const report: Report = {
     startedAt: new Date().toISOString(),
-    options: { sockets: opts.sockets, rate: opts.rate, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, sendDuration: opts.sendDuration, flushMs: opts.flushMs },
+    options: { ws: opts.ws, sockets: opts.sockets, rate: opts.rate, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, sendDuration: opts.sendDuration, flushMs: opts.flushMs },
     machine: { cpus: cpus.length, model: cpus[0]?.model.trim() ?? 'unknown', node: process.version, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
     files: {
       ...limit,
-      ports: `${opts.sockets} client sockets (${perReplica.join(' + ')}) to 2 gateway ports and as many gateway→replica connections: ${2 * opts.sockets} loopback ephemeral ports of ${ports[1]! - ports[0]! + 1} (${ports[0]}–${ports[1]})`,
+      ports:
+        opts.ws === 'gateway'
+          ? `${opts.sockets} client sockets (${perReplica.join(' + ')}) to 2 gateway ports and as many gateway→replica connections: ${2 * opts.sockets} loopback ephemeral ports of ${ports[1]! - ports[0]! + 1} (${ports[0]}–${ports[1]})`
+          : `${opts.sockets} client sockets (${perReplica.join(' + ')}) to the 2 messaging replicas' ports: ${opts.sockets} loopback ephemeral ports of ${ports[1]! - ports[0]! + 1} (${ports[0]}–${ports[1]})`,
     },
     sockets: { perReplica, openMs: [], registerMs: [], registry: [], fds: [] },
     fanout: {} as Report['fanout'],
@@ -527,7 +569,7 @@ async function main() {
     processes: [],
     notes: [],
   };
-  log(`open files: soft limit ${limit.soft}, hard ${limit.hard}${limit.raised ? ' (raised for this run)' : ''}; needed about ${2 * perReplica[0]! + 1024} in a gateway`);
+  log(`open files: soft limit ${limit.soft}, hard ${limit.hard}${limit.raised ? ' (raised for this run)' : ''}; needed about ${fdsNeeded} in a ${opts.ws === 'gateway' ? 'gateway' : 'replica'}`);
   log(`ports: ${report.files.ports}`);
 
   try {
@@ -588,11 +630,17 @@ async function main() {
     const total = warmupSeqs + Math.round(opts.rate * opts.duration);
 
     // Receivers: one per gateway, so each replica holds its half of the sockets.
-    log(`opening ${opts.sockets} sockets and registering them on the live chat ...`);
+    log(`opening ${opts.sockets} sockets (${opts.ws === 'direct' ? 'on the messaging replicas' : 'through the gateways'}) and registering them on the live chat ...`);
     const receivers = await Promise.all(
       [0, 1].map((g) => {
-        const config: ReceiverConfig = { gateway: deployment.urls[g]!, count: perReplica[g]!, first: g * perReplica[0]!, churchId, conversationId, maxSeq: total };
-        return startChild<Extract<FromReceiver, { type: 'ready' }>>('realtime.ts', { BENCH_RT_ROLE: 'receiver', BENCH_RT_CONFIG: JSON.stringify(config) }, { prefix: `[receiver ${g + 1}]`, timeoutMs: 180_000 });
+        const ws = opts.ws === 'direct' ? replicaOf(g).url : deployment.urls[g]!;
+        const config: ReceiverConfig = { gateway: deployment.urls[g]!, ws, count: perReplica[g]!, first: g * perReplica[0]!, churchId, conversationId, maxSeq: total };
+        return startChild<Extract<FromReceiver, { type: 'ready' }>>('realtime.ts', { BENCH_RT_ROLE: 'receiver', BENCH_RT_CONFIG: JSON.stringify(config) }, {
+          prefix: `[receiver ${g + 1}]`,
+          timeoutMs: 180_000,
+          // BENCH_CPU_PROF profiles the receivers too, as it does the deployment's processes
+          nodeFlags: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [],
+        });
       }),
     );
     for (const r of receivers) cleanups.push(() => r.stop(5000));
@@ -628,7 +676,7 @@ async function main() {
     const watched = [...deployment.processes.map((p) => ({ name: p.name, pid: p.pid })), ...receivers.map((r, g) => ({ name: `receiver ${g + 1}`, pid: r.process.pid! })), { name: 'sender (this)', pid: process.pid }];
     const redisPid = pidsNamed('redis-server')[0];
     if (redisPid) watched.push({ name: 'redis-server', pid: redisPid });
-    const cpuBefore = new Map(watched.map((p) => [p.pid, cpuSeconds(p.pid)]));
+    const cpuBefore = new Map(watched.map((p) => [p.pid, cpuTimes(p.pid)]));
     const waitBefore = new Map(watched.map((p) => [p.pid, runQueueSeconds(p.pid)]));
     log(`sending ${total} messages at ${opts.rate}/s (${opts.warmup} s warm-up, ${opts.duration} s measured) ...`);
     const statuses: Record<string, number> = {};
@@ -733,9 +781,11 @@ async function main() {
     log(`send phase and drain: monotonic ${Math.round(t0)}–${Math.round(nowMs())} ms`);
     const pgCpu = (await backends()).reduce((sum, pid) => sum + cpuSeconds(pid) - (pgBefore.get(pid) ?? 0), 0);
     for (const p of watched) {
-      const cpu = cpuSeconds(p.pid) - (cpuBefore.get(p.pid) ?? 0);
+      const now = cpuTimes(p.pid);
+      const before = cpuBefore.get(p.pid) ?? { user: 0, system: 0 };
+      const cpu = now.user + now.system - before.user - before.system;
       const waited = runQueueSeconds(p.pid) - (waitBefore.get(p.pid) ?? 0);
-      report.processes.push({ name: p.name, pid: p.pid, ...memory(p.pid), cpuS: round(cpu, 2), waitS: round(waited, 2), fds: fdCount(p.pid) });
+      report.processes.push({ name: p.name, pid: p.pid, ...memory(p.pid), cpuS: round(cpu, 2), systemS: round(now.system - before.system, 2), waitS: round(waited, 2), fds: fdCount(p.pid) });
     }
     // CPU per message: the fleet's part (what a deployment pays) and the load generator's (the bench's own)
     const cpuOf = (test: (name: string) => boolean) => report.processes.filter((p) => test(p.name)).reduce((sum, p) => sum + p.cpuS, 0);
@@ -805,24 +855,77 @@ async function main() {
     clearTimeout(watchdog);
   }
 
-  const md = markdown(report, (Date.now() - started) / 1000);
   const dir = path.join(__dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'realtime-postgres.md'), md);
-  process.stdout.write(`\n${md}\nwritten: ${path.relative(process.cwd(), path.join(dir, 'realtime-postgres.md'))}\n`);
+  const file = path.join(dir, 'realtime-postgres.md');
+  let previous = '';
+  try {
+    previous = readFileSync(file, 'utf8');
+  } catch {
+    /* the first run */
+  }
+  const section = markdown(report, (Date.now() - started) / 1000);
+  writeFileSync(file, resultsFile(previous, report, section));
+  process.stdout.write(`\n${section}\nwritten: ${path.relative(process.cwd(), file)}\n`);
   return report.fanout.missing === 0 && report.fanout.p99 <= 100 && report.fanout.non2xx === 0 ? ('pass' as const) : ('fail' as const);
 }
 
+const TOPOLOGY_TITLE: Record<WsTopology, string> = {
+  direct: 'WebSockets straight to the messaging replicas (`--ws=direct`, as deployed: the target is judged here)',
+  gateway: 'WebSockets through the gateways (`--ws=gateway`, as the embedded launcher runs them)',
+};
+
+const command = (o: Report['options']) =>
+  `npx tsx bench/realtime.ts --ws=${o.ws} --sockets=${o.sockets} --rate=${o.rate} --duration=${o.duration}${o.flushMs !== undefined ? ` --flush-ms=${o.flushMs}` : ''}`;
+
+const RUNS_KEPT = 20;
+
+/**
+ * The results file: the runs so far (one line each, the last RUNS_KEPT), then the latest full report of each
+ * topology. A run replaces its own topology's report and keeps the other's, so both stand side by side.
+ */
+function resultsFile(previous: string, r: Report, section: string): string {
+  const between = (name: string) => new RegExp(`<!-- ${name} -->\\n([\\s\\S]*?)<!-- /${name} -->`).exec(previous)?.[1];
+  const f = r.fanout;
+  const verdict = f.missing === 0 && f.samples > 0 && f.p99 <= 100 && f.non2xx === 0 ? 'PASS' : 'FAIL';
+  const cpu = r.cpuPerMessage ? `${r.cpuPerMessage.fleetMs} (messaging ${r.cpuPerMessage.parts.messaging}, gateways ${r.cpuPerMessage.parts.gateways}); generator ${r.cpuPerMessage.generatorMs}` : '—';
+  const row = `| ${r.startedAt} | ${r.options.ws} | \`${command(r.options)}\` | ${f.p50} | **${f.p99}** | ${f.max} | ${f.missing} | ${cpu} | ${r.loadAverage[0]?.toFixed(1) ?? '—'} | ${verdict} |`;
+  const rows = (between('runs') ?? '').split('\n').filter((line) => line.startsWith('| 2'));
+  rows.push(row);
+  const sections = { direct: between('ws=direct'), gateway: between('ws=gateway') };
+  sections[r.options.ws] = section;
+  return [
+    '# Real-time fan-out (issue 16), PostgreSQL + Redis',
+    '',
+    'Target: every socket gets every message, and p99 send → receipt ≤ 100 ms, with 1,000 sockets on one chat across two messaging replicas and 200 messages/s. It is judged on the deployed topology, `--ws=direct`: the Ingress sends `/messaging/ws` straight to the messaging Service and everything else to the gateway. `--ws=gateway` keeps the sockets behind the gateways, which pipe every frame.',
+    '',
+    `Runs (the last ${RUNS_KEPT}; latencies in ms; CPU in ms per message over the send phase and its drain; load: the 1-minute load average when sending began):`,
+    '',
+    '<!-- runs -->',
+    '| started | topology | command | p50 | p99 | max | missing | CPU per message: fleet (parts); load generator | load | verdict |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |',
+    ...rows.slice(-RUNS_KEPT),
+    '<!-- /runs -->',
+    '',
+    ...(['direct', 'gateway'] as const).flatMap((ws) => (sections[ws] ? [`<!-- ws=${ws} -->`, sections[ws].trimEnd(), `<!-- /ws=${ws} -->`, ''] : [])),
+  ].join('\n');
+}
+
+/** The full report of one run, a section of the results file. */
 function markdown(r: Report, seconds: number): string {
   const f = r.fanout;
   const s = r.sendRoute;
   const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  const shape =
+    r.options.ws === 'direct'
+      ? `${r.sockets.perReplica.join(' + ')} connected straight to the two messaging replicas (Redis pub/sub fan-out); registrations and messages (\`POST /messaging/messages/send\`, open loop) through two gateways in turn, gateway g in front of replica g`
+      : `${r.sockets.perReplica.join(' + ')} through two gateways to two messaging replicas (Redis pub/sub fan-out); messages posted with \`POST /messaging/messages/send\` through the gateways in turn, open loop`;
   const lines = [
-    `# Real-time fan-out (issue 16), PostgreSQL + Redis`,
+    `## ${TOPOLOGY_TITLE[r.options.ws]}`,
     '',
-    `${r.startedAt}, ${r.machine.cpus} × ${r.machine.model}, ${r.machine.memoryGb} GB, Node ${r.machine.node}; \`npx tsx bench/realtime.ts --sockets=${r.options.sockets} --rate=${r.options.rate} --duration=${r.options.duration}${r.options.flushMs !== undefined ? ` --flush-ms=${r.options.flushMs}` : ''}\` (warm-up ${r.options.warmup} s; messaging's flush window ${r.options.flushMs !== undefined ? `${r.options.flushMs} ms` : 'its default'}), ${Math.round(seconds)} s in all.`,
+    `${r.startedAt}, ${r.machine.cpus} × ${r.machine.model}, ${r.machine.memoryGb} GB, Node ${r.machine.node}; \`${command(r.options)}\` (warm-up ${r.options.warmup} s; messaging's flush window ${r.options.flushMs !== undefined ? `${r.options.flushMs} ms` : 'its default'}), ${Math.round(seconds)} s in all.`,
     '',
-    `${r.options.sockets} WebSocket sockets on one live-stream chat, ${r.sockets.perReplica.join(' + ')} through two gateways to two messaging replicas (Redis pub/sub fan-out); messages posted with \`POST /messaging/messages/send\` through the gateways in turn, open loop.`,
+    `${r.options.sockets} WebSocket sockets on one live-stream chat, ${shape}.`,
     '',
     '| figure | value | target | verdict |',
     '| --- | --- | --- | --- |',
@@ -840,11 +943,11 @@ function markdown(r: Report, seconds: number): string {
       ? `| send route throughput (closed loop, ${r.options.connections} connections, ${r.options.sendDuration} s, a chat no socket watches, one gateway → one replica) | **${s.rps} req/s**, p50 ${s.p50} ms, p99 ${s.p99} ms, ${s.non2xx} not 2xx, ${s.errors} errors | — | |`
       : '| send route throughput | not measured | — | |',
     '',
-    `Processes (memory at the end of the fan-out; over the send phase and its drain, ${r.fanout.sendSeconds} s: CPU seconds, and seconds its threads were ready to run but waited for a core):`,
+    `Processes (memory at the end of the fan-out; over the send phase and its drain, ${r.fanout.sendSeconds} s: CPU seconds, the part of them in the kernel (system time: socket writes and reads), and seconds its threads were ready to run but waited for a core):`,
     '',
-    '| process | pid | RSS MB | peak RSS MB | CPU s | waited for a CPU s | open fds |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...r.processes.map((p) => `| ${p.name} | ${p.pid} | ${p.rssMb} | ${p.peakMb} | ${p.cpuS} | ${p.waitS} | ${p.fds} |`),
+    '| process | pid | RSS MB | peak RSS MB | CPU s | of it in the kernel s | waited for a CPU s | open fds |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...r.processes.map((p) => `| ${p.name} | ${p.pid} | ${p.rssMb} | ${p.peakMb} | ${p.cpuS} | ${p.systemS} | ${p.waitS} | ${p.fds} |`),
     '',
     `Load average at the start of the send phase: ${r.loadAverage.map((l) => l.toFixed(1)).join(', ')} (1, 5, 15 min).`,
     '',

@@ -62,8 +62,8 @@ export async function seedGiving(db: Exec): Promise<StepTiming[]> {
         from ${GIFTS}
         cross join lateral (select (($1::date + 7 * w + day)::timestamp + interval '10 hours') at time zone 'UTC' as at) t`, [start]);
     await step(db, timings, 'fund donations', `
-      insert into fund_donations (id, church_id, donation_id, fund_id, amount)
-      select pg_temp.uid('fd:0:' || w || ':' || i || ':' || n), pg_temp.uid('church:0'), ${donation}, ${fund('f')}, (part / 100.0)::numeric(12,2)
+      insert into fund_donations (id, church_id, donation_id, fund_id, amount, person_id)
+      select pg_temp.uid('fd:0:' || w || ':' || i || ':' || n), pg_temp.uid('church:0'), ${donation}, ${fund('f')}, (part / 100.0)::numeric(12,2), pg_temp.uid('person:0:' || i)
         from ${GIFTS}
         cross join lateral (
           select 0 as n, f1 as f, case when f2 is null then cents else cents / 2 end as part

@@ -74,6 +74,16 @@ export const membershipInternal = {
     answer: z.array(PersonFacts),
   },
   /**
+   * the church's data version: raised in the same transaction as every change to its people (a household move
+   * included), groups and group members, so a module keeping facts learnt from membership keeps them while it
+   * is unchanged
+   */
+  version: {
+    path: '/membership/internal/version',
+    body: z.object({ churchId: Uuid }),
+    answer: z.object({ version: z.string() }),
+  },
+  /**
    * applies changes to one person (doing's approved directory updates, with `photo` as a data URL or URL);
    * fields as `POST /membership/people` accepts them; answers the saved person's id
    */

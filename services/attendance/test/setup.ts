@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, fakeInternal, useApp, type TestApp } from '@church/common/testing';
-import type { ServiceDeps } from '@church/common';
+import { membershipInternal, type ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../src/db/schema';
 
@@ -81,13 +81,24 @@ export const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /**
  * Membership's people as a fake answers `POST /membership/internal/people/facts` (`peopleFacts`: the church's
- * live people among the ids, with their household) and `POST /membership/internal/people/basic`:
- * `add(churchId, householdId?)` makes a person of that church and answers their id; `remove(churchId, id)`
- * removes one (facts leave them out); `down = true` makes membership unreachable. Pass `internal` as `overrides.internal`; `calls` records what was asked.
+ * live people among the ids, with their household) and `POST /membership/internal/version` (the church's
+ * data version, raised by every change of its people): `add(churchId, householdId?)` makes a person of that
+ * church and answers their id; `remove(id)` removes one (facts leave them out), `move(id, householdId)` moves
+ * one; each raises their church's version. `down = true` makes membership unreachable. Pass `internal` as
+ * `overrides.internal`; `calls` records what was asked. Merged into another fake (`routes`), both answer from
+ * the same people and versions.
  */
 export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {}) {
   const people = new Map<string, { id: string; churchId: string; householdId: string | null; removed: boolean }>();
   const state = { down: false };
+  // the church's data version, raised by every change of its people
+  const versions = new Map<string, number>();
+  const changed = (churchId: string) => versions.set(churchId, (versions.get(churchId) ?? 0) + 1);
+  const version = (body: unknown) => {
+    if (state.down) throw new TypeError('fetch failed');
+    const { churchId } = body as { churchId: string };
+    return { version: String(versions.get(churchId) ?? 0) };
+  };
   const facts = (body: unknown) => {
     if (state.down) throw new TypeError('fetch failed'); // as the client fails when membership is unreachable
     const { churchId, ids } = body as { churchId: string; ids?: string[] };
@@ -113,7 +124,7 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
         leaderGroupIds: [],
       }));
   };
-  const routes = { 'POST /membership/internal/people/facts': facts, ...extra };
+  const routes = { 'POST /membership/internal/people/facts': facts, [`POST ${membershipInternal.version.path}`]: version, ...extra };
   const internal = fakeInternal(routes);
   return {
     internal,
@@ -121,13 +132,18 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
     routes,
     add(churchId: string, householdId: string | null = randomUUID(), id: string = randomUUID()) {
       people.set(id, { id, churchId, householdId, removed: false });
+      changed(churchId);
       return id;
     },
     remove(id: string) {
-      people.get(id)!.removed = true;
+      const person = people.get(id)!;
+      person.removed = true;
+      changed(person.churchId);
     },
     move(id: string, householdId: string | null) {
-      people.get(id)!.householdId = householdId;
+      const person = people.get(id)!;
+      person.householdId = householdId;
+      changed(person.churchId);
     },
     /** while true, asking for facts fails as an unreachable membership does */
     set down(value: boolean) {
@@ -135,5 +151,7 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
     },
     /** how many times facts were asked for */
     factCalls: () => internal.calls.filter((c) => c.path === '/membership/internal/people/facts').length,
+    /** how many times the version of a church's people was asked for */
+    probeCalls: () => internal.calls.filter((c) => c.path === membershipInternal.version.path).length,
   };
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '@church/common';
 import { call } from '@church/common/testing';
-import { conversations, notifications } from '../src/db/schema';
+import { blockedIps, conversations, messages, notifications } from '../src/db/schema';
+import { postMessages } from '../src/repos/conversations';
 import { makeChurch, useMessaging } from './setup';
 
 const t = useMessaging();
@@ -110,6 +112,67 @@ describe('conversations and messages', () => {
     expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${b}`)).json()).toMatchObject({ postCount: 1 });
   });
 
+  it('saves concurrent sends to one chat each with its own time and counts them all, gating each post', async () => {
+    const church = makeChurch();
+    const live = randomUUID();
+    await t.app.db.insert(conversations).values({ id: live, churchId: church.churchId, contentType: 'streamingLive', contentId: randomUUID(), title: 'Live', allowAnonymousPosts: true });
+    // posts arriving while one to the same chat is in flight share the next statement
+    const sent = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: live, displayName: `Viewer ${i}`, content: `m${i}` } })),
+    );
+    expect(sent.map((r) => r.statusCode)).toEqual(sent.map(() => 200));
+    const rows = sent.map((r) => r.json()[0] as { id: string; content: string; displayName: string; timeSent: string });
+    rows.forEach((m, i) => expect(m).toMatchObject({ content: `m${i}`, displayName: `Viewer ${i}`, conversationId: live }));
+    // each stamped apart (the answer shows milliseconds; the database keeps microseconds)
+    const stamps = await t.app.db.select({ timeSent: messages.timeSent }).from(messages).where(eq(messages.conversationId, live));
+    expect(stamps).toHaveLength(25);
+    const times = await t.app.db.execute(sql`select count(distinct time_sent)::int as n from messages where conversation_id = ${live}`);
+    expect(rowsOf<{ n: number }>(times)[0]!.n).toBe(25);
+    const listed = (await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${live}`)).json() as Array<{ id: string }>;
+    expect(listed.map((m) => m.id).sort()).toEqual(rows.map((m) => m.id).sort());
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${live}`)).json()).toMatchObject({ postCount: 25, firstPostId: listed[0]!.id, lastPostId: listed[24]!.id });
+
+    // a person note: posts of the notes permission and public ones at once; only the first are saved and counted
+    const editor = church.token(['People.Edit']);
+    const note = await call(t.app, 'POST', '/messaging/conversations/start', { token: editor, body: { contentType: 'person', contentId: randomUUID(), comment: 'Opened' } });
+    const mixed = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(t.app, 'POST', '/messaging/messages/send', { ...(i % 2 ? {} : { token: editor }), body: { churchId: church.churchId, conversationId: note.json().id, content: `n${i}` } }),
+      ),
+    );
+    expect(mixed.map((r) => r.statusCode)).toEqual([200, 401, 200, 401, 200, 401, 200, 401]);
+    const notes = (await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${note.json().id}`, { token: editor })).json() as Array<{ content: string }>;
+    expect(notes[0]!.content).toBe('Opened');
+    expect(notes.slice(1).map((m) => m.content).sort()).toEqual(['n0', 'n2', 'n4', 'n6']);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${note.json().id}`, { token: editor })).json()).toMatchObject({ postCount: 5 });
+    // and one to a chat that does not exist is refused alone
+    const [ok, unknown] = await Promise.all([
+      call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: live, content: 'last' } }),
+      call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: randomUUID(), content: 'nowhere' } }),
+    ]);
+    expect([ok!.statusCode, unknown!.statusCode]).toEqual([200, 400]);
+    expect(unknown!.json().errors[0].param).toBe('conversationId');
+  });
+
+  it('posts several messages to a chat in one statement, stamped and counted in their order', async () => {
+    const church = makeChurch();
+    const live = randomUUID();
+    await t.app.db.insert(conversations).values({ id: live, churchId: church.churchId, contentType: 'streamingLive', contentId: randomUUID(), allowAnonymousPosts: true });
+    const post = (content: string, ip = '10.0.0.1') => ({ personId: null, displayName: 'Guest', content, ip, deniedTypes: ['person', 'personConfidential'] });
+    await t.app.db.insert(blockedIps).values({ id: randomUUID(), churchId: church.churchId, conversationId: live, ipAddress: '10.0.0.9' });
+    const results = await postMessages(t.app.db, church.churchId, live, [post('a'), post('blocked', '10.0.0.9'), post('b'), post('c')]);
+    expect(results.map((r) => [r?.conversation.blocked, r?.message?.content ?? null])).toEqual([
+      [false, 'a'],
+      [true, null],
+      [false, 'b'],
+      [false, 'c'],
+    ]);
+    const listed = (await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${live}`)).json() as Array<{ id: string; content: string }>;
+    expect(listed.map((m) => m.content)).toEqual(['a', 'b', 'c']);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${live}`)).json()).toMatchObject({ postCount: 3, firstPostId: listed[0]!.id, lastPostId: listed[2]!.id });
+    expect(await postMessages(t.app.db, church.churchId, randomUUID(), [post('nowhere')])).toEqual([undefined]);
+  });
+
   it('gates person notes on every route, public ones included', async () => {
     const church = makeChurch();
     const editor = church.token(['People.Edit']);
@@ -125,6 +188,14 @@ describe('conversations and messages', () => {
     expect((await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${conv.id}`, { token: editor })).statusCode).toBe(200);
     expect((await call(t.app, 'GET', `/messaging/conversations/messages/person/${personId}`, { token: church.token() })).statusCode).toBe(401);
     expect((await call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: conv.id, content: 'sneaky' } })).statusCode).toBe(401);
+    // a token of another church opens nothing either; a refused send saves nothing
+    expect((await call(t.app, 'POST', '/messaging/messages/send', { token: makeChurch().token(['People.Edit']), body: { churchId: church.churchId, conversationId: conv.id, content: 'sneaky' } })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${conv.id}`, { token: editor })).json().map((m: { content: string }) => m.content)).toEqual(['Called today']);
+    // with the notes permission of the church, send posts in the note and moves its counters
+    const noted = await call(t.app, 'POST', '/messaging/messages/send', { token: editor, body: { churchId: church.churchId, conversationId: conv.id, content: 'Followed up' } });
+    expect(noted.statusCode).toBe(200);
+    expect(noted.json()[0]).toMatchObject({ content: 'Followed up', personId: church.personId });
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv.id}`, { token: editor })).json()).toMatchObject({ postCount: 2, lastPostId: noted.json()[0].id });
     expect((await call(t.app, 'POST', '/messaging/messages', { token: church.token(), body: { conversationId: conv.id, content: 'sneaky' } })).statusCode).toBe(401);
     const confidential = church.token(['People.View Confidential Notes']);
     const c2 = await call(t.app, 'POST', '/messaging/conversations/start', { token: confidential, body: { contentType: 'personConfidential', contentId: personId, comment: 'Private' } });

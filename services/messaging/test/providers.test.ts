@@ -254,6 +254,10 @@ describe('blocked IPs', () => {
     expect(saved.statusCode).toBe(200);
     const post = await call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: conv.json()[0].id, content: 'spam' } });
     expect(post.statusCode).toBe(401);
+    expect(post.json().errors[0].msg).toMatch(/may not post/);
+    // refused: neither the message nor the conversation's counters
+    expect((await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${conv.json()[0].id}`)).json()).toEqual([]);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv.json()[0].id}`, { token: host })).json()).toMatchObject({ postCount: 0, lastPostId: null });
     const cleared = await call(t.app, 'POST', '/messaging/blockedips/clear', { token: church.token(['StreamingServices.Edit']), body: [{ serviceId, churchId: church.churchId }] });
     expect(cleared.json()).toEqual({ removed: 1 });
     expect((await call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: conv.json()[0].id, content: 'hello' } })).statusCode).toBe(200);

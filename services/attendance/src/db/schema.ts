@@ -1,4 +1,4 @@
-import { date, index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, index, integer, pgTable, smallint, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 // The attendance module's tables. Every index that serves a query leads with church_id; the comments on the
@@ -129,10 +129,12 @@ export const visitSessions = pgTable(
 );
 
 /**
- * Visits per (church, service, date): the weekly trend sums these few rows (one per service and day with
- * visits) instead of counting a church's whole history. Kept by statement triggers on `visits` (migration
- * 0002), so every writer — routes, seeds, tests inserting rows directly — moves the counts in the same
- * transaction and they always equal the visits. A count that went back to zero stays as a zero row.
+ * Visits per (church, service, date): the weekly trend sums these few rows (a handful per service and day with
+ * visits) instead of counting a church's whole history. Kept by statement triggers on `visits` (migrations
+ * 0002 and 0003), so every writer — routes, seeds, tests inserting rows directly — moves the counts in the same
+ * transaction and they always equal the visits. A key's count is the sum of its rows: each database connection
+ * adds to a slot of its own (`slot`, from the backend's process id), so concurrent check-ins at one service on
+ * one day do not queue on one counter row until each other's commit. A count that went back to zero stays.
  */
 export const visitCounts = pgTable(
   'visit_counts',
@@ -140,8 +142,10 @@ export const visitCounts = pgTable(
     churchId: churchId(),
     serviceId: uuid('service_id'),
     visitDate: date('visit_date', { mode: 'date' }).notNull(),
+    /** which writer's row of the key (0 to 31); readers sum over it */
+    slot: smallint('slot').notNull().default(0),
     visits: integer('visits').notNull(),
   },
   // the trend: a church's rows, or one service's (campus: its few services); the triggers' upsert key
-  (t) => [unique('visit_counts_uq').on(t.churchId, t.serviceId, t.visitDate).nullsNotDistinct()],
+  (t) => [unique('visit_counts_uq').on(t.churchId, t.serviceId, t.visitDate, t.slot).nullsNotDistinct()],
 );

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed, type Db, type ErrorItem } from '@church/common';
 import { runCheckin, type CheckinInput } from '../repos/checkin';
 import { lastLoggedDate, visitsOn, withVisitSessions } from '../repos/visits';
@@ -40,54 +39,63 @@ export async function submitCheckin(
   },
 ) {
   const { churchId, serviceId, items } = input;
-  const today = utcToday();
   const at = new Date();
-  const keys = new Map<string, { groupId: string; serviceTimeId: string; newSessionId: string }>();
+  const today = utcToday(at);
+  // the wanted (group, service time) pairs, each once, and each person's: a session wanted twice by one person is one visit session
+  const keyOf = new Map<string, number>();
+  const keys: CheckinInput['keys'] = [];
   const links: CheckinInput['links'] = [];
-  items.forEach((item, i) => {
-    // a session wanted twice by one person is one visit session
-    const wanted = new Set<string>();
+  const people: string[] = [];
+  const scope = new Set(input.peopleIds);
+  let peopleKnown = true;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    people.push(item.personId);
+    scope.add(item.personId);
+    if (!input.known.has(item.personId)) peopleKnown = false;
+    const first = links.length;
     for (const { session } of item.visitSessions) {
-      const key = `${session.groupId}|${session.serviceTimeId}`;
-      if (wanted.has(key)) continue;
-      wanted.add(key);
-      if (!keys.has(key)) keys.set(key, { groupId: session.groupId, serviceTimeId: session.serviceTimeId, newSessionId: randomUUID() });
-      links.push({ item: i + 1, groupId: session.groupId, serviceTimeId: session.serviceTimeId, newLinkId: randomUUID() });
+      const name = `${session.groupId}|${session.serviceTimeId}`;
+      let key = keyOf.get(name);
+      if (key === undefined) {
+        key = keys.push({ groupId: session.groupId, serviceTimeId: session.serviceTimeId });
+        keyOf.set(name, key);
+      }
+      let twice = false;
+      for (let l = first; l < links.length && !twice; l++) twice = links[l]!.key === key;
+      if (!twice) links.push({ item: i + 1, key });
     }
-  });
-  const rows = await runCheckin(db, {
+  }
+  const answer = await runCheckin(db, {
     churchId,
     serviceId,
     day: today.toISOString().slice(0, 10),
     sessionDate: today.toISOString(),
     at: at.toISOString(),
     userId: input.userId,
-    scope: [...new Set([...input.peopleIds, ...items.map((i) => i.personId)])],
-    peopleKnown: items.every((i) => input.known.has(i.personId)),
-    people: items.map((i) => ({ personId: i.personId, newVisitId: randomUUID() })),
-    keys: [...keys.values()],
+    scope: [...scope],
+    peopleKnown,
+    people,
+    keys,
     links,
   });
-  if (!rows.some((r) => r.kind === 'service')) throw notFound('Service');
-  if (!rows.some((r) => r.kind === 'written')) {
-    throw validationFailed(refusals(items, new Set(rows.flatMap((r) => (r.kind === 'time' ? [r.id] : []))), input.known, input.param));
-  }
+  if (!answer.service) throw notFound('Service');
+  if (!answer.written) throw validationFailed(refusals(items, new Set(answer.times), input.known, input.param));
 
-  const visits = items.map((item) => ({
-    id: '',
+  const visitIds = answer.visits ?? [];
+  const visits = items.map((item, i) => ({
+    id: visitIds[i]!,
     personId: item.personId,
     serviceId,
     visitDate: today,
     checkinTime: at,
     visitSessions: [] as Array<{ id: string; visitId: string; sessionId: string; session: { id: string; groupId: string; serviceTimeId: string; sessionDate: Date } }>,
   }));
-  for (const r of rows) if (r.kind === 'visit') visits[r.item - 1]!.id = r.id;
   // a person's links come kept ones first (oldest first), then new ones in body order
-  for (const r of rows) {
-    if (r.kind !== 'link') continue;
-    const visit = visits[r.item - 1]!;
-    const session = { id: r.session_id, groupId: r.group_id, serviceTimeId: r.service_time_id, sessionDate: today };
-    visit.visitSessions.push({ id: r.id, visitId: visit.id, sessionId: r.session_id, session });
+  for (const [item, id, sessionId, key] of answer.links ?? []) {
+    const visit = visits[item - 1]!;
+    const { groupId, serviceTimeId } = keys[key - 1]!;
+    visit.visitSessions.push({ id, visitId: visit.id, sessionId, session: { id: sessionId, groupId, serviceTimeId, sessionDate: today } });
   }
   return { securityCode: securityCode(), visits };
 }

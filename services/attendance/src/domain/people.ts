@@ -1,72 +1,168 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { hasPermission } from '@church/auth';
-import { membershipInternal, unauthorized, type InternalClient } from '@church/common';
+import { batchedReads, membershipInternal, unauthorized, type InternalClient } from '@church/common';
 import { fromMembership } from './membership';
 
-/** How long a person's household (and that they are a live person of the church) is trusted without asking again. */
-export const PEOPLE_TTL_MS = 30_000;
-/** Kept people across all churches; past this the least recently used church's people are dropped. */
+/** Kept people (and ids known not to be live people) across all churches; past this the least recently used church's go. */
 const MAX_KEPT = 50_000;
 
-interface Kept {
-  householdId: string | null;
-  at: number;
+class ProbeFailed {
+  constructor(readonly error: unknown) {}
 }
 
+const hasVersion = (data: unknown): boolean => typeof (data as { version?: unknown } | null)?.version === 'string';
+
 /**
- * Membership's facts about people, kept briefly per church: whether an id is a live person of the church and
- * their household. Only people that exist are kept (a person added in membership a moment ago — a kiosk's new
- * visitor — must not be refused from a kept "no such person"); a removal or a household move is seen within
- * `PEOPLE_TTL_MS`. What is not kept is asked for in one batched `peopleFacts` call, so a request costs at most
- * one internal call and a warm church none.
+ * Membership's data version of the church (`membershipInternal.version`: raised with every change to its
+ * people, groups and members). Concurrent check-ins of a church share one call (`batchedReads`: a caller joins
+ * the next call, never one already out, so what it learns was true after it asked: a person added or removed
+ * before the request arrived is seen).
  */
-export function peopleCache(now: () => number = Date.now) {
-  const churches = new Map<string, Map<string, Kept>>();
+const peopleVersion = batchedReads<InternalClient, string, string | ProbeFailed>((internal, churchIds) =>
+  Promise.all(
+    churchIds.map((churchId) =>
+      fromMembership<{ version: string }>(internal, membershipInternal.version.path, { churchId }, false, hasVersion).then(
+        (answer) => answer.version,
+        (error: unknown) => new ProbeFailed(error),
+      ),
+    ),
+  ),
+);
+
+/** Ids asked for one call at a time at a version; past this many, the church's whole list is loaded for it instead. */
+export const WHOLE_AFTER = 100;
+
+interface Kept {
+  /** membership's data version these people were learnt under */
+  version: string;
+  /** live people of the church by id, with their household (null: none) */
+  people: Map<string, string | null>;
+  /** ids that are not live people of the church */
+  strangers: Set<string>;
+  /** ids asked for one call at a time at this version */
+  asked: number;
+  /** the whole church is in `people` (any other id is no live person of it), or is being loaded */
+  whole?: 'loaded' | 'too big' | Promise<unknown>;
+}
+
+type Facts = Array<{ id: string; householdId: string | null }>;
+
+/** The two facts used here, checked in place on every element (the whole church's answer is not parsed into a copy). */
+const householdFacts = (data: unknown): boolean =>
+  Array.isArray(data) &&
+  data.every((x: { id?: unknown; householdId?: unknown } | null) => typeof x?.id === 'string' && (x.householdId === null || typeof x.householdId === 'string'));
+
+/**
+ * Membership's facts about people, kept per church and per version of the church's people: whether an id is a
+ * live person of the church, and their household. Every use asks membership whether the church's people
+ * changed (one small call for its data version, shared by concurrent requests); a change drops what was
+ * kept. So a person added in membership a moment ago is accepted and a removed one refused at once, and a
+ * household move is seen at once. What is not kept is asked for after the version (so it is at least as new as
+ * the version it is filed under): the request's unknown ids in one `peopleFacts` call while few were asked
+ * at this version (a kiosk's household), and once more than `WHOLE_AFTER` were, the church's whole list, once
+ * for the version and for every request that waits on it (a busy Sunday: every person checks in once, so
+ * ids asked one by one would never be asked twice). A warm church then costs a request only the version call.
+ */
+export function peopleCache() {
+  const churches = new Map<string, Kept>();
   let size = 0;
 
-  const churchOf = (churchId: string) => {
-    let people = churches.get(churchId);
-    if (people) churches.delete(churchId); // most recently used last
-    else people = new Map();
-    churches.set(churchId, people);
-    return people;
+  /** The church's kept people at `version`, most recently used last; what another version kept is dropped. */
+  const keptAt = (churchId: string, version: string): Kept => {
+    let kept = churches.get(churchId);
+    if (kept) {
+      churches.delete(churchId);
+      if (kept.version !== version) {
+        size -= kept.people.size + kept.strangers.size;
+        kept = undefined;
+      }
+    }
+    kept ??= { version, people: new Map(), strangers: new Set(), asked: 0 };
+    churches.set(churchId, kept);
+    return kept;
+  };
+
+  /** Drops the least recently used churches' people past `MAX_KEPT`. */
+  const trim = () => {
+    while (size > MAX_KEPT && churches.size) {
+      const [oldest, dropped] = churches.entries().next().value!;
+      churches.delete(oldest);
+      size -= dropped.people.size + dropped.strangers.size;
+    }
+  };
+
+  const facts = (internal: InternalClient, churchId: string, ids?: string[]) => {
+    const body: z.input<typeof membershipInternal.peopleFacts.body> = ids ? { churchId, ids } : { churchId };
+    const shape = ids ? (data: unknown) => membershipInternal.peopleFacts.answer.safeParse(data).success : householdFacts;
+    return fromMembership<Facts>(internal, membershipInternal.peopleFacts.path, body, false, shape);
+  };
+
+  /** Loads the church's whole list into `kept` (unless it is no longer the church's kept version, or too big to keep). */
+  const loadWhole = async (internal: InternalClient, churchId: string, kept: Kept) => {
+    const all = await facts(internal, churchId);
+    if (all.length > MAX_KEPT) {
+      kept.whole = 'too big';
+      return;
+    }
+    const people = new Map<string, string | null>();
+    for (const { id, householdId } of all) people.set(id, householdId);
+    if (churches.get(churchId) === kept) size += people.size - kept.people.size - kept.strangers.size;
+    kept.people = people;
+    kept.strangers = new Set();
+    kept.whole = 'loaded';
+    trim();
   };
 
   return {
     /** The live people of the church among `ids`, by id, with their household (null: none). */
     async households(internal: InternalClient, churchId: string, ids: string[]): Promise<Map<string, string | null>> {
-      const people = churchOf(churchId);
+      const version = await peopleVersion(internal, churchId);
+      if (version instanceof ProbeFailed) throw version.error;
+      const kept = keptAt(churchId, version ?? '0');
+      if (kept.whole instanceof Promise) await kept.whole;
       const found = new Map<string, string | null>();
-      const missing: string[] = [];
-      const fresh = now() - PEOPLE_TTL_MS;
-      for (const id of new Set(ids)) {
-        const kept = people.get(id);
-        if (kept && kept.at > fresh) found.set(id, kept.householdId);
-        else missing.push(id);
+      let missing: Set<string> | undefined;
+      const look = () => {
+        missing = undefined;
+        for (const id of ids) {
+          const householdId = kept.people.get(id);
+          if (householdId !== undefined) found.set(id, householdId);
+          else if (kept.whole !== 'loaded' && !kept.strangers.has(id)) (missing ??= new Set()).add(id);
+        }
+      };
+      look();
+      if (!missing) return found;
+      if (kept.whole === undefined && kept.asked + missing.size > WHOLE_AFTER) {
+        kept.whole = loadWhole(internal, churchId, kept).catch((err: unknown) => {
+          kept.whole = undefined; // a later request tries again
+          throw err;
+        });
+        await kept.whole;
+        look();
+        if (!missing) return found;
       }
-      if (!missing.length) return found;
-      const body: z.input<typeof membershipInternal.peopleFacts.body> = { churchId, ids: missing };
-      const facts = await fromMembership<Array<{ id: string; householdId: string | null }>>(
-        internal,
-        membershipInternal.peopleFacts.path,
-        body,
-        false,
-        (data) => membershipInternal.peopleFacts.answer.safeParse(data).success,
-      );
-      const at = now();
-      const asked = new Set(missing);
-      for (const { id, householdId } of facts) {
-        if (!asked.has(id)) continue; // only what was asked
+      kept.asked += missing.size;
+      const answer = await facts(internal, churchId, [...missing]);
+      // Filed only while this version is still the church's kept one (a newer version may have replaced it).
+      const file = churches.get(churchId) === kept && kept.whole !== 'loaded';
+      const asked: Set<string> = missing;
+      for (const { id, householdId } of answer) {
+        if (!asked.delete(id)) continue; // only what was asked, once
         found.set(id, householdId);
-        if (!people.has(id)) size++;
-        people.set(id, { householdId, at });
+        if (file && !kept.people.has(id)) {
+          kept.people.set(id, householdId);
+          size++;
+        }
       }
-      while (size > MAX_KEPT && churches.size > 1) {
-        const [oldest, dropped] = churches.entries().next().value!;
-        churches.delete(oldest);
-        size -= dropped.size;
+      if (!file) return found;
+      // what membership did not answer is no live person of the church at this version
+      for (const id of asked) {
+        if (kept.strangers.has(id)) continue;
+        kept.strangers.add(id);
+        size++;
       }
+      trim();
       return found;
     },
   };
@@ -77,7 +173,7 @@ export type PeopleCache = ReturnType<typeof peopleCache>;
  * Who a check-in caller may act on. Holders of `full` (any of the listed permissions) act on anyone in the
  * church: `null`. A caller whose only attendance right is `Attendance.Checkin` acts on their own household:
  * every one of `personIds` must be the caller or a live person of the caller's household, else 401. The
- * caller's person and the people are asked for together (one call at most, see `peopleCache`). Answers what
+ * caller's person and the people are looked up together (see `peopleCache`). Answers what
  * it learnt (the live people among the ids), so the caller's submission check needs no second call.
  */
 export async function householdScope(

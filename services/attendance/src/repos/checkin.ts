@@ -9,6 +9,9 @@ import { serviceTimes, services, sessions, visitSessions, visits } from '../db/s
 /** A named parameter of the statement, cast to its type (arrays are one bind value each). */
 const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
 
+/** An array parameter as PostgreSQL's array text: ids (UUIDs, validated by the route) and numbers need no quoting. */
+const arrayText = (values: ReadonlyArray<string | number>) => `{${values.join(',')}}`;
+
 export interface CheckinInput {
   churchId: string;
   serviceId: string;
@@ -22,57 +25,68 @@ export interface CheckinInput {
   scope: string[];
   /** false when a submitted person is no live person of the church (membership said so): nothing is written */
   peopleKnown: boolean;
-  /** the submitted people in body order, with the id a new visit of theirs takes */
-  people: Array<{ personId: string; newVisitId: string }>;
-  /** the wanted (group, service time) pairs, each with the id a new session takes */
-  keys: Array<{ groupId: string; serviceTimeId: string; newSessionId: string }>;
-  /** the people's wanted sessions: `item` indexes `people` (from 1), with the id a new visit session takes */
-  links: Array<{ item: number; groupId: string; serviceTimeId: string; newLinkId: string }>;
+  /** the submitted people in body order */
+  people: string[];
+  /** the wanted (group, service time) pairs, each once */
+  keys: Array<{ groupId: string; serviceTimeId: string }>;
+  /** the people's wanted sessions: `item` indexes `people` and `key` indexes `keys` (both from 1) */
+  links: Array<{ item: number; key: number }>;
 }
 
-type Unused = { session_id: null; group_id: null; service_time_id: null };
-export type CheckinRow =
-  | ({ kind: 'service'; id: string; item: null } & Unused)
-  /** a live time of the service, answered only when the submission was refused */
-  | ({ kind: 'time'; id: string; item: null } & Unused)
-  /** the submission was valid and written */
-  | ({ kind: 'written'; id: null; item: null } & Unused)
-  | ({ kind: 'visit'; id: string; item: number } & Unused)
-  /** a visit session of the person `item`: kept ones first (oldest first), then new ones in body order */
-  | { kind: 'link'; id: string; item: number; session_id: string; group_id: string; service_time_id: string };
+/**
+ * What the statement answers, in one row: whether the service is a live one of the church, whether the
+ * submission was valid and written; when it was not, the live times of the service (so the caller can name
+ * the bad fields); when it was, each person's visit id in body order and their visit sessions as
+ * `[item, id, sessionId, key]`, a person's kept ones first (oldest first), then new ones in body order.
+ */
+export interface CheckinAnswer {
+  service: boolean;
+  written: boolean;
+  times: string[] | null;
+  visits: string[] | null;
+  links: Array<[item: number, id: string, sessionId: string, key: number]> | null;
+}
 
 /*
  * Reads and writes in one statement of data-modifying CTEs (they all see the statement's snapshot). Every
  * write is gated on `valid`: a live service of the church, only its live service times, each person once, every
  * person one of the church's (`peopleKnown`, checked with membership before the statement) — a
  * refused submission writes nothing and answers the service's times so the caller can name the bad fields.
+ * New ids (visits, sessions, visit sessions) are drawn here (`gen_random_uuid()`, in materialized CTEs, so
+ * each row's id is drawn once), and arrays travel as array text: the bind message carries the ids once and
+ * the driver does not quote element by element. The answer is one row of JSON (the driver parses it once)
+ * rather than a row per visit and link.
  * The people's visits of the day are probed through the unique (church, person, date, service) index and the
  * service kept afterwards (`day_visits` is materialised): with the service in the probe, the generic plan of
  * the prepared statement prefers the (church, service, date) index and filters a whole busy Sunday.
  * A session another kiosk created after this statement's snapshot is taken over through ON CONFLICT DO UPDATE
  * (which answers the existing row; DO NOTHING would answer nothing). The `visit_counts` row the visits
- * triggers move stays locked only for the end of this statement and its commit.
+ * triggers move is this connection's own slot of the key (migration 0003), so concurrent check-ins at one
+ * service do not wait for each other's commit.
  */
-const checkinStatement = prepared<CheckinRow>(sql`
+const checkinStatement = prepared<CheckinAnswer>(sql`
   with service as (
     select s.id from ${services} s where s.church_id = ${p('churchId', 'uuid')} and s.id = ${p('serviceId', 'uuid')} and not s.removed),
   times as (
     select t.id from ${serviceTimes} t join service s on t.service_id = s.id
      where t.church_id = ${p('churchId', 'uuid')} and not t.removed),
+  keys as (
+    select k.group_id, k.service_time_id, k.key
+      from unnest(${p('keyGroups', 'uuid[]')}, ${p('keyTimes', 'uuid[]')}) with ordinality k(group_id, service_time_id, key)),
   valid as (
     select exists (select from service)
-       and not exists (select from unnest(${p('linkTimes', 'uuid[]')}) w(id) where w.id not in (select id from times))
+       and not exists (select from keys k where k.service_time_id not in (select id from times))
        and (select count(distinct x) = count(*) from unnest(${p('people', 'uuid[]')}) x)
        and ${p('peopleKnown', 'boolean')} as ok),
   found_sessions as (
     select se.id, k.group_id, k.service_time_id
-      from unnest(${p('keyGroups', 'uuid[]')}, ${p('keyTimes', 'uuid[]')}) k(group_id, service_time_id)
+      from keys k
       join ${sessions} se on se.church_id = ${p('churchId', 'uuid')} and se.group_id = k.group_id
                          and se.service_time_id = k.service_time_id and se.session_date = ${p('sessionDate', 'timestamptz')}),
   new_sessions as (
     insert into ${sessions} as s (id, church_id, group_id, service_time_id, session_date)
-    select k.id, ${p('churchId', 'uuid')}, k.group_id, k.service_time_id, ${p('sessionDate', 'timestamptz')}
-      from unnest(${p('keyIds', 'uuid[]')}, ${p('keyGroups', 'uuid[]')}, ${p('keyTimes', 'uuid[]')}) k(id, group_id, service_time_id)
+    select gen_random_uuid(), ${p('churchId', 'uuid')}, k.group_id, k.service_time_id, ${p('sessionDate', 'timestamptz')}
+      from keys k
      where (select ok from valid)
        and not exists (select from found_sessions f where f.group_id = k.group_id and f.service_time_id = k.service_time_id)
     on conflict (church_id, group_id, service_time_id, session_date) do update set updated_at = s.updated_at
@@ -85,17 +99,16 @@ const checkinStatement = prepared<CheckinRow>(sql`
   prior_links as (
     select l.id, l.visit_id, l.session_id, l.created_at
       from prior v join ${visitSessions} l on l.church_id = ${p('churchId', 'uuid')} and l.visit_id = v.id),
-  items as (
-    select i.item, coalesce(v.id, i.new_id) as visit_id, i.person_id, v.id is not null as kept
-      from unnest(${p('people', 'uuid[]')}, ${p('visitIds', 'uuid[]')}) with ordinality i(person_id, new_id, item)
+  items as materialized (
+    select i.item, coalesce(v.id, gen_random_uuid()) as visit_id, i.person_id, v.id is not null as kept
+      from unnest(${p('people', 'uuid[]')}) with ordinality i(person_id, item)
       left join prior v on v.person_id = i.person_id),
-  wanted as (
-    select w.ord, w.item, i.visit_id, se.id as session_id, w.group_id, w.service_time_id,
-           coalesce(pl.id, w.new_id) as id, pl.id is not null as kept, pl.created_at
-      from unnest(${p('linkItems', 'int[]')}, ${p('linkGroups', 'uuid[]')}, ${p('linkTimes', 'uuid[]')}, ${p('linkIds', 'uuid[]')})
-             with ordinality w(item, group_id, service_time_id, new_id, ord)
+  wanted as materialized (
+    select w.ord, w.item, w.key, i.visit_id, se.id as session_id, coalesce(pl.id, gen_random_uuid()) as id, pl.id is not null as kept, pl.created_at
+      from unnest(${p('linkItems', 'int[]')}, ${p('linkKeys', 'int[]')}) with ordinality w(item, key, ord)
       join items i on i.item = w.item
-      join day_sessions se on se.group_id = w.group_id and se.service_time_id = w.service_time_id
+      join keys k on k.key = w.key
+      join day_sessions se on se.group_id = k.group_id and se.service_time_id = k.service_time_id
       left join prior_links pl on pl.visit_id = i.visit_id and pl.session_id = se.id),
   touched as (
     update ${visits} set checkin_time = ${p('at', 'timestamptz')}, added_by = ${p('userId', 'uuid')}, updated_at = ${p('at', 'timestamptz')}
@@ -113,33 +126,29 @@ const checkinStatement = prepared<CheckinRow>(sql`
   linked as (
     insert into ${visitSessions} (id, church_id, visit_id, session_id)
     select id, ${p('churchId', 'uuid')}, visit_id, session_id from wanted where not kept and (select ok from valid))
-  select 'service' as kind, id, null::int as item, null::uuid as session_id, null::uuid as group_id, null::uuid as service_time_id,
-         null::boolean as kept, null::timestamptz as at, null::bigint as ord from service
-  union all select 'time', id, null, null, null, null, null, null, null from times where not (select ok from valid)
-  union all select 'written', null, null, null, null, null, null, null, null from valid where ok
-  union all select 'visit', visit_id, item::int, null, null, null, null, null, null from items where (select ok from valid)
-  union all select 'link', id, item, session_id, group_id, service_time_id, kept, created_at, ord from wanted where (select ok from valid)
-  order by kind, item, kept desc, at, ord`);
+  select exists (select from service) as service,
+         v.ok as written,
+         case when not v.ok then (select coalesce(json_agg(id), '[]') from times) end as times,
+         case when v.ok then (select json_agg(visit_id order by item) from items) end as visits,
+         case when v.ok then (select coalesce(json_agg(json_build_array(item, id, session_id, key) order by item, kept desc, created_at, ord), '[]') from wanted) end as links
+    from valid v`);
 
-/** Runs the check-in statement: the rows say whether it was written and, when it was, what. */
-export function runCheckin(db: DbOrTx, input: CheckinInput): Promise<CheckinRow[]> {
-  return checkinStatement(db, {
+/** Runs the check-in statement: its one row says whether it was written and, when it was, what. */
+export async function runCheckin(db: DbOrTx, input: CheckinInput): Promise<CheckinAnswer> {
+  const [answer] = await checkinStatement(db, {
     churchId: input.churchId,
     serviceId: input.serviceId,
     day: input.day,
     sessionDate: input.sessionDate,
     at: input.at,
     userId: input.userId,
-    scope: input.scope,
+    scope: arrayText(input.scope),
     peopleKnown: input.peopleKnown,
-    people: input.people.map((x) => x.personId),
-    visitIds: input.people.map((x) => x.newVisitId),
-    keyIds: input.keys.map((k) => k.newSessionId),
-    keyGroups: input.keys.map((k) => k.groupId),
-    keyTimes: input.keys.map((k) => k.serviceTimeId),
-    linkItems: input.links.map((l) => l.item),
-    linkGroups: input.links.map((l) => l.groupId),
-    linkTimes: input.links.map((l) => l.serviceTimeId),
-    linkIds: input.links.map((l) => l.newLinkId),
+    people: arrayText(input.people),
+    keyGroups: arrayText(input.keys.map((k) => k.groupId)),
+    keyTimes: arrayText(input.keys.map((k) => k.serviceTimeId)),
+    linkItems: arrayText(input.links.map((l) => l.item)),
+    linkKeys: arrayText(input.links.map((l) => l.key)),
   });
+  return answer!;
 }

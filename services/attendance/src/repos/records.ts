@@ -48,9 +48,9 @@ const asDay = (day: SQL) => sql<string>`to_char(${day}, 'YYYY-MM-DD')`;
 
 /**
  * Visits per Sunday-start week (`week` is the Sunday as `YYYY-MM-DD`), oldest first, in one statement. Without a session filter it sums the
- * per-(service, date) counts that triggers keep in `visit_counts` (one row per service and day, whatever
- * the number of visits), so its cost does not grow with the church's attendance; a key whose count went back
- * to zero adds nothing, and a week whose sum is zero is left out, as a week without visits would be.
+ * per-(service, date) counts that triggers keep in `visit_counts` (a few slot rows per service and day,
+ * whatever the number of visits), so its cost does not grow with the church's attendance; a key whose count
+ * went back to zero adds nothing, and a week whose sum is zero is left out, as a week without visits would be.
  */
 export function trend(db: DbOrTx, churchId: string, f: PlaceFilter) {
   if (f.groupId || f.serviceTimeId || f.groupIds) return sessionTrend(db, churchId, f);

@@ -22,7 +22,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => withVisitSessions(app.db, req.auth.churchId, await listVisits(app.db, req.auth.churchId, req.query.personId)),
   );
 
-  // Membership's people (live, with households), kept briefly per church: check-in asks at most once a request.
+  // Membership's people (live, with households), kept per church while membership's version of them holds.
   const people = peopleCache();
 
   // A caller with only Attendance.Checkin reads and submits their own household's check-ins (401 otherwise).
@@ -50,7 +50,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const submitted = req.body.map((item) => item.personId);
       // the household rule covers everyone whose visit the submission writes or removes
       const scope = await householdScope(req, app.deps.internal, people, ['Attendance.Edit'], [...peopleIds, ...submitted]);
-      // every submitted person must be a live person of the church (one call, none when all are kept)
+      // every submitted person must be a live person of the church (the version probe; a call only for what is not kept)
       const known = scope.known ?? (submitted.length ? await people.households(app.deps.internal, req.auth.churchId, submitted) : new Map());
       return submitCheckin(app.db, {
         churchId: req.auth.churchId,

@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
 import { visitCounts, visits } from '../../src/db/schema';
@@ -133,17 +133,56 @@ describe('the trend after writes through every route that adds, moves or removes
     ]);
     expect(await trend(`?serviceId=${main.serviceId}`)).toEqual([{ week: sunday, count: 1 }]);
     expect(await trend(`?campusId=${east.campusId}`)).toEqual([{ week: '2024-01-14', count: 1 }]);
-    // the counts the trend sums equal the visits, key by key
+    // the counts the trend sums (over each key's slots) equal the visits, key by key
     const counted = await t.app.db
-      .select({ serviceId: visitCounts.serviceId, visitDate: visitCounts.visitDate, visits: visitCounts.visits })
+      .select({ serviceId: visitCounts.serviceId, visitDate: visitCounts.visitDate, visits: sql<number>`sum(${visitCounts.visits})::int` })
       .from(visitCounts)
-      .where(and(eq(visitCounts.churchId, c.churchId), ne(visitCounts.visits, 0)));
+      .where(eq(visitCounts.churchId, c.churchId))
+      .groupBy(visitCounts.serviceId, visitCounts.visitDate)
+      .having(sql`sum(${visitCounts.visits}) <> 0`);
     const rows = await t.app.db.select().from(visits).where(eq(visits.churchId, c.churchId));
     expect(rows.map((r) => r.personId).sort()).toEqual([kid, x].sort());
     const byKey = (r: { serviceId: string | null; visitDate: Date }) => `${r.serviceId}|${r.visitDate.toISOString()}`;
     const expected = new Map<string, number>();
     for (const r of rows) expected.set(byKey(r), (expected.get(byKey(r)) ?? 0) + 1);
     expect(new Map(counted.map((r) => [byKey(r), r.visits]))).toEqual(expected);
+  });
+});
+
+describe('the counts under concurrent writers', () => {
+  // PostgreSQL only: PGlite has one connection, so nothing runs at once there.
+  const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;
+  onPostgres('lets two connections add visits at one service and day at once (each adds to its own slot), and sums them', async () => {
+    type Conn = { query(text: string, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>; release(): void };
+    const pool = (t.app.db as unknown as { $client: { connect(): Promise<Conn> } }).$client;
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    // two connections whose backends add to different slots
+    const held: Conn[] = [];
+    const bySlot = new Map<number, Conn>();
+    while (bySlot.size < 2 && held.length < 5) {
+      const conn = await pool.connect();
+      held.push(conn);
+      const { rows } = await conn.query('select pg_backend_pid() % 32 as slot');
+      if (!bySlot.has(Number(rows[0]!.slot))) bySlot.set(Number(rows[0]!.slot), conn);
+    }
+    const [a, b] = [...bySlot.values()];
+    const add = (conn: Conn) => conn.query('insert into visits (id, church_id, person_id, service_id, visit_date) values ($1, $2, $3, $4, $5)', [randomUUID(), c.churchId, randomUUID(), p.serviceId, '2024-03-03']);
+    try {
+      await a!.query('begin');
+      await add(a!);
+      // a's transaction is open, its counter row locked: b adds to another row and does not wait for a's commit
+      await b!.query("set lock_timeout = '3s'");
+      await add(b!);
+      await a!.query('commit');
+    } finally {
+      await b!.query('reset lock_timeout');
+      for (const conn of held) conn.release();
+    }
+    const trend = await call(t.app, 'GET', `/attendance/attendancerecords/trend?serviceId=${p.serviceId}`, { token: c.token(['Attendance.View Summary']) });
+    expect(trend.json()).toEqual([{ week: '2024-03-03', count: 2 }]);
+    const slots = await t.app.db.select({ slot: visitCounts.slot }).from(visitCounts).where(eq(visitCounts.churchId, c.churchId));
+    expect(slots).toHaveLength(2);
   });
 });
 

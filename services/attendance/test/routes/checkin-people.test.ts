@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
 import { visits } from '../../src/db/schema';
-import { peopleCache, PEOPLE_TTL_MS } from '../../src/domain/people';
+import { peopleCache, WHOLE_AFTER } from '../../src/domain/people';
 import { fakePeople, makeChurch, makePlaces, makeVisit, useAttendance, todayUtc } from '../setup';
 
 // Who a check-in may name (issues 13 and 14): a caller whose only attendance right is Attendance.Checkin acts on
@@ -128,7 +128,7 @@ describe('check-in of people who are not the church’s', () => {
     expect(trend.json()).toEqual([]);
   });
 
-  it('asks membership once per request, for what it does not keep, and not at all for a kept household', async () => {
+  it('asks membership for the people it does not keep at the church’s current version, in one call, and not at all for a kept household', async () => {
     const h = await household();
     const editor = h.c.token(['Attendance.Edit']);
     const before = people.factCalls();
@@ -137,20 +137,64 @@ describe('check-in of people who are not the church’s', () => {
     const asked = people.internal.calls.at(-1)!;
     expect(asked).toMatchObject({ module: 'membership', method: 'POST', path: '/membership/internal/people/facts' });
     expect((asked.body as { ids: string[] }).ids.sort()).toEqual([h.kid, h.spouse].sort());
-    // the same people again: kept, no call
+    // the same people again: kept, only the version is asked
+    const probes = people.probeCalls();
     expect((await h.post(editor, [h.item(h.kid), h.item(h.spouse)])).statusCode).toBe(200);
     expect(people.factCalls()).toBe(before + 1);
-    // a person added in membership a moment ago is asked for (alone) and accepted: unknown ids are never kept
+    expect(people.probeCalls()).toBe(probes + 1);
+    // an id that is no person of the church is kept as such while nothing changes: refused without a call
+    const stranger = randomUUID();
+    expect((await h.post(editor, [h.item(h.kid), h.item(stranger)])).statusCode).toBe(400);
+    expect(people.factCalls()).toBe(before + 2);
+    expect((people.internal.calls.at(-1)!.body as { ids: string[] }).ids).toEqual([stranger]);
+    expect((await h.post(editor, [h.item(stranger)])).statusCode).toBe(400);
+    expect(people.factCalls()).toBe(before + 2);
+    // a person added in membership changes the version: what was kept is asked for again, with them, in one call
     const visitor = people.add(h.c.churchId);
     expect((await h.post(editor, [h.item(h.kid), h.item(visitor)])).statusCode).toBe(200);
-    expect(people.factCalls()).toBe(before + 2);
-    expect((people.internal.calls.at(-1)!.body as { ids: string[] }).ids).toEqual([visitor]);
+    expect(people.factCalls()).toBe(before + 3);
+    expect((people.internal.calls.at(-1)!.body as { ids: string[] }).ids.sort()).toEqual([h.kid, visitor].sort());
     // the household's own check-in: caller and household in one call, then kept
     const token = h.c.token(['Attendance.Checkin']);
     expect((await h.post(token, [h.item(h.c.personId)], [h.kid])).statusCode).toBe(200);
-    expect(people.factCalls()).toBe(before + 3);
+    expect(people.factCalls()).toBe(before + 4);
     expect((await h.get(token, [h.c.personId, h.kid])).statusCode).toBe(200);
-    expect(people.factCalls()).toBe(before + 3);
+    expect(people.factCalls()).toBe(before + 4);
+  });
+
+  it('accepts a person added in membership just now, even one refused a moment before, and refuses a removed one at once', async () => {
+    const h = await household();
+    const editor = h.c.token(['Attendance.Edit']);
+    // kept as a live person of the church
+    expect((await h.post(editor, [h.item(h.kid)])).statusCode).toBe(200);
+    // refused (and kept as no person of the church), then created in membership with that id: accepted
+    const newcomer = randomUUID();
+    const refused = await h.post(editor, [h.item(newcomer)]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ msg: 'not a person of this church', param: '[0].personId', location: 'body' }]);
+    people.add(h.c.churchId, null, newcomer);
+    const accepted = await h.post(editor, [h.item(newcomer)]);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().visits.map((v: { personId: string }) => v.personId)).toEqual([newcomer]);
+    expect(await visitsOf(h.c.churchId, newcomer)).toHaveLength(1);
+    // the kept kid is removed in membership: the next check-in refuses them and writes nothing
+    people.remove(h.kid);
+    const res = await h.post(editor, [h.item(h.spouse), h.item(h.kid)]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ msg: 'not a person of this church', param: '[1].personId', location: 'body' }]);
+    expect(await visitsOf(h.c.churchId, h.spouse)).toEqual([]);
+  });
+
+  it('sees a household move at once for a caller who checks in their own household', async () => {
+    const h = await household();
+    const token = h.c.token(['Attendance.Checkin']);
+    expect((await h.post(token, [h.item(h.kid)])).statusCode).toBe(200);
+    people.move(h.kid, randomUUID());
+    const res = await h.post(token, [h.item(h.kid)]);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().errors[0].msg).toMatch(/own household/);
+    people.move(h.neighbour, h.home);
+    expect((await h.post(token, [h.item(h.neighbour)])).statusCode).toBe(200);
   });
 
   it('answers 502 in the error shape when membership cannot answer, and writes nothing', async () => {
@@ -175,23 +219,77 @@ describe('check-in of people who are not the church’s', () => {
 });
 
 describe('the kept people', () => {
-  it('are trusted for PEOPLE_TTL_MS, then asked for again (a removal or a household move is seen)', async () => {
-    let now = 1_000_000;
-    const cache = peopleCache(() => now);
+  it('are kept while the church’s people are unchanged in membership; any change there drops them', async () => {
+    const cache = peopleCache();
     const fake = fakePeople();
     const churchId = randomUUID();
     const home = randomUUID();
     const [a, b] = [fake.add(churchId, home), fake.add(churchId, home)];
-    expect(await cache.households(fake.internal, churchId, [a, b])).toEqual(new Map([[a, home], [b, home]]));
-    fake.remove(b);
-    fake.move(a, null);
-    now += PEOPLE_TTL_MS - 1;
+    const stranger = randomUUID();
+    expect(await cache.households(fake.internal, churchId, [a, b, stranger])).toEqual(new Map([[a, home], [b, home]]));
+    expect(await cache.households(fake.internal, churchId, [a, b, stranger, a])).toEqual(new Map([[a, home], [b, home]]));
+    expect(fake.factCalls()).toBe(1);
+    expect(fake.probeCalls()).toBe(2);
+    // another church's change keeps this church's people
+    fake.add(randomUUID());
     expect(await cache.households(fake.internal, churchId, [a, b])).toEqual(new Map([[a, home], [b, home]]));
     expect(fake.factCalls()).toBe(1);
-    now += 2;
+    // a removal and a household move are seen at once
+    fake.remove(b);
+    fake.move(a, null);
     expect(await cache.households(fake.internal, churchId, [a, b])).toEqual(new Map([[a, null]]));
     expect(fake.factCalls()).toBe(2);
     // another church's kept people are not this church's
     expect(await cache.households(fake.internal, randomUUID(), [a])).toEqual(new Map());
+  });
+
+  it('loads the church’s whole list once for a version after WHOLE_AFTER ids were asked one call at a time', async () => {
+    const cache = peopleCache();
+    const fake = fakePeople();
+    const churchId = randomUUID();
+    const home = randomUUID();
+    const everyone = Array.from({ length: WHOLE_AFTER + 50 }, () => fake.add(churchId, home));
+    const first = everyone.slice(0, WHOLE_AFTER - 10);
+    expect((await cache.households(fake.internal, churchId, first)).size).toBe(first.length);
+    expect(fake.factCalls()).toBe(1);
+    // past WHOLE_AFTER: the whole list, asked without ids
+    const next = [...everyone.slice(WHOLE_AFTER - 10, WHOLE_AFTER + 10), randomUUID()];
+    expect([...(await cache.households(fake.internal, churchId, next)).keys()]).toEqual(next.slice(0, -1));
+    expect(fake.factCalls()).toBe(2);
+    expect(fake.internal.calls.at(-1)!.body).toEqual({ churchId });
+    // everyone is kept, and any other id is no person of the church: no more calls at this version
+    const rest = [...everyone.slice(WHOLE_AFTER + 10), randomUUID(), randomUUID()];
+    expect((await cache.households(fake.internal, churchId, rest)).size).toBe(rest.length - 2);
+    expect(fake.factCalls()).toBe(2);
+    // a change in membership: the new version starts again one call at a time, and sees the removal
+    fake.remove(everyone[0]!);
+    expect(await cache.households(fake.internal, churchId, everyone.slice(0, 2))).toEqual(new Map([[everyone[1]!, home]]));
+    expect(fake.factCalls()).toBe(3);
+    expect((fake.internal.calls.at(-1)!.body as { ids: string[] }).ids).toEqual(everyone.slice(0, 2));
+  });
+
+  it('asks for the version once for the concurrent requests of a church', async () => {
+    const cache = peopleCache();
+    const fake = fakePeople();
+    const churchId = randomUUID();
+    const a = fake.add(churchId);
+    await cache.households(fake.internal, churchId, [a]);
+    const probes = fake.probeCalls();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => cache.households(fake.internal, churchId, [a])));
+    for (const answer of answers) expect([...answer.keys()]).toEqual([a]);
+    expect(fake.probeCalls()).toBe(probes + 1);
+    expect(fake.factCalls()).toBe(1);
+  });
+
+  it('answers 502 when the version cannot be asked, even for kept people', async () => {
+    const cache = peopleCache();
+    const fake = fakePeople();
+    const churchId = randomUUID();
+    const a = fake.add(churchId);
+    await cache.households(fake.internal, churchId, [a]);
+    fake.down = true;
+    await expect(cache.households(fake.internal, churchId, [a])).rejects.toMatchObject({ statusCode: 502, errors: [{ msg: 'membership is unreachable' }] });
+    fake.down = false;
+    expect(await cache.households(fake.internal, churchId, [a])).toEqual(new Map([[a, expect.any(String)]]));
   });
 });

@@ -1,13 +1,13 @@
 import { handle, type JobContract, type JobDefinition } from '@church/common';
 import type { GivingDeps } from '../app';
-import { receiptJob, webhookEffect } from './contracts';
-import { sendReceipt } from './receipt';
+import { receiptJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
+import { sendPendingReceipts, sendReceipt, sweepPendingReceipts } from './receipt';
 import { handleWebhookEvent } from './webhooks';
 
-export { receiptJob, webhookEffect } from './contracts';
+export { receiptJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
 
 /** Contracts the giving module owns (exactly one handler each, checked at startup). */
-export const ownedJobs: JobContract[] = [webhookEffect, receiptJob];
+export const ownedJobs: JobContract[] = [webhookEffect, receiptJob, receiptsJob, receiptsSweep];
 
 export function givingJobs(deps: GivingDeps): JobDefinition[] {
   return [
@@ -15,6 +15,14 @@ export function givingJobs(deps: GivingDeps): JobDefinition[] {
     handle(receiptJob, async ({ churchId, donationId }, ctx) => {
       const outcome = await sendReceipt(deps, churchId, donationId);
       ctx.log.info({ donationId, outcome }, 'donation receipt');
+    }),
+    handle(receiptsJob, async ({ churchId }, ctx) => {
+      const sent = await sendPendingReceipts(deps, churchId);
+      ctx.log.info({ churchId, sent }, 'pending receipts');
+    }),
+    handle(receiptsSweep, async (_data, ctx) => {
+      const churches = await sweepPendingReceipts(deps);
+      if (churches) ctx.log.info({ churches }, 'pending receipts swept');
     }),
   ];
 }

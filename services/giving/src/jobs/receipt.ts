@@ -1,19 +1,21 @@
-import { escapeHtml, membershipInternal } from '@church/common';
+import { escapeHtml, membershipInternal, type EmailMessage } from '@church/common';
 import type { GivingDeps } from '../app';
-import { donationWithAllocations } from '../repos/donations';
+import { donationWithAllocations, type ReceiptDonation } from '../repos/donations';
+import { churchesWithOverdueReceipts, claimPendingReceipts, releasePendingReceipts, settlePendingReceipts } from '../repos/receipts';
 import { centsText, toCents } from '../domain/money';
+import { receiptJob, receiptsJob } from './contracts';
 
 /** Amount text of a currency: `USD 25.00`. */
 const money = (cents: number, currency: string) => `${currency.toUpperCase()} ${centsText(cents)}`;
 
 /** How long a church's name is reused for its receipts. */
 const CHURCH_NAME_MS = 5 * 60_000;
-const churchNames = new WeakMap<GivingDeps, Map<string, { name: string; until: number }>>();
+const churchNames = new WeakMap<GivingDeps, Map<string, { name: Promise<string>; until: number }>>();
 
 /**
- * The church's name for its receipts, asked of membership once per church and five minutes (per process): a
- * burst of gateway gifts (hundreds a second) would otherwise make one internal call per receipt for the same
- * name. A rename shows on receipts within five minutes.
+ * The church's name for its receipts, asked of membership once per church and five minutes (per process; the
+ * receipts sent at once share the one question): a burst of gateway gifts (hundreds a second) would otherwise
+ * make one internal call per receipt for the same name. A rename shows on receipts within five minutes.
  */
 async function churchName(deps: GivingDeps, churchId: string): Promise<string> {
   let names = churchNames.get(deps);
@@ -21,26 +23,27 @@ async function churchName(deps: GivingDeps, churchId: string): Promise<string> {
   const now = Date.now();
   const kept = names.get(churchId);
   if (kept && kept.until > now) return kept.name;
-  const church = membershipInternal.church.answer.parse(await deps.internal.post('membership', membershipInternal.church.path, { churchId }));
+  const name = deps.internal.post('membership', membershipInternal.church.path, { churchId }).then((answer) => membershipInternal.church.answer.parse(answer).name);
   if (names.size >= 10_000) names.clear();
-  names.set(churchId, { name: church.name, until: now + CHURCH_NAME_MS });
-  return church.name;
+  const entry = { name, until: now + CHURCH_NAME_MS };
+  names.set(churchId, entry);
+  // A failed question is not kept: the next receipt asks again.
+  name.catch(() => names.get(churchId) === entry && names.delete(churchId));
+  return name;
 }
 
-/** Builds and sends one donation's receipt: amount, funds, date, the church's name, and the fee line when covered. */
-export async function sendReceipt(deps: GivingDeps, churchId: string, donationId: string): Promise<string> {
-  const donation = await donationWithAllocations(deps.db, churchId, donationId);
-  if (!donation) return 'donation gone';
-  if (donation.status !== 'complete') return `not complete (${donation.status})`;
-  let email = donation.email;
-  let name: string | null = null;
-  if (donation.personId) {
-    const people = membershipInternal.contacts.answer.parse(await deps.internal.post('membership', membershipInternal.contacts.path, { churchId, ids: [donation.personId] }));
-    email = people[0]?.email ?? email;
-    name = people[0]?.displayName ?? null;
-  }
-  if (!email) return 'no email address';
-  const church = { name: await churchName(deps, churchId) };
+type Contact = { email: string | null; displayName: string | null };
+
+/** The donors' addresses and names, asked of membership in one call. */
+async function contactsOf(deps: GivingDeps, churchId: string, personIds: string[]): Promise<Map<string, Contact>> {
+  if (!personIds.length) return new Map();
+  const people = membershipInternal.contacts.answer.parse(await deps.internal.post('membership', membershipInternal.contacts.path, { churchId, ids: personIds }));
+  return new Map(people.map((p) => [p.id, { email: p.email ?? null, displayName: p.displayName ?? null }]));
+}
+
+/** One receipt: amount, funds, date, the church's name, and the fee line when covered. */
+function receiptMessage(churchName: string, donation: ReceiptDonation, to: string, name: string | null): EmailMessage {
+  const church = { name: churchName };
   const currency = donation.currency;
   const fee = toCents(donation.fee);
   const date = donation.donationDate.toISOString().slice(0, 10);
@@ -64,7 +67,94 @@ export async function sendReceipt(deps: GivingDeps, churchId: string, donationId
   const html = `<p>${name ? `Dear ${escapeHtml(name)},` : 'Hello,'}</p><p>Thank you for your donation of <strong>${escapeHtml(total)}</strong> to ${escapeHtml(church.name)} on ${date}.</p><ul>${lines
     .map((l) => `<li>${escapeHtml(l)}</li>`)
     .join('')}</ul><p>Total: ${escapeHtml(total)}</p>${donation.transactionId ? `<p>Reference: ${escapeHtml(donation.transactionId)}</p>` : ''}<p>${escapeHtml(church.name)}</p>`;
-  await deps.mailer.send({ to: email, subject, html, text });
+  return { to, subject, html, text };
+}
+
+/** Sends a complete donation's receipt to its person's address (from membership) or the guest's email. */
+async function deliver(deps: GivingDeps, churchId: string, donation: ReceiptDonation, contact: Contact | undefined): Promise<string> {
+  if (donation.status !== 'complete') return `not complete (${donation.status})`;
+  const email = contact?.email ?? donation.email;
+  if (!email) return 'no email address';
+  await deps.mailer.send(receiptMessage(await churchName(deps, churchId), donation, email, contact?.displayName ?? null));
   return `sent to ${email}`;
 }
 
+/** Builds and sends one donation's receipt (the `giving.receipt` job). */
+export async function sendReceipt(deps: GivingDeps, churchId: string, donationId: string): Promise<string> {
+  const donation = await donationWithAllocations(deps.db, churchId, donationId);
+  if (!donation) return 'donation gone';
+  if (donation.status !== 'complete') return `not complete (${donation.status})`;
+  const contacts = await contactsOf(deps, churchId, donation.personId ? [donation.personId] : []);
+  return deliver(deps, churchId, donation, donation.personId ? contacts.get(donation.personId) : undefined);
+}
+
+/** Receipts claimed and read per statement, and sent at once per batch. */
+const BATCH = 50;
+const SENDING = 8;
+
+/**
+ * Sends a church's pending receipts (the `giving.receipts` job): batches of fifty claimed and read in one
+ * statement, their donors asked of membership in one call, eight sent at a time, the sent ones removed in one
+ * statement. A receipt whose sending fails goes to a `giving.receipt` job of its own (its retries, its job id
+ * `receipt-<donationId>`), so one bad address never holds or repeats the batch. Answers the receipts sent.
+ */
+export async function sendPendingReceipts(deps: GivingDeps, churchId: string): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const claimed = await claimPendingReceipts(deps.db, churchId, BATCH);
+    if (!claimed.length) return sent;
+    const done: string[] = [];
+    try {
+      const persons = [...new Set(claimed.map((c) => (c.donation?.status === 'complete' ? c.donation.personId : null)).filter((id): id is string => !!id))];
+      const contacts = await contactsOf(deps, churchId, persons);
+      let next = 0;
+      const worker = async () => {
+        while (next < claimed.length) {
+          const { donationId, donation } = claimed[next++]!;
+          try {
+            if (donation && (await deliver(deps, churchId, donation, donation.personId ? contacts.get(donation.personId) : undefined)).startsWith('sent')) sent++;
+          } catch {
+            await deps.queue.enqueue(receiptJob, { churchId, donationId }, { jobId: `receipt-${donationId}` });
+          }
+          done.push(donationId);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(SENDING, claimed.length) }, worker));
+    } catch (err) {
+      // Nothing sent is lost or repeated: the rest are claimed again by this job's retry.
+      await settlePendingReceipts(deps.db, churchId, done);
+      await releasePendingReceipts(deps.db, churchId, claimed.map((c) => c.donationId).filter((id) => !done.includes(id)));
+      throw err;
+    }
+    await settlePendingReceipts(deps.db, churchId, done);
+    if (claimed.length < BATCH) return sent;
+  }
+}
+
+/** Receipts are gathered for this long before a `giving.receipts` job sends them. */
+const GATHER_MS = 100;
+const scheduled = new WeakMap<GivingDeps, Map<string, number>>();
+
+/**
+ * Makes sure a `giving.receipts` job runs for the church after the receipts pending now: one job per church and
+ * tenth of a second (its id names the tenth, and it runs once the tenth is over, so it finds every receipt
+ * committed before this call), asked of the queue once per tenth by this process. A webhook burst of hundreds of
+ * gifts a second then costs a few jobs a second rather than a job per gift.
+ */
+export async function scheduleReceipts(deps: GivingDeps, churchId: string): Promise<void> {
+  let last = scheduled.get(deps);
+  if (!last) scheduled.set(deps, (last = new Map()));
+  const now = Date.now();
+  const tenth = Math.floor(now / GATHER_MS);
+  if (last.get(churchId) === tenth) return;
+  await deps.queue.enqueue(receiptsJob, { churchId }, { jobId: `receipts-${churchId}-${tenth}`, delayMs: (tenth + 1) * GATHER_MS - now });
+  if (last.size >= 10_000) last.clear();
+  last.set(churchId, tenth);
+}
+
+/** The `giving.receiptsSweep` job: receipts still pending half a minute on (a worker stopped before sending them). */
+export async function sweepPendingReceipts(deps: GivingDeps): Promise<number> {
+  const churches = await churchesWithOverdueReceipts(deps.db);
+  for (const churchId of churches) await sendPendingReceipts(deps, churchId);
+  return churches.length;
+}

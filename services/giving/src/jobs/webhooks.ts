@@ -10,6 +10,7 @@ import type { EventEffect, ProviderEvent } from '../providers/payments';
 import { interpretStripe } from '../providers/stripe';
 import { interpretPaypal } from '../providers/paypal';
 import { receiptJob } from './contracts';
+import { scheduleReceipts } from './receipt';
 
 const interpreters: Record<string, (event: ProviderEvent) => EventEffect> = { stripe: interpretStripe, paypal: interpretPaypal };
 
@@ -147,8 +148,8 @@ function effectOf(event: WebhookEventRow): EventEffect {
 
 /**
  * The common event, a new payment made through this service, in one statement (`recordPaymentOfEvent`: the
- * event locked and still unprocessed, the donation, its allocations, the event-log entry, the event marked
- * processed) instead of a transaction of five round trips: webhook bursts are hundreds a second. `false` when
+ * event locked and still unprocessed, the donation, its allocations, the event-log entry, its pending receipt,
+ * the event marked processed) instead of a transaction of five round trips: webhook bursts are hundreds a second. `false` when
  * it is not that case (any other event, a known payment): the general path applies it.
  */
 async function recordNewPayment(deps: GivingDeps, event: WebhookEventRow, effect: EventEffect): Promise<boolean> {
@@ -180,7 +181,8 @@ async function recordNewPayment(deps: GivingDeps, event: WebhookEventRow, effect
     { customerId: effect.customerId ?? null, provider: event.provider, providerId: event.eventId, eventType: event.type, message: `donation ${id} recorded (${effect.status})` },
   );
   if (outcome === 'known') return false;
-  if (outcome === 'recorded' && effect.status === 'complete') await deps.queue.enqueue(receiptJob, { churchId: event.churchId, donationId: id }, { jobId: `receipt-${id}` });
+  // Its receipt is pending with it: a `giving.receipts` job sends the church's pending receipts in batches.
+  if (outcome === 'recorded' && effect.status === 'complete') await scheduleReceipts(deps, event.churchId);
   return true;
 }
 

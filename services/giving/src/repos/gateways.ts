@@ -1,10 +1,10 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
 import { giving } from '../app';
 import { gateways } from '../db/schema';
 import type { FeeSettings } from '../domain/fees';
-import type { GatewayKeys, PaymentProvider, ProviderName } from '../providers/payments';
+import type { GatewayKeys, PaymentProvider, ProviderEvent, ProviderName } from '../providers/payments';
 
 export type GatewayRow = typeof gateways.$inferSelect;
 
@@ -66,6 +66,39 @@ export function keysOf(app: FastifyInstance, row: GatewayRow): GatewayKeys {
 export async function paymentsFor(app: FastifyInstance, churchId: string, opts: { gatewayId?: string | null; provider?: string | null } = {}): Promise<{ gateway: GatewayRow; provider: PaymentProvider }> {
   const gateway = await findGateway(app.db, churchId, opts);
   return { gateway, provider: giving.deps(app).providers.payments.forGateway(keysOf(app, gateway)) };
+}
+
+/** How long a church's webhook verifier is reused before its gateway is read again. */
+const VERIFIER_MS = 5_000;
+const verifiers = new WeakMap<FastifyInstance, Map<string, { gateway: GatewayRow; provider: PaymentProvider; until: number }>>();
+/** What verifying depends on: the sealed secrets and ids (a changed gateway seals its secrets anew). */
+const verifiedBy = (g: GatewayRow) => `${g.id}\n${g.privateKey}\n${g.webhookKey}\n${g.webhookId}\n${g.publicKey}`;
+
+/**
+ * Verifies a webhook delivery against the church's gateway of `provider`, which is read (and its secrets
+ * opened) once per church and five seconds in this process: a burst of deliveries, hundreds a second, would
+ * otherwise read it for every one. A delivery the kept gateway refuses is checked against the gateway as it is
+ * now, so a new secret holds at once; a removed gateway goes on verifying for at most five seconds.
+ */
+export async function verifyWebhook(app: FastifyInstance, churchId: string, provider: string, req: FastifyRequest, raw: Buffer): Promise<ProviderEvent> {
+  let kept = verifiers.get(app);
+  if (!kept) verifiers.set(app, (kept = new Map()));
+  const key = `${churchId}\n${provider}`;
+  const now = Date.now();
+  const entry = kept.get(key);
+  if (entry && entry.until > now) {
+    try {
+      return await entry.provider.verifyWebhook(req, raw);
+    } catch (err) {
+      const current = await findGateway(app.db, churchId, { provider });
+      if (verifiedBy(current) === verifiedBy(entry.gateway)) throw err;
+      kept.delete(key);
+    }
+  }
+  const fresh = await paymentsFor(app, churchId, { provider });
+  if (kept.size >= 10_000) kept.clear();
+  kept.set(key, { ...fresh, until: now + VERIFIER_MS });
+  return fresh.provider.verifyWebhook(req, raw);
 }
 
 export const feeSettingsOf = (row: GatewayRow | undefined | null): FeeSettings => (row?.feeSettings ?? {}) as FeeSettings;

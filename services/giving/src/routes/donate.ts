@@ -15,7 +15,7 @@ import { amountOf, centsText, sumCents, toCents } from '../domain/money';
 import { receiptJob, webhookEffect } from '../jobs/contracts';
 import { ensureCustomer } from '../repos/customers';
 import { checkFunds, recordDonation } from '../repos/donations';
-import { churchGateways, feeSettingsOf, paymentsFor } from '../repos/gateways';
+import { churchGateways, feeSettingsOf, paymentsFor, verifyWebhook } from '../repos/gateways';
 import { ChargeAnswer, ChargeBody, ChurchQuery, Currency, FeeBody, PositiveMoney, ProviderName, PublicGateway, ReplayBody, SubscribeAnswer, SubscribeBody } from '../schemas';
 import { publicGateway } from './gateways';
 
@@ -230,8 +230,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     provider: (req) => (req.params as { provider: string }).provider,
     async verify(req, raw) {
       const { churchId } = req.query as { churchId: string };
-      const { provider } = await paymentsFor(app, churchId, { provider: (req.params as { provider: string }).provider });
-      const event = await provider.verifyWebhook(req, raw);
+      const event = await verifyWebhook(app, churchId, (req.params as { provider: string }).provider, req, raw);
       return { churchId, eventId: event.id, type: event.type, payload: event.payload };
     },
     job: webhookEffect,

@@ -3,7 +3,7 @@ import { makeChurch, makeFunds, makePerson, useGiving } from '../setup';
 
 const t = useGiving();
 
-describe('donation lists (JSON written by PostgreSQL)', () => {
+describe('donation lists', () => {
   it('answer each donation exactly as its own record reads, newest first, for a person, a batch, both and /my', async () => {
     const c = makeChurch();
     const edit = c.token(['Donations.Edit', 'Donations.View']);
@@ -43,5 +43,70 @@ describe('donation lists (JSON written by PostgreSQL)', () => {
     expect((await call(t.app, 'GET', `/giving/donations?personId=${makePerson().id}`, { token: edit })).json()).toEqual([]);
     const other = makeChurch();
     expect((await call(t.app, 'GET', `/giving/donations?personId=${ada.id}`, { token: other.token(['Donations.View']) })).json()).toEqual([]);
+  });
+
+  it('lists a gift whose text is too long for the covering index, and escapes text as the record does', async () => {
+    const c = makeChurch();
+    const edit = c.token(['Donations.Edit', 'Donations.View']);
+    const [general, missions] = await makeFunds(t, edit, ['General', 'Missions']);
+    const ada = makePerson('Ada', 'Lovelace');
+    // 3,000 characters of 3-byte text (9,000 bytes, beyond a btree entry) and control characters, quotes, emoji
+    const long = `${'€'.repeat(3000)} "end"`;
+    const odd = 'tab\t nl\n ctl\u0001 quote" back\\ slash/ 😀 ü';
+    const saved = await call(t.app, 'POST', '/giving/donations', {
+      token: edit,
+      body: [
+        { personId: ada.id, donationDate: '2025-01-05', amount: 40, notes: long, methodDetails: odd, funds: [{ fundId: missions, amount: 30 }, { fundId: general, amount: 10 }] },
+        { personId: ada.id, donationDate: '2025-01-12', amount: 5, method: odd, funds: [{ fundId: general, amount: 5 }] },
+      ],
+    });
+    expect(saved.statusCode).toBe(200);
+    const [longGift, oddGift] = saved.json() as Array<{ id: string }>;
+    const list = await call(t.app, 'GET', `/giving/donations?personId=${ada.id}`, { token: edit });
+    expect(list.statusCode).toBe(200);
+    const records = await Promise.all([oddGift!.id, longGift!.id].map(async (id) => (await call(t.app, 'GET', `/giving/donations/${id}`, { token: edit })).json()));
+    // the funds in the order they were posted, as the record lists them
+    expect(list.json()).toEqual(records);
+    expect(list.json()[1]).toMatchObject({ notes: long, methodDetails: odd, funds: [{ fundId: missions, amount: 30 }, { fundId: general, amount: 10 }] });
+    expect(list.json()[0]).toMatchObject({ method: odd });
+  });
+
+  it("follows a donation's change of person and an allocation's move to another donation", async () => {
+    const c = makeChurch();
+    const edit = c.token(['Donations.Edit', 'Donations.View']);
+    const [general, missions] = await makeFunds(t, edit, ['General', 'Missions']);
+    const ada = makePerson('Ada', 'Lovelace');
+    const grace = makePerson('Grace', 'Hopper');
+    const saved = await call(t.app, 'POST', '/giving/donations', {
+      token: edit,
+      body: [
+        { personId: ada.id, donationDate: '2025-02-02', amount: 20, funds: [{ fundId: general, amount: 20 }] },
+        { personId: grace.id, donationDate: '2025-02-09', amount: 30 },
+        { donationDate: '2025-02-16', amount: 9 },
+      ],
+    });
+    const [adaGift, graceGift, guestGift] = saved.json() as Array<{ id: string }>;
+    const list = async (personId: string) => (await call(t.app, 'GET', `/giving/donations?personId=${personId}`, { token: edit })).json() as Array<{ id: string; personId: string; funds: Array<{ id: string; fundId: string; amount: number }> }>;
+
+    // allocations added on their own (the two-call entry) are listed with their donation
+    const added = await call(t.app, 'POST', '/giving/funddonations', { token: edit, body: [{ donationId: graceGift!.id, fundId: missions, amount: 25 }, { donationId: guestGift!.id, fundId: general, amount: 9 }] });
+    expect(added.statusCode).toBe(200);
+    const [graceFund, guestFund] = added.json() as Array<{ id: string }>;
+    expect((await list(grace.id)).map((d) => d.funds)).toEqual([[{ id: graceFund!.id, fundId: missions, fundName: 'Missions', amount: 25 }]]);
+
+    // Ada's gift becomes Grace's: it leaves Ada's list and joins Grace's with its allocation
+    expect((await call(t.app, 'POST', '/giving/donations', { token: edit, body: { id: adaGift!.id, personId: grace.id } })).statusCode).toBe(200);
+    expect(await list(ada.id)).toEqual([]);
+    const graces = await list(grace.id);
+    expect(graces.map((d) => [d.id, d.personId, d.funds.map((f) => f.amount)])).toEqual([
+      [graceGift!.id, grace.id, [25]],
+      [adaGift!.id, grace.id, [20]],
+    ]);
+
+    // the guest's allocation moved to Grace's gift is listed there; the guest gift given to Ada brings none
+    expect((await call(t.app, 'POST', '/giving/funddonations', { token: edit, body: { id: guestFund!.id, donationId: graceGift!.id } })).statusCode).toBe(200);
+    expect((await list(grace.id))[0]!.funds.map((f) => f.id)).toEqual([graceFund!.id, guestFund!.id]);
+    expect((await call(t.app, 'POST', '/giving/donations', { token: edit, body: { id: guestGift!.id, personId: ada.id } })).statusCode).toBe(200);
+    expect((await list(ada.id)).map((d) => [d.id, d.funds])).toEqual([[guestGift!.id, []]]);
   });
 });

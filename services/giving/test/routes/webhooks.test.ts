@@ -53,6 +53,23 @@ describe('POST /giving/donate/webhook/:provider', () => {
     expect(await donationsOf(c.churchId)).toHaveLength(0);
   });
 
+  it('verifies with a new webhook secret as soon as it is saved, and checks a refused event against the gateway as it is now', async () => {
+    const c = await church();
+    const settings = c.token(['Settings.Edit']);
+    const first = t.stripe.event('payment_intent.succeeded', paymentIntent(c.churchId, `${c.general}:5000`));
+    expect((await deliver(t, c.churchId, first)).statusCode).toBe(200);
+    const [gateway] = (await call(t.app, 'GET', '/giving/gateways', { token: settings })).json() as Array<{ id: string }>;
+    expect((await call(t.app, 'POST', '/giving/gateways', { token: settings, body: { id: gateway!.id, webhookKey: 'whsec_rotated' } })).statusCode).toBe(200);
+    const second = t.stripe.event('payment_intent.succeeded', paymentIntent(c.churchId, `${c.general}:5000`));
+    expect((await deliver(t, c.churchId, second, 'whsec_rotated')).statusCode).toBe(200);
+    expect((await deliver(t, c.churchId, t.stripe.event('payment_intent.succeeded', paymentIntent(c.churchId, `${c.general}:5000`)), 'whsec_wrong')).statusCode).toBe(400);
+    expect((await call(t.app, 'DELETE', `/giving/gateways/${gateway!.id}`, { token: settings })).statusCode).toBe(200);
+    // a wrongly signed event is checked against the gateway as it is now: none
+    expect((await deliver(t, c.churchId, t.stripe.event('payment_intent.succeeded', paymentIntent(c.churchId, `${c.general}:5000`)), 'whsec_wrong')).statusCode).toBe(400);
+    await t.drain();
+    expect((await donationsOf(c.churchId)).map((d) => d.transactionId).sort()).toEqual([first, second].map((e) => (e.data as { object: { id: string } }).object.id).sort());
+  });
+
   it('records a successful payment once, even when 100 copies arrive at once, and logs the event', async () => {
     const c = await church();
     const donor = makePerson('Wendy', 'Webhook');

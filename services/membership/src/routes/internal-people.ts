@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { HttpError, badRequest, membershipInternal as contract, notFound, validationFailed, type ZodTypeProvider } from '@church/common';
+import { HttpError, badRequest, dataVersion, membershipInternal as contract, notFound, validationFailed, type ZodTypeProvider } from '@church/common';
 import { savePeople } from '../domain/people-save';
 import { PersonSave } from '../domain/person';
 import { churchBrief, contactsOf, peopleFacts, setOptedOutByPhone } from '../repos/contacts';
@@ -29,6 +29,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(contract.peopleFacts.path, { config: internal, schema: { body: contract.peopleFacts.body, response: { 200: contract.peopleFacts.answer } } }, (req) =>
     peopleFacts(app.db, req.body.churchId, req.body.ids && [...new Set(req.body.ids)]),
   );
+
+  app.post(contract.version.path, { config: internal, schema: { body: contract.version.body, response: { 200: contract.version.answer } } }, async (req) => ({
+    version: await dataVersion(app.deps.database, req.body.churchId),
+  }));
 
   // The same save as `POST /membership/people` (displayName recomputed, photos stored the same way), with
   // every field a People.Edit holder may change; errors name the field under `changes`.

@@ -30,6 +30,26 @@ describe('membership internal routes', () => {
     }
   });
 
+  it('version: the same while nothing changes, a new one after a change to the church\'s people, not another church\'s', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const version = async (churchId: string) => {
+      const res = await post(membershipInternal.version.path, { churchId });
+      expect(res.statusCode).toBe(200);
+      return res.json().version as string;
+    };
+    const first = await version(c.churchId);
+    expect(await version(c.churchId)).toBe(first);
+    await addPerson(t, other.churchId, { firstName: 'Sam', lastName: 'Else' });
+    expect(await version(c.churchId)).toBe(first);
+    const ann = await addPerson(t, c.churchId, { firstName: 'Ann', lastName: 'Able' });
+    const second = await version(c.churchId);
+    expect(second).not.toBe(first);
+    await t.app.db.update(people).set({ householdId: randomUUID() }).where(eq(people.id, ann.id));
+    expect(await version(c.churchId)).not.toBe(second);
+    expect((await post(membershipInternal.version.path, { churchId: 'x' })).statusCode).toBe(400);
+  });
+
   it('church: name and subdomain; unknown church → 404; bad id → 400', async () => {
     const c = await makeChurch(t, 'Grace Chapel');
     const res = await post(membershipInternal.church.path, { churchId: c.churchId });

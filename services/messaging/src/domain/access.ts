@@ -9,24 +9,25 @@ const NOTE_PERMISSION: Record<string, string> = {
 
 export const isPersonNote = (contentType: string | null | undefined) => !!contentType && contentType in NOTE_PERMISSION;
 
+/** Whether the caller may open a conversation of this type: person notes need the notes permission of the membership API. */
+export function canSeeConversation(auth: Claims | null | undefined, contentType: string | null | undefined): boolean {
+  if (!contentType || !(contentType in NOTE_PERMISSION)) return true;
+  return !!auth && hasPermission(auth, NOTE_PERMISSION[contentType]!, 'MembershipApi');
+}
+
 /**
  * Gate of every read and write of a conversation (public routes included): person notes need the notes
  * permission of the membership API from the caller's token; other types pass.
  */
 export function assertConversationAccess(auth: Claims | null | undefined, contentType: string | null | undefined): void {
-  if (!contentType || !(contentType in NOTE_PERMISSION)) return;
-  const permission = NOTE_PERMISSION[contentType]!;
-  if (!auth || !hasPermission(auth, permission, 'MembershipApi')) throw unauthorized(`Missing permission: ${permission}`);
+  if (!canSeeConversation(auth, contentType)) throw unauthorized(`Missing permission: ${NOTE_PERMISSION[contentType!]}`);
 }
 
-export const canSeeConversation = (auth: Claims | null | undefined, contentType: string | null | undefined) => {
-  try {
-    assertConversationAccess(auth, contentType);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/**
+ * The conversation types `assertConversationAccess` refuses this caller, for a statement that applies the rule
+ * itself (asked without throwing: a public caller is refused both note types on every post).
+ */
+export const deniedConversationTypes = (auth: Claims | null | undefined): string[] => Object.keys(NOTE_PERMISSION).filter((type) => !canSeeConversation(auth, type));
 
 /** Staff who may act on other people's records of this module. */
 export const isStaff = (auth: Claims, ...permissions: string[]) => permissions.some((p) => hasPermission(auth, p, 'MessagingApi'));

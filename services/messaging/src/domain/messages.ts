@@ -8,7 +8,7 @@ import { contacts } from './people';
 const GROUP_TYPES = new Set(['group', 'groupAnnouncement']);
 
 /** Real-time push of saved messages to the conversation, then their notifications off the request. */
-export async function announceMessages(deps: MessagingDeps, churchId: string, conv: ConversationRow, saved: MessageRow[], isNew: boolean[]) {
+export async function announceMessages(deps: MessagingDeps, churchId: string, conv: Pick<ConversationRow, 'id' | 'allowAnonymousPosts'>, saved: MessageRow[], isNew: boolean[]) {
   for (const m of saved) await deps.providers.realtime.publish(churchId, conv.id, { action: 'message', data: m });
   const fresh = saved.filter((_m, i) => isNew[i]);
   // Live chat (anonymous posts allowed) is watched in real time; it notifies no one.

@@ -40,6 +40,83 @@ const insertOne = preparedReader(getTableColumns(messages), () =>
   ),
 );
 
+// A live chat's messages in one round trip: each message's gate (the conversation found, its type open to that
+// caller, the caller's address not blocked) and, for those it lets through, the messages with their conversation's
+// counters, in one statement and one commit. The messages are stamped in order (`clock_timestamp()` per row, after
+// the sort) so each keeps a time of its own, as when they were saved one by one.
+const messageColumns = getTableColumns(messages);
+const gateFields = {
+  gateItem: sql<number>`g.item`.as('gate_item'),
+  gateContentType: sql<string>`g.content_type`.as('gate_content_type'),
+  gateAllowAnonymousPosts: sql<boolean>`g.allow_anonymous_posts`.as('gate_allow_anonymous_posts'),
+  gateBlocked: sql<boolean>`g.blocked`.as('gate_blocked'),
+};
+const postMany = preparedReader({ ...messageColumns, ...gateFields }, () =>
+  sql.join(
+    [
+      sql`with conv as (select c.content_type, c.allow_anonymous_posts from ${conversations} c where c.church_id = ${p('churchId', 'uuid')} and c.id = ${p('conversationId', 'uuid')}),`,
+      sql`g as (select i.*, conv.content_type, conv.allow_anonymous_posts,`,
+      sql`exists (select 1 from ${blockedIps} b where b.church_id = ${p('churchId', 'uuid')} and b.conversation_id = ${p('conversationId', 'uuid')} and b.ip_address = i.ip) as blocked`,
+      sql`from unnest(${p('ids', 'uuid[]')}, ${p('personIds', 'uuid[]')}, ${p('displayNames', 'text[]')}, ${p('contents', 'text[]')}, ${p('messageTypes', 'text[]')}, ${p('ips', 'text[]')}, ${p('denied', 'text[]')})`,
+      sql`with ordinality as i(id, person_id, display_name, content, message_type, ip, denied, item) cross join conv),`,
+      // `denied`: the types that caller may not read (person notes without the notes permission), comma-separated
+      sql`allowed as (select * from g where not g.blocked and g.content_type <> all(string_to_array(g.denied, ','))),`,
+      sql`moved as (update ${conversations} set post_count = post_count + (select count(*) from allowed),`,
+      sql`last_post_id = (select id from allowed order by item desc limit 1), first_post_id = coalesce(first_post_id, (select id from allowed order by item limit 1))`,
+      sql`where church_id = ${p('churchId', 'uuid')} and id = ${p('conversationId', 'uuid')} and exists (select 1 from allowed)),`,
+      sql`ins as (insert into ${messages} (id, church_id, conversation_id, person_id, display_name, content, message_type, time_sent)`,
+      sql`select a.id, ${p('churchId', 'uuid')}, ${p('conversationId', 'uuid')}, a.person_id, a.display_name, a.content, a.message_type, clock_timestamp() from allowed a order by a.item returning *)`,
+      sql`select ins.*, g.item as gate_item, g.content_type as gate_content_type, g.allow_anonymous_posts as gate_allow_anonymous_posts, g.blocked as gate_blocked`,
+      sql`from g left join ins on ins.id = g.id order by g.item`,
+    ],
+    sql` `,
+  ),
+);
+
+/** One message for `postMessages`: the caller's address and the conversation types it may not read travel with it. */
+export interface ChatPost {
+  personId: string | null;
+  displayName: string | null;
+  content: string;
+  messageType?: string | null;
+  ip: string;
+  deniedTypes: string[];
+}
+
+/** What became of a post: undefined when there is no such conversation; the message null when its gate refused it. */
+export type ChatPostResult =
+  | { conversation: { id: string; churchId: string; contentType: string; allowAnonymousPosts: boolean; blocked: boolean }; message: MessageRow | null }
+  | undefined;
+
+/**
+ * Posts messages to one conversation in one statement, each unless its gate refuses it (the caller may not read
+ * `deniedTypes`, or `ip` is blocked); answers each post's result, in order. Outside a transaction the statement is
+ * its own, so the conversation's row stays locked only while it runs and commits.
+ */
+export async function postMessages(db: DbOrTx, churchId: string, conversationId: string, posts: ChatPost[]): Promise<ChatPostResult[]> {
+  const ids = posts.map(() => randomUUID());
+  const rows = await postMany(db, {
+    churchId,
+    conversationId,
+    ids,
+    personIds: posts.map((m) => m.personId),
+    displayNames: posts.map((m) => m.displayName),
+    contents: posts.map((m) => m.content),
+    messageTypes: posts.map((m) => m.messageType || 'comment'),
+    ips: posts.map((m) => m.ip),
+    denied: posts.map((m) => m.deniedTypes.join(',')),
+  });
+  const out: ChatPostResult[] = posts.map(() => undefined);
+  for (const row of rows) {
+    const { gateItem, gateContentType, gateAllowAnonymousPosts, gateBlocked, ...message } = row;
+    out[Number(gateItem) - 1] = {
+      conversation: { id: conversationId, churchId, contentType: gateContentType, allowAnonymousPosts: gateAllowAnonymousPosts, blocked: gateBlocked },
+      message: message.id ? message : null,
+    };
+  }
+  return out;
+}
+
 /** A conversation to post in, and whether `ip` is blocked from it, in one round trip. */
 export async function conversationForPost(db: DbOrTx, churchId: string, id: string, ip: string): Promise<{ conversation: ConversationRow; blocked: boolean } | undefined> {
   const [row] = await readForPost(db, { churchId, id, ip });
