@@ -268,4 +268,24 @@ describe('POST /doing/plans/autofill/:id', () => {
     expect(res.json().errors[0].param).toBe('teams[0].positionId');
     expect((await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: {} })).statusCode).toBe(400);
   });
+
+  it('refuses person ids that are not UUIDs, naming each, and a list that is missing or too long', async () => {
+    const { token, plan, position, people } = await setup();
+    const send = (personIds: unknown) => call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds }] } });
+    const bad = await send([people[0], 'nope', 7, people[1]!.toUpperCase(), '00000000-0000-0000-0000-000000000000']);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      errors: [
+        { msg: 'must be a UUID', param: 'teams[0].personIds[1]', location: 'body' },
+        { msg: 'must be a UUID', param: 'teams[0].personIds[2]', location: 'body' },
+      ],
+    });
+    const missing = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id }] } });
+    expect(missing.json()).toEqual({ errors: [{ msg: 'teams[0].personIds is required', param: 'teams[0].personIds', location: 'body' }] });
+    expect((await send('nope')).json().errors).toEqual([{ msg: 'must be a list of UUIDs', param: 'teams[0].personIds', location: 'body' }]);
+    const long = await send(Array.from({ length: 2001 }, () => people[0]));
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors[0].param).toBe('teams[0].personIds');
+    expect(await t.app.db.select().from(assignments).where(eq(assignments.planId, plan.id))).toEqual([]);
+  });
 });

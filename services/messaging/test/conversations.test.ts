@@ -145,6 +145,12 @@ describe('conversations and messages', () => {
     expect(notes[0]!.content).toBe('Opened');
     expect(notes.slice(1).map((m) => m.content).sort()).toEqual(['n0', 'n2', 'n4', 'n6']);
     expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${note.json().id}`, { token: editor })).json()).toMatchObject({ postCount: 5 });
+    // a post the database refuses (a NUL in its text) fails alone, not the posts stamped with it
+    const withNul = await Promise.all(
+      ['ok0', 'ok1', 'a\u0000b', 'ok3'].map((content) => call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: live, content } })),
+    );
+    expect(withNul.map((r) => r.statusCode)).toEqual([200, 200, 400, 200]);
+    expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${live}`)).json()).toMatchObject({ postCount: 28 });
     // and one to a chat that does not exist is refused alone
     const [ok, unknown] = await Promise.all([
       call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: live, content: 'last' } }),

@@ -130,8 +130,8 @@ export const visitSessions = pgTable(
 
 /**
  * Visits per (church, service, date): the weekly trend sums these few rows (a handful per service and day with
- * visits) instead of counting a church's whole history. Kept by statement triggers on `visits` (migrations
- * 0002 and 0003), so every writer — routes, seeds, tests inserting rows directly — moves the counts in the same
+ * visits) instead of counting a church's whole history. Kept by triggers on `visits` (migrations 0002 to 0004:
+ * statement triggers for inserts and deletes, a row trigger for updates that move a visit), so every writer — routes, seeds, tests inserting rows directly — moves the counts in the same
  * transaction and they always equal the visits. A key's count is the sum of its rows: each database connection
  * adds to a slot of its own (`slot`, from the backend's process id), so concurrent check-ins at one service on
  * one day do not queue on one counter row until each other's commit. A count that went back to zero stays.

@@ -74,6 +74,7 @@ export async function submitCheckin(
     at: at.toISOString(),
     userId: input.userId,
     scope: [...scope],
+    drops: scope.size > new Set(people).size,
     peopleKnown,
     people,
     keys,

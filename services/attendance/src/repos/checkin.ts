@@ -23,6 +23,8 @@ export interface CheckinInput {
   userId: string;
   /** everyone whose visit at the service today the submission replaces */
   scope: string[];
+  /** someone in `scope` is not submitted (their visit is dropped): false lets the statement leave the delete out */
+  drops: boolean;
   /** false when a submitted person is no live person of the church (membership said so): nothing is written */
   peopleKnown: boolean;
   /** the submitted people in body order */
@@ -63,8 +65,11 @@ export interface CheckinAnswer {
  * (which answers the existing row; DO NOTHING would answer nothing). The `visit_counts` row the visits
  * triggers move is this connection's own slot of the key (migration 0003), so concurrent check-ins at one
  * service do not wait for each other's commit.
+ * A submission of everyone in scope (a whole household, the kiosk's usual case) can drop no visit, and its
+ * statement has no delete of visits: a delete fires the visits' statement trigger even when it deletes
+ * nothing (measured: 0.05 to 0.1 ms of backend CPU per check-in, of 0.55 to 0.6 ms).
  */
-const checkinStatement = prepared<CheckinAnswer>(sql`
+const checkinStatement = (drops: boolean) => prepared<CheckinAnswer>(sql`
   with service as (
     select s.id from ${services} s where s.church_id = ${p('churchId', 'uuid')} and s.id = ${p('serviceId', 'uuid')} and not s.removed),
   times as (
@@ -117,9 +122,9 @@ const checkinStatement = prepared<CheckinAnswer>(sql`
     insert into ${visits} (id, church_id, person_id, service_id, visit_date, checkin_time, added_by)
     select visit_id, ${p('churchId', 'uuid')}, person_id, ${p('serviceId', 'uuid')}, ${p('day', 'date')}, ${p('at', 'timestamptz')}, ${p('userId', 'uuid')}
       from items where not kept and (select ok from valid)),
-  dropped as (
+  ${drops ? sql`dropped as (
     delete from ${visits} where church_id = ${p('churchId', 'uuid')} and (select ok from valid)
-       and id in (select id from prior where person_id not in (select person_id from items))),
+       and id in (select id from prior where person_id not in (select person_id from items))),` : sql``}
   unlinked as (
     delete from ${visitSessions} where church_id = ${p('churchId', 'uuid')} and (select ok from valid)
        and id in (select id from prior_links where id not in (select id from wanted where kept))),
@@ -132,10 +137,12 @@ const checkinStatement = prepared<CheckinAnswer>(sql`
          case when v.ok then (select json_agg(visit_id order by item) from items) end as visits,
          case when v.ok then (select coalesce(json_agg(json_build_array(item, id, session_id, key) order by item, kept desc, created_at, ord), '[]') from wanted) end as links
     from valid v`);
+const withDrops = checkinStatement(true);
+const withoutDrops = checkinStatement(false);
 
 /** Runs the check-in statement: its one row says whether it was written and, when it was, what. */
 export async function runCheckin(db: DbOrTx, input: CheckinInput): Promise<CheckinAnswer> {
-  const [answer] = await checkinStatement(db, {
+  const [answer] = await (input.drops ? withDrops : withoutDrops)(db, {
     churchId: input.churchId,
     serviceId: input.serviceId,
     day: input.day,

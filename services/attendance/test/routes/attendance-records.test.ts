@@ -149,6 +149,32 @@ describe('the trend after writes through every route that adds, moves or removes
   });
 });
 
+describe('the counts under updates', () => {
+  it('move with the visits an update moves (several at once, to another service, date or none), and not otherwise', async () => {
+    const c = makeChurch();
+    const [a, b] = [await makePlaces(t, c.churchId), await makePlaces(t, c.churchId)];
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of ids) await t.app.db.insert(visits).values({ id, churchId: c.churchId, personId: randomUUID(), serviceId: a.serviceId, visitDate: new Date('2024-03-03') });
+    const counts = async () => {
+      const rows = await t.app.db
+        .select({ serviceId: visitCounts.serviceId, visitDate: visitCounts.visitDate, visits: sql<number>`sum(${visitCounts.visits})::int` })
+        .from(visitCounts)
+        .where(eq(visitCounts.churchId, c.churchId))
+        .groupBy(visitCounts.serviceId, visitCounts.visitDate)
+        .having(sql`sum(${visitCounts.visits}) <> 0`);
+      return Object.fromEntries(rows.map((r) => [`${r.serviceId}|${r.visitDate.toISOString().slice(0, 10)}`, r.visits]));
+    };
+    const update = (set: string, only?: string) =>
+      t.app.db.execute(sql.raw(`update visits set ${set} where church_id = '${c.churchId}'${only ? ` and id = '${only}'` : ''}`));
+    await update('checkin_time = now(), service_id = service_id, visit_date = visit_date'); // moves nothing
+    expect(await counts()).toEqual({ [`${a.serviceId}|2024-03-03`]: 3 });
+    await update(`service_id = '${b.serviceId}'`, ids[0]);
+    await update("visit_date = '2024-03-10'"); // all three at once
+    await update('service_id = null', ids[1]);
+    expect(await counts()).toEqual({ [`${b.serviceId}|2024-03-10`]: 1, [`${a.serviceId}|2024-03-10`]: 1, 'null|2024-03-10': 1 });
+  });
+});
+
 describe('the counts under concurrent writers', () => {
   // PostgreSQL only: PGlite has one connection, so nothing runs at once there.
   const onPostgres = process.env.TEST_DATABASE_URL ? it : it.skip;

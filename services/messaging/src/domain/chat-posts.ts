@@ -27,7 +27,9 @@ export function chatPoster(db: DbOrTx) {
         const results = await postMessages(db, churchId, conversationId, batch.map((w) => w.post));
         batch.forEach((w, i) => w.resolve(results[i]));
       } catch (err) {
-        for (const w of batch) w.reject(err);
+        if (batch.length === 1) batch[0]!.reject(err);
+        // one post the database refuses (a NUL in its text) must not fail the others: each alone, as if unbatched
+        else for (const w of batch) await postMessages(db, churchId, conversationId, [w.post]).then(([result]) => w.resolve(result), w.reject);
       }
     }
     lines.delete(key);
