@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Point reads coalesced into one query per batch: every request that arrives while the previous query of the
  * same kind is out joins the next one. Under load, twenty concurrent `GET /people/:id` become one
@@ -113,5 +115,19 @@ export function batchedReads<D extends object, K, V>(
     let loader = loaders.get(db);
     if (!loader) loaders.set(db, (loader = batched((keys) => load(db, keys), options)));
     return loader(key);
+  };
+}
+
+/**
+ * A small cache per owner (a module's app or deps: tests build several in one process), each of at most `max`
+ * entries, least recently used out first, kept `ttl` ms when given: what a module remembers of another system for
+ * a moment (a church's name, a verified gateway) or of its own recent work, without one cache shared by apps.
+ */
+export function keptPer<O extends object, V extends NonNullable<unknown>>(options: { max: number; ttl?: number }): (owner: O) => LRUCache<string, V> {
+  const caches = new WeakMap<O, LRUCache<string, V>>();
+  return (owner) => {
+    let cache = caches.get(owner);
+    if (!cache) caches.set(owner, (cache = new LRUCache<string, V>(options)));
+    return cache;
   };
 }

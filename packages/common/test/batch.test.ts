@@ -1,4 +1,4 @@
-import { batched, batchedReads, coalesced, isUuid } from '../src';
+import { batched, batchedReads, coalesced, isUuid, keptPer } from '../src';
 
 /** A load whose every call waits until the test lets it answer; `calls` records the keys of each. */
 function gatedLoad() {
@@ -134,4 +134,20 @@ it('isUuid takes UUID text of any version and case, and nothing else', () => {
   expect(isUuid('')).toBe(false);
   expect(isUuid('00000000-0000-4000-8000-00000000000')).toBe(false);
   expect(isUuid("x' or 1=1")).toBe(false);
+});
+
+describe('keptPer', () => {
+  it('keeps a cache of its own per owner, drops the least recently used past max, and forgets after ttl', async () => {
+    const kept = keptPer<object, string>({ max: 2, ttl: 50 });
+    const [a, b] = [{}, {}];
+    kept(a).set('x', 'a');
+    expect(kept(a).get('x')).toBe('a');
+    expect(kept(b).get('x')).toBeUndefined();
+    kept(a).set('y', 'a');
+    kept(a).get('x');
+    kept(a).set('z', 'a');
+    expect([...kept(a).keys()].sort()).toEqual(['x', 'z']);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(kept(a).get('x')).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exactShape, responseJsonSchema, zodSerializerCompiler } from '../src/validation';
+import { Id, IdArray } from '../src/schemas';
 
 const Thing = z.object({
   name: z.string(),
@@ -61,5 +62,25 @@ describe('exactShape', () => {
   it('fails (under Jest) a value with an undeclared field or fields out of order', () => {
     expect(() => serialize(exact, [{ ...item, secret: 'x' }])).toThrow(/exact shape/);
     expect(() => serialize(exact, [{ born: item.born, name: 'A', tags: [] }])).toThrow(/exact shape/);
+  });
+});
+
+describe('IdArray', () => {
+  const ids = IdArray(3);
+  const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+  it('accepts exactly what z.array(Id) accepts, and keeps the list as sent', () => {
+    const samples: unknown[] = [[], [id], [id.toUpperCase(), '00000000-0000-0000-0000-000000000000'], ['nope'], [id, 7], 'nope', null, [id, `${id}x`]];
+    for (const sample of samples) expect(ids.safeParse(sample).success).toBe(z.array(Id).max(3).safeParse(sample).success);
+    expect(ids.parse([id, id])).toEqual([id, id]);
+  });
+
+  it('reports each bad id at its place with Id\'s message, a non-list, and a list over its size', () => {
+    expect(ids.safeParse([id, 'nope', 7]).error!.issues.map((i) => [i.path, i.message])).toEqual([
+      [[1], 'must be a UUID'],
+      [[2], 'must be a UUID'],
+    ]);
+    expect(ids.safeParse('nope').error!.issues.map((i) => i.message)).toEqual(['must be a list of UUIDs']);
+    expect(ids.safeParse([id, id, id, id]).error!.issues.map((i) => i.message)).toEqual(['must have at most 3 items']);
   });
 });

@@ -74,7 +74,6 @@ export async function submitCheckin(
     at: at.toISOString(),
     userId: input.userId,
     scope: [...scope],
-    drops: scope.size > new Set(people).size,
     peopleKnown,
     people,
     keys,

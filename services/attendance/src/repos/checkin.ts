@@ -21,10 +21,8 @@ export interface CheckinInput {
   sessionDate: string;
   at: string;
   userId: string;
-  /** everyone whose visit at the service today the submission replaces */
+  /** everyone whose visit at the service today the submission replaces, the submitted people included */
   scope: string[];
-  /** someone in `scope` is not submitted (their visit is dropped): false lets the statement leave the delete out */
-  drops: boolean;
   /** false when a submitted person is no live person of the church (membership said so): nothing is written */
   peopleKnown: boolean;
   /** the submitted people in body order */
@@ -142,7 +140,9 @@ const withoutDrops = checkinStatement(false);
 
 /** Runs the check-in statement: its one row says whether it was written and, when it was, what. */
 export async function runCheckin(db: DbOrTx, input: CheckinInput): Promise<CheckinAnswer> {
-  const [answer] = await (input.drops ? withDrops : withoutDrops)(db, {
+    // someone in scope is not submitted (their visit is dropped); scope holds everyone submitted
+  const drops = input.scope.length > new Set(input.people).size;
+  const [answer] = await (drops ? withDrops : withoutDrops)(db, {
     churchId: input.churchId,
     serviceId: input.serviceId,
     day: input.day,

@@ -1,4 +1,4 @@
-import { escapeHtml, membershipInternal, type EmailMessage } from '@church/common';
+import { escapeHtml, keptPer, membershipInternal, type EmailMessage } from '@church/common';
 import type { GivingDeps } from '../app';
 import { donationWithAllocations, type ReceiptDonation } from '../repos/donations';
 import { churchesWithOverdueReceipts, claimPendingReceipts, releasePendingReceipts, settlePendingReceipts } from '../repos/receipts';
@@ -10,7 +10,7 @@ const money = (cents: number, currency: string) => `${currency.toUpperCase()} ${
 
 /** How long a church's name is reused for its receipts. */
 const CHURCH_NAME_MS = 5 * 60_000;
-const churchNames = new WeakMap<GivingDeps, Map<string, { name: Promise<string>; until: number }>>();
+const churchNames = keptPer<GivingDeps, Promise<string>>({ max: 10_000, ttl: CHURCH_NAME_MS });
 
 /**
  * The church's name for its receipts, asked of membership once per church and five minutes (per process; the
@@ -18,17 +18,13 @@ const churchNames = new WeakMap<GivingDeps, Map<string, { name: Promise<string>;
  * make one internal call per receipt for the same name. A rename shows on receipts within five minutes.
  */
 async function churchName(deps: GivingDeps, churchId: string): Promise<string> {
-  let names = churchNames.get(deps);
-  if (!names) churchNames.set(deps, (names = new Map()));
-  const now = Date.now();
+  const names = churchNames(deps);
   const kept = names.get(churchId);
-  if (kept && kept.until > now) return kept.name;
+  if (kept) return kept;
   const name = deps.internal.post('membership', membershipInternal.church.path, { churchId }).then((answer) => membershipInternal.church.answer.parse(answer).name);
-  if (names.size >= 10_000) names.clear();
-  const entry = { name, until: now + CHURCH_NAME_MS };
-  names.set(churchId, entry);
+  names.set(churchId, name);
   // A failed question is not kept: the next receipt asks again.
-  name.catch(() => names.get(churchId) === entry && names.delete(churchId));
+  name.catch(() => names.peek(churchId) === name && names.delete(churchId));
   return name;
 }
 
@@ -133,7 +129,8 @@ export async function sendPendingReceipts(deps: GivingDeps, churchId: string): P
 
 /** Receipts are gathered for this long before a `giving.receipts` job sends them. */
 const GATHER_MS = 100;
-const scheduled = new WeakMap<GivingDeps, Map<string, number>>();
+/** The tenth each church's job was last asked for, per process. */
+const scheduled = keptPer<GivingDeps, number>({ max: 10_000 });
 
 /**
  * Makes sure a `giving.receipts` job runs for the church after the receipts pending now: one job per church and
@@ -142,13 +139,11 @@ const scheduled = new WeakMap<GivingDeps, Map<string, number>>();
  * gifts a second then costs a few jobs a second rather than a job per gift.
  */
 export async function scheduleReceipts(deps: GivingDeps, churchId: string): Promise<void> {
-  let last = scheduled.get(deps);
-  if (!last) scheduled.set(deps, (last = new Map()));
+  const last = scheduled(deps);
   const now = Date.now();
   const tenth = Math.floor(now / GATHER_MS);
   if (last.get(churchId) === tenth) return;
   await deps.queue.enqueue(receiptsJob, { churchId }, { jobId: `receipts-${churchId}-${tenth}`, delayMs: (tenth + 1) * GATHER_MS - now });
-  if (last.size >= 10_000) last.clear();
   last.set(churchId, tenth);
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
+import { keptPer, notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
 import { giving } from '../app';
 import { gateways } from '../db/schema';
 import type { FeeSettings } from '../domain/fees';
@@ -70,7 +70,7 @@ export async function paymentsFor(app: FastifyInstance, churchId: string, opts: 
 
 /** How long a church's webhook verifier is reused before its gateway is read again. */
 const VERIFIER_MS = 5_000;
-const verifiers = new WeakMap<FastifyInstance, Map<string, { gateway: GatewayRow; provider: PaymentProvider; until: number }>>();
+const verifiers = keptPer<FastifyInstance, { gateway: GatewayRow; provider: PaymentProvider }>({ max: 10_000, ttl: VERIFIER_MS });
 /** What verifying depends on: the sealed secrets and ids (a changed gateway seals its secrets anew). */
 const verifiedBy = (g: GatewayRow) => `${g.id}\n${g.privateKey}\n${g.webhookKey}\n${g.webhookId}\n${g.publicKey}`;
 
@@ -81,12 +81,10 @@ const verifiedBy = (g: GatewayRow) => `${g.id}\n${g.privateKey}\n${g.webhookKey}
  * now, so a new secret holds at once; a removed gateway goes on verifying for at most five seconds.
  */
 export async function verifyWebhook(app: FastifyInstance, churchId: string, provider: string, req: FastifyRequest, raw: Buffer): Promise<ProviderEvent> {
-  let kept = verifiers.get(app);
-  if (!kept) verifiers.set(app, (kept = new Map()));
+  const kept = verifiers(app);
   const key = `${churchId}\n${provider}`;
-  const now = Date.now();
   const entry = kept.get(key);
-  if (entry && entry.until > now) {
+  if (entry) {
     try {
       return await entry.provider.verifyWebhook(req, raw);
     } catch (err) {
@@ -96,8 +94,7 @@ export async function verifyWebhook(app: FastifyInstance, churchId: string, prov
     }
   }
   const fresh = await paymentsFor(app, churchId, { provider });
-  if (kept.size >= 10_000) kept.clear();
-  kept.set(key, { ...fresh, until: now + VERIFIER_MS });
+  kept.set(key, fresh);
   return fresh.provider.verifyWebhook(req, raw);
 }
 

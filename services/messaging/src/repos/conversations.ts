@@ -14,19 +14,8 @@ export async function findConversation(db: DbOrTx, churchId: string, id: string)
 /** A named parameter of a prepared statement, cast to its type. */
 const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
 
-// The two statements of a live chat's message (`POST /messages/send`), rendered once: drizzle's query building
-// and row mapping cost this route more CPU than PostgreSQL spends on them (see `prepared` in @church/common).
-const conversationColumns = getTableColumns(conversations);
-// the subquery names its values, not the outer columns: drizzle writes a one-table select's columns unqualified,
-// and inside the subquery those would name blocked_ips' own
-const blockedCaller = sql<boolean>`exists (select 1 from ${blockedIps} b where b.church_id = ${p('churchId', 'uuid')} and b.conversation_id = ${p('id', 'uuid')} and b.ip_address = ${p('ip', 'text')})`.as('blocked_caller');
-const readForPost = preparedReader({ ...conversationColumns, blocked: blockedCaller }, (qb) =>
-  qb
-    .select({ ...conversationColumns, blocked: blockedCaller })
-    .from(conversations)
-    .where(and(eq(conversations.churchId, sql.placeholder('churchId')), eq(conversations.id, sql.placeholder('id'))))
-    .limit(1),
-);
+// A message with its conversation's counters, rendered once: drizzle's query building and row mapping cost more
+// CPU than PostgreSQL spends on the statement (see `prepared` in @church/common).
 const insertOne = preparedReader(getTableColumns(messages), () =>
   sql.join(
     [
@@ -83,10 +72,17 @@ export interface ChatPost {
   deniedTypes: string[];
 }
 
+/** The conversation a post went to, as its gate saw it (`blocked`: the caller's address). */
+export interface ChatConversation {
+  id: string;
+  churchId: string;
+  contentType: string;
+  allowAnonymousPosts: boolean;
+  blocked: boolean;
+}
+
 /** What became of a post: undefined when there is no such conversation; the message null when its gate refused it. */
-export type ChatPostResult =
-  | { conversation: { id: string; churchId: string; contentType: string; allowAnonymousPosts: boolean; blocked: boolean }; message: MessageRow | null }
-  | undefined;
+export type ChatPostResult = { conversation: ChatConversation; message: MessageRow | null } | undefined;
 
 /**
  * Posts messages to one conversation in one statement, each unless its gate refuses it (the caller may not read
@@ -115,14 +111,6 @@ export async function postMessages(db: DbOrTx, churchId: string, conversationId:
     };
   }
   return out;
-}
-
-/** A conversation to post in, and whether `ip` is blocked from it, in one round trip. */
-export async function conversationForPost(db: DbOrTx, churchId: string, id: string, ip: string): Promise<{ conversation: ConversationRow; blocked: boolean } | undefined> {
-  const [row] = await readForPost(db, { churchId, id, ip });
-  if (!row) return undefined;
-  const { blocked, ...conversation } = row;
-  return { conversation, blocked };
 }
 
 export async function getConversation(db: DbOrTx, churchId: string, id: string): Promise<ConversationRow> {

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { Id, badRequest, batchOf, itemParam, notFound, unauthorized, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { Id, badRequest, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { messaging } from '../app';
 import { messages } from '../db/schema';
 import { assertConversationAccess, deniedConversationTypes, displayNameOf, isPersonNote } from '../domain/access';
 import { chatPoster } from '../domain/chat-posts';
 import { announceMessages } from '../domain/messages';
-import { conversationForPost, getConversation, insertMessage, messagesOf, refreshPosts, type ConversationRow, type MessageRow } from '../repos/conversations';
+import { getConversation, insertMessage, messagesOf, postMessages, refreshPosts, type ChatConversation, type ChatPost, type ChatPostResult, type ConversationRow, type MessageRow } from '../repos/conversations';
 import { ChurchIdParams, DisplayName, MessageText } from '../schemas';
 
 const SaveMessage = z.object({
@@ -109,16 +109,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // A live chat's hot path: one message is one post to its chat's line (domain/chat-posts): the conversation's gate
   // and, when the gate lets it through, the message with its conversation's counters, in one statement shared with
-  // the posts to that chat in flight meanwhile. Several messages in one request are checked first, then saved in a
-  // transaction.
+  // the posts to that chat in flight meanwhile. Several messages in one request go the same way one by one, in a
+  // transaction: the first one refused undoes the others.
   app.post('/messaging/messages/send', { config: { access: 'public' }, schema: { body: batchOf(SendMessage) } }, async (req) => {
-    if (req.body.length === 1) {
-      const item = req.body[0]!;
+    const send = async (i: number, post: (churchId: string, conversationId: string, message: ChatPost) => Promise<ChatPostResult>) => {
+      const item = req.body[i]!;
       // Only a token of the same church counts: it names the author and opens person notes; a public caller posts
       // anonymously under a display name.
       const auth = req.auth?.churchId === item.churchId ? req.auth : null;
       const personId = auth ? auth.personId : null;
-      const posted = await postToChat(item.churchId, item.conversationId, {
+      const posted = await post(item.churchId, item.conversationId, {
         personId,
         displayName: item.displayName || (personId ? displayNameOf(auth) : null) || 'Anonymous',
         content: item.content,
@@ -126,47 +126,30 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         ip: req.ip,
         deniedTypes: deniedConversationTypes(auth),
       });
-      if (!posted) throw badRequest(itemParam(req, 0, 'conversationId'), 'no such conversation');
+      if (!posted) throw badRequest(itemParam(req, i, 'conversationId'), 'no such conversation');
       // the statement refused what these refuse, in the same order: nothing was saved when they throw
       assertConversationAccess(auth, posted.conversation.contentType);
       if (posted.conversation.blocked) throw unauthorized('This address may not post in this conversation');
       if (!posted.message) throw new Error('the conversation refused a message its gate lets through');
-      await announceMessages(deps(), item.churchId, posted.conversation, [posted.message], [true]);
-      return [posted.message];
-    }
-    const convs = new Map<string, ConversationRow>();
-    for (const [i, item] of req.body.entries()) {
-      const key = `${item.churchId}|${item.conversationId}`;
-      if (convs.has(key)) continue;
-      const found = await conversationForPost(app.db, item.churchId, item.conversationId, req.ip);
-      if (!found) throw badRequest(itemParam(req, i, 'conversationId'), 'no such conversation');
-      assertConversationAccess(req.auth?.churchId === item.churchId ? req.auth : null, found.conversation.contentType);
-      if (found.blocked) throw unauthorized('This address may not post in this conversation');
-      convs.set(key, found.conversation);
-    }
-    const post = async (db: DbOrTx) => {
-      const out: MessageRow[] = [];
-      for (const item of req.body) {
-        // Only a token of the same church names the author; a public caller posts anonymously under a display name.
-        const personId = req.auth && req.auth.churchId === item.churchId ? req.auth.personId : null;
-        out.push(
-          await insertMessage(db, item.churchId, {
-            conversationId: item.conversationId,
-            personId,
-            displayName: item.displayName || (personId ? displayNameOf(req.auth) : null) || 'Anonymous',
-            content: item.content,
-            messageType: item.messageType,
-          }),
-        );
-      }
-      return out;
+      return { conversation: posted.conversation, message: posted.message };
     };
-    const saved = await app.db.transaction(post);
-    for (const conv of convs.values()) {
-      const mine = saved.filter((m) => m.conversationId === conv.id && m.churchId === conv.churchId);
-      await announceMessages(deps(), conv.churchId, conv, mine, mine.map(() => true));
+    const sent =
+      req.body.length === 1
+        ? [await send(0, postToChat)]
+        : await app.db.transaction(async (tx) => {
+            const out: Array<Awaited<ReturnType<typeof send>>> = [];
+            for (let i = 0; i < req.body.length; i++) out.push(await send(i, async (churchId, conversationId, message) => (await postMessages(tx, churchId, conversationId, [message]))[0]));
+            return out;
+          });
+    const byConversation = new Map<string, { conversation: ChatConversation; messages: MessageRow[] }>();
+    for (const { conversation, message } of sent) {
+      const key = `${conversation.churchId}|${conversation.id}`;
+      const group = byConversation.get(key) ?? { conversation, messages: [] };
+      group.messages.push(message);
+      byConversation.set(key, group);
     }
-    return saved;
+    for (const { conversation, messages } of byConversation.values()) await announceMessages(deps(), conversation.churchId, conversation, messages, messages.map(() => true));
+    return sent.map((s) => s.message);
   });
 
   app.post(
