@@ -2,7 +2,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   badRequest,
   checkHandlers,
@@ -96,6 +96,7 @@ describe('providers', () => {
 describe('webhook intake', () => {
   const effect = jobContract({ name: 'giving.webhookEffect', schema: WebhookJob });
   const applied: string[] = [];
+  const settled: string[] = [];
   let app: FastifyInstance;
   let database: Database;
   const churchId = randomUUID();
@@ -119,6 +120,26 @@ describe('webhook intake', () => {
         }),
       ],
       routes: [
+        // `settle` applies what it can within the delivery: events of type `settle` (marking them processed
+        // itself); `defer` it declines (false) and `boom` fails: both go to the job.
+        async (a) =>
+          webhookIntake(a, {
+            path: '/giving/settled/:provider',
+            provider: (req) => (req.params as { provider: string }).provider,
+            job: effect,
+            verify: (_req, raw) => {
+              const event = JSON.parse(raw.toString('utf8')) as { id: string; type: string };
+              return { churchId, eventId: event.id, type: event.type, payload: event };
+            },
+            settle: async (event) => {
+              settled.push(event.eventId);
+              if (event.type === 'boom') throw new Error('database went away');
+              if (event.type !== 'settle') return false;
+              expect(event.receivedAt).toBeInstanceOf(Date);
+              await database.db.update(webhookEvents).set({ processedAt: new Date(), outcome: 'settled' }).where(eq(webhookEvents.id, event.id));
+              return true;
+            },
+          }),
         async (a) =>
           webhookIntake(a, {
             path: '/giving/hooks/:provider',
@@ -171,5 +192,27 @@ describe('webhook intake', () => {
     expect((await deliver(body)).json()).toEqual({ received: true, duplicate: true });
     await app.deps.queue.drain();
     expect(applied.filter((id) => id === 'evt_many')).toHaveLength(1);
+  });
+
+  it('settles an event within its delivery when the module can, once, and hands the rest to the job', async () => {
+    const post = (id: string, type: string) => app.inject({ method: 'POST', url: '/giving/settled/test', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ id, type }) });
+    const row = async (eventId: string) => (await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, eventId)))[0]!;
+
+    // settled: processed when the delivery is answered, no job runs for it, and its 100 copies settle it once
+    const answers = await Promise.all(Array.from({ length: 100 }, () => post('evt_settle', 'settle')));
+    expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+    expect((await row('evt_settle')).outcome).toBe('settled');
+    expect(settled.filter((id) => id === 'evt_settle')).toHaveLength(1);
+    await app.deps.queue.drain();
+    expect(applied).not.toContain('evt_settle');
+    expect((await row('evt_settle')).outcome).toBe('settled');
+
+    // declined or failed: the job applies it
+    expect((await post('evt_defer', 'defer')).statusCode).toBe(200);
+    expect((await post('evt_boom', 'boom')).statusCode).toBe(200);
+    await app.deps.queue.drain();
+    expect(applied).toEqual(expect.arrayContaining(['evt_defer', 'evt_boom']));
+    expect((await row('evt_defer')).outcome).toBe('applied');
+    expect((await row('evt_boom')).outcome).toBe('applied');
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import { prepared, preparedReader, processWebhookEvent, type Tx, type WebhookEventRow } from '@church/common';
+import { prepared, preparedReader, processWebhookEvent, type RecordedWebhookEvent, type Tx, type WebhookEventRow } from '@church/common';
 import type { GivingDeps } from '../app';
 import { donations, eventLogs, subscriptionFunds, subscriptions, webhookEvents } from '../db/schema';
 import { donationByTransaction, recordDonation, recordPaymentOfEvent, type DonationRow, type EventLogEntry } from '../repos/donations';
@@ -136,8 +136,11 @@ const insertEventLog = prepared(
 const eventColumns = getTableColumns(webhookEvents);
 const readEvent = preparedReader(eventColumns, (qb) => qb.select(eventColumns).from(webhookEvents).where(eq(webhookEvents.id, p('id', 'uuid'))));
 
+/** The fields of an event's row that applying it reads. */
+type EventFacts = Pick<WebhookEventRow, 'id' | 'churchId' | 'provider' | 'eventId' | 'type' | 'receivedAt' | 'payload'>;
+
 /** What a recorded event asks for, by its provider's rules. */
-function effectOf(event: WebhookEventRow): EventEffect {
+function effectOf(event: EventFacts): EventEffect {
   const interpret = interpreters[event.provider];
   const providerEvent: ProviderEvent = { id: event.eventId, type: event.type, created: Math.floor(event.receivedAt.getTime() / 1000), payload: event.payload };
   const created = (event.payload as { created?: number; create_time?: string }) ?? {};
@@ -152,7 +155,7 @@ function effectOf(event: WebhookEventRow): EventEffect {
  * the event marked processed) instead of a transaction of five round trips: webhook bursts are hundreds a second. `false` when
  * it is not that case (any other event, a known payment): the general path applies it.
  */
-async function recordNewPayment(deps: GivingDeps, event: WebhookEventRow, effect: EventEffect): Promise<boolean> {
+async function recordNewPayment(deps: GivingDeps, event: EventFacts, effect: EventEffect): Promise<boolean> {
   if (effect.kind !== 'payment') return false;
   const meta = effect.metadata;
   if (meta.churchId && meta.churchId !== event.churchId) return false;
@@ -186,11 +189,17 @@ async function recordNewPayment(deps: GivingDeps, event: WebhookEventRow, effect
   return true;
 }
 
+/**
+ * The intake's `settle`: a new payment is recorded within its delivery (`recordNewPayment`, one statement);
+ * any other event, or a payment already known, is left to the job (false).
+ */
+export const settleWebhookEvent = (deps: GivingDeps, event: RecordedWebhookEvent): Promise<boolean> => recordNewPayment(deps, event, effectOf(event));
+
 /** The webhook job's handler: the effect once per event, the event-log entry, then the receipts. */
 export async function handleWebhookEvent(deps: GivingDeps, webhookEventId: string): Promise<void> {
   const [recorded] = await readEvent(deps.db, { id: webhookEventId });
   if (!recorded || recorded.processedAt) return;
-  if (await recordNewPayment(deps, recorded as WebhookEventRow, effectOf(recorded as WebhookEventRow))) return;
+  if (await recordNewPayment(deps, recorded, effectOf(recorded))) return;
   let receipts: string[] = [];
   let churchId = '';
   await processWebhookEvent(deps.db, webhookEventId, async (event: WebhookEventRow, tx) => {

@@ -13,6 +13,7 @@ import { checkGiftAmount, fundsMeta } from '../domain/gifts';
 import { withIdempotency } from '../domain/idempotency';
 import { amountOf, centsText, sumCents, toCents } from '../domain/money';
 import { receiptJob, webhookEffect } from '../jobs/contracts';
+import { settleWebhookEvent } from '../jobs/webhooks';
 import { ensureCustomer } from '../repos/customers';
 import { checkFunds, recordDonation } from '../repos/donations';
 import { churchGateways, feeSettingsOf, paymentsFor, verifyWebhook } from '../repos/gateways';
@@ -234,6 +235,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return { churchId, eventId: event.id, type: event.type, payload: event.payload };
     },
     job: webhookEffect,
+    settle: (event) => settleWebhookEvent(giving.deps(app), event),
   });
 
   app.post(

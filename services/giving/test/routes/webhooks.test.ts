@@ -78,6 +78,11 @@ describe('POST /giving/donate/webhook/:provider', () => {
     const answers = await Promise.all(Array.from({ length: 100 }, () => deliver(t, c.churchId, event)));
     expect(answers.every((a) => a.statusCode === 200)).toBe(true);
     expect(answers.filter((a) => a.json().duplicate === false)).toHaveLength(1);
+    // a new payment is recorded within its delivery: the donation is there when the answers are, before any job
+    const [recorded] = await t.app.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, event.id));
+    expect(recorded).toMatchObject({ outcome: expect.stringContaining('recorded') });
+    expect(recorded!.processedAt).toBeInstanceOf(Date);
+    expect(await donationsOf(c.churchId)).toHaveLength(1);
     await t.drain();
     const rows = await donationsOf(c.churchId);
     expect(rows).toHaveLength(1);
