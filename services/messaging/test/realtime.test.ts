@@ -127,6 +127,31 @@ describe('WebSocket and connections (in-process)', () => {
     await s.close();
   });
 
+  it('gives each socket the events published while it was registered, in order, when joins and leaves share a flush window', async () => {
+    const church = makeChurch();
+    const realtime = messaging.deps(t.app).providers.realtime;
+    const a = await openSocket(t.app);
+    const b = await openSocket(t.app);
+    const conn = (socketId: string, personId: string | null = null) => ({ churchId: church.churchId, conversationId: 'stream-3', socketId, displayName: null, personId, ipAddress: null });
+    await realtime.register(conn(a.socketId, church.personId));
+    await sleep(100); // a flush window passes: nothing is pending
+    // all of these within one window (in-process, the bus and the registry answer at once)
+    await realtime.publish(church.churchId, 'stream-3', { action: 'callout', data: 'one' });
+    await realtime.register(conn(b.socketId));
+    await realtime.publish(church.churchId, 'stream-3', { action: 'callout', data: 'two' });
+    await realtime.publishToPerson(church.churchId, church.personId, { churchId: church.churchId, conversationId: 'stream-3', action: 'callout', data: 'for a' });
+    await realtime.unregister(church.churchId, 'stream-3', a.socketId);
+    await realtime.publish(church.churchId, 'stream-3', { action: 'callout', data: 'three' });
+    await realtime.publishToPerson(church.churchId, church.personId, { churchId: church.churchId, conversationId: 'stream-3', action: 'callout', data: 'a left' });
+    const callouts = (s: { received: Array<{ action: string; data: unknown }> }) => s.received.filter((r) => r.action === 'callout').map((r) => r.data);
+    await eventually(() => callouts(b).length === 2);
+    await sleep(100);
+    expect(callouts(a)).toEqual(['one', 'two', 'for a']);
+    expect(callouts(b)).toEqual(['two', 'three']);
+    await a.close();
+    await b.close();
+  });
+
   it('broadcasts a callout to the conversation (hosts only)', async () => {
     const church = makeChurch();
     const s = await openSocket(t.app);

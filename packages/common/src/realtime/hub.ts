@@ -46,6 +46,18 @@ interface LocalSocket {
   lastSeen: number;
   /** this socket's registrations: conversation key → connection */
   regs: Map<string, Connection>;
+  /** the TCP socket frames are written to directly (`rawSocket`), fixed once the handshake is done */
+  raw: Socket | undefined;
+}
+
+/**
+ * The sockets of this replica one conversation or person reaches: the ids (kept current by registrations) and the
+ * same as a list of sockets, built on the first push after a change and shared by every push until the next
+ * change (a push takes the list as it is; a change makes a new one).
+ */
+interface Audience {
+  ids: Set<string>;
+  list: LocalSocket[] | null;
 }
 
 /** A socket whose unsent bytes pass this is too slow for its pushes and is cut (it reconnects and catches up). */
@@ -85,11 +97,29 @@ function rawSocket(ws: WebSocket): Socket | undefined {
 interface Pending {
   payload: Buffer;
   frame: Buffer;
-  to: string[];
+  to: readonly LocalSocket[];
 }
 
 const convKey = (churchId: string, conversationId: string) => `${churchId}|${conversationId}`;
 const personKey = (churchId: string, personId: string) => `${churchId}|${personId}`;
+
+/** Adds a socket to the audience under `key` (its list is built again on the next push). */
+function join(index: Map<string, Audience>, key: string, socketId: string) {
+  const audience = index.get(key);
+  if (!audience) index.set(key, { ids: new Set([socketId]), list: null });
+  else if (!audience.ids.has(socketId)) {
+    audience.ids.add(socketId);
+    audience.list = null;
+  }
+}
+
+/** Takes a socket out of the audience under `key`, and the audience away when it is left empty. */
+function leave(index: Map<string, Audience>, key: string, socketId: string) {
+  const audience = index.get(key);
+  if (!audience?.ids.delete(socketId)) return;
+  if (!audience.ids.size) index.delete(key);
+  else audience.list = null;
+}
 
 /** The attendance broadcasts of one conversation: one at a time, and at most one more waiting to start. */
 interface AttendanceRuns {
@@ -109,8 +139,8 @@ export class Realtime {
   readonly kind: 'redis' | 'in-process';
   readonly store: RegistryStore;
   private readonly sockets = new Map<string, LocalSocket>();
-  private readonly convIndex = new Map<string, Set<string>>();
-  private readonly personIndex = new Map<string, Set<string>>();
+  private readonly convIndex = new Map<string, Audience>();
+  private readonly personIndex = new Map<string, Audience>();
   private readonly bus: Bus;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly redis?: Redis;
@@ -208,7 +238,7 @@ export class Realtime {
   /** A socket was accepted by this replica: it gets its id first, and again whenever it sends a text frame. */
   async attach(ws: WebSocket): Promise<string> {
     const socketId = randomUUID();
-    const local: LocalSocket = { ws, lastSeen: Date.now(), regs: new Map() };
+    const local: LocalSocket = { ws, lastSeen: Date.now(), regs: new Map(), raw: rawSocket(ws) };
     this.sockets.set(socketId, local);
     const hello = JSON.stringify({ churchId: '', conversationId: '', action: 'socketId', data: socketId });
     ws.on('pong', () => (local.lastSeen = Date.now()));
@@ -352,41 +382,40 @@ export class Realtime {
     const previous = local.regs.get(key);
     if (previous) this.unindex(conn.socketId, previous);
     local.regs.set(key, conn);
-    if (!this.convIndex.has(key)) this.convIndex.set(key, new Set());
-    this.convIndex.get(key)!.add(conn.socketId);
-    if (conn.personId) {
-      const pk = personKey(conn.churchId, conn.personId);
-      if (!this.personIndex.has(pk)) this.personIndex.set(pk, new Set());
-      this.personIndex.get(pk)!.add(conn.socketId);
-    }
+    join(this.convIndex, key, conn.socketId);
+    if (conn.personId) join(this.personIndex, personKey(conn.churchId, conn.personId), conn.socketId);
   }
 
   private unindex(socketId: string, conn: Connection) {
     const key = convKey(conn.churchId, conn.conversationId);
     this.sockets.get(socketId)?.regs.delete(key);
-    const set = this.convIndex.get(key);
-    set?.delete(socketId);
-    if (set && !set.size) this.convIndex.delete(key);
+    leave(this.convIndex, key, socketId);
     if (conn.personId) {
-      const pk = personKey(conn.churchId, conn.personId);
       const stillThere = [...(this.sockets.get(socketId)?.regs.values() ?? [])].some((c) => c.personId === conn.personId && c.churchId === conn.churchId);
-      if (!stillThere) {
-        const ps = this.personIndex.get(pk);
-        ps?.delete(socketId);
-        if (ps && !ps.size) this.personIndex.delete(pk);
-      }
+      if (!stillThere) leave(this.personIndex, personKey(conn.churchId, conn.personId), socketId);
     }
+  }
+
+  /** The sockets of an audience that this replica holds, listed once per change of the audience. */
+  private listOf(audience: Audience | undefined): readonly LocalSocket[] | undefined {
+    if (!audience) return undefined;
+    if (!audience.list) {
+      const list: LocalSocket[] = [];
+      for (const id of audience.ids) {
+        const local = this.sockets.get(id);
+        if (local) list.push(local);
+      }
+      audience.list = list;
+    }
+    return audience.list;
   }
 
   /**
    * Queues one event for the sockets it names that this replica holds: serialized and framed once, whatever their
    * number. It goes out with the next flush (`flushMs`).
    */
-  private send(socketIds: Iterable<string> | undefined, payload: Payload) {
-    if (!socketIds || this.closed) return;
-    const to: string[] = [];
-    for (const id of socketIds) if (this.sockets.has(id)) to.push(id);
-    if (!to.length) return;
+  private send(to: readonly LocalSocket[] | undefined, payload: Payload) {
+    if (!to?.length || this.closed) return;
     const bytes = Buffer.from(JSON.stringify(payload));
     this.pending.push({ payload: bytes, frame: textFrame(bytes), to });
     if (this.flushing) return;
@@ -408,35 +437,47 @@ export class Realtime {
     this.flushing = undefined;
     const batch = this.pending;
     this.pending = [];
-    const perSocket = new Map<string, number[]>();
+    if (!batch.length) return;
+    // The usual case, one busy chat: every event goes to the same sockets, which all get the whole batch.
+    const to = batch[0]!.to;
+    if (batch.every((event) => event.to === to)) {
+      const bytes = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((event) => event.frame));
+      for (const s of to) this.write(s, bytes, batch);
+      return;
+    }
+    const perSocket = new Map<LocalSocket, number[]>();
     batch.forEach((event, i) => {
-      for (const id of event.to) {
-        const list = perSocket.get(id);
+      for (const s of event.to) {
+        const list = perSocket.get(s);
         if (list) list.push(i);
-        else perSocket.set(id, [i]);
+        else perSocket.set(s, [i]);
       }
     });
     const joined = new Map<string, Buffer>();
-    for (const [id, events] of perSocket) {
-      const s = this.sockets.get(id);
-      if (!s || s.ws.readyState !== OPEN) continue;
-      const raw = rawSocket(s.ws);
-      if (!raw) {
-        for (const i of events) s.ws.send(batch[i]!.payload, { binary: false });
-        continue;
-      }
-      if (raw.writableLength > SLOW_SOCKET_BYTES) {
-        s.ws.terminate();
-        continue;
-      }
+    for (const [s, events] of perSocket) {
       const key = events.length === batch.length ? '*' : events.join(',');
       let bytes = joined.get(key);
       if (!bytes) {
         bytes = events.length === 1 ? batch[events[0]!]!.frame : Buffer.concat(events.map((i) => batch[i]!.frame));
         joined.set(key, bytes);
       }
-      raw.write(bytes);
+      this.write(s, bytes, events.length === batch.length ? batch : events.map((i) => batch[i]!));
     }
+  }
+
+  /** One socket's frames of a flush (`bytes`, the frames of `events` joined): one write, or `ws.send` each. */
+  private write(s: LocalSocket, bytes: Buffer, events: readonly Pending[]) {
+    if (s.ws.readyState !== OPEN) return;
+    const raw = s.raw;
+    if (!raw) {
+      for (const event of events) s.ws.send(event.payload, { binary: false });
+      return;
+    }
+    if (raw.writableLength > SLOW_SOCKET_BYTES) {
+      s.ws.terminate();
+      return;
+    }
+    raw.write(bytes);
   }
 
   private receive(event: BusEvent) {
@@ -450,11 +491,13 @@ export class Realtime {
         return;
       }
       case 'conv':
-        return this.send(this.convIndex.get(convKey(event.churchId, event.conversationId)), event.payload);
+        return this.send(this.listOf(this.convIndex.get(convKey(event.churchId, event.conversationId))), event.payload);
       case 'person':
-        return this.send(this.personIndex.get(personKey(event.churchId, event.personId)), event.payload);
-      case 'socket':
-        return this.send([event.socketId], event.payload);
+        return this.send(this.listOf(this.personIndex.get(personKey(event.churchId, event.personId))), event.payload);
+      case 'socket': {
+        const local = this.sockets.get(event.socketId);
+        return this.send(local ? [local] : undefined, event.payload);
+      }
     }
   }
 
