@@ -116,7 +116,33 @@ export const CheckinItem = z.object({
     .max(50)
     .default([]),
 });
-export const CheckinResult = z.object({ securityCode: z.string(), visits: z.array(Visit) });
+/**
+ * A check-in's answer, built field by field in this order (`submitCheckin`) and written with JSON.stringify
+ * (exactShape). Its dates are the same ISO text `Stamp` leaves as, formatted once per submission (every visit
+ * of it has today's date and the submission's time) rather than once per visit and visit session.
+ */
+export const CheckinResult = exactShape(
+  z.object({
+    securityCode: z.string(),
+    visits: z.array(
+      z.object({
+        id: z.string(),
+        personId: z.string(),
+        serviceId: z.string(),
+        visitDate: z.string(),
+        checkinTime: z.string(),
+        visitSessions: z.array(
+          z.object({
+            id: z.string(),
+            visitId: z.string(),
+            sessionId: z.string(),
+            session: z.object({ id: z.string(), groupId: z.string(), serviceTimeId: z.string(), sessionDate: z.string() }),
+          }),
+        ),
+      }),
+    ),
+  }),
+);
 
 export const LogBody = z.object({ personId: Id, visitSessions: z.array(z.object({ sessionId: Id })).min(1).max(50) });
 

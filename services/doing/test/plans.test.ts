@@ -224,6 +224,21 @@ describe('POST /doing/plans/autofill/:id', () => {
     expect(stored.find((a) => a.personId === rest[0])!.id).toBe(res.json()[0].id);
   });
 
+  it('spreads by recent load counted in tens, and never picks again someone already on the plan', async () => {
+    const { c, token, plan, position, people } = await setup(12);
+    const [onPlan, heavy, ...others] = people as [string, string, ...string[]];
+    await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: onPlan } });
+    for (let i = 1; i <= 10; i++) {
+      const p = await makePlan(c, { serviceDate: `2030-04-${String(i).padStart(2, '0')}` });
+      const pos = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: p.id, name: 'Greeter' } })).json()[0];
+      await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: pos.id, personId: heavy } });
+    }
+    const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } });
+    expect(res.statusCode).toBe(200);
+    // 11 open slots of 12; the one on the plan is not picked again, the one with 10 recent goes last
+    expect(res.json().map((a: { personId: string }) => a.personId)).toEqual([...others, heavy]);
+  });
+
   it('blocks out people on the first and the last day of a blockout; another church\'s bookings and blockouts do not count', async () => {
     const { c, token, plan, position, people } = await setup(3);
     const [first, last, elsewhere, free] = people as [string, string, string, string];

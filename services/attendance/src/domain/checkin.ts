@@ -1,8 +1,12 @@
+import type { z } from 'zod';
 import { notFound, validationFailed, type Db, type ErrorItem } from '@church/common';
 import { runCheckin, type CheckinInput } from '../repos/checkin';
 import { lastLoggedDate, visitsOn, withVisitSessions } from '../repos/visits';
 import { utcToday } from './dates';
+import type { CheckinResult as CheckinResultSchema } from '../schemas';
 import { securityCode } from './security-code';
+
+type CheckinResult = z.output<typeof CheckinResultSchema>;
 
 export interface CheckinItem {
   personId: string;
@@ -40,7 +44,9 @@ export async function submitCheckin(
 ) {
   const { churchId, serviceId, items } = input;
   const at = new Date();
-  const today = utcToday(at);
+  // every visit is today's and of this submission: each date is formatted once (also the answer's ISO text)
+  const visitDate = utcToday(at).toISOString();
+  const checkinTime = at.toISOString();
   // the wanted (group, service time) pairs, each once, and each person's: a session wanted twice by one person is one visit session
   const keyOf = new Map<string, number>();
   const keys: CheckinInput['keys'] = [];
@@ -69,9 +75,9 @@ export async function submitCheckin(
   const answer = await runCheckin(db, {
     churchId,
     serviceId,
-    day: today.toISOString().slice(0, 10),
-    sessionDate: today.toISOString(),
-    at: at.toISOString(),
+    day: visitDate.slice(0, 10),
+    sessionDate: visitDate,
+    at: checkinTime,
     userId: input.userId,
     scope: [...scope],
     peopleKnown,
@@ -83,21 +89,22 @@ export async function submitCheckin(
   if (!answer.written) throw validationFailed(refusals(items, new Set(answer.times), input.known, input.param));
 
   const visitIds = answer.visits ?? [];
-  const visits = items.map((item, i) => ({
+  const visits: CheckinResult['visits'] = items.map((item, i) => ({
     id: visitIds[i]!,
     personId: item.personId,
     serviceId,
-    visitDate: today,
-    checkinTime: at,
-    visitSessions: [] as Array<{ id: string; visitId: string; sessionId: string; session: { id: string; groupId: string; serviceTimeId: string; sessionDate: Date } }>,
+    visitDate,
+    checkinTime,
+    visitSessions: [],
   }));
   // a person's links come kept ones first (oldest first), then new ones in body order
   for (const [item, id, sessionId, key] of answer.links ?? []) {
     const visit = visits[item - 1]!;
     const { groupId, serviceTimeId } = keys[key - 1]!;
-    visit.visitSessions.push({ id, visitId: visit.id, sessionId, session: { id: sessionId, groupId, serviceTimeId, sessionDate: today } });
+    visit.visitSessions.push({ id, visitId: visit.id, sessionId, session: { id: sessionId, groupId, serviceTimeId, sessionDate: visitDate } });
   }
-  return { securityCode: securityCode(), visits };
+  const result: CheckinResult = { securityCode: securityCode(), visits };
+  return result;
 }
 
 /**

@@ -58,7 +58,10 @@ export interface CheckinAnswer {
  * rather than a row per visit and link.
  * The people's visits of the day are probed through the unique (church, person, date, service) index and the
  * service kept afterwards (`day_visits` is materialised): with the service in the probe, the generic plan of
- * the prepared statement prefers the (church, service, date) index and filters a whole busy Sunday.
+ * the prepared statement prefers the (church, service, date) index and filters a whole busy Sunday. The update
+ * of the kept visits (`touched`) finds them the same way, again through the unique index (the pages the read
+ * just visited, rather than ten probes of the primary key's random pages), its service test written so that
+ * no index can take it (`is true`); a visit another statement moved meanwhile is rechecked against it and left.
  * A session another kiosk created after this statement's snapshot is taken over through ON CONFLICT DO UPDATE
  * (which answers the existing row; DO NOTHING would answer nothing). The `visit_counts` row the visits
  * triggers move is this connection's own slot of the key (migration 0003), so concurrent check-ins at one
@@ -115,7 +118,8 @@ const checkinStatement = (drops: boolean) => prepared<CheckinAnswer>(sql`
       left join prior_links pl on pl.visit_id = i.visit_id and pl.session_id = se.id),
   touched as (
     update ${visits} set checkin_time = ${p('at', 'timestamptz')}, added_by = ${p('userId', 'uuid')}, updated_at = ${p('at', 'timestamptz')}
-     where church_id = ${p('churchId', 'uuid')} and id in (select visit_id from items where kept) and (select ok from valid)),
+     where church_id = ${p('churchId', 'uuid')} and person_id = any(${p('people', 'uuid[]')}) and visit_date = ${p('day', 'date')}
+       and (service_id = ${p('serviceId', 'uuid')}) is true and (select ok from valid)),
   created as (
     insert into ${visits} (id, church_id, person_id, service_id, visit_date, checkin_time, added_by)
     select visit_id, ${p('churchId', 'uuid')}, person_id, ${p('serviceId', 'uuid')}, ${p('day', 'date')}, ${p('at', 'timestamptz')}, ${p('userId', 'uuid')}

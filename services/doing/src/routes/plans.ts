@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { desc } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, batchOf, getRow, itemParam, listRows, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, batchOf, exactShape, getRow, itemParam, listRows, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
 import { requireRef } from '../repos/refs';
 import { copyPlan, currentPlan, deletePlan, plansBetween, plansOfType } from '../repos/plans';
@@ -12,6 +12,8 @@ import { Assignment, AutofillBody, CopyBody, IdsQuery, Plan, PlanSave } from '..
 
 const base = '/doing/plans';
 const List = z.array(Plan);
+/** Autofill builds its answers field by field in the schema's order (`repos/scheduling`): written with `JSON.stringify`. */
+const Assignments = exactShape(z.array(Assignment));
 /** `GET /presenter`: plans of the next 7 days (spec limit), today included. */
 export const PRESENTER_DAYS = 7;
 
@@ -41,7 +43,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/copy/:id`, { ...read, schema: { params: IdParams, body: CopyBody, response: { 200: Plan } } }, (req) => copyPlan(app.db, req.auth.churchId, req.params.id, req.body));
 
-  app.post(`${base}/autofill/:id`, { ...read, schema: { params: IdParams, body: AutofillBody, response: { 200: z.array(Assignment) } } }, (req) =>
+  app.post(`${base}/autofill/:id`, { ...read, schema: { params: IdParams, body: AutofillBody, response: { 200: Assignments } } }, (req) =>
     autofillPlan(app.db, req.auth.churchId, req.params.id, req.body.teams),
   );
 
