@@ -8,6 +8,8 @@ import { exactShape, Id, IsoDate, OptionalText } from '@church/common';
 const Name = z.string().trim().min(1, 'is required').max(255);
 /** Dates leave as ISO strings (the serializer stringifies `Date`). */
 const Stamp = z.date();
+/** A date already written as ISO text (`toISOString`), for an answer written with `JSON.stringify` (`exactShape`). */
+const IsoStamp = z.iso.datetime();
 
 export const Campus = z.object({
   id: z.string(),
@@ -129,14 +131,14 @@ export const CheckinResult = exactShape(
         id: z.string(),
         personId: z.string(),
         serviceId: z.string(),
-        visitDate: z.string(),
-        checkinTime: z.string(),
+        visitDate: IsoStamp,
+        checkinTime: IsoStamp,
         visitSessions: z.array(
           z.object({
             id: z.string(),
             visitId: z.string(),
             sessionId: z.string(),
-            session: z.object({ id: z.string(), groupId: z.string(), serviceTimeId: z.string(), sessionDate: z.string() }),
+            session: z.object({ id: z.string(), groupId: z.string(), serviceTimeId: z.string(), sessionDate: IsoStamp }),
           }),
         ),
       }),
