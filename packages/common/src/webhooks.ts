@@ -50,8 +50,9 @@ export interface WebhookIntakeOptions {
 /**
  * Inbound provider webhooks (public routes): the raw body is kept byte for byte and verified first; each
  * event is recorded once per (church, provider, event id), also under 100 concurrent deliveries of one event
- * (a unique index decides); its effect runs as a job with a deterministic id, so a crash between recording and
- * effect is redone by the provider's redelivery or the queue's retry, never doubled.
+ * (a unique index decides); its effect is applied within the delivery where the module can (`settle`), else
+ * by a job with a deterministic id, so a crash between recording and effect is redone by the provider's
+ * redelivery or the queue's retry, never doubled.
  */
 export function webhookIntake(root: FastifyInstance, opts: WebhookIntakeOptions): void {
   void root.register(async (app) => {
@@ -69,9 +70,9 @@ export function webhookIntake(root: FastifyInstance, opts: WebhookIntakeOptions)
       if (!event) return answer(false);
       const provider = opts.provider(req);
       const { id, duplicate, receivedAt } = await recordWebhookEvent(app.db, provider, event);
-      if (id && !(receivedAt && opts.settle && (await settled(req, opts.settle, { ...event, id, provider, receivedAt })))) {
-        await app.deps.queue.enqueue(opts.job, { webhookEventId: id }, { jobId: `webhook-${id}` });
-      }
+      // the delivery that recorded the event settles it when the module can; the rest goes to the job
+      const settledHere = !!id && !!receivedAt && !!opts.settle && (await settled(req, opts.settle, { ...event, id, provider, receivedAt }));
+      if (id && !settledHere) await app.deps.queue.enqueue(opts.job, { webhookEventId: id }, { jobId: `webhook-${id}` });
       return answer(duplicate);
     });
   });
