@@ -119,28 +119,20 @@ export const CheckinItem = z.object({
     .default([]),
 });
 /**
- * A check-in's answer, built field by field in this order (`submitCheckin`) and written with JSON.stringify
- * (exactShape). Its dates are the same ISO text `Stamp` leaves as, formatted once per submission (every visit
- * of it has today's date and the submission's time) rather than once per visit and visit session.
+ * A check-in's answer: its visits as `Visit` answers them, built field by field in this order (`submitCheckin`)
+ * and written with JSON.stringify (exactShape). Its dates are the same ISO text `Stamp` leaves as, formatted
+ * once per submission (every visit of it has today's date and the submission's time) rather than once per
+ * visit and visit session.
  */
 export const CheckinResult = exactShape(
   z.object({
     securityCode: z.string(),
     visits: z.array(
-      z.object({
-        id: z.string(),
-        personId: z.string(),
+      Visit.extend({
         serviceId: z.string(),
         visitDate: IsoStamp,
         checkinTime: IsoStamp,
-        visitSessions: z.array(
-          z.object({
-            id: z.string(),
-            visitId: z.string(),
-            sessionId: z.string(),
-            session: z.object({ id: z.string(), groupId: z.string(), serviceTimeId: z.string(), sessionDate: IsoStamp }),
-          }),
-        ),
+        visitSessions: z.array(VisitSession.omit({ personId: true }).extend({ session: Session.extend({ serviceTimeId: z.string(), sessionDate: IsoStamp }) })),
       }),
     ),
   }),
