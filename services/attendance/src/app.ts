@@ -1,17 +1,20 @@
 import path from 'node:path';
-import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
-import type { Config } from './config';
+import { createService, defineModule, emailJob, type ServiceDeps } from '@church/common';
+import { attendanceSettings, type Config } from './config';
 import { routes } from './routes';
 
 /** What the attendance deployable is made of; main, worker, migrate and tests all start from it. */
-export const definition: ServiceDefinition = {
+export const attendance = defineModule<Config>({
   module: 'attendance',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   jobs: (deps) => [emailJob('attendance', () => deps.mailer)],
-};
+});
+export const definition = attendance.definition;
 
 /** Builds the attendance app; tests pass a test database and other dependencies in `overrides`. */
 export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+  // Tests pass the shared base config with attendance's settings as plain strings: their defaults apply here too.
+  const full: Config = { ...config, ...attendanceSettings.parse(config) };
+  return createService(definition, full, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

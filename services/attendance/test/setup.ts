@@ -14,7 +14,7 @@ export { fakeInternal, makeChurch, type InternalCall } from '@church/common/test
 /** The attendance app on a fresh test database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
 
 export function startAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): Promise<TestApp> {
-  return createTestApp('attendance', MIGRATIONS, buildApp, opts);
+  return createTestApp('attendance', MIGRATIONS, buildApp as never, opts);
 }
 
 

@@ -63,9 +63,16 @@ const householdFacts = (data: unknown): boolean =>
  * at this version (a kiosk's household), and once more than `WHOLE_AFTER` were, the church's whole list, once
  * for the version and for every request that waits on it (a busy Sunday: every person checks in once, so
  * ids asked one by one would never be asked twice). A warm church then costs a request only the version call.
+ *
+ * `maxAgeMs` lets a caller skip even that call: a version asked for at most that long ago is taken as the
+ * church's current one, for the people it keeps. What it does not keep as live (ids it never saw, and ids kept
+ * as no person of the church) is still asked for, so a refusal is always membership's answer of now, and only
+ * an acceptance can be up to `maxAgeMs` old (a person removed, or moved out of a household, that long ago).
  */
 export function peopleCache() {
   const churches = new Map<string, Kept>();
+  /** per church, the last version membership answered and when it was asked for (`performance.now()`) */
+  const probed = new Map<string, { version: string; at: number }>();
   let size = 0;
 
   /** The church's kept people at `version`, most recently used last; what another version kept is dropped. */
@@ -88,6 +95,7 @@ export function peopleCache() {
     while (size > MAX_KEPT && churches.size) {
       const [oldest, dropped] = churches.entries().next().value!;
       churches.delete(oldest);
+      probed.delete(oldest);
       size -= dropped.people.size + dropped.strangers.size;
     }
   };
@@ -115,12 +123,27 @@ export function peopleCache() {
   };
 
   return {
-    /** The live people of the church among `ids`, by id, with their household (null: none). */
-    async households(internal: InternalClient, churchId: string, ids: string[]): Promise<Map<string, string | null>> {
-      const version = await peopleVersion(internal, churchId);
-      if (version instanceof ProbeFailed) throw version.error;
-      const kept = keptAt(churchId, version ?? '0');
+    /**
+     * The live people of the church among `ids`, by id, with their household (null: none). With `maxAgeMs`, the
+     * people kept at a version asked for at most that long ago count as live without asking again (see above).
+     */
+    async households(internal: InternalClient, churchId: string, ids: string[], maxAgeMs = 0): Promise<Map<string, string | null>> {
+      const last = probed.get(churchId);
+      const reused = maxAgeMs > 0 && last !== undefined && performance.now() - last.at <= maxAgeMs;
+      let version: string;
+      if (reused) version = last.version;
+      else {
+        const at = performance.now();
+        const answer = (await peopleVersion(internal, churchId)) ?? '0';
+        if (answer instanceof ProbeFailed) throw answer.error;
+        version = answer;
+        const newest = probed.get(churchId);
+        if (!newest || newest.at < at) probed.set(churchId, { version, at });
+      }
+      const kept = keptAt(churchId, version);
       if (kept.whole instanceof Promise) await kept.whole;
+      // at a reused version, "no person of the church" is not taken from what is kept: membership is asked
+      const trustAbsence = !reused;
       const found = new Map<string, string | null>();
       let missing: Set<string> | undefined;
       const look = () => {
@@ -128,7 +151,7 @@ export function peopleCache() {
         for (const id of ids) {
           const householdId = kept.people.get(id);
           if (householdId !== undefined) found.set(id, householdId);
-          else if (kept.whole !== 'loaded' && !kept.strangers.has(id)) (missing ??= new Set()).add(id);
+          else if (!trustAbsence || (kept.whole !== 'loaded' && !kept.strangers.has(id))) (missing ??= new Set()).add(id);
         }
       };
       look();

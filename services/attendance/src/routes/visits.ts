@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Id, IdList, IdParams, batchOf, checkBatch, getRow, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
+import { attendance } from '../app';
 import { services, visits } from '../db/schema';
 import { lastCheckin, submitCheckin } from '../domain/checkin';
 import { householdScope, peopleCache } from '../domain/people';
@@ -50,8 +51,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const submitted = req.body.map((item) => item.personId);
       // the household rule covers everyone whose visit the submission writes or removes
       const scope = await householdScope(req, app.deps.internal, people, ['Attendance.Edit'], [...peopleIds, ...submitted]);
-      // every submitted person must be a live person of the church (the version probe; a call only for what is not kept)
-      const known = scope.known ?? (submitted.length ? await people.households(app.deps.internal, req.auth.churchId, submitted) : new Map());
+      // every submitted person must be a live person of the church (the version probe, skipped while a recent one
+      // holds; a call only for what is not kept as live)
+      const maxAgeMs = attendance.deps(app).config.CHECKIN_PEOPLE_MAX_AGE_MS;
+      const known = scope.known ?? (submitted.length ? await people.households(app.deps.internal, req.auth.churchId, submitted, maxAgeMs) : new Map());
       return submitCheckin(app.db, {
         churchId: req.auth.churchId,
         userId: req.auth.id,

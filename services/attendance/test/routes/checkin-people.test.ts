@@ -8,8 +8,10 @@ import { fakePeople, makeChurch, makePlaces, makeVisit, useAttendance, todayUtc 
 // Who a check-in may name (issues 13 and 14): a caller whose only attendance right is Attendance.Checkin acts on
 // their own household; Attendance.View / Attendance.Edit holders on anyone of the church; nobody on an id that is
 // not a live person of the church. Membership's people come from the fake `peopleFacts` route.
+// These tests ask membership's version on every check-in (CHECKIN_PEOPLE_MAX_AGE_MS 0), so each change in
+// membership is seen at the next request; the window a deployment keeps is tested at the end.
 const people = fakePeople();
-const t = useAttendance({ overrides: { internal: people.internal } });
+const t = useAttendance({ config: { CHECKIN_PEOPLE_MAX_AGE_MS: '0' }, overrides: { internal: people.internal } });
 
 const visitsOf = (churchId: string, personId: string) =>
   t.app.db.select().from(visits).where(and(eq(visits.churchId, churchId), eq(visits.personId, personId)));
@@ -281,6 +283,39 @@ describe('the kept people', () => {
     expect(fake.factCalls()).toBe(1);
   });
 
+  it('takes a version asked for within maxAgeMs as current for the people it keeps as live, and asks membership for any other id', async () => {
+    const cache = peopleCache();
+    const fake = fakePeople();
+    const churchId = randomUUID();
+    const home = randomUUID();
+    const [a, b] = [fake.add(churchId, home), fake.add(churchId, home)];
+    expect(await cache.households(fake.internal, churchId, [a, b], 60_000)).toEqual(new Map([[a, home], [b, home]]));
+    const probes = fake.probeCalls();
+    const asked = fake.factCalls();
+    // within the window, kept people cost no call, even after a change in membership (the window's staleness)
+    fake.remove(b);
+    expect(await cache.households(fake.internal, churchId, [a, b], 60_000)).toEqual(new Map([[a, home], [b, home]]));
+    expect(fake.probeCalls()).toBe(probes);
+    expect(fake.factCalls()).toBe(asked);
+    // an id not kept as live is asked for every time: a refusal is membership's answer of now...
+    const stranger = randomUUID();
+    expect(await cache.households(fake.internal, churchId, [a, stranger], 60_000)).toEqual(new Map([[a, home]]));
+    expect(fake.factCalls()).toBe(asked + 1);
+    expect((fake.internal.calls.at(-1)!.body as { ids: string[] }).ids).toEqual([stranger]);
+    // ...so an id refused a moment ago and created in membership since is accepted at once
+    fake.add(churchId, null, stranger);
+    expect(await cache.households(fake.internal, churchId, [stranger], 60_000)).toEqual(new Map([[stranger, null]]));
+    expect(fake.probeCalls()).toBe(probes);
+    // without a window (the household rule) the version is asked, and the removal is seen
+    expect(await cache.households(fake.internal, churchId, [a, b])).toEqual(new Map([[a, home]]));
+    expect(fake.probeCalls()).toBe(probes + 1);
+    // a window that has passed asks again
+    fake.remove(a);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await cache.households(fake.internal, churchId, [a], 20)).toEqual(new Map());
+    expect(fake.probeCalls()).toBe(probes + 2);
+  });
+
   it('answers 502 when the version cannot be asked, even for kept people', async () => {
     const cache = peopleCache();
     const fake = fakePeople();
@@ -291,5 +326,38 @@ describe('the kept people', () => {
     await expect(cache.households(fake.internal, churchId, [a])).rejects.toMatchObject({ statusCode: 502, errors: [{ msg: 'membership is unreachable' }] });
     fake.down = false;
     expect(await cache.households(fake.internal, churchId, [a])).toEqual(new Map([[a, expect.any(String)]]));
+  });
+});
+
+describe('staff check-ins within CHECKIN_PEOPLE_MAX_AGE_MS', () => {
+  const fake = fakePeople();
+  const w = useAttendance({ config: { CHECKIN_PEOPLE_MAX_AGE_MS: '60000' }, overrides: { internal: fake.internal } });
+
+  it('ask membership nothing for kept people, still refuse an unknown id with its answer, and leave the household rule asking at once', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(w, c.churchId);
+    const home = randomUUID();
+    fake.add(c.churchId, home, c.personId);
+    const [kid, neighbour] = [fake.add(c.churchId, home), fake.add(c.churchId)];
+    const item = (personId: string) => ({ personId, visitSessions: [{ session: { serviceTimeId: p.serviceTimeId, groupId: randomUUID() } }] });
+    const post = (token: string, body: unknown) => call(w.app, 'POST', `/attendance/visits/checkin?serviceId=${p.serviceId}`, { token, body });
+    const editor = c.token(['Attendance.Edit']);
+    expect((await post(editor, [item(kid), item(neighbour)])).statusCode).toBe(200);
+    const probes = fake.probeCalls();
+    const asked = fake.factCalls();
+    expect((await post(editor, [item(kid), item(neighbour)])).statusCode).toBe(200);
+    expect([fake.probeCalls(), fake.factCalls()]).toEqual([probes, asked]);
+    // an id membership does not know is refused after asking it, and nothing is written
+    const stranger = randomUUID();
+    const refused = await post(editor, [item(kid), item(stranger)]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([{ msg: 'not a person of this church', param: '[1].personId', location: 'body' }]);
+    expect(fake.factCalls()).toBe(asked + 1);
+    // a member's own household check-in asks the version every time: a move out of the household is seen at once
+    const member = c.token(['Attendance.Checkin']);
+    expect((await post(member, [item(kid)])).statusCode).toBe(200);
+    fake.move(kid, randomUUID());
+    expect((await post(member, [item(kid)])).statusCode).toBe(401);
+    expect(fake.probeCalls()).toBe(probes + 2);
   });
 });
