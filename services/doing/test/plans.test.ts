@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '@church/common';
 import { call } from '@church/common/testing';
 import { assignments, planItems, positions, times } from '../src/db/schema';
 import { utcDay } from '../src/domain/tree';
@@ -222,6 +223,36 @@ describe('POST /doing/plans/autofill/:id', () => {
     const stored = await t.app.db.select().from(assignments).where(eq(assignments.planId, plan.id));
     expect(stored.map((a) => [a.personId, a.status]).sort()).toEqual([[kept, 'Declined'], [rest[0], 'Unconfirmed']].sort());
     expect(stored.find((a) => a.personId === rest[0])!.id).toBe(res.json()[0].id);
+  });
+
+  it('keeps each plan\'s people in step with its assignments: saved, moved to another person or plan, accepted, deleted, copied', async () => {
+    const { c, token, plan, position, people } = await setup(1);
+    const [a, b] = people as [string, string];
+    const other = await makePlan(c, { serviceDate: '2030-04-01' });
+    const otherPosition = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: other.id, name: 'Usher' } })).json()[0];
+    const assigneesOf = async (planId: string) => {
+      const [row] = rowsOf<{ assignees: string[] }>(await t.app.db.execute(sql`select assignees::text[] as assignees from plans where id = ${planId}`));
+      return row!.assignees;
+    };
+    const save = async (body: Record<string, unknown>) => {
+      const res = await call(t.app, 'POST', '/doing/assignments', { token, body });
+      expect(res.statusCode).toBe(200);
+      return res.json()[0] as { id: string };
+    };
+    const saved = await save({ positionId: position.id, personId: a });
+    expect(await assigneesOf(plan.id)).toEqual([a]);
+    await save({ id: saved.id, positionId: position.id, personId: b });
+    expect(await assigneesOf(plan.id)).toEqual([b]);
+    await save({ id: saved.id, positionId: otherPosition.id, planId: other.id, personId: b });
+    expect([await assigneesOf(plan.id), await assigneesOf(other.id)]).toEqual([[], [b]]);
+    const tokenOfB = c.tokenOf(b);
+    expect((await call(t.app, 'POST', `/doing/assignments/accept/${saved.id}`, { token: tokenOfB })).statusCode).toBe(200);
+    expect(await assigneesOf(other.id)).toEqual([b]);
+    const copy = await call(t.app, 'POST', `/doing/plans/copy/${other.id}`, { token, body: { serviceDate: '2030-04-08', copyMode: 'all' } });
+    expect(copy.statusCode).toBe(200);
+    expect(await assigneesOf(copy.json().id)).toEqual([b]);
+    expect((await call(t.app, 'DELETE', `/doing/assignments/${saved.id}`, { token })).statusCode).toBe(200);
+    expect(await assigneesOf(other.id)).toEqual([]);
   });
 
   it('spreads by recent load counted in tens, and never picks again someone already on the plan', async () => {

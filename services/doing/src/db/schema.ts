@@ -16,7 +16,11 @@ export const planTypes = pgTable(
   (t) => [index('plan_types_church_ministry_idx').on(t.churchId, t.ministryId)],
 );
 
-/** Plans: one gathering; `serviceDate` is the church's local calendar day (no time zone, no day shift). */
+/**
+ * Plans: one gathering; `serviceDate` is the church's local calendar day (no time zone, no day shift). The
+ * table also has `assignees` (uuid[]): the people of the plan's assignments, kept by triggers on assignments
+ * for autofill's even spread (migration 0005); left out here, so no query of this schema reads or writes it.
+ */
 export const plans = pgTable(
   'plans',
   {

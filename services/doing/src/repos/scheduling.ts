@@ -33,15 +33,14 @@ const lockPlanDay = prepared<{ day: string | null }>(sql`
  * - `recent`: a person's assignments (`n`) on the plans within `SPREAD_WINDOW_DAYS` of the day.
  * The facts cover everyone, not just the candidates: the caller picks its candidates' facts from them. Each
  * part starts from an index that leads with church_id (the plan's positions; the day's plans, then their
- * assignments; the blockouts ending on or after the day; the window's plans, then each plan's assignments, the
- * person from the index itself). That plan holds for any candidates and any day, which matters because the
- * statement is prepared: with the candidates bound as an array, PostgreSQL's generic plan guessed a handful of
+ * assignments; the blockouts ending on or after the day; the window's plans). That plan holds for any
+ * candidates and any day, which matters because the statement is prepared: with the candidates bound as an array, PostgreSQL's generic plan guessed a handful of
  * them and walked every assignment they ever had, a cost that grows with the history.
- * `recent` reads the window plan by plan (a lateral subquery kept apart by `offset 0`, so it cannot become a
- * join the planner may turn around): its cost follows the window's assignments whatever the statistics say.
- * Written as `plan_id = any(array(select …))`, the planner guessed ten plans for the array and, with statistics
- * older than the table's growth, chose a sequential scan of every assignment of every church, testing each
- * against the window's ~180 plan ids: 15–30 ms a request on the bench, growing with the table.
+ * `recent` reads the window's plan rows alone: each carries the people of its assignments (`plans.assignees`,
+ * kept by triggers on assignments, migration 0005), so no assignment is visited. Read from assignments plan by
+ * plan it cost an index probe per plan and a heap visit per assignment not yet marked all-visible (every recent
+ * one): twice as long on the bench. (Written as `plan_id = any(array(select …))`, the planner had chosen a
+ * sequential scan of every assignment of every church: 15–30 ms a request, growing with the table.)
  */
 type Fact = { kind: 'slot' | 'booked' | 'blocked' | 'recent'; position_id: string | null; person_id: string | null; n: number };
 const autofillFacts = prepared<Fact>(sql`
@@ -59,11 +58,11 @@ const autofillFacts = prepared<Fact>(sql`
     from blockout_dates b
    where b.church_id = ${param('churchId')} and b.end_date >= ${param('day')}::date and b.start_date <= ${param('day')}::date
   union all
-  select 'recent', null, a.person_id, count(*)::int
+  select 'recent', null, r.person_id, count(*)::int
     from plans w
-   cross join lateral (select a.person_id from assignments a where a.church_id = w.church_id and a.plan_id = w.id offset 0) a
+   cross join unnest(w.assignees) r(person_id)
    where w.church_id = ${param('churchId')} and w.service_date between ${param('from')}::date and ${param('to')}::date
-   group by a.person_id`);
+   group by r.person_id`);
 
 /** The picks as new Unconfirmed assignments, one statement for any number of them. */
 const insertAssignments = prepared(sql`
