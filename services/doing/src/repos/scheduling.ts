@@ -34,8 +34,9 @@ const lockPlanDay = prepared<{ day: string | null }>(sql`
  * The facts cover everyone, not just the candidates: the caller picks its candidates' facts from them. Each
  * part starts from an index that leads with church_id (the plan's positions; the day's plans, then their
  * assignments; the blockouts ending on or after the day; the window's plans). That plan holds for any
- * candidates and any day, which matters because the statement is prepared: with the candidates bound as an array, PostgreSQL's generic plan guessed a handful of
- * them and walked every assignment they ever had, a cost that grows with the history.
+ * candidates and any day, which matters because the statement is prepared: with the candidates bound as an
+ * array, PostgreSQL's generic plan guessed a handful of them and walked every assignment they ever had, a cost
+ * that grows with the history.
  * `recent` reads the window's plan rows alone: each carries the people of its assignments (`plans.assignees`,
  * kept by triggers on assignments, migration 0005), so no assignment is visited. Read from assignments plan by
  * plan it cost an index probe per plan and a heap visit per assignment not yet marked all-visible (every recent
