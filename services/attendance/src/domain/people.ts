@@ -142,8 +142,6 @@ export function peopleCache() {
       }
       const kept = keptAt(churchId, version);
       if (kept.whole instanceof Promise) await kept.whole;
-      // at a reused version, "no person of the church" is not taken from what is kept: membership is asked
-      const trustAbsence = !reused;
       const found = new Map<string, string | null>();
       let missing: Set<string> | undefined;
       const look = () => {
@@ -151,7 +149,8 @@ export function peopleCache() {
         for (const id of ids) {
           const householdId = kept.people.get(id);
           if (householdId !== undefined) found.set(id, householdId);
-          else if (!trustAbsence || (kept.whole !== 'loaded' && !kept.strangers.has(id))) (missing ??= new Set()).add(id);
+          // at a reused version, "no person of the church" is not taken from what is kept: membership is asked
+          else if (reused || (kept.whole !== 'loaded' && !kept.strangers.has(id))) (missing ??= new Set()).add(id);
         }
       };
       look();

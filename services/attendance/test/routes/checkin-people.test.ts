@@ -221,11 +221,11 @@ describe('check-in of people who are not the church’s', () => {
 });
 
 describe('the kept people', () => {
+  /** A cache of its own, a membership of its own, and a church with a household id to use. */
+  const freshCache = () => ({ cache: peopleCache(), fake: fakePeople(), churchId: randomUUID(), home: randomUUID() });
+
   it('are kept while the church’s people are unchanged in membership; any change there drops them', async () => {
-    const cache = peopleCache();
-    const fake = fakePeople();
-    const churchId = randomUUID();
-    const home = randomUUID();
+    const { cache, fake, churchId, home } = freshCache();
     const [a, b] = [fake.add(churchId, home), fake.add(churchId, home)];
     const stranger = randomUUID();
     expect(await cache.households(fake.internal, churchId, [a, b, stranger])).toEqual(new Map([[a, home], [b, home]]));
@@ -246,10 +246,7 @@ describe('the kept people', () => {
   });
 
   it('loads the church’s whole list once for a version after WHOLE_AFTER ids were asked one call at a time', async () => {
-    const cache = peopleCache();
-    const fake = fakePeople();
-    const churchId = randomUUID();
-    const home = randomUUID();
+    const { cache, fake, churchId, home } = freshCache();
     const everyone = Array.from({ length: WHOLE_AFTER + 50 }, () => fake.add(churchId, home));
     const first = everyone.slice(0, WHOLE_AFTER - 10);
     expect((await cache.households(fake.internal, churchId, first)).size).toBe(first.length);
@@ -271,9 +268,7 @@ describe('the kept people', () => {
   });
 
   it('asks for the version once for the concurrent requests of a church', async () => {
-    const cache = peopleCache();
-    const fake = fakePeople();
-    const churchId = randomUUID();
+    const { cache, fake, churchId } = freshCache();
     const a = fake.add(churchId);
     await cache.households(fake.internal, churchId, [a]);
     const probes = fake.probeCalls();
@@ -284,10 +279,7 @@ describe('the kept people', () => {
   });
 
   it('takes a version asked for within maxAgeMs as current for the people it keeps as live, and asks membership for any other id', async () => {
-    const cache = peopleCache();
-    const fake = fakePeople();
-    const churchId = randomUUID();
-    const home = randomUUID();
+    const { cache, fake, churchId, home } = freshCache();
     const [a, b] = [fake.add(churchId, home), fake.add(churchId, home)];
     expect(await cache.households(fake.internal, churchId, [a, b], 60_000)).toEqual(new Map([[a, home], [b, home]]));
     const probes = fake.probeCalls();
@@ -317,9 +309,7 @@ describe('the kept people', () => {
   });
 
   it('answers 502 when the version cannot be asked, even for kept people', async () => {
-    const cache = peopleCache();
-    const fake = fakePeople();
-    const churchId = randomUUID();
+    const { cache, fake, churchId } = freshCache();
     const a = fake.add(churchId);
     await cache.households(fake.internal, churchId, [a]);
     fake.down = true;
