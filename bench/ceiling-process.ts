@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { Pool } from 'pg';
 import { hashPassword, verifyPassword } from '@church/auth';
@@ -6,8 +7,10 @@ import { hashPassword, verifyPassword } from '@church/auth';
  * A ceiling: the fastest a bare Fastify can answer on this machine, alone in its process like the fleet.
  * `hello`: a constant JSON body. `pg`: one church-scoped primary-key query through a `pg` Pool (the same pool
  * size the services use), i.e. what any database-backed route costs before our own code runs. `argon2`: one
- * argon2id verification per request through @church/auth, the bound on login throughput.
- * Env: BENCH_CEILING=hello|pg|argon2, BENCH_CEILING_DB, BENCH_CEILING_CHURCH. Sends/prints `{type:'ready', url}`.
+ * argon2id verification per request through @church/auth, the bound on login throughput. `body`: the constant
+ * bytes of the file `BENCH_CEILING_BODY` as JSON at any path, the bound on a large answer (`gateway-bound.ts`).
+ * Env: BENCH_CEILING=hello|pg|argon2|body, BENCH_CEILING_DB, BENCH_CEILING_CHURCH, BENCH_CEILING_BODY.
+ * Sends/prints `{type:'ready', url}`.
  */
 async function main() {
   const mode = process.env.BENCH_CEILING ?? 'hello';
@@ -23,6 +26,9 @@ async function main() {
   } else if (mode === 'argon2') {
     const stored = await hashPassword('Ceiling-Password-1');
     app.get('/ceiling', async () => ({ ok: await verifyPassword(stored, 'Ceiling-Password-1') }));
+  } else if (mode === 'body') {
+    const body = readFileSync(process.env.BENCH_CEILING_BODY!);
+    app.get('/*', (_req, reply) => reply.type('application/json; charset=utf-8').send(body));
   } else {
     app.get('/ceiling', async () => ({ hello: 'world' }));
   }

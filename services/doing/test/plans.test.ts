@@ -248,10 +248,15 @@ describe('POST /doing/plans/autofill/:id', () => {
     const tokenOfB = c.tokenOf(b);
     expect((await call(t.app, 'POST', `/doing/assignments/accept/${saved.id}`, { token: tokenOfB })).statusCode).toBe(200);
     expect(await assigneesOf(other.id)).toEqual([b]);
+    // a later assignment joins the plan's people (appended: compared as a set)
+    const second = await save({ positionId: otherPosition.id, personId: a });
+    expect((await assigneesOf(other.id)).sort()).toEqual([a, b].sort());
     const copy = await call(t.app, 'POST', `/doing/plans/copy/${other.id}`, { token, body: { serviceDate: '2030-04-08', copyMode: 'all' } });
     expect(copy.statusCode).toBe(200);
-    expect(await assigneesOf(copy.json().id)).toEqual([b]);
+    expect((await assigneesOf(copy.json().id)).sort()).toEqual([a, b].sort());
     expect((await call(t.app, 'DELETE', `/doing/assignments/${saved.id}`, { token })).statusCode).toBe(200);
+    expect(await assigneesOf(other.id)).toEqual([a]);
+    expect((await call(t.app, 'DELETE', `/doing/assignments/${second.id}`, { token })).statusCode).toBe(200);
     expect(await assigneesOf(other.id)).toEqual([]);
   });
 

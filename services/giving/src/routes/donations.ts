@@ -17,7 +17,7 @@ import { Donation, DonationList, DonationSave, SummaryRows } from '../schemas';
 const ListQuery = z.object({ batchId: Id.optional(), personId: Id.optional() });
 const SummaryQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional(), type: z.enum(['fund', 'person', '']).optional() });
 
-/** The lists' answers are JSON text written by PostgreSQL (`listDonations`), sent as they are. */
+/** The lists' answers are JSON text (`listDonations`: written by PostgreSQL, or from a person's rows), sent as they are. */
 const sendText = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 type SummaryKey = { churchId: string; startDate?: Date; endDate?: Date };
 const rangeKey = (k: SummaryKey) => `${k.churchId}\n${k.startDate?.toISOString() ?? ''}\n${k.endDate?.toISOString() ?? ''}`;
