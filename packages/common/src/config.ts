@@ -87,3 +87,12 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
   }
   return result.data;
 }
+
+/**
+ * A module's config from one that may lack the module's own settings, or hold them as text (the test harness
+ * parses the shared base only): the settings parsed over it, so their defaults and coercions apply. A config
+ * loaded from the module's whole schema comes back with the same values.
+ */
+export function withSettings<S extends z.ZodObject>(settings: S, config: BaseConfig & Record<string, unknown>): BaseConfig & z.output<S> {
+  return { ...config, ...settings.parse(config) };
+}

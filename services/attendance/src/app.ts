@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { attendanceSettings, type Config } from './config';
 import { routes } from './routes';
 
@@ -13,8 +13,6 @@ export const attendance = defineModule<Config>({
 export const definition = attendance.definition;
 
 /** Builds the attendance app; tests pass a test database and other dependencies in `overrides`. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  // Tests pass the shared base config with attendance's settings as plain strings: their defaults apply here too.
-  const full: Config = { ...config, ...attendanceSettings.parse(config) };
-  return createService(definition, full, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+export function buildApp(config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
+  return createService(definition, withSettings(attendanceSettings, config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

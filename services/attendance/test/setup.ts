@@ -8,13 +8,13 @@ import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSes
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
 /** Starts the attendance app before the file's tests and closes it after; the returned object reads through to it. */
-export const useAttendance = (opts: Parameters<typeof useApp>[3] = {}) => useApp('attendance', MIGRATIONS, buildApp as never, opts);
+export const useAttendance = (opts: Parameters<typeof useApp>[3] = {}) => useApp('attendance', MIGRATIONS, buildApp, opts);
 export { fakeInternal, makeChurch, type InternalCall } from '@church/common/testing';
 
 /** The attendance app on a fresh test database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
 
 export function startAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): Promise<TestApp> {
-  return createTestApp('attendance', MIGRATIONS, buildApp as never, opts);
+  return createTestApp('attendance', MIGRATIONS, buildApp, opts);
 }
 
 

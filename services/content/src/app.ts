@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, type ModuleDeps, type ServiceDeps } from '@church/common';
-import type { Config } from './config';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { contentSettings, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type ContentProviders } from './providers';
 import { cleanPageHistory, websiteJobs } from './jobs/website';
@@ -20,6 +20,6 @@ export const content = defineModule<Config, ContentProviders>({
 export const definition = content.definition;
 
 /** Builds the content app; tests pass a test database and other dependencies in `overrides`. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+export function buildApp(config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
+  return createService(definition, withSettings(contentSettings, config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
 import { doingSettings, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type DoingProviders } from './providers';
@@ -19,8 +19,6 @@ export const doing = defineModule<Config, DoingProviders>({
 export const definition = doing.definition;
 
 /** Builds the doing app; tests pass a test database and other dependencies in `overrides`. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  // Tests pass the shared base config with doing's settings as plain strings: their defaults apply here too.
-  const full: Config = { ...config, ...doingSettings.parse(config) };
-  return createService(definition, full, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+export function buildApp(config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
+  return createService(definition, withSettings(doingSettings, config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

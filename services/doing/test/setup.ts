@@ -7,7 +7,7 @@ import { buildApp } from '../src/app';
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
 /** Starts the doing app before the file's tests and closes it after. */
-export const useDoing = (opts: Parameters<typeof useApp>[3] = {}) => useApp('doing', MIGRATIONS, buildApp as never, opts);
+export const useDoing = (opts: Parameters<typeof useApp>[3] = {}) => useApp('doing', MIGRATIONS, buildApp, opts);
 export { fakeInternal, makeChurch, type InternalCall } from '@church/common/testing';
 
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, type ModuleDeps, type ServiceDeps } from '@church/common';
-import { withGivingDefaults, type Config } from './config';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { givingFields, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type GivingProviders } from './providers';
 import { givingJobs, ownedJobs } from './jobs';
@@ -19,6 +19,6 @@ export const giving = defineModule<Config, GivingProviders>({
 export const definition = giving.definition;
 
 /** Builds the giving app; tests pass a test database and other dependencies in `overrides`. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, withGivingDefaults(config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+export function buildApp(config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
+  return createService(definition, withSettings(givingFields, config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

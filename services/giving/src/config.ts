@@ -35,8 +35,3 @@ export const givingFields = z.object({
 /** The giving deployable's environment: the shared base plus its own settings. */
 export const configSchema = baseConfig.extend(givingFields.shape);
 export type Config = z.output<typeof configSchema>;
-
-/** A config whose giving settings are parsed (the test harness parses the shared base only). */
-export function withGivingDefaults<C extends Record<string, unknown>>(config: C): C & z.output<typeof givingFields> {
-  return { ...config, ...givingFields.parse(config) };
-}

@@ -46,7 +46,7 @@ export function useGiving(opts: { config?: Record<string, string> | (() => Recor
   beforeAll(async () => {
     const stripe = await fakeStripe({ slowMs: 2500 });
     const internal = fakeMembership();
-    const t = await createTestApp('giving', MIGRATIONS, buildApp as never, {
+    const t = await createTestApp('giving', MIGRATIONS, buildApp, {
       config: { STRIPE_API_BASE: stripe.url, STRIPE_MAX_RETRIES: '0', PAYMENT_TIMEOUT_MS: '1500', RECEIPT_DELAY_MS: '0', ...(typeof opts.config === 'function' ? opts.config() : opts.config) },
       overrides: { internal, ...opts.overrides },
     });

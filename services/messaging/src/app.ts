@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, notifyPeople, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, notifyPeople, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
 import { messagingConfig, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type MessagingProviders } from './providers';
@@ -19,7 +19,6 @@ export const messaging = defineModule<Config, MessagingProviders>({
 export const definition = messaging.definition;
 
 /** Builds the messaging app; tests pass a test database and other dependencies in `overrides`. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  const full: Config = { ...config, ...messagingConfig.parse(config) };
-  return createService(definition, full, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+export function buildApp(config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
+  return createService(definition, withSettings(messagingConfig, config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

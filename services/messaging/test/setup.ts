@@ -108,7 +108,7 @@ export interface MessagingTest extends TestApp {
 
 export async function startMessaging(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps>; membership?: FakeMembership } = {}): Promise<MessagingTest> {
   const membership = opts.membership ?? fakeMembership();
-  const t = await createTestApp('messaging', MIGRATIONS, buildApp as never, { config: opts.config, overrides: { internal: membership.internal, ...opts.overrides } });
+  const t = await createTestApp('messaging', MIGRATIONS, buildApp, { config: opts.config, overrides: { internal: membership.internal, ...opts.overrides } });
   return Object.assign(t, { membership });
 }
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
-import { createService, defineModule, emailJob, type ServiceDeps } from '@church/common';
-import type { Config } from './config';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
+import { reportingFields, type Config } from './config';
 import { ReportCatalog, type ReportDefinition } from './domain/definition';
 import { reports } from './reports';
 import { reportRoutes } from './routes/reports';
@@ -25,7 +25,7 @@ export const reporting = reportingModule();
 export const definition = reporting.definition;
 
 /** Builds the reporting app; tests pass a test database and other dependencies in `overrides`, and may pass other definitions. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean; reports?: ReportDefinition[] } = {}) {
+export function buildApp(config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean; reports?: ReportDefinition[] } = {}) {
   const def = options.reports ? reportingModule(options.reports).definition : definition;
-  return createService(def, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+  return createService(def, withSettings(reportingFields, config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

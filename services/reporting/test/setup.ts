@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, testDatabase, type TestApp } from '@church/common/testing';
 import { HttpError, readOnlyQuery, type Database, type InternalClient, type ModuleName } from '@church/common';
 import { buildApp } from '../src/app';
-import { reportingFields } from '../src/config';
 import type { ReportDefinition } from '../src/domain/definition';
 import type { SourceModule } from '../src/clients/module-query';
 
@@ -78,7 +77,7 @@ export function useReporting(modules: Array<keyof typeof SOURCE_MIGRATIONS>, opt
     harness.sources = {};
     for (const m of modules) harness.sources[m] = await testDatabase(m, SOURCE_MIGRATIONS[m]);
     harness.owners = fakeOwners(harness.sources);
-    harness.t = await createTestApp('reporting', MIGRATIONS, (config, overrides) => buildApp({ ...config, ...reportingFields.parse(config) }, overrides, { reports: opts.reports }), {
+    harness.t = await createTestApp('reporting', MIGRATIONS, (config, overrides) => buildApp(config, overrides, { reports: opts.reports }), {
       config: opts.config,
       overrides: { internal: harness.owners },
     });

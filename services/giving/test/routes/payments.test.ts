@@ -314,7 +314,7 @@ describe('captcha with a verifier', () => {
 
   it('verifies against siteverify and gates the anonymous setup intent with the pass it answers', async () => {
     // a second app, with the verifier configured
-    const app2 = await createTestApp('giving', MIGRATIONS, buildApp as never, {
+    const app2 = await createTestApp('giving', MIGRATIONS, buildApp, {
       config: { STRIPE_API_BASE: t.stripe.url, STRIPE_MAX_RETRIES: '0', CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'captcha-secret', CAPTCHA_VERIFY_URL: `${verifier.url}/siteverify` },
       overrides: { internal: fakeMembership() },
     });
