@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startChild } from './lib/child';
 import { prepareCeilingDatabase } from './lib/databases';
+import { freePort } from './lib/deployment';
 import { fixtures, uid } from './lib/fixtures';
 import { runLoad, type LoadResult } from './lib/load';
 
@@ -48,15 +48,6 @@ function answer(): string {
       funds: [{ id: uid(`bound:allocation:${i}`), fundId: uid(`bound:fund:${i % 8}`), fundName: `Fund ${i % 8}`, amount: 25 + i }],
     })),
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function main() {

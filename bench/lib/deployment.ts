@@ -45,7 +45,8 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port on loopback that nothing listens on now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
