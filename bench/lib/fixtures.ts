@@ -56,7 +56,7 @@ export const SHAPE = {
   /** content (big church): the website, the blog, a curated calendar and the sermon archive */
   content: { pages: 40, sectionsPerPage: 8, elementsPerSection: 40, posts: 200, calendarEvents: 200, sermons: 1_000, eventGroup: 1 },
   /** doing (big church): one plan with 60 items; autofill plans of 40 positions each, candidates 300 people */
-  doing: { planItems: 60, autofillPlans: 6_000, positionsPerPlan: 40, candidates: 300, teams: 10, firstCandidate: 1_000, blockedOut: 30 },
+  doing: { planItems: 60, autofillPlans: 12_000, positionsPerPlan: 40, candidates: 300, teams: 10, firstCandidate: 1_000, blockedOut: 30 },
   /** messaging (big church): 10 to 99 notifications per person over 180 days, the newest 0 to 24 unread (~545,000 in all) */
   messaging: { minPerPerson: 10, maxPerPerson: 99, maxUnread: 24, notificationDays: 180 },
 } as const;
