@@ -77,6 +77,32 @@ describe('/doing/planItems', () => {
     expect((await call(t.app, 'GET', `/doing/planItems/presenter/${other.churchId}/${p.id}`)).json()).toEqual([]);
     expect((await call(t.app, 'POST', '/doing/planItems/sort', { token: c.token(), body: { id: randomUUID(), sort: 1 } })).statusCode).toBe(404);
   });
+
+  it('refuses to move an item under itself or under one of its own descendants (the tree keeps every item)', async () => {
+    const c = makeChurch();
+    const p = await plan(c);
+    const top = await item(c, { planId: p.id, label: 'Top' });
+    const mid = await item(c, { planId: p.id, parentId: top.id, label: 'Mid' });
+    const low = await item(c, { planId: p.id, parentId: mid.id, label: 'Low' });
+    const token = c.token();
+    for (const parentId of [top.id, mid.id, low.id]) {
+      const sorted = await call(t.app, 'POST', '/doing/planItems/sort', { token, body: { id: top.id, parentId, sort: 1 } });
+      expect(sorted.statusCode).toBe(400);
+      expect(sorted.json().errors[0].param).toBe('parentId');
+      const saved = await call(t.app, 'POST', '/doing/planItems', { token, body: [{ id: top.id, planId: p.id, parentId, label: 'Top' }] });
+      expect(saved.statusCode).toBe(400);
+      expect(saved.json().errors[0].param).toBe('[0].parentId');
+    }
+    // two items of one batch naming each other as parent
+    const pair = await call(t.app, 'POST', '/doing/planItems', { token, body: [{ id: low.id, planId: p.id, parentId: top.id }, { id: top.id, planId: p.id, parentId: low.id }] });
+    expect(pair.statusCode).toBe(400);
+    expect(pair.json().errors[0].param).toBe('[1].parentId');
+    const tree = (await call(t.app, 'GET', `/doing/planItems/plan/${p.id}`, { token })).json();
+    expect(tree.map((i: { label: string }) => i.label)).toEqual(['Top']);
+    expect(tree[0].children[0].children[0].label).toBe('Low');
+    // moving a leaf under a sibling's subtree is still fine
+    expect((await call(t.app, 'POST', '/doing/planItems/sort', { token, body: { id: low.id, parentId: top.id, sort: 9 } })).statusCode).toBe(200);
+  });
 });
 
 describe('GET /doing/planItems/plan/:planId: the kept answer', () => {

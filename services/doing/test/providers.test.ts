@@ -144,4 +144,15 @@ describe('/doing/providerProxy', () => {
     expect(path.json().errors[0].param).toBe('path');
     expect((await call(t.app, 'POST', '/doing/providerProxy/browse', { token: c.token(), body: {} })).json().errors[0].param).toBe('ministryId');
   });
+
+  it('answers 400, never a 500, for a providerId that names a property every object has', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    await auth(c, ministryId, { accessToken: 'stored-token' });
+    for (const providerId of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) {
+      const res = await call(t.app, 'POST', '/doing/providerProxy/browse', { token: c.token(), body: { ministryId, providerId, path: '/' } });
+      expect([providerId, res.statusCode]).toEqual([providerId, 400]);
+      expect(res.json().errors[0].param).toBe('providerId');
+    }
+  });
 });

@@ -68,6 +68,24 @@ describe('/doing/assignments', () => {
     expect(badStatus.json().errors[0].param).toBe('status');
   });
 
+  it('an assignment given to another person goes back to Unconfirmed: the new volunteer has not said yes', async () => {
+    const c = makeChurch();
+    const { position } = await planWithPosition(c);
+    const asg = (await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId } })).json()[0];
+    expect((await call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.token() })).json().status).toBe('Accepted');
+    // the same person kept: the answer stands
+    const same = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { id: asg.id, positionId: position.id, personId: c.personId } });
+    expect(same.json()[0].status).toBe('Accepted');
+    const other = randomUUID();
+    const swapped = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { id: asg.id, positionId: position.id, personId: other.toUpperCase() } });
+    expect(swapped.statusCode).toBe(200);
+    expect(swapped.json()[0]).toMatchObject({ personId: other, status: 'Unconfirmed' });
+    // a status sent with the change is the coordinator's word and is kept
+    const told = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { id: asg.id, positionId: position.id, personId: c.personId, status: 'Accepted' } });
+    expect(told.json()[0]).toMatchObject({ personId: c.personId, status: 'Accepted' });
+    expect((await call(t.app, 'POST', '/doing/assignments', { token: makeChurch().token(), body: { id: asg.id, positionId: position.id, personId: other } })).statusCode).toBe(400);
+  });
+
   it('accept and decline: only the assigned person; the position\'s team leaders are notified through messaging', async () => {
     const c = makeChurch();
     const groupId = randomUUID();
@@ -98,6 +116,18 @@ describe('/doing/assignments', () => {
     expect(t.deps.queue.handedOff.filter((j) => (j.data as { contentId?: string }).contentId === asg.id)).toHaveLength(2);
     expect((await call(t.app, 'GET', `/doing/assignments/${asg.id}`, { token: c.token() })).json().status).toBe('Declined');
   });
+
+  it('the same answer sent several times at once changes the status once and notifies the leaders once', async () => {
+    const c = makeChurch();
+    const groupId = randomUUID();
+    membership.addMember(c.churchId, groupId, randomUUID(), 'Lee Leader', true);
+    const { position } = await planWithPosition(c, groupId);
+    const asg = (await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId } })).json()[0];
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.token() })));
+    expect(answers.map((r) => [r.statusCode, r.json().status])).toEqual(Array.from({ length: 12 }, () => [200, 'Accepted']));
+    await t.drain();
+    expect(t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople' && (j.data as { contentId: string }).contentId === asg.id)).toHaveLength(1);
+  });
 });
 
 describe('/doing/blockoutDates', () => {
@@ -114,5 +144,19 @@ describe('/doing/blockoutDates', () => {
     expect(backwards.json().errors[0].param).toBe('endDate');
     expect((await call(t.app, 'GET', '/doing/blockoutDates/my', { token: makeChurch().token() })).json()).toEqual([]);
     expect((await call(t.app, 'DELETE', `/doing/blockoutDates/${mine.json()[0].id}`, { token })).statusCode).toBe(200);
+  });
+
+  it('refuses an update that moves the start after the stored end, so autofill never meets a range that blocks no day', async () => {
+    const c = makeChurch();
+    const token = c.token();
+    const saved = (await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { startDate: '2030-06-01', endDate: '2030-06-05' } })).json()[0];
+    const late = await call(t.app, 'POST', '/doing/blockoutDates', { token, body: [{ id: saved.id, startDate: '2030-06-09' }] });
+    expect(late.statusCode).toBe(400);
+    expect(late.json().errors[0].param).toBe('[0].startDate');
+    expect((await call(t.app, 'GET', `/doing/blockoutDates/${saved.id}`, { token })).json()).toMatchObject({ startDate: '2030-06-01', endDate: '2030-06-05' });
+    // within the stored range, or with a new end, the update is fine
+    expect((await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { id: saved.id, startDate: '2030-06-05' } })).json()[0]).toMatchObject({ startDate: '2030-06-05', endDate: '2030-06-05' });
+    expect((await call(t.app, 'POST', '/doing/blockoutDates', { token, body: { id: saved.id, startDate: '2030-06-09', endDate: '2030-06-10' } })).json()[0]).toMatchObject({ startDate: '2030-06-09', endDate: '2030-06-10' });
+    expect((await call(t.app, 'POST', '/doing/blockoutDates', { token: makeChurch().token(), body: { id: saved.id, startDate: '2030-06-01' } })).statusCode).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { getRow, notFound, unauthorized, type Db, type DbOrTx } from '@church/common';
+import { and, eq, ne } from 'drizzle-orm';
+import { getRow, unauthorized, type Db, type DbOrTx } from '@church/common';
 import { assignments, plans, positions } from '../db/schema';
 
 export type AssignmentRow = typeof assignments.$inferSelect;
@@ -32,8 +32,15 @@ export async function answerAssignment(db: Db, churchId: string, id: string, per
     const row = (await getRow(tx, assignments, churchId, id, 'Assignment')) as AssignmentRow;
     if (!personId || row.personId !== personId) throw unauthorized(`Only the assigned person can ${status === 'Accepted' ? 'accept' : 'decline'} this assignment`);
     if (row.status === status) return { row, changed: false };
-    const [saved] = await tx.update(assignments).set({ status, updatedAt: new Date() }).where(eq(assignments.id, id)).returning();
-    if (!saved) throw notFound('Assignment');
-    return { row: saved, changed: true };
+    // Only while the status is still another one: of the same answer sent several times at once, one changes
+    // it (the others wait for its commit, then find nothing to change), so the leaders hear of it once.
+    const [saved] = await tx
+      .update(assignments)
+      .set({ status, updatedAt: new Date() })
+      .where(and(eq(assignments.churchId, churchId), eq(assignments.id, row.id), ne(assignments.status, status)))
+      .returning();
+    if (saved) return { row: saved, changed: true };
+    const now = (await getRow(tx, assignments, churchId, row.id, 'Assignment')) as AssignmentRow;
+    return { row: now, changed: false };
   });
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, max, sql } from 'drizzle-orm';
-import { getRow, notFound, preparedReader, type Db, type DbOrTx } from '@church/common';
+import { badRequest, getRow, notFound, preparedReader, type Db, type DbOrTx } from '@church/common';
 import { planItems } from '../db/schema';
 import { buildTree } from '../domain/tree';
 
@@ -26,6 +26,32 @@ export async function nextSort(db: DbOrTx, churchId: string, planId: string, par
 }
 
 /**
+ * Refuses a parent that is the item itself or one of its descendants: such a move would close a loop, and the
+ * items of a loop have no way up to a root, so they would vanish from the tree. 400 naming `param`.
+ */
+export async function refuseLoop(
+  db: DbOrTx,
+  churchId: string,
+  planId: string,
+  itemId: string,
+  parentId: string | null | undefined,
+  param: string,
+  /** parents set earlier in the same batch, not saved yet (item id → parent id) */
+  pending?: Map<string, string | null>,
+): Promise<void> {
+  if (!parentId) return;
+  if (parentId === itemId) throw badRequest(param, 'cannot be the item itself');
+  const rows = await db.select({ id: planItems.id, parentId: planItems.parentId }).from(planItems).where(and(eq(planItems.churchId, churchId), eq(planItems.planId, planId)));
+  const parentOf = new Map<string, string | null>(rows.map((r) => [r.id, r.parentId]));
+  for (const [id, parent] of pending ?? []) parentOf.set(id, parent);
+  const seen = new Set<string>();
+  for (let at: string | null | undefined = parentId; at && !seen.has(at); at = parentOf.get(at)) {
+    if (at === itemId) throw badRequest(param, 'cannot be one of the item\'s own descendants');
+    seen.add(at);
+  }
+}
+
+/**
  * Moves an item (optionally under another parent of the same plan) to `sort`, then renumbers its siblings
  * 1..n in order: a client drops an item at 2.5 to put it between the second and third.
  */
@@ -35,7 +61,8 @@ export async function sortItem(db: Db, churchId: string, id: string, sort: numbe
     const parent = parentId === undefined ? item.parentId : parentId;
     if (parent) {
       const p = (await getRow(tx, planItems, churchId, parent, 'Parent item')) as PlanItemRow;
-      if (p.planId !== item.planId || p.id === item.id) throw notFound('Parent item');
+      if (p.planId !== item.planId) throw notFound('Parent item');
+      await refuseLoop(tx, churchId, item.planId, item.id, p.id, 'parentId');
     }
     await tx.update(planItems).set({ sort, parentId: parent, updatedAt: new Date() }).where(eq(planItems.id, item.id));
     const siblings = await tx.select({ id: planItems.id }).from(planItems).where(siblingsOf(churchId, item.planId, parent)).orderBy(asc(planItems.sort), sql`${planItems.id} = ${item.id} desc`, asc(planItems.id));

@@ -37,7 +37,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const [i, item] of req.body.entries()) {
         const position = await requireRef<typeof positions.$inferSelect>(tx, positions, req.auth.churchId, item.positionId, itemParam(req, i, 'positionId'), 'Position');
         if (item.planId && item.planId !== position.planId) throw badRequest(itemParam(req, i, 'planId'), 'must be the plan of the position');
-        rows.push({ ...item, planId: position.planId, ...(item.id ? {} : { status: item.status ?? 'Unconfirmed' }) });
+        let status = item.id ? item.status : (item.status ?? 'Unconfirmed');
+        if (item.id && status === undefined) {
+          // Given to someone else, the assignment goes back to Unconfirmed: the answer was the other person's.
+          const [stored] = await tx.select({ personId: assignments.personId }).from(assignments).where(and(eq(assignments.churchId, req.auth.churchId), eq(assignments.id, item.id)));
+          if (stored && stored.personId !== item.personId.toLowerCase()) status = 'Unconfirmed';
+        }
+        rows.push({ ...item, planId: position.planId, ...(status === undefined ? {} : { status }) });
       }
       return (await saveRows(tx, assignments, req.auth.churchId, rows)) as never;
     }),

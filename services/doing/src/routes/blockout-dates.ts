@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, gte } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { badRequest, batchOf, crud, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, getRow, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { blockoutDates } from '../db/schema';
 import { utcDay } from '../domain/tree';
 import { BlockoutDate, BlockoutDateSave, IdsQuery } from '../schemas';
@@ -31,7 +31,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!personId) throw badRequest(itemParam(req, i, 'personId'), 'personId is required (the caller has no person record)');
       return { ...item, personId, endDate: item.endDate ?? item.startDate };
     });
-    return app.db.transaction(async (tx) => (await saveRows(tx, blockoutDates, req.auth.churchId, rows)) as never);
+    return app.db.transaction(async (tx) => {
+      // An update that moves only the start keeps the stored end: it must not land after it (a range that
+      // ends before it starts blocks out no day at all, and autofill would book the person).
+      for (const [i, item] of req.body.entries()) {
+        if (!item.id || item.endDate) continue;
+        const stored = (await getRow(tx, blockoutDates, req.auth.churchId, item.id, 'Blockout date')) as typeof blockoutDates.$inferSelect;
+        if (stored.endDate < item.startDate) throw badRequest(itemParam(req, i, 'startDate'), `must not be after endDate (${stored.endDate}); send endDate too`);
+      }
+      return (await saveRows(tx, blockoutDates, req.auth.churchId, rows)) as never;
+    });
   });
   crud(app, { path: base, table: blockoutDates, item: BlockoutDate, save: BlockoutDateSave, view: anyUser, edit: anyUser, only: ['get', 'delete'] });
 }

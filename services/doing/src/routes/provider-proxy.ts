@@ -14,7 +14,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   for (const operation of OPERATIONS) {
     app.post(`/doing/providerProxy/${operation}`, { config: { access: anyUser }, schema: { body: ProxyBody, response: { 200: z.unknown() } } }, async (req) => {
       const deps = doing.deps(app);
-      const provider = deps.providers.contentProviders[req.body.providerId];
+      // Own keys only: `constructor` or `toString` must be an unknown provider, not Object's (a 500).
+      const { contentProviders } = deps.providers;
+      const provider = Object.hasOwn(contentProviders, req.body.providerId) ? contentProviders[req.body.providerId] : undefined;
       if (!provider) throw badRequest('providerId', `unknown provider; known: ${Object.keys(deps.providers.contentProviders).join(', ')}`);
       return callProvider({ db: app.db, secrets: app.deps.secrets, provider, churchId: req.auth.churchId, ministryId: req.body.ministryId }, operation, req.body.path, req.body.resolution);
     });
