@@ -4,7 +4,7 @@ import { fakeServer, type FakeAnswer, type FakeRequest } from '@church/common/te
  * A loopback PayPal REST API (the shapes of PayPal's Orders v2, Subscriptions v1, Catalog Products and
  * Notifications references) for the real `@paypal/paypal-server-sdk`: OAuth client credentials, orders
  * created and captured (order `DECLINE` answers 422 INSTRUMENT_DECLINED), billing plans and subscriptions,
- * and webhook signature verification (`transmission_sig: good` verifies).
+ * webhooks created and deleted, and webhook signature verification (`transmission_sig: good` verifies).
  */
 export async function fakePaypal() {
   let n = 0;
@@ -45,6 +45,8 @@ export async function fakePaypal() {
     if (req.method === 'POST' && req.path === '/v1/billing/plans') return { status: 201, body: { id: next('P-'), product_id: body.product_id, name: body.name, status: 'ACTIVE', billing_cycles: body.billing_cycles } };
     if (req.method === 'POST' && req.path === '/v1/billing/subscriptions') return { status: 201, body: { id: next('I-'), plan_id: body.plan_id, status: 'APPROVAL_PENDING', custom_id: body.custom_id, links: [] } };
     if (req.method === 'POST' && (m = /^\/v1\/billing\/subscriptions\/([^/]+)\/cancel$/.exec(req.path))) return { status: 204 };
+    if (req.method === 'POST' && req.path === '/v1/notifications/webhooks') return { status: 201, body: { id: next('WH-'), url: body.url, event_types: body.event_types } };
+    if (req.method === 'DELETE' && /^\/v1\/notifications\/webhooks\/[^/]+$/.test(req.path)) return { status: 204 };
     if (req.method === 'POST' && req.path === '/v1/notifications/verify-webhook-signature') {
       return { body: { verification_status: body.transmission_sig === 'good' && body.webhook_id === 'WH-123' ? 'SUCCESS' : 'FAILURE' } };
     }

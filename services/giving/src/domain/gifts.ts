@@ -19,11 +19,24 @@ export function parseFundsMeta(text: string | undefined | null): Array<{ fundId:
 }
 
 /**
+ * Currencies without a minor unit at the providers (Stripe's zero-decimal list; PayPal refuses decimals in them).
+ * Payments go to the providers in cents (hundredths), which for these would be a hundred times the gift, so they
+ * are refused for payments. Manual records in them are kept as entered.
+ */
+export const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+
+/** 400 naming `currency` for a payment in a currency without a minor unit (see `ZERO_DECIMAL`). */
+export function checkPaymentCurrency(currency: string): void {
+  if (ZERO_DECIMAL.has(currency.toLowerCase())) throw badRequest('currency', `${currency.toUpperCase()} has no minor unit; payments in it are not supported`);
+}
+
+/**
  * The charged amount must equal the sum of the fund allocations, or that sum plus the transaction fee when the
  * donor chose to cover it (computed exactly as `POST /donate/fee` does). Answers the fee in cents; anything else
  * is a 400 naming `amount`.
  */
 export function checkGiftAmount(input: { amount: number; funds: Array<{ amount: number }>; provider: string; type: string; currency: string; settings: FeeSettings }): { totalCents: number; feeCents: number; fundCents: number[] } {
+  checkPaymentCurrency(input.currency);
   const fundCents = input.funds.map((f) => toCents(f.amount));
   const sum = sumCents(fundCents);
   const total = toCents(input.amount);

@@ -288,6 +288,10 @@ export function stripeProvider(secretKey: string, webhookKey: string | null, opt
 
     async verifyBank(id, customerId, amounts, descriptorCode) {
       if (id.startsWith('seti_')) {
+        // Stripe verifies a setup intent by its id alone: it must be the named customer's, or a caller could
+        // verify (and index as their own) someone else's bank account.
+        const current = await call(() => stripe.setupIntents.retrieve(id));
+        if (idOf(current.customer as string | { id: string } | null) !== customerId) throw badRequest('paymentMethodId', 'is not a bank account setup of this customer');
         const si = await call(() => stripe.setupIntents.verifyMicrodeposits(id, descriptorCode ? { descriptor_code: descriptorCode } : { amounts: amounts ?? [] }));
         const pmId = idOf(si.payment_method as string);
         if (!pmId) return { id, type: 'bank', status: si.status === 'succeeded' ? 'verified' : 'pending' };

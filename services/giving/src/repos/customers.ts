@@ -39,7 +39,10 @@ export async function ensureCustomer(
     if (isUuid(input.customerId)) {
       throw notFound('Customer');
     }
-    // A provider customer made elsewhere (the church's own dashboard): link it to the person now.
+    // A provider customer made elsewhere (the church's own dashboard): link it to the person now. Nothing here
+    // shows whose it is, so only Donations.Edit links one; a member claiming it would gain "own customer" over
+    // someone else's cards and subscriptions.
+    assertOwnPerson(auth, 'Donations.Edit', null);
     const [row] = await db
       .insert(customers)
       .values({ id: randomUUID(), churchId, personId: input.personId ?? null, provider: adapter.name, providerCustomerId: input.customerId, email: input.email ?? null, name: input.name ?? null })

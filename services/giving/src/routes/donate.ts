@@ -9,7 +9,7 @@ import { subscriptionFunds, subscriptions } from '../db/schema';
 import { assertOwnPerson } from '../domain/access';
 import { issuePass } from '../domain/captcha-pass';
 import { feeCents, feeKind } from '../domain/fees';
-import { checkGiftAmount, fundsMeta } from '../domain/gifts';
+import { checkGiftAmount, checkPaymentCurrency, fundsMeta } from '../domain/gifts';
 import { withIdempotency } from '../domain/idempotency';
 import { amountOf, centsText, sumCents, toCents } from '../domain/money';
 import { receiptJob, webhookEffect } from '../jobs/contracts';
@@ -52,6 +52,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post('/giving/donate/client-token', { config: { access: anyUser }, schema: { body: ClientTokenBody } }, async (req) => {
+    if (req.body.amount !== undefined) checkPaymentCurrency(req.body.currency);
     const { provider } = await paymentsFor(app, req.auth.churchId, { gatewayId: req.body.gatewayId, provider: req.body.provider });
     return provider.clientToken({ amountCents: req.body.amount === undefined ? undefined : toCents(req.body.amount), currency: req.body.currency, customerId: req.body.customerId });
   });

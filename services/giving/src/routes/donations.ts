@@ -117,12 +117,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
             };
             let row: DonationRow | undefined;
             if (item.id) {
+              // The status before the update: a gift entered as pending and now confirmed is receipted then.
+              const [before] = await tx
+                .select({ status: donations.status })
+                .from(donations)
+                .where(and(eq(donations.churchId, churchId), eq(donations.id, item.id)))
+                .for('update');
+              if (!before) throw notFound('Donation');
               [row] = await tx
                 .update(donations)
                 .set({ ...values, updatedAt: new Date() })
                 .where(and(eq(donations.churchId, churchId), eq(donations.id, item.id)))
                 .returning();
               if (!row) throw notFound('Donation');
+              if (before.status === 'pending' && row.status === 'complete') created.push(row.id);
             } else {
               [row] = await tx
                 .insert(donations)

@@ -79,7 +79,18 @@ async function saveGateway(app: FastifyInstance, req: FastifyRequest, churchId: 
     // The old endpoint (of the previous key) stops receiving; remove it where the old key still works.
     if (existing?.webhookId && existing.privateKey && !keyChanged) await adapter.deleteWebhook(existing.webhookId).catch(() => undefined);
   }
-  if (provider === 'stripe' && !merged.productId && input.productId === undefined && (keyChanged || !existing)) {
+  // PayPal: the webhook is identified (and its deliveries verified) by its id, so a body carrying `webhookId`
+  // is the hand-made case; otherwise a gateway with no known webhook gets one. The product is made once.
+  if (base && provider === 'paypal' && input.webhookId === undefined && !merged.webhookId) {
+    const hook = await adapter.provisionWebhook(`${base}/giving/donate/webhook/${provider}?churchId=${churchId}`);
+    values.webhookId = hook.id;
+  }
+  // The product is provisioned with the webhook: not without a public base URL, nor for a webhook set up by hand
+  // (the gateway is then saved as given; subscriptions name their product inline, see the README).
+  if (base && !handWebhookKey && provider === 'stripe' && !merged.productId && input.productId === undefined && (keyChanged || !existing)) {
+    values.productId = await adapter.createProduct('Recurring donation');
+  }
+  if (base && provider === 'paypal' && input.webhookId === undefined && !merged.productId && input.productId === undefined) {
     values.productId = await adapter.createProduct('Recurring donation');
   }
 
@@ -148,7 +159,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.delete('/giving/gateways/:id', { config: { access: requires('Settings.Edit') }, schema: { params: IdParams } }, async (req) => {
     const existing = await gatewayById(app.db, req.auth.churchId, req.params.id);
     if (!existing) throw notFound('Gateway');
-    if (existing.webhookId && existing.privateKey && existing.provider === 'stripe') {
+    if (existing.webhookId && existing.privateKey) {
       await giving.deps(app).providers.payments.forGateway(keysOf(app, existing)).deleteWebhook(existing.webhookId);
     }
     await app.db.delete(gateways).where(and(eq(gateways.churchId, req.auth.churchId), eq(gateways.id, existing.id)));

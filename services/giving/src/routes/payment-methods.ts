@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { anyUser, requires } from '@church/auth';
-import { badRequest, Id, notFound, type Db, type ZodTypeProvider } from '@church/common';
+import { anyUser, hasPermission, requires } from '@church/auth';
+import { badRequest, Id, notFound, unauthorized, type Db, type ZodTypeProvider } from '@church/common';
 import { giving } from '../app';
 import { paymentMethods } from '../db/schema';
 import { assertOwnPerson, customerOwner, ownByLookup, ownInBody, ownPersonIn } from '../domain/access';
@@ -206,11 +206,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const customer = await findCustomer(app.db, churchId, req.params.customerid);
       if (!customer) throw notFound('Customer');
       // `:id` is the provider's method id or the local id of the stored method.
-      const [method] = await app.db
-        .select()
-        .from(paymentMethods)
-        .where(and(eq(paymentMethods.churchId, churchId), eq(paymentMethods.customerId, customer.id), /^[0-9a-f-]{36}$/i.test(req.params.id) ? eq(paymentMethods.id, req.params.id) : eq(paymentMethods.providerMethodId, req.params.id)))
-        .limit(1);
+      const byId = /^[0-9a-f-]{36}$/i.test(req.params.id) ? eq(paymentMethods.id, req.params.id) : eq(paymentMethods.providerMethodId, req.params.id);
+      const indexed = await app.db.select().from(paymentMethods).where(and(eq(paymentMethods.churchId, churchId), byId));
+      const method = indexed.find((m) => m.customerId === customer.id);
+      if (!method) {
+        // The provider detaches a card by its id alone, whoever's customer it is: the customer in the path must
+        // be the method's. A method indexed for another customer is someone else's; one not indexed at all is
+        // detached only for Donations.Edit (a member's own methods are indexed when they are added here).
+        const editor = hasPermission(req.auth, 'Donations.Edit', 'GivingApi');
+        if (indexed.length) {
+          if (!editor) throw unauthorized('Missing permission: Donations.Edit or own customer');
+          throw notFound('Payment method');
+        }
+        if (!editor) throw notFound('Payment method');
+      }
       const providerMethodId = method?.providerMethodId ?? req.params.id;
       const { provider } = await paymentsFor(app, churchId, { provider: customer.provider });
       await provider.detach(providerMethodId, customer.providerCustomerId);

@@ -81,7 +81,7 @@ describe('donation lists', () => {
       token: edit,
       body: [
         { personId: ada.id, donationDate: '2025-02-02', amount: 20, funds: [{ fundId: general, amount: 20 }] },
-        { personId: grace.id, donationDate: '2025-02-09', amount: 30 },
+        { personId: grace.id, donationDate: '2025-02-09', amount: 40 },
         { donationDate: '2025-02-16', amount: 9 },
       ],
     });

@@ -55,12 +55,12 @@ describe('kept daily fund totals (fund_day_totals)', () => {
     const saved = await call(t.app, 'POST', '/giving/donations', {
       token: edit,
       body: [
-        { donationDate: '2025-03-02T10:00:00Z', amount: 0.3, funds: [{ fundId: general, amount: 0.1 }, { fundId: missions, amount: 0.2 }] },
+        { donationDate: '2025-03-02T10:00:00Z', amount: 0.5, funds: [{ fundId: general, amount: 0.1 }, { fundId: missions, amount: 0.2 }] },
         // 23:30 UTC is still the 2nd; two allocations to one fund are two gifts
         { donationDate: '2025-03-02T23:30:00Z', amount: 0.3, funds: [{ fundId: general, amount: 0.1 }, { fundId: general, amount: 0.2 }] },
         { batchId: batch.id, donationDate: '2025-03-03T09:00:00Z', amount: 1, funds: [{ fundId: general, amount: 0.7 }] },
         { batchId: batch.id, donationDate: '2025-03-03T09:00:00Z', amount: 2, funds: [{ fundId: missions, amount: 2 }] },
-        { donationDate: '2025-03-04T09:00:00Z', amount: 5, status: 'failed', funds: [{ fundId: general, amount: 5 }] },
+        { donationDate: '2025-03-04T09:00:00Z', amount: 6, status: 'failed', funds: [{ fundId: general, amount: 5 }] },
       ],
     });
     expect(saved.statusCode).toBe(200);
