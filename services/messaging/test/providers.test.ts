@@ -80,6 +80,9 @@ describe('push through the real SDKs against loopback fakes', () => {
     expect(expoCall.json).toEqual(expect.arrayContaining([expect.objectContaining({ to: 'ExponentPushToken[live]', title: 'Hello' })]));
     const fcmCall = fake.seen.find((r) => r.path === '/v1/projects/proj/messages:send')!;
     expect(fcmCall.headers.authorization).toBe('Bearer fcm-token');
+    // sent by firebase-admin's messaging client itself
+    expect(fcmCall.headers['x-firebase-client']).toMatch(/^fire-admin-node\//);
+    expect(fcmCall.json).toEqual({ message: expect.objectContaining({ token: 'fcm-live', notification: { title: 'Hello', body: 'This is a test notification.' } }) });
     const left = await t.app.db.select().from(devices).where(eq(devices.churchId, church.churchId));
     expect(Object.fromEntries(left.map((d) => [d.id, d.pushToken]))).toEqual({ [ids.expo]: 'ExponentPushToken[live]', [ids.expoDead]: null, [ids.fcm]: 'fcm-live', [ids.fcmDead]: null });
     const logs = await t.app.db.select().from(deliveryLogs).where(eq(deliveryLogs.churchId, church.churchId));

@@ -1,5 +1,7 @@
+import { and, eq, or } from 'drizzle-orm';
 import { hasPermission, type Claims } from '@church/auth';
-import { unauthorized } from '@church/common';
+import { unauthorized, type DbOrTx } from '@church/common';
+import { privateMessages } from '../db/schema';
 
 /** Person-note conversation types and the permission each needs (spec: Conversations, access rule). */
 const NOTE_PERMISSION: Record<string, string> = {
@@ -44,4 +46,37 @@ export function displayNameOf(auth: Claims | null | undefined): string | null {
   if (!auth) return null;
   const name = [auth.firstName, auth.lastName].filter(Boolean).join(' ').trim();
   return name || null;
+}
+
+/** The conversation type of private messages: open to its two people only. */
+export const PRIVATE_TYPE = 'privateMessage';
+
+/**
+ * Of these conversations, the ids of the private ones the caller may not open: a private conversation whose pair
+ * is known (a `privatemessages` row) is open only to its two people (from a token of its church), whatever their
+ * permissions. One not paired yet stays open: clients create the conversation, and may post its first message,
+ * before they save the pair.
+ */
+async function closedPrivate(db: DbOrTx, auth: Claims | null | undefined, convs: Array<{ id: string; churchId: string; contentType: string }>): Promise<Set<string>> {
+  const priv = convs.filter((c) => c.contentType === PRIVATE_TYPE);
+  if (!priv.length) return new Set();
+  const pairs = await db
+    .select({ churchId: privateMessages.churchId, conversationId: privateMessages.conversationId, from: privateMessages.fromPersonId, to: privateMessages.toPersonId })
+    .from(privateMessages)
+    .where(or(...priv.map((c) => and(eq(privateMessages.churchId, c.churchId), eq(privateMessages.conversationId, c.id)))));
+  const paired = new Set(pairs.map((r) => r.conversationId));
+  const me = auth?.personId;
+  const open = new Set(pairs.filter((r) => me && r.churchId === auth!.churchId && (r.from === me || r.to === me)).map((r) => r.conversationId));
+  return new Set(priv.filter((c) => paired.has(c.id) && !open.has(c.id)).map((c) => c.id));
+}
+
+/** 401 unless the caller may open this conversation when it is a private one (one of its two people). */
+export async function assertPrivateAccess(db: DbOrTx, auth: Claims | null | undefined, conv: { id: string; churchId: string; contentType: string }): Promise<void> {
+  if ((await closedPrivate(db, auth, [conv])).size) throw unauthorized('Only the two people of a private conversation may open it');
+}
+
+/** These conversations without the private ones the caller is not part of. */
+export async function withoutClosedPrivate<T extends { id: string; churchId: string; contentType: string }>(db: DbOrTx, auth: Claims | null | undefined, convs: T[]): Promise<T[]> {
+  const closed = await closedPrivate(db, auth, convs);
+  return closed.size ? convs.filter((c) => !closed.has(c.id)) : convs;
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { badRequest, providerMessage } from '@church/common';
 import type { MessagingDeps } from '../app';
-import { deliveryLogs, sentTexts, textingProviders } from '../db/schema';
+import { consentLogs, deliveryLogs, sentTexts, textingProviders } from '../db/schema';
 import type { SmsAccount } from '../providers/sms';
 import { SmsError } from '../providers/sms';
 import { contacts, e164, normalizePhone } from './people';
@@ -145,6 +145,17 @@ async function throttle(key: string, perSecond: number) {
   if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
 }
 
+/** Whether the latest consent keyword from this number since `since` (in the church) opted it out. */
+async function optedOutSince(deps: MessagingDeps, churchId: string, phone: string, since: Date): Promise<boolean> {
+  const number = normalizePhone(phone);
+  const rows = await deps.db
+    .select({ phone: consentLogs.phone, action: consentLogs.action })
+    .from(consentLogs)
+    .where(and(eq(consentLogs.churchId, churchId), gte(consentLogs.receivedAt, since), inArray(consentLogs.action, ['optOut', 'optIn'])))
+    .orderBy(desc(consentLogs.receivedAt));
+  return rows.find((r) => normalizePhone(r.phone) === number)?.action === 'optOut';
+}
+
 export const SMS_ATTEMPTS = 4;
 
 /**
@@ -162,6 +173,17 @@ export async function sendQueuedSms(deps: MessagingDeps, deliveryLogId: string, 
   if (!text) return;
   const account = text.providerId ? await activeAccount(deps, log.churchId, text.providerId) : null;
   await throttle(account?.id ?? 'outbox', deps.config.SMS_RATE_PER_SECOND);
+  // A STOP received since the text was queued (a big group's tail waits on the pace) wins: no text, counted opted out.
+  if (await optedOutSince(deps, log.churchId, log.recipient ?? '', log.attemptedAt)) {
+    await deps.db.transaction(async (tx) => {
+      await tx.update(deliveryLogs).set({ status: 'optedOut', error: 'opted out after the text was queued', updatedAt: new Date() }).where(eq(deliveryLogs.id, log.id));
+      await tx
+        .update(sentTexts)
+        .set({ recipientCount: sql`greatest(${sentTexts.recipientCount} - 1, 0)`, optedOutCount: sql`${sentTexts.optedOutCount} + 1` })
+        .where(eq(sentTexts.id, text.id));
+    });
+    return;
+  }
   const callback = account ? `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}/messaging/texting/webhooks/${account.id}/status` : undefined;
   try {
     const sent = await deps.providers.sms.send(account, log.recipient ?? '', text.message, callback);

@@ -121,44 +121,61 @@ export function expoPush(cfg: Pick<PushConfig, 'expoAccessToken' | 'expoBaseUrl'
 }
 
 /**
- * Firebase Cloud Messaging through its documented HTTP v1 API (`POST /v1/projects/{id}/messages:send`):
- * firebase-admin's messaging client has its host fixed to fcm.googleapis.com over HTTP/2 and TLS, so it cannot
- * be aimed at a loopback fake. The OAuth token comes from firebase-admin's service-account credential, or
- * from FCM_ACCESS_TOKEN.
+ * An https agent whose connections go to `baseUrl` instead (plain TCP for an `http:` base, TLS to its host for
+ * `https:`): firebase-admin's messaging client sends to the fixed host fcm.googleapis.com, and its documented
+ * `httpAgent` app option is how one instance is aimed elsewhere (tests: a loopback fake).
+ */
+function rebasingAgent(baseUrl: string): import('node:https').Agent {
+  const https = require('node:https') as typeof import('node:https');
+  const net = require('node:net') as typeof import('node:net');
+  const tls = require('node:tls') as typeof import('node:tls');
+  const base = new URL(baseUrl);
+  const secure = base.protocol === 'https:';
+  const port = Number(base.port || (secure ? 443 : 80));
+  class Rebased extends https.Agent {
+    override createConnection(): import('node:net').Socket {
+      return secure ? tls.connect({ host: base.hostname, port, servername: base.hostname }) : net.connect({ host: base.hostname, port });
+    }
+  }
+  return new Rebased({ keepAlive: true });
+}
+
+const FCM_DEFAULT_ORIGIN = 'https://fcm.googleapis.com';
+let fcmApps = 0;
+
+/**
+ * Firebase Cloud Messaging through firebase-admin's messaging client (`getMessaging(app).send`, FCM HTTP v1). The
+ * OAuth token comes from firebase-admin's service-account credential, or from FCM_ACCESS_TOKEN; a base URL other
+ * than Google's goes through `rebasingAgent` (the client's host is fixed).
  */
 export function fcmPush(cfg: Pick<PushConfig, 'fcmBaseUrl' | 'fcmProjectId' | 'fcmAccessToken' | 'fcmServiceAccountJson'>) {
   const account = cfg.fcmServiceAccountJson ? (JSON.parse(cfg.fcmServiceAccountJson) as { project_id?: string }) : undefined;
   const projectId = cfg.fcmProjectId ?? account?.project_id;
-  let cached: { token: string; until: number } | undefined;
-  const accessToken = async (): Promise<string> => {
-    if (cfg.fcmAccessToken) return cfg.fcmAccessToken;
-    if (cached && cached.until > Date.now()) return cached.token;
-    const { cert } = require('firebase-admin/app') as typeof import('firebase-admin/app');
-    const got = await cert(account as never).getAccessToken();
-    cached = { token: got.access_token, until: Date.now() + (got.expires_in - 60) * 1000 };
-    return cached.token;
-  };
   const configured = Boolean(projectId && (cfg.fcmAccessToken || account));
+  let client: import('firebase-admin/messaging').Messaging | undefined;
+  const messaging = () => {
+    if (client) return client;
+    const { cert, initializeApp } = require('firebase-admin/app') as typeof import('firebase-admin/app');
+    const { getMessaging } = require('firebase-admin/messaging') as typeof import('firebase-admin/messaging');
+    const token = cfg.fcmAccessToken;
+    const credential = token ? { getAccessToken: async () => ({ access_token: token, expires_in: 3600 }) } : cert(account as never);
+    const rebased = new URL(cfg.fcmBaseUrl).origin !== FCM_DEFAULT_ORIGIN;
+    const app = initializeApp({ credential, projectId, ...(rebased ? { httpAgent: rebasingAgent(cfg.fcmBaseUrl) } : {}) }, `messaging-fcm-${++fcmApps}`);
+    // the HTTP/1.1 transport: the one that takes the app's httpAgent
+    const m = getMessaging(app);
+    if (rebased) m.enableLegacyHttpTransport();
+    return (client = m);
+  };
   return {
     configured,
     async send(m: PushMessage): Promise<PushResult> {
       if (!configured) return { provider: 'fcm', status: 'failed', error: 'FCM is not configured: set FCM_SERVICE_ACCOUNT_JSON' };
       try {
-        const res = await fetch(`${cfg.fcmBaseUrl.replace(/\/$/, '')}/v1/projects/${encodeURIComponent(projectId!)}/messages:send`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${await accessToken()}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ message: { token: m.token, notification: { title: m.title, body: m.body }, data: m.data ?? {} } }),
-          signal: AbortSignal.timeout(10_000),
-        });
-        const body = (await res.json().catch(() => ({}))) as {
-          name?: string;
-          error?: { status?: string; message?: string; details?: Array<{ errorCode?: string }> };
-        };
-        if (res.ok) return { provider: 'fcm', status: 'sent', providerMessageId: body.name };
-        const code = body.error?.details?.find((d) => d.errorCode)?.errorCode ?? body.error?.status;
-        return { provider: 'fcm', status: code === 'UNREGISTERED' || code === 'NOT_FOUND' ? 'unregistered' : 'failed', error: body.error?.message ?? `HTTP ${res.status}` };
+        const name = await messaging().send({ token: m.token, notification: { title: m.title, body: m.body }, data: m.data ?? {} });
+        return { provider: 'fcm', status: 'sent', providerMessageId: name };
       } catch (err) {
-        return { provider: 'fcm', status: 'failed', error: providerMessage(err) };
+        const code = (err as { code?: string }).code;
+        return { provider: 'fcm', status: code === 'messaging/registration-token-not-registered' ? 'unregistered' : 'failed', error: providerMessage(err) };
       }
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { notFound, preparedReader, type DbOrTx } from '@church/common';
-import { blockedIps, conversations, messages } from '../db/schema';
+import { blockedIps, conversations, messages, privateMessages } from '../db/schema';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -49,7 +49,11 @@ const postMany = preparedReader({ ...messageColumns, ...gateFields }, () =>
       sql`from unnest(${p('ids', 'uuid[]')}, ${p('personIds', 'uuid[]')}, ${p('displayNames', 'text[]')}, ${p('contents', 'text[]')}, ${p('messageTypes', 'text[]')}, ${p('ips', 'text[]')}, ${p('denied', 'text[]')})`,
       sql`with ordinality as i(id, person_id, display_name, content, message_type, ip, denied, item) cross join conv),`,
       // `denied`: the types that caller may not read (person notes without the notes permission), comma-separated
-      sql`allowed as (select * from g where not g.blocked and g.content_type <> all(string_to_array(g.denied, ','))),`,
+      // a paired private conversation takes posts from its two people only
+      sql`allowed as (select * from g where not g.blocked and g.content_type <> all(string_to_array(g.denied, ','))`,
+      sql`and (g.content_type <> 'privateMessage' or not exists (select 1 from ${privateMessages} pm where pm.church_id = ${p('churchId', 'uuid')} and pm.conversation_id = ${p('conversationId', 'uuid')})`,
+      sql`or exists (select 1 from ${privateMessages} pm where pm.church_id = ${p('churchId', 'uuid')} and pm.conversation_id = ${p('conversationId', 'uuid')}`,
+      sql`and (pm.from_person_id = g.person_id or pm.to_person_id = g.person_id)))),`,
       sql`moved as (update ${conversations} set post_count = post_count + (select count(*) from allowed),`,
       sql`last_post_id = (select id from allowed order by item desc limit 1), first_post_id = coalesce(first_post_id, (select id from allowed order by item limit 1))`,
       sql`where church_id = ${p('churchId', 'uuid')} and id = ${p('conversationId', 'uuid')} and exists (select 1 from allowed)),`,
@@ -86,8 +90,9 @@ export type ChatPostResult = { conversation: ChatConversation; message: MessageR
 
 /**
  * Posts messages to one conversation in one statement, each unless its gate refuses it (the caller may not read
- * `deniedTypes`, or `ip` is blocked); answers each post's result, in order. Outside a transaction the statement is
- * its own, so the conversation's row stays locked only while it runs and commits.
+ * `deniedTypes`, or `ip` is blocked, or the conversation is private and `personId` is not one of its two people);
+ * answers each post's result, in order. Outside a transaction the statement is its own, so the conversation's row
+ * stays locked only while it runs and commits.
  */
 export async function postMessages(db: DbOrTx, churchId: string, conversationId: string, posts: ChatPost[]): Promise<ChatPostResult[]> {
   const ids = posts.map(() => randomUUID());

@@ -5,7 +5,7 @@ import { anyUser, hasPermission } from '@church/auth';
 import { Id, IdList, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { messaging } from '../app';
 import { conversations, messages } from '../db/schema';
-import { assertConversationAccess, canSeeConversation, displayNameOf, isPersonNote } from '../domain/access';
+import { assertConversationAccess, assertPrivateAccess, canSeeConversation, displayNameOf, isPersonNote, withoutClosedPrivate } from '../domain/access';
 import { announceMessages } from '../domain/messages';
 import { groupIdsOf } from '../domain/people';
 import { createConversation, getConversation, insertMessage, messagesOf, withPosts } from '../repos/conversations';
@@ -41,16 +41,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get('/messaging/conversations/timeline/ids', { config: { access: anyUser }, schema: { querystring: z.object({ ids: IdList }) } }, async (req) => {
     if (!req.query.ids.length) return [];
     const rows = await app.db.select().from(conversations).where(and(eq(conversations.churchId, req.auth.churchId), inArray(conversations.id, req.query.ids)));
-    return withPosts(app.db, req.auth.churchId, rows.filter((r) => canSeeConversation(req.auth, r.contentType)));
+    return withPosts(app.db, req.auth.churchId, await withoutClosedPrivate(app.db, req.auth, rows.filter((r) => canSeeConversation(req.auth, r.contentType))));
   });
 
   app.get('/messaging/conversations/messages/:contentType/:contentId', { config: { access: anyUser }, schema: { params: ContentParams, querystring: Page } }, async (req) => {
     assertConversationAccess(req.auth, req.params.contentType);
-    const rows = await app.db
-      .select()
-      .from(conversations)
-      .where(and(eq(conversations.churchId, req.auth.churchId), eq(conversations.contentType, req.params.contentType), eq(conversations.contentId, req.params.contentId)))
-      .orderBy(desc(conversations.dateCreated));
+    const rows = await withoutClosedPrivate(
+      app.db,
+      req.auth,
+      await app.db
+        .select()
+        .from(conversations)
+        .where(and(eq(conversations.churchId, req.auth.churchId), eq(conversations.contentType, req.params.contentType), eq(conversations.contentId, req.params.contentId)))
+        .orderBy(desc(conversations.dateCreated)),
+    );
     const out = [];
     for (const c of rows) out.push({ ...c, messages: await messagesOf(app.db, req.auth.churchId, c.id, req.query), page: req.query.page, limit: req.query.limit });
     return out;
@@ -89,6 +93,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const { churchId, contentType } = req.params;
       assertConversationAccess(req.auth, contentType);
+      if (isPersonNote(contentType) && req.auth?.churchId !== churchId) throw unauthorized('Missing permission');
       let contentId: string;
       try {
         contentId = app.deps.secrets.decrypt(req.params.contentId);
@@ -101,6 +106,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         .where(and(eq(conversations.churchId, churchId), eq(conversations.contentType, contentType), eq(conversations.contentId, contentId)))
         .orderBy(desc(conversations.dateCreated))
         .limit(1);
+      if (current) await assertPrivateAccess(app.db, req.auth, current);
       return current ?? createConversation(app.db, churchId, { contentType, contentId, title: `${contentType} conversation`, visibility: 'public', allowAnonymousPosts: true });
     },
   );
@@ -108,17 +114,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get('/messaging/conversations/:churchId/:contentType/:contentId', { config: { access: 'public' }, schema: { params: ContentParams.extend({ churchId: Id }) } }, async (req) => {
     assertConversationAccess(req.auth, req.params.contentType);
     if (isPersonNote(req.params.contentType) && req.auth?.churchId !== req.params.churchId) throw unauthorized('Missing permission');
-    return app.db
+    const rows = await app.db
       .select()
       .from(conversations)
       .where(and(eq(conversations.churchId, req.params.churchId), eq(conversations.contentType, req.params.contentType), eq(conversations.contentId, req.params.contentId)))
       .orderBy(desc(conversations.dateCreated));
+    return withoutClosedPrivate(app.db, req.auth, rows);
   });
 
   app.get('/messaging/conversations/:churchId/:id', { config: { access: 'public' }, schema: { params: ChurchIdParams } }, async (req) => {
     const conv = await getConversation(app.db, req.params.churchId, req.params.id);
     assertConversationAccess(req.auth, conv.contentType);
     if (isPersonNote(conv.contentType) && req.auth?.churchId !== conv.churchId) throw unauthorized('Missing permission');
+    await assertPrivateAccess(app.db, req.auth, conv);
     return conv;
   });
 
@@ -131,6 +139,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         if (item.id) {
           const existing = await getConversation(tx, churchId, item.id);
           assertConversationAccess(req.auth, existing.contentType);
+          await assertPrivateAccess(tx, req.auth, existing);
           const { id, ...changes } = item;
           const [row] = await tx.update(conversations).set(changes).where(and(eq(conversations.churchId, churchId), eq(conversations.id, id))).returning();
           out.push(row!);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, type Claims } from '@church/auth';
 import { Id, badRequest, batchOf, itemParam, notFound, unauthorized, conflict, type ZodTypeProvider } from '@church/common';
@@ -51,9 +51,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       ? await app.db.select().from(devices).where(and(eq(devices.churchId, churchId), or(...match))).orderBy(asc(devices.registrationDate)).limit(1)
       : [];
     const values = { ...rest, pushToken: pushToken ?? existing?.pushToken ?? null, deviceId: deviceId ?? existing?.deviceId ?? null, personId: req.auth.personId, lastActiveDate: new Date() };
-    if (existing) return view((await app.db.update(devices).set(values).where(eq(devices.id, existing.id)).returning())[0]!);
     // A push token belongs to one device: another church's (or stale) row with it stops receiving.
-    if (pushToken) await app.db.update(devices).set({ pushToken: null }).where(eq(devices.pushToken, pushToken));
+    if (pushToken) await app.db.update(devices).set({ pushToken: null }).where(existing ? and(eq(devices.pushToken, pushToken), ne(devices.id, existing.id)) : eq(devices.pushToken, pushToken));
+    if (existing) return view((await app.db.update(devices).set(values).where(eq(devices.id, existing.id)).returning())[0]!);
     return view((await app.db.insert(devices).values({ id: randomUUID(), churchId, ...values }).returning())[0]!);
   });
 

@@ -5,7 +5,7 @@ import { anyUser, hasPermission, requires } from '@church/auth';
 import { Id, badRequest, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { messaging } from '../app';
 import { messages } from '../db/schema';
-import { assertConversationAccess, deniedConversationTypes, displayNameOf, isPersonNote } from '../domain/access';
+import { PRIVATE_TYPE, assertConversationAccess, assertPrivateAccess, deniedConversationTypes, displayNameOf, isPersonNote } from '../domain/access';
 import { chatPoster } from '../domain/chat-posts';
 import { announceMessages } from '../domain/messages';
 import { getConversation, insertMessage, messagesOf, postMessages, refreshPosts, type ChatConversation, type ChatPost, type ChatPostResult, type ConversationRow, type MessageRow } from '../repos/conversations';
@@ -39,6 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const conv = await getConversation(app.db, churchId, conversationId);
     assertConversationAccess(auth, conv.contentType);
     if (isPersonNote(conv.contentType) && auth?.churchId !== churchId) throw unauthorized('Missing permission');
+    await assertPrivateAccess(app.db, auth, conv);
     return conv;
   };
 
@@ -72,6 +73,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
             throw badRequest(itemParam(req, i, 'conversationId'), 'no such conversation');
           });
           assertConversationAccess(req.auth, conv.contentType);
+          await assertPrivateAccess(tx, req.auth, conv);
           convs.set(conv.id, conv);
         }
         if (item.id) {
@@ -130,6 +132,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       // the statement refused what these refuse, in the same order: nothing was saved when they throw
       assertConversationAccess(auth, posted.conversation.contentType);
       if (posted.conversation.blocked) throw unauthorized('This address may not post in this conversation');
+      if (!posted.message && posted.conversation.contentType === PRIVATE_TYPE) throw unauthorized('Only the two people of a private conversation may post in it');
       if (!posted.message) throw new Error('the conversation refused a message its gate lets through');
       return { conversation: posted.conversation, message: posted.message };
     };

@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, type Claims } from '@church/auth';
-import { Id, badRequest, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
+import { Id, badRequest, batchOf, itemParam, notFound, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { messaging } from '../app';
 import { conversations, notifications, privateMessages } from '../db/schema';
 import { displayNameOf } from '../domain/access';
 import { insertNotifications } from '../domain/notify';
-import { createConversation, getConversation, insertMessage, withPosts } from '../repos/conversations';
+import { createConversation, findConversation, insertMessage, withPosts } from '../repos/conversations';
 import { MessageText } from '../schemas';
 
 const SavePrivate = z.object({
@@ -25,6 +25,19 @@ type PrivateRow = typeof privateMessages.$inferSelect;
 function me(auth: Claims): string {
   if (!auth.personId) throw badRequest('personId', 'the token has no person; private messages need one', 'header');
   return auth.personId;
+}
+
+/**
+ * A conversation a new pair may take: a `privateMessage` one that no other pair holds. Any other (a person note, a
+ * group's, another pair's) would show its last message to the pair, so it is refused (400).
+ */
+async function pairConversation(tx: DbOrTx, churchId: string, conversationId: string, param: string) {
+  const conv = await findConversation(tx, churchId, conversationId);
+  if (!conv) throw badRequest(param, 'no such conversation');
+  if (conv.contentType !== 'privateMessage') throw badRequest(param, 'must be a privateMessage conversation');
+  const [taken] = await tx.select({ id: privateMessages.id }).from(privateMessages).where(and(eq(privateMessages.churchId, churchId), eq(privateMessages.conversationId, conv.id))).limit(1);
+  if (taken) throw badRequest(param, 'belongs to another private conversation');
+  return conv;
 }
 
 /** `/messaging/privatemessages`: one conversation per pair of people; `notifyPersonId` holds who has not read it. */
@@ -115,7 +128,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         if (item.id && (!row || (row.fromPersonId !== from && row.toPersonId !== from))) throw notFound('Private message');
         if (!row) {
           const conv = item.conversationId
-            ? await getConversation(tx, churchId, item.conversationId)
+            ? await pairConversation(tx, churchId, item.conversationId, itemParam(req, i, 'conversationId'))
             : await createConversation(tx, churchId, { contentType: 'privateMessage', contentId: from, title: name ? `Message from ${name}` : 'Private message', visibility: 'hidden' });
           [row] = await tx
             .insert(privateMessages)
