@@ -181,6 +181,28 @@ export async function fakeStripe(opts: { slowMs?: number } = {}) {
       objects.set(p.id, p);
       return { body: p };
     }
+    if (!post && path === '/v1/invoice_payments') {
+      // List all payments for an invoice: by `invoice`, or by `payment[type]` with `payment[payment_intent]`.
+      const q = parseForm(req.query) as { invoice?: string; status?: string; limit?: string; payment?: { type?: string; payment_intent?: string; payment_record?: string } };
+      if (q.payment && !q.payment.type) return error(400, 'invalid_request_error', 'Missing required param: payment[type].', { param: 'payment[type]' });
+      if (q.payment?.type === 'payment_intent' && !q.payment.payment_intent) return error(400, 'invalid_request_error', 'Missing required param: payment[payment_intent].', { param: 'payment[payment_intent]' });
+      const data = [...objects.values()]
+        .filter((o) => o.object === 'invoice_payment')
+        .filter((o) => !q.invoice || o.invoice === q.invoice)
+        .filter((o) => !q.status || o.status === q.status)
+        .filter((o) => {
+          if (!q.payment) return true;
+          const pay = o.payment as { type: string; payment_intent?: string; payment_record?: string };
+          return pay.type === q.payment.type && (q.payment.type !== 'payment_intent' || pay.payment_intent === q.payment.payment_intent);
+        })
+        .reverse()
+        .slice(0, Number(q.limit ?? 10));
+      return { body: { object: 'list', has_more: false, url: '/v1/invoice_payments', data } };
+    }
+    if (!post && (m = /^\/v1\/(invoice_payments|invoices|charges)\/([^/]+)$/.exec(path))) {
+      const o = objects.get(m[2]!);
+      return o ? { body: o } : error(404, 'invalid_request_error', `No such ${m[1]}: '${m[2]}'`, { code: 'resource_missing' });
+    }
     if (!post && path === '/v1/events') {
       const gte = Number(req.query.get('created[gte]') ?? 0);
       const lte = Number(req.query.get('created[lte]') ?? Infinity);
@@ -209,9 +231,61 @@ export async function fakeStripe(opts: { slowMs?: number } = {}) {
     return e;
   };
 
+  /**
+   * A subscription period paid as Stripe pays it since API version 2025-03-31.basil: the invoice, its default
+   * PaymentIntent and that intent's charge, linked only through an InvoicePayment (`payment.type`
+   * `payment_intent`); neither the charge nor the intent names the invoice. Answers the objects as kept.
+   */
+  const payInvoice = (subscription: string, amount: number, currency = 'usd') => {
+    const now = Math.floor(Date.now() / 1000);
+    const sub = objects.get(subscription);
+    const customer = (sub?.customer as string | undefined) ?? null;
+    const invoice: StripeObject = {
+      id: next('in'),
+      object: 'invoice',
+      status: 'paid',
+      amount_due: amount,
+      amount_paid: amount,
+      amount_remaining: 0,
+      currency,
+      customer,
+      created: now,
+      parent: { type: 'subscription_details', subscription_details: { subscription, metadata: sub?.metadata ?? {} }, quote_details: null },
+    };
+    const piId = next('pi');
+    const charge: StripeObject = { id: next('ch'), object: 'charge', amount, amount_captured: amount, amount_refunded: 0, refunded: false, captured: true, paid: true, status: 'succeeded', currency, customer, payment_intent: piId, created: now };
+    const paymentIntent: StripeObject = { id: piId, object: 'payment_intent', amount, amount_received: amount, currency, customer, payment_method_types: ['card'], status: 'succeeded', latest_charge: charge.id, metadata: {}, created: now };
+    const invoicePayment: StripeObject = {
+      id: next('inpay'),
+      object: 'invoice_payment',
+      amount_paid: amount,
+      amount_requested: amount,
+      created: now,
+      currency,
+      invoice: invoice.id,
+      is_default: true,
+      livemode: false,
+      payment: { type: 'payment_intent', payment_intent: piId },
+      status: 'paid',
+      status_transitions: { canceled_at: null, paid_at: now },
+    };
+    for (const o of [invoice, charge, paymentIntent, invoicePayment]) objects.set(o.id, o);
+    return { invoice, paymentIntent, charge, invoicePayment };
+  };
+
+  /** Refunds `amount` more of a kept charge (`amount_refunded` is cumulative, `refunded` once it is all) and answers a copy. */
+  const refundCharge = (chargeId: string, amount: number): StripeObject => {
+    const charge = objects.get(chargeId)!;
+    charge.amount_refunded = Math.min(Number(charge.amount), Number(charge.amount_refunded ?? 0) + amount);
+    charge.refunded = charge.amount_refunded === charge.amount;
+    return { ...charge };
+  };
+
   return {
     ...server,
     objects,
+    payInvoice,
+    refundCharge,
     events,
     event,
     state,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { prepared, preparedReader, processWebhookEvent, type RecordedWebhookEvent, type Tx, type WebhookEventRow } from '@church/common';
 import type { GivingDeps } from '../app';
 import { donations, eventLogs, subscriptionFunds, subscriptions, webhookEvents } from '../db/schema';
@@ -9,6 +9,7 @@ import { parseFundsMeta } from '../domain/gifts';
 import type { EventEffect, ProviderEvent } from '../providers/payments';
 import { interpretStripe } from '../providers/stripe';
 import { interpretPaypal } from '../providers/paypal';
+import { providerOfChurch } from '../repos/gateway-keys';
 import { receiptJob } from './contracts';
 import { scheduleReceipts } from './receipt';
 
@@ -113,7 +114,17 @@ export async function applyEffect(tx: Tx, churchId: string, provider: string, ef
       return { outcome: removed.length ? `subscription ${removed[0]!.id} removed` : 'subscription already removed', receipts: [] };
     }
     case 'refund': {
-      const existing = await donationByTransaction(tx, churchId, effect.transactionId);
+      let existing = await donationByTransaction(tx, churchId, effect.transactionId);
+      if (!existing && effect.invoiceIds?.length) {
+        // A subscription period's payment: its donation is kept under the invoice the payment paid. A payment
+        // that paid several recorded invoices is not attributable (the refunded amount is the payment's).
+        const ofInvoices = await tx
+          .select()
+          .from(donations)
+          .where(and(eq(donations.churchId, churchId), inArray(donations.transactionId, effect.invoiceIds)));
+        if (ofInvoices.length > 1) return { outcome: `ignored: payment ${effect.transactionId} paid ${ofInvoices.length} recorded invoices`, receipts: [] };
+        existing = ofInvoices[0];
+      }
       if (!existing) return { outcome: `ignored: no donation with transaction ${effect.transactionId}`, receipts: [] };
       const full = effect.refundedCents >= toCents(existing.amount);
       await tx
@@ -195,16 +206,33 @@ async function recordNewPayment(deps: GivingDeps, event: EventFacts, effect: Eve
  */
 export const settleWebhookEvent = (deps: GivingDeps, event: RecordedWebhookEvent): Promise<boolean> => recordNewPayment(deps, event, effectOf(event));
 
+/**
+ * The invoices a refunded payment paid, when no donation carries the payment's own id: a subscription period is
+ * recorded under its invoice id (`invoice.paid`), and its refund (`charge.refunded`) names the PaymentIntent.
+ * Asked of the provider before the event's transaction (no row is held during the call) and at refund time, so
+ * periods recorded by any earlier version are found too. A provider failure throws: the job is retried.
+ */
+async function refundInvoices(deps: GivingDeps, event: EventFacts, effect: EventEffect): Promise<string[] | undefined> {
+  if (effect.kind !== 'refund') return undefined;
+  if (await donationByTransaction(deps.db, event.churchId, effect.transactionId)) return undefined;
+  const provider = await providerOfChurch(deps, event.churchId, event.provider);
+  if (!provider?.invoicesOfPayment) return undefined;
+  return provider.invoicesOfPayment(effect.transactionId);
+}
+
 /** The webhook job's handler: the effect once per event, the event-log entry, then the receipts. */
 export async function handleWebhookEvent(deps: GivingDeps, webhookEventId: string): Promise<void> {
   const [recorded] = await readEvent(deps.db, { id: webhookEventId });
   if (!recorded || recorded.processedAt) return;
-  if (await recordNewPayment(deps, recorded, effectOf(recorded))) return;
+  const first = effectOf(recorded);
+  if (await recordNewPayment(deps, recorded, first)) return;
+  const invoiceIds = await refundInvoices(deps, recorded, first);
   let receipts: string[] = [];
   let churchId = '';
   await processWebhookEvent(deps.db, webhookEventId, async (event: WebhookEventRow, tx) => {
     churchId = event.churchId;
-    const effect = effectOf(event);
+    const interpreted = effectOf(event);
+    const effect: EventEffect = interpreted.kind === 'refund' && invoiceIds ? { ...interpreted, invoiceIds } : interpreted;
     const customerId = effect.kind === 'payment' ? (effect.customerId ?? null) : null;
     const applied = await applyEffect(tx, event.churchId, event.provider, effect, { customerId, provider: event.provider, providerId: event.eventId, eventType: event.type });
     receipts = applied.receipts;

@@ -99,7 +99,18 @@ export type EventEffect =
   | { kind: 'payment'; status: 'complete' | 'pending' | 'failed'; transactionId: string; amountCents: number; currency: string; method: string; methodDetails?: string | null; metadata: Record<string, string>; customerId?: string | null; at: Date }
   | { kind: 'invoice'; providerSubscriptionId: string; transactionId: string; amountCents: number; currency: string; at: Date }
   | { kind: 'subscriptionCancelled'; providerSubscriptionId: string }
-  | { kind: 'refund'; transactionId: string; refundedCents: number; amountCents: number }
+  | {
+      kind: 'refund';
+      /** the refunded payment's id (Stripe: the charge's PaymentIntent, else the charge) */
+      transactionId: string;
+      refundedCents: number;
+      amountCents: number;
+      /**
+       * the invoices the refunded payment paid, when no donation carries its own id: a subscription period's
+       * donation is kept under its invoice id (added by the webhook job, `invoicesOfPayment`)
+       */
+      invoiceIds?: string[];
+    }
   | { kind: 'ignored'; reason: string };
 
 export interface PaymentProvider {
@@ -127,6 +138,12 @@ export interface PaymentProvider {
   /** checks the signature over the raw bytes (400 when missing or wrong) and answers the event */
   verifyWebhook(req: FastifyRequest, raw: Buffer): Promise<ProviderEvent>;
   interpret(event: ProviderEvent): EventEffect;
+  /**
+   * The invoices a payment paid (Stripe: the InvoicePayments of a PaymentIntent), so a refund of a
+   * subscription period's payment finds the donation recorded under the invoice id. Absent: the provider's
+   * refunds name the recorded transaction themselves.
+   */
+  invoicesOfPayment?(paymentId: string): Promise<string[]>;
   listEvents(from: Date, to: Date): Promise<ProviderEvent[]>;
 }
 

@@ -343,6 +343,23 @@ export function stripeProvider(secretKey: string, webhookKey: string | null, opt
 
     interpret: interpretStripe,
 
+    async invoicesOfPayment(paymentId) {
+      // Since API version 2025-03-31.basil neither the Charge nor the PaymentIntent names its invoice (and an
+      // invoice's `payments` are includable only, never in an event's payload): the link is the InvoicePayment,
+      // listed by its payment. The list filters by PaymentIntent (or payment record) only: a charge without an
+      // intent (legacy) is not looked up.
+      if (!paymentId.startsWith('pi_')) return [];
+      return call(async () => {
+        const ids: string[] = [];
+        for await (const payment of stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: paymentId }, limit: 10 })) {
+          const invoice = idOf(payment.invoice as string | { id: string });
+          if (invoice && !ids.includes(invoice)) ids.push(invoice);
+          if (ids.length >= 100) break;
+        }
+        return ids;
+      });
+    },
+
     async listEvents(from, to) {
       const out: ProviderEvent[] = [];
       const created = { gte: Math.floor(from.getTime() / 1000), lte: Math.floor(to.getTime() / 1000) };

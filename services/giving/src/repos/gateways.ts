@@ -2,9 +2,10 @@ import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { keptPer, notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
 import { giving } from '../app';
+import { gatewayKeys } from './gateway-keys';
 import { gateways } from '../db/schema';
 import type { FeeSettings } from '../domain/fees';
-import type { GatewayKeys, PaymentProvider, ProviderEvent, ProviderName } from '../providers/payments';
+import type { GatewayKeys, PaymentProvider, ProviderEvent } from '../providers/payments';
 
 export type GatewayRow = typeof gateways.$inferSelect;
 
@@ -51,15 +52,7 @@ export async function findGateway(db: DbOrTx, churchId: string, opts: { gatewayI
 
 /** The decrypted keys of a gateway, for one call. */
 export function keysOf(app: FastifyInstance, row: GatewayRow): GatewayKeys {
-  const open = (s: string | null) => (s ? app.deps.secrets.decrypt(s) : null);
-  return {
-    provider: row.provider as ProviderName,
-    publicKey: row.publicKey,
-    privateKey: open(row.privateKey) ?? '',
-    webhookKey: open(row.webhookKey),
-    webhookId: row.webhookId,
-    productId: row.productId,
-  };
+  return gatewayKeys(app.deps.secrets, row);
 }
 
 /** The provider adapter of a church's gateway. */

@@ -166,6 +166,53 @@ describe('POST /giving/donate/webhook/:provider', () => {
     expect(await donationsOf(c.churchId)).toHaveLength(1);
   });
 
+  it("applies a refund of a subscription period's payment to that period's donation, found through the payment's invoice", async () => {
+    const c = await church();
+    const donor = makePerson('Rhea', 'Refund');
+    const sub = await call(t.app, 'POST', '/giving/donate/subscribe', {
+      token: c.token([], { personId: donor.id }),
+      body: { id: 'pm_card_visa', amount: 40, interval: { interval: 'month', interval_count: 1 }, funds: [{ id: c.general, amount: 25 }, { id: c.missions, amount: 15 }] },
+    });
+    expect(sub.statusCode).toBe(200);
+    // two periods paid; the second one's payment is refunded
+    const first = t.stripe.payInvoice(sub.json().subscriptionId, 4000);
+    const second = t.stripe.payInvoice(sub.json().subscriptionId, 4000);
+    for (const period of [first, second]) expect((await deliver(t, c.churchId, t.stripe.event('invoice.paid', period.invoice))).statusCode).toBe(200);
+    await t.drain();
+    const byInvoice = async (invoiceId: string) => (await donationsOf(c.churchId)).find((d) => d.transactionId === invoiceId)!;
+    expect(await byInvoice(second.invoice.id)).toMatchObject({ amount: '40.00', status: 'complete', refundedAmount: '0.00', subscriptionId: sub.json().id });
+    const lookups = () => t.stripe.requests('GET', '/v1/invoice_payments').filter((r) => r.query.get('payment[payment_intent]') === second.paymentIntent.id);
+
+    // a partial refund: the charge names only its PaymentIntent; the invoice is asked of Stripe
+    const partial = t.stripe.event('charge.refunded', t.stripe.refundCharge(second.charge.id, 1500));
+    expect((await deliver(t, c.churchId, partial)).statusCode).toBe(200);
+    await t.drain();
+    expect(await byInvoice(second.invoice.id)).toMatchObject({ status: 'complete', refundedAmount: '15.00' });
+    expect(lookups()).toHaveLength(1);
+    expect(lookups()[0]!.query.get('payment[type]')).toBe('payment_intent');
+
+    // the rest: refunded in full
+    const full = t.stripe.event('charge.refunded', t.stripe.refundCharge(second.charge.id, 2500));
+    await deliver(t, c.churchId, full);
+    await t.drain();
+    expect(await byInvoice(second.invoice.id)).toMatchObject({ status: 'refunded', refundedAmount: '40.00' });
+    // the other period is untouched
+    expect(await byInvoice(first.invoice.id)).toMatchObject({ status: 'complete', refundedAmount: '0.00' });
+
+    // replays of either event (de-duplicated by event id) change nothing and ask Stripe nothing
+    for (const again of [full, partial]) {
+      const res = await deliver(t, c.churchId, again);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ duplicate: true });
+    }
+    await t.drain();
+    expect(await byInvoice(second.invoice.id)).toMatchObject({ status: 'refunded', refundedAmount: '40.00' });
+    expect(lookups()).toHaveLength(2);
+    expect(await donationsOf(c.churchId)).toHaveLength(2);
+    const log = await call(t.app, 'GET', '/giving/eventLog/type/charge.refunded', { token: c.token(['Donations.ViewSummary']) });
+    expect((log.json() as Array<{ providerId: string; status: string; message: string }>).map((l) => [l.providerId, l.status]).sort()).toEqual([[partial.id, 'processed'], [full.id, 'processed']].sort());
+  });
+
   it('acknowledges an event type it does not act on, and logs it as ignored', async () => {
     const c = await church();
     const res = await deliver(t, c.churchId, t.stripe.event('customer.created', { id: 'cus_9', object: 'customer' }));
