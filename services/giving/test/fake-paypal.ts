@@ -55,6 +55,25 @@ export async function fakePaypal() {
   return { ...server, orders };
 }
 
+/**
+ * A loopback PayPal for one test file: listening before the file's tests (its `beforeAll` is registered before
+ * `useGiving`'s, so the address is known when the app starts) and closed after them. `seen` is what it received;
+ * `config(extra)` the `useGiving` config aiming the SDK at it.
+ */
+export function usePaypal() {
+  let server: Awaited<ReturnType<typeof fakePaypal>> | undefined;
+  beforeAll(async () => {
+    server = await fakePaypal();
+  });
+  afterAll(() => server?.close());
+  return {
+    get seen() {
+      return server!.seen;
+    },
+    config: (extra: Record<string, string> = {}) => () => ({ PAYPAL_API_BASE: server!.url, ...extra }),
+  };
+}
+
 /** PayPal's signature headers on a webhook delivery; `sig: 'good'` verifies at the fake. */
 export const paypalHeaders = (sig = 'good') => ({
   'content-type': 'application/json',

@@ -131,12 +131,16 @@ describe('texting and consent', () => {
 });
 
 describe('private conversations', () => {
-  it('are open to their two people only, on every conversation, message and connection route', async () => {
+  /** A church and two of its people, Alice and Bob, with their tokens. */
+  const twoPeople = () => {
     const church = makeChurch();
     const aliceId = randomUUID();
     const bobId = randomUUID();
-    const alice = church.token([], { personId: aliceId });
-    const bob = church.token([], { personId: bobId });
+    return { church, aliceId, bobId, alice: church.token([], { personId: aliceId }), bob: church.token([], { personId: bobId }) };
+  };
+
+  it('are open to their two people only, on every conversation, message and connection route', async () => {
+    const { church, aliceId, bobId, alice, bob } = twoPeople();
     const staff = church.token(['Content.Edit', 'People.Edit', 'People.View'], { personId: randomUUID() });
     const sent = await call(t.app, 'POST', '/messaging/privatemessages', { token: alice, body: { toPersonId: bobId, content: 'Just between us' } });
     expect(sent.statusCode).toBe(200);
@@ -183,11 +187,7 @@ describe('private conversations', () => {
   });
 
   it('stay open until their pair is saved: a client may create the conversation and post in it first', async () => {
-    const church = makeChurch();
-    const aliceId = randomUUID();
-    const bobId = randomUUID();
-    const alice = church.token([], { personId: aliceId });
-    const bob = church.token([], { personId: bobId });
+    const { church, aliceId, bobId, alice, bob } = twoPeople();
     const stranger = church.token([], { personId: randomUUID() });
     const conv = await call(t.app, 'POST', '/messaging/conversations', { token: alice, body: { contentType: 'privateMessage', contentId: aliceId, title: 'To Bob', visibility: 'hidden' } });
     expect(conv.statusCode).toBe(200);

@@ -25,28 +25,22 @@ export async function nextSort(db: DbOrTx, churchId: string, planId: string, par
   return Math.floor(Number(row?.last ?? 0)) + 1;
 }
 
-/**
- * Refuses a parent that is the item itself or one of its descendants: such a move would close a loop, and the
- * items of a loop have no way up to a root, so they would vanish from the tree. 400 naming `param`.
- */
-export async function refuseLoop(
-  db: DbOrTx,
-  churchId: string,
-  planId: string,
-  itemId: string,
-  parentId: string | null | undefined,
-  param: string,
-  /** parents set earlier in the same batch, not saved yet (item id → parent id) */
-  pending?: Map<string, string | null>,
-): Promise<void> {
-  if (!parentId) return;
-  if (parentId === itemId) throw badRequest(param, 'cannot be the item itself');
+/** Each item's parent in a plan (item id → parent id), for `refuseLoop`. */
+export async function parentsIn(db: DbOrTx, churchId: string, planId: string): Promise<Map<string, string | null>> {
   const rows = await db.select({ id: planItems.id, parentId: planItems.parentId }).from(planItems).where(and(eq(planItems.churchId, churchId), eq(planItems.planId, planId)));
-  const parentOf = new Map<string, string | null>(rows.map((r) => [r.id, r.parentId]));
-  for (const [id, parent] of pending ?? []) parentOf.set(id, parent);
+  return new Map(rows.map((r) => [r.id, r.parentId]));
+}
+
+/**
+ * Refuses a parent that is the item itself or one of its descendants (by `parentOf`, see `parentsIn`): such a move
+ * would close a loop, and the items of a loop have no way up to a root, so they would vanish from the tree. 400
+ * naming `param`.
+ */
+export function refuseLoop(parentOf: ReadonlyMap<string, string | null>, itemId: string, parentId: string, param: string): void {
+  if (parentId === itemId) throw badRequest(param, 'cannot be the item itself');
   const seen = new Set<string>();
   for (let at: string | null | undefined = parentId; at && !seen.has(at); at = parentOf.get(at)) {
-    if (at === itemId) throw badRequest(param, 'cannot be one of the item\'s own descendants');
+    if (at === itemId) throw badRequest(param, "cannot be one of the item's own descendants");
     seen.add(at);
   }
 }
@@ -62,7 +56,7 @@ export async function sortItem(db: Db, churchId: string, id: string, sort: numbe
     if (parent) {
       const p = (await getRow(tx, planItems, churchId, parent, 'Parent item')) as PlanItemRow;
       if (p.planId !== item.planId) throw notFound('Parent item');
-      await refuseLoop(tx, churchId, item.planId, item.id, p.id, 'parentId');
+      refuseLoop(await parentsIn(tx, churchId, item.planId), item.id, p.id, 'parentId');
     }
     await tx.update(planItems).set({ sort, parentId: parent, updatedAt: new Date() }).where(eq(planItems.id, item.id));
     const siblings = await tx.select({ id: planItems.id }).from(planItems).where(siblingsOf(churchId, item.planId, parent)).orderBy(asc(planItems.sort), sql`${planItems.id} = ${item.id} desc`, asc(planItems.id));

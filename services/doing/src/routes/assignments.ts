@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, crud, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, crud, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { assignments, plans, positions } from '../db/schema';
 import { requireRef } from '../repos/refs';
 import { ofPlans } from '../repos/plans';
@@ -34,15 +34,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(base, { ...read, schema: { body: batchOf(AssignmentSave), response: { 200: List } } }, (req) =>
     app.db.transaction(async (tx) => {
       const rows = [];
+      // Given to someone else without a status, an assignment goes back to Unconfirmed: the answer was the other person's.
+      const updates = req.body.flatMap((item) => (item.id && item.status === undefined ? [item.id.toLowerCase()] : []));
+      const storedPerson = new Map((await rowsByIds(tx, assignments, req.auth.churchId, updates)).map((r) => [r.id, r.personId]));
       for (const [i, item] of req.body.entries()) {
         const position = await requireRef<typeof positions.$inferSelect>(tx, positions, req.auth.churchId, item.positionId, itemParam(req, i, 'positionId'), 'Position');
         if (item.planId && item.planId !== position.planId) throw badRequest(itemParam(req, i, 'planId'), 'must be the plan of the position');
         let status = item.id ? item.status : (item.status ?? 'Unconfirmed');
-        if (item.id && status === undefined) {
-          // Given to someone else, the assignment goes back to Unconfirmed: the answer was the other person's.
-          const [stored] = await tx.select({ personId: assignments.personId }).from(assignments).where(and(eq(assignments.churchId, req.auth.churchId), eq(assignments.id, item.id)));
-          if (stored && stored.personId !== item.personId.toLowerCase()) status = 'Unconfirmed';
-        }
+        const stored = item.id && status === undefined ? storedPerson.get(item.id.toLowerCase()) : undefined;
+        if (stored !== undefined && stored !== item.personId.toLowerCase()) status = 'Unconfirmed';
         rows.push({ ...item, planId: position.planId, ...(status === undefined ? {} : { status }) });
       }
       return (await saveRows(tx, assignments, req.auth.churchId, rows)) as never;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, gte } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { badRequest, batchOf, crud, getRow, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { blockoutDates } from '../db/schema';
 import { utcDay } from '../domain/tree';
 import { BlockoutDate, BlockoutDateSave, IdsQuery } from '../schemas';
@@ -34,10 +34,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return app.db.transaction(async (tx) => {
       // An update that moves only the start keeps the stored end: it must not land after it (a range that
       // ends before it starts blocks out no day at all, and autofill would book the person).
-      for (const [i, item] of req.body.entries()) {
-        if (!item.id || item.endDate) continue;
-        const stored = (await getRow(tx, blockoutDates, req.auth.churchId, item.id, 'Blockout date')) as typeof blockoutDates.$inferSelect;
-        if (stored.endDate < item.startDate) throw badRequest(itemParam(req, i, 'startDate'), `must not be after endDate (${stored.endDate}); send endDate too`);
+      const startOnly = req.body.flatMap((item, i) => (item.id && !item.endDate ? [{ i, id: item.id.toLowerCase(), startDate: item.startDate }] : []));
+      const storedEnd = new Map((await rowsByIds(tx, blockoutDates, req.auth.churchId, startOnly.map((u) => u.id))).map((r) => [r.id, r.endDate]));
+      for (const { i, id, startDate } of startOnly) {
+        const end = storedEnd.get(id);
+        if (end !== undefined && end < startDate) throw badRequest(itemParam(req, i, 'startDate'), `must not be after endDate (${end}); send endDate too`);
       }
       return (await saveRows(tx, blockoutDates, req.auth.churchId, rows)) as never;
     });

@@ -4,7 +4,7 @@ import { anyUser } from '@church/auth';
 import { Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { planItems, plans } from '../db/schema';
 import { requireRef } from '../repos/refs';
-import { deleteItem, itemTree, nextSort, refuseLoop, sortItem } from '../repos/plan-items';
+import { deleteItem, itemTree, nextSort, parentsIn, refuseLoop, sortItem } from '../repos/plan-items';
 import { feedItems } from '../domain/plan-feed';
 import { doing } from '../app';
 import { IdsQuery, PlanItem, PlanItemSave, PlanItemTree, SortBody } from '../schemas';
@@ -41,16 +41,22 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
       const rows = [];
-      // Parents moved earlier in this batch: two items naming each other close a loop as surely as one.
-      const moved = new Map<string, string | null>();
+      // Each plan's parents as this batch leaves them, read once: two items naming each other close a loop as surely as one.
+      const parents = new Map<string, Map<string, string | null>>();
+      const parentsOf = async (planId: string) => parents.get(planId) ?? parents.set(planId, await parentsIn(tx, churchId, planId)).get(planId)!;
       for (const [i, item] of req.body.entries()) {
         await requireRef(tx, plans, churchId, item.planId, itemParam(req, i, 'planId'), 'Plan');
         if (item.parentId) {
           const parent = await requireRef<{ planId: string }>(tx, planItems, churchId, item.parentId, itemParam(req, i, 'parentId'), 'Parent item');
           if (parent.planId !== item.planId) throw badRequest(itemParam(req, i, 'parentId'), 'belongs to another plan');
-          if (item.id) await refuseLoop(tx, churchId, item.planId, item.id.toLowerCase(), item.parentId.toLowerCase(), itemParam(req, i, 'parentId'), moved);
         }
-        if (item.id && item.parentId !== undefined) moved.set(item.id.toLowerCase(), item.parentId?.toLowerCase() ?? null);
+        if (item.id && item.parentId !== undefined) {
+          const parentOf = await parentsOf(item.planId);
+          const id = item.id.toLowerCase();
+          const parentId = item.parentId?.toLowerCase() ?? null;
+          if (parentId) refuseLoop(parentOf, id, parentId, itemParam(req, i, 'parentId'));
+          parentOf.set(id, parentId);
+        }
         rows.push(item.sort === undefined && !item.id ? { ...item, sort: await nextSort(tx, churchId, item.planId, item.parentId ?? null) } : item);
       }
       return (await saveRows(tx, planItems, churchId, rows)) as never;

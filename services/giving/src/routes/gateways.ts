@@ -68,31 +68,22 @@ async function saveGateway(app: FastifyInstance, req: FastifyRequest, churchId: 
   const adapter = deps.providers.payments.forGateway(keysOf(app, merged));
   const base = deps.config.GIVING_PUBLIC_URL?.replace(/\/+$/, '');
   const keyChanged = !!newPrivate && (!existing || newPrivate !== keysOf(app, existing).privateKey);
-  // Provision when no signing secret is known, or the key changed on a gateway whose webhook this service made
-  // (a webhook set up by hand stays as the church made it).
-  const provision = !merged.webhookKey || (keyChanged && (!existing || !!existing.webhookId));
-  if (base && !handWebhookKey && provider === 'stripe' && provision) {
-    const url = `${base}/giving/donate/webhook/${provider}?churchId=${churchId}`;
-    const hook = await adapter.provisionWebhook(url);
+  // Nothing is provisioned without a public base URL, nor for a webhook set up by hand: the gateway is then saved
+  // as given (subscriptions name their product inline, see the README).
+  // Stripe: a webhook when no signing secret is known, or the key changed on a gateway whose webhook this service
+  // made; the product with a new key. PayPal verifies deliveries by the webhook's id, so a body carrying
+  // `webhookId` is the hand-made case; otherwise a gateway with no known webhook gets one, and the product once.
+  const byHand = provider === 'stripe' ? !!handWebhookKey : input.webhookId !== undefined;
+  const makeHook = !!base && !byHand && (provider === 'stripe' ? !merged.webhookKey || (keyChanged && (!existing || !!existing.webhookId)) : !merged.webhookId);
+  const makeProduct = !!base && !byHand && !merged.productId && input.productId === undefined && (provider !== 'stripe' || keyChanged || !existing);
+  if (makeHook) {
+    const hook = await adapter.provisionWebhook(`${base}/giving/donate/webhook/${provider}?churchId=${churchId}`);
     values.webhookId = hook.id;
     if (hook.secret) values.webhookKey = seal(hook.secret);
     // The old endpoint (of the previous key) stops receiving; remove it where the old key still works.
     if (existing?.webhookId && existing.privateKey && !keyChanged) await adapter.deleteWebhook(existing.webhookId).catch(() => undefined);
   }
-  // PayPal: the webhook is identified (and its deliveries verified) by its id, so a body carrying `webhookId`
-  // is the hand-made case; otherwise a gateway with no known webhook gets one. The product is made once.
-  if (base && provider === 'paypal' && input.webhookId === undefined && !merged.webhookId) {
-    const hook = await adapter.provisionWebhook(`${base}/giving/donate/webhook/${provider}?churchId=${churchId}`);
-    values.webhookId = hook.id;
-  }
-  // The product is provisioned with the webhook: not without a public base URL, nor for a webhook set up by hand
-  // (the gateway is then saved as given; subscriptions name their product inline, see the README).
-  if (base && !handWebhookKey && provider === 'stripe' && !merged.productId && input.productId === undefined && (keyChanged || !existing)) {
-    values.productId = await adapter.createProduct('Recurring donation');
-  }
-  if (base && provider === 'paypal' && input.webhookId === undefined && !merged.productId && input.productId === undefined) {
-    values.productId = await adapter.createProduct('Recurring donation');
-  }
+  if (makeProduct) values.productId = await adapter.createProduct('Recurring donation');
 
   if (existing) {
     const [row] = await app.db

@@ -5,14 +5,18 @@ import { makeChurch, makeFunds, makePerson, makeStripeGateway, useGiving } from 
 
 const t = useGiving();
 
+/** A church with a Stripe gateway and two members, Ann and Bob (their last names given), with their tokens. */
+async function annAndBob(annLast: string, bobLast: string) {
+  const c = makeChurch();
+  await makeStripeGateway(t, c.token(['Settings.Edit']));
+  const ann = makePerson('Ann', annLast);
+  const bob = makePerson('Bob', bobLast);
+  return { c, ann, bob, annToken: c.token([], { personId: ann.id }), bobToken: c.token([], { personId: bob.id }) };
+}
+
 describe('"own customer" on payment methods', () => {
   it('detaches only a method of the customer in the path: someone else\'s is 401, an unindexed one 404 for a member', async () => {
-    const c = makeChurch();
-    await makeStripeGateway(t, c.token(['Settings.Edit']));
-    const ann = makePerson('Ann', 'Owner');
-    const bob = makePerson('Bob', 'Other');
-    const annToken = c.token([], { personId: ann.id });
-    const bobToken = c.token([], { personId: bob.id });
+    const { c, ann, bob, annToken, bobToken } = await annAndBob('Owner', 'Other');
     const added = await call(t.app, 'POST', '/giving/paymentmethods/addcard', { token: annToken, body: { id: 'pm_card_visa', personId: ann.id, email: ann.email, provider: 'stripe' } });
     expect(added.statusCode).toBe(200);
     const bobIntent = await call(t.app, 'POST', '/giving/paymentmethods/ach-setup-intent', { token: bobToken, body: { personId: bob.id, email: bob.email } });
@@ -80,12 +84,7 @@ describe('receipts of manual donations', () => {
 
 describe('"own customer" on bank verification', () => {
   it('verifies micro-deposits only for a setup intent of the named customer', async () => {
-    const c = makeChurch();
-    await makeStripeGateway(t, c.token(['Settings.Edit']));
-    const ann = makePerson('Ann', 'Bank');
-    const bob = makePerson('Bob', 'Bank');
-    const annToken = c.token([], { personId: ann.id });
-    const bobToken = c.token([], { personId: bob.id });
+    const { ann, bob, annToken, bobToken } = await annAndBob('Bank', 'Bank');
     const annIntent = (await call(t.app, 'POST', '/giving/paymentmethods/ach-setup-intent', { token: annToken, body: { personId: ann.id, email: ann.email } })).json();
     const bobIntent = (await call(t.app, 'POST', '/giving/paymentmethods/ach-setup-intent', { token: bobToken, body: { personId: bob.id, email: bob.email } })).json();
 

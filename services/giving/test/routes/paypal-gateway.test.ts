@@ -2,17 +2,10 @@ import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { gateways } from '../../src/db/schema';
 import { makeChurch, useGiving } from '../setup';
-import { fakePaypal } from '../fake-paypal';
+import { usePaypal } from '../fake-paypal';
 
-let paypal: Awaited<ReturnType<typeof fakePaypal>>;
-const holder = { url: '' };
-beforeAll(async () => {
-  paypal = await fakePaypal();
-  holder.url = paypal.url;
-});
-afterAll(() => paypal.close());
-
-const t = useGiving({ config: () => ({ PAYPAL_API_BASE: holder.url, GIVING_PUBLIC_URL: 'https://api.example.org/' }) });
+const paypal = usePaypal();
+const t = useGiving({ config: paypal.config({ GIVING_PUBLIC_URL: 'https://api.example.org/' }) });
 const seen = (method: string, path: string | RegExp) => paypal.seen.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)));
 
 describe('PayPal gateway provisioning (real SDK token, loopback PayPal)', () => {

@@ -2,18 +2,10 @@ import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { donations, subscriptions } from '../../src/db/schema';
 import { makeChurch, makeFunds, makePerson, useGiving } from '../setup';
-import { fakePaypal, paypalHeaders } from '../fake-paypal';
+import { paypalHeaders, usePaypal } from '../fake-paypal';
 
-let paypal: Awaited<ReturnType<typeof fakePaypal>>;
-const holder = { url: '' };
-beforeAll(async () => {
-  paypal = await fakePaypal();
-  holder.url = paypal.url;
-});
-afterAll(() => paypal.close());
-
-// The PayPal base address is known once the fake listens (this file's beforeAll runs first).
-const t = useGiving({ config: () => ({ PAYPAL_API_BASE: holder.url }) });
+const paypal = usePaypal();
+const t = useGiving({ config: paypal.config() });
 
 async function church() {
   const c = makeChurch();

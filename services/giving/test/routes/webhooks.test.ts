@@ -17,6 +17,16 @@ async function church() {
   return { ...c, general: general!, missions: missions! };
 }
 
+/** A monthly 40.00 subscription of `donor` (25 to General, 15 to Missions) through this service: its local and Stripe ids. */
+async function subscribeMonthly(c: Awaited<ReturnType<typeof church>>, donor: { id: string }) {
+  const sub = await call(t.app, 'POST', '/giving/donate/subscribe', {
+    token: c.token([], { personId: donor.id }),
+    body: { id: 'pm_card_visa', amount: 40, interval: { interval: 'month', interval_count: 1 }, funds: [{ id: c.general, amount: 25 }, { id: c.missions, amount: 15 }] },
+  });
+  expect(sub.statusCode).toBe(200);
+  return { id: sub.json().id as string, providerId: sub.json().subscriptionId as string };
+}
+
 /** A PaymentIntent as Stripe sends it in events, made through this service (metadata names church and funds). */
 const paymentIntent = (churchId: string, funds: string, extra: Record<string, unknown> = {}) => ({
   id: `pi_${randomUUID().slice(0, 12)}`,
@@ -128,25 +138,21 @@ describe('POST /giving/donate/webhook/:provider', () => {
   it('turns a paid subscription invoice into a donation allocated like the subscription, and a cancelled subscription is removed', async () => {
     const c = await church();
     const donor = makePerson('Ivy', 'Invoice');
-    const sub = await call(t.app, 'POST', '/giving/donate/subscribe', {
-      token: c.token([], { personId: donor.id }),
-      body: { id: 'pm_card_visa', amount: 40, interval: { interval: 'month', interval_count: 1 }, funds: [{ id: c.general, amount: 25 }, { id: c.missions, amount: 15 }] },
-    });
-    expect(sub.statusCode).toBe(200);
-    const providerSub = sub.json().subscriptionId;
+    const sub = await subscribeMonthly(c, donor);
+    const providerSub = sub.providerId;
     const invoice = { id: `in_${randomUUID().slice(0, 10)}`, object: 'invoice', amount_paid: 4000, currency: 'usd', parent: { type: 'subscription_details', subscription_details: { subscription: providerSub } } };
     await deliver(t, c.churchId, t.stripe.event('invoice.paid', invoice));
     await deliver(t, c.churchId, t.stripe.event('invoice.payment_succeeded', invoice));
     await t.drain();
     const rows = await donationsOf(c.churchId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ amount: '40.00', transactionId: invoice.id, subscriptionId: sub.json().id, personId: donor.id });
+    expect(rows[0]).toMatchObject({ amount: '40.00', transactionId: invoice.id, subscriptionId: sub.id, personId: donor.id });
     const allocations = await t.app.db.select().from(fundDonations).where(eq(fundDonations.donationId, rows[0]!.id));
     expect(allocations.map((a) => [a.fundId, a.amount]).sort()).toEqual([[c.general, '25.00'], [c.missions, '15.00']].sort());
 
     await deliver(t, c.churchId, t.stripe.event('customer.subscription.deleted', { id: providerSub, object: 'subscription', status: 'canceled' }));
     await t.drain();
-    expect(await t.app.db.select().from(subscriptions).where(eq(subscriptions.id, sub.json().id))).toHaveLength(0);
+    expect(await t.app.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id))).toHaveLength(0);
   });
 
   it('marks a refunded donation, fully or in part', async () => {
@@ -169,18 +175,14 @@ describe('POST /giving/donate/webhook/:provider', () => {
   it("applies a refund of a subscription period's payment to that period's donation, found through the payment's invoice", async () => {
     const c = await church();
     const donor = makePerson('Rhea', 'Refund');
-    const sub = await call(t.app, 'POST', '/giving/donate/subscribe', {
-      token: c.token([], { personId: donor.id }),
-      body: { id: 'pm_card_visa', amount: 40, interval: { interval: 'month', interval_count: 1 }, funds: [{ id: c.general, amount: 25 }, { id: c.missions, amount: 15 }] },
-    });
-    expect(sub.statusCode).toBe(200);
+    const sub = await subscribeMonthly(c, donor);
     // two periods paid; the second one's payment is refunded
-    const first = t.stripe.payInvoice(sub.json().subscriptionId, 4000);
-    const second = t.stripe.payInvoice(sub.json().subscriptionId, 4000);
+    const first = t.stripe.payInvoice(sub.providerId, 4000);
+    const second = t.stripe.payInvoice(sub.providerId, 4000);
     for (const period of [first, second]) expect((await deliver(t, c.churchId, t.stripe.event('invoice.paid', period.invoice))).statusCode).toBe(200);
     await t.drain();
     const byInvoice = async (invoiceId: string) => (await donationsOf(c.churchId)).find((d) => d.transactionId === invoiceId)!;
-    expect(await byInvoice(second.invoice.id)).toMatchObject({ amount: '40.00', status: 'complete', refundedAmount: '0.00', subscriptionId: sub.json().id });
+    expect(await byInvoice(second.invoice.id)).toMatchObject({ amount: '40.00', status: 'complete', refundedAmount: '0.00', subscriptionId: sub.id });
     const lookups = () => t.stripe.requests('GET', '/v1/invoice_payments').filter((r) => r.query.get('payment[payment_intent]') === second.paymentIntent.id);
 
     // a partial refund: the charge names only its PaymentIntent; the invoice is asked of Stripe

@@ -145,15 +145,18 @@ async function throttle(key: string, perSecond: number) {
   if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
 }
 
-/** Whether the latest consent keyword from this number since `since` (in the church) opted it out. */
+/**
+ * Whether the latest consent keyword from this number since `since` (in the church) opted it out. Consent logs keep
+ * the number as the provider sent it (E.164), as delivery logs keep recipients.
+ */
 async function optedOutSince(deps: MessagingDeps, churchId: string, phone: string, since: Date): Promise<boolean> {
-  const number = normalizePhone(phone);
-  const rows = await deps.db
-    .select({ phone: consentLogs.phone, action: consentLogs.action })
+  const [latest] = await deps.db
+    .select({ action: consentLogs.action })
     .from(consentLogs)
-    .where(and(eq(consentLogs.churchId, churchId), gte(consentLogs.receivedAt, since), inArray(consentLogs.action, ['optOut', 'optIn'])))
-    .orderBy(desc(consentLogs.receivedAt));
-  return rows.find((r) => normalizePhone(r.phone) === number)?.action === 'optOut';
+    .where(and(eq(consentLogs.churchId, churchId), gte(consentLogs.receivedAt, since), inArray(consentLogs.phone, [...new Set([phone, e164(phone)])]), inArray(consentLogs.action, ['optOut', 'optIn'])))
+    .orderBy(desc(consentLogs.receivedAt))
+    .limit(1);
+  return latest?.action === 'optOut';
 }
 
 export const SMS_ATTEMPTS = 4;
