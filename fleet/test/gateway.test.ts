@@ -33,7 +33,7 @@ describe('gateway over the embedded fleet', () => {
   it('forwards to the module and keeps Fastify’s not-found wording', async () => {
     const res = await fetch(`${fleet.url}/attendance/no-such-route`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ errors: [{ msg: 'Route GET:/attendance/no-such-route not found' }] });
+    expect(await res.json()).toEqual({ errors: ['Route GET:/attendance/no-such-route not found'], message: 'Route GET:/attendance/no-such-route not found' });
   });
 
   it('passes a request id through to the service and back', async () => {
@@ -91,7 +91,7 @@ describe('gateway over the embedded fleet', () => {
     expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
     expect(statuses[3]).toBe(429);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await last!.json()).errors[0].msg).toMatch(/Too many requests/);
+    expect((await last!.json()).errors[0]).toMatch(/Too many requests/);
     // Other routes are not limited.
     for (let i = 0; i < 5; i++) expect((await fetch(`${fleet.url}/membership/docs/json`)).status).toBe(200);
   });

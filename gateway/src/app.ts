@@ -7,7 +7,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { MODULES, STORED_FILE_HEADERS, clientErrorHandler, logSerializers, type ModuleName } from '@church/common';
+import { MODULES, STORED_FILE_HEADERS, clientErrorHandler, errorBody, logSerializers, routeNotFound, type ModuleName } from '@church/common';
 import type { GatewayConfig } from './config';
 import { gatewayBodyParser, registerRateLimits, routePath } from './limits';
 import { upstream } from './proxy';
@@ -34,17 +34,20 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     http: { headersTimeout: config.HEADERS_TIMEOUT_MS },
     clientErrorHandler,
     // The router refuses a malformed escape in the path before any hook runs: answer it in the error shape too.
-    frameworkErrors: (err, _req, reply) => void (reply as FastifyReply).code(err.statusCode ?? 400).send({ errors: [{ msg: err.message }] }),
+    frameworkErrors: (err, _req, reply) => {
+      const status = err.statusCode ?? 400;
+      void (reply as FastifyReply).code(status).send(errorBody(status, [{ msg: err.message }]));
+    },
   });
   app.decorateRequest('routePath', '');
 
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] }));
+  app.setNotFoundHandler((req, reply) => reply.code(404).send(routeNotFound(req.method, req.url)));
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 502;
     if (status >= 500) req.log.error({ err }, 'gateway error');
     // The body was refused unread: what is left of it on the socket cannot be read as a next request.
     if (status === 413 || status === 408) reply.header('connection', 'close');
-    return reply.code(status).send({ errors: [{ msg: status === 502 ? 'Upstream service unavailable' : err.message }] });
+    return reply.code(status).send(errorBody(status, [{ msg: status === 502 ? 'Upstream service unavailable' : err.message }]));
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -53,12 +56,12 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
     reply.header('x-request-id', req.id);
     // Routes are told apart by the path the service will match, never by the raw spelling (`/Membership/%69nternal`).
     const path = routePath(req.url);
-    if (path === undefined) return reply.code(400).send({ errors: [{ msg: 'Malformed escape in the URL' }] });
+    if (path === undefined) return reply.code(400).send(errorBody(400, [{ msg: 'Malformed escape in the URL', param: 'url', location: 'path' }]));
     req.routePath = path;
-    if (INTERNAL.test(path)) return reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] });
-    if (SPEC_INTERNAL.test(path)) return reply.code(401).send({ errors: [{ msg: 'This route is for server-to-server calls only' }] });
+    if (INTERNAL.test(path)) return reply.code(404).send(routeNotFound(req.method, req.url));
+    if (SPEC_INTERNAL.test(path)) return reply.code(401).send(errorBody(401, [{ msg: 'This route is for server-to-server calls only' }]));
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > config.BODY_LIMIT) return reply.code(413).header('connection', 'close').send({ errors: [{ msg: 'Body is too large' }] });
+    if (length > config.BODY_LIMIT) return reply.code(413).header('connection', 'close').send(errorBody(413, [{ msg: 'Body is too large' }]));
   });
 
   // Any origin may call the API with the bearer tokens it holds; credentials only for configured origins.

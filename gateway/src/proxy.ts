@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
+import { errorBody } from '@church/common';
 
 /**
  * Hop-by-hop headers (RFC 9110 §7.6.1) stay on their own connection; `host` is the upstream's. So does
@@ -11,7 +12,7 @@ import { Pool } from 'undici';
  */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
 
-const UNAVAILABLE = JSON.stringify({ errors: [{ msg: 'Upstream service unavailable' }] });
+const UNAVAILABLE = JSON.stringify(errorBody(502, [{ msg: 'Upstream service unavailable' }]));
 
 export interface Upstream {
   /**

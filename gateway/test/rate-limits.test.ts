@@ -108,7 +108,7 @@ describe('gateway rate limits', () => {
     const limited = await post('/membership/users/%6c%6F%67%69%6E/', '203.0.113.10', token);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await limited.json()).errors[0].msg).toMatch(/^Too many requests/);
+    expect((await limited.json()).errors[0]).toMatch(/^Too many requests/);
     // Forwarded as they were spelled; the fourth never reached the service.
     expect(seen.map((s) => s.url)).toEqual(['/membership/users/%6Cogin', '/Membership/Users/LOGIN/', '/membership/users/login?next=1']);
     // Another client, and another limited route for the same client, have counters of their own.
@@ -126,7 +126,7 @@ describe('gateway rate limits', () => {
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(120);
-    expect(await limited.json()).toEqual({ errors: [{ msg: expect.stringMatching(/^Too many requests/) }] });
+    expect(await limited.json()).toEqual({ errors: [expect.stringMatching(/^Too many requests/)] });
     // The same client, for someone else, is not limited; nor is signing in to the limited account.
     expect((await post('/membership/users/register', '198.51.100.3', JSON.stringify({ email: 'grace@example.org', firstName: 'G' }))).status).toBe(200);
     expect((await post('/membership/users/login', '198.51.100.3', JSON.stringify({ email: 'ada@example.org', password: 'right' }))).status).toBe(200);
@@ -190,7 +190,7 @@ describe('gateway rate limits', () => {
     expect(withLength.status).toBe(413);
     const chunked = await postInParts('/membership/users/login', '192.0.2.21', [Buffer.from(big.slice(0, 3000)), Buffer.from(big.slice(3000))]);
     expect(chunked.status).toBe(413);
-    expect(JSON.parse(chunked.body)).toEqual({ errors: [{ msg: 'Body is too large' }] });
+    expect(JSON.parse(chunked.body)).toEqual({ errors: ['Body is too large'] });
     expect(seen).toHaveLength(0);
   });
 
@@ -225,7 +225,7 @@ describe('gateway rate limits', () => {
       });
       expect(res.status).toBe(408);
       expect(res.connection).toBe('close');
-      expect(JSON.parse(res.body)).toEqual({ errors: [{ msg: expect.any(String) }] });
+      expect(JSON.parse(res.body)).toEqual({ errors: [expect.any(String)] });
       expect(seen.length).toBe(before);
     } finally {
       await quick.close();
@@ -270,7 +270,7 @@ describe('gateway rate limits', () => {
       const [head, body] = raw.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 431 /);
       expect(head).toMatch(/\r\nConnection: close/i);
-      expect(JSON.parse(body!)).toEqual({ errors: [{ msg: 'Request headers are too large' }] });
+      expect(JSON.parse(body!)).toEqual({ errors: ['Request headers are too large'] });
       expect(seen).toHaveLength(0);
     } finally {
       await gw.close();

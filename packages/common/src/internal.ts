@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ModuleName } from './config';
 import { Agent, request, type Dispatcher } from 'undici';
-import { HttpError } from './errors';
+import { HttpError, errorItems } from './errors';
 
 /** Signed requests older or newer than this are refused, so a captured request cannot be replayed later. */
 export const INTERNAL_MAX_SKEW_MS = 5 * 60 * 1000;
@@ -113,7 +113,11 @@ export function createInternalClient(secret: string, baseUrls: () => Record<Modu
     }
     const data = text ? JSON.parse(text) : undefined;
     if (res.statusCode >= 400) {
-      throw new HttpError(res.statusCode >= 500 ? 502 : res.statusCode, data?.errors ?? [{ msg: `${module} answered ${res.statusCode}` }]);
+      // A callee that is briefly away (503) is passed on as such, with its Retry-After, so callers retry; any other
+      // failure of the callee is this module's 502.
+      const status = res.statusCode === 503 ? 503 : res.statusCode >= 500 ? 502 : res.statusCode;
+      const retryAfter = status === 503 ? { 'retry-after': String(res.headers['retry-after'] ?? '1') } : undefined;
+      throw new HttpError(status, errorItems(data?.errors) ?? [{ msg: `${module} answered ${res.statusCode}` }], retryAfter);
     }
     const etag = res.headers.etag;
     if (key) {

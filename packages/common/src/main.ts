@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { DEFAULT_PORTS, loadConfig, type BaseConfig, type ModuleName } from './config';
 import { buildDeps, type ServiceDefinition, type ServiceDeps } from './service';
 import { createQueue } from './queue';
+import { routeNotFound } from './errors';
 
 type Build<C> = (config: C, overrides?: Partial<ServiceDeps>, options?: { migrate?: boolean }) => Promise<FastifyInstance>;
 
@@ -46,7 +47,7 @@ export async function runWorker(def: ServiceDefinition, schema: z.ZodType<BaseCo
     if (req.url === '/ready') {
       return void deps.database.ready().then((ok) => reply(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', service: `${def.module}-worker` }));
     }
-    reply(404, { errors: [{ msg: `Route ${req.method}:${req.url} not found` }] });
+    reply(404, routeNotFound(req.method ?? 'GET', req.url ?? '/'));
   });
   server.listen(port, config.HOST);
   closeOnSignal(async () => {

@@ -15,7 +15,7 @@ import {
 } from '@church/auth';
 import { serviceUrls, type BaseConfig, type ModuleName } from './config';
 import { isDatabaseUnavailable, openDatabase, readOnlyQuery, type Database, type Db } from './db';
-import { HttpError, unauthorized } from './errors';
+import { HttpError, errorBody, routeNotFound, unauthorized } from './errors';
 import { SIGNATURE_HEADER, createInternalClient, createReplayGuard, verifyInternal, type InternalClient } from './internal';
 import { checkHandlers, createQueue, type JobContract, type JobDefinition, type Queue } from './queue';
 import { createMailer, type Mailer } from './email';
@@ -197,7 +197,10 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
     requestTimeout: 30_000,
     http: { headersTimeout: 10_000 },
     // Errors the router raises before any route runs (a parameter over maxParamLength: 414) in the error shape.
-    frameworkErrors: (err, _req, reply) => void (reply as FastifyReply).code(err.statusCode ?? 400).send({ errors: [{ msg: frameworkMessage(err) }] }),
+    frameworkErrors: (err, _req, reply) => {
+      const status = err.statusCode ?? 400;
+      void (reply as FastifyReply).code(status).send(errorBody(status, [{ msg: frameworkMessage(err) }]));
+    },
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -286,33 +289,33 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
 function registerErrorHandling(app: FastifyInstance) {
   app.setNotFoundHandler((req, reply) => {
     // route-coverage and clients recognise Fastify's own wording for an unknown route.
-    reply.code(404).send({ errors: [{ msg: `Route ${req.method}:${req.url.split('?')[0]} not found` }] });
+    reply.code(404).send(routeNotFound(req.method, req.url));
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof RequestValidationError) return reply.code(400).send({ errors: err.toErrors() });
-    if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send({ errors: err.errors });
+    if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send(errorBody(err.statusCode, err.errors));
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // A body that was refused unread (too large, not arriving) leaves bytes on the socket: close it.
       if (status === 413 || status === 408) reply.header('connection', 'close');
-      return reply.code(status).send({ errors: [{ msg: clientMessage(err), ...(status === 400 ? { param: 'body', location: 'body' } : {}) }] });
+      return reply.code(status).send(errorBody(status, [{ msg: clientMessage(err), ...(status === 400 ? { param: 'body', location: 'body' } : {}) }]));
     }
     // A bounded queue that is full (password hashing): try again in a moment.
-    if (status === 503) return reply.code(503).header('retry-after', '1').send({ errors: [{ msg: err.message }] });
+    if (status === 503) return reply.code(503).header('retry-after', '1').send(errorBody(503, [{ msg: err.message }]));
     if (isDatabaseUnavailable(err)) {
       req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
-      return reply.code(503).header('retry-after', '1').send({ errors: [{ msg: 'The database is unavailable; try again shortly' }] });
+      return reply.code(503).header('retry-after', '1').send(errorBody(503, [{ msg: 'The database is unavailable; try again shortly' }]));
     }
     // Database constraint violations that reach here are client conflicts, not bugs.
     const pgCode = (err as { cause?: { code?: string } }).cause?.code ?? err.code;
-    if (pgCode === '23505') return reply.code(409).send({ errors: [{ msg: 'A record with these values already exists' }] });
+    if (pgCode === '23505') return reply.code(409).send(errorBody(409, [{ msg: 'A record with these values already exists' }]));
     if (pgCode === '23503') return reply.code(400).send({ errors: [{ msg: 'A referenced record does not exist', location: 'body' }] });
     // Class 22 is "data exception" (bad formats, out-of-range values); 23502/23514 are missing or refused values.
     if (typeof pgCode === 'string' && (pgCode.startsWith('22') || pgCode === '23502' || pgCode === '23514')) {
       return reply.code(400).send({ errors: [{ msg: 'A value has the wrong format or is out of range', location: 'body' }] });
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ errors: [{ msg: 'Internal server error' }] });
+    return reply.code(500).send(errorBody(500, [{ msg: 'Internal server error' }]));
   });
 }
 
@@ -329,7 +332,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: impor
   if (!socket.writable) return void socket.destroy();
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const msg = status === 431 ? 'Request headers are too large' : status === 408 ? 'Request timed out' : 'Malformed request';
-  const body = JSON.stringify({ errors: [{ msg }] });
+  const body = JSON.stringify(errorBody(status, [{ msg }]));
   const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -214,7 +214,7 @@ export async function expectGuarded(app: FastifyInstance, route: RouteCase, chur
 function expectStatus(res: LightMyRequestResponse, status: number, what: string) {
   if (res.statusCode !== status) throw new Error(`${what}: expected ${status}, got ${res.statusCode} ${res.body.slice(0, 300)}`);
   const body = res.json();
-  if (!Array.isArray(body?.errors) || typeof body.errors[0]?.msg !== 'string') throw new Error(`${what}: body is not {errors:[{msg}]}: ${res.body.slice(0, 300)}`);
+  if (!Array.isArray(body?.errors) || typeof body.errors[0] !== 'string') throw new Error(`${what}: body is not {errors:[message]}: ${res.body.slice(0, 300)}`);
 }
 
 /** A request a fake provider received. */

@@ -36,7 +36,8 @@ function isMissing(issue: z.core.$ZodIssue, input: unknown): boolean {
     if (value === null || typeof value !== 'object') return false;
     value = (value as Record<PropertyKey, unknown>)[key as PropertyKey];
   }
-  return value === undefined;
+  // `null` and `""` are how the apps leave a field empty (`appForms`): for a field that needs a value, it is missing.
+  return value === undefined || value === null || value === '';
 }
 
 /**
@@ -57,14 +58,82 @@ function paramName(issue: z.core.$ZodIssue): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
 }
 
-/** Validates params, query and body with the route's zod schemas (and applies their transforms). */
+/**
+ * Validates params, query and body with the route's zod schemas (and applies their transforms). Input that fails
+ * only because of how the apps write values is read as they mean it, once, in this one place (`appForms`).
+ */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   const location = LOCATIONS[httpPart ?? 'body'] ?? 'body';
   return (data: unknown) => {
-    const result = schema.safeParse(data);
-    return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, location, data) };
+    let result = schema.safeParse(data);
+    let input = data;
+    for (let round = 0; !result.success && round < 3; round++) {
+      const read = appForms(input, result.error.issues);
+      if (read === undefined) break;
+      input = read;
+      result = schema.safeParse(input);
+    }
+    return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, location, input) };
   };
 };
+
+const isIdKey = (key: PropertyKey | undefined) => typeof key === 'string' && (key === 'id' || key.endsWith('Id'));
+
+const BOOLEAN_FORMS = new Map<unknown, boolean>([[0, false], [1, true], ['0', false], ['1', true], ['false', false], ['true', true]]);
+
+/**
+ * The apps' ways of writing values (DESIGN.md, the real apps' wire format), read where the schema refuses them:
+ * `""` for an absent value (a new row's `id: ""`, an anonymous gift's `personId: ""`) becomes `null`, and an id
+ * (`id`, `…Id`) that is `null` where the field takes none becomes absent, so `id: null` is a new row; `0`/`1` (and
+ * `"true"`/`"false"`) are booleans; a number written as text is the number. Only the failing fields are touched, on a copy; `undefined` when none could be read so.
+ * Valid input never comes here, so this costs nothing on the way of a well-formed request.
+ */
+function appForms(input: unknown, issues: z.core.$ZodIssue[]): unknown {
+  let copy: unknown;
+  let changed = false;
+  for (const issue of issues.flatMap(allBranches)) {
+    const path = issue.path;
+    const value = valueAt(input, path);
+    let next: unknown = value;
+    if (value === '' && path.length) next = null;
+    else if (value === null && isIdKey(path[path.length - 1])) next = undefined;
+    else if (issue.code === 'invalid_type' && issue.expected === 'boolean' && BOOLEAN_FORMS.has(value)) next = BOOLEAN_FORMS.get(value);
+    else if (issue.code === 'invalid_type' && issue.expected === 'number' && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) next = Number(value);
+    if (next === value) continue;
+    copy ??= structuredClone(input);
+    changed = setAt(copy, path, next) || changed;
+  }
+  return changed ? copy : undefined;
+}
+
+/** Every branch's issues of a union (a batch body's array and object forms), with paths from the root. */
+function allBranches(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return [issue];
+  return issue.errors.flat().flatMap((e) => allBranches({ ...e, path: [...issue.path, ...e.path] } as z.core.$ZodIssue));
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Sets (or, for `undefined`, removes) the value at `path`; false when the path does not lead to an object's own field. */
+function setAt(root: unknown, path: PropertyKey[], value: unknown): boolean {
+  let parent = root;
+  for (const key of path.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = (parent as Record<PropertyKey, unknown>)[key];
+  }
+  const last = path[path.length - 1]!;
+  if (parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, last)) return false;
+  if (value === undefined && !Array.isArray(parent)) delete (parent as Record<PropertyKey, unknown>)[last];
+  else (parent as Record<PropertyKey, unknown>)[last] = value;
+  return true;
+}
 
 const exactSchemas = new WeakSet<z.ZodType>();
 

@@ -52,7 +52,7 @@ describe('createService', () => {
   it('keeps Fastify’s wording for unknown routes inside the error body', async () => {
     const res = await call(app, 'GET', '/membership/nothing-here');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ errors: [{ msg: 'Route GET:/membership/nothing-here not found' }] });
+    expect(res.json()).toEqual({ errors: ['Route GET:/membership/nothing-here not found'], message: 'Route GET:/membership/nothing-here not found' });
   });
 
   it('matches paths case-insensitively and with a trailing slash', async () => {
@@ -67,7 +67,7 @@ describe('createService', () => {
     expect((await call(app, 'GET', url, { token: 'not.a.token' })).statusCode).toBe(401);
     const res = await call(app, 'GET', url, { token: tokenFor({ churchId, permissions: ['People.Edit'] }) });
     expect(res.statusCode).toBe(401);
-    expect(res.json().errors[0].msg).toBe('Missing permission: People.View');
+    expect(res.json().errors[0]).toBe('Missing permission: People.View');
     expect((await call(app, 'GET', url, { token: tokenFor({ churchId, permissions: [], serverAdmin: true }) })).statusCode).toBe(200);
   });
 
@@ -135,7 +135,7 @@ describe('createService', () => {
   it('answers an oversized body with 413 in the error shape', async () => {
     const res = await call(app, 'POST', '/membership/things', { token: tokenFor({ churchId }), body: { name: 'x'.repeat(5000) } });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ errors: [{ msg: 'Body is too large' }] });
+    expect(res.json()).toEqual({ errors: ['Body is too large'] });
   });
 
   it('refuses to start when a route declares no access', async () => {

@@ -177,7 +177,7 @@ describe('GET /doing/planFeed/presenter/:churchId/:planId', () => {
     try {
       const res = await call(t.app, 'GET', `/doing/planFeed/presenter/${c.churchId}/${p.id}`);
       expect(res.statusCode).toBe(502);
-      expect(res.json().errors[0].msg).toMatch(/Lessons.church failed/);
+      expect(res.json().errors[0]).toMatch(/Lessons.church failed/);
     } finally {
       feedFails = false;
     }

@@ -121,7 +121,7 @@ describe('/doing/providerProxy', () => {
       await auth(c, other, { accessToken: 'revoked', refreshToken: 'wrong', expiresIn: 3600 });
       const refused = await proxy(c, 'browse', { ministryId: other, path: '/lessons' });
       expect(refused.statusCode).toBe(502);
-      expect(refused.json().errors[0].msg).toMatch(/Lessons.church failed/);
+      expect(refused.json().errors[0]).toMatch(/Lessons.church failed/);
     } finally {
       mode = 'ok';
     }
@@ -133,7 +133,7 @@ describe('/doing/providerProxy', () => {
     try {
       const res = await proxy(c, 'getPresentations', { ministryId: randomUUID(), path: '/lessons/p/s/l/venue1' });
       expect(res.statusCode).toBe(502);
-      expect(res.json().errors[0].msg).toBe('Lessons.church failed: answered 500');
+      expect(res.json().errors[0]).toBe('Lessons.church failed: answered 500');
     } finally {
       mode = 'ok';
     }

@@ -45,7 +45,7 @@ export async function registeredChurch(t: TestApp, opts: { name?: string; user?:
   const selected = await call(t.app, 'POST', '/membership/churches/select', { token: first.token, body: { churchId: church.id } });
   if (selected.statusCode !== 200) throw new Error(`select failed: ${selected.statusCode} ${selected.body}`);
   const body = selected.json();
-  return { user, church, token: body.token as string, personId: body.churches[0].person.id as string, login: body };
+  return { user, church, token: body.token as string, personId: body.person.id as string, login: body };
 }
 
 /** A second user linked to the church through select (Everyone permissions, a guest person). */

@@ -257,7 +257,7 @@ describe('blocked IPs', () => {
     expect(saved.statusCode).toBe(200);
     const post = await call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: conv.json()[0].id, content: 'spam' } });
     expect(post.statusCode).toBe(401);
-    expect(post.json().errors[0].msg).toMatch(/may not post/);
+    expect(post.json().errors[0]).toMatch(/may not post/);
     // refused: neither the message nor the conversation's counters
     expect((await call(t.app, 'GET', `/messaging/messages/catchup/${church.churchId}/${conv.json()[0].id}`)).json()).toEqual([]);
     expect((await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv.json()[0].id}`, { token: host })).json()).toMatchObject({ postCount: 0, lastPostId: null });

@@ -109,7 +109,7 @@ describe('GET /reporting/reports/attendanceTrend/run', () => {
   it('refuses a caller without an attendance permission (401) and bad filters (400)', async () => {
     const res = await run('attendanceTrend', {}, s.c.token(['People.View']));
     expect(res.statusCode).toBe(401);
-    expect(res.json().errors[0].msg).toMatch(/Attendance.View/);
+    expect(res.json().errors[0]).toMatch(/Attendance.View/);
     const bad = await run('attendanceTrend', { campusId: 'main', startDate: '2024-02-30' }, s.c.token('all'));
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([

@@ -72,11 +72,11 @@ suite('reading a module database by URL', () => {
     const before = await membership.rows<{ n: number }>('select count(*)::int as n from people', []);
     const write = await call(t.app, 'GET', '/reporting/reports/insertPerson/run', { token: c.token(['People.View']) });
     expect(write.statusCode).toBe(502);
-    expect(write.json().errors[0].msg).toBe('Report query "main" on membership tried to write through a read-only connection');
+    expect(write.json().errors[0]).toBe('Report query "main" on membership tried to write through a read-only connection');
     expect(await membership.rows('select count(*)::int as n from people', [])).toEqual(before);
     const slow = await call(t.app, 'GET', '/reporting/reports/slow/run', { token: c.token(['People.View']) });
     expect(slow.statusCode).toBe(502);
-    expect(slow.json().errors[0].msg).toBe('Report query "main" on membership took longer than its time limit');
+    expect(slow.json().errors[0]).toBe('Report query "main" on membership took longer than its time limit');
     // the connection went back to the pool in a usable state
     expect((await call(t.app, 'GET', '/reporting/reports/birthdays/run?month=3', { token: c.token(['People.View']) })).statusCode).toBe(200);
   });
@@ -86,6 +86,6 @@ suite('reading a module database by URL', () => {
     const res = await call(t.app, 'GET', '/reporting/reports/attendanceTrend/run', { token: c.token(['Attendance.View']) });
     // the fake owners hold no attendance database here: the call reached them and failed as a downstream failure
     expect(res.statusCode).toBe(502);
-    expect(res.json().errors[0].msg).toBe('Report query "main" on attendance failed');
+    expect(res.json().errors[0]).toBe('Report query "main" on attendance failed');
   });
 });

@@ -71,7 +71,7 @@ describe('GET /reporting/reports/:keyName', () => {
     expect((await get('/reporting/reports/BIRTHDAYS', c.token())).json().keyName).toBe('birthdays');
     const missing = await get('/reporting/reports/nope', c.token('all'));
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ errors: [{ msg: 'Report not found' }] });
+    expect(missing.json()).toEqual({ errors: ['Report not found'] });
     expect((await get('/reporting/reports/nope/run', c.token('all'))).statusCode).toBe(404);
     expect((await get('/reporting/reports/birthdays')).statusCode).toBe(401);
     expect((await get('/reporting/reports/birthdays/run')).statusCode).toBe(401);
@@ -98,7 +98,7 @@ describe('GET /reporting/reports/:keyName/run', () => {
       const before = h.owners.calls.length;
       const res = await get(`/reporting/reports/${writer.keyName}/run`, c.token(['People.View']));
       expect(res.statusCode).toBe(502);
-      expect(res.json().errors[0].msg).toBe('Report query "main" on membership failed');
+      expect(res.json().errors[0]).toBe('Report query "main" on membership failed');
       const [sent] = h.owners.calls.slice(before);
       expect(sent!.error).toEqual({ code: '25006', message: expect.stringMatching(/read-only transaction/) });
     }
@@ -122,7 +122,7 @@ describe('GET /reporting/reports/:keyName/run', () => {
     const before = h.owners.calls.length;
     const res = await get('/reporting/reports/brokenChain/run', c.token(['People.View']));
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ errors: [{ msg: 'Report query "first" on membership failed' }] });
+    expect(res.json()).toEqual({ errors: ['Report query "first" on membership failed'] });
     expect(h.owners.calls.slice(before).map((q) => q.error?.code)).toEqual(['22012']);
   });
 
@@ -130,7 +130,7 @@ describe('GET /reporting/reports/:keyName/run', () => {
     const c = makeChurch();
     const res = await get('/reporting/reports/birthdays/run?month=99', c.token(['Attendance.View']));
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ errors: [{ msg: 'Missing permission: People.View or People.View Members' }] });
+    expect(res.json()).toEqual({ errors: ['Missing permission: People.View or People.View Members'] });
     expect((await get('/reporting/reports/birthdays/run?month=99', c.token(['People.View']))).statusCode).toBe(400);
     // server admins pass every permission check
     expect((await get('/reporting/reports/birthdays/run?month=3', c.token([], { serverAdmin: true }))).statusCode).toBe(200);

@@ -158,6 +158,6 @@ describe('an API.Bible source that refuses', () => {
   it('answers 502 naming the provider', async () => {
     const res = await call(t.app, 'GET', '/content/bibles/availableTranslations/api.bible');
     expect(res.statusCode).toBe(502);
-    expect(res.json().errors[0].msg).toContain('API.Bible');
+    expect(res.json().errors[0]).toContain('API.Bible');
   });
 });

@@ -109,7 +109,7 @@ describe('videoHostA (YouTube, real client)', () => {
     state.down = true;
     const res = await call(t.app, 'GET', '/content/sermons/lookup?videoType=youtube&videoData=abc');
     expect(res.statusCode).toBe(502);
-    expect(res.json().errors[0].msg).toContain('YouTube');
+    expect(res.json().errors[0]).toContain('YouTube');
   });
 });
 

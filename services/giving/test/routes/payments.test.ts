@@ -159,7 +159,7 @@ describe('POST /donate/charge (Stripe SDK against the loopback fake)', () => {
     const { c, token, body } = await setup();
     const declined = await call(t.app, 'POST', '/giving/donate/charge', { token, body: body('pm_card_chargeDeclined') });
     expect(declined.statusCode).toBe(402);
-    expect(declined.json().errors[0].msg).toMatch(/declined/);
+    expect(declined.json().errors[0]).toMatch(/declined/);
     const outage = await call(t.app, 'POST', '/giving/donate/charge', { token, body: body('pm_fail500') });
     expect(outage.statusCode).toBe(502);
     const slow = await call(t.app, 'POST', '/giving/donate/charge', { token, body: body('pm_slow') });

@@ -25,9 +25,51 @@ const LoginChurch = z.object({
   apis: z.array(z.object({ keyName: z.string(), permissions: z.array(z.object({ contentType: z.string(), action: z.string() })) })),
 });
 
-/** The spec's login response object. */
-export const LoginResponse = z.object({ user: LoginUser, churches: z.array(LoginChurch), token: z.string() });
+/**
+ * One church of the user as the apps read it (`LoginUserChurchInterface`): the church with its address, the
+ * person, groups with their tags as the comma string the apps split, and per API its permissions (the reporting
+ * API's naming their `apiName`) and the token the app sends to that API; `jwt` is the church's token.
+ */
+export const UserChurch = z.object({
+  church: z.object({
+    id: z.string(),
+    name: z.string(),
+    subDomain: z.string().nullable(),
+    address1: z.string().nullable(),
+    address2: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    zip: z.string().nullable(),
+    country: z.string().nullable(),
+    archivedDate: z.date().nullable(),
+  }),
+  person: z.object({ id: z.string(), membershipStatus: z.string() }),
+  groups: z.array(z.object({ id: z.string(), name: z.string(), leader: z.boolean(), tags: z.string() })),
+  apis: z.array(
+    z.object({
+      keyName: z.string(),
+      permissions: z.array(z.object({ contentType: z.string(), action: z.string(), apiName: z.string().optional() })),
+      jwt: z.string(),
+    }),
+  ),
+  jwt: z.string(),
+});
+export type UserChurch = z.output<typeof UserChurch>;
+
+/**
+ * The spec's login response object (`user`, `churches`, `token`) with what the apps read besides: `user.jwt` (a
+ * token of the user without a church, for choosing or adding one) and `userChurches[]`, each with its own token.
+ */
+export const LoginResponse = z.object({
+  user: LoginUser.extend({ jwt: z.string() }),
+  churches: z.array(LoginChurch),
+  token: z.string(),
+  userChurches: z.array(UserChurch),
+});
 export type LoginResponse = z.output<typeof LoginResponse>;
+
+/** `churches/select`: the chosen church as the apps read it, and the spec's `token` for it. */
+export const SelectResponse = UserChurch.extend({ token: z.string() });
 
 export const toUser = (u: UserRow) => ({ id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email });
 
@@ -95,18 +137,39 @@ export async function loginResponse(db: DbOrTx, deps: ServiceDeps, user: UserRow
   const contexts = await churchContexts(db, user.id, links, server, { allPermissions: !!opts.impersonate });
   const chosenAt = opts.churchId ? contexts.findIndex((c) => c.church.id === opts.churchId) : 0;
   if (chosenAt > 0) contexts.unshift(...contexts.splice(chosenAt, 1));
-  const chosen = contexts[0];
-  const token = deps.signToken(claimsFor(user, chosen, server), LOGIN_TOKEN_SECONDS);
+  // One token per church, so the apps can switch between the user's churches without asking again.
+  const tokens = contexts.map((c) => deps.signToken(claimsFor(user, c, server), LOGIN_TOKEN_SECONDS));
+  const userJwt = deps.signToken(claimsFor(user, undefined, server), LOGIN_TOKEN_SECONDS);
   return {
-    user: { id: user.id, firstName: user.firstName ?? '', lastName: user.lastName ?? '', email: user.email },
+    user: { id: user.id, firstName: user.firstName ?? '', lastName: user.lastName ?? '', email: user.email, jwt: userJwt },
     churches: contexts.map((c) => ({
       church: { id: c.church.id, name: c.church.name, subDomain: c.church.subDomain },
       person: { id: c.person.id ?? '', membershipStatus: c.person.membershipStatus ?? '' },
       groups: c.groups,
       apis: apisOf(c.permissions),
     })),
-    token,
+    token: tokens[0] ?? userJwt,
+    userChurches: contexts.map((c, i) => userChurchOf(c, tokens[i]!)),
   };
+}
+
+/** A church context in the apps' shape, with its token on the church and on every API. */
+function userChurchOf(c: ChurchContext, jwt: string): UserChurch {
+  const { id, name, subDomain, address1, address2, city, state, zip, country, archivedDate } = c.church;
+  return {
+    church: { id, name, subDomain, address1, address2, city, state, zip, country, archivedDate },
+    person: { id: c.person.id ?? '', membershipStatus: c.person.membershipStatus ?? '' },
+    groups: c.groups.map((g) => ({ id: g.id, name: g.name, leader: g.leader, tags: g.tags.join(',') })),
+    apis: apisOf(c.permissions, true).map((api) => ({ ...api, jwt })),
+    jwt,
+  };
+}
+
+/** `churches/select`'s answer: the chosen church of a login response, with the spec's `token`. */
+export function selectedChurch(response: LoginResponse): z.output<typeof SelectResponse> {
+  const chosen = response.userChurches[0];
+  if (!chosen) throw unauthorized('The user has no access to this church');
+  return { ...chosen, token: chosen.jwt };
 }
 
 /**

@@ -17,7 +17,7 @@ export interface ChurchContext {
   church: ChurchRow;
   userChurch: UserChurchRow | null;
   person: { id: string | null; membershipStatus: string | null };
-  groups: Array<{ id: string; name: string; leader: boolean }>;
+  groups: Array<{ id: string; name: string; leader: boolean; tags: string[] }>;
   permissions: HeldPermission[];
 }
 
@@ -77,7 +77,7 @@ export async function churchContexts(
   const personIds = [...personOf.values()].map((p) => p.id);
   const groupRows = personIds.length
     ? await db
-        .select({ churchId: groupMembers.churchId, id: groups.id, name: groups.name, leader: groupMembers.leader })
+        .select({ churchId: groupMembers.churchId, id: groups.id, name: groups.name, leader: groupMembers.leader, tags: groups.tags })
         .from(groupMembers)
         .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.churchId, groupMembers.churchId)))
         .where(and(inArray(groupMembers.churchId, churchIds), inArray(groupMembers.personId, personIds), eq(groups.removed, false)))
@@ -92,7 +92,7 @@ export async function churchContexts(
       church,
       userChurch: uc,
       person: { id: person?.id ?? null, membershipStatus: person?.membershipStatus ?? null },
-      groups: groupRows.filter((g) => g.churchId === church.id).map(({ id, name, leader }) => ({ id, name, leader })),
+      groups: groupRows.filter((g) => g.churchId === church.id).map(({ id, name, leader, tags }) => ({ id, name, leader, tags })),
       permissions,
     };
   });
@@ -107,11 +107,26 @@ function dedupe(rows: HeldPermission[]): HeldPermission[] {
   return [...seen.values()];
 }
 
-/** The login response's `apis[]`: every API, each with the `{contentType, action}` pairs held in it. */
-export function apisOf(permissions: HeldPermission[]): Array<{ keyName: ApiName; permissions: Array<{ contentType: string; action: string }> }> {
+/** The permission reference's own spelling by canonical key (`GroupMembers.View` → `Group Members` / `View`). */
+const SPELLING = new Map([...PERMISSIONS, SERVER_ADMIN].map((p) => [`${p.apiName}|${permissionKey(p.contentType, p.action)}`, p]));
+
+/**
+ * The login response's `apis[]`: every API, each with the `{contentType, action}` pairs held in it, written as the
+ * permission reference writes them (the apps compare the strings exactly: `Group Members`, `View Summary`).
+ * For the apps (`forApps`), `ReportingApi` also lists the permissions of the others, each with its `apiName`: reports
+ * read every module, and the apps' report screens test them there.
+ */
+export function apisOf(permissions: HeldPermission[], forApps = false): Array<{ keyName: ApiName; permissions: Array<{ contentType: string; action: string; apiName?: string }> }> {
+  const spelled = permissions.map((p) => {
+    const def = SPELLING.get(`${p.apiName}|${permissionKey(p.contentType, p.action)}`);
+    return { apiName: p.apiName, contentType: def?.contentType ?? p.contentType, action: def?.action ?? p.action };
+  });
   return API_NAMES.map((keyName) => ({
     keyName,
-    permissions: permissions.filter((p) => p.apiName === keyName).map(({ contentType, action }) => ({ contentType, action })),
+    permissions:
+      keyName === 'ReportingApi' && forApps
+        ? spelled.map((p) => (p.apiName === keyName ? { contentType: p.contentType, action: p.action } : p))
+        : spelled.filter((p) => p.apiName === keyName).map(({ contentType, action }) => ({ contentType, action })),
   }));
 }
 

@@ -191,7 +191,7 @@ describe('POST /membership/formsubmissions', () => {
     for (const body of [about(other), about(randomUUID()), [{ formId, answers: [] }, about(other)]]) {
       const denied = await post(plain, body);
       expect(denied.statusCode).toBe(401);
-      expect(denied.json()).toEqual({ errors: [{ msg: 'Missing permission: Forms.Admin or Forms.Edit or People.Edit' }] });
+      expect(denied.json()).toEqual({ errors: ['Missing permission: Forms.Admin or Forms.Edit or People.Edit'] });
     }
     // Permissions count only in the caller's own church: an editor elsewhere filling in this church's public form.
     const visitor = await makeChurch(t);

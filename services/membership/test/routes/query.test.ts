@@ -74,7 +74,7 @@ describe('POST /membership/query/members with the parser', () => {
     for (const token of [f.c.token(), f.c.token(['People.Edit Self', 'Forms.Admin'], { membershipStatus: 'Visitor' })]) {
       const denied = await ask(t, token, 'everyone');
       expect(denied.statusCode).toBe(401);
-      expect(denied.json()).toEqual({ errors: [{ msg: 'Missing permission: People.View or Member' }] });
+      expect(denied.json()).toEqual({ errors: ['Missing permission: People.View or Member'] });
     }
     const everyoneMember = [f.c.personId, f.man.id, f.young.id].sort();
     expect(ids(await ask(t, f.c.token([], { membershipStatus: 'Member' }), 'everyone'))).toEqual(everyoneMember);

@@ -5,7 +5,7 @@ import { Id, IdParams, badRequest, batchOf, conflict, notFound, unauthorized, ty
 import { userSession } from '../../domain/access';
 import { DOMAIN_ADMINS, createChurch } from '../../domain/church-setup';
 import { clock } from '../../domain/clock';
-import { LoginResponse, UserOut, loginResponse } from '../../domain/login';
+import { SelectResponse, UserOut, loginResponse, selectedChurch } from '../../domain/login';
 import { insertPersonForUser, personOfUser } from '../../domain/people-links';
 import { churchesOfUser, findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch } from '../../repos/churches';
 import { usersInRoleNamed } from '../../repos/roles';
@@ -67,7 +67,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     `${base}/select`,
     {
       config: { access: userSession },
-      schema: { body: z.object({ churchId: Id.optional(), subDomain: SubDomain.optional() }), response: { 200: LoginResponse } },
+      schema: { body: z.object({ churchId: Id.optional(), subDomain: SubDomain.optional() }), response: { 200: SelectResponse } },
     },
     async (req) => {
       const { churchId, subDomain } = req.body;
@@ -84,7 +84,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
         await upsertUserChurch(tx, { userId: user.id, churchId: church.id, personId, lastAccessed: now });
         await touchChurch(tx, church.id, now);
       });
-      return loginResponse(app.db, app.deps, user, { churchId: church.id });
+      return selectedChurch(await loginResponse(app.db, app.deps, user, { churchId: church.id }));
     },
   );
 }
