@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { exactShape, responseJsonSchema, zodSerializerCompiler } from '../src/validation';
-import { Id, IdArray } from '../src/schemas';
+import { RequestValidationError, exactShape, responseJsonSchema, zodSerializerCompiler, zodValidatorCompiler } from '../src/validation';
+import { Id, IdArray, batchOf } from '../src/schemas';
 
 const Thing = z.object({
   name: z.string(),
@@ -82,5 +82,36 @@ describe('IdArray', () => {
     ]);
     expect(ids.safeParse('nope').error!.issues.map((i) => i.message)).toEqual(['must be a list of UUIDs']);
     expect(ids.safeParse([id, id, id, id]).error!.issues.map((i) => i.message)).toEqual(['must have at most 3 items']);
+  });
+});
+
+describe('the apps’ ways of writing values (zodValidatorCompiler)', () => {
+  const validator = (schema: z.ZodType, httpPart = 'body') =>
+    (zodValidatorCompiler as unknown as (o: { schema: z.ZodType; httpPart: string }) => (d: unknown) => { value?: unknown; error?: RequestValidationError })({ schema, httpPart });
+  const Campus = z.object({ id: Id.optional(), name: z.string().min(1), personId: Id.nullish(), active: z.boolean().optional(), minutes: z.number().int().optional() });
+  const save = validator(batchOf(Campus));
+
+  it('reads id "" and id null as a new row, in an array and in a single object', () => {
+    expect(save([{ id: '', name: 'North' }, { id: null, name: 'South' }]).value).toEqual([{ name: 'North' }, { name: 'South' }]);
+    expect(save({ id: '', name: 'East' }).value).toEqual([{ name: 'East' }]);
+  });
+
+  it('reads "" for another id as none, 0/1 and "true"/"false" as booleans, and a number written as text', () => {
+    expect(save({ name: 'A', personId: '', active: 1, minutes: '45' }).value).toEqual([{ name: 'A', personId: null, active: true, minutes: 45 }]);
+    expect(save({ name: 'B', active: '0' }).value).toEqual([{ name: 'B', active: false }]);
+  });
+
+  it('still refuses what is wrong, naming the field, and calls a blank required field missing', () => {
+    const bad = save([{ id: 'nope', name: 'A' }, { name: '', active: 2 }]).error!;
+    expect(bad.toErrors()).toEqual([
+      { msg: 'must be a UUID', param: '[0].id', location: 'body' },
+      { msg: '[1].name is required', param: '[1].name', location: 'body' },
+      expect.objectContaining({ param: '[1].active', location: 'body' }),
+    ]);
+  });
+
+  it('leaves valid input untouched', () => {
+    const body = { id: '0b6f7c8e-3f7a-4d3e-9c1a-2b5d6e7f8a9b', name: 'A', active: false };
+    expect(save(body).value).toEqual([body]);
   });
 });
