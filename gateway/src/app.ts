@@ -18,6 +18,12 @@ const INTERNAL = /^\/[a-z]+\/internal(\/|$)/;
 const SPEC_INTERNAL = /^\/membership\/people\/apiemails$/;
 
 /**
+ * Paths served by another module than their prefix names. The current apps manage campuses under membership
+ * (`/membership/campuses…`); attendance owns the campus rows and serves those paths too, so there is one owner.
+ */
+export const ROUTED_ELSEWHERE: ReadonlyArray<{ path: string; module: ModuleName }> = [{ path: '/membership/campuses', module: 'attendance' }];
+
+/**
  * The edge: one proxy per module prefix (URLs are forwarded unchanged, keep-alive pools to each service),
  * CORS, body limits, request ids, rate limits, aggregated health and the API docs. No business rules.
  */
@@ -82,10 +88,18 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', gatewayBodyParser(config));
-    for (const [module, target] of targets) {
-      const forward = (req: FastifyRequest, reply: FastifyReply) => target.forward(req, reply);
-      scope.all(`/${module}`, forward);
-      scope.all(`/${module}/*`, forward);
+    const forwardTo = (module: ModuleName) => {
+      const target = targets.find(([m]) => m === module)![1];
+      return (req: FastifyRequest, reply: FastifyReply) => target.forward(req, reply);
+    };
+    for (const module of MODULES) {
+      scope.all(`/${module}`, forwardTo(module));
+      scope.all(`/${module}/*`, forwardTo(module));
+    }
+    // A longer path wins over the module's wildcard in the router.
+    for (const { path, module } of ROUTED_ELSEWHERE) {
+      scope.all(path, forwardTo(module));
+      scope.all(`${path}/*`, forwardTo(module));
     }
   });
   // WebSocket upgrades (messaging's live channels) pass through to their module as raw connections.
