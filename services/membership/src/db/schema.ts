@@ -4,3 +4,4 @@ export * from './schema/people';
 export * from './schema/groups';
 export * from './schema/forms';
 export * from './schema/settings';
+export * from './schema/audit';

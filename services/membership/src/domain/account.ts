@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import { SERVER_ADMIN, hashPassword, temporaryPassword } from '@church/auth';
-import { and, eq, gt } from 'drizzle-orm';
 import { badRequest, conflict, escapeHtml, type Db, type DbOrTx, type ServiceDeps } from '@church/common';
 import { SERVER_CHURCH_ID, users } from '../db/schema';
 import { addRoleMember, findRoleByName, insertRole, insertRolePermissions } from '../repos/roles';
@@ -15,6 +14,12 @@ export const WELCOME_GUID_SECONDS = 24 * 3600;
 export const RESET_GUID_SECONDS = 3600;
 /** How long an email-change confirmation link works. */
 export const EMAIL_GUID_SECONDS = 24 * 3600;
+/** The 6-digit code mailed beside a welcome or reset link: short-lived, and a few tries only (10^6 codes). */
+export const VERIFY_CODE_SECONDS = 15 * 60;
+export const VERIFY_CODE_TRIES = 5;
+/** The guid `verifyCode` answers: the person is on the set-password screen now. */
+export const CODE_GUID_SECONDS = 3600;
+const WRONG_CODE = 'This code is wrong or has expired';
 
 /** Password hashing, as one object so that tests can watch when it happens. */
 export const passwords = { hash: hashPassword };
@@ -32,31 +37,27 @@ export interface AppLink {
 
 const linkSettings = (deps: ServiceDeps) => deps.config as LinkSettings;
 
-/** Creates a user with a temporary password; the first user of the instance becomes server admin. */
+/**
+ * Creates a user with a temporary password; the first user of the instance becomes server admin. The welcome
+ * message carries a link (24 hours) and a 6-digit code (15 minutes) for apps that ask for one (`verifyCode`).
+ */
 export async function registerUser(
   db: Db,
   deps: ServiceDeps,
   input: { email: string; firstName: string; lastName: string } & AppLink,
 ): Promise<UserRow> {
   const passwordHash = await hashPassword(temporaryPassword());
-  const authGuid = randomSecret();
+  const id = randomUUID();
+  const access = newAccess(deps, id, WELCOME_GUID_SECONDS);
   const user = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REGISTER_LOCK})`);
     if (await findUserByEmail(tx, input.email)) throw badRequest('email', 'A user with this email already exists');
     const first = (await countUsers(tx)) === 0;
-    const created = await insertUser(tx, {
-      id: randomUUID(),
-      email: input.email,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      passwordHash,
-      authGuidHash: sha256(authGuid),
-      authGuidExpiresAt: secondsFromNow(WELCOME_GUID_SECONDS),
-    });
+    const created = await insertUser(tx, { id, email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, ...access.columns });
     if (first) await makeServerAdmin(tx, created.id);
     return created;
   });
-  const link = appLink(await allowedAppUrl(db, linkSettings(deps), input.appUrl), 'login', authGuid);
+  const link = appLink(await allowedAppUrl(db, linkSettings(deps), input.appUrl), 'login', access.authGuid, access.columns.authGuidExpiresAt);
   const appName = appNameText(input.appName);
   await deps.queue.enqueue('membership.email', {
     to: user.email,
@@ -64,21 +65,22 @@ export async function registerUser(
     html:
       `<p>Hello ${escapeHtml(user.firstName ?? '')},</p>` +
       `<p>An account was created for you at ${appName}. Follow this link within 24 hours to sign in and choose a password:</p>` +
-      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+      codeParagraph(access.code, 'to finish creating your account'),
   });
   return user;
 }
 
 /**
- * Sends a reset link when the email belongs to a user (the `membership.passwordReset` job runs it after
+ * Sends a reset link and code when the email belongs to a user (the `membership.passwordReset` job runs it after
  * `forgot` has answered, so known and unknown emails take the same path and time).
  */
 export async function sendReset(db: DbOrTx, deps: ServiceDeps, email: string, app: AppLink): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user) return;
-  const authGuid = randomSecret();
-  await updateUser(db, user.id, { authGuidHash: sha256(authGuid), authGuidExpiresAt: secondsFromNow(RESET_GUID_SECONDS) });
-  const link = appLink(await allowedAppUrl(db, linkSettings(deps), app.appUrl), 'login', authGuid);
+  const access = newAccess(deps, user.id, RESET_GUID_SECONDS);
+  await updateUser(db, user.id, access.columns);
+  const link = appLink(await allowedAppUrl(db, linkSettings(deps), app.appUrl), 'login', access.authGuid, access.columns.authGuidExpiresAt);
   const appName = appNameText(app.appName);
   await deps.queue.enqueue('membership.email', {
     to: user.email,
@@ -86,9 +88,70 @@ export async function sendReset(db: DbOrTx, deps: ServiceDeps, email: string, ap
     html:
       `<p>Someone asked to reset the password of your ${appName} account.</p>` +
       `<p>Follow this link within 1 hour to choose a new password:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+      codeParagraph(access.code, 'to reset your password') +
       `<p>If you did not ask for this, ignore this message.</p>`,
   });
 }
+
+/** A new link guid and code for a user: the columns to store (hashes and expiries) and the secrets to mail. */
+function newAccess(deps: ServiceDeps, userId: string, guidSeconds: number) {
+  const authGuid = randomSecret();
+  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+  return {
+    authGuid,
+    code,
+    columns: {
+      authGuidHash: sha256(authGuid),
+      authGuidExpiresAt: secondsFromNow(guidSeconds),
+      verifyCodeHash: codeHash(deps, userId, code),
+      verifyCodeExpiresAt: secondsFromNow(VERIFY_CODE_SECONDS),
+      verifyCodeAttempts: 0,
+    },
+  };
+}
+
+const codeParagraph = (code: string, purpose: string) =>
+  `<p>Or enter this code in the app ${purpose} (it works for 15 minutes):</p>` +
+  `<p style="font-size:28px;font-weight:bold;letter-spacing:6px;font-family:monospace">${code}</p>`;
+
+/**
+ * A code is stored as an HMAC keyed by the server's secret, bound to its user: 10^6 codes are nothing to
+ * brute-force from a plain hash, but without the key a copy of the database does not give them away.
+ */
+function codeHash(deps: ServiceDeps, userId: string, code: string): string {
+  return createHmac('sha256', deps.config.ENCRYPTION_KEY).update(`verify-code:${userId}:${code}`).digest('hex');
+}
+
+/**
+ * `verifyCode`: the user's live code, tried at most `VERIFY_CODE_TRIES` times (each try is counted in the same
+ * statement that reads the code, so concurrent tries cannot exceed it; after the last wrong one the code is
+ * gone). A right code is spent and answered with a new authGuid (1 hour), which replaces any mailed link: it
+ * logs in and sets one password, like the link. Wrong, expired, unknown email → 400 on `code`, all alike.
+ */
+export async function verifyCode(db: DbOrTx, deps: ServiceDeps, email: string, code: string): Promise<string> {
+  const [row] = await db
+    .update(users)
+    .set({ verifyCodeAttempts: sql`${users.verifyCodeAttempts} + 1` })
+    .where(and(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`, isNotNull(users.verifyCodeHash), gt(users.verifyCodeExpiresAt, clock.now())))
+    .returning({ id: users.id, verifyCodeHash: users.verifyCodeHash, tries: users.verifyCodeAttempts });
+  if (!row?.verifyCodeHash || row.tries > VERIFY_CODE_TRIES) throw badRequest('code', WRONG_CODE);
+  const sameCode = and(eq(users.id, row.id), eq(users.verifyCodeHash, row.verifyCodeHash));
+  if (!sameHex(codeHash(deps, row.id, code), row.verifyCodeHash)) {
+    if (row.tries < VERIFY_CODE_TRIES) throw badRequest('code', WRONG_CODE);
+    await db.update(users).set({ verifyCodeHash: null, verifyCodeExpiresAt: null }).where(sameCode);
+    throw badRequest('code', 'This code is wrong, and it was tried too many times: ask for a new code');
+  }
+  const authGuid = randomSecret();
+  const [spent] = await db
+    .update(users)
+    .set({ verifyCodeHash: null, verifyCodeExpiresAt: null, verifyCodeAttempts: 0, authGuidHash: sha256(authGuid), authGuidExpiresAt: secondsFromNow(CODE_GUID_SECONDS) })
+    .where(sameCode)
+    .returning({ id: users.id });
+  if (!spent) throw badRequest('code', WRONG_CODE);
+  return authGuid;
+}
+
+const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 
 /**
  * `setPasswordGuid`: the guid is checked before the (deliberately slow) password hash is computed, so a bad or

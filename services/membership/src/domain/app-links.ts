@@ -62,11 +62,22 @@ export async function allowedAppUrl(db: DbOrTx, config: LinkSettings, appUrl: st
   return churchDomain ? appUrl : fallback;
 }
 
-/** `<appUrl>/<page>?auth=<guid>`: where the app picks the guid up. */
-export function appLink(appUrl: string, page: string, authGuid: string): string {
+/**
+ * How long the apps' set-password page (the login package's `LoginSetPassword`) accepts a link after its
+ * `timestamp`: it refuses a link without one, or whose `timestamp` (milliseconds) is more than this old.
+ */
+export const APP_LINK_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * `<appUrl>/<page>?auth=<guid>&timestamp=<ms>`: where the app picks the guid up. With `expiresAt`, `timestamp` is
+ * put 10 minutes before the link's expiry, so the page's own 10-minute check refuses the link exactly when this
+ * service does (a 24-hour welcome link opened after an hour still works in the page); without it, no timestamp.
+ */
+export function appLink(appUrl: string, page: string, authGuid?: string, expiresAt?: Date): string {
   const url = new URL(appUrl);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/${page}`;
-  url.searchParams.set('auth', authGuid);
+  if (authGuid) url.searchParams.set('auth', authGuid);
+  if (authGuid && expiresAt) url.searchParams.set('timestamp', String(expiresAt.getTime() - APP_LINK_WINDOW_MS));
   url.hash = '';
   return url.toString();
 }

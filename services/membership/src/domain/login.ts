@@ -4,7 +4,7 @@ import { LOGIN_TOKEN_SECONDS, hashPassword, verifyPassword, type Claims } from '
 import { unauthorized, type DbOrTx, type ServiceDeps } from '@church/common';
 import { SERVER_CHURCH_ID, users } from '../db/schema';
 import { type ChurchRow, type UserChurchRow, touchChurch, userChurchesOf } from '../repos/churches';
-import { findUserByEmail, findUserById, spendAuthGuid, type UserRow } from '../repos/users';
+import { findUserByEmail, findUserById, userOfAuthGuid, type UserRow } from '../repos/users';
 import { clock } from './clock';
 import { apisOf, churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions, type ChurchContext } from './permissions';
 import { sha256 } from './secrets';
@@ -109,11 +109,12 @@ export async function userByJwt(db: DbOrTx, deps: ServiceDeps, jwt: string): Pro
 }
 
 /**
- * Logging in with an authGuid spends it (spec: a one-time authGuid): the link works once, and the app then sets
- * a password with the login token (`updatePassword`).
+ * Logging in with an authGuid does not spend it: the apps' set-password page logs in with the link's guid to greet
+ * the person, then sets the password with the same guid (`setPasswordGuid`, which spends it). Until then, or
+ * until it expires, the guid only logs in and sets that one password (spec: a one-time authGuid).
  */
 export async function userByAuthGuid(db: DbOrTx, authGuid: string): Promise<UserRow> {
-  const user = await spendAuthGuid(db, sha256(authGuid), clock.now());
+  const user = await userOfAuthGuid(db, sha256(authGuid), clock.now());
   if (!user) throw unauthorized('Invalid or expired authGuid');
   return user;
 }

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, getTableColumns, ilike, inArray, is, isNull, lt, or
 import { PgTable, type PgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
 import * as schema from '../db/schema';
-import { churches, userChurches } from '../db/schema';
+import { churches, roleMembers, userChurches } from '../db/schema';
 import { batchedReads, isUuid, preparedReader, type RowOf } from '@church/common';
 
 export type ChurchRow = typeof churches.$inferSelect;
@@ -204,4 +204,15 @@ export async function deleteUserChurchesOf(db: DbOrTx, userId: string): Promise<
 export async function userIdsOfChurch(db: DbOrTx, churchId: string): Promise<string[]> {
   const rows = await db.select({ userId: userChurches.userId }).from(userChurches).where(eq(userChurches.churchId, churchId));
   return rows.map((r) => r.userId);
+}
+
+/** The churches where the user holds a role (not the server-wide role), by name. */
+export async function churchesWithRolesOf(db: DbOrTx, userId: string): Promise<ChurchRow[]> {
+  return db
+    .selectDistinct({ church: churches })
+    .from(roleMembers)
+    .innerJoin(churches, eq(churches.id, roleMembers.churchId))
+    .where(eq(roleMembers.userId, userId))
+    .orderBy(asc(churches.name), asc(churches.id))
+    .then((rows) => rows.map((r) => r.church));
 }

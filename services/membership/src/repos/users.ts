@@ -35,18 +35,36 @@ export async function countUsers(db: DbOrTx): Promise<number> {
 }
 
 /**
- * Spends the (hashed) authGuid while it has not expired, and sets the password when one is given, in one
- * statement: two requests racing with the same guid cannot both succeed. Following a link mailed to the
- * address proves the address (`emailVerified`). The user, or undefined when the guid is unknown, used or expired.
+ * Logging in with an authGuid (a welcome, reset or invitation link, or the guid `verifyCode` answers): the user
+ * while the guid has not expired. The guid is not spent: the apps' set-password page logs in with it to greet
+ * the person, then sets the password with the same guid. Following a link mailed to the address proves the
+ * address (`emailVerified`), in the same statement.
  */
-export async function spendAuthGuid(db: DbOrTx, guidHash: string, now: Date, passwordHash?: string): Promise<UserRow | undefined> {
+export async function userOfAuthGuid(db: DbOrTx, guidHash: string, now: Date): Promise<UserRow | undefined> {
   const [row] = await db
     .update(users)
-    .set({ ...(passwordHash ? { passwordHash } : {}), authGuidHash: null, authGuidExpiresAt: null, emailVerified: true, updatedAt: now })
+    .set({ emailVerified: true })
     .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, now)))
     .returning();
   return row;
 }
+
+/**
+ * Spends the (hashed) authGuid while it has not expired and sets the password, in one statement: two requests
+ * racing with the same guid cannot both succeed. Any code mailed with it goes too, and the address is proved
+ * (`emailVerified`). The user, or undefined when the guid is unknown, used or expired.
+ */
+export async function spendAuthGuid(db: DbOrTx, guidHash: string, now: Date, passwordHash: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash, ...NO_LINK_OR_CODE, emailVerified: true, updatedAt: now })
+    .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, now)))
+    .returning();
+  return row;
+}
+
+/** The columns of an outstanding link and code, cleared: what a password change spends. */
+export const NO_LINK_OR_CODE = { authGuidHash: null, authGuidExpiresAt: null, verifyCodeHash: null, verifyCodeExpiresAt: null, verifyCodeAttempts: 0 };
 
 /** Users whose name or email contains the term (server admins only; not church data). */
 export async function searchUsers(db: DbOrTx, term: string, limit = 100): Promise<UserRow[]> {

@@ -21,6 +21,7 @@ import domains from './domains';
 import internal from './internal';
 import internalGroups from './internal-groups';
 import internalPeople from './internal-people';
+import auditLogs from './audit-logs';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -46,4 +47,5 @@ export const routes: FastifyPluginAsync[] = [
   internal,
   internalGroups,
   internalPeople,
+  auditLogs,
 ];

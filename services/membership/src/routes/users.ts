@@ -1,24 +1,43 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { hasPermission, requires } from '@church/auth';
-import { Email, Id, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { confirmEmailChange, findOrCreateUser, passwords, registerUser, requestEmailChange, setPasswordWithGuid } from '../domain/account';
+import { LOGIN_TOKEN_SECONDS, hasPermission, isServerAdmin, requires, type Claims } from '@church/auth';
+import { Email, Id, IdParams, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { confirmEmailChange, findOrCreateUser, passwords, registerUser, requestEmailChange, setPasswordWithGuid, verifyCode } from '../domain/account';
 import { AppName, AppUrl } from '../domain/app-links';
+import { audit } from '../domain/audit';
+import { sendInvite } from '../domain/invite';
 import { PASSWORD_RESET_JOB } from '../jobs/password-reset';
 import { userSession } from '../domain/access';
-import { LoginResponse, UserOut, loginResponse, recordLogin, toUser, userByAuthGuid, userByJwt, userByPassword } from '../domain/login';
+import { LoginResponse, UserOut, claimsFor, loginResponse, recordLogin, toUser, userByAuthGuid, userByJwt, userByPassword } from '../domain/login';
+import { serverPermissions } from '../domain/permissions';
 import { findPerson, setOptedOut, unlinkUser } from '../domain/people-links';
-import { deleteUserChurchesOf, userChurchesOf } from '../repos/churches';
+import { churchesWithRolesOf, deleteUserChurchesOf, userChurchesOf } from '../repos/churches';
 import { deleteOauthGrantsOfUser } from '../repos/oauth';
 import { deleteMembershipsOfUser } from '../repos/roles';
-import { deleteUserRow, findUserById, searchUsers, updateUser } from '../repos/users';
+import { NO_LINK_OR_CODE, deleteUserRow, findUserByEmail, findUserById, searchUsers, updateUser } from '../repos/users';
 import { announce, revokeTokens } from '../domain/revocations';
 
 const Text = z.string().trim().max(100);
-// Links are built only from allowed origins (src/domain/app-links.ts); the name is short plain text.
-const AppLink = { appName: AppName, appUrl: AppUrl };
+// Links are built only from allowed origins (src/domain/app-links.ts); the name is short plain text. Both may be
+// left out or null (B1App's forgot sends neither, the login package's register a null appUrl): then the default app.
+const orNone = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+const AppLink = { appName: orNone(AppName), appUrl: orNone(AppUrl) };
+// The spec's floor for a password (updatePassword: at least 6 characters); the apps ask for 8 themselves.
 const Password = z.string().min(6, 'must be at least 6 characters').max(200);
 const Done = z.object({ success: z.boolean() });
+/** `userId` on an account change names another user: only server admins may (the apps' user editor sends it). */
+const OtherUser = { userId: z.preprocess((v) => (v === '' || v === null ? undefined : v), Id.optional()) };
+const UserDetails = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  registrationDate: z.date(),
+  lastLogin: z.date().nullable(),
+  churches: z.array(z.object({ id: z.string(), name: z.string(), subDomain: z.string().nullable(), viaMembership: z.boolean(), viaRoles: z.boolean() })),
+});
+/** The token an impersonation answers is only for logging in as the user (`login {jwt}`), right away. */
+const IMPERSONATION_TOKEN_SECONDS = 10 * 60;
 
 const LoginBody = z.object({
   email: z.string().trim().toLowerCase().optional(),
@@ -52,6 +71,8 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     return response;
   });
 
+  // The welcome message carries a link and a 6-digit code. B1App may send `churchId` (a church it matched by
+  // email): it is not needed, since selecting the church links the person with the proven address (`claim`).
   app.post(
     `${base}/register`,
     {
@@ -62,14 +83,71 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   );
 
   // The same answer, by the same path, whether or not the email has an account: the request is queued and the
-  // account looked up (and mailed) by the `membership.passwordReset` job after the answer.
+  // account looked up (and mailed a link and a code) by the `membership.passwordReset` job after the answer.
+  // `emailed` is what the apps read to move on to the code or "check your email" screen.
   app.post(
     `${base}/forgot`,
-    { config: { access: 'public' }, schema: { body: z.object({ userEmail: Email, ...AppLink }), response: { 200: z.object({}) } } },
+    { config: { access: 'public' }, schema: { body: z.object({ userEmail: Email, ...AppLink }), response: { 200: z.object({ emailed: z.boolean() }) } } },
     async (req) => {
       const { userEmail, appName, appUrl } = req.body;
       await app.deps.queue.enqueue(PASSWORD_RESET_JOB, { email: userEmail, appName, appUrl });
-      return {};
+      return { emailed: true };
+    },
+  );
+
+  // The 6-digit code of a welcome or reset message, for an authGuid that logs in and sets one password.
+  app.post(
+    `${base}/verifyCode`,
+    {
+      config: { access: 'public' },
+      schema: {
+        body: z.object({ email: Email, code: z.string().trim().regex(/^\d{6}$/, 'must be the 6-digit code from the message') }),
+        response: { 200: z.object({ authGuid: z.string() }) },
+      },
+    },
+    async (req) => ({ authGuid: await verifyCode(app.db, app.deps, req.body.email, req.body.code) }),
+  );
+
+  // After a failed sign-in and on the register form: is there an account? People records are never matched here
+  // (a public route would tell anyone which church an address belongs to): `peopleMatches` is always empty, and
+  // a new account finds its person when it selects the church, by the address it has proved (`claim`).
+  app.post(
+    `${base}/checkEmail`,
+    {
+      config: { access: 'public' },
+      schema: {
+        body: z.object({ email: Email }),
+        response: {
+          200: z.object({
+            exists: z.boolean(),
+            peopleMatches: z.array(z.object({ firstName: z.string(), lastName: z.string(), churchId: z.string(), churchName: z.string() })),
+          }),
+        },
+      },
+    },
+    async (req) => ({ exists: Boolean(await findUserByEmail(app.db, req.body.email)), peopleMatches: [] }),
+  );
+
+  // Staff who just added someone to a group or a role tell them (B1Admin's invite dialog).
+  app.post(
+    `${base}/sendInviteEmail`,
+    {
+      config: { access: requires('People.Edit or GroupMembers.Edit or Roles.Edit') },
+      schema: {
+        body: z.object({
+          email: Email,
+          contextName: z.string().trim().min(1, 'contextName is required').max(200),
+          personName: z.string().max(200).optional(),
+          churchName: z.string().max(200).optional(),
+          appName: AppName.optional(),
+          appUrl: AppUrl.optional(),
+        }),
+        response: { 200: Done },
+      },
+    },
+    async (req) => {
+      await sendInvite(app.db, app.deps, req.auth.churchId, req.body);
+      return { success: true };
     },
   );
 
@@ -121,8 +199,14 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
 
   app.post(
     `${base}/setDisplayName`,
-    { config: { access: userSession }, schema: { body: z.object({ firstName: Text.min(1), lastName: Text }), response: { 200: UserOut } } },
-    async (req) => toUser(await ownUser(await updateUser(app.db, req.auth.id, req.body))),
+    { config: { access: userSession }, schema: { body: z.object({ firstName: Text.min(1), lastName: Text, ...OtherUser }), response: { 200: UserOut } } },
+    async (req) => {
+      const { userId, firstName, lastName } = req.body;
+      const target = accountOf(req.auth, userId);
+      const user = await updateUser(app.db, target, { firstName, lastName });
+      if (!user && target !== req.auth.id) throw notFound('User');
+      return toUser(ownUser(user));
+    },
   );
 
   // The new address gets a confirmation link; the account keeps its email until the link is followed
@@ -131,10 +215,13 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     `${base}/updateEmail`,
     {
       config: { access: userSession },
-      schema: { body: z.object({ email: Email, appName: AppName.optional(), appUrl: AppUrl.optional() }), response: { 200: UserOut } },
+      schema: { body: z.object({ email: Email, appName: AppName.optional(), appUrl: AppUrl.optional(), ...OtherUser }), response: { 200: UserOut } },
     },
     async (req) => {
-      const user = ownUser(await findUserById(app.db, req.auth.id));
+      const target = accountOf(req.auth, req.body.userId);
+      const found = await findUserById(app.db, target);
+      if (!found && target !== req.auth.id) throw notFound('User');
+      const user = ownUser(found);
       await requestEmailChange(app.db, app.deps, user, req.body.email, req.body);
       return toUser(user);
     },
@@ -158,7 +245,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       const passwordHash = await passwords.hash(req.body.newPassword);
       // A password change also spends any outstanding welcome or reset link, and every token minted before it.
       const stamps = await app.db.transaction(async (tx) => {
-        await ownUser(await updateUser(tx, req.auth.id, { passwordHash, authGuidHash: null, authGuidExpiresAt: null }));
+        await ownUser(await updateUser(tx, req.auth.id, { passwordHash, ...NO_LINK_OR_CODE }));
         return revokeTokens(tx, [{ userId: req.auth.id }]);
       });
       await announce(app.deps, stamps);
@@ -190,6 +277,44 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     async (req) => (await searchUsers(app.db, req.query.term)).map(toUser),
   );
 
+  // Server admins: a user's account and the churches it reaches, by link (`viaMembership`) or by role (`viaRoles`).
+  app.get(`${base}/:id/details`, { config: { access: requires('Server.Admin') }, schema: { params: IdParams, response: { 200: UserDetails } } }, async (req) => {
+    const user = await findUserById(app.db, req.params.id);
+    if (!user) throw notFound('User');
+    const churches = new Map<string, z.output<typeof UserDetails>['churches'][number]>();
+    const add = (c: { id: string; name: string; subDomain: string | null }, via: 'viaMembership' | 'viaRoles') => {
+      const entry = churches.get(c.id) ?? { id: c.id, name: c.name, subDomain: c.subDomain, viaMembership: false, viaRoles: false };
+      entry[via] = true;
+      churches.set(c.id, entry);
+    };
+    for (const { church } of await userChurchesOf(app.db, user.id)) add(church, 'viaMembership');
+    for (const church of await churchesWithRolesOf(app.db, user.id)) add(church, 'viaRoles');
+    const { id, email, firstName, lastName, createdAt, lastLogin } = user;
+    return { id, email, firstName, lastName, registrationDate: createdAt, lastLogin, churches: [...churches.values()] };
+  });
+
+  // Server admins sign in as a user to see what they see: a short-lived token of the user without a church, which
+  // the app exchanges at once (`login {jwt}`) for the user's own login. Every use is written to the audit log of
+  // the admin's church and to the service log.
+  app.get(
+    `${base}/:id/impersonate`,
+    { config: { access: requires('Server.Admin') }, schema: { params: IdParams, response: { 200: z.object({ jwt: z.string() }) } } },
+    async (req) => {
+      if (req.auth.scope !== undefined) throw unauthorized('OAuth access tokens cannot impersonate');
+      const user = await findUserById(app.db, req.params.id);
+      if (!user) throw notFound('User');
+      const jwt = app.deps.signToken(claimsFor(user, undefined, await serverPermissions(app.db, user.id)), Math.min(IMPERSONATION_TOKEN_SECONDS, LOGIN_TOKEN_SECONDS));
+      await audit(app.db, req, req.auth.churchId, {
+        category: 'login',
+        action: 'impersonate_user',
+        entityType: 'user',
+        entityId: user.id,
+        details: { adminEmail: req.auth.email, userEmail: user.email },
+      });
+      return { jwt };
+    },
+  );
+
   app.delete(base, { config: { access: userSession }, schema: { response: { 200: z.object({}) } } }, async (req) => {
     const userId = req.auth.id;
     const stamps = await app.db.transaction(async (tx) => {
@@ -204,6 +329,13 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     await announce(app.deps, stamps);
     return {};
   });
+}
+
+/** The account an account change is about: the caller's, or (server admins only) the one `userId` names. */
+function accountOf(auth: Claims, userId: string | undefined): string {
+  if (!userId || userId === auth.id) return auth.id;
+  if (!isServerAdmin(auth)) throw unauthorized("Only server admins can change another user's account");
+  return userId;
 }
 
 /** The caller's own account; a token of a deleted user answers 401. */

@@ -8,6 +8,7 @@ import { CHURCH_SCOPED_TABLES } from '../../src/repos/churches';
 import {
   answers,
   churches,
+  auditLogs,
   clientErrors,
   domains,
   formSubmissions,
@@ -342,4 +343,5 @@ async function seedEveryTable(churchId: string, userId: string, personId: string
   await db.insert(oauthRefreshTokens).values({ id: id(), tokenHash: id(), clientId: 'app', userId, churchId, scopes: [], expiresAt: later });
   await db.insert(oauthDeviceCodes).values({ id: id(), deviceCodeHash: id(), userCode: 'BCDFGHJK', clientId: 'app', scopes: [], userId, churchId, expiresAt: later });
   await db.insert(clientErrors).values({ id: id(), churchId, userId, message: 'boom' });
+  await db.insert(auditLogs).values({ id: id(), churchId, userId, category: 'login', action: 'impersonate_church' });
 }

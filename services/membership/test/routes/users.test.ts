@@ -214,8 +214,11 @@ describe('POST /membership/users/register', () => {
     }
   });
 
-  it('registers, mails an auth link, logs in with it once, sets a password with the token, then logs in with the password', async () => {
+  // AppHelper:packages/login/src/components/LoginSetPassword.tsx logs in with the link's guid to greet the person,
+  // then sets the password with the same guid; it refuses a link without `timestamp` or 10 minutes past it.
+  it('registers and mails a link the login package can use: login {authGuid} greets without spending it, setPasswordGuid spends it', async () => {
     const email = `reg-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    const sentAt = Date.now();
     const res = await call(t.app, 'POST', '/membership/users/register', { body: { email: email.toUpperCase(), firstName: 'Reg', lastName: 'Istered', ...APP } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: expect.any(String), firstName: 'Reg', lastName: 'Istered', email });
@@ -223,34 +226,57 @@ describe('POST /membership/users/register', () => {
     await t.drain();
     const [mail] = mailTo(email);
     expect(mail!.subject).toBe('Welcome to B1 Admin');
-    expect(mail!.html).toContain('https://admin.example.test/app/login?auth=');
-    const authGuid = authGuidOf(mail!.html)!;
+    const href = /href="([^"]+)"/.exec(mail!.html)![1]!.replace(/&amp;/g, '&');
+    const link = new URL(href);
+    expect(`${link.origin}${link.pathname}`).toBe('https://admin.example.test/app/login');
+    const authGuid = link.searchParams.get('auth')!;
+    // The page's 10-minute window ends when the link's 24 hours do.
+    const timestamp = Number(link.searchParams.get('timestamp'));
+    expect(timestamp + 10 * 60 * 1000).toBeGreaterThanOrEqual(sentAt + 24 * 3600 * 1000);
+    expect(timestamp + 10 * 60 * 1000).toBeLessThanOrEqual(Date.now() + 24 * 3600 * 1000);
     const [stored] = await t.app.db.select().from(users).where(eq(users.email, email));
     expect(stored!.authGuidHash).not.toBe(authGuid);
     expect(stored!.authGuidHash).toHaveLength(64);
+    expect(stored!.emailVerified).toBe(false);
 
-    const viaGuid = await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } });
-    expect(viaGuid.statusCode).toBe(200);
-    expect(viaGuid.json()).toMatchObject({ user: { email }, churches: [] });
-    expect((await t.app.db.select().from(users).where(eq(users.email, email)))[0]).toMatchObject({ authGuidHash: null, authGuidExpiresAt: null });
+    const greet = await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } });
+    expect(greet.statusCode).toBe(200);
+    expect(greet.json()).toMatchObject({ user: { email, firstName: 'Reg', jwt: expect.any(String) }, churches: [], userChurches: [] });
+    // Following the mailed link proves the address; the guid stays for the password.
+    expect((await t.app.db.select().from(users).where(eq(users.email, email)))[0]).toMatchObject({ emailVerified: true, authGuidHash: stored!.authGuidHash });
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })).statusCode).toBe(200);
 
-    // The guid is one-time: the link does not log in again, nor set a password; the login token does.
+    const set = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'brand-new-pass', appName: 'B1 Admin', appUrl: APP.appUrl } });
+    expect([set.statusCode, set.json()]).toEqual([200, { success: true }]);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: 'brand-new-pass' } })).statusCode).toBe(200);
+    // Spent: the link neither logs in nor sets a password any more.
     const again = await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } });
     expect([again.statusCode, again.json()]).toEqual([401, { errors: ['Invalid or expired authGuid'] }]);
-    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'another-pass' } })).json().errors[0].param).toBe('authGuid');
-    const set = await call(t.app, 'POST', '/membership/users/updatePassword', { token: viaGuid.json().token, body: { newPassword: 'brand-new-pass' } });
-    expect(set.json()).toEqual({ success: true });
-    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: 'brand-new-pass' } })).statusCode).toBe(200);
+    const twice = await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'another-pass' } });
+    expect([twice.statusCode, twice.json().errors[0]]).toEqual([400, { msg: 'The link is invalid, used or expired', param: 'authGuid', location: 'body' }]);
     expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: 'another-pass' } })).statusCode).toBe(401);
   });
 
-  it('lets only one of two concurrent logins with the same authGuid succeed', async () => {
+  it('spends the guid when the password is set with the login token instead', async () => {
+    const email = `tok-${crypto.randomUUID().slice(0, 8)}@example.test`;
+    await call(t.app, 'POST', '/membership/users/register', { body: { email, firstName: 'To', lastName: 'Ken', ...APP } });
+    await t.drain();
+    const authGuid = authGuidOf(mailTo(email)[0]!.html)!;
+    const viaGuid = await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } });
+    const set = await call(t.app, 'POST', '/membership/users/updatePassword', { token: viaGuid.json().token, body: { newPassword: 'brand-new-pass' } });
+    expect(set.json()).toEqual({ success: true });
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword: 'x-another' } })).statusCode).toBe(400);
+    expect((await call(t.app, 'POST', '/membership/users/login', { body: { email, password: 'brand-new-pass' } })).statusCode).toBe(200);
+  });
+
+  it('lets only one of two concurrent password settings with the same authGuid succeed', async () => {
     const email = `race-${crypto.randomUUID().slice(0, 8)}@example.test`;
     await call(t.app, 'POST', '/membership/users/register', { body: { email, firstName: 'Ra', lastName: 'Ce', ...APP } });
     await t.drain();
     const authGuid = authGuidOf(mailTo(email)[0]!.html)!;
-    const both = await Promise.all([0, 1].map(() => call(t.app, 'POST', '/membership/users/login', { body: { authGuid } })));
-    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    const both = await Promise.all(['first-pass', 'second-pass'].map((newPassword) => call(t.app, 'POST', '/membership/users/setPasswordGuid', { body: { authGuid, newPassword } })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);
   });
 
   it('spends a reset link’s authGuid when it is used to set a password', async () => {
@@ -334,8 +360,9 @@ describe('POST /membership/users/forgot', () => {
     const user = await makeUser(t);
     const known = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: user.email, ...APP } });
     const unknown = await call(t.app, 'POST', '/membership/users/forgot', { body: { userEmail: 'ghost@example.test', ...APP } });
-    expect([known.statusCode, known.json()]).toEqual([200, {}]);
-    expect([unknown.statusCode, unknown.json()]).toEqual([200, {}]);
+    // B1App's LoginPage and the login package's Forgot read `emailed` (and never learn whether the account exists).
+    expect([known.statusCode, known.json()]).toEqual([200, { emailed: true }]);
+    expect([unknown.statusCode, unknown.json()]).toEqual([200, { emailed: true }]);
     await t.drain();
     expect(mailTo('ghost@example.test')).toEqual([]);
     const [mail] = mailTo(user.email);

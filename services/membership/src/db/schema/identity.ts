@@ -23,6 +23,13 @@ export const users = pgTable(
     pendingEmail: text('pending_email'),
     emailGuidHash: text('email_guid_hash'),
     emailGuidExpiresAt: at('email_guid_expires_at'),
+    /**
+     * The 6-digit code mailed beside the link (register, forgot) as an HMAC keyed by the server's secret, its expiry
+     * and the wrong tries so far (`verifyCode`; the code is cleared after too many).
+     */
+    verifyCodeHash: text('verify_code_hash'),
+    verifyCodeExpiresAt: at('verify_code_expires_at'),
+    verifyCodeAttempts: integer('verify_code_attempts').notNull().default(0),
     lastLogin: at('last_login'),
     ...timestamps(),
   },

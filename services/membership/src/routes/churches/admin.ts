@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requires } from '@church/auth';
 import { IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { deleteAbandoned } from '../../domain/church-setup';
+import { audit } from '../../domain/audit';
 import { clock } from '../../domain/clock';
 import { LoginResponse, loginResponse } from '../../domain/login';
 import { findChurch, searchChurches, updateChurch } from '../../repos/churches';
@@ -21,7 +22,10 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     if (!church) throw notFound('Church');
     const user = await findUserById(app.db, req.auth.id);
     if (!user) throw unauthorized('User no longer exists');
-    return loginResponse(app.db, app.deps, user, { impersonate: church });
+    const response = await loginResponse(app.db, app.deps, user, { impersonate: church });
+    // The church's own audit log shows that a server admin entered it with every permission.
+    await audit(app.db, req, church.id, { category: 'login', action: 'impersonate_church', entityType: 'church', entityId: church.id, details: { adminEmail: user.email } });
+    return response;
   });
 
   app.get(

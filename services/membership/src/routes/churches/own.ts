@@ -8,6 +8,7 @@ import { clock } from '../../domain/clock';
 import { SelectResponse, UserOut, loginResponse, selectedChurch } from '../../domain/login';
 import { insertPersonForUser, personOfUser } from '../../domain/people-links';
 import { churchesOfUser, findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch } from '../../repos/churches';
+import { personByEmail, updatePerson } from '../../repos/people';
 import { usersInRoleNamed } from '../../repos/roles';
 import { findUserById } from '../../repos/users';
 import { Church, ChurchUpdate, NewChurchBody, SubDomain } from './schemas';
@@ -62,7 +63,9 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     return createChurch(app.db, user, req.body);
   });
 
-  // Switching church: a church the user has no link to is joined with a guest person and the Everyone permissions.
+  // Switching church: a church the user has no link to is joined with the Everyone permissions and their person
+  // there: the one with the account's address when the address is proved (the owner followed a link or code mailed
+  // to it) and no other user holds that person, else a new guest person.
   app.post(
     `${base}/select`,
     {
@@ -80,6 +83,10 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       await app.db.transaction(async (tx) => {
         const link = await findUserChurch(tx, user.id, church.id);
         let personId = link?.personId ?? (await personOfUser(tx, church.id, user.id))?.id ?? null;
+        if (!personId && user.emailVerified) {
+          const byEmail = await personByEmail(tx, church.id, user.email);
+          if (byEmail && !byEmail.userId) personId = (await updatePerson(tx, church.id, byEmail.id, { userId: user.id }))!.id;
+        }
         if (!personId) personId = (await insertPersonForUser(tx, church.id, user, 'Guest')).id;
         await upsertUserChurch(tx, { userId: user.id, churchId: church.id, personId, lastAccessed: now });
         await touchChurch(tx, church.id, now);
