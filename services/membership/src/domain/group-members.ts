@@ -1,5 +1,6 @@
 import { notFound, saveRows, type Db } from '@church/common';
 import { groupMembers } from '../db/schema';
+import { recordHistory } from '../repos/group-health';
 import { existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
 
 export interface MemberInput {
@@ -13,26 +14,30 @@ export interface MemberInput {
 /**
  * Batch save of memberships in one transaction. Group and person must both be live records of the church
  * (else 404, nothing written). Adding a person who is already in the group updates that membership instead
- * of failing on the unique (group, person) pair, so "add member" is safe to repeat.
+ * of failing on the unique (group, person) pair, so "add member" is safe to repeat. A new membership is a join in
+ * the groups' history (the health screens).
  */
 export function saveMembers(db: Db, churchId: string, items: MemberInput[]): Promise<GroupMemberRow[]> {
   return db.transaction(async (tx) => {
     const groupIds = [...new Set(items.map((i) => i.groupId).filter((x): x is string => !!x))];
     const personIds = [...new Set(items.map((i) => i.personId).filter((x): x is string => !!x))];
-    const liveGroups = new Set((await listGroups(tx, churchId, { ids: groupIds })).map((g) => g.id));
+    const liveGroups = new Set((await listGroups(tx, churchId, { ids: groupIds, includeArchived: true })).map((g) => g.id));
     const livePeople = await existingPeople(tx, churchId, personIds);
     if (groupIds.some((id) => !liveGroups.has(id))) throw notFound('Group');
     if (personIds.some((id) => !livePeople.has(id))) throw notFound('Person');
     const out: GroupMemberRow[] = [];
+    const joined: Array<{ groupId: string; personId: string; action: 'joined' }> = [];
     for (const item of items) {
       let values: MemberInput = item;
       if (!item.id && item.groupId && item.personId) {
         const existing = await findMembership(tx, churchId, item.groupId, item.personId);
         if (existing) values = { ...item, id: existing.id };
+        else joined.push({ groupId: item.groupId, personId: item.personId, action: 'joined' });
       }
       const [row] = await saveRows(tx, groupMembers, churchId, [values as Record<string, unknown>]);
       out.push(row as GroupMemberRow);
     }
+    await recordHistory(tx, churchId, joined);
     return out;
   });
 }

@@ -1,16 +1,50 @@
 import { badRequest, notFound, saveRows, type Db, type DbOrTx, type Tx } from '@church/common';
 import { groups } from '../db/schema';
-import { findGroup, slugsLike, type GroupRow } from '../repos/groups';
+import { findGroup, slugsLike, type GroupRecord, type GroupRow } from '../repos/groups';
 
 /** Group kinds (NOTES.md): a `team` belongs to a `ministry` group through `parentGroupId`. */
 export const GROUP_TAGS = ['standard', 'ministry', 'team'] as const;
+/** Who may join a group on their own (`groupmembers/self`); `closed`, the default, means staff add people. */
+export const JOIN_POLICIES = ['open', 'request', 'closed'] as const;
 
 export interface GroupInput {
   id?: string;
   name?: string;
   tags?: string[];
+  labels?: string[];
+  /** the apps' label editor: when sent, it is the group's labels (it wins over `labels`) */
+  labelArray?: string[];
   parentGroupId?: string | null;
   [column: string]: unknown;
+}
+
+/**
+ * A group as every answer carries it: the spec's keys, with `tags` and `labels` as the comma-separated strings the
+ * apps split, and `labelArray` (the labels as a list) that their group screens read. Built field by field in the
+ * `Group` schema's order (the lists are written with JSON.stringify, see `exactShape`).
+ */
+export function toGroup(row: GroupRecord) {
+  return {
+    id: row.id,
+    churchId: row.churchId,
+    categoryName: row.categoryName,
+    name: row.name,
+    slug: row.slug,
+    trackAttendance: row.trackAttendance,
+    parentPickup: row.parentPickup,
+    printNametag: row.printNametag,
+    about: row.about,
+    photoUrl: row.photoUrl,
+    tags: row.tags.join(','),
+    labels: row.labels.join(','),
+    labelArray: row.labels,
+    meetingTime: row.meetingTime,
+    meetingLocation: row.meetingLocation,
+    publicRoster: row.publicRoster,
+    parentGroupId: row.parentGroupId,
+    archived: row.archived,
+    joinPolicy: row.joinPolicy,
+  };
 }
 
 /** `Youth Ministry (2025)` → `youth-ministry-2025`; accents folded, at most 60 characters, never empty. */
@@ -51,7 +85,8 @@ export function saveGroups(db: Db, churchId: string, items: GroupInput[]): Promi
       const parentGroupId = item.parentGroupId !== undefined ? item.parentGroupId : (existing?.parentGroupId ?? null);
       if (tags.includes('team')) await checkMinistry(tx, churchId, parentGroupId, item.id);
       else if (item.parentGroupId) await checkParent(tx, churchId, item.parentGroupId, item.id);
-      const values: Record<string, unknown> = { ...item, tags, parentGroupId };
+      const { labelArray, ...fields } = item;
+      const values: Record<string, unknown> = { ...fields, tags, parentGroupId, ...(labelArray ? { labels: labelArray } : {}) };
       if (!existing || existing.name !== name) values.slug = await uniqueSlug(tx, churchId, name, item.id);
       const [row] = await saveRows(tx, groups, churchId, [values]);
       out.push(row as GroupRow);

@@ -7,19 +7,33 @@ export type GroupRow = typeof groups.$inferSelect;
 export type GroupMemberRow = typeof groupMembers.$inferSelect;
 
 const live = (churchId: string | SQLWrapper) => and(eq(groups.churchId, churchId), eq(groups.removed, false));
+/** Live and not archived: what the group lists show. */
+const listed = (churchId: string | SQLWrapper) => and(live(churchId), eq(groups.archived, false));
 
 // Lists return what a group record shows: not the soft-delete flag nor the timestamps.
 const { removed: _removed, createdAt: _createdAt, updatedAt: _updatedAt, ...recordColumns } = getTableColumns(groups);
 export type GroupRecord = RowOf<typeof recordColumns>;
 const readRecords = rowReader(recordColumns);
 const allOfChurch = preparedReader(recordColumns, (qb) =>
-  qb.select(recordColumns).from(groups).where(live(sql.placeholder('churchId'))).orderBy(asc(groups.name)),
+  qb.select(recordColumns).from(groups).where(listed(sql.placeholder('churchId'))).orderBy(asc(groups.name)),
 );
 
-/** Groups of a church (not removed), by name; optional tag, label or id filters. */
-export function listGroups(db: DbOrTx, churchId: string, filter: { tag?: string; label?: string; ids?: string[] } = {}): Promise<GroupRecord[]> {
-  if (!filter.tag && !filter.label && !filter.ids) return allOfChurch(db, { churchId });
+export interface GroupFilter {
+  tag?: string;
+  label?: string;
+  ids?: string[];
+  /** only archived groups (`GET /groups?archived=1`) */
+  archived?: boolean;
+  /** archived groups too (an id lookup that must find any live group) */
+  includeArchived?: boolean;
+}
+
+/** Groups of a church (not removed, not archived), by name; optional tag, label or id filters. */
+export function listGroups(db: DbOrTx, churchId: string, filter: GroupFilter = {}): Promise<GroupRecord[]> {
+  if (!filter.tag && !filter.label && !filter.ids && !filter.archived && !filter.includeArchived) return allOfChurch(db, { churchId });
   const where: Array<SQL | undefined> = [live(churchId)];
+  if (filter.archived) where.push(eq(groups.archived, true));
+  else if (!filter.includeArchived) where.push(eq(groups.archived, false));
   if (filter.tag) where.push(arrayContains(groups.tags, [filter.tag]));
   if (filter.label) where.push(arrayContains(groups.labels, [filter.label]));
   if (filter.ids) where.push(inArray(groups.id, filter.ids));
@@ -35,9 +49,9 @@ export async function findGroupBySlug(db: DbOrTx, churchId: string, slug: string
   return row;
 }
 
-/** Groups the person belongs to, optionally only those with a tag. */
+/** Groups the person belongs to (not archived), optionally only those with a tag. */
 export function groupsOfPerson(db: DbOrTx, churchId: string, personId: string, tag?: string): Promise<GroupRow[]> {
-  const where: Array<SQL | undefined> = [live(churchId), eq(groupMembers.churchId, churchId), eq(groupMembers.personId, personId)];
+  const where: Array<SQL | undefined> = [listed(churchId), eq(groupMembers.churchId, churchId), eq(groupMembers.personId, personId)];
   if (tag) where.push(arrayContains(groups.tags, [tag]));
   return db
     .select({ group: groups })
@@ -124,9 +138,16 @@ export async function findMembership(db: DbOrTx, churchId: string, groupId: stri
   return row;
 }
 
-export async function deleteMember(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(groupMembers).where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.id, id))).returning({ id: groupMembers.id });
-  return rows.length > 0;
+/**
+ * Deletes a membership (only one of `personId`, when given); the deleted row (its group and person), or undefined
+ * when the church has no such membership.
+ */
+export async function deleteMember(db: DbOrTx, churchId: string, id: string, personId?: string): Promise<GroupMemberRow | undefined> {
+  const [row] = await db
+    .delete(groupMembers)
+    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.id, id), personId ? eq(groupMembers.personId, personId) : undefined))
+    .returning();
+  return row;
 }
 
 /** Ids among `ids` that are live people of the church. */

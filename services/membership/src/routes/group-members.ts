@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Id, IdList, IdParams, IsoDate, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { HttpError, Id, IdList, IdParams, IsoDate, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { saveMembers, toMember, toPublicMember } from '../domain/group-members';
+import { recordHistory } from '../repos/group-health';
 import { deleteMember, findGroup, listMembers, memberGroupIds } from '../repos/groups';
 
 const PersonBrief = z.object({
@@ -37,6 +38,8 @@ const PublicParams = z.object({ churchId: Id, groupId: Id });
  * query and on memberships, so the handler decides; any authenticated caller gets that far.
  */
 const listAccess = rule('GroupMembers.View, or caller is in the group, or queries own personId', () => true);
+/** Removing a membership: GroupMembers.View, or the membership is the caller's own (checked in the handler). */
+const ownOrViewer = rule('GroupMembers.View, or own membership', () => true);
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -109,8 +112,41 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (req) => saveMembers(app.db, req.auth.churchId, req.body),
   );
 
-  app.delete(`${base}/:id`, { config: { access: requires('GroupMembers.View') }, schema: { params: IdParams } }, async (req) => {
-    if (!(await deleteMember(app.db, req.auth.churchId, req.params.id))) throw notFound('Group member');
+  // B1App's group page: the caller joins a group on their own, as the group's join policy allows. `open`: the
+  // membership is made (or the existing one answered); `request`: nothing is written and the answer says so
+  // (`{redirect: 'request'}`, the app then offers a join request); `closed`: 403, its leaders add people.
+  app.post(
+    `${base}/self`,
+    {
+      config: { access: anyUser },
+      // One object schema (a union of object schemas cannot serialize the Date of `joinDate`).
+      schema: { body: z.object({ groupId: Id }), response: { 200: GroupMember.partial().extend({ redirect: z.literal('request').optional(), message: z.string().optional() }) } },
+    },
+    async (req) => {
+      const { churchId, personId } = req.auth;
+      if (!personId) throw badRequest('groupId', 'Your account has no person in this church yet: open the church first');
+      const group = await findGroup(app.db, churchId, req.body.groupId);
+      if (!group || group.archived) throw notFound('Group');
+      if (group.joinPolicy === 'request') return { redirect: 'request' as const, message: 'This group takes requests to join: its leaders approve them' };
+      if (group.joinPolicy !== 'open') throw new HttpError(403, [{ msg: 'This group is closed to new members: its leaders add people' }]);
+      const [saved] = await saveMembers(app.db, churchId, [{ groupId: group.id, personId }]);
+      const [row] = await listMembers(app.db, churchId, { id: saved!.id });
+      if (!row) throw notFound('Person');
+      return toMember(row, false);
+    },
+  );
+
+  // GroupMembers.View (the spec), or the caller's own membership: B1App's "Leave group". A removed membership is a
+  // leave in the groups' history (the health screens).
+  app.delete(`${base}/:id`, { config: { access: ownOrViewer }, schema: { params: IdParams } }, async (req) => {
+    const canView = hasPermission(req.auth, 'GroupMembers.View');
+    if (!canView && !req.auth.personId) throw unauthorized('Missing permission: GroupMembers.View');
+    await app.db.transaction(async (tx) => {
+      const removed = await deleteMember(tx, req.auth.churchId, req.params.id, canView ? undefined : req.auth.personId!);
+      // Someone else's membership (or none) is the same refusal for a caller without the permission.
+      if (!removed) throw canView ? notFound('Group member') : unauthorized('Missing permission: GroupMembers.View');
+      await recordHistory(tx, req.auth.churchId, [{ groupId: removed.groupId, personId: removed.personId, action: 'left' }]);
+    });
     return {};
   });
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, OptionalText, batchOf, exactShape, notFound, type ZodTypeProvider } from '@church/common';
+import { anyUser, hasPermission, requires, rule } from '@church/auth';
+import { Id, IdParams, OptionalText, batchOf, exactShape, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { askModule } from '../domain/downstream';
-import { GROUP_TAGS, saveGroups } from '../domain/groups';
-import { findGroup, findGroupBySlug, groupsOfPerson, listGroups, softDeleteGroup } from '../repos/groups';
+import { groupHealth, healthSummary } from '../domain/group-health';
+import { GROUP_TAGS, JOIN_POLICIES, saveGroups, toGroup } from '../domain/groups';
+import { findGroup, findGroupBySlug, groupsOfPerson, listGroups, memberGroupIds, softDeleteGroup, type GroupRecord } from '../repos/groups';
 
 /** Lists arrive as arrays or as the comma-separated strings older clients send. */
 const commaList = <T>(item: z.ZodType<T, string>) =>
@@ -15,6 +16,10 @@ const commaList = <T>(item: z.ZodType<T, string>) =>
 
 const Tag = z.string().toLowerCase().pipe(z.enum(GROUP_TAGS, { message: `must be one of ${GROUP_TAGS.join(', ')}` }));
 
+/**
+ * A group as the spec names it and the apps read it: `tags` and `labels` are comma-separated strings (the apps
+ * split them), `labelArray` the labels as a list (B1Admin's group screens).
+ */
 export const Group = z.object({
   id: z.string(),
   churchId: z.string(),
@@ -26,17 +31,21 @@ export const Group = z.object({
   printNametag: z.boolean(),
   about: z.string().nullable(),
   photoUrl: z.string().nullable(),
-  tags: z.array(z.string()),
-  labels: z.array(z.string()),
+  tags: z.string(),
+  labels: z.string(),
+  labelArray: z.array(z.string()),
   meetingTime: z.string().nullable(),
   meetingLocation: z.string().nullable(),
   publicRoster: z.boolean(),
   parentGroupId: z.string().nullable(),
+  archived: z.boolean(),
+  joinPolicy: z.string(),
 });
 const GroupList = z.array(Group);
-/** Lists read by `listGroups`, whose rows hold exactly the Group fields in this order (see `exactShape`). */
+/** Lists built by `toGroup`, field by field in this schema's order (see `exactShape`). */
 export const GroupRecords = exactShape(z.array(Group));
 
+const Label = z.string().max(100);
 const GroupSave = z.object({
   id: Id.optional(),
   name: z.string().trim().min(1, 'name is required').max(200).optional(),
@@ -46,13 +55,52 @@ const GroupSave = z.object({
   printNametag: z.boolean().optional(),
   about: z.string().max(20_000).nullish(),
   photoUrl: OptionalText,
+  // The apps send back what they read: tags and labels as strings, labels again as `labelArray` (which wins).
   tags: commaList(Tag).optional(),
-  labels: commaList(z.string().max(100)).optional(),
+  labels: z.preprocess((v) => (v === null ? [] : v), commaList(Label)).optional(),
+  labelArray: z.preprocess((v) => (v === null ? [] : v), commaList(Label)).optional(),
   meetingTime: OptionalText,
   meetingLocation: OptionalText,
   publicRoster: z.boolean().optional(),
   parentGroupId: Id.nullish(),
+  archived: z.boolean().optional(),
+  joinPolicy: z.enum(JOIN_POLICIES, { message: `must be one of ${JOIN_POLICIES.join(', ')}` }).optional(),
 });
+
+const Health = z.object({
+  memberCount: z.number(),
+  leaderCount: z.number(),
+  averageAge: z.number().nullable(),
+  joins90: z.number(),
+  leaves90: z.number(),
+  churnRate90: z.number(),
+  monthly: z.array(z.object({ month: z.string(), joins: z.number(), leaves: z.number() })),
+  demographics: z.object({
+    gender: z.array(z.object({ name: z.string(), count: z.number() })),
+    ageGroups: z.array(z.object({ group: z.string(), female: z.number(), male: z.number(), unassigned: z.number() })),
+  }),
+});
+const HealthRow = z.object({
+  groupId: z.string(),
+  name: z.string(),
+  categoryName: z.string().nullable(),
+  memberCount: z.number(),
+  leaderCount: z.number(),
+  averageAge: z.number().nullable(),
+  femaleCount: z.number(),
+  maleCount: z.number(),
+  joins90: z.number(),
+  leaves90: z.number(),
+  churnRate90: z.number(),
+});
+
+/** Reading one group's health: GroupMembers.View, or the caller leads that group. */
+const leaderOrViewer = rule('GroupMembers.View or leader of the group', (req, auth) => {
+  const id = (req.params as { id?: string }).id;
+  return hasPermission(auth, 'GroupMembers.View') || (!!id && auth.leaderGroupIds.includes(id));
+});
+/** A group's plans: Groups.Edit, Plans.Edit, or a member of the group (checked in the handler). */
+const planReaders = rule('Groups.Edit or Plans.Edit or member of the group', () => true);
 
 const ChurchParams = z.object({ churchId: Id });
 const TagParams = z.object({ tag: z.string().trim().toLowerCase().min(1).max(50) });
@@ -63,9 +111,28 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/groups';
 
-  // The whole list is a snapshot: served again until a group of the church changes.
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: GroupRecords } } }, (req, reply) =>
-    app.deps.snapshots.send(req, reply, req.auth.churchId, 'all', () => listGroups(app.db, req.auth.churchId)),
+  const groupsOf = (rows: Promise<GroupRecord[]>) => rows.then((list) => list.map(toGroup));
+  const oneGroup = async (row: Promise<GroupRecord | undefined>, publicRead = false) => {
+    const group = await row;
+    // A public page never shows an archived group.
+    if (!group || (publicRead && group.archived)) throw notFound('Group');
+    return toGroup(group);
+  };
+
+  // The whole list (archived groups left out) is a snapshot: served again until a group of the church changes.
+  // `?archived=1` lists the archived groups instead (B1Admin's groups page, to restore one).
+  app.get(
+    base,
+    { config: { access: anyUser }, schema: { querystring: z.object({ archived: z.string().max(5).optional() }), response: { 200: GroupRecords } } },
+    (req, reply) => {
+      if (req.query.archived === '1' || req.query.archived === 'true') return groupsOf(listGroups(app.db, req.auth.churchId, { archived: true }));
+      return app.deps.snapshots.send(req, reply, req.auth.churchId, 'all', () => groupsOf(listGroups(app.db, req.auth.churchId)));
+    },
+  );
+
+  // B1Admin's groups health page: every standard group with its members and the last 90 days' joins and leaves.
+  app.get(`${base}/health/summary`, { config: { access: requires('GroupMembers.View') }, schema: { response: { 200: z.array(HealthRow) } } }, async (req) =>
+    healthSummary(app.db, req.auth.churchId, await listGroups(app.db, req.auth.churchId, { tag: 'standard' })),
   );
 
   app.get(
@@ -80,42 +147,52 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       // cannot answer, the search is a 502, not an empty list that looks like "no groups".
       const answer = await askModule(app.deps.internal, req.log, 'attendance', '/attendance/internal/groups', { churchId, ...req.query }, AttendanceGroups);
       const groupIds = answer.groupIds.filter((id) => Id.safeParse(id).success);
-      return groupIds.length ? listGroups(app.db, churchId, { ids: groupIds }) : [];
+      return groupIds.length ? groupsOf(listGroups(app.db, churchId, { ids: groupIds })) : [];
     },
   );
 
   app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: GroupList } } }, async (req) =>
-    req.auth.personId ? groupsOfPerson(app.db, req.auth.churchId, req.auth.personId) : [],
+    req.auth.personId ? groupsOf(groupsOfPerson(app.db, req.auth.churchId, req.auth.personId)) : [],
   );
 
   app.get(`${base}/my/:tag`, { config: { access: anyUser }, schema: { params: TagParams, response: { 200: GroupList } } }, async (req) =>
-    req.auth.personId ? groupsOfPerson(app.db, req.auth.churchId, req.auth.personId, req.params.tag) : [],
+    req.auth.personId ? groupsOf(groupsOfPerson(app.db, req.auth.churchId, req.auth.personId, req.params.tag)) : [],
   );
 
   app.get(`${base}/tag/:tag`, { config: { access: anyUser }, schema: { params: TagParams, response: { 200: GroupRecords } } }, (req) =>
-    listGroups(app.db, req.auth.churchId, { tag: req.params.tag }),
+    groupsOf(listGroups(app.db, req.auth.churchId, { tag: req.params.tag })),
   );
 
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Group } } }, async (req) => {
-    const group = await findGroup(app.db, req.auth.churchId, req.params.id);
-    if (!group) throw notFound('Group');
-    return group;
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Group } } }, async (req) =>
+    oneGroup(findGroup(app.db, req.auth.churchId, req.params.id)),
+  );
+
+  // B1Admin's group health tab.
+  app.get(`${base}/:id/health`, { config: { access: leaderOrViewer }, schema: { params: IdParams, response: { 200: Health } } }, async (req) => {
+    if (!(await findGroup(app.db, req.auth.churchId, req.params.id))) throw notFound('Group');
+    return groupHealth(app.db, req.auth.churchId, req.params.id);
+  });
+
+  // B1App's group page lists the plans of the plan types associated with the group. Associations of plan types
+  // with groups are not kept yet (a later issue: associated groups), so no group has plans: an empty list.
+  app.get(`${base}/:id/plans`, { config: { access: planReaders }, schema: { params: IdParams, response: { 200: z.array(z.object({ id: z.string() }).passthrough()) } } }, async (req) => {
+    const { churchId, personId } = req.auth;
+    const staff = hasPermission(req.auth, 'Groups.Edit') || hasPermission(req.auth, 'Plans.Edit');
+    if (!staff && !(personId && (await memberGroupIds(app.db, churchId, personId, [req.params.id])).size)) throw unauthorized('Only members of the group see its plans');
+    if (!(await findGroup(app.db, churchId, req.params.id))) throw notFound('Group');
+    return [];
   });
 
   app.get(
     `${base}/public/:churchId/:id`,
     { config: { access: 'public' }, schema: { params: ChurchParams.extend({ id: Id }), response: { 200: Group } } },
-    async (req) => {
-      const group = await findGroup(app.db, req.params.churchId, req.params.id);
-      if (!group) throw notFound('Group');
-      return group;
-    },
+    async (req) => oneGroup(findGroup(app.db, req.params.churchId, req.params.id), true),
   );
 
   app.get(
     `${base}/public/:churchId/tag/:tag`,
     { config: { access: 'public' }, schema: { params: ChurchParams.extend(TagParams.shape), response: { 200: GroupRecords } } },
-    (req) => listGroups(app.db, req.params.churchId, { tag: req.params.tag }),
+    (req) => groupsOf(listGroups(app.db, req.params.churchId, { tag: req.params.tag })),
   );
 
   app.get(
@@ -124,21 +201,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       config: { access: 'public' },
       schema: { params: ChurchParams, querystring: z.object({ label: z.string().trim().min(1).max(100) }), response: { 200: GroupRecords } },
     },
-    (req) => listGroups(app.db, req.params.churchId, { label: req.query.label }),
+    (req) => groupsOf(listGroups(app.db, req.params.churchId, { label: req.query.label })),
   );
 
   app.get(
     `${base}/public/:churchId/slug/:slug`,
     { config: { access: 'public' }, schema: { params: ChurchParams.extend({ slug: z.string().trim().toLowerCase().min(1).max(100) }), response: { 200: Group } } },
-    async (req) => {
-      const group = await findGroupBySlug(app.db, req.params.churchId, req.params.slug);
-      if (!group) throw notFound('Group');
-      return group;
-    },
+    async (req) => oneGroup(findGroupBySlug(app.db, req.params.churchId, req.params.slug), true),
   );
 
   app.post(base, { config: { access: requires('Groups.Edit') }, schema: { body: batchOf(GroupSave), response: { 200: GroupList } } }, (req) =>
-    saveGroups(app.db, req.auth.churchId, req.body),
+    groupsOf(saveGroups(app.db, req.auth.churchId, req.body)),
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Groups.Edit') }, schema: { params: IdParams } }, async (req) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Id, type ZodTypeProvider } from '@church/common';
+import { toGroup } from '../domain/groups';
 import { listGroups } from '../repos/groups';
 import { groupRoster } from '../repos/roster';
 import { GroupRecords } from './groups';
@@ -29,6 +30,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(
     '/membership/internal/groups/list',
     { config: { access: 'internal' }, schema: { body: z.object({ churchId: Id }), response: { 200: GroupRecords } } },
-    (req, reply) => app.deps.snapshots.send(req, reply, req.body.churchId, 'all', () => listGroups(app.db, req.body.churchId)),
+    (req, reply) => app.deps.snapshots.send(req, reply, req.body.churchId, 'all', async () => (await listGroups(app.db, req.body.churchId)).map(toGroup)),
   );
 }

@@ -13,6 +13,7 @@ import {
   domains,
   formSubmissions,
   forms,
+  groupMemberHistory,
   groupMembers,
   groups,
   households,
@@ -330,6 +331,7 @@ async function seedEveryTable(churchId: string, userId: string, personId: string
   const id = () => crypto.randomUUID();
   const [group] = await db.insert(groups).values({ id: id(), churchId, name: 'Youth', slug: `youth-${id().slice(0, 6)}` }).returning();
   await db.insert(groupMembers).values({ id: id(), churchId, groupId: group!.id, personId });
+  await db.insert(groupMemberHistory).values({ id: id(), churchId, groupId: group!.id, personId, action: 'joined' });
   const [form] = await db.insert(forms).values({ id: id(), churchId, name: 'Signup' }).returning();
   const [question] = await db.insert(questions).values({ id: id(), churchId, formId: form!.id, title: 'Name?' }).returning();
   const [submission] = await db.insert(formSubmissions).values({ id: id(), churchId, formId: form!.id, contentType: 'person', contentId: personId }).returning();

@@ -51,12 +51,15 @@ describe('POST /membership/groups', () => {
       printNametag: true,
       about: null,
       photoUrl: null,
-      tags: ['standard'],
-      labels: ['teens', 'weekly'],
+      tags: 'standard',
+      labels: 'teens,weekly',
+      labelArray: ['teens', 'weekly'],
       meetingTime: null,
       meetingLocation: null,
       publicRoster: false,
       parentGroupId: null,
+      archived: false,
+      joinPolicy: 'closed',
     });
     expect(b.slug).toBe('youth-group-2');
     expect(c3.slug).toBe('unicode-cafe');
@@ -94,7 +97,7 @@ describe('POST /membership/groups', () => {
     const [ministry] = (await save(token, { name: 'Hospitality', tags: ['ministry'] })).json();
     const ok = await save(token, { name: 'Ushers', tags: ['team'], parentGroupId: ministry.id });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()[0]).toMatchObject({ tags: ['team'], parentGroupId: ministry.id });
+    expect(ok.json()[0]).toMatchObject({ tags: 'team', parentGroupId: ministry.id });
   });
 
   it('refuses a parentGroupId of another church (or none at all), and writes nothing', async () => {

@@ -21,6 +21,10 @@ export const groups = pgTable(
     meetingLocation: text('meeting_location'),
     publicRoster: boolean('public_roster').notNull().default(false),
     parentGroupId: uuid('parent_group_id'),
+    /** an archived group is kept out of the group lists (`GET /groups?archived=1` lists them) and takes no one new */
+    archived: boolean('archived').notNull().default(false),
+    /** who may join on their own (`groupmembers/self`): open | request | closed (staff add people) */
+    joinPolicy: text('join_policy').notNull().default('closed'),
     removed: removed(),
     ...timestamps(),
   },
@@ -42,4 +46,18 @@ export const groupMembers = pgTable(
     uniqueIndex('group_members_uq').on(t.churchId, t.groupId, t.personId),
     index('group_members_person_idx').on(t.churchId, t.personId),
   ],
+);
+
+/** Joins and leaves of groups, for the health screens (append-only; memberships before it were copied as joins). */
+export const groupMemberHistory = pgTable(
+  'group_member_history',
+  {
+    id: id(),
+    churchId: churchId(),
+    groupId: uuid('group_id').notNull(),
+    personId: uuid('person_id').notNull(),
+    action: text('action', { enum: ['joined', 'left'] }).notNull(),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [index('group_member_history_church_at_idx').on(t.churchId, t.at), index('group_member_history_group_idx').on(t.churchId, t.groupId, t.at)],
 );

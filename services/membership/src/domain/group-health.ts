@@ -1,0 +1,85 @@
+import type { DbOrTx } from '@church/common';
+import { demographicRows, historyCounts, memberStats, type MemberStats } from '../repos/group-health';
+import type { GroupRecord } from '../repos/groups';
+import { clock } from './clock';
+
+const DAY_MS = 24 * 3600 * 1000;
+/** The age groups of the health charts, as `[label, lowest age, highest age]`. */
+const AGE_GROUPS: Array<[string, number, number]> = [
+  ['0-3', 0, 3],
+  ['4-11', 4, 11],
+  ['12-18', 12, 18],
+  ['19-25', 19, 25],
+  ['26-35', 26, 35],
+  ['36-50', 36, 50],
+  ['51-64', 51, 64],
+  ['65+', 65, Infinity],
+];
+
+const noStats = (groupId: string): MemberStats => ({ groupId, memberCount: 0, leaderCount: 0, averageAge: null, femaleCount: 0, maleCount: 0 });
+
+/**
+ * Leaves over 90 days as a percentage (one decimal) of the size the group had when the period began (today's
+ * members less those who joined, plus those who left); when that is not positive, of everyone who was in it.
+ */
+export function churnRate(memberCount: number, joins: number, leaves: number): number {
+  const start = memberCount - joins + leaves;
+  const base = start > 0 ? start : memberCount + leaves;
+  return base > 0 ? Math.round((leaves / base) * 1000) / 10 : 0;
+}
+
+/** `groups/health/summary`: for each group listed, its members and the last 90 days' joins, leaves and churn. */
+export async function healthSummary(db: DbOrTx, churchId: string, groups: GroupRecord[]) {
+  const [stats, history] = await Promise.all([memberStats(db, churchId), historyCounts(db, churchId, new Date(clock.now().getTime() - 90 * DAY_MS))]);
+  return groups.map((g) => {
+    const { memberCount, leaderCount, averageAge, femaleCount, maleCount } = stats.find((s) => s.groupId === g.id) ?? noStats(g.id);
+    const h = history.find((r) => r.groupId === g.id);
+    const joins90 = h?.joins ?? 0;
+    const leaves90 = h?.leaves ?? 0;
+    return { groupId: g.id, name: g.name, categoryName: g.categoryName, memberCount, leaderCount, averageAge, femaleCount, maleCount, joins90, leaves90, churnRate90: churnRate(memberCount, joins90, leaves90) };
+  });
+}
+
+/** `groups/:id/health`: the summary of one group, its joins and leaves month by month (the last 12, UTC), and its people by gender and age. */
+export async function groupHealth(db: DbOrTx, churchId: string, groupId: string) {
+  const now = clock.now();
+  const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1));
+  const [[stats], [last90], months, people] = await Promise.all([
+    memberStats(db, churchId, groupId),
+    historyCounts(db, churchId, new Date(now.getTime() - 90 * DAY_MS), { groupId }),
+    historyCounts(db, churchId, firstMonth, { groupId, byMonth: true }),
+    demographicRows(db, churchId, groupId),
+  ]);
+  const { memberCount, leaderCount, averageAge } = stats ?? noStats(groupId);
+  const joins90 = last90?.joins ?? 0;
+  const leaves90 = last90?.leaves ?? 0;
+  const monthly = Array.from({ length: 12 }, (_, i) => {
+    const d = new Date(Date.UTC(firstMonth.getUTCFullYear(), firstMonth.getUTCMonth() + i, 1));
+    const month = `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+    const row = months.find((m) => m.month === month);
+    return { month, joins: row?.joins ?? 0, leaves: row?.leaves ?? 0 };
+  });
+  const gender = new Map<string, number>();
+  const ageGroups = AGE_GROUPS.map(([group]) => ({ group, female: 0, male: 0, unassigned: 0 }));
+  for (const r of people) {
+    gender.set(r.gender, (gender.get(r.gender) ?? 0) + r.count);
+    if (r.age === null) continue;
+    const at = AGE_GROUPS.findIndex(([, low, high]) => r.age! >= low && r.age! <= high);
+    if (at < 0) continue;
+    const g = r.gender.toLowerCase();
+    ageGroups[at]![g === 'female' ? 'female' : g === 'male' ? 'male' : 'unassigned'] += r.count;
+  }
+  return {
+    memberCount,
+    leaderCount,
+    averageAge,
+    joins90,
+    leaves90,
+    churnRate90: churnRate(memberCount, joins90, leaves90),
+    monthly,
+    demographics: {
+      gender: [...gender.entries()].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
+      ageGroups,
+    },
+  };
+}
