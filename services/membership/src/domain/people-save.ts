@@ -6,8 +6,11 @@ import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repo
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
 import { displayNameOf, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
 
-/** Fields a caller holding only `People.Edit Self` may not change on their own record. */
-const PRIVILEGED_FIELDS: Array<keyof PersonValues> = ['membershipStatus', 'householdId', 'householdRole', 'campusId'];
+/**
+ * Fields a caller holding only `People.Edit Self` may not change on their own record (the notes conversation is
+ * staff's notes about them).
+ */
+const PRIVILEGED_FIELDS: Array<keyof PersonValues> = ['membershipStatus', 'householdId', 'householdRole', 'campusId', 'conversationId'];
 
 export interface SaveContext {
   db: Db;

@@ -69,7 +69,8 @@ export const PersonSave = z.object({
   anniversary: DateInput,
   gender: text(30),
   maritalStatus: text(30),
-  membershipStatus: z.string().trim().min(1).max(50).optional(),
+  // The apps post back the record they loaded; an empty status there means "leave it" (every person has one).
+  membershipStatus: z.preprocess((v) => (v === null || v === '' ? undefined : v), z.string().trim().min(1).max(50).optional()),
   householdId: IdInput,
   householdRole: text(30),
   /** a URL to keep, or a `data:image/...;base64,` photo to store */
@@ -79,6 +80,8 @@ export const PersonSave = z.object({
   nametagNotes: text(500),
   school: text(100),
   grade: text(30),
+  /** the messaging conversation of staff notes about the person (B1Admin stores it after creating it) */
+  conversationId: IdInput,
 });
 export type PersonInput = z.output<typeof PersonSave>;
 
@@ -126,6 +129,7 @@ export const Person = z.object({
   nametagNotes: z.string().nullish(),
   school: z.string().nullish(),
   grade: z.string().nullish(),
+  conversationId: z.string().nullish(),
   createdAt: z.date().nullish(),
   updatedAt: z.date().nullish(),
 });
@@ -188,6 +192,7 @@ export function toPerson(row: PersonRecord): z.output<typeof Person> {
     nametagNotes: row.nametagNotes,
     school: row.school,
     grade: row.grade,
+    conversationId: row.conversationId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -240,6 +245,7 @@ export function toPersonValues(input: PersonInput): PersonValues {
     nametagNotes: input.nametagNotes,
     school: input.school,
     grade: input.grade,
+    conversationId: input.conversationId,
   };
   for (const key of Object.keys(values) as Array<keyof PersonValues>) if (values[key] === undefined) delete values[key];
   return values;

@@ -315,3 +315,30 @@ export async function groupIdsInCategory(db: DbOrTx, churchId: string, categoryN
     .where(and(eq(groups.churchId, churchId), eq(groups.categoryName, categoryName), eq(groups.removed, false)));
   return rows.map((r) => r.id);
 }
+
+/** Ids among `ids` of the church's live people. */
+export async function livePeopleIds(db: DbOrTx, churchId: string, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.select({ id: people.id }).from(people).where(peopleScope(churchId, {}, inArray(people.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Soft-deletes the church's live people among `ids` in one statement; the ids removed. */
+export async function removePeople(db: DbOrTx, churchId: string, ids: string[]): Promise<string[]> {
+  const rows = await db
+    .update(people)
+    .set({ removed: true, updatedAt: new Date() })
+    .where(peopleScope(churchId, {}, inArray(people.id, ids)))
+    .returning({ id: people.id });
+  return rows.map((r) => r.id);
+}
+
+/** Sets the same values on the church's live people among `ids` in one statement; the ids updated. */
+export async function updatePeople(db: DbOrTx, churchId: string, ids: string[], values: PersonValues): Promise<string[]> {
+  const rows = await db
+    .update(people)
+    .set({ ...values, updatedAt: new Date() })
+    .where(peopleScope(churchId, {}, inArray(people.id, ids)))
+    .returning({ id: people.id });
+  return rows.map((r) => r.id);
+}

@@ -42,3 +42,9 @@ export async function upsertSetting(
     .returning();
   return row!;
 }
+
+/** One setting of the church by key name. */
+export async function findSetting(db: DbOrTx, churchId: string, keyName: string): Promise<SettingRow | undefined> {
+  const [row] = await db.select().from(settings).where(and(eq(settings.churchId, churchId), eq(settings.keyName, keyName))).limit(1);
+  return row;
+}

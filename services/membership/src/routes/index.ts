@@ -22,6 +22,7 @@ import internal from './internal';
 import internalGroups from './internal-groups';
 import internalPeople from './internal-people';
 import auditLogs from './audit-logs';
+import personFields from './person-fields';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -48,4 +49,5 @@ export const routes: FastifyPluginAsync[] = [
   internalGroups,
   internalPeople,
   auditLogs,
+  personFields,
 ];

@@ -40,13 +40,15 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/personid/:personId`,
-    // A person's login email is People.View data, or the caller's own.
-    { config: { access: requires('People.View', ownPerson) }, schema: { params: z.object({ personId: Id }), response: { 200: z.object({ email: z.string() }) } } },
+    // A person's login email is People.View data, or the caller's own. A person of the church without a login
+    // answers `{}` (B1Admin's person page shows no login email); a person the church does not have, 404.
+    { config: { access: requires('People.View', ownPerson) }, schema: { params: z.object({ personId: Id }), response: { 200: z.object({ email: z.string().optional() }) } } },
     async (req) => {
       const link = await userChurchByPerson(app.db, req.auth.churchId, req.params.personId);
       const user = link ? await findUserById(app.db, link.userId) : undefined;
-      if (!user) throw notFound('User');
-      return { email: user.email };
+      if (user) return { email: user.email };
+      if (!(await findPerson(app.db, req.auth.churchId, req.params.personId))) throw notFound('Person');
+      return {};
     },
   );
 

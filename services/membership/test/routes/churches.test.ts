@@ -22,6 +22,8 @@ import {
   oauthDeviceCodes,
   oauthRefreshTokens,
   people,
+  personFieldValues,
+  personFields,
   questions,
   roleMembers,
   rolePermissions,
@@ -346,4 +348,6 @@ async function seedEveryTable(churchId: string, userId: string, personId: string
   await db.insert(oauthDeviceCodes).values({ id: id(), deviceCodeHash: id(), userCode: 'BCDFGHJK', clientId: 'app', scopes: [], userId, churchId, expiresAt: later });
   await db.insert(clientErrors).values({ id: id(), churchId, userId, message: 'boom' });
   await db.insert(auditLogs).values({ id: id(), churchId, userId, category: 'login', action: 'impersonate_church' });
+  const [field] = await db.insert(personFields).values({ id: id(), churchId, name: 'Shirt size' }).returning();
+  await db.insert(personFieldValues).values({ id: id(), churchId, personId, fieldId: field!.id, value: 'L' });
 }

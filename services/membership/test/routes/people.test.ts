@@ -63,6 +63,7 @@ describe('POST /membership/people', () => {
       nametagNotes: null,
       school: null,
       grade: null,
+      conversationId: null,
       createdAt: ISO,
       updatedAt: ISO,
     });
@@ -273,6 +274,7 @@ describe('whole person records (list, one person, search)', () => {
     const c = await makeChurch(t);
     const campusId = randomUUID();
     const userId = randomUUID();
+    const conversationId = randomUUID();
     const p = await addPerson(t, c.churchId, {
       firstName: 'Zelda',
       lastName: 'Zimmer',
@@ -301,6 +303,7 @@ describe('whole person records (list, one person, search)', () => {
       nametagNotes: 'Peanut allergy',
       school: 'Springfield High',
       grade: '12',
+      conversationId,
       createdAt: new Date('2020-01-02T03:04:05.678Z'),
       updatedAt: new Date('2021-01-02T03:04:05.678Z'),
     });
@@ -335,6 +338,7 @@ describe('whole person records (list, one person, search)', () => {
       nametagNotes: 'Peanut allergy',
       school: 'Springfield High',
       grade: '12',
+      conversationId,
       createdAt: '2020-01-02T03:04:05.678Z',
       updatedAt: '2021-01-02T03:04:05.678Z',
     };
@@ -359,6 +363,7 @@ describe('whole person records (list, one person, search)', () => {
       nametagNotes: null,
       school: null,
       grade: null,
+      conversationId: null,
       createdAt: bare.createdAt.toISOString(),
       updatedAt: bare.updatedAt.toISOString(),
     };

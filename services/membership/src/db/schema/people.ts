@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { boolean, date, index, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 export const households = pgTable('households', { id: id(), churchId: churchId(), name: text('name'), ...timestamps() }, (t) => [
@@ -56,6 +56,8 @@ export const people = pgTable(
     nametagNotes: text('nametag_notes'),
     school: text('school'),
     grade: text('grade'),
+    /** the messaging conversation that holds staff notes about the person (B1Admin's person page) */
+    conversationId: uuid('conversation_id'),
     removed: removed(),
     ...timestamps(),
   },
@@ -85,4 +87,35 @@ export const visibilityPreferences = pgTable(
     ...timestamps(),
   },
   (t) => [uniqueIndex('visibility_preferences_person_uq').on(t.churchId, t.personId)],
+);
+
+/** The church's own fields on person records (B1Admin's custom fields): a name, an input type and choices. */
+export const personFields = pgTable(
+  'person_fields',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    /** Textbox | Whole Number | Decimal | Date | Yes/No | Multiple Choice */
+    fieldType: text('field_type').notNull().default('Textbox'),
+    /** Multiple Choice: JSON text of `[{value, text}]`, as the apps write it */
+    choices: text('choices'),
+    sort: integer('sort').notNull().default(0),
+    ...timestamps(),
+  },
+  (t) => [index('person_fields_church_idx').on(t.churchId, t.sort)],
+);
+
+/** A person's value of a custom field (one per person and field; an empty value is no row). */
+export const personFieldValues = pgTable(
+  'person_field_values',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id').notNull(),
+    fieldId: uuid('field_id').notNull(),
+    value: text('value').notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('person_field_values_uq').on(t.churchId, t.personId, t.fieldId), index('person_field_values_field_idx').on(t.churchId, t.fieldId)],
 );

@@ -1,10 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Email, Empty, Id, badRequest, escapeHtml, notFound, type ZodTypeProvider } from '@church/common';
+import { Email, Empty, HttpError, Id, badRequest, escapeHtml, notFound, type ZodTypeProvider } from '@church/common';
 import { churchExists, loadOrCreatePerson } from '../../domain/people-save';
-import type { PersonRecord } from '../../domain/person';
-import { emailsOf, personById } from '../../repos/people';
+import { displayNameOf, type PersonRecord } from '../../domain/person';
+import { findChurch } from '../../repos/churches';
+import { insertHousehold } from '../../repos/households';
+import { emailsOf, insertPeople, personById } from '../../repos/people';
+import { findSetting } from '../../repos/settings';
 import { BASE } from './schemas';
+
+/** The church setting (B1Admin's guest registration switch) that opens `guest-register`. */
+export const GUEST_REGISTRATION_SETTING = 'enableQRGuestRegistration';
+
+const orNone = (v: unknown) => (v === '' || v === null ? undefined : v);
+const GuestMember = z.object({
+  firstName: z.string().trim().min(1, 'firstName is required').max(100),
+  lastName: z.string().trim().min(1, 'lastName is required').max(100),
+  email: z.preprocess(orNone, Email.optional()),
+  phone: z.preprocess(orNone, z.string().trim().max(50).optional()),
+});
 
 const Name = z.string().trim().max(100).optional();
 
@@ -53,6 +68,45 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await app.deps.queue.enqueue('membership.email', { to: person.email, subject, html: `<p>${escapeHtml(body).replace(/\r?\n/g, '<br>')}</p>${footer}` });
     return {};
   });
+
+  // B1App's guest registration page (a QR code at the door): a household of guests, the first its head. Only for
+  // a church that switched it on (setting `enableQRGuestRegistration` = "true", public); answers names and ids only.
+  app.post(
+    `${BASE}/guest-register`,
+    {
+      config: { access: 'public' },
+      schema: {
+        body: z.object({ churchId: Id, members: z.array(GuestMember).min(1, 'At least one member is required').max(10, 'At most 10 members per registration') }),
+        response: { 200: z.object({ householdId: z.string(), people: z.array(z.object({ id: z.string(), name: z.object({ first: z.string().nullable(), last: z.string().nullable() }) })) }) },
+      },
+    },
+    async (req) => {
+      const { churchId, members } = req.body;
+      const church = await findChurch(app.db, churchId);
+      if (!church || church.archivedDate) throw notFound('Church');
+      const setting = await findSetting(app.db, churchId, GUEST_REGISTRATION_SETTING);
+      if (setting?.value !== 'true') throw new HttpError(403, [{ msg: 'This church does not take guest registrations' }]);
+      return app.db.transaction(async (tx) => {
+        const household = await insertHousehold(tx, churchId, members[0]!.lastName);
+        const rows = await insertPeople(
+          tx,
+          churchId,
+          members.map((m, i) => ({
+            id: randomUUID(),
+            firstName: m.firstName,
+            lastName: m.lastName,
+            displayName: displayNameOf(m),
+            email: m.email ?? null,
+            mobilePhone: m.phone ?? null,
+            membershipStatus: 'Guest',
+            householdId: household.id,
+            householdRole: i === 0 ? 'Head' : 'Other',
+          })),
+        );
+        return { householdId: household.id, people: rows.map((p) => ({ id: p.id, name: { first: p.firstName, last: p.lastName } })) };
+      });
+    },
+  );
 
   app.post(
     `${BASE}/apiEmails`,

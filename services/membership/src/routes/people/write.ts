@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, requires } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { assignHousehold, savePeople } from '../../domain/people-save';
-import { PersonList, PersonSave, toPerson } from '../../domain/person';
-import { removePerson } from '../../repos/people';
+import { PersonList, PersonSave, toPerson, toPersonValues, type PersonInput } from '../../domain/person';
+import { livePeopleIds, removePeople, removePerson, updatePeople } from '../../repos/people';
 import { BASE } from './schemas';
 
 const Assignment = z
@@ -13,6 +13,14 @@ const Assignment = z
     if (!v.id && !v.personId) ctx.addIssue({ code: 'custom', path: ['personId'], message: 'personId (or id) is required' });
   })
   .transform((v) => ({ personId: (v.personId ?? v.id)!, householdRole: v.householdRole }));
+
+const PersonIds = z
+  .array(Id)
+  .min(1, 'personIds is required')
+  .max(10_000)
+  .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
+/** The fields B1Admin's bulk edit sets on many people at once, validated as a person save validates them. */
+const BulkUpdates = PersonSave.pick({ membershipStatus: true, maritalStatus: true, gender: true, optedOut: true, campusId: true, grade: true, school: true }).strict();
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -31,6 +39,47 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!(await removePerson(app.db, req.auth.churchId, req.params.id))) throw notFound('Person');
     return {};
   });
+
+  /** Every id must be a live person of the caller's church: else 404 and nothing changes. */
+  const allLive = async (churchId: string, ids: string[]) => {
+    const live = await livePeopleIds(app.db, churchId, ids);
+    const missing = ids.filter((id) => !live.has(id)).length;
+    if (missing) throw new HttpError(404, [{ msg: `${missing} of the people were not found` }]);
+  };
+
+  // B1Admin's people list: delete the selected people (soft, as DELETE /:id), in one statement.
+  app.post(
+    `${BASE}/bulk-delete`,
+    {
+      config: { access: requires('People.Edit') },
+      schema: { body: z.object({ personIds: PersonIds }), response: { 200: z.object({ success: z.boolean(), deletedIds: z.array(z.string()), count: z.number() }) } },
+    },
+    async (req) => {
+      await allLive(req.auth.churchId, req.body.personIds);
+      const deletedIds = await removePeople(app.db, req.auth.churchId, req.body.personIds);
+      return { success: true, deletedIds, count: deletedIds.length };
+    },
+  );
+
+  // B1Admin's bulk edit: one of status, marital status, gender, opt-out, campus, grade or school for the selected
+  // people, in one statement (names are untouched, so display names stay).
+  app.post(
+    `${BASE}/bulk-update`,
+    {
+      config: { access: requires('People.Edit') },
+      schema: {
+        body: z.object({ personIds: PersonIds, updates: BulkUpdates }),
+        response: { 200: z.object({ success: z.boolean(), updatedIds: z.array(z.string()), count: z.number() }) },
+      },
+    },
+    async (req) => {
+      const values = toPersonValues(req.body.updates as PersonInput);
+      if (!Object.keys(values).length) throw badRequest('updates', 'updates must name a field to set');
+      await allLive(req.auth.churchId, req.body.personIds);
+      const updatedIds = await updatePeople(app.db, req.auth.churchId, req.body.personIds, values);
+      return { success: true, updatedIds, count: updatedIds.length };
+    },
+  );
 
   // The body is the household's new member list: listed people join it, unlisted members move out.
   app.post(
