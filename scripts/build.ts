@@ -1,5 +1,6 @@
 /**
- * Bundles every deployable for production: `dist/<name>/bundle/{main,worker,migrate}.js` (+ `dist/<name>/drizzle`,
+ * Bundles every deployable for production: `dist/<name>/bundle/{main,worker,migrate}.js` (+ `dist/<name>/drizzle`
+ * with the shared outbox's migrations in `drizzle/outbox`,
  * and `dist/<name>/node-flags` when the deployable has Node flags).
  *
  * Workspace packages (@church/*) are TypeScript sources, so they are compiled into the bundle; third-party packages
@@ -58,7 +59,11 @@ async function buildOne(d: Deployable): Promise<void> {
     logLevel: 'warning',
   });
   const migrations = path.join(d.dir, 'drizzle');
-  if (existsSync(migrations)) cpSync(migrations, path.join(out, 'drizzle'), { recursive: true });
+  if (existsSync(migrations)) {
+    cpSync(migrations, path.join(out, 'drizzle'), { recursive: true });
+    // The shared job outbox's migrations (packages/common/drizzle/outbox), found beside the bundle as in the source.
+    cpSync(path.join(ROOT, 'packages', 'common', 'drizzle', 'outbox'), path.join(out, 'drizzle', 'outbox'), { recursive: true });
+  }
   // the deployable's Node flags, read by docker/entrypoint.sh
   const flags = path.join(d.dir, 'node-flags');
   if (existsSync(flags)) cpSync(flags, path.join(out, 'node-flags'));

@@ -7,10 +7,17 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { MODULES, STORED_FILE_HEADERS, clientErrorHandler, errorBody, logSerializers, routeNotFound, type ModuleName } from '@church/common';
+import { MODULES, STORED_FILE_HEADERS, clientErrorHandler, createMetrics, errorBody, logSerializers, routeNotFound, timeRequests, type ModuleName } from '@church/common';
 import type { GatewayConfig } from './config';
 import { gatewayBodyParser, registerRateLimits, routePath } from './limits';
 import { upstream } from './proxy';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the gateway's Prometheus registry (served by main.ts on METRICS_PORT) */
+    metricsRegistry: ReturnType<typeof createMetrics>;
+  }
+}
 
 /** Internal routes are for signed service-to-service calls only and are never reachable from outside (on `routePath`). */
 const INTERNAL = /^\/[a-z]+\/internal(\/|$)/;
@@ -113,6 +120,12 @@ export async function buildGateway(config: GatewayConfig, upstreams: Record<Modu
   app.addHook('onClose', async () => {
     await Promise.all(targets.map(([, target]) => target.close()));
   });
+
+  // Event-loop lag, memory and request durations of the edge itself, scraped on a port of their own (main.ts):
+  // the gateway's own port faces the public.
+  const metrics = createMetrics();
+  timeRequests(app, metrics);
+  app.decorate('metricsRegistry', metrics);
 
   // The gateway's own liveness and readiness (probes): /health below aggregates the modules, and one module's
   // outage must not take the whole edge out of rotation.

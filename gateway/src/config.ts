@@ -8,6 +8,8 @@ export const gatewayConfig = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORTS.gateway),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** where `/metrics` (event-loop lag, request durations) is served, apart from the public port; 0 turns it off */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9080),
   /**
    * comma-separated origins whose browsers may call the API with credentials (cookies, auth headers they hold);
    * `*` lets any origin call it without credentials (bearer tokens set by the app itself still work)

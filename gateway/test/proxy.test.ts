@@ -112,6 +112,14 @@ describe('gateway forwarding', () => {
     expect(seen[0]!.headers['transfer-encoding']).toBeUndefined();
   });
 
+  it('keeps its own metrics (event-loop lag, request durations) off the public port', async () => {
+    await fetch(`${url}/membership/anything`);
+    const text = await gateway.metricsRegistry.metrics();
+    expect(text).toContain('nodejs_eventloop_lag_p99_seconds');
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/membership\/\*",status="200"\} \d+/);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+  });
+
   it('answers 502 in the error shape when the service is down', async () => {
     const res = await fetch(`${url}/reporting/anything`);
     expect(res.status).toBe(502);

@@ -51,6 +51,8 @@ export const baseConfig = z.object({
   REDIS_URL: optional,
   /** apply migrations at start; by default only on the embedded PGlite (the real fleet runs a migrate Job) */
   MIGRATE_ON_START: z.enum(['true', 'false', 'auto']).default('auto'),
+  /** the longest wait between two attempts of a job run in-process (the embedded default) */
+  JOB_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(1).default(300_000),
   /** run this deployable's queue worker inside the API process (off when a worker Deployment runs it) */
   RUN_WORKER: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobContract } from './queue';
+import { DELIVERY_RETRIES, jobContract } from './queue';
 
 /**
  * Jobs one module enqueues and another owns. The owner registers the handler (`handle(contract, ...)` in its
@@ -23,8 +23,7 @@ export const notifyPeople = jobContract({
     /** the person whose action caused it; never notified of their own action */
     triggeredByPersonId: z.uuid().optional(),
   }),
-  attempts: 5,
-  backoffMs: 2000,
+  ...DELIVERY_RETRIES,
 });
 
 /**

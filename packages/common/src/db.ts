@@ -8,6 +8,7 @@ import pg from 'pg';
 // and drizzle's entity checks are much slower across two copies.
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { OUTBOX_MIGRATIONS } from './outbox';
 
 /** A drizzle handle, the same type over `pg` and over PGlite. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -167,7 +168,8 @@ export function withLifecycle(
     kind,
     rows,
     async migrate(folders) {
-      for (const folder of typeof folders === 'string' ? [folders] : folders) await runMigrations(folder);
+      // Every module's database keeps its job outbox (outbox.ts), made before the module's own tables.
+      for (const folder of [OUTBOX_MIGRATIONS, ...(typeof folders === 'string' ? [folders] : folders)]) await runMigrations(folder);
       migrated = true;
     },
     async ready() {

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { convert } from 'html-to-text';
-import { defineJob } from './queue';
+import { DELIVERY_RETRIES, defineJob } from './queue';
 
 type SendGridMail = typeof import('@sendgrid/mail');
 type SendGridClient = typeof import('@sendgrid/client');
@@ -119,8 +119,8 @@ export function emailJob(module: string, mailer: () => Mailer) {
   return defineJob({
     name: `${module}.email`,
     schema: EmailMessage,
-    attempts: 5,
-    backoffMs: 2000,
+    // A mail promised to a person (a reset link, a receipt) outlasts an outage of the provider or the queue.
+    ...DELIVERY_RETRIES,
     handler: async (message) => mailer().send(message),
   });
 }

@@ -16,6 +16,8 @@ export * from './snapshots';
 export * from './providers';
 export * from './logging';
 export * from './revocations';
+export * from './metrics';
+export { OUTBOX_MIGRATIONS } from './outbox';
 export * from './webhooks';
 export * from './contracts';
 export { webhookEvents, dataVersionSql } from './tables';

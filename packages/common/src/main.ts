@@ -5,6 +5,7 @@ import { DEFAULT_PORTS, loadConfig, type BaseConfig, type ModuleName } from './c
 import { buildDeps, type ServiceDefinition, type ServiceDeps } from './service';
 import { createQueue } from './queue';
 import { routeNotFound } from './errors';
+import { createMetrics } from './metrics';
 
 type Build<C> = (config: C, overrides?: Partial<ServiceDeps>, options?: { migrate?: boolean }) => Promise<FastifyInstance>;
 
@@ -37,15 +38,21 @@ export async function runWorker(def: ServiceDefinition, schema: z.ZodType<BaseCo
   const deps = await buildDeps(def, config);
   const { default: pino } = await import('pino');
   const log = pino({ level: config.LOG_LEVEL, name: `${def.module}-worker` });
-  deps.queue = await createQueue({ module: def.module, jobs: def.jobs?.(deps) ?? [], log, redisUrl: config.REDIS_URL });
+  deps.queue = await createQueue({ module: def.module, jobs: def.jobs?.(deps) ?? [], log, redisUrl: config.REDIS_URL, database: deps.database, retryMaxDelayMs: config.JOB_RETRY_MAX_DELAY_MS });
   await deps.queue.startWorker();
-  // A small health server so orchestrators can probe the worker: /health (alive), /ready (database reachable).
+  await deps.queue.startRelay();
+  const metrics = createMetrics({ queue: () => deps.queue });
+  // A small health server so orchestrators can probe and scrape the worker: /health (alive), /ready (database
+  // reachable), /metrics (event-loop lag, the outbox's depth).
   const port = config.PORT ?? DEFAULT_PORTS[def.module] + 1000;
   const server = createServer((req, res) => {
     const reply = (status: number, body: object) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (req.url === '/health') return reply(200, { status: 'ok', service: `${def.module}-worker`, queue: deps.queue.kind });
     if (req.url === '/ready') {
       return void deps.database.ready().then((ok) => reply(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', service: `${def.module}-worker` }));
+    }
+    if (req.url === '/metrics') {
+      return void metrics.metrics().then((text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(text));
     }
     reply(404, routeNotFound(req.method ?? 'GET', req.url ?? '/'));
   });

@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { CronExpressionParser } from 'cron-parser';
+import { randomUUID } from 'node:crypto';
 import type { ModuleName } from './config';
+import type { Database, DbOrTx } from './db';
+import { outboxStore, type OutboxJob, type OutboxStore } from './outbox';
 
 /** One kind of background job: a name `<module>.<job>`, a payload schema and exactly one handler. */
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -13,6 +16,8 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   backoffMs?: number;
   /** a repeating job: every N milliseconds, or a cron pattern */
   repeat?: { everyMs: number } | { cron: string };
+  /** runs in the process that enqueued it, right after commit, never through Redis' queue (see `JobContract.local`) */
+  local?: boolean;
 }
 
 export interface JobContext {
@@ -37,6 +42,12 @@ export interface JobContract<S extends z.ZodType = z.ZodType> {
   readonly attempts?: number;
   readonly backoffMs?: number;
   readonly repeat?: { everyMs: number } | { cron: string };
+  /**
+   * An effect of a change rather than work: it runs in the process that made the change as soon as the change
+   * commits (a real-time push), kept in the outbox until it has run, so an outage of Redis delays it and a
+   * crash hands it to another process, but it never waits in Redis' queue. Only the owning module enqueues it.
+   */
+  readonly local?: boolean;
 }
 
 export function jobContract<S extends z.ZodType>(def: Omit<JobContract<S>, 'module'>): JobContract<S> {
@@ -48,21 +59,26 @@ export function jobContract<S extends z.ZodType>(def: Omit<JobContract<S>, 'modu
 
 /** The owner's handler for a contract: the job definition its service registers. */
 export function handle<S extends z.ZodType>(contract: JobContract<S>, handler: JobDefinition<S>['handler']): JobDefinition<S> {
-  return { name: contract.name, schema: contract.schema, attempts: contract.attempts, backoffMs: contract.backoffMs, repeat: contract.repeat, handler };
+  return { name: contract.name, schema: contract.schema, attempts: contract.attempts, backoffMs: contract.backoffMs, repeat: contract.repeat, local: contract.local, handler };
 }
 
 export interface EnqueueOptions {
   /** a deterministic id makes a repeat enqueue of the same job a no-op (webhook events, digests) */
   jobId?: string;
   delayMs?: number;
+  /**
+   * the transaction of the change that causes the job: the job is written in it and exists only if it commits
+   * (the outbox). Without it the job is written at once, after the caller's commit.
+   */
+  tx?: DbOrTx;
 }
 
 export interface Queue {
   readonly kind: 'bullmq' | 'in-process';
   /**
    * Enqueues a job: by contract (typed, and onto the owning module's queue, which may be another module's), or
-   * by the name of one of this module's own jobs. Call it after the transaction that the job depends on has
-   * committed, so a worker never reads a state that was rolled back.
+   * by the name of one of this module's own jobs. The job is a row of this module's database first (the outbox):
+   * pass the change's transaction as `tx`, or call it after the commit. It never waits on Redis.
    */
   enqueue<S extends z.ZodType>(contract: JobContract<S>, data: z.input<S>, opts?: EnqueueOptions): Promise<void>;
   enqueue(name: string, data: unknown, opts?: EnqueueOptions): Promise<void>;
@@ -73,6 +89,12 @@ export interface Queue {
   readonly handedOff: Array<{ name: string; data: unknown; jobId?: string }>;
   /** starts consuming (the worker side); in-process queues consume as soon as they are created */
   startWorker(): Promise<void>;
+  /** starts the outbox's periodic sweep (an API or worker process once its database is migrated) */
+  startRelay(): Promise<void>;
+  /** one pass of the sweep: hands over what is pending, re-sends what Redis lost, confirms what finished */
+  sweep(): Promise<void>;
+  /** outstanding jobs of this module's outbox by state (the queue-depth metric) */
+  depth(): Promise<Record<'pending' | 'sent' | 'failed', number>>;
   /** resolves when every job enqueued so far has finished (in-process only; tests use it) */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -83,11 +105,41 @@ export interface QueueOptions {
   jobs: JobDefinition[];
   log: FastifyBaseLogger;
   redisUrl?: string;
+  /** the module's database, which holds its outbox; without it jobs go straight to the queue (tests of the queue) */
+  database?: Database;
+  /** the longest wait between two attempts of a job run in-process (tests keep it short) */
+  retryMaxDelayMs?: number;
+  /** how often the sweep runs */
+  sweepMs?: number;
 }
 
 /**
+ * Attempts and backoff of jobs that deliver something to a person (an email, a receipt, a reset link, a
+ * notification): exponential from 2 s over 11 retries, about 68 minutes in all, so an outage of Redis, the
+ * database or the provider delays the delivery rather than losing it.
+ */
+export const DELIVERY_RETRIES = { attempts: 12, backoffMs: 2000 } as const;
+
+/** How long a hand-over to Redis (or a question to it) may take before the outbox tries again later. */
+const HAND_OVER_TIMEOUT_MS = 3_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), ms);
+    timer.unref();
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** How long a job handed to BullMQ may go unconfirmed before the sweep asks Redis whether it still has it. */
+const CONFIRM_AFTER_MS = 30_000;
+
+/**
  * The module's queue: BullMQ on Redis when `redisUrl` is set, an in-process runner otherwise. Both validate
- * the payload at enqueue time, so a bad job fails its caller rather than a worker later.
+ * the payload at enqueue time, so a bad job fails its caller rather than a worker later, and both go through
+ * the module's outbox when it has a database.
  */
 export async function createQueue(options: QueueOptions): Promise<Queue> {
   const jobs = new Map<string, JobDefinition>();
@@ -117,7 +169,7 @@ export function checkHandlers(module: string, owned: JobContract[], jobs: JobDef
 type Validate = (name: string, data: unknown) => { job: JobDefinition; data: unknown };
 
 /** The in-process queues of this process by module: the embedded fleet hands cross-module jobs to their owner. */
-const inProcessQueues = new Map<string, Queue & { accept(name: string, data: unknown, opts?: EnqueueOptions): void }>();
+const inProcessQueues = new Map<string, Queue & { accept(name: string, data: unknown, opts?: EnqueueOptions): Promise<void> }>();
 
 /** Milliseconds until a cron pattern next fires (UTC). */
 export function nextCronDelay(pattern: string, from = new Date()): number {
@@ -125,35 +177,150 @@ export function nextCronDelay(pattern: string, from = new Date()): number {
   return Math.max(0, next.getTime() - from.getTime());
 }
 
-function splitEnqueue(target: JobContract | string, data: unknown, module: string) {
-  if (typeof target === 'string') return { module, name: target, data };
-  return { module: target.module, name: target.name, data: target.schema.parse(data) };
+/** A job to enqueue, checked: its queue (module), name, payload and retry policy. */
+function resolve(target: JobContract | string, raw: unknown, module: string, validate: Validate) {
+  if (typeof target !== 'string') return { module: target.module, name: target.name, data: target.schema.parse(raw), policy: target as Pick<JobContract, 'attempts' | 'backoffMs'> };
+  const { job, data } = validate(target, raw);
+  return { module, name: target, data, policy: job as Pick<JobDefinition, 'attempts' | 'backoffMs'> };
 }
 
-function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefinition>, validate: Validate): Queue {
-  const pending = new Set<Promise<void>>();
-  const seen = new Set<string>();
-  const timers: NodeJS.Timeout[] = [];
-  const run = async (job: JobDefinition, data: unknown) => {
-    const attempts = job.attempts ?? 5;
+/**
+ * The outbox side every queue shares: writing a job, and handing rows over (`hand`) when they are written
+ * (at once, or shortly after the caller's transaction) and on every sweep.
+ */
+function outboxRelay(options: QueueOptions, validate: Validate, hand: (jobs: OutboxJob[]) => Promise<void>, due: 'now' | 'any') {
+  const store = options.database ? outboxStore(options.database) : undefined;
+  const pending = new Set<Promise<unknown>>();
+  const timers = new Set<NodeJS.Timeout>();
+  const owner = randomUUID();
+  let closed = false;
+  const track = <T>(p: Promise<T>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p)).catch(() => undefined);
+    return p;
+  };
+  const relay = async (ids?: string[]) => {
+    if (!store || closed) return;
+    try {
+      const claimed = await store.claim(owner, 200, { ids, dueBy: due === 'now' ? new Date() : undefined });
+      if (claimed.length) await hand(claimed);
+    } catch (err) {
+      // The database or Redis is away: the rows stay pending, and the next sweep tries again.
+      options.log.warn({ err: { message: (err as Error).message } }, 'job outbox: hand-over deferred');
+    }
+  };
+  /** Relays soon: at `delays` ms (a transaction's commit is a moment away), tracked so `drain` waits for it. */
+  const later = (delays: number[], ids?: string[]) => {
+    for (const ms of delays) {
+      track(
+        new Promise<void>((done) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            void relay(ids).finally(done);
+          }, ms);
+          timers.add(t);
+        }),
+      );
+    }
+  };
+  return {
+    store,
+    owner,
+    track,
+    relay,
+    async enqueue(target: JobContract | string, raw: unknown, opts: EnqueueOptions | undefined, direct: (job: OutboxJob, jobKey?: string) => Promise<void>) {
+      const { module, name, data, policy } = resolve(target, raw, options.module, validate);
+      const delayMs = opts?.delayMs ?? 0;
+      const job: OutboxJob = { id: randomUUID(), queue: module, name, data, runAt: new Date(Date.now() + delayMs), attempts: policy.attempts ?? 5, backoffMs: policy.backoffMs ?? 1000 };
+      if (!store) return direct(job, opts?.jobId);
+      if (!(await store.add({ ...job, jobKey: opts?.jobId }, opts?.tx))) return;
+      if (opts?.tx) later([5, 100, 1000]);
+      else if (due === 'now' && delayMs > 0) later([delayMs], [job.id]);
+      // In-process, the claim is one local query and the job starts before the caller goes on (as a direct run
+      // would); a hand-over to Redis is never waited for.
+      else if (due === 'now') await track(relay([job.id]));
+      else track(relay([job.id]));
+    },
+    async sweepPending() {
+      await relay();
+    },
+    drain: async () => {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+    close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+/** Runs a job in this process with its retries; true when it succeeded, else the last error. */
+function runner(options: QueueOptions) {
+  const maxDelay = options.retryMaxDelayMs ?? 60_000;
+  return async (job: JobDefinition, data: unknown, attempts = job.attempts ?? 5, backoffMs = job.backoffMs ?? 1000): Promise<true | Error> => {
+    let last: Error = new Error('not run');
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         await job.handler(data, { log: options.log, attempt });
-        return;
+        return true;
       } catch (err) {
+        last = err as Error;
         options.log.warn({ err, job: job.name, attempt }, 'job failed');
-        if (attempt < attempts) await new Promise((r) => setTimeout(r, Math.min((job.backoffMs ?? 200) * 2 ** (attempt - 1), 5_000)));
+        if (attempt < attempts) await new Promise((r) => setTimeout(r, Math.min(backoffMs * 2 ** (attempt - 1), maxDelay)));
       }
     }
+    options.log.error({ job: job.name, err: last }, 'job gave up after its last attempt');
+    return last;
   };
-  const track = (p: Promise<void>) => {
-    pending.add(p);
-    void p.finally(() => pending.delete(p));
-  };
+}
+
+/** Runs claimed rows in this process and records how each ended in the outbox. */
+function runClaimed(store: OutboxStore, track: (p: Promise<unknown>) => unknown, execute: (job: OutboxJob) => Promise<true | Error>, isClosed: () => boolean) {
+  return (job: OutboxJob) =>
+    track(
+      execute(job).then(async (result) => {
+        if (isClosed()) return;
+        if (result === true) await store.done([job.id]);
+        else await store.failed(job.id, result.message);
+      }),
+    );
+}
+
+function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefinition>, validate: Validate): Queue {
+  const seen = new Set<string>();
+  const timers: NodeJS.Timeout[] = [];
+  const run = runner(options);
   let closed = false;
+  const handedOff: Queue['handedOff'] = [];
+  // A job of this module runs here; another module's runs in that module's queue when this process has one.
+  const runHere = async (queueName: string, name: string, data: unknown, attempts?: number, backoffMs?: number, jobKey?: string): Promise<true | Error> => {
+    if (queueName === options.module) {
+      const { job, data: parsed } = validate(name, data);
+      return run(job, parsed, attempts, backoffMs);
+    }
+    const owner = inProcessQueues.get(queueName);
+    if (!owner) {
+      handedOff.push({ name, data, ...(jobKey ? { jobId: jobKey } : {}) });
+      return true;
+    }
+    return owner.accept(name, data).then(
+      () => true as const,
+      (err: Error) => err,
+    );
+  };
+  const outbox = outboxRelay(
+    options,
+    validate,
+    async (claimed) => {
+      const start = runClaimed(outbox.store!, outbox.track, (job) => runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs), () => closed);
+      claimed.forEach(start);
+    },
+    'now',
+  );
   for (const job of jobs.values()) {
     if (job.repeat && 'everyMs' in job.repeat) {
-      const t = setInterval(() => track(run(job, {})), job.repeat.everyMs);
+      const t = setInterval(() => outbox.track(run(job, {})), job.repeat.everyMs);
       t.unref();
       timers.push(t);
     } else if (job.repeat && 'cron' in job.repeat) {
@@ -161,7 +328,7 @@ function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefini
       const schedule = () => {
         if (closed) return;
         const t = setTimeout(() => {
-          track(run(job, {}));
+          outbox.track(run(job, {}));
           schedule();
         }, nextCronDelay(pattern));
         t.unref();
@@ -170,36 +337,54 @@ function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefini
       schedule();
     }
   }
-  const handedOff: Queue['handedOff'] = [];
-  const accept = (name: string, raw: unknown, opts?: EnqueueOptions) => {
+  // Runs a job another module's queue in this process accepted for us (its outbox keeps the row).
+  const accept = async (name: string, raw: unknown) => {
     const { job, data } = validate(name, raw);
-    if (opts?.jobId) {
-      if (seen.has(opts.jobId)) return;
-      seen.add(opts.jobId);
-    }
-    const delay = opts?.delayMs ?? 0;
-    track(new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() => run(job, data)));
+    const result = await run(job, data);
+    if (result !== true) throw result;
   };
+  let sweeping: NodeJS.Timeout | undefined;
   const queue = {
     kind: 'in-process' as const,
     handedOff,
     accept,
     async enqueue(target: JobContract | string, raw: unknown, opts?: EnqueueOptions) {
-      const { module, name, data } = splitEnqueue(target, raw, options.module);
-      if (module === options.module) return accept(name, data, opts);
-      const owner = inProcessQueues.get(module);
-      if (owner) owner.accept(name, data, opts);
-      else handedOff.push({ name, data, ...(opts?.jobId ? { jobId: opts.jobId } : {}) });
+      await outbox.enqueue(target, raw, opts, async (job, jobKey) => {
+        // No database (a queue on its own): the job runs in this process only.
+        if (jobKey) {
+          if (seen.has(jobKey)) return;
+          seen.add(jobKey);
+        }
+        const wait = job.runAt.getTime() - Date.now();
+        const start = wait > 0 ? new Promise<void>((r) => setTimeout(r, wait)) : undefined;
+        outbox.track(start ? start.then(() => runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs, jobKey)) : runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs, jobKey));
+      });
     },
     async startWorker() {},
-    async drain() {
-      while (pending.size) await Promise.allSettled([...pending]);
+    async startRelay() {
+      if (!outbox.store || sweeping) return;
+      // This process is the only runner of its in-process jobs: what another (gone) process had claimed runs again.
+      const orphans = await outbox.store.reclaimOrphans(outbox.owner);
+      if (orphans) options.log.info({ orphans }, 'job outbox: jobs of a previous run taken up again');
+      await outbox.sweepPending();
+      sweeping = setInterval(() => void queue.sweep(), options.sweepMs ?? 5_000);
+      sweeping.unref();
     },
+    async sweep() {
+      await outbox.sweepPending();
+      await outbox.store?.purge().catch(() => undefined);
+    },
+    async depth() {
+      return outbox.store ? outbox.store.depth() : { pending: 0, sent: 0, failed: 0 };
+    },
+    drain: outbox.drain,
     async close() {
       closed = true;
+      if (sweeping) clearInterval(sweeping);
       timers.forEach((t) => clearTimeout(t));
+      outbox.close();
       if (inProcessQueues.get(options.module) === queue) inProcessQueues.delete(options.module);
-      await Promise.allSettled([...pending]);
+      await outbox.drain();
     },
   };
   // The embedded fleet runs one queue per module in this process; the latest one of a module receives.
@@ -210,9 +395,12 @@ function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefini
 async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefinition>, validate: Validate): Promise<Queue> {
   const { Queue: BullQueue, Worker } = await import('bullmq');
   const { Redis: IORedis } = await import('ioredis');
-  // BullMQ workers need maxRetriesPerRequest null; one connection for producing, one per worker.
-  const connection = new IORedis(options.redisUrl!, { maxRetriesPerRequest: null });
+  // Producing fails fast while Redis is away (the outbox keeps the job); a worker waits for it (BullMQ needs
+  // maxRetriesPerRequest null there).
+  const connection = new IORedis(options.redisUrl!, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, commandTimeout: 5_000 });
+  connection.on('error', () => undefined);
   const queue = new BullQueue(options.module, { connection });
+  queue.on('error', () => undefined);
   let worker: InstanceType<typeof Worker> | undefined;
   let workerConnection: InstanceType<typeof IORedis> | undefined;
   // Queues of other modules this one hands jobs to, opened on first use over the same connection.
@@ -220,33 +408,95 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
   const queueOf = (module: string) => {
     if (module === options.module) return queue;
     let other = others.get(module);
-    if (!other) others.set(module, (other = new BullQueue(module, { connection })));
+    if (!other) {
+      others.set(module, (other = new BullQueue(module, { connection })));
+      other.on('error', () => undefined);
+    }
     return other;
   };
-  return {
+  // BullMQ waits for its connection before it sends anything, whatever the client's options: a hand-over gives
+  // up after a few seconds (the row stays pending; the same job id makes a late second add a no-op).
+  const add = (job: OutboxJob) => withTimeout(addNow(job), HAND_OVER_TIMEOUT_MS, 'Redis did not take the job in time');
+  const addNow = (job: OutboxJob) =>
+    queueOf(job.queue).add(job.name, job.data, {
+      jobId: job.id,
+      delay: Math.max(0, job.runAt.getTime() - Date.now()),
+      attempts: job.attempts,
+      backoff: { type: 'exponential', delay: job.backoffMs },
+      // Kept long enough for the outbox's sweep to see how each job ended.
+      removeOnComplete: { age: 24 * 3600, count: 100_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  const run = runner(options);
+  let closed = false;
+  const isLocal = (name: string) => jobs.get(name)?.local === true;
+  const outbox = outboxRelay(
+    options,
+    validate,
+    async (claimed) => {
+      const failed: string[] = [];
+      const runLocal = runClaimed(outbox.store!, outbox.track, (job) => run(jobs.get(job.name)!, validate(job.name, job.data).data, job.attempts, job.backoffMs), () => closed);
+      for (const job of claimed) {
+        if (isLocal(job.name)) {
+          runLocal(job);
+          continue;
+        }
+        try {
+          await add(job);
+        } catch {
+          failed.push(job.id);
+        }
+      }
+      if (failed.length) {
+        await outbox.store!.release(failed);
+        throw new Error(`Redis refused ${failed.length} job(s)`);
+      }
+    },
+    'any',
+  );
+  /** Asks Redis how the jobs handed over a while ago ended: finished rows are confirmed, lost ones sent again. */
+  const confirm = async () => {
+    const store = outbox.store;
+    if (!store) return;
+    const rows = await store.unconfirmed(CONFIRM_AFTER_MS, 500);
+    const finished: string[] = [];
+    const lost: string[] = [];
+    for (const row of rows) {
+      // A local job still claimed here is running; one claimed by a process that is gone runs again.
+      if (isLocal(row.name)) {
+        if (row.claimedBy !== outbox.owner) lost.push(row.id);
+        continue;
+      }
+      const state = await withTimeout(queueOf(row.queue).getJobState(row.id), HAND_OVER_TIMEOUT_MS, 'Redis did not answer in time');
+      if (state === 'completed') finished.push(row.id);
+      else if (state === 'unknown') lost.push(row.id);
+      else if (state === 'failed') {
+        const job = await queueOf(row.queue).getJob(row.id);
+        await store.failed(row.id, job?.failedReason ?? 'failed');
+      }
+    }
+    await store.done(finished);
+    await store.release(lost);
+    if (lost.length) options.log.warn({ lost: lost.length }, 'job outbox: jobs Redis no longer had are sent again');
+  };
+  const schedulers = async () => {
+    for (const job of jobs.values()) {
+      if (!job.repeat) continue;
+      const repeat = 'everyMs' in job.repeat ? { every: job.repeat.everyMs } : { pattern: job.repeat.cron };
+      await queue.upsertJobScheduler(job.name, repeat, { name: job.name, data: {} });
+    }
+  };
+  let sweeping: NodeJS.Timeout | undefined;
+  const self: Queue = {
     kind: 'bullmq',
     handedOff: [],
     async enqueue(target: JobContract | string, raw: unknown, opts?: EnqueueOptions) {
-      // Own jobs by name are checked against their handler; a contract carries its schema and policy.
-      const { module, name, data, policy } =
-        typeof target === 'string'
-          ? { module: options.module, name: target, ...(({ job, data }) => ({ data, policy: job }))(validate(target, raw)) }
-          : { ...splitEnqueue(target, raw, options.module), policy: target };
-      await queueOf(module).add(name, data, {
-        jobId: opts?.jobId,
-        delay: opts?.delayMs,
-        attempts: policy.attempts ?? 5,
-        backoff: { type: 'exponential', delay: policy.backoffMs ?? 1000 },
-        removeOnComplete: 1000,
-        removeOnFail: 5000,
+      await outbox.enqueue(target, raw, opts, async (job, jobKey) => {
+        await add({ ...job, id: jobKey ?? job.id });
       });
     },
     async startWorker() {
-      for (const job of jobs.values()) {
-        if (!job.repeat) continue;
-        const repeat = 'everyMs' in job.repeat ? { every: job.repeat.everyMs } : { pattern: job.repeat.cron };
-        await queue.upsertJobScheduler(job.name, repeat, { name: job.name, data: {} });
-      }
+      await schedulers();
       worker = new Worker(
         options.module,
         async (bullJob) => {
@@ -257,14 +507,40 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
         { connection: (workerConnection = new IORedis(options.redisUrl!, { maxRetriesPerRequest: null })), concurrency: 8 },
       );
       worker.on('failed', (j, err) => options.log.warn({ err, job: j?.name }, 'job failed'));
+      worker.on('error', (err) => options.log.warn({ err: { message: err.message } }, 'queue worker: Redis error'));
     },
-    async drain() {},
+    async startRelay() {
+      if (!outbox.store || sweeping) return;
+      sweeping = setInterval(() => void self.sweep(), options.sweepMs ?? 5_000);
+      sweeping.unref();
+    },
+    async sweep() {
+      try {
+        // What Redis lost goes back to pending first, so this same pass sends it again.
+        await confirm();
+        await outbox.sweepPending();
+        // A Redis that restarted empty has lost the repeat schedules too: set again (idempotent) by the worker.
+        if (worker) await schedulers();
+        await outbox.store?.purge();
+      } catch (err) {
+        options.log.warn({ err: { message: (err as Error).message } }, 'job outbox: sweep deferred');
+      }
+    },
+    async depth() {
+      return outbox.store ? outbox.store.depth() : { pending: 0, sent: 0, failed: 0 };
+    },
+    drain: outbox.drain,
     async close() {
+      closed = true;
+      if (sweeping) clearInterval(sweeping);
+      outbox.close();
+      await outbox.drain();
       await worker?.close();
-      await workerConnection?.quit();
+      await workerConnection?.quit().catch(() => undefined);
       for (const other of others.values()) await other.close();
       await queue.close();
-      await connection.quit();
+      await connection.quit().catch(() => undefined);
     },
   };
+  return self;
 }

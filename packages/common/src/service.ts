@@ -5,7 +5,6 @@ import swagger from '@fastify/swagger';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { swaggerOptions } from './docs';
-import { Registry, Histogram, collectDefaultMetrics } from 'prom-client';
 import {
   createTokenSigner,
   createTokenVerifier,
@@ -23,6 +22,7 @@ import { createStorage, type Storage } from './storage';
 import { createSecretBox, type SecretBox } from './crypto';
 import { createSnapshots, dataVersion, type Snapshots } from './snapshots';
 import { logSerializers } from './logging';
+import { createMetrics, timeRequests } from './metrics';
 import { createRevocations, revocationsContract, type RevocationOptions, type Revocations } from './revocations';
 import { RequestValidationError, zodSerializerCompiler, zodValidatorCompiler } from './validation';
 
@@ -220,7 +220,8 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
 
   registerErrorHandling(app);
   registerAccess(app, deps);
-  const metrics = registerMetrics(app);
+  const metrics = createMetrics({ queue: () => deps.queue });
+  timeRequests(app, metrics);
 
   // The module's OpenAPI document: spec tags and summaries, access, error responses, bearer security (docs.ts).
   await app.register(swagger, swaggerOptions(def.module));
@@ -241,10 +242,14 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
 
   const jobs = def.jobs?.(deps) ?? [];
   checkHandlers(def.module, def.owns ?? [], jobs);
-  const queue = options.overrides?.queue ?? (await createQueue({ module: def.module, jobs, log: app.log, redisUrl: config.REDIS_URL }));
+  const queue =
+    options.overrides?.queue ??
+    (await createQueue({ module: def.module, jobs, log: app.log, redisUrl: config.REDIS_URL, database: deps.database, retryMaxDelayMs: config.JOB_RETRY_MAX_DELAY_MS }));
   deps.queue = queue;
 
   if (options.migrate) await deps.database.migrate(def.migrationsFolder);
+  // The outbox's sweep starts once the service listens (its tables are migrated by then, here or by the migrate Job).
+  app.addHook('onListen', async () => queue.startRelay());
 
   app.get('/health', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok', service: def.module }));
   app.get('/ready', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
@@ -386,18 +391,3 @@ function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
   });
 }
 
-function registerMetrics(app: FastifyInstance): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by route',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    duration.observe({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: reply.statusCode }, reply.elapsedTime / 1000);
-  });
-  return registry;
-}

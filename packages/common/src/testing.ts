@@ -36,6 +36,8 @@ export function testConfig(overrides: Record<string, string> = {}): BaseConfig &
     ENCRYPTION_KEY: TEST_SECRET,
     // A test app alone has no membership to ask; revocation tests turn it on with a source of their own.
     REVOCATION_POLL_MS: '0',
+    // A job that fails in a test is retried at once, so `drain` does not wait out production backoffs.
+    JOB_RETRY_MAX_DELAY_MS: '20',
     ...overrides,
   });
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { z } from 'zod';
 import { createQueue, defineJob, type JobDefinition } from '../src/queue';
+import type { Database } from '../src/db';
+import { testDatabase } from '../src/testing';
 
 const log = pino({ level: 'silent' });
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -71,3 +73,109 @@ describe('in-process queue', () => {
 });
 
 if (!redisUrl) console.log('BullMQ tests skipped: TEST_REDIS_URL is not set (they need a real Redis).');
+
+describe('the job outbox (a module database keeps every job until it has run)', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await testDatabase('giving', []);
+  });
+  afterAll(async () => database.close());
+  const count = async (state: string) => (await database.rows<{ n: number }>(`select count(*)::int as n from job_outbox where state = $1`, [state]))[0]!.n;
+
+  it('runs a job written in a transaction once it commits, and never one whose transaction rolled back', async () => {
+    const r = recorder();
+    const queue = await createQueue({ module: 'test', jobs: [r.job], log, database, retryMaxDelayMs: 5 });
+    await database.db.transaction(async (tx) => queue.enqueue('test.record', { n: 1 }, { tx }));
+    await expect(
+      database.db.transaction(async (tx) => {
+        await queue.enqueue('test.record', { n: 2 }, { tx });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await queue.drain();
+    expect(r.seen).toEqual([{ n: 1 }]);
+    expect(await count('pending')).toBe(0);
+    await queue.close();
+  });
+
+  it('keeps a job key taken after its job ran, and records a job that spent its attempts', async () => {
+    const r = recorder();
+    const broken = defineJob({ name: 'test.broken', schema: z.object({}), attempts: 2, backoffMs: 1, handler: async () => { throw new Error('provider down'); } });
+    const queue = await createQueue({ module: 'test', jobs: [r.job, broken as JobDefinition], log, database, retryMaxDelayMs: 5 });
+    const key = `receipt-${randomUUID()}`;
+    await queue.enqueue('test.record', { n: 7 }, { jobId: key });
+    await queue.drain();
+    await queue.enqueue('test.record', { n: 8 }, { jobId: key });
+    await queue.enqueue('test.broken', {});
+    await queue.drain();
+    expect(r.seen).toEqual([{ n: 7 }]);
+    const [failed] = await database.rows<{ name: string; last_error: string }>(`select name, last_error from job_outbox where state = 'failed'`, []);
+    expect(failed).toEqual({ name: 'test.broken', last_error: 'provider down' });
+    await queue.close();
+  });
+
+  it('runs again, at start, what a process that went away had claimed', async () => {
+    const r = recorder();
+    await database.rows(`insert into job_outbox (id, queue, name, data, state, claimed_by, sent_at) values ($1, 'test', 'test.record', '{"n":9}', 'sent', 'a-gone-process', now())`, [randomUUID()]);
+    const queue = await createQueue({ module: 'test', jobs: [r.job], log, database, retryMaxDelayMs: 5 });
+    await queue.startRelay();
+    await queue.drain();
+    expect(r.seen).toEqual([{ n: 9 }]);
+    await queue.close();
+  });
+
+  it('answers an enqueue at once while Redis is unreachable, and hands the job over once it is back', async () => {
+    const r = recorder();
+    const module = `test-${randomUUID().slice(0, 8)}`;
+    const down = await createQueue({ module, jobs: [r.job], log, database, redisUrl: 'redis://127.0.0.1:1' });
+    const started = Date.now();
+    await down.enqueue('test.record', { n: 11 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    await down.drain();
+    const [row] = await database.rows<{ state: string }>(`select state from job_outbox where name = 'test.record' and data = '{"n":11}'`, []);
+    expect(row!.state).toBe('pending');
+    await down.close();
+    if (!redisUrl) return;
+    const up = await createQueue({ module, jobs: [r.job], log, database, redisUrl });
+    await up.startWorker();
+    await up.sweep();
+    await waitFor(() => r.seen.length === 1);
+    expect(r.seen).toEqual([{ n: 11 }]);
+    await up.close();
+  });
+
+  (redisUrl ? it : it.skip)('sends again a job Redis lost (a restart without persistence), and confirms what finished', async () => {
+    const r = recorder();
+    const module = `test-${randomUUID().slice(0, 8)}`;
+    const queue = await createQueue({ module, jobs: [r.job], log, database, redisUrl });
+    // A delayed job (a receipt due in a minute) sits in Redis; then Redis forgets everything.
+    await queue.enqueue('test.record', { n: 21 }, { delayMs: 60_000 });
+    await queue.drain();
+    const { Queue: Bull } = await import('bullmq');
+    const raw = new Bull(module, { connection: { url: redisUrl } });
+    await raw.obliterate({ force: true });
+    await database.rows(`update job_outbox set sent_at = now() - interval '1 minute', run_at = now() where data = '{"n":21}'`, []);
+    await queue.sweep();
+    const [row] = await database.rows<{ id: string; state: string }>(`select id, state from job_outbox where data = '{"n":21}'`, []);
+    expect(row!.state).toBe('sent');
+    expect(await raw.getJobState(row!.id)).toBe('waiting');
+    await queue.startWorker();
+    await waitFor(() => r.seen.some((d) => d.n === 21));
+    // Once the worker has run it, the next sweep confirms it: the row leaves the outbox.
+    await database.rows(`update job_outbox set sent_at = now() - interval '1 minute' where data = '{"n":21}'`, []);
+    await waitFor(async () => {
+      await queue.sweep();
+      return (await database.rows(`select 1 from job_outbox where data = '{"n":21}'`, [])).length === 0;
+    });
+    await raw.close();
+    await queue.close();
+  });
+});
+
+async function waitFor(done: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}

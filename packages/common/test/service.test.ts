@@ -45,6 +45,9 @@ describe('createService', () => {
     expect((await call(app, 'GET', '/ready')).statusCode).toBe(200);
     const metrics = await call(app, 'GET', '/metrics');
     expect(metrics.body).toContain('http_request_duration_seconds');
+    // The event loop's lag and the job outbox's depth, for alerts on a stalled process or a backlog.
+    expect(metrics.body).toContain('nodejs_eventloop_lag_p99_seconds');
+    expect(metrics.body).toMatch(/job_outbox_jobs\{state="pending"\} 0/);
     const doc = (await call(app, 'GET', '/membership/docs/json')).json();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/membership/things/{id}', '/membership/things']));
   });
