@@ -17,6 +17,7 @@ export * from './providers';
 export * from './logging';
 export * from './revocations';
 export * from './metrics';
+export * from './outbound';
 export { OUTBOX_MIGRATIONS } from './outbox';
 export * from './webhooks';
 export * from './contracts';
