@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Client } from 'pg';
 import { createSigner } from 'fast-jwt';
 import {
@@ -330,6 +330,12 @@ export async function expectRoutesGuarded(app: FastifyInstance, opts: RouteWalkO
   const expired = tokenFor({ churchId, permissions: 'all', expiresIn: -1 });
   const bare = tokenFor({ churchId, permissions: [], membershipStatus: 'Guest', personId: randomUUID() });
   const otherChurch = tokenFor({ churchId: randomUUID(), permissions: 'all', serverAdmin: false, membershipStatus: 'Staff' });
+  // Two signed-in callers who hold little: a guest of the church (its Everyone role: People.Edit Self and
+  // Attendance.Checkin, a Guest person) and a user without any church (the token login gives before a church is
+  // chosen or added: no person, no permission, the server's placeholder church).
+  const guestClaims = { churchId, personId: randomUUID(), membershipStatus: 'Guest', permissions: ['People.Edit Self', 'Attendance.Checkin'] };
+  const guest = tokenFor(guestClaims);
+  const churchless = tokenFor({ churchId: NO_CHURCH_ID, personId: null, permissions: [] });
   const routes: RegisteredRoute[] = app.routeList.filter((r) => !['/health', '/ready', '/metrics'].includes(r.url) && !r.url.endsWith('/docs/json'));
   for (const route of routes) {
     report.total++;
@@ -363,9 +369,37 @@ export async function expectRoutesGuarded(app: FastifyInstance, opts: RouteWalkO
     const foreign = await call(app, method, url, { token: otherChurch, body });
     // 502/503 name a downstream or database failure (a test app alone has no other modules); 500 is a bug.
     if (foreign.statusCode === 500 || foreign.statusCode > 503) failures.push(`${key} from another church: ${foreign.statusCode} ${foreign.body.slice(0, 200)}`);
+    // The guest and the church-less user: refused (401) where the route's rule refuses them, never a 500 anywhere.
+    for (const [token, what] of [
+      [guest, 'as a guest'],
+      [churchless, 'as a user without a church'],
+    ] as const) {
+      const claims = app.deps.verifyToken(token);
+      const fakeRequest = { params: paramsOf(route.url, url), query: {}, body, headers: {}, auth: claims } as unknown as FastifyRequest;
+      const allowed = open.has(key) || (await Promise.resolve(route.access.check(fakeRequest, claims, app.deps.api)).catch(() => true));
+      if (!allowed) await expect401(token, what);
+      else {
+        const res = await call(app, method, url, { token, body });
+        if (res.statusCode === 500 || res.statusCode > 503) failures.push(`${key} ${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
   }
   if (failures.length) throw new Error(`${failures.length} access failures:\n${failures.join('\n')}`);
   return report;
+}
+
+/** The church id of a token minted before any church is chosen (membership's placeholder for server-wide roles). */
+const NO_CHURCH_ID = '00000000-0000-0000-0000-000000000000';
+
+/** The path parameters of a route pattern as filled in `url`. */
+function paramsOf(pattern: string, url: string): Record<string, string> {
+  const names = pattern.split('/');
+  const values = url.split('/');
+  const out: Record<string, string> = {};
+  names.forEach((part, i) => {
+    if (part.startsWith(':')) out[part.slice(1)] = values[i] ?? '';
+  });
+  return out;
 }
 
 type AppOptions = { config?: Record<string, string>; overrides?: Partial<ServiceDeps> };
