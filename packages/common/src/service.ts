@@ -306,7 +306,10 @@ function registerErrorHandling(app: FastifyInstance) {
       return reply.code(status).send(errorBody(status, [{ msg: clientMessage(err), ...(status === 400 ? { param: 'body', location: 'body' } : {}) }]));
     }
     // A bounded queue that is full (password hashing): try again in a moment.
-    if (status === 503) return reply.code(503).header('retry-after', '1').send(errorBody(503, [{ msg: err.message }]));
+    if (status === 503) {
+      const retry = (err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1;
+      return reply.code(503).header('retry-after', String(retry)).send(errorBody(503, [{ msg: err.message }]));
+    }
     if (isDatabaseUnavailable(err)) {
       req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
       return reply.code(503).header('retry-after', '1').send(errorBody(503, [{ msg: 'The database is unavailable; try again shortly' }]));
