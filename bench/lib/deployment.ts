@@ -23,6 +23,11 @@ export interface DeploymentOptions {
   gateways?: number;
   /** more environment for every process of a deployable */
   env?: Partial<Record<ModuleName | 'gateway', Record<string, string>>>;
+  /**
+   * a worker process per module beside its API (`src/worker.ts`, as the worker Deployments run it), the APIs then
+   * with RUN_WORKER=false; by default each API runs its own jobs
+   */
+  workers?: boolean;
 }
 
 /** One process of a deployment. */
@@ -103,27 +108,27 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
   for (const module of MODULES) for (let r = 1; r < (opts.replicas?.[module] ?? 1); r++) replicaPorts[module].push(await anotherPort());
   const gatewayPorts = [ports.gateway];
   for (let g = 1; g < (opts.gateways ?? 1); g++) gatewayPorts.push(await anotherPort());
-  const start = (name: string, dir: string, env: Record<string, string | undefined>) => {
+  const start = (name: string, dir: string, env: Record<string, string | undefined>, entry = 'main') => {
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it stops (for finding hot spots).
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-    const child = spawn(process.execPath, [...profile, ...nodeFlags(dir), '--import', 'tsx', `${dir}/src/main.ts`], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...profile, ...nodeFlags(dir), '--import', 'tsx', `${dir}/src/${entry}.ts`], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     relayOutput(child, `[${name}]`, opts.log, 20);
     children.push(child);
     const deployable = dir === 'gateway' ? 'gateway' : (dir.slice('services/'.length) as ModuleName);
     if (child.pid) processes.push({ name, deployable, pid: child.pid, url: `http://127.0.0.1:${env.PORT}` });
   };
   for (const module of MODULES) {
-    replicaPorts[module].forEach((port, r) =>
-      start(r ? `${module}#${r + 1}` : module, `services/${module}`, {
-        ...opts.secrets,
-        PORT: String(port),
-        DATABASE_URL: opts.databaseUrls[module],
-        REDIS_URL: opts.redisUrl ?? '',
-        DATA_DIR: opts.dataDir,
-        MIGRATE_ON_START: 'false',
-        ...opts.env?.[module],
-      }),
-    );
+    const env = {
+      ...opts.secrets,
+      DATABASE_URL: opts.databaseUrls[module],
+      REDIS_URL: opts.redisUrl ?? '',
+      DATA_DIR: opts.dataDir,
+      MIGRATE_ON_START: 'false',
+      ...(opts.workers ? { RUN_WORKER: 'false' } : {}),
+      ...opts.env?.[module],
+    };
+    replicaPorts[module].forEach((port, r) => start(r ? `${module}#${r + 1}` : module, `services/${module}`, { ...env, PORT: String(port) }));
+    if (opts.workers) start(`${module}-worker`, `services/${module}`, { ...env, PORT: String(await anotherPort()) }, 'worker');
   }
   gatewayPorts.forEach((port, g) => {
     // gateway g: replica g mod n of each module

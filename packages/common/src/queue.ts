@@ -199,14 +199,19 @@ function outboxRelay(options: QueueOptions, validate: Validate, hand: (jobs: Out
     void p.finally(() => pending.delete(p)).catch(() => undefined);
     return p;
   };
+  // Said once when hand-overs start failing and once when they work again, not on every try in between.
+  let failing = false;
   const relay = async (ids?: string[]) => {
     if (!store || closed) return;
     try {
       const claimed = await store.claim(owner, 200, { ids, dueBy: due === 'now' ? new Date() : undefined });
       if (claimed.length) await hand(claimed);
+      if (failing) options.log.info('job outbox: hand-overs work again');
+      failing = false;
     } catch (err) {
       // The database or Redis is away: the rows stay pending, and the next sweep tries again.
-      options.log.warn({ err: { message: (err as Error).message } }, 'job outbox: hand-over deferred');
+      if (!failing) options.log.warn({ err: { message: (err as Error).message } }, 'job outbox: hand-overs deferred until the queue answers');
+      failing = true;
     }
   };
   /** Relays soon: at `delays` ms (a transaction's commit is a moment away), tracked so `drain` waits for it. */
@@ -487,6 +492,7 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
     }
   };
   let sweeping: NodeJS.Timeout | undefined;
+  let sweepFailing = false;
   const self: Queue = {
     kind: 'bullmq',
     handedOff: [],
@@ -523,8 +529,11 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
         if (worker) await schedulers();
         await outbox.store?.purge();
       } catch (err) {
-        options.log.warn({ err: { message: (err as Error).message } }, 'job outbox: sweep deferred');
+        if (!sweepFailing) options.log.warn({ err: { message: (err as Error).message } }, 'job outbox: sweep deferred until the database and Redis answer');
+        sweepFailing = true;
+        return;
       }
+      sweepFailing = false;
     },
     async depth() {
       return outbox.store ? outbox.store.depth() : { pending: 0, sent: 0, failed: 0 };
