@@ -11,15 +11,32 @@ const Stamp = z.date();
 /** A date already written as ISO text (`toISOString`), for an answer written with `JSON.stringify` (`exactShape`). */
 const IsoStamp = z.iso.datetime();
 
+/** A time zone the runtime knows (IANA names and their aliases: `America/Chicago`, `UTC`). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const Campus = z.object({
   id: z.string(),
+  churchId: z.string(),
   name: z.string(),
   address1: z.string().nullish(),
   address2: z.string().nullish(),
   city: z.string().nullish(),
   state: z.string().nullish(),
   zip: z.string().nullish(),
+  timezone: z.string().nullish(),
+  website: z.string().nullish(),
 });
+/**
+ * A campus as the spec's editor and the apps' (`CampusEdit`) send it: the apps post back the whole record they
+ * read (`churchId`, `importKey` and nulls included) and `""` for an empty field; `timezone: ""` is none (null).
+ */
 export const CampusSave = z.object({
   id: Id.optional(),
   name: Name,
@@ -28,7 +45,11 @@ export const CampusSave = z.object({
   city: OptionalText,
   state: OptionalText,
   zip: OptionalText,
+  timezone: z.string().trim().max(100).refine(isTimeZone, 'must be a time zone such as America/Chicago').nullish(),
+  website: z.string().trim().max(2000).nullish(),
 });
+/** What anyone may read of a church's campuses (the member site's group filters): the name only. */
+export const PublicCampus = z.object({ id: z.string(), name: z.string() });
 
 const CampusRef = z.object({ id: z.string(), name: z.string() });
 export const Service = z.object({
