@@ -13,7 +13,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const base = '/membership/forms';
   const editors = requires('Forms.Admin or Forms.Edit');
 
-  app.get(base, { config: { access: editors }, schema: { response: { 200: FormList } } }, (req) => formsFor(app.db, req.auth, false));
+  // `?contentType=person` (B1Admin's person page: the forms that hold a person's extra fields) narrows the list.
+  app.get(base, { config: { access: editors }, schema: { querystring: z.object({ contentType: z.string().trim().max(50).optional() }), response: { 200: FormList } } }, async (req) => {
+    const list = await formsFor(app.db, req.auth, false);
+    return req.query.contentType ? list.filter((f) => f.contentType === req.query.contentType) : list;
+  });
 
   app.get(`${base}/archived`, { config: { access: editors }, schema: { response: { 200: FormList } } }, (req) => formsFor(app.db, req.auth, true));
 

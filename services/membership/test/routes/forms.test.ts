@@ -216,3 +216,15 @@ describe('POST /membership/forms/duplicate/:id', () => {
     await expectGuarded(t.app, { method: 'POST', url: `/membership/forms/duplicate/${formId}`, body: {}, permission: 'Forms.Edit' }, c.churchId);
   });
 });
+
+// B1Admin:src/components/AssociatedForms.tsx lists the forms of person records with ?contentType=person.
+describe('GET /membership/forms?contentType=', () => {
+  it('narrows the list to one content type', async () => {
+    const c = await makeChurch(t);
+    await addForm(t, c.churchId, { name: 'Sign-up' });
+    await addForm(t, c.churchId, { name: 'Person fields', contentType: 'person' });
+    const res = await call(t.app, 'GET', '/membership/forms?contentType=person', { token: c.token(['Forms.Admin']) });
+    expect(names(res)).toEqual(['Person fields']);
+    expect(names(await call(t.app, 'GET', '/membership/forms', { token: c.token(['Forms.Admin']) }))).toEqual(['Person fields', 'Sign-up']);
+  });
+});
