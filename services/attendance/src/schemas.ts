@@ -102,7 +102,7 @@ export const Session = z.object({
 });
 export const SessionListItem = Session.extend({
   serviceTimeName: z.string().nullable().optional(),
-  /** "2024-01-07 - 9:00 AM" (or the date alone without a service time) */
+  /** "01/07/2024 - 9:00 AM" (or the date alone without a service time): a date the apps recognise */
   displayName: z.string().optional(),
 });
 export const SessionSave = z.object({ id: Id.optional(), groupId: Id.optional(), serviceTimeId: Id.nullish(), sessionDate: IsoDate.optional() });
@@ -113,6 +113,8 @@ export const VisitSession = z.object({
   sessionId: z.string(),
   personId: z.string().optional(),
   session: Session.optional(),
+  /** the visit's id and person, on lists and reads: where the apps look for who attended (`visit.personId`) */
+  visit: z.object({ id: z.string(), personId: z.string() }).optional(),
 });
 export const VisitSessionSave = z.object({ id: Id.optional(), visitId: Id.optional(), sessionId: Id.optional() });
 
@@ -153,7 +155,7 @@ export const CheckinResult = exactShape(
         serviceId: z.string(),
         visitDate: IsoStamp,
         checkinTime: IsoStamp,
-        visitSessions: z.array(VisitSession.omit({ personId: true }).extend({ session: Session.extend({ serviceTimeId: z.string(), sessionDate: IsoStamp }) })),
+        visitSessions: z.array(VisitSession.omit({ personId: true, visit: true }).extend({ session: Session.extend({ serviceTimeId: z.string(), sessionDate: IsoStamp }) })),
       }),
     ),
   }),
@@ -187,8 +189,11 @@ export const AttendanceRecord = z.object({
   service: Ref,
   serviceTime: Ref,
 });
-/** `week`: the Sunday starting the week, a date (`2026-11-22`) as the spec's trend row says */
-export const TrendRow = z.object({ week: z.string(), count: z.number().int() });
+/**
+ * `week`: the Sunday starting the week, a date (`2026-11-22`) as the spec's trend row says; `visits` is `count`
+ * again, under the name the apps read (B1Admin's group health chart)
+ */
+export const TrendRow = z.object({ week: z.string(), count: z.number().int(), visits: z.number().int() });
 export const GroupAttendanceRow = z.object({
   serviceId: z.string(),
   serviceName: z.string(),
@@ -212,8 +217,11 @@ export const Streaks = z.object({
   lastAttended: Stamp.nullable(),
 });
 
-/** An optional id in a query string; clients send `?campusId=` (empty) for "no filter". */
-export const QueryId = z.preprocess((v) => (v === '' ? undefined : v), Id.optional());
+/**
+ * An optional id in a query string; clients send `?campusId=` (empty) for "no filter", and the apps `0`
+ * (`?campusId=0&serviceId=0&serviceTimeId=0&groupId=…`, the open-source API's "any").
+ */
+export const QueryId = z.preprocess((v) => (v === '' || v === '0' ? undefined : v), Id.optional());
 
 /** Optional id filters of the report routes; an absent filter means "all". */
 export const PlaceFilters = z.object({ campusId: QueryId, serviceId: QueryId, serviceTimeId: QueryId, groupId: QueryId });

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { campuses } from '../src/db/schema';
-import { makeChurch, useAttendance } from './setup';
+import { campuses, visits } from '../src/db/schema';
+import { linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
 
 // Contract tests: the shapes ChurchApps' own apps (B1Admin, B1App) send and read, each named for the client file
 // that depends on it, so a later change cannot break the apps silently.
@@ -55,5 +56,94 @@ describe('errors the apps show (ApiHelper throws new Error(json.errors[0]))', ()
     const missing = await call(t.app, 'DELETE', `/membership/campuses/${c.churchId}`, { token: c.token(['Services.Edit']) });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ errors: ['Campus not found'] });
+  });
+});
+
+describe("a group's sessions and who attended them", () => {
+  // How B1Admin:src/groups/components/GroupSessions.tsx keeps the sessions of a year: a name written as a date.
+  const yearsOf = (names: string[]) => [...new Set(names.flatMap((n) => n.match(/\b(20\d{2})\b/)?.[1] ?? []))];
+  const ofYear = (names: string[], year: string) => names.filter((n) => n.includes(`/${year}`) || n.includes(`, ${year}`));
+
+  it('B1Admin:src/groups/components/GroupSessions.tsx reads each session displayName as a date it recognises (/YYYY), newest first', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId, { time: '9:00 AM' });
+    const groupId = randomUUID();
+    await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2025-12-28');
+    await makeSession(t, c.churchId, groupId, null, '2026-01-04');
+    const res = await call(t.app, 'GET', `/attendance/sessions?groupId=${groupId}`, { token: c.token(['Attendance.View']) });
+    expect(res.statusCode).toBe(200);
+    const sessions = res.json();
+    expect(sessions.map((s: { displayName: string }) => s.displayName)).toEqual(['01/04/2026', '12/28/2025 - 9:00 AM']);
+    // the spec's fields stay
+    expect(sessions[1]).toEqual({ id: expect.any(String), groupId, serviceTimeId: p.serviceTimeId, sessionDate: '2025-12-28T00:00:00.000Z', serviceTimeName: '9:00 AM', displayName: '12/28/2025 - 9:00 AM' });
+    const names = sessions.map((s: { displayName: string }) => s.displayName);
+    expect(yearsOf(names)).toEqual(['2026', '2025']);
+    expect(ofYear(names, '2025')).toEqual(['12/28/2025 - 9:00 AM']);
+    expect(ofYear(names, '2026')).toEqual(['01/04/2026']);
+  });
+
+  it('B1Admin:src/groups/components/SessionEdit.tsx creates a session, reloads it and saves it back; GroupSessions.tsx marks people present through visit.personId', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId, { time: '9:00' });
+    const groupId = randomUUID();
+    await linkGroup(t, c.churchId, groupId, p.serviceTimeId);
+    const token = c.token(['Attendance.View', 'Attendance.Edit']);
+
+    // the editor offers the group's service times by name
+    const times = (await call(t.app, 'GET', `/attendance/groupservicetimes?groupId=${groupId}`, { token })).json();
+    expect(times).toEqual([expect.objectContaining({ serviceTimeId: p.serviceTimeId, serviceTime: expect.objectContaining({ name: 'Main - Sunday - 9:00' }) })]);
+
+    // a new session: { groupId, sessionDate: new Date(<html date>) , serviceTimeId }
+    const created = await call(t.app, 'POST', '/attendance/sessions', { token, body: [{ groupId, sessionDate: new Date('2026-03-01'), serviceTimeId: p.serviceTimeId }] });
+    expect(created.statusCode).toBe(200);
+    const [session] = created.json();
+    const listed = (await call(t.app, 'GET', `/attendance/sessions?groupId=${groupId}`, { token })).json();
+    expect(listed).toEqual([expect.objectContaining({ id: session.id, displayName: '03/01/2026 - 9:00' })]);
+    const loaded = (await call(t.app, 'GET', `/attendance/sessions/${session.id}`, { token })).json();
+    expect(loaded).toMatchObject({ sessionDate: '2026-03-01T00:00:00.000Z', serviceTimeId: p.serviceTimeId });
+
+    // saved back: the list item as read, the form's date and no service time (serviceTimeId: null)
+    const saved = await call(t.app, 'POST', '/attendance/sessions', { token, body: [{ ...listed[0], groupId, sessionDate: new Date('2026-03-08'), serviceTimeId: null }] });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual([{ id: session.id, groupId, serviceTimeId: null, sessionDate: '2026-03-08T00:00:00.000Z' }]);
+
+    // mark a person present: { checkinTime, personId, visitSessions: [{ sessionId }] }
+    const personId = randomUUID();
+    const logged = await call(t.app, 'POST', '/attendance/visitsessions/log', { token, body: { checkinTime: new Date(), personId, visitSessions: [{ sessionId: session.id }] } });
+    expect(logged.statusCode).toBe(200);
+    expect(logged.json()).toEqual({});
+    const present = (await call(t.app, 'GET', `/attendance/visitsessions?sessionId=${session.id}`, { token })).json();
+    expect(present).toEqual([expect.objectContaining({ id: expect.any(String), visitId: expect.any(String), sessionId: session.id, visit: { id: present[0].visitId, personId } })]);
+
+    // remove them again: ?sessionId=&personId= (the visit goes with its last session)
+    const removed = await call(t.app, 'DELETE', `/attendance/visitsessions?sessionId=${session.id}&personId=${personId}`, { token });
+    expect(removed.statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/attendance/visitsessions?sessionId=${session.id}`, { token })).json()).toEqual([]);
+    expect(await t.app.db.select().from(visits).where(eq(visits.personId, personId))).toEqual([]);
+  });
+
+  it('B1App:src/app/[sdSlug]/mobile/components/group/GroupAttendanceTab.tsx: a leader creates the day\'s session ({groupId, sessionDate: "YYYY-MM-DD"}) and reads visit.personId', async () => {
+    const c = makeChurch();
+    const groupId = randomUUID();
+    const leader = c.token([], { leaderGroupIds: [groupId] });
+    const created = await call(t.app, 'POST', '/attendance/sessions', { token: leader, body: [{ groupId, sessionDate: '2026-04-05' }] });
+    expect(created.statusCode).toBe(200);
+    const [session] = created.json();
+    expect(session.sessionDate.slice(0, 10)).toBe('2026-04-05');
+    const personId = randomUUID();
+    await makeVisit(t, c.churchId, personId, null, '2026-04-05', [session.id]);
+    const res = await call(t.app, 'GET', `/attendance/visitsessions?sessionId=${session.id}`, { token: leader });
+    expect(res.json().map((v: { visit: { personId: string } }) => v.visit.personId)).toEqual([personId]);
+  });
+
+  it('B1Admin:src/groups/components/GroupHealthTab.tsx reads the trend with 0 for "any" filter, as {week, visits}', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const groupId = randomUUID();
+    const session = await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2026-03-01');
+    await makeVisit(t, c.churchId, randomUUID(), p.serviceId, '2026-03-01', [session]);
+    const res = await call(t.app, 'GET', `/attendance/attendancerecords/trend?campusId=0&serviceId=0&serviceTimeId=0&groupId=${groupId}`, { token: c.token(['Attendance.View Summary']) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ week: '2026-03-01', count: 1, visits: 1 }]);
   });
 });
