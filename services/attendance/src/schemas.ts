@@ -11,15 +11,32 @@ const Stamp = z.date();
 /** A date already written as ISO text (`toISOString`), for an answer written with `JSON.stringify` (`exactShape`). */
 const IsoStamp = z.iso.datetime();
 
+/** A time zone the runtime knows (IANA names and their aliases: `America/Chicago`, `UTC`). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const Campus = z.object({
   id: z.string(),
+  churchId: z.string(),
   name: z.string(),
   address1: z.string().nullish(),
   address2: z.string().nullish(),
   city: z.string().nullish(),
   state: z.string().nullish(),
   zip: z.string().nullish(),
+  timezone: z.string().nullish(),
+  website: z.string().nullish(),
 });
+/**
+ * A campus as the spec's editor and the apps' (`CampusEdit`) send it: the apps post back the whole record they
+ * read (`churchId`, `importKey` and nulls included) and `""` for an empty field; `timezone: ""` is none (null).
+ */
 export const CampusSave = z.object({
   id: Id.optional(),
   name: Name,
@@ -28,7 +45,11 @@ export const CampusSave = z.object({
   city: OptionalText,
   state: OptionalText,
   zip: OptionalText,
+  timezone: z.string().trim().max(100).refine(isTimeZone, 'must be a time zone such as America/Chicago').nullish(),
+  website: z.string().trim().max(2000).nullish(),
 });
+/** What anyone may read of a church's campuses (the member site's group filters): the name only. */
+export const PublicCampus = z.object({ id: z.string(), name: z.string() });
 
 const CampusRef = z.object({ id: z.string(), name: z.string() });
 export const Service = z.object({
@@ -81,7 +102,7 @@ export const Session = z.object({
 });
 export const SessionListItem = Session.extend({
   serviceTimeName: z.string().nullable().optional(),
-  /** "2024-01-07 - 9:00 AM" (or the date alone without a service time) */
+  /** "01/07/2024 - 9:00 AM" (or the date alone without a service time): a date the apps recognise */
   displayName: z.string().optional(),
 });
 export const SessionSave = z.object({ id: Id.optional(), groupId: Id.optional(), serviceTimeId: Id.nullish(), sessionDate: IsoDate.optional() });
@@ -92,6 +113,8 @@ export const VisitSession = z.object({
   sessionId: z.string(),
   personId: z.string().optional(),
   session: Session.optional(),
+  /** the visit's id and person, on lists and reads: where the apps look for who attended (`visit.personId`) */
+  visit: z.object({ id: z.string(), personId: z.string() }).optional(),
 });
 export const VisitSessionSave = z.object({ id: Id.optional(), visitId: Id.optional(), sessionId: Id.optional() });
 
@@ -132,7 +155,7 @@ export const CheckinResult = exactShape(
         serviceId: z.string(),
         visitDate: IsoStamp,
         checkinTime: IsoStamp,
-        visitSessions: z.array(VisitSession.omit({ personId: true }).extend({ session: Session.extend({ serviceTimeId: z.string(), sessionDate: IsoStamp }) })),
+        visitSessions: z.array(VisitSession.omit({ personId: true, visit: true }).extend({ session: Session.extend({ serviceTimeId: z.string(), sessionDate: IsoStamp }) })),
       }),
     ),
   }),
@@ -166,8 +189,11 @@ export const AttendanceRecord = z.object({
   service: Ref,
   serviceTime: Ref,
 });
-/** `week`: the Sunday starting the week, a date (`2026-11-22`) as the spec's trend row says */
-export const TrendRow = z.object({ week: z.string(), count: z.number().int() });
+/**
+ * `week`: the Sunday starting the week, a date (`2026-11-22`) as the spec's trend row says; `visits` is `count`
+ * again, under the name the apps read (B1Admin's group health chart)
+ */
+export const TrendRow = z.object({ week: z.string(), count: z.number().int(), visits: z.number().int() });
 export const GroupAttendanceRow = z.object({
   serviceId: z.string(),
   serviceName: z.string(),
@@ -191,8 +217,11 @@ export const Streaks = z.object({
   lastAttended: Stamp.nullable(),
 });
 
-/** An optional id in a query string; clients send `?campusId=` (empty) for "no filter". */
-export const QueryId = z.preprocess((v) => (v === '' ? undefined : v), Id.optional());
+/**
+ * An optional id in a query string; clients send `?campusId=` (empty) for "no filter", and the apps `0`
+ * (`?campusId=0&serviceId=0&serviceTimeId=0&groupId=…`, the open-source API's "any").
+ */
+export const QueryId = z.preprocess((v) => (v === '' || v === '0' ? undefined : v), Id.optional());
 
 /** Optional id filters of the report routes; an absent filter means "all". */
 export const PlaceFilters = z.object({ campusId: QueryId, serviceId: QueryId, serviceTimeId: QueryId, groupId: QueryId });

@@ -16,6 +16,9 @@ export const campuses = pgTable(
     city: text('city'),
     state: text('state'),
     zip: text('zip'),
+    /** IANA time zone of the campus (`America/Chicago`), as the apps' campus editor sets it; null: none */
+    timezone: text('timezone'),
+    website: text('website'),
     removed: removed(),
     ...timestamps(),
   },

@@ -16,3 +16,13 @@ export function weekStart(day: Date): Date {
   const d = utcDay(day);
   return new Date(d.getTime() - d.getUTCDay() * 86_400_000);
 }
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A (UTC) day written `MM/DD/YYYY`, as the apps name a session (`01/07/2024`): B1Admin's group sessions keep only
+ * names written as dates they recognise (`/YYYY` or `, YYYY`) and read the year from them.
+ */
+export function slashDate(at: Date): string {
+  return `${two(at.getUTCMonth() + 1)}/${two(at.getUTCDate())}/${at.getUTCFullYear()}`;
+}

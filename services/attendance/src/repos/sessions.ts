@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import { notFound, prepared, type DbOrTx } from '@church/common';
 import { serviceTimes, sessions, visitSessions, visits } from '../db/schema';
+import { slashDate } from '../domain/dates';
 
 // Sessions: one meeting of a group, (group, service time, date).
 
 export type SessionRow = typeof sessions.$inferSelect;
 
 /**
- * Sessions newest first, with the service time's name and a display name ("2024-01-07 - 9:00"). `groupIds`
+ * Sessions newest first, with the service time's name and a display name: the session's UTC day written as the
+ * apps recognise a date, and the time (`01/07/2024 - 9:00`; the day alone without a service time). `groupIds`
  * narrows to a leader's groups (`null`: all groups).
  */
 export async function listSessions(db: DbOrTx, churchId: string, opts: { groupId?: string; groupIds: string[] | null }) {
@@ -30,7 +32,7 @@ export async function listSessions(db: DbOrTx, churchId: string, opts: { groupId
     .leftJoin(serviceTimes, and(eq(serviceTimes.id, sessions.serviceTimeId), eq(serviceTimes.churchId, churchId)))
     .where(and(...conditions))
     .orderBy(desc(sessions.sessionDate));
-  return rows.map((r) => ({ ...r, displayName: [r.sessionDate.toISOString().slice(0, 10), r.serviceTimeName].filter(Boolean).join(' - ') }));
+  return rows.map((r) => ({ ...r, displayName: [slashDate(r.sessionDate), r.serviceTimeName].filter(Boolean).join(' - ') }));
 }
 
 /**

@@ -96,7 +96,8 @@ export async function visitsOn(db: DbOrTx, churchId: string, serviceId: string, 
 }
 
 /**
- * Visit sessions with the visit's person and the session nested; `groupIds` narrows to a leader's groups.
+ * Visit sessions with the visit's person (as `personId` and in `visit`) and the session nested; `groupIds` narrows
+ * to a leader's groups.
  * Without a session, the most recent ones (by session date).
  */
 export async function listVisitSessions(db: DbOrTx, churchId: string, opts: { sessionId?: string; id?: string; groupIds: string[] | null }) {
@@ -115,7 +116,7 @@ export async function listVisitSessions(db: DbOrTx, churchId: string, opts: { se
     .where(and(...conditions))
     .orderBy(desc(sessions.sessionDate), visits.personId);
   const rows = opts.sessionId || opts.id ? await query : await query.limit(RECENT_LIMIT);
-  return rows.map((r) => ({ ...r.visitSession, personId: r.personId, session: r.session }));
+  return rows.map((r) => ({ ...r.visitSession, personId: r.personId, session: r.session, visit: { id: r.visitSession.visitId, personId: r.personId } }));
 }
 
 /** Removes visit sessions and then the visits left without any. */

@@ -27,7 +27,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/attendance/attendancerecords/trend',
     { config: { access: requires('Attendance.View Summary') }, schema: { querystring: PlaceFilters, response: { 200: z.array(TrendRow) } } },
-    (req) => trend(app.db, req.auth.churchId, req.query),
+    async (req) => (await trend(app.db, req.auth.churchId, req.query)).map((r) => ({ week: r.week, count: r.count, visits: r.count })),
   );
 
   app.get(

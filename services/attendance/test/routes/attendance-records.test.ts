@@ -60,7 +60,10 @@ describe('GET /attendance/attendancerecords/trend', () => {
     const trend = async (query = '') => {
       const res = await call(t.app, 'GET', `/attendance/attendancerecords/trend${query}`, { token: d.c.token(['Attendance.View Summary']) });
       expect(res.statusCode).toBe(200);
-      return res.json();
+      // every row carries its count twice: `count` (the spec's) and `visits` (what the apps read)
+      const rows: Array<{ week: string; count: number; visits: number }> = res.json();
+      for (const row of rows) expect(row.visits).toBe(row.count);
+      return rows.map(({ week, count }) => ({ week, count }));
     };
     expect(await trend()).toEqual([
       { week: '2023-12-31', count: 1 }, // Saturday the 6th belongs to the week before Sunday the 7th
@@ -80,6 +83,8 @@ describe('GET /attendance/attendancerecords/trend', () => {
       { week: '2024-01-07', count: 1 },
       { week: '2024-01-14', count: 1 },
     ]);
+    // the apps write "any" as 0 (B1Admin's group health tab)
+    expect(await trend(`?campusId=0&serviceId=0&serviceTimeId=0&groupId=${d.g1}`)).toEqual(await trend(`?groupId=${d.g1}`));
     expect(await trend(`?groupId=${d.g1}&serviceTimeId=${d.t11}`)).toEqual([]);
     expect(await trend(`?groupId=${d.g2}&campusId=${d.main.campusId}&serviceId=${d.main.serviceId}`)).toEqual([{ week: '2024-01-07', count: 2 }]);
     expect(await trend(`?campusId=${d.east.campusId}&groupId=${d.g2}`)).toEqual([]);
@@ -129,7 +134,8 @@ describe('the trend after writes through every route that adds, moves or removes
 
     const now = new Date();
     const sunday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - now.getUTCDay())).toISOString().slice(0, 10);
-    const trend = async (query = '') => (await call(t.app, 'GET', `/attendance/attendancerecords/trend${query}`, { token })).json();
+    const trend = async (query = '') =>
+      (await call(t.app, 'GET', `/attendance/attendancerecords/trend${query}`, { token })).json().map(({ week, count }: { week: string; count: number }) => ({ week, count }));
     expect(await trend()).toEqual([
       { week: '2024-01-14', count: 1 },
       { week: sunday, count: 1 },
@@ -209,7 +215,7 @@ describe('the counts under concurrent writers', () => {
       for (const conn of held) conn.release();
     }
     const trend = await call(t.app, 'GET', `/attendance/attendancerecords/trend?serviceId=${p.serviceId}`, { token: c.token(['Attendance.View Summary']) });
-    expect(trend.json()).toEqual([{ week: '2024-03-03', count: 2 }]);
+    expect(trend.json()).toEqual([{ week: '2024-03-03', count: 2, visits: 2 }]);
     const slots = await t.app.db.select({ slot: visitCounts.slot }).from(visitCounts).where(eq(visitCounts.churchId, c.churchId));
     expect(slots).toHaveLength(2);
   });

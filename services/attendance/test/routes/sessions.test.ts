@@ -30,8 +30,8 @@ describe('GET /attendance/sessions', () => {
     const res = await call(t.app, 'GET', `/attendance/sessions?groupId=${g1}`, { token: c.token(['Attendance.View']) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { id: s2, groupId: g1, serviceTimeId: null, sessionDate: '2024-01-14T00:00:00.000Z', serviceTimeName: null, displayName: '2024-01-14' },
-      { id: s1, groupId: g1, serviceTimeId: p.serviceTimeId, sessionDate: '2024-01-07T00:00:00.000Z', serviceTimeName: '9:00', displayName: '2024-01-07 - 9:00' },
+      { id: s2, groupId: g1, serviceTimeId: null, sessionDate: '2024-01-14T00:00:00.000Z', serviceTimeName: null, displayName: '01/14/2024' },
+      { id: s1, groupId: g1, serviceTimeId: p.serviceTimeId, sessionDate: '2024-01-07T00:00:00.000Z', serviceTimeName: '9:00', displayName: '01/07/2024 - 9:00' },
     ]);
     const all = await call(t.app, 'GET', '/attendance/sessions', { token: c.token(['Attendance.View']) });
     expect(all.json().map((s: { id: string }) => s.id)).toEqual([s2, s3, s1]);

@@ -64,7 +64,7 @@ describe('GET /attendance/visitsessions', () => {
     const res = await call(t.app, 'GET', `/attendance/visitsessions?sessionId=${s1}`, { token: c.token(['Attendance.View']) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { id: expect.any(String), visitId: v, sessionId: s1, personId: person, session: { id: s1, groupId: mine, serviceTimeId: p.serviceTimeId, sessionDate: '2024-01-07T00:00:00.000Z' } },
+      { id: expect.any(String), visitId: v, sessionId: s1, personId: person, visit: { id: v, personId: person }, session: { id: s1, groupId: mine, serviceTimeId: p.serviceTimeId, sessionDate: '2024-01-07T00:00:00.000Z' } },
     ]);
     const id = res.json()[0].id;
     expect((await call(t.app, 'GET', `/attendance/visitsessions/${id}`, { token: c.token(['Attendance.View']) })).json()).toEqual(res.json()[0]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSIONS } from '@church/auth';
-import { conflict, type Db, type DbOrTx } from '@church/common';
-import { deleteChurchAndData, userIdsOfChurch, findChurchBySubDomain, inactiveChurches, insertChurch, takenSubDomains, upsertUserChurch, userCounts, type ChurchRow } from '../repos/churches';
+import type { Db, DbOrTx } from '@church/common';
+import { deleteChurchAndData, userIdsOfChurch, inactiveChurches, insertChurch, takenSubDomains, upsertUserChurch, userCounts, type ChurchRow } from '../repos/churches';
 import { addRoleMember, insertRole, insertRolePermissions, otherRoleMembers } from '../repos/roles';
 import type { UserRow } from '../repos/users';
 import { clock } from './clock';
@@ -47,22 +47,20 @@ async function freeSubDomain(db: DbOrTx, base: string): Promise<string> {
     if (free) return free;
   }
 }
-const numbered = (base: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${base}${from + i}`);
+// A subDomain is a DNS label: at most 63 characters, the number included.
+const numbered = (base: string, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${base.slice(0, 63 - String(from + i).length).replace(/-+$/, '')}${from + i}`);
 
 /**
- * Registers a church for its creator: the church, a "Domain Admins" role with every permission (creator in
+ * Registers a church for its creator (under a free subDomain): the church, a "Domain Admins" role with every permission (creator in
  * it), an "All Members" role with People.View Members, the Everyone permissions, a Staff person for the
  * creator and their user-church link. One transaction.
  */
 export async function createChurch(db: Db, user: UserRow, input: NewChurch): Promise<ChurchRow> {
   return db.transaction(async (tx) => {
-    let subDomain: string;
-    if (input.subDomain) {
-      if (await findChurchBySubDomain(tx, input.subDomain)) throw conflict('This subDomain is taken', 'subDomain');
-      subDomain = input.subDomain.toLowerCase();
-    } else {
-      subDomain = await freeSubDomain(tx, subDomainFrom(input.name));
-    }
+    // A chosen subDomain that is taken is numbered like one made from the name (`grace` → `grace2`): the apps'
+    // register form suggests one from the name and expects a church back.
+    const subDomain = await freeSubDomain(tx, input.subDomain ? input.subDomain.toLowerCase() : subDomainFrom(input.name));
     const now = clock.now();
     const church = await insertChurch(tx, { id: randomUUID(), ...input, subDomain, lastActivity: now });
     const admins = await insertRole(tx, church.id, DOMAIN_ADMINS);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, notFound, saveRows, type Db } from '@church/common';
+import { badRequest, notFound, saveRows, type Db, type Tx } from '@church/common';
 import { answers, forms, memberPermissions, questions } from '../db/schema';
 import {
   findPerson,
@@ -37,7 +37,7 @@ export function formsFor(db: Db, auth: Claims, archived: boolean): Promise<FormR
  * Batch save of forms. Updating needs Form access (edit level); a new standalone form (contentType
  * `form`) gives its creator an `admin` member permission, so an editor can reach the form they made.
  */
-export function saveForms(db: Db, auth: Claims, items: Row[]): Promise<FormRow[]> {
+export function saveForms(db: Db | Tx, auth: Claims, items: Row[]): Promise<FormRow[]> {
   return db.transaction(async (tx) => {
     const out: FormRow[] = [];
     for (const item of items) {
@@ -57,6 +57,32 @@ export function saveForms(db: Db, auth: Claims, items: Row[]): Promise<FormRow[]
       out.push(row!);
     }
     return out;
+  });
+}
+
+/**
+ * `forms/duplicate/:id` (B1Admin's forms list): a copy of a form the caller can read, named "<name> (Copy)", not
+ * archived, with copies of its live questions (their order and sub-question links kept). Like a new form, the
+ * copy gives its creator an `admin` member permission when it is a standalone form. Submissions are not copied.
+ */
+export function duplicateForm(db: Db, auth: Claims, formId: string): Promise<FormRow> {
+  return db.transaction(async (tx) => {
+    const source = await requireFormAccess(tx, auth, formId, 'view');
+    const { id: _id, churchId: _church, createdAt: _created, updatedAt: _updated, removed: _removed, ...fields } = source;
+    const [copy] = (await saveForms(tx, auth, [{ ...fields, name: `${source.name} (Copy)`, archived: false }])) as [FormRow];
+    const originals = await listQuestions(tx, auth.churchId, source.id);
+    const newIds = new Map(originals.map((q) => [q.id, randomUUID()]));
+    if (originals.length) {
+      await tx.insert(questions).values(
+        originals.map(({ id, createdAt: _c, updatedAt: _u, ...q }) => ({
+          ...q,
+          id: newIds.get(id)!,
+          formId: copy.id,
+          parentId: q.parentId ? (newIds.get(q.parentId) ?? null) : null,
+        })),
+      );
+    }
+    return copy;
   });
 }
 

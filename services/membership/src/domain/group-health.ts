@@ -2,20 +2,9 @@ import type { DbOrTx } from '@church/common';
 import { demographicRows, historyCounts, memberStats, type MemberStats } from '../repos/group-health';
 import type { GroupRecord } from '../repos/groups';
 import { clock } from './clock';
+import { ageGroups, countsByName } from './demographics';
 
 const DAY_MS = 24 * 3600 * 1000;
-/** The age groups of the health charts, as `[label, lowest age, highest age]`. */
-const AGE_GROUPS: Array<[string, number, number]> = [
-  ['0-3', 0, 3],
-  ['4-11', 4, 11],
-  ['12-18', 12, 18],
-  ['19-25', 19, 25],
-  ['26-35', 26, 35],
-  ['36-50', 36, 50],
-  ['51-64', 51, 64],
-  ['65+', 65, Infinity],
-];
-
 const noStats = (groupId: string): MemberStats => ({ groupId, memberCount: 0, leaderCount: 0, averageAge: null, femaleCount: 0, maleCount: 0 });
 
 /**
@@ -59,16 +48,6 @@ export async function groupHealth(db: DbOrTx, churchId: string, groupId: string)
     const row = months.find((m) => m.month === month);
     return { month, joins: row?.joins ?? 0, leaves: row?.leaves ?? 0 };
   });
-  const gender = new Map<string, number>();
-  const ageGroups = AGE_GROUPS.map(([group]) => ({ group, female: 0, male: 0, unassigned: 0 }));
-  for (const r of people) {
-    gender.set(r.gender, (gender.get(r.gender) ?? 0) + r.count);
-    if (r.age === null) continue;
-    const at = AGE_GROUPS.findIndex(([, low, high]) => r.age! >= low && r.age! <= high);
-    if (at < 0) continue;
-    const g = r.gender.toLowerCase();
-    ageGroups[at]![g === 'female' ? 'female' : g === 'male' ? 'male' : 'unassigned'] += r.count;
-  }
   return {
     memberCount,
     leaderCount,
@@ -77,9 +56,6 @@ export async function groupHealth(db: DbOrTx, churchId: string, groupId: string)
     leaves90,
     churnRate90: churnRate(memberCount, joins90, leaves90),
     monthly,
-    demographics: {
-      gender: [...gender.entries()].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
-      ageGroups,
-    },
+    demographics: { gender: countsByName(people.map((r) => ({ name: r.gender, count: r.count }))), ageGroups: ageGroups(people) },
   };
 }

@@ -342,3 +342,38 @@ export async function updatePeople(db: DbOrTx, churchId: string, ids: string[], 
     .returning({ id: people.id });
   return rows.map((r) => r.id);
 }
+
+/** The first `limit` people of the church by name, in the viewer's scope (a list's first page). */
+export function firstPeople(db: DbOrTx, churchId: string, scope: Scope, limit: number): Promise<PersonRecord[]> {
+  return peopleWhere(db, peopleScope(churchId, scope), limit);
+}
+
+/** How the church's live people are spread over gender, status, marital status, campus and age group (by gender). */
+export async function demographicCounts(db: DbOrTx, churchId: string) {
+  const live = peopleScope(churchId, {});
+  const bucket = (column: AnyPgColumn) => sql<string>`coalesce(nullif(trim(${column}), ''), 'Unassigned')`;
+  const countBy = (column: AnyPgColumn) =>
+    db
+      .select({ name: bucket(column), count: sql<number>`count(*)::int` })
+      .from(people)
+      .where(live)
+      .groupBy(sql`1`)
+      .orderBy(sql`2 desc`, sql`1`);
+  const [gender, membershipStatus, maritalStatus, campus, ages] = await Promise.all([
+    countBy(people.gender),
+    countBy(people.membershipStatus),
+    countBy(people.maritalStatus),
+    db
+      .select({ id: people.campusId, count: sql<number>`count(*)::int` })
+      .from(people)
+      .where(live)
+      .groupBy(people.campusId)
+      .orderBy(sql`2 desc`),
+    db
+      .select({ gender: bucket(people.gender), age: sql<number>`date_part('year', age(current_date, ${people.birthDate}))::int`, count: sql<number>`count(*)::int` })
+      .from(people)
+      .where(and(live, sql`${people.birthDate} is not null`))
+      .groupBy(sql`1`, sql`2`),
+  ]);
+  return { gender, membershipStatus, maritalStatus, campus, ages };
+}

@@ -42,13 +42,19 @@ export async function deleteRoleCascade(db: DbOrTx, churchId: string, id: string
   return true;
 }
 
-export async function membersOfRole(db: DbOrTx, churchId: string, roleId: string) {
+/** The role's members (every role's, without `roleId`) with their user and their person in the church (the user-church link's), by name. */
+export async function membersOfRole(db: DbOrTx, churchId: string, roleId?: string) {
   return db
-    .select({ member: roleMembers, user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName } })
+    .select({
+      member: roleMembers,
+      personId: userChurches.personId,
+      user: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
+    })
     .from(roleMembers)
     .leftJoin(users, eq(users.id, roleMembers.userId))
-    .where(and(eq(roleMembers.churchId, churchId), eq(roleMembers.roleId, roleId)))
-    .orderBy(asc(users.lastName), asc(users.firstName));
+    .leftJoin(userChurches, and(eq(userChurches.churchId, roleMembers.churchId), eq(userChurches.userId, roleMembers.userId)))
+    .where(and(eq(roleMembers.churchId, churchId), roleId ? eq(roleMembers.roleId, roleId) : undefined))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(roleMembers.roleId));
 }
 
 /** Adds a user to a role; an existing membership is answered as is. */

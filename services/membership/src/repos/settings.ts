@@ -48,3 +48,9 @@ export async function findSetting(db: DbOrTx, churchId: string, keyName: string)
   const [row] = await db.select().from(settings).where(and(eq(settings.churchId, churchId), eq(settings.keyName, keyName))).limit(1);
   return row;
 }
+
+/** Deletes a setting of the church; false when it has none with that id. */
+export async function deleteSetting(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(settings).where(and(eq(settings.churchId, churchId), eq(settings.id, id))).returning({ id: settings.id });
+  return rows.length > 0;
+}

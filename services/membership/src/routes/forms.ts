@@ -4,7 +4,7 @@ import { anyUser, requires } from '@church/auth';
 import { Id, IdParams, batchOf, deleteRow, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { forms } from '../db/schema';
 import { formAccess, requireFormAccess } from '../domain/form-access';
-import { formsFor, saveForms } from '../domain/forms';
+import { duplicateForm, formsFor, saveForms } from '../domain/forms';
 import { findForm } from '../repos/forms';
 import { Form, FormList, FormSave } from './form-schemas';
 
@@ -13,7 +13,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const base = '/membership/forms';
   const editors = requires('Forms.Admin or Forms.Edit');
 
-  app.get(base, { config: { access: editors }, schema: { response: { 200: FormList } } }, (req) => formsFor(app.db, req.auth, false));
+  // `?contentType=person` (B1Admin's person page: the forms that hold a person's extra fields) narrows the list.
+  app.get(base, { config: { access: editors }, schema: { querystring: z.object({ contentType: z.string().trim().max(50).optional() }), response: { 200: FormList } } }, async (req) => {
+    const list = await formsFor(app.db, req.auth, false);
+    return req.query.contentType ? list.filter((f) => f.contentType === req.query.contentType) : list;
+  });
 
   app.get(`${base}/archived`, { config: { access: editors }, schema: { response: { 200: FormList } } }, (req) => formsFor(app.db, req.auth, true));
 
@@ -36,6 +40,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(base, { config: { access: editors }, schema: { body: batchOf(FormSave), response: { 200: FormList } } }, (req) =>
     saveForms(app.db, req.auth, req.body),
+  );
+
+  // A copy of a form the caller can read, for those who may make forms.
+  app.post(`${base}/duplicate/:id`, { config: { access: editors }, schema: { params: IdParams, response: { 200: Form } } }, (req) =>
+    duplicateForm(app.db, req.auth, req.params.id),
   );
 
   app.delete(`${base}/:id`, { config: { access: formAccess }, schema: { params: IdParams } }, async (req) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Id, IdParams, OptionalText, batchOf, exactShape, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdList, IdParams, OptionalText, batchOf, exactShape, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { askModule } from '../domain/downstream';
 import { groupHealth, healthSummary } from '../domain/group-health';
 import { GROUP_TAGS, JOIN_POLICIES, saveGroups, toGroup } from '../domain/groups';
@@ -151,6 +151,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
+  // B1Admin's serving screens read several groups at once.
+  app.get(`${base}/ids`, { config: { access: anyUser }, schema: { querystring: z.object({ ids: IdList }), response: { 200: GroupRecords } } }, (req) =>
+    groupsOf(listGroups(app.db, req.auth.churchId, { ids: req.query.ids, includeArchived: true })),
+  );
+
   app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: GroupList } } }, async (req) =>
     req.auth.personId ? groupsOf(groupsOfPerson(app.db, req.auth.churchId, req.auth.personId)) : [],
   );
@@ -187,6 +192,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     `${base}/public/:churchId/:id`,
     { config: { access: 'public' }, schema: { params: ChurchParams.extend({ id: Id }), response: { 200: Group } } },
     async (req) => oneGroup(findGroup(app.db, req.params.churchId, req.params.id), true),
+  );
+
+  // B1App's groups browser: the church's groups a visitor may see (live, not archived).
+  app.get(`${base}/public/:churchId/list`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: GroupRecords } } }, (req) =>
+    groupsOf(listGroups(app.db, req.params.churchId)),
   );
 
   app.get(

@@ -79,15 +79,19 @@ describe('POST /membership/churches/add', () => {
     expect(res.json().errors.map((e: { param: string }) => e.param).sort()).toEqual(['address1', 'city', 'country', 'state', 'zip']);
   });
 
-  it('numbers a generated subDomain that is taken, and refuses a chosen one that is taken with 409', async () => {
+  // AppHelper:packages/login/src/components/SelectChurchRegister.tsx suggests a subDomain from the name and expects
+  // a church back: a chosen subDomain that is taken is numbered like a generated one.
+  it('numbers a taken subDomain, generated or chosen, and answers the church', async () => {
     const { token } = await login(t, (await makeUser(t)).email);
     const name = `Hope ${crypto.randomUUID().slice(0, 6)}`;
     const a = (await call(t.app, 'POST', '/membership/churches/add', { token, body: { name, ...ADDRESS } })).json();
     const b = (await call(t.app, 'POST', '/membership/churches/add', { token, body: { name, ...ADDRESS } })).json();
     expect(b.subDomain).toBe(`${a.subDomain}2`);
     const taken = await call(t.app, 'POST', '/membership/churches/add', { token, body: { name: 'Other', subDomain: a.subDomain.toUpperCase(), ...ADDRESS } });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().errors[0]).toMatch(/subDomain/);
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json()).toMatchObject({ name: 'Other', subDomain: `${a.subDomain}3` });
+    const free = `free${crypto.randomUUID().slice(0, 6)}`;
+    expect((await call(t.app, 'POST', '/membership/churches/add', { token, body: { name: 'Free', subDomain: free, ...ADDRESS } })).json().subDomain).toBe(free);
     const bad = await call(t.app, 'POST', '/membership/churches/add', { token, body: { name: 'Other', subDomain: 'not valid!', ...ADDRESS } });
     expect(bad.json().errors[0].param).toBe('subDomain');
   });

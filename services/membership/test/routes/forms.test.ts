@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { forms, memberPermissions } from '../../src/db/schema';
+import { forms, memberPermissions, questions } from '../../src/db/schema';
 import { addForm } from './fixtures';
 import { makeChurch, startMembership } from '../setup';
 
@@ -177,5 +177,54 @@ describe('DELETE /membership/forms/:id', () => {
     expect((await t.app.db.select().from(forms).where(eq(forms.id, id)))[0]!.removed).toBe(true);
     expect((await call(t.app, 'GET', `/membership/forms/${id}`, { token: c.token(['Forms.Admin']) })).statusCode).toBe(404);
     await expectGuarded(t.app, { method: 'DELETE', url: `/membership/forms/${await addForm(t, c.churchId)}`, permission: 'Form access' }, c.churchId);
+  });
+});
+
+// B1Admin:src/forms/FormsPage.tsx duplicates a form with POST /forms/duplicate/:id and lists the forms again.
+describe('POST /membership/forms/duplicate/:id', () => {
+  it('copies a readable form with its live questions, in order and with sub-question links, for form editors', async () => {
+    const c = await makeChurch(t);
+    const admin = c.token(['Forms.Admin']);
+    const formId = await addForm(t, c.churchId, { name: 'Signup', archived: true, restricted: true, thankYouMessage: 'Thanks' });
+    const [parent] = (await call(t.app, 'POST', '/membership/questions', { token: admin, body: { formId, title: 'Coming?', fieldType: 'Multiple Choice', choices: [{ value: 'y', text: 'Yes' }], required: true } })).json();
+    await call(t.app, 'POST', '/membership/questions', { token: admin, body: [{ formId, title: 'Guests', parentId: parent.id }, { formId, title: 'Gone' }] });
+    const gone = (await t.app.db.select().from(questions).where(and(eq(questions.formId, formId), eq(questions.title, 'Gone'))))[0]!;
+    await call(t.app, 'DELETE', `/membership/questions/${gone.id}?formId=${formId}`, { token: admin });
+
+    const res = await call(t.app, 'POST', `/membership/forms/duplicate/${formId}`, { token: admin, body: {} });
+    expect(res.statusCode).toBe(200);
+    const copy = res.json();
+    expect(copy).toMatchObject({ name: 'Signup (Copy)', archived: false, restricted: true, thankYouMessage: 'Thanks', contentType: 'form' });
+    expect(copy.id).not.toBe(formId);
+    const copied = (await call(t.app, 'GET', `/membership/questions?formId=${copy.id}`, { token: admin })).json();
+    expect(copied.map((q: { title: string }) => q.title)).toEqual(['Coming?', 'Guests']);
+    expect(copied[0]).toMatchObject({ fieldType: 'Multiple Choice', choices: [{ value: 'y', text: 'Yes' }], required: true });
+    expect(copied[1].parentId).toBe(copied[0].id);
+    // The source is untouched.
+    expect((await call(t.app, 'GET', `/membership/questions?formId=${formId}`, { token: admin })).json()).toHaveLength(2);
+    // An editor copies a form they hold a permission on, and becomes the copy's admin.
+    const viewer = await addForm(t, c.churchId, { name: 'Shared' });
+    await grant(c.churchId, c.personId, viewer, 'view');
+    const editor = c.token(['Forms.Edit']);
+    const mine = (await call(t.app, 'POST', `/membership/forms/duplicate/${viewer}`, { token: editor, body: {} })).json();
+    const perms = await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.contentId, mine.id));
+    expect(perms.map((p) => [p.memberId, p.action])).toEqual([[c.personId, 'admin']]);
+    const other = await addForm(t, c.churchId, { name: 'Not mine' });
+    expect((await call(t.app, 'POST', `/membership/forms/duplicate/${other}`, { token: editor, body: {} })).statusCode).toBe(401);
+    const elsewhere = await makeChurch(t);
+    expect((await call(t.app, 'POST', `/membership/forms/duplicate/${formId}`, { token: elsewhere.token(['Forms.Admin']), body: {} })).statusCode).toBe(404);
+    await expectGuarded(t.app, { method: 'POST', url: `/membership/forms/duplicate/${formId}`, body: {}, permission: 'Forms.Edit' }, c.churchId);
+  });
+});
+
+// B1Admin:src/components/AssociatedForms.tsx lists the forms of person records with ?contentType=person.
+describe('GET /membership/forms?contentType=', () => {
+  it('narrows the list to one content type', async () => {
+    const c = await makeChurch(t);
+    await addForm(t, c.churchId, { name: 'Sign-up' });
+    await addForm(t, c.churchId, { name: 'Person fields', contentType: 'person' });
+    const res = await call(t.app, 'GET', '/membership/forms?contentType=person', { token: c.token(['Forms.Admin']) });
+    expect(names(res)).toEqual(['Person fields']);
+    expect(names(await call(t.app, 'GET', '/membership/forms', { token: c.token(['Forms.Admin']) }))).toEqual(['Person fields', 'Sign-up']);
   });
 });

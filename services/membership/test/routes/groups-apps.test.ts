@@ -235,3 +235,22 @@ describe('POST /membership/groupmembers/self and leaving', () => {
     await expectGuarded(t.app, { method: 'POST', url: '/membership/groupmembers/self', body: { groupId: open.id } }, c.churchId);
   });
 });
+
+describe('GET /membership/groups/ids and /groups/public/:churchId/list', () => {
+  // B1Admin:src/serving/components/Assignment.tsx reads /groups/ids?ids=; B1App:src/components/groups/GroupsBrowser.tsx
+  // reads the public list.
+  it('answers the church’s groups by ids, and the public list of live groups', async () => {
+    const c = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    const [a, b, old] = (await save(token, [{ name: 'Alpha' }, { name: 'Beta' }, { name: 'Old', archived: true }])).json();
+    const other = await makeChurch(t);
+    const [foreign] = (await save(other.token(['Groups.Edit']), { name: 'Theirs' })).json();
+    const byIds = await get(c.token(), `/membership/groups/ids?ids=${a.id},${old.id},${foreign.id}`);
+    expect(byIds.json()).toEqual([a, old]);
+    expect((await get(c.token(), '/membership/groups/ids?ids=nope')).json().errors[0].param).toBe('ids[0]');
+    const pub = await get(undefined, `/membership/groups/public/${c.churchId}/list`);
+    expect(pub.json()).toEqual([a, b]);
+    expect((await get(undefined, `/membership/groups/public/${randomUUID()}/list`)).json()).toEqual([]);
+    await expectGuarded(t.app, { method: 'GET', url: `/membership/groups/ids?ids=${a.id}` }, c.churchId);
+  });
+});

@@ -235,3 +235,75 @@ describe('person fields and their values', () => {
     expect((await call(t.app, 'GET', `/membership/personfieldvalues/person/${ownPerson}`, { token: own.token })).json()).toEqual([]);
   });
 });
+
+describe('GET /membership/people/list and /people/demographics', () => {
+  // B1Admin:src/people/PeoplePage.tsx loads /people/list?pageSize=N first, then /people/list.
+  it('answers the people list, or its first page by name, in the viewer’s scope', async () => {
+    const c = await makeChurch(t);
+    for (const [firstName, lastName, membershipStatus] of [['Al', 'Zed', 'Member'], ['Bo', 'Adams', 'Guest'], ['Cy', 'Moss', 'Staff']]) {
+      await addPerson(t, c.churchId, { firstName, lastName, membershipStatus });
+    }
+    const staff = c.token(['People.View']);
+    const all = await call(t.app, 'GET', '/membership/people/list', { token: staff });
+    expect(all.statusCode).toBe(200);
+    expect(all.json()).toEqual((await call(t.app, 'GET', '/membership/people', { token: staff })).json());
+    expect(all.json().map((p: { name: { last: string } }) => p.name.last)).toEqual(['Adams', 'Admin', 'Moss', 'Zed']);
+    const page = await call(t.app, 'GET', '/membership/people/list?pageSize=2', { token: staff });
+    expect(page.json()).toEqual(all.json().slice(0, 2));
+    // A member-level viewer sees members and staff only.
+    const member = tokenFor({ churchId: c.churchId, personId: c.personId, permissions: ['People.ViewMembers'] });
+    expect((await call(t.app, 'GET', '/membership/people/list?pageSize=10', { token: member })).json().map((p: { name: { last: string } }) => p.name.last)).toEqual(['Admin', 'Moss', 'Zed']);
+    expect((await call(t.app, 'GET', '/membership/people/list?pageSize=x', { token: staff })).json().errors[0].param).toBe('pageSize');
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/people/list', permission: 'People.View' }, c.churchId);
+  });
+
+  // B1Admin:src/people/demographics/DemographicsPage.tsx reads total, ageGroups, membershipStatus, gender,
+  // maritalStatus and campus.
+  it('counts the church’s live people by gender, status, marital status, campus and age group', async () => {
+    const c = await makeChurch(t);
+    const year = new Date().getUTCFullYear();
+    const campusId = randomUUID();
+    await addPerson(t, c.churchId, { gender: 'Female', maritalStatus: 'Married', campusId, birthDate: new Date(Date.UTC(year - 40, 0, 1)) });
+    await addPerson(t, c.churchId, { gender: 'Male', membershipStatus: 'Guest', campusId, birthDate: new Date(Date.UTC(year - 2, 0, 1)) });
+    await addPerson(t, c.churchId, { gender: ' ', removed: false });
+    await addPerson(t, c.churchId, { gender: 'Male', removed: true });
+    const res = await call(t.app, 'GET', '/membership/people/demographics', { token: c.token(['People.View']) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    // the church's own person (Pat Admin) counts too
+    expect(body).toEqual({
+      total: 4,
+      ageGroups: expect.any(Array),
+      membershipStatus: [
+        { name: 'Member', count: 2 },
+        { name: 'Guest', count: 1 },
+        { name: 'Staff', count: 1 },
+      ],
+      gender: [
+        { name: 'Unassigned', count: 2 },
+        { name: 'Female', count: 1 },
+        { name: 'Male', count: 1 },
+      ],
+      maritalStatus: [
+        { name: 'Unassigned', count: 3 },
+        { name: 'Married', count: 1 },
+      ],
+      campus: [
+        { name: campusId, id: campusId, count: 2 },
+        { name: 'Unassigned', id: '', count: 2 },
+      ],
+    });
+    expect(body.ageGroups).toEqual([
+      { group: '0-3', female: 0, male: 1, unassigned: 0 },
+      { group: '4-11', female: 0, male: 0, unassigned: 0 },
+      { group: '12-18', female: 0, male: 0, unassigned: 0 },
+      { group: '19-25', female: 0, male: 0, unassigned: 0 },
+      { group: '26-35', female: 0, male: 0, unassigned: 0 },
+      { group: '36-50', female: 1, male: 0, unassigned: 0 },
+      { group: '51-64', female: 0, male: 0, unassigned: 0 },
+      { group: '65+', female: 0, male: 0, unassigned: 0 },
+    ]);
+    expect((await call(t.app, 'GET', '/membership/people/demographics', { token: (await makeChurch(t)).token(['People.View']) })).json().total).toBe(1);
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/people/demographics', permission: 'People.View' }, c.churchId);
+  });
+});

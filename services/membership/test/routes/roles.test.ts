@@ -66,7 +66,7 @@ describe('role members', () => {
     const admins = await roleNamed(a.church.id, 'Domain Admins');
     await expectGuarded(t.app, { method: 'GET', url: `/membership/rolemembers/roles/${admins.id}`, permission: 'Roles.View' }, a.church.id);
     const plain = (await call(t.app, 'GET', `/membership/rolemembers/roles/${admins.id}`, { token: a.token })).json();
-    expect(plain).toEqual([{ id: expect.any(String), churchId: a.church.id, roleId: admins.id, userId: a.user.id, addedBy: a.user.id }]);
+    expect(plain).toEqual([{ id: expect.any(String), churchId: a.church.id, roleId: admins.id, userId: a.user.id, addedBy: a.user.id, personId: a.personId }]);
     const withUsers = (await call(t.app, 'GET', `/membership/rolemembers/roles/${admins.id}?include=users`, { token: a.token })).json();
     expect(withUsers[0].user).toEqual({ id: a.user.id, email: a.user.email, firstName: 'Ada', lastName: 'Lovelace' });
     expect((await call(t.app, 'GET', `/membership/rolemembers/roles/${admins.id}`, { token: b.token })).statusCode).toBe(404);
@@ -233,5 +233,42 @@ describe('GET /membership/permissions', () => {
     const guest = await joinAsGuest(t, a.church.id);
     const res = (await call(t.app, 'GET', '/membership/permissions', { token: guest.token })).json();
     expect(res).toEqual(PERMISSIONS.map((p) => ({ ...p })));
+  });
+});
+
+// B1Admin:src/settings/RolePage.tsx reads /roles/:roleId and /rolemembers/roles/:roleId?include=users, with
+// `everyone` for the Everyone role (whose permissions RolePermissions.tsx reads at /rolepermissions/roles/undefined).
+describe('the role page as B1Admin reads it', () => {
+  it('answers members with their user and person, the Everyone role as no members, and its permissions', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    const admins = await roleNamed(a.church.id, 'Domain Admins');
+    const members = await call(t.app, 'GET', `/membership/rolemembers/roles/${admins.id}?include=users`, { token: a.token });
+    expect(members.json()).toEqual([
+      {
+        id: expect.any(String),
+        churchId: a.church.id,
+        roleId: admins.id,
+        userId: a.user.id,
+        addedBy: a.user.id,
+        personId: a.personId,
+        user: { id: a.user.id, email: a.user.email, firstName: 'Ada', lastName: 'Lovelace' },
+      },
+    ]);
+    expect((await call(t.app, 'GET', '/membership/rolemembers/roles/everyone?include=users', { token: a.token })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', '/membership/rolemembers/roles?include=users', { token: a.token })).json()).toEqual(members.json());
+    expect((await call(t.app, 'GET', '/membership/rolemembers/roles/', { token: b.token })).json().map((m: { userId: string }) => m.userId)).toEqual([b.user.id]);
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/rolemembers/roles/everyone', permission: 'Roles.View' }, a.church.id);
+    const everyone = await call(t.app, 'GET', '/membership/rolepermissions/roles/undefined', { token: a.token });
+    expect(everyone.json().map((p: { contentType: string; action: string; roleId: string | null }) => [p.contentType, p.action, p.roleId]).sort()).toEqual([
+      ['Attendance', 'Checkin', null],
+      ['People', 'Edit Self', null],
+    ]);
+    expect((await call(t.app, 'GET', '/membership/rolepermissions/roles/everyone', { token: a.token })).json()).toEqual(everyone.json());
+    // The roles list of the token's church.
+    const list = await call(t.app, 'GET', '/membership/roles/', { token: a.token });
+    expect(list.json().map((r: { name: string }) => r.name)).toEqual(['All Members', 'Domain Admins']);
+    expect((await call(t.app, 'GET', '/membership/roles', { token: b.token })).json().every((r: { churchId: string }) => r.churchId === b.church.id)).toBe(true);
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/roles', permission: 'Roles.View' }, a.church.id);
   });
 });

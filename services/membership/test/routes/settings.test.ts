@@ -99,3 +99,51 @@ describe('GET /membership/settings and /public/:churchId', () => {
     await expectGuarded(t.app, { method: 'GET', url: '/membership/settings', permission: 'Settings.Edit' }, c.churchId);
   });
 });
+
+// The apps' settings editors (B1Admin:src/settings/components/GradePromotionSettingsEdit.tsx, FeeOptionsSettingsEdit,
+// mobile/B1MobilePage.tsx, KioskThemeEdit ...) send new settings as {churchId, public: 1, keyName} with the value
+// set, post back what they loaded, and delete a setting they switch off.
+describe('settings as the apps save them', () => {
+  it('takes public: 1, id: "", numbers and booleans as values, and the church id the editors send', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const token = c.token(['Settings.Edit']);
+    const res = await call(t.app, 'POST', '/membership/settings', {
+      token,
+      body: [
+        { id: '', churchId: other.churchId, public: 1, keyName: 'gradePromotionDate', value: '08-01' },
+        { churchId: c.churchId, public: 1, keyName: 'messagingMinimumAge', value: 13 },
+        { public: 0, keyName: 'enableQRGuestRegistration', value: true },
+        { public: 1, keyName: 'directoryApprovalGroupId' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((s: { churchId: string; keyName: string; value: string | null; public: boolean }) => [s.churchId, s.keyName, s.value, s.public])).toEqual([
+      [c.churchId, 'gradePromotionDate', '08-01', true],
+      [c.churchId, 'messagingMinimumAge', '13', true],
+      [c.churchId, 'enableQRGuestRegistration', 'true', false],
+      [c.churchId, 'directoryApprovalGroupId', null, true],
+    ]);
+    expect(await t.app.db.select().from(settings).where(eq(settings.churchId, other.churchId))).toEqual([]);
+    // What GET answered, posted back with a new value, updates that row.
+    const [loaded] = (await call(t.app, 'GET', '/membership/settings', { token })).json().filter((s: { keyName: string }) => s.keyName === 'gradePromotionDate');
+    const [updated] = (await call(t.app, 'POST', '/membership/settings', { token, body: [{ ...loaded, value: '09-15' }] })).json();
+    expect(updated).toEqual({ ...loaded, value: '09-15' });
+    expect((await call(t.app, 'GET', `/membership/settings/public/${c.churchId}`)).json()).toMatchObject({ gradePromotionDate: '09-15', messagingMinimumAge: '13' });
+    expect((await call(t.app, 'POST', '/membership/settings', { token, body: { keyName: 'x', value: { nested: true } } })).json().errors[0].param).toBe('value');
+  });
+
+  it('DELETE /settings/:id removes the church’s setting; another church’s is a 404 and stays', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const token = c.token(['Settings.Edit']);
+    const [s] = (await call(t.app, 'POST', '/membership/settings', { token, body: { keyName: 'gradePromotionDate', value: '08-01', public: 1 } })).json();
+    expect((await call(t.app, 'DELETE', `/membership/settings/${s.id}`, { token: other.token(['Settings.Edit']) })).statusCode).toBe(404);
+    expect(await t.app.db.select().from(settings).where(eq(settings.id, s.id))).toHaveLength(1);
+    await expectGuarded(t.app, { method: 'DELETE', url: `/membership/settings/${s.id}`, permission: 'Settings.Edit' }, c.churchId);
+    const res = await call(t.app, 'DELETE', `/membership/settings/${s.id}`, { token });
+    expect([res.statusCode, res.json()]).toEqual([200, {}]);
+    expect(await t.app.db.select().from(settings).where(eq(settings.id, s.id))).toEqual([]);
+    expect((await call(t.app, 'DELETE', `/membership/settings/${s.id}`, { token })).statusCode).toBe(404);
+  });
+});

@@ -42,7 +42,8 @@ export const NewChurchBody = z.object({
 export const ChurchUpdate = z.object({
   id: z.uuid().optional(),
   name: required('name').optional(),
-  subDomain: SubDomain.optional(),
+  // The settings screens post back the church they loaded: an empty subDomain there leaves it as it is.
+  subDomain: z.preprocess((v) => (v === null || v === '' ? undefined : v), SubDomain.optional()),
   address1: required('address1').optional(),
   address2: optionalText,
   city: required('city').optional(),

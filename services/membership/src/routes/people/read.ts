@@ -3,11 +3,21 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdList, IdParams, notFound, type ZodTypeProvider } from '@church/common';
 import { BasicPersonList, Person, PersonRecords, toBasicPerson, toPerson, viewerOf } from '../../domain/person';
-import { formSubmissionsAbout, listPeople, livePerson, namesOf, peopleByIds, peopleInHousehold, personReadState, recentPeople } from '../../repos/people';
+import { ageGroups, countsByName } from '../../domain/demographics';
+import { demographicCounts, firstPeople, formSubmissionsAbout, listPeople, livePerson, namesOf, peopleByIds, peopleInHousehold, personReadState, recentPeople } from '../../repos/people';
 import { BASE, PersonWithForms, ownRecord } from './schemas';
 
 const viewPeople = requires('People.View or Member');
 const Ids = z.object({ ids: IdList });
+const Counts = z.array(z.object({ name: z.string(), count: z.number() }));
+const Demographics = z.object({
+  total: z.number(),
+  ageGroups: z.array(z.object({ group: z.string(), female: z.number(), male: z.number(), unassigned: z.number() })),
+  membershipStatus: Counts,
+  gender: Counts,
+  maritalStatus: Counts,
+  campus: z.array(z.object({ name: z.string(), count: z.number(), id: z.string() })),
+});
 /** bytes a kept person answer holds besides its body: its key, entry and version (an estimate, for the budget) */
 const KEPT_OVERHEAD = 200;
 
@@ -20,6 +30,33 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return app.deps.snapshots.send(req, reply, req.auth.churchId, viewer.membersOnly ? 'members' : 'all', async () =>
       (await listPeople(app.db, req.auth.churchId, viewer)).map(toPerson),
     );
+  });
+
+  // B1Admin's people list: the same list, or its first `pageSize` people by name while the rest loads.
+  app.get(
+    `${BASE}/list`,
+    { config: { access: viewPeople }, schema: { querystring: z.object({ pageSize: z.coerce.number().int().min(0).max(100_000).optional() }), response: { 200: PersonRecords } } },
+    async (req, reply) => {
+      const viewer = viewerOf(req.auth);
+      if (req.query.pageSize) return (await firstPeople(app.db, req.auth.churchId, viewer, req.query.pageSize)).map(toPerson);
+      return app.deps.snapshots.send(req, reply, req.auth.churchId, viewer.membersOnly ? 'members' : 'all', async () =>
+        (await listPeople(app.db, req.auth.churchId, viewer)).map(toPerson),
+      );
+    },
+  );
+
+  // B1Admin's demographics page: the church's live people by gender, status, marital status, campus and age.
+  // Campus names belong to attendance, which membership cannot ask yet: a campus is named by its id.
+  app.get(`${BASE}/demographics`, { config: { access: requires('People.View') }, schema: { response: { 200: Demographics } } }, async (req) => {
+    const d = await demographicCounts(app.db, req.auth.churchId);
+    return {
+      total: d.gender.reduce((sum, r) => sum + r.count, 0),
+      ageGroups: ageGroups(d.ages),
+      membershipStatus: countsByName(d.membershipStatus),
+      gender: countsByName(d.gender),
+      maritalStatus: countsByName(d.maritalStatus),
+      campus: d.campus.map((c) => ({ name: c.id ?? 'Unassigned', count: c.count, id: c.id ?? '' })),
+    };
   });
 
   app.get(`${BASE}/ids`, { config: { access: viewPeople }, schema: { querystring: Ids, response: { 200: PersonRecords } } }, async (req) =>

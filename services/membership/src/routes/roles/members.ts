@@ -16,8 +16,14 @@ const RoleMember = z.object({
   roleId: z.string(),
   userId: z.string(),
   addedBy: z.string().nullable(),
+  /** the user's person in the church (B1Admin's role page leaves them out of the people it offers to add) */
+  personId: z.string().nullable().optional(),
   user: z.object({ id: z.string(), email: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() }).optional(),
 });
+
+const EVERYONE = 'everyone';
+/** A role id, or the Everyone role as the apps name it in a path. */
+export const RoleOrEveryone = z.union([z.enum(['everyone', 'null', 'undefined']).transform(() => EVERYONE), Id]);
 
 const RoleMemberSave = z.object({
   id: Id.optional(),
@@ -33,20 +39,32 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/rolemembers';
 
+  /** Members with their person in the church, and their user with `include=users`. */
+  const membersAnswer = async (churchId: string, roleId: string | undefined, include = '') => {
+    const withUsers = include.split(',').includes('users');
+    return (await membersOfRole(app.db, churchId, roleId)).map(({ member, personId, user }) => ({ ...member, personId, ...(withUsers && user ? { user } : {}) }));
+  };
+
+  // The Everyone role (`everyone`, or `null`/`undefined` as B1Admin's role page writes a role without id) has no
+  // members: it is everyone.
   app.get(
     `${base}/roles/:id`,
     {
       config: { access: requires('Roles.View') },
-      schema: { params: IdParams, querystring: z.object({ include: z.string().max(100).optional() }), response: { 200: z.array(RoleMember) } },
+      schema: { params: z.object({ id: RoleOrEveryone }), querystring: z.object({ include: z.string().max(100).optional() }), response: { 200: z.array(RoleMember) } },
     },
     async (req) => {
+      if (req.params.id === EVERYONE) return [];
       if (!(await findRole(app.db, req.auth.churchId, req.params.id))) throw notFound('Role');
-      const withUsers = (req.query.include ?? '').split(',').includes('users');
-      return (await membersOfRole(app.db, req.auth.churchId, req.params.id)).map(({ member, user }) => ({
-        ...member,
-        ...(withUsers && user ? { user } : {}),
-      }));
+      return membersAnswer(req.auth.churchId, req.params.id, req.query.include);
     },
+  );
+
+  // Every role's members of the church, in the same shape.
+  app.get(
+    `${base}/roles`,
+    { config: { access: requires('Roles.View') }, schema: { querystring: z.object({ include: z.string().max(100).optional() }), response: { 200: z.array(RoleMember) } } },
+    async (req) => membersAnswer(req.auth.churchId, undefined, req.query.include),
   );
 
   // A member is named by userId or by email; an unknown email gets an account (it signs in through "forgot").

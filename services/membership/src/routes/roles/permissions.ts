@@ -17,7 +17,8 @@ const RolePermission = z.object({
 });
 
 /** `roleId` null (or the text `null` in paths) is the church's Everyone role. */
-const RoleRef = z.union([z.literal('null').transform(() => null), Id]);
+/** A role id, or the Everyone role: `null`, and `everyone` or `undefined` as B1Admin's role page writes a role without id. */
+const RoleRef = z.union([z.enum(['null', 'everyone', 'undefined']).transform(() => null), Id]);
 
 /**
  * Only an explicit `roleId: null` addresses the Everyone role: an omitted roleId keeps an existing grant's role

@@ -13,6 +13,9 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/roles';
 
+  // The token's church's roles (as `church/:churchId` answers for it).
+  app.get(base, { config: { access: requires('Roles.View') }, schema: { response: { 200: z.array(Role) } } }, async (req) => rolesOfChurch(app.db, req.auth.churchId));
+
   app.get(`${base}/:id`, { config: { access: requires('Roles.View') }, schema: { params: IdParams, response: { 200: Role } } }, async (req) => {
     const role = await findRole(app.db, req.auth.churchId, req.params.id);
     if (!role) throw notFound('Role');

@@ -1,0 +1,2 @@
+ALTER TABLE "campuses" ADD COLUMN "timezone" text;--> statement-breakpoint
+ALTER TABLE "campuses" ADD COLUMN "website" text;

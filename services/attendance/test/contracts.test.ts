@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { call } from '@church/common/testing';
+import { campuses, visits } from '../src/db/schema';
+import { linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
+
+// Contract tests: the shapes ChurchApps' own apps (B1Admin, B1App) send and read, each named for the client file
+// that depends on it, so a later change cannot break the apps silently.
+const t = useAttendance();
+
+describe('campuses under membership (the apps manage campuses there; attendance owns the rows)', () => {
+  it('B1Admin:src/settings/components/CampusEdit.tsx saves a new campus as [{...form}] and then the whole record it read', async () => {
+    const c = makeChurch();
+    const token = c.token(['Services.Edit']);
+    // a new campus: the form's values, empty fields as "" (no id at all: the editor starts from {})
+    const form = { name: 'North', address1: '1 Main St', address2: '', city: 'Tulsa', state: 'OK', zip: '', timezone: '', website: '' };
+    const created = await call(t.app, 'POST', '/membership/campuses', { token, body: [form] });
+    expect(created.statusCode).toBe(200);
+    const [campus] = created.json();
+    expect(campus).toEqual({ id: expect.any(String), churchId: c.churchId, name: 'North', address1: '1 Main St', address2: '', city: 'Tulsa', state: 'OK', zip: '', timezone: null, website: '' });
+
+    // an edit: { ...props.campus, ...values } — the record as listed (churchId, and an importKey the Api had) plus the form
+    const edited = await call(t.app, 'POST', '/membership/campuses', { token, body: [{ ...campus, importKey: null, name: 'North Campus', timezone: 'America/Chicago' }] });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toEqual([{ ...campus, name: 'North Campus', timezone: 'America/Chicago' }]);
+
+    // and the delete button
+    expect((await call(t.app, 'DELETE', `/membership/campuses/${campus.id}`, { token })).json()).toEqual({});
+    expect((await t.app.db.select().from(campuses).where(eq(campuses.id, campus.id)))[0]!.removed).toBe(true);
+  });
+
+  it('B1Admin:src/settings/components/CampusesSection.tsx (and hooks/useCampuses.ts) lists id, name, city, state, timezone', async () => {
+    const c = makeChurch();
+    const token = c.token(['Services.Edit']);
+    await call(t.app, 'POST', '/membership/campuses', { token, body: [{ name: 'South', city: 'Tulsa', state: 'OK', timezone: 'America/Chicago' }] });
+    const res = await call(t.app, 'GET', '/membership/campuses', { token: c.token() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([expect.objectContaining({ id: expect.any(String), name: 'South', city: 'Tulsa', state: 'OK', timezone: 'America/Chicago' })]);
+  });
+
+  it('B1App:src/components/groups/GroupsBrowser.tsx reads /membership/campuses/public/:churchId anonymously: [{id, name}]', async () => {
+    const c = makeChurch();
+    const [campus] = (await call(t.app, 'POST', '/membership/campuses', { token: c.token(['Services.Edit']), body: [{ name: 'Main', city: 'Tulsa' }] })).json();
+    const res = await call(t.app, 'GET', `/membership/campuses/public/${c.churchId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ id: campus.id, name: 'Main' }]);
+  });
+});
+
+describe('errors the apps show (ApiHelper throws new Error(json.errors[0]))', () => {
+  it('B1Admin:src/settings/components/CampusEdit.tsx shows errors[0] as a sentence when the save is refused', async () => {
+    const c = makeChurch();
+    const res = await call(t.app, 'POST', '/membership/campuses', { token: c.token(), body: [{ name: 'North' }] });
+    expect(res.statusCode).toBe(401);
+    expect(typeof res.json().errors[0]).toBe('string');
+    const missing = await call(t.app, 'DELETE', `/membership/campuses/${c.churchId}`, { token: c.token(['Services.Edit']) });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ errors: ['Campus not found'] });
+  });
+});
+
+describe("a group's sessions and who attended them", () => {
+  // How B1Admin:src/groups/components/GroupSessions.tsx keeps the sessions of a year: a name written as a date.
+  const yearsOf = (names: string[]) => [...new Set(names.flatMap((n) => n.match(/\b(20\d{2})\b/)?.[1] ?? []))];
+  const ofYear = (names: string[], year: string) => names.filter((n) => n.includes(`/${year}`) || n.includes(`, ${year}`));
+
+  it('B1Admin:src/groups/components/GroupSessions.tsx reads each session displayName as a date it recognises (/YYYY), newest first', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId, { time: '9:00 AM' });
+    const groupId = randomUUID();
+    await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2025-12-28');
+    await makeSession(t, c.churchId, groupId, null, '2026-01-04');
+    const res = await call(t.app, 'GET', `/attendance/sessions?groupId=${groupId}`, { token: c.token(['Attendance.View']) });
+    expect(res.statusCode).toBe(200);
+    const sessions = res.json();
+    expect(sessions.map((s: { displayName: string }) => s.displayName)).toEqual(['01/04/2026', '12/28/2025 - 9:00 AM']);
+    // the spec's fields stay
+    expect(sessions[1]).toEqual({ id: expect.any(String), groupId, serviceTimeId: p.serviceTimeId, sessionDate: '2025-12-28T00:00:00.000Z', serviceTimeName: '9:00 AM', displayName: '12/28/2025 - 9:00 AM' });
+    const names = sessions.map((s: { displayName: string }) => s.displayName);
+    expect(yearsOf(names)).toEqual(['2026', '2025']);
+    expect(ofYear(names, '2025')).toEqual(['12/28/2025 - 9:00 AM']);
+    expect(ofYear(names, '2026')).toEqual(['01/04/2026']);
+  });
+
+  it('B1Admin:src/groups/components/SessionEdit.tsx creates a session, reloads it and saves it back; GroupSessions.tsx marks people present through visit.personId', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId, { time: '9:00' });
+    const groupId = randomUUID();
+    await linkGroup(t, c.churchId, groupId, p.serviceTimeId);
+    const token = c.token(['Attendance.View', 'Attendance.Edit']);
+
+    // the editor offers the group's service times by name
+    const times = (await call(t.app, 'GET', `/attendance/groupservicetimes?groupId=${groupId}`, { token })).json();
+    expect(times).toEqual([expect.objectContaining({ serviceTimeId: p.serviceTimeId, serviceTime: expect.objectContaining({ name: 'Main - Sunday - 9:00' }) })]);
+
+    // a new session: { groupId, sessionDate: new Date(<html date>) , serviceTimeId }
+    const created = await call(t.app, 'POST', '/attendance/sessions', { token, body: [{ groupId, sessionDate: new Date('2026-03-01'), serviceTimeId: p.serviceTimeId }] });
+    expect(created.statusCode).toBe(200);
+    const [session] = created.json();
+    const listed = (await call(t.app, 'GET', `/attendance/sessions?groupId=${groupId}`, { token })).json();
+    expect(listed).toEqual([expect.objectContaining({ id: session.id, displayName: '03/01/2026 - 9:00' })]);
+    const loaded = (await call(t.app, 'GET', `/attendance/sessions/${session.id}`, { token })).json();
+    expect(loaded).toMatchObject({ sessionDate: '2026-03-01T00:00:00.000Z', serviceTimeId: p.serviceTimeId });
+
+    // saved back: the list item as read, the form's date and no service time (serviceTimeId: null)
+    const saved = await call(t.app, 'POST', '/attendance/sessions', { token, body: [{ ...listed[0], groupId, sessionDate: new Date('2026-03-08'), serviceTimeId: null }] });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual([{ id: session.id, groupId, serviceTimeId: null, sessionDate: '2026-03-08T00:00:00.000Z' }]);
+
+    // mark a person present: { checkinTime, personId, visitSessions: [{ sessionId }] }
+    const personId = randomUUID();
+    const logged = await call(t.app, 'POST', '/attendance/visitsessions/log', { token, body: { checkinTime: new Date(), personId, visitSessions: [{ sessionId: session.id }] } });
+    expect(logged.statusCode).toBe(200);
+    expect(logged.json()).toEqual({});
+    const present = (await call(t.app, 'GET', `/attendance/visitsessions?sessionId=${session.id}`, { token })).json();
+    expect(present).toEqual([expect.objectContaining({ id: expect.any(String), visitId: expect.any(String), sessionId: session.id, visit: { id: present[0].visitId, personId } })]);
+
+    // remove them again: ?sessionId=&personId= (the visit goes with its last session)
+    const removed = await call(t.app, 'DELETE', `/attendance/visitsessions?sessionId=${session.id}&personId=${personId}`, { token });
+    expect(removed.statusCode).toBe(200);
+    expect((await call(t.app, 'GET', `/attendance/visitsessions?sessionId=${session.id}`, { token })).json()).toEqual([]);
+    expect(await t.app.db.select().from(visits).where(eq(visits.personId, personId))).toEqual([]);
+  });
+
+  it('B1App:src/app/[sdSlug]/mobile/components/group/GroupAttendanceTab.tsx: a leader creates the day\'s session ({groupId, sessionDate: "YYYY-MM-DD"}) and reads visit.personId', async () => {
+    const c = makeChurch();
+    const groupId = randomUUID();
+    const leader = c.token([], { leaderGroupIds: [groupId] });
+    const created = await call(t.app, 'POST', '/attendance/sessions', { token: leader, body: [{ groupId, sessionDate: '2026-04-05' }] });
+    expect(created.statusCode).toBe(200);
+    const [session] = created.json();
+    expect(session.sessionDate.slice(0, 10)).toBe('2026-04-05');
+    const personId = randomUUID();
+    await makeVisit(t, c.churchId, personId, null, '2026-04-05', [session.id]);
+    const res = await call(t.app, 'GET', `/attendance/visitsessions?sessionId=${session.id}`, { token: leader });
+    expect(res.json().map((v: { visit: { personId: string } }) => v.visit.personId)).toEqual([personId]);
+  });
+
+  it('B1Admin:src/groups/components/GroupHealthTab.tsx reads the trend with 0 for "any" filter, as {week, visits}', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const groupId = randomUUID();
+    const session = await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2026-03-01');
+    await makeVisit(t, c.churchId, randomUUID(), p.serviceId, '2026-03-01', [session]);
+    const res = await call(t.app, 'GET', `/attendance/attendancerecords/trend?campusId=0&serviceId=0&serviceTimeId=0&groupId=${groupId}`, { token: c.token(['Attendance.View Summary']) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ week: '2026-03-01', count: 1, visits: 1 }]);
+  });
+});
