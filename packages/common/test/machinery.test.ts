@@ -4,6 +4,9 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import {
+  callInternal,
+  HttpError,
+  membershipInternal,
   badRequest,
   checkHandlers,
   createQueue,
@@ -214,5 +217,34 @@ describe('webhook intake', () => {
     expect(applied).toEqual(expect.arrayContaining(['evt_defer', 'evt_boom']));
     expect((await row('evt_defer')).outcome).toBe('applied');
     expect((await row('evt_boom')).outcome).toBe('applied');
+  });
+});
+
+describe('callInternal (one typed call per cross-module contract)', () => {
+  const churchId = randomUUID();
+  const fake = (answer: () => unknown) => ({ request: async () => answer(), get: async () => answer(), post: async () => answer() }) as never;
+  const failing = (status: number) => fake(() => { throw new HttpError(status, [{ msg: 'x' }], status === 503 ? { 'retry-after': '4' } : {}); });
+
+  it('parses the answer, and refuses a body that breaks the contract before sending it', async () => {
+    const answer = { id: churchId, name: 'Grace', subDomain: 'grace', extra: 'dropped' };
+    expect(await callInternal(fake(() => answer), membershipInternal.church, { churchId })).toEqual({ id: churchId, name: 'Grace', subDomain: 'grace' });
+    await expect(callInternal(fake(() => answer), membershipInternal.church, { churchId: 'nope' } as never)).rejects.toThrow();
+  });
+
+  it('passes a callee’s 503 on, and answers 502 naming the callee for everything else', async () => {
+    const status = (err: unknown) => [(err as HttpError).statusCode, (err as HttpError).errors[0]!.msg, (err as HttpError).headers['retry-after']];
+    expect(status(await callInternal(failing(503), membershipInternal.church, { churchId }).catch((e) => e))).toEqual([503, 'x', '4']);
+    expect(status(await callInternal(failing(404), membershipInternal.church, { churchId }).catch((e) => e))).toEqual([502, 'membership answered 404', undefined]);
+    expect(status(await callInternal(failing(502), membershipInternal.church, { churchId }).catch((e) => e))).toEqual([502, 'membership is unreachable', undefined]);
+    expect(status(await callInternal(fake(() => [{ nope: 1 }]), membershipInternal.church, { churchId }).catch((e) => e))).toEqual([502, 'membership answered an unexpected shape', undefined]);
+    expect(status(await callInternal(failing(400), membershipInternal.updatePerson, { churchId, personId: churchId, changes: {} }, { passClientErrors: true }).catch((e) => e))).toEqual([400, 'x', undefined]);
+  });
+
+  it('parses a kept (revalidated) answer once, answering the same result while it is unchanged', async () => {
+    const kept = [{ id: churchId, name: 'Youth', extra: 1 }];
+    const client = fake(() => kept);
+    const first = await callInternal(client, membershipInternal.groupsList, { churchId }, { revalidate: true });
+    expect(first).toEqual([{ id: churchId, name: 'Youth', extra: 1 }]);
+    expect(await callInternal(client, membershipInternal.groupsList, { churchId }, { revalidate: true })).toBe(first);
   });
 });
