@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { convert } from 'html-to-text';
-import { DELIVERY_RETRIES, defineJob } from './queue';
+import type { ModuleName } from './config';
+import { DELIVERY_RETRIES, handle, jobContract, type JobContract } from './queue';
 
 type SendGridMail = typeof import('@sendgrid/mail');
 type SendGridClient = typeof import('@sendgrid/client');
@@ -114,15 +115,22 @@ function textOf(node: Node): string {
   return (node.children ?? []).map(textOf).join('');
 }
 
+const emailContracts = new Map<ModuleName, JobContract<typeof EmailMessage>>();
+
+/**
+ * The `<module>.email` job of a module, as a contract: what a route enqueues (`queue.enqueue(emailOf('giving'),
+ * {to, subject, html}, {tx})`), typed, instead of a job named by a string. A mail promised to a person (a reset
+ * link, a receipt) outlasts an outage of the provider or the queue (the delivery retries).
+ */
+export function emailOf(module: ModuleName): JobContract<typeof EmailMessage> {
+  let contract = emailContracts.get(module);
+  if (!contract) emailContracts.set(module, (contract = jobContract({ name: `${module}.email`, schema: EmailMessage, ...DELIVERY_RETRIES })));
+  return contract;
+}
+
 /** The `<module>.email` job every module that sends mail registers: delivery happens off the request. */
-export function emailJob(module: string, mailer: () => Mailer) {
-  return defineJob({
-    name: `${module}.email`,
-    schema: EmailMessage,
-    // A mail promised to a person (a reset link, a receipt) outlasts an outage of the provider or the queue.
-    ...DELIVERY_RETRIES,
-    handler: async (message) => mailer().send(message),
-  });
+export function emailJob(module: ModuleName, mailer: () => Mailer) {
+  return handle(emailOf(module), async (message) => mailer().send(message));
 }
 
 /** Escapes text for an HTML email body. */
