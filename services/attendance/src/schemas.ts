@@ -217,6 +217,45 @@ export const Streaks = z.object({
   lastAttended: Stamp.nullable(),
 });
 
+/** Content of a label template: the editor's blocks, written as a JSON array (what kiosks parse and print). */
+function isJsonArray(text: string): boolean {
+  try {
+    return Array.isArray(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+/** Label sizes in inches, as stored (numeric(5,2)). */
+const Inches = z.number().positive('must be more than 0').max(99.99, 'must be at most 99.99 inches');
+
+export const LabelTemplate = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  name: z.string(),
+  /** `nametag` or `pickup` */
+  labelType: z.string(),
+  width: z.number(),
+  height: z.number(),
+  isDefault: z.boolean(),
+  /** a JSON array of the label's blocks (text, fields, barcodes, boxes), as the label editor writes it */
+  content: z.string(),
+});
+/**
+ * A label template as the label editor and the list's "set default" send it: the whole record back (`churchId`,
+ * dates and unknown keys are dropped). A new one needs `name`, `labelType`, `width` and `height`; `content`
+ * defaults to no blocks (`[]`).
+ */
+export const LabelTemplateSave = z.object({
+  id: Id.optional(),
+  name: Name.optional(),
+  labelType: z.enum(['nametag', 'pickup'], { message: 'must be nametag or pickup' }).optional(),
+  width: Inches.optional(),
+  height: Inches.optional(),
+  isDefault: z.boolean().optional(),
+  content: z.string().max(200_000, 'must be at most 200,000 characters').refine(isJsonArray, 'must be a JSON array of label blocks').optional(),
+});
+
 /**
  * An optional id in a query string; clients send `?campusId=` (empty) for "no filter", and the apps `0`
  * (`?campusId=0&serviceId=0&serviceTimeId=0&groupId=…`, the open-source API's "any").

@@ -147,3 +147,25 @@ describe("a group's sessions and who attended them", () => {
     expect(res.json()).toEqual([{ week: '2026-03-01', count: 1, visits: 1 }]);
   });
 });
+
+describe('check-in label templates', () => {
+  it('B1Admin:src/mobile/LabelsPage.tsx and components/LabelEditor.tsx: a starter saved, listed, set as default, deleted', async () => {
+    const c = makeChurch();
+    const token = c.token(['Attendance.Edit']);
+    // LabelEditor's save of a starter: { ...tpl, width: Number(..), height: Number(..), content: JSON.stringify(blocks) }, no id
+    const blocks = [{ id: 'k2j4x9a', type: 'field', field: 'securityCode', x: 55, y: 52, w: 40, h: 22, fontSize: 18, bold: true, align: 'right' }];
+    const starter = { name: 'Name tag', labelType: 'nametag', width: 3.5, height: 1.1, content: JSON.stringify(blocks) };
+    const created = await call(t.app, 'POST', '/attendance/labeltemplates', { token, body: [starter] });
+    expect(created.statusCode).toBe(200);
+    // the list reads id, name, labelType, width, height, isDefault and content (parsed back into blocks)
+    const [listed] = (await call(t.app, 'GET', '/attendance/labeltemplates', { token })).json();
+    expect(listed).toEqual({ id: created.json()[0].id, churchId: c.churchId, name: 'Name tag', labelType: 'nametag', width: 3.5, height: 1.1, isDefault: false, content: JSON.stringify(blocks) });
+    expect(JSON.parse(listed.content)).toEqual(blocks);
+    // "set default": [{ ...t, isDefault: true }]
+    const defaulted = await call(t.app, 'POST', '/attendance/labeltemplates', { token, body: [{ ...listed, isDefault: true }] });
+    expect(defaulted.json()).toEqual([{ ...listed, isDefault: true }]);
+    // delete
+    expect((await call(t.app, 'DELETE', `/attendance/labeltemplates/${listed.id}`, { token })).json()).toEqual({});
+    expect((await call(t.app, 'GET', '/attendance/labeltemplates', { token })).json()).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
-import { date, index, integer, pgTable, smallint, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, numeric, pgTable, smallint, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 // The attendance module's tables. Every index that serves a query leads with church_id; the comments on the
@@ -151,4 +152,29 @@ export const visitCounts = pgTable(
   },
   // the trend: a church's rows, or one service's (campus: its few services); the triggers' upsert key
   (t) => [unique('visit_counts_uq').on(t.churchId, t.serviceId, t.visitDate, t.slot).nullsNotDistinct()],
+);
+
+/**
+ * Check-in label templates (a name tag or a pickup slip): the size in inches and the layout the staff app's label
+ * editor writes (`content`, a JSON array of blocks), which kiosks print. At most one default per label type.
+ */
+export const labelTemplates = pgTable(
+  'label_templates',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    labelType: text('label_type').notNull(),
+    width: numeric('width', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    height: numeric('height', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    content: text('content').notNull().default('[]'),
+    ...timestamps(),
+  },
+  (t) => [
+    // the church's list, by name
+    index('label_templates_church_name_idx').on(t.churchId, t.name),
+    // one default per type: the save clears the others first; the index keeps it so under concurrent saves
+    uniqueIndex('label_templates_default_uq').on(t.churchId, t.labelType).where(sql`${t.isDefault}`),
+  ],
 );

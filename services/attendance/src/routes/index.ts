@@ -3,6 +3,7 @@ import attendanceRecords from './attendance-records';
 import campuses from './campuses';
 import groupServiceTimes from './group-service-times';
 import internal from './internal';
+import labelTemplates from './label-templates';
 import serviceTimes from './service-times';
 import services from './services';
 import sessions from './sessions';
@@ -21,5 +22,6 @@ export const routes: FastifyPluginAsync[] = [
   visits,
   visitSessions,
   streaks,
+  labelTemplates,
   internal,
 ];
