@@ -15,6 +15,8 @@ const TEXT_FIELDS = [
   'lastName',
   'middleName',
   'nickName',
+  'prefix',
+  'suffix',
   'email',
   'gender',
   'maritalStatus',
@@ -97,11 +99,28 @@ function compare<T extends string | number>(value: (i: number) => T | null, oper
         const v = value(i);
         return v !== null && v > a!;
       };
+    case 'greaterThanEqual':
+      return (i) => {
+        const v = value(i);
+        return v !== null && v >= a!;
+      };
     case 'lessThan':
       return (i) => {
         const v = value(i);
         return v !== null && v < a!;
       };
+    case 'lessThanEqual':
+      return (i) => {
+        const v = value(i);
+        return v !== null && v <= a!;
+      };
+    case 'notIn': {
+      const set = new Set<T>(values);
+      return (i) => {
+        const v = value(i);
+        return v === null || !set.has(v);
+      };
+    }
     case 'between':
       return (i) => {
         const v = value(i);
@@ -131,19 +150,28 @@ export function memoryTest(conditions: ParsedCondition[], cols: PeopleColumns, n
         const v = c.values[0]!;
         if (c.operator === 'contains') tests.push((i) => column[i]?.includes(v) ?? false);
         else if (c.operator === 'startsWith') tests.push((i) => column[i]?.startsWith(v) ?? false);
+        else if (c.operator === 'endsWith') tests.push((i) => column[i]?.endsWith(v) ?? false);
         else tests.push(compare((i) => column[i]!, c.operator, c.values));
         break;
       }
       case 'phone': {
         const d = c.digits;
-        const match = c.operator === 'equals' ? (p: string) => p === d : c.operator === 'startsWith' ? (p: string) => p.startsWith(d) : (p: string) => p.includes(d);
+        const match =
+          c.operator === 'equals'
+            ? (p: string) => p === d
+            : c.operator === 'startsWith'
+              ? (p: string) => p.startsWith(d)
+              : c.operator === 'endsWith'
+                ? (p: string) => p.endsWith(d)
+                : (p: string) => p.includes(d);
         tests.push((i) => cols.phones[i]!.some(match));
         break;
       }
       case 'number': {
-        const date = c.field === 'anniversaryMonth' ? cols.anniversary : cols.birth;
+        const date = c.field === 'anniversaryMonth' || c.field === 'yearsMarried' ? cols.anniversary : cols.birth;
         const part: Record<string, (d: number) => number> = {
           age: (d) => yearsBetween(today, d),
+          yearsMarried: (d) => yearsBetween(today, d),
           birthMonth: (d) => Math.floor(d / 100) % 100,
           anniversaryMonth: (d) => Math.floor(d / 100) % 100,
           birthDay: (d) => d % 100,
@@ -160,7 +188,7 @@ export function memoryTest(conditions: ParsedCondition[], cols: PeopleColumns, n
       }
       case 'id': {
         const column = c.field === 'campusId' ? cols.campusId : cols.householdId;
-        tests.push(compare((i) => column[i]!, c.operator === 'notEquals' ? 'notEquals' : 'in', c.values));
+        tests.push(compare((i) => column[i]!, c.operator === 'notEquals' || c.operator === 'notIn' ? c.operator : 'in', c.values));
         break;
       }
       case 'boolean': {

@@ -6,23 +6,37 @@ import { people } from '../db/schema';
 import { likeEscape, memberOfGroupNamed, memberOfGroups, phoneDigits } from '../repos/people';
 
 /** The operators a condition may use; which apply depends on the field's kind (see FIELDS). */
-export const OPERATORS = ['equals', 'notEquals', 'contains', 'startsWith', 'greaterThan', 'lessThan', 'between', 'in'] as const;
+export const OPERATORS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'startsWith',
+  'endsWith',
+  'greaterThan',
+  'greaterThanEqual',
+  'lessThan',
+  'lessThanEqual',
+  'between',
+  'in',
+  'notIn',
+] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 type Kind = 'text' | 'phone' | 'number' | 'date' | 'id' | 'group' | 'groupName' | 'boolean';
 
 const KIND_OPERATORS: Record<Kind, readonly Operator[]> = {
-  text: ['equals', 'notEquals', 'contains', 'startsWith', 'in'],
-  phone: ['equals', 'contains', 'startsWith'],
-  number: ['equals', 'notEquals', 'greaterThan', 'lessThan', 'between', 'in'],
-  date: ['equals', 'notEquals', 'greaterThan', 'lessThan', 'between'],
-  id: ['equals', 'notEquals', 'in'],
-  group: ['equals', 'notEquals', 'in'],
+  text: ['equals', 'notEquals', 'contains', 'startsWith', 'endsWith', 'in', 'notIn'],
+  phone: ['equals', 'contains', 'startsWith', 'endsWith'],
+  number: ['equals', 'notEquals', 'greaterThan', 'greaterThanEqual', 'lessThan', 'lessThanEqual', 'between', 'in', 'notIn'],
+  date: ['equals', 'notEquals', 'greaterThan', 'greaterThanEqual', 'lessThan', 'lessThanEqual', 'between'],
+  id: ['equals', 'notEquals', 'in', 'notIn'],
+  group: ['equals', 'notEquals', 'in', 'notIn'],
   groupName: ['equals', 'contains', 'startsWith'],
   boolean: ['equals', 'notEquals'],
 };
 
-const age = sql`extract(year from age(current_date, ${people.birthDate}))::int`;
+const yearsSince = (column: AnyPgColumn) => sql`extract(year from age(current_date, ${column}))::int`;
+const age = yearsSince(people.birthDate);
 const month = (column: AnyPgColumn) => sql`extract(month from ${column})::int`;
 
 /** Searchable fields: the SQL expression each compares and its kind. */
@@ -32,6 +46,8 @@ const FIELDS: Record<string, { kind: Kind; expr?: SQL }> = {
   lastName: { kind: 'text', expr: sql`${people.lastName}` },
   middleName: { kind: 'text', expr: sql`${people.middleName}` },
   nickName: { kind: 'text', expr: sql`${people.nickName}` },
+  prefix: { kind: 'text', expr: sql`${people.prefix}` },
+  suffix: { kind: 'text', expr: sql`${people.suffix}` },
   email: { kind: 'text', expr: sql`${people.email}` },
   gender: { kind: 'text', expr: sql`${people.gender}` },
   maritalStatus: { kind: 'text', expr: sql`${people.maritalStatus}` },
@@ -49,6 +65,7 @@ const FIELDS: Record<string, { kind: Kind; expr?: SQL }> = {
   birthDay: { kind: 'number', expr: sql`extract(day from ${people.birthDate})::int` },
   birthYear: { kind: 'number', expr: sql`extract(year from ${people.birthDate})::int` },
   anniversaryMonth: { kind: 'number', expr: month(people.anniversary) },
+  yearsMarried: { kind: 'number', expr: yearsSince(people.anniversary) },
   birthDate: { kind: 'date', expr: sql`${people.birthDate}` },
   anniversary: { kind: 'date', expr: sql`${people.anniversary}` },
   createdAt: { kind: 'date', expr: sql`(${people.createdAt})::date` },
@@ -59,8 +76,21 @@ const FIELDS: Record<string, { kind: Kind; expr?: SQL }> = {
   optedOut: { kind: 'boolean', expr: sql`${people.optedOut}` },
 };
 /** Other spellings clients use for a field. */
-const ALIASES: Record<string, string> = { addedDate: 'createdAt', dateAdded: 'createdAt', phoneNumber: 'phone', anniversaryDate: 'anniversary' };
-const OPERATOR_ALIASES: Record<string, Operator> = { notEqual: 'notEquals', equal: 'equals' };
+const ALIASES: Record<string, string> = {
+  addedDate: 'createdAt',
+  dateAdded: 'createdAt',
+  phoneNumber: 'phone',
+  anniversaryDate: 'anniversary',
+  // B1Admin's advanced search
+  address: 'address1',
+  groupMember: 'groupId',
+};
+const OPERATOR_ALIASES: Record<string, Operator> = {
+  notEqual: 'notEquals',
+  equal: 'equals',
+  greaterThanOrEqual: 'greaterThanEqual',
+  lessThanOrEqual: 'lessThanEqual',
+};
 
 export const FIELD_NAMES = [...Object.keys(FIELDS), ...Object.keys(ALIASES)];
 
@@ -138,8 +168,8 @@ export function parseCondition(c: Condition, i: number): ParsedCondition {
     if (list.length !== 2) throw fail('between needs two values [from, to]');
     return [list[0], list[1]];
   };
-  const operands = <T>(parse: (v: unknown) => T): T[] =>
-    c.operator === 'in' ? values().map(parse) : c.operator === 'between' ? pair().map(parse) : [parse(single())];
+  const listed = c.operator === 'in' || c.operator === 'notIn';
+  const operands = <T>(parse: (v: unknown) => T): T[] => (listed ? values().map(parse) : c.operator === 'between' ? pair().map(parse) : [parse(single())]);
   const operator = c.operator;
 
   switch (field.kind) {
@@ -172,7 +202,7 @@ export function parseCondition(c: Condition, i: number): ParsedCondition {
         if (!z.uuid().safeParse(v).success) throw fail('must be a UUID');
         return String(v).toLowerCase();
       };
-      return { kind: field.kind, field: name, operator, values: c.operator === 'in' ? values().map(id) : [id(single())] };
+      return { kind: field.kind, field: name, operator, values: listed ? values().map(id) : [id(single())] };
     }
     case 'groupName': {
       const v = likeEscape(String(single()).trim());
@@ -192,13 +222,15 @@ function conditionSql(c: ParsedCondition): SQL {
     case 'text': {
       const expr = FIELDS[c.field]!.expr!;
       if (c.operator === 'in') return inArray(sql`lower(${expr})`, c.values);
+      if (c.operator === 'notIn') return sql`(${expr} is null or not ${inArray(sql`lower(${expr})`, c.values)})`;
       const v = c.values[0]!;
       if (c.operator === 'equals') return sql`lower(${expr}) = ${v}`;
       if (c.operator === 'notEquals') return sql`lower(${expr}) is distinct from ${v}`;
-      return sql`${expr} ilike ${c.operator === 'contains' ? `%${likeEscape(v)}%` : `${likeEscape(v)}%`}`;
+      const pattern = c.operator === 'contains' ? `%${likeEscape(v)}%` : c.operator === 'endsWith' ? `%${likeEscape(v)}` : `${likeEscape(v)}%`;
+      return sql`${expr} ilike ${pattern}`;
     }
     case 'phone': {
-      const pattern = c.operator === 'equals' ? c.digits : c.operator === 'startsWith' ? `${c.digits}%` : `%${c.digits}%`;
+      const pattern = c.operator === 'equals' ? c.digits : c.operator === 'startsWith' ? `${c.digits}%` : c.operator === 'endsWith' ? `%${c.digits}` : `%${c.digits}%`;
       return or(...[people.homePhone, people.mobilePhone, people.workPhone].map((col) => sql`${phoneDigits(col)} like ${pattern}`))!;
     }
     case 'number':
@@ -206,10 +238,11 @@ function conditionSql(c: ParsedCondition): SQL {
     case 'date':
       return compare(FIELDS[c.field]!.expr!, c.operator, c.values, 'date');
     case 'group':
-      return c.operator === 'notEquals' ? not(memberOfGroups(c.values)) : memberOfGroups(c.values);
+      return c.operator === 'notEquals' || c.operator === 'notIn' ? not(memberOfGroups(c.values)) : memberOfGroups(c.values);
     case 'id': {
       const expr = FIELDS[c.field]!.expr!;
       if (c.operator === 'notEquals') return sql`${expr} is distinct from ${c.values[0]}::uuid`;
+      if (c.operator === 'notIn') return sql`(${expr} is null or not ${inArray(expr, c.values)})`;
       return inArray(expr, c.values);
     }
     case 'groupName':
@@ -231,10 +264,16 @@ function compare(expr: SQL, op: Operator, values: Array<string | number>, cast?:
       return sql`${expr} is distinct from ${p(values[0]!)}`;
     case 'greaterThan':
       return sql`${expr} > ${p(values[0]!)}`;
+    case 'greaterThanEqual':
+      return sql`${expr} >= ${p(values[0]!)}`;
     case 'lessThan':
       return sql`${expr} < ${p(values[0]!)}`;
+    case 'lessThanEqual':
+      return sql`${expr} <= ${p(values[0]!)}`;
     case 'between':
       return sql`${expr} between ${p(values[0]!)} and ${p(values[1]!)}`;
+    case 'notIn':
+      return sql`(${expr} is null or ${expr} not in (${sql.join(values.map(p), sql`, `)}))`;
     default:
       return sql`${expr} in (${sql.join(values.map(p), sql`, `)})`;
   }

@@ -49,6 +49,7 @@ describe('POST /membership/people/advancedSearch over the kept records', () => {
         firstName: pick(['Ann', 'ann', 'Bob', 'BOB', 'Émile', 'Zoë', 'Li', 'Jo_', 'Jo%']),
         lastName: pick(['Smith', 'smith', 'Jones', 'de la Cruz', 'O’Neil', 'Ng']),
         middleName: pick([null, '', 'Lee']),
+        prefix: pick([null, 'Dr', 'Mrs']),
         gender: pick([null, 'Male', 'male', 'Female', 'Unspecified']),
         maritalStatus: pick([null, 'Married', 'Single', 'Widowed']),
         membershipStatus: pick(['Member', 'Staff', 'Visitor', 'Guest', 'Regular Attendee']),
@@ -104,6 +105,20 @@ describe('POST /membership/people/advancedSearch over the kept records', () => {
     [{ field: 'optedOut', operator: 'notEquals', value: true }],
     [{ field: 'grade', operator: 'in', value: [9, 10] }],
     [{ field: 'school', operator: 'equals', value: 'north high' }, { field: 'gender', operator: 'notEquals', value: 'male' }],
+    // the operators and fields of B1Admin's advanced search (src/people/components/AdvancedPeopleSearch.tsx)
+    [{ field: 'age', operator: 'greaterThanEqual', value: 40 }, { field: 'age', operator: 'lessThanEqual', value: 60 }],
+    [{ field: 'birthDate', operator: 'greaterThanEqual', value: '2000-02-29' }],
+    [{ field: 'createdAt', operator: 'lessThanEqual', value: '2024-06-15' }],
+    [{ field: 'lastName', operator: 'endsWith', value: 'TH' }],
+    [{ field: 'lastName', operator: 'notIn', value: ['smith', 'ng'] }],
+    [{ field: 'middleName', operator: 'notIn', value: 'lee' }],
+    [{ field: 'phone', operator: 'endsWith', value: '0000' }],
+    [{ field: 'prefix', operator: 'equals', value: 'dr' }],
+    [{ field: 'address', operator: 'contains', value: 'main' }],
+    [{ field: 'yearsMarried', operator: 'greaterThanEqual', value: 10 }],
+    [{ field: 'yearsMarried', operator: 'notIn', value: [10] }],
+    [{ field: 'birthMonth', operator: 'notIn', value: 'February,March' }],
+    [{ field: 'campusId', operator: 'notIn', value: campus }],
     [],
   ];
 
@@ -123,6 +138,9 @@ describe('POST /membership/people/advancedSearch over the kept records', () => {
       [{ field: 'groupId', operator: 'equals', value: groupId }],
       [{ field: 'groupName', operator: 'contains', value: 'hoi' }, { field: 'gender', operator: 'equals', value: 'female' }],
       [{ field: 'groupId', operator: 'notEquals', value: groupId }, { field: 'age', operator: 'greaterThan', value: 40 }],
+      // B1Admin's "group member" condition
+      [{ field: 'groupMember', operator: 'in', value: [groupId] }],
+      [{ field: 'groupMember', operator: 'notIn', value: [groupId] }],
     ]) {
       const res = await call(t.app, 'POST', '/membership/people/advancedSearch', { token, body: conditions });
       const sqlIds = (await advancedSearch(t.app.db, church.churchId, ConditionList.parse(conditions), {})).map((p) => p.id);
