@@ -51,7 +51,8 @@ export async function registerUser(
   const access = newAccess(deps, id, WELCOME_GUID_SECONDS);
   const user = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REGISTER_LOCK})`);
-    if (await findUserByEmail(tx, input.email)) throw badRequest('email', 'A user with this email already exists');
+    // B1App's register form looks for "user already exists" in the message to offer signing in instead.
+    if (await findUserByEmail(tx, input.email)) throw badRequest('email', 'A user already exists with this email: sign in instead');
     const first = (await countUsers(tx)) === 0;
     const created = await insertUser(tx, { id, email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, ...access.columns });
     if (first) await makeServerAdmin(tx, created.id);

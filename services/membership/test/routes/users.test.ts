@@ -295,6 +295,8 @@ describe('POST /membership/users/register', () => {
     const dup = await call(t.app, 'POST', '/membership/users/register', { body: { email: user.email, firstName: 'X', lastName: 'Y', ...APP } });
     expect(dup.statusCode).toBe(400);
     expect(dup.json().errors[0].param).toBe('email');
+    // B1App:src/app/[sdSlug]/mobile/components/screens/LoginPage.tsx offers to sign in when the message says so.
+    expect(dup.json().errors[0].msg.toLowerCase()).toContain('user already exists');
     const bad = await call(t.app, 'POST', '/membership/users/register', { body: { email: 'new@example.test', firstName: 'X', lastName: 'Y', appName: 'A', appUrl: 'javascript:alert(1)' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].param).toBe('appUrl');
