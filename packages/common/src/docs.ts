@@ -17,6 +17,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Access } from '@church/auth';
 import specRouteRows from './spec-routes.json';
+import { TAG_DESCRIPTIONS } from './tag-descriptions';
 
 /** A spec row as `scripts/spec-routes.ts` writes it. */
 export interface SpecRoute {
@@ -37,6 +38,7 @@ type Operation = OpenAPIV3_1.OperationObject;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export const BEARER = 'bearer';
 export const ERROR_SCHEMA = 'Errors';
+const MESSAGE_SCHEMA = 'ErrorMessages';
 const ERROR_RESPONSES = { 400: 'BadRequest', 401: 'Unauthorized', 404: 'NotFound' } as const;
 
 /** The reusable parts every module's document shares: the error body, its responses, the bearer scheme. */
@@ -63,21 +65,27 @@ export function sharedComponents(): OpenAPIV3_1.ComponentsObject {
       },
       [ERROR_SCHEMA]: {
         type: 'object',
-        description: 'The body of every error answer.',
+        description: 'The body of a 400 answer: one item per problem, each naming its field.',
         properties: { errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorItem' } } },
+        required: ['errors'],
+      },
+      [MESSAGE_SCHEMA]: {
+        type: 'object',
+        description: 'The body of every other error answer: sentences to show the person, the first one first.',
+        properties: { errors: { type: 'array', items: { type: 'string' } } },
         required: ['errors'],
       },
     },
     responses: {
       [ERROR_RESPONSES[400]]: errorResponse('Bad input: the errors name each field at fault (`param`, `location`).'),
-      [ERROR_RESPONSES[401]]: errorResponse('No valid bearer token, or the token lacks the permission the route requires.'),
-      [ERROR_RESPONSES[404]]: errorResponse('Not found: the record named in the path or body does not exist in your church.'),
+      [ERROR_RESPONSES[401]]: errorResponse('No valid bearer token, or the token lacks the permission the route requires.', MESSAGE_SCHEMA),
+      [ERROR_RESPONSES[404]]: errorResponse('Not found: the record named in the path or body does not exist in your church.', MESSAGE_SCHEMA),
     },
   };
 }
 
-function errorResponse(description: string): OpenAPIV3_1.ResponseObject {
-  return { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } } };
+function errorResponse(description: string, schema = ERROR_SCHEMA): OpenAPIV3_1.ResponseObject {
+  return { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -344,7 +352,8 @@ export function swaggerOptions(module: string): FastifyDynamicSwaggerOptions {
         description:
           `The ${module} module of the church-management API. Every path is served by the gateway under \`/${module}\`. ` +
           'Routes marked with a lock need `Authorization: Bearer <token>` (the `token` of `POST /membership/users/login`): ' +
-          'use **Authorize** to send it with Try it out. Every error answers `{"errors":[{"msg","param","location"}]}`.',
+          'use **Authorize** to send it with Try it out. A 400 answers `{"errors":[{"msg","param","location"}]}`, every other ' +
+          'error `{"errors":["a sentence to show"]}`.',
       },
       servers: [{ url: '/', description: 'The gateway (every module under its own path prefix)' }],
       components: sharedComponents() as never,
@@ -375,7 +384,7 @@ export function swaggerOptions(module: string): FastifyDynamicSwaggerOptions {
         else out[key] = value;
       }
       const tag = spec?.table ?? fallbackTag(url);
-      if (!tags.has(tag)) tags.set(tag, spec ? `Spec table "${spec.table}".` : `Routes under \`${firstSegments(url)}\`.`);
+      if (!tags.has(tag)) tags.set(tag, (spec && TAG_DESCRIPTIONS[spec.table]) || `Routes under \`${firstSegments(url)}\`.`);
       const words = spec?.description ?? (typeof given.description === 'string' ? given.description : undefined);
       out.tags = (given.tags as string[] | undefined) ?? [tag];
       out.summary = given.summary ?? (words ? summaryOf(words, tag, url) : `${method} ${url}`);

@@ -101,7 +101,7 @@ describe('the OpenAPI documents of membership and attendance', () => {
         seen.jwt++;
         expect([route.url, op.security]).toEqual([route.url, [{ bearer: [] }]]);
         expect(op.description).toContain(route.access.text === '—' ? 'any signed-in user' : `\`${route.access.text}\``);
-        expect(errorSchemaRef(docs.membership, op.responses?.['401'])).toBe('#/components/schemas/Errors');
+        expect(errorSchemaRef(docs.membership, op.responses?.['401'])).toBe('#/components/schemas/ErrorMessages');
       }
     }
     expect(seen.jwt).toBeGreaterThan(150);
@@ -124,7 +124,7 @@ describe('the OpenAPI documents of membership and attendance', () => {
       if ('$ref' in (op.responses?.['400'] ?? {})) expect(errorSchemaRef(docs[module], op.responses?.['400'])).toBe('#/components/schemas/Errors');
       else ownErrors.push(where);
       expect(deref<OpenAPIV3_1.ResponseObject>(docs[module], op.responses?.['400']).content?.['application/json'].schema).toBeDefined();
-      if (route.url.includes(':')) expect(errorSchemaRef(docs[module], op.responses?.['404'])).toBe('#/components/schemas/Errors');
+      if (route.url.includes(':')) expect(errorSchemaRef(docs[module], op.responses?.['404'])).toBe('#/components/schemas/ErrorMessages');
     }
     expect(ownErrors).toEqual(['POST /membership/oauth/token', 'POST /membership/oauth/device/authorize']);
   });
@@ -135,6 +135,8 @@ describe('the OpenAPI documents of membership and attendance', () => {
     expect(membershipTags.slice(0, 3)).toEqual(['Users and login', 'OAuth', 'People']);
     const spec = docs.membership.paths?.['/membership/users/login']?.post;
     expect(spec).toEqual(expect.objectContaining({ tags: ['Users and login'], summary: 'Log in', security: [], operationId: 'postMembershipUsersLogin' }));
+    // A tag says what its routes are about, for whoever calls the API.
+    expect(docs.attendance.tags?.find((t) => t.name === 'Campuses')?.description).toBe('A church’s campuses: the places it meets.');
   });
 });
 
