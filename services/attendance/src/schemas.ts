@@ -205,6 +205,17 @@ export const GroupAttendanceRow = z.object({
   personId: z.string(),
 });
 
+/** A group's sessions of the last weeks (B1Admin's groups health screen). */
+export const GroupSummaryRow = z.object({
+  groupId: z.string(),
+  sessionCount: z.number().int(),
+  totalVisits: z.number().int(),
+  /** visits per session, one decimal */
+  averageAttendance: z.number(),
+  /** the latest session's date, ISO text */
+  lastSessionDate: z.string(),
+});
+
 const TreeTime = z.object({ id: z.string(), name: z.string(), groups: z.array(LinkedGroup).optional() });
 const TreeService = z.object({ id: z.string(), name: z.string(), serviceTimes: z.array(TreeTime) });
 export const TreeCampus = z.object({ id: z.string(), name: z.string(), services: z.array(TreeService) });

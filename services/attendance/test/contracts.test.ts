@@ -169,3 +169,17 @@ describe('check-in label templates', () => {
     expect((await call(t.app, 'GET', '/attendance/labeltemplates', { token })).json()).toEqual([]);
   });
 });
+
+describe('the groups health screen', () => {
+  it('B1Admin:src/groups/GroupsHealthPage.tsx reads /attendancerecords/groupsummary as [{groupId, sessionCount, averageAttendance}]', async () => {
+    const c = makeChurch();
+    const groupId = randomUUID();
+    const today = new Date().toISOString().slice(0, 10);
+    const session = await makeSession(t, c.churchId, groupId, null, today);
+    await makeVisit(t, c.churchId, randomUUID(), null, today, [session]);
+    await makeVisit(t, c.churchId, randomUUID(), null, today, [session]);
+    const res = await call(t.app, 'GET', '/attendance/attendancerecords/groupsummary', { token: c.token(['Attendance.View Summary']) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ groupId, sessionCount: 1, totalVisits: 2, averageAttendance: 2, lastSessionDate: `${today}T00:00:00.000Z` }]);
+  });
+});

@@ -85,7 +85,9 @@ export const sessions = pgTable(
     // check-in finds or creates the session of (group, service time, today) under concurrent kiosks
     uniqueIndex('sessions_group_time_date_uq').on(t.churchId, t.groupId, t.serviceTimeId, t.sessionDate),
     index('sessions_church_time_date_idx').on(t.churchId, t.serviceTimeId, t.sessionDate),
-    index('sessions_church_date_idx').on(t.churchId, t.sessionDate),
+    // sessions of a period: group attendance of a week, session lists, and the groups summary (index-only: it reads
+    // a session's group and id, then its visit sessions through visit_sessions_session_idx)
+    index('sessions_church_date_group_idx').on(t.churchId, t.sessionDate, t.groupId, t.id),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { prepared, type DbOrTx } from '@church/common';
 import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitCounts, visitSessions, visits } from '../db/schema';
 
 // Attendance reports: read-only queries over visits, each one statement served by indexes leading with church_id.
@@ -212,4 +212,32 @@ export async function attendedWeeks(db: DbOrTx, churchId: string, personId: stri
     .where(and(eq(visits.churchId, churchId), eq(visits.personId, personId)))
     .orderBy(desc(weekOf));
   return rows.map((r) => r.week);
+}
+
+/**
+ * Each group's sessions dated in `[from, to)`: how many, the visits they counted (visit sessions), the average
+ * per session rounded to one decimal, and the latest session's date as ISO text, all computed by PostgreSQL in
+ * one prepared statement. The sessions of the period come index-only from `sessions_church_date_group_idx`
+ * (church, date, group, id), and each one's visit sessions are counted index-only on `visit_sessions_session_idx`
+ * (church, session, visit): no session or visit row is fetched. Groups without a session in the period are not
+ * listed (the screen shows them as "-").
+ */
+const groupSummaryOf = prepared<{ groupId: string; sessionCount: number; totalVisits: number; averageAttendance: number; lastSessionDate: string }>(sql`
+  select se.group_id as "groupId",
+         count(*)::int as "sessionCount",
+         sum(att.n)::int as "totalVisits",
+         round(sum(att.n)::numeric / count(*), 1)::float8 as "averageAttendance",
+         to_char(max(se.session_date) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastSessionDate"
+    from ${sessions} se
+   cross join lateral (
+         select count(*) as n from ${visitSessions} vs where vs.church_id = se.church_id and vs.session_id = se.id
+         ) att
+   where se.church_id = ${sql.placeholder('churchId')}
+     and se.session_date >= ${sql.placeholder('from')}
+     and se.session_date < ${sql.placeholder('to')}
+   group by se.group_id
+   order by se.group_id`);
+
+export function groupSummary(db: DbOrTx, churchId: string, from: Date, to: Date) {
+  return groupSummaryOf(db, { churchId, from: from.toISOString(), to: to.toISOString() });
 }

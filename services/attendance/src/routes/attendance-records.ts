@@ -2,14 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
-import { weekStart } from '../domain/dates';
+import { utcToday, weekStart } from '../domain/dates';
 import { groupFiller } from '../domain/membership';
 import { placeTree } from '../repos/places';
-import { groupAttendance, records, trend } from '../repos/records';
-import { AttendanceRecord, GroupAttendanceRow, PlaceFilters, QueryId, TreeCampus, TrendRow } from '../schemas';
+import { groupAttendance, groupSummary, records, trend } from '../repos/records';
+import { AttendanceRecord, GroupAttendanceRow, GroupSummaryRow, PlaceFilters, QueryId, TreeCampus, TrendRow } from '../schemas';
 
 const view = requires('Attendance.View');
 const Records = z.array(AttendanceRecord);
+const DAY_MS = 86_400_000;
 
 /** `/attendance/attendancerecords` (read-only): a person's records, the place tree, the weekly trend, searches. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -38,6 +39,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
     // Any day of the week names the week (Sunday start).
     (req) => groupAttendance(app.db, req.auth.churchId, weekStart(req.query.week), req.query.serviceId),
+  );
+
+  // Each group's sessions of the last `weeks` weeks (13 by default, at most 520), up to today: sessions dated
+  // from today's UTC midnight minus that many weeks to the end of today (a session dated ahead is not held yet).
+  app.get(
+    '/attendance/attendancerecords/groupsummary',
+    {
+      config: { access: requires('Attendance.View Summary') },
+      schema: {
+        querystring: z.object({ weeks: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int('must be a whole number of weeks').min(1, 'must be at least 1').max(520, 'must be at most 520').default(13)) }),
+        response: { 200: z.array(GroupSummaryRow) },
+      },
+    },
+    (req) => {
+      const today = utcToday();
+      const from = new Date(today.getTime() - req.query.weeks * 7 * DAY_MS);
+      return groupSummary(app.db, req.auth.churchId, from, new Date(today.getTime() + DAY_MS));
+    },
   );
 
   app.get(

@@ -47,6 +47,7 @@ describe('access', () => {
     await expectGuarded(t.app, { method: 'GET', url: `/attendance/attendancerecords?personId=${ID}`, permission: 'Attendance.View' }, c.churchId);
     await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/tree' }, c.churchId);
     await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/trend', permission: 'Attendance.View Summary' }, c.churchId);
+    await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/groupsummary', permission: 'Attendance.View Summary' }, c.churchId);
     await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/groups?week=2024-01-07', permission: 'Attendance.View' }, c.churchId);
     await expectGuarded(t.app, { method: 'GET', url: '/attendance/attendancerecords/search?startDate=2024-01-01&endDate=2024-02-01', permission: 'Attendance.View' }, c.churchId);
     // View alone does not read the summary
@@ -336,5 +337,61 @@ describe('GET /attendance/attendancerecords/tree', () => {
       },
     ]);
     expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: makeChurch().token() })).json()).toEqual([]);
+  });
+});
+
+describe('GET /attendance/attendancerecords/groupsummary', () => {
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+  it("answers each group's sessions of the last 13 weeks up to today: count, visits, average, latest date", async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const [g1, g2, g3, g4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const [a, b, d] = [randomUUID(), randomUUID(), randomUUID()];
+    // g1: three sessions in the window (3 + 1 + 0 present), one before it
+    const g1Recent = await makeSession(t, c.churchId, g1, p.serviceTimeId, daysAgo(0));
+    const g1Week = await makeSession(t, c.churchId, g1, p.serviceTimeId, daysAgo(7));
+    await makeSession(t, c.churchId, g1, null, daysAgo(14));
+    const g1Old = await makeSession(t, c.churchId, g1, p.serviceTimeId, daysAgo(13 * 7 + 1));
+    await makeVisit(t, c.churchId, a, p.serviceId, daysAgo(0), [g1Recent]);
+    await makeVisit(t, c.churchId, b, p.serviceId, daysAgo(0), [g1Recent]);
+    await makeVisit(t, c.churchId, d, p.serviceId, daysAgo(0), [g1Recent]);
+    await makeVisit(t, c.churchId, a, p.serviceId, daysAgo(7), [g1Week]);
+    await makeVisit(t, c.churchId, b, p.serviceId, daysAgo(13 * 7 + 1), [g1Old]);
+    // g2: one session without anyone; g3: only a session still to come; g4: only an old one
+    await makeSession(t, c.churchId, g2, null, daysAgo(30));
+    await makeSession(t, c.churchId, g3, null, daysAgo(-7));
+    await makeSession(t, c.churchId, g4, null, daysAgo(200));
+    // another church's session of the same group id counts for nobody here
+    const other = makeChurch();
+    const foreign = await makeSession(t, other.churchId, g1, null, daysAgo(1));
+    await makeVisit(t, other.churchId, randomUUID(), null, daysAgo(1), [foreign]);
+
+    const res = await call(t.app, 'GET', '/attendance/attendancerecords/groupsummary', { token: c.token(['Attendance.View Summary']) });
+    expect(res.statusCode).toBe(200);
+    const expected = [
+      { groupId: g1, sessionCount: 3, totalVisits: 4, averageAttendance: 1.3, lastSessionDate: day(daysAgo(0)) },
+      { groupId: g2, sessionCount: 1, totalVisits: 0, averageAttendance: 0, lastSessionDate: day(daysAgo(30)) },
+    ].sort((x, y) => x.groupId.localeCompare(y.groupId));
+    expect(res.json()).toEqual(expected);
+
+    // ?weeks= widens or narrows the window
+    const year = (await call(t.app, 'GET', '/attendance/attendancerecords/groupsummary?weeks=52', { token: c.token(['Attendance.View Summary']) })).json();
+    expect(year.find((r: { groupId: string }) => r.groupId === g1)).toEqual({ groupId: g1, sessionCount: 4, totalVisits: 5, averageAttendance: 1.3, lastSessionDate: day(daysAgo(0)) });
+    expect(year.map((r: { groupId: string }) => r.groupId).sort()).toEqual([g1, g2, g4].sort());
+    const week = (await call(t.app, 'GET', '/attendance/attendancerecords/groupsummary?weeks=1', { token: c.token(['Attendance.View Summary']) })).json();
+    expect(week).toEqual([{ groupId: g1, sessionCount: 2, totalVisits: 4, averageAttendance: 2, lastSessionDate: day(daysAgo(0)) }]);
+    expect((await call(t.app, 'GET', '/attendance/attendancerecords/groupsummary?weeks=', { token: c.token(['Attendance.View Summary']) })).json()).toEqual(expected);
+  });
+
+  it('answers 400 naming weeks when it is not a whole number from 1 to 520, and [] for a church without sessions', async () => {
+    const c = makeChurch();
+    const token = c.token(['Attendance.View Summary']);
+    for (const [weeks, msg] of [['0', 'must be at least 1'], ['521', 'must be at most 520'], ['1.5', 'must be a whole number of weeks']]) {
+      const res = await call(t.app, 'GET', `/attendance/attendancerecords/groupsummary?weeks=${weeks}`, { token });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toEqual({ msg, param: 'weeks', location: 'query' });
+    }
+    expect((await call(t.app, 'GET', '/attendance/attendancerecords/groupsummary', { token })).json()).toEqual([]);
   });
 });
