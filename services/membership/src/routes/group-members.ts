@@ -80,8 +80,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     `${base}/public/leaders/:churchId/:groupId`,
     { config: { access: 'public' }, schema: { params: PublicParams, response: { 200: PublicMemberList } } },
     async (req) => {
-      if (!(await findGroup(app.db, req.params.churchId, req.params.groupId))) throw notFound('Group');
-      return (await listMembers(app.db, req.params.churchId, { groupIds: [req.params.groupId], leadersOnly: true })).map(toPublicMember);
+      const group = await findGroup(app.db, req.params.churchId, req.params.groupId);
+      // An archived group has no public page.
+      if (!group || group.archived) throw notFound('Group');
+      return (await listMembers(app.db, req.params.churchId, { groupIds: [group.id], leadersOnly: true })).map(toPublicMember);
     },
   );
 
@@ -91,7 +93,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const group = await findGroup(app.db, req.params.churchId, req.params.groupId);
       // A roster is public only by the group's opt-in; otherwise it is indistinguishable from no group.
-      if (!group?.publicRoster) throw notFound('Group');
+      if (!group?.publicRoster || group.archived) throw notFound('Group');
       return (await listMembers(app.db, req.params.churchId, { groupIds: [group.id] })).map(toPublicMember);
     },
   );

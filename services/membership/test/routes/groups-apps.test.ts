@@ -85,6 +85,8 @@ describe('groups in the apps’ shape', () => {
     expect((await get(c.token(), '/membership/groups/my')).json()).toEqual([]);
     expect((await get(c.token(), `/membership/groups/${b.id}`)).json().archived).toBe(true);
     expect((await get(undefined, `/membership/groups/public/${c.churchId}/${b.id}`)).statusCode).toBe(404);
+    expect((await get(undefined, `/membership/groupmembers/public/leaders/${c.churchId}/${b.id}`)).statusCode).toBe(404);
+    expect((await get(undefined, `/membership/groupmembers/public/leaders/${c.churchId}/${a.id}`)).statusCode).toBe(200);
     const [restored] = (await save(token, [{ ...archived, archived: 0 }])).json();
     expect(restored.archived).toBe(false);
     expect((await get(c.token(), '/membership/groups')).json()).toHaveLength(2);
