@@ -11,13 +11,14 @@ declare module 'fastify' {
 }
 
 /** Public identity and token routes (NOTES.md), matched on `routePath`: limited per client address. */
-const LIMITED = /^\/membership\/(users\/(login|register|forgot|setpasswordguid|verifycredentials)|oauth\/(token|device\/authorize))$/;
+const LIMITED = /^\/membership\/(users\/(login|register|forgot|setpasswordguid|verifycredentials|verifycode|checkemail|sendinviteemail)|people\/guest-register|oauth\/(token|device\/authorize))$/;
 /** The limited routes whose JSON body names an account, and the field that does: limited per address as well. */
 const EMAIL_FIELD = new Map([
   ['/membership/users/login', 'email'],
   ['/membership/users/register', 'email'],
   ['/membership/users/verifycredentials', 'email'],
   ['/membership/users/forgot', 'userEmail'],
+  ['/membership/users/verifycode', 'email'],
 ]);
 
 /**
@@ -106,7 +107,15 @@ export function gatewayBodyParser(config: GatewayConfig) {
 }
 
 /** The routes that try a password: only their failed attempts count against an account. */
-const PASSWORD_ROUTES = new Set(['/membership/users/login', '/membership/users/verifycredentials']);
+/**
+ * Routes that try a secret for an account, and the status the service gives a wrong one: only failed tries count
+ * against the account (a password: 401; the emailed 6-digit code: 400).
+ */
+const PASSWORD_ROUTES = new Map([
+  ['/membership/users/login', 401],
+  ['/membership/users/verifycredentials', 401],
+  ['/membership/users/verifycode', 400],
+]);
 
 /**
  * Failed password attempts by key within a window (in memory, per gateway replica). A key is an email, or an
@@ -144,7 +153,7 @@ export function progressiveDelayMs(failures: number): number {
  * `routePath` so that no spelling of a route (case, trailing slash, escapes) has a counter of its own:
  *
  * - per client address and route, every request (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS), before the body is read;
- * - login and verifyCredentials: only FAILED attempts (the service answered 401) count against an account. An
+ * - login, verifyCredentials and verifyCode: only FAILED attempts (a wrong password or code) count against an account. An
  *   address that has failed for an email waits progressively longer before each further try (250 ms after the
  *   third failure, doubling, at most 4 s) and is refused after RATE_LIMIT_EMAIL_MAX failures in
  *   RATE_LIMIT_EMAIL_WINDOW_MS. Once the account has that many failures from all addresses together, every
@@ -197,7 +206,7 @@ export async function registerRateLimits(app: FastifyInstance, config: GatewayCo
     if (wait) await new Promise((r) => setTimeout(r, wait));
     // The service's answer decides whether this attempt failed (the reply is streamed from the service).
     reply.raw.once('finish', () => {
-      if (reply.raw.statusCode === 401) {
+      if (reply.raw.statusCode === PASSWORD_ROUTES.get(req.routePath)) {
         failures.add(mine);
         failures.add(email);
       }

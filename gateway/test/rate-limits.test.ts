@@ -65,7 +65,9 @@ describe('gateway rate limits', () => {
         const body = Buffer.concat(chunks);
         seen.push({ url: req.url!, headers: req.headers, body });
         // The stand-in refuses one password, as membership refuses a wrong one.
-        if (body.includes('wrong-password')) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"errors":[{"msg":"Invalid email or password"}]}');
+        if (body.includes('wrong-password')) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"errors":["Invalid email or password"]}');
+        // ... and a wrong emailed code, as membership's verifyCode does (a 400 naming `code`)
+        if (body.includes('"000000"')) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"errors":[{"msg":"The code is wrong or has expired","param":"code","location":"body"}]}');
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });
@@ -150,6 +152,18 @@ describe('gateway rate limits', () => {
     expect((await post('/membership/users/login', '198.51.100.22', login('right'))).status).toBe(429);
     // The owner, from an address with no failure, signs in at once.
     expect((await post('/membership/users/login', '198.51.100.23', login('right'))).status).toBe(200);
+  });
+
+  it('counts wrong emailed codes against the account as it counts wrong passwords', async () => {
+    const code = (c: string) => JSON.stringify({ email: 'kim@example.org', code: c });
+    expect((await post('/membership/users/verifyCode', '198.51.100.40', code('000000'))).status).toBe(400);
+    expect((await post('/membership/users/verifyCode', '198.51.100.40', code('000000'))).status).toBe(400);
+    const before = seen.length;
+    expect((await post('/membership/users/verifyCode', '198.51.100.40', code('123456'))).status).toBe(429);
+    expect(seen.length).toBe(before);
+    // The public lookups the login screens make are limited per address too.
+    for (let i = 0; i < 3; i++) expect((await post('/membership/users/checkEmail', '198.51.100.41', JSON.stringify({ email: `x${i}@example.org` }))).status).toBe(200);
+    expect((await post('/membership/users/checkEmail', '198.51.100.41', JSON.stringify({ email: 'y@example.org' }))).status).toBe(429);
   });
 
   it('slows an address progressively as it keeps failing', async () => {
