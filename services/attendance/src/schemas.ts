@@ -216,9 +216,18 @@ export const GroupSummaryRow = z.object({
   lastSessionDate: z.string(),
 });
 
-const TreeTime = z.object({ id: z.string(), name: z.string(), groups: z.array(LinkedGroup).optional() });
-const TreeService = z.object({ id: z.string(), name: z.string(), serviceTimes: z.array(TreeTime) });
+/** The public place tree: campuses → services → service times. */
+const TreeService = z.object({ id: z.string(), name: z.string(), serviceTimes: z.array(z.object({ id: z.string(), name: z.string() })) });
 export const TreeCampus = z.object({ id: z.string(), name: z.string(), services: z.array(TreeService) });
+/**
+ * One row of the place tree as the apps read it (`/attendancerecords/tree`): a service time with its service and
+ * campus, and the time's linked groups; a service without times is a row without `serviceTime`.
+ */
+export const TreeRow = z.object({
+  campus: CampusRef.nullable(),
+  service: z.object({ id: z.string(), name: z.string(), campusId: z.string().nullable() }),
+  serviceTime: z.object({ id: z.string(), name: z.string(), serviceId: z.string(), groups: z.array(LinkedGroup) }).optional(),
+});
 
 export const Streaks = z.object({
   personId: z.string(),

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { campuses, visits } from '../src/db/schema';
-import { linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
+import { fakeGroupLists, linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
 
 // Contract tests: the shapes ChurchApps' own apps (B1Admin, B1App) send and read, each named for the client file
 // that depends on it, so a later change cannot break the apps silently.
-const t = useAttendance();
+// Membership's group list answers through a fake (the place tree carries each time's groups).
+const groups = fakeGroupLists();
+const t = useAttendance({ overrides: { internal: groups.internal } });
 
 describe('campuses under membership (the apps manage campuses there; attendance owns the rows)', () => {
   it('B1Admin:src/settings/components/CampusEdit.tsx saves a new campus as [{...form}] and then the whole record it read', async () => {
@@ -181,5 +183,79 @@ describe('the groups health screen', () => {
     const res = await call(t.app, 'GET', '/attendance/attendancerecords/groupsummary', { token: c.token(['Attendance.View Summary']) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([{ groupId, sessionCount: 1, totalVisits: 2, averageAttendance: 2, lastSessionDate: `${today}T00:00:00.000Z` }]);
+  });
+});
+
+describe('attendance setup: campuses, services and service times entered as the staff app enters them', () => {
+  it('B1Admin:src/attendance/components/AttendanceSetup.tsx (ServiceEdit.tsx, ServiceTimeEdit.tsx) saves new rows with id: "" and reads the tree as {campus, service, serviceTime} rows', async () => {
+    const c = makeChurch();
+    const token = c.token(['Services.Edit']);
+    // the campus comes from the membership list (useCampuses)
+    const [campus] = (await call(t.app, 'POST', '/membership/campuses', { token, body: [{ name: 'Main', address1: '', address2: '', city: '', state: '', zip: '', timezone: '', website: '' }] })).json();
+    const [listed] = (await call(t.app, 'GET', '/membership/campuses', { token })).json();
+
+    // "add service" under the campus: { id: "", campusId, name: "" } with the form's values over it
+    const service = await call(t.app, 'POST', '/attendance/services', { token, body: [{ id: '', campusId: listed.id, name: 'Sunday' }] });
+    expect(service.statusCode).toBe(200);
+    expect(service.json()).toEqual([{ id: expect.any(String), churchId: c.churchId, campusId: campus.id, name: 'Sunday' }]);
+    const serviceId = service.json()[0].id;
+    // the tree shows the campus's service before it has a time: a row without serviceTime
+    expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token })).json()).toEqual([
+      { campus: { id: campus.id, name: 'Main' }, service: { id: serviceId, name: 'Sunday', campusId: campus.id } },
+    ]);
+
+    // "add service time": { id: "", serviceId, name: "" } with the form's values over it
+    const time = await call(t.app, 'POST', '/attendance/servicetimes', { token, body: [{ id: '', serviceId, name: '9:00 AM' }] });
+    expect(time.statusCode).toBe(200);
+    expect(time.json()).toEqual([{ id: expect.any(String), serviceId, name: '9:00 AM' }]);
+    const serviceTimeId = time.json()[0].id;
+    const groupId = randomUUID();
+    const group = groups.add(c.churchId, groupId, 'Nursery');
+    await linkGroup(t, c.churchId, groupId, serviceTimeId);
+
+    // the setup groups rows by a.campus?.id and a.service.name, and shows a.serviceTime; AttendancePage counts rows with a serviceTime
+    const tree = (await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token })).json();
+    expect(tree).toEqual([
+      { campus: { id: campus.id, name: 'Main' }, service: { id: serviceId, name: 'Sunday', campusId: campus.id }, serviceTime: { id: serviceTimeId, name: '9:00 AM', serviceId, groups: [group] } },
+    ]);
+    const row = tree[0];
+
+    // editing a service or a time posts the tree's object back with the form's values: { ...a.service, ...values }
+    const renamed = await call(t.app, 'POST', '/attendance/services', { token, body: [{ ...row.service, name: 'Sunday Morning', campusId: campus.id }] });
+    expect(renamed.json()).toEqual([{ id: serviceId, churchId: c.churchId, campusId: campus.id, name: 'Sunday Morning' }]);
+    const retimed = await call(t.app, 'POST', '/attendance/servicetimes', { token, body: [{ ...row.serviceTime, name: '9:30 AM', serviceId }] });
+    expect(retimed.json()).toEqual([{ id: serviceTimeId, serviceId, name: '9:30 AM' }]);
+
+    // and the delete buttons
+    expect((await call(t.app, 'DELETE', `/attendance/servicetimes/${serviceTimeId}`, { token })).json()).toEqual({});
+    expect((await call(t.app, 'DELETE', `/attendance/services/${serviceId}`, { token })).json()).toEqual({});
+    expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token })).json()).toEqual([]);
+  });
+
+  it('B1Admin:src/attendance/components/ServiceEdit.tsx shows errors[0] of a refused save as a sentence, and a 400 names the field', async () => {
+    const c = makeChurch();
+    const refused = await call(t.app, 'POST', '/attendance/services', { token: c.token(), body: [{ id: '', campusId: '', name: 'Sunday' }] });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({ errors: [expect.any(String)] });
+    const invalid = await call(t.app, 'POST', '/attendance/servicetimes', { token: c.token(['Services.Edit']), body: [{ id: '', serviceId: '', name: '9:00' }] });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().errors[0]).toEqual({ msg: '[0].serviceId is required', param: '[0].serviceId', location: 'body' });
+  });
+});
+
+describe("merging two people's attendance", () => {
+  it('B1Admin:src/people/components/Merge.tsx posts each visit it read back with the other personId: a visit of the same service and day joins the one already there', async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const [winner, loser] = [randomUUID(), randomUUID()];
+    const session = await makeSession(t, c.churchId, randomUUID(), p.serviceTimeId, '2026-02-01');
+    const kept = await makeVisit(t, c.churchId, winner, p.serviceId, '2026-02-01');
+    await makeVisit(t, c.churchId, loser, p.serviceId, '2026-02-01', [session]);
+    const token = c.token(['Attendance.View', 'Attendance.Edit']);
+    const [visit] = (await call(t.app, 'GET', `/attendance/visits?personId=${loser}`, { token })).json();
+    const res = await call(t.app, 'POST', '/attendance/visits', { token, body: [{ ...visit, personId: winner }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([expect.objectContaining({ id: kept, personId: winner, visitSessions: [expect.objectContaining({ sessionId: session })] })]);
+    expect((await call(t.app, 'GET', `/attendance/visits?personId=${loser}`, { token })).json()).toEqual([]);
   });
 });

@@ -73,34 +73,57 @@ export async function listGroupServiceTimes(db: DbOrTx, churchId: string, groupI
 }
 
 /**
- * The church's campus → service → service time tree (with each time's linked groups when `fillGroups` turns
- * their ids into group data, see `groupFiller`). Services
- * without a campus hang under an "Unassigned" campus with an empty id, so none is lost from the tree.
+ * The church's campus → service → service time tree, as the public route answers it. Services without a campus
+ * hang under an "Unassigned" campus with an empty id, so none is lost from the tree.
  */
-export async function placeTree(db: DbOrTx, churchId: string, fillGroups?: (links: Array<{ id: string }>) => LinkedGroupData[]) {
+export async function placeTree(db: DbOrTx, churchId: string) {
   const [campusRows, serviceRows, timeRows] = await Promise.all([
     db.select({ id: campuses.id, name: campuses.name }).from(campuses).where(and(eq(campuses.churchId, churchId), eq(campuses.removed, false))).orderBy(asc(campuses.name)),
     listServices(db, churchId),
-    db
-      .select({ id: serviceTimes.id, name: serviceTimes.name, serviceId: serviceTimes.serviceId })
-      .from(serviceTimes)
-      .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.removed, false)))
-      .orderBy(asc(serviceTimes.name)),
+    liveTimes(db, churchId),
   ]);
-  const groups = fillGroups ? await groupsByServiceTime(db, churchId, timeRows.map((t) => t.id)) : undefined;
-  type TreeTime = Ref & { groups?: LinkedGroupData[] };
-  const timesOf = new Map<string, TreeTime[]>();
-  for (const t of timeRows) {
-    const item = { id: t.id, name: t.name, ...(groups && fillGroups ? { groups: fillGroups(groups.get(t.id) ?? []) } : {}) };
-    (timesOf.get(t.serviceId) ?? timesOf.set(t.serviceId, []).get(t.serviceId)!).push(item);
-  }
-  const tree = campusRows.map((c) => ({ ...c, services: [] as Array<Ref & { serviceTimes: TreeTime[] }> }));
+  const timesOf = byService(timeRows);
+  const tree = campusRows.map((c) => ({ ...c, services: [] as Array<Ref & { serviceTimes: Ref[] }> }));
   const byId = new Map(tree.map((c) => [c.id, c]));
   let unassigned: (typeof tree)[number] | undefined;
   for (const s of serviceRows) {
     let campus = s.campus ? byId.get(s.campus.id) : undefined;
     if (!campus) campus = unassigned ??= { id: '', name: 'Unassigned', services: [] };
-    campus.services.push({ id: s.id, name: s.name, serviceTimes: timesOf.get(s.id) ?? [] });
+    campus.services.push({ id: s.id, name: s.name, serviceTimes: (timesOf.get(s.id) ?? []).map(({ id, name }) => ({ id, name })) });
   }
   return unassigned ? [...tree, unassigned] : tree;
+}
+
+/**
+ * The place tree as rows, as the apps read `/attendancerecords/tree` (B1Admin's attendance setup and page): one row
+ * per live service time, `{campus, service, serviceTime}` (with the time's linked groups when `fillGroups` turns
+ * their ids into group data, see `groupFiller`), and one row without `serviceTime` for a service that has no time
+ * yet (the apps test `serviceTime` for absence, so it is left out rather than null). `campus` is null for a
+ * service without a live campus. Ordered by campus, service and time names.
+ */
+export async function placeRows(db: DbOrTx, churchId: string, fillGroups: (links: Array<{ id: string }>) => LinkedGroupData[]) {
+  const [serviceRows, timeRows] = await Promise.all([listServices(db, churchId), liveTimes(db, churchId)]);
+  const groups = await groupsByServiceTime(db, churchId, timeRows.map((t) => t.id));
+  const timesOf = byService(timeRows);
+  return serviceRows.flatMap((s) => {
+    const head = { campus: s.campus, service: { id: s.id, name: s.name, campusId: s.campusId } };
+    const times = timesOf.get(s.id) ?? [];
+    if (!times.length) return [head];
+    return times.map((t) => ({ ...head, serviceTime: { ...t, groups: fillGroups(groups.get(t.id) ?? []) } }));
+  });
+}
+
+/** The church's live service times, by name. */
+function liveTimes(db: DbOrTx, churchId: string) {
+  return db
+    .select({ id: serviceTimes.id, name: serviceTimes.name, serviceId: serviceTimes.serviceId })
+    .from(serviceTimes)
+    .where(and(eq(serviceTimes.churchId, churchId), eq(serviceTimes.removed, false)))
+    .orderBy(asc(serviceTimes.name));
+}
+
+function byService<T extends { serviceId: string }>(times: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of times) (out.get(t.serviceId) ?? out.set(t.serviceId, []).get(t.serviceId)!).push(t);
+  return out;
 }

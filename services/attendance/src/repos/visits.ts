@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, max, type SQL } from 'drizzle-orm';
-import { notFound, rowsByIds, type DbOrTx } from '@church/common';
+import { and, desc, eq, inArray, isNull, max, ne, notInArray, type SQL } from 'drizzle-orm';
+import { getRow, notFound, rowsByIds, type DbOrTx } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
+import { utcDay } from '../domain/dates';
 import { deleteEmptyVisits } from './sessions';
 
 // Visits (a person at a service on a date) and the visit sessions joining them to group sessions.
@@ -127,4 +128,39 @@ export async function unlinkVisitSessions(tx: DbOrTx, churchId: string, where: S
     .returning({ visitId: visitSessions.visitId });
   await deleteEmptyVisits(tx, churchId, [...new Set(removed.map((r) => r.visitId))]);
   return removed.length;
+}
+
+/**
+ * An update of a visit that would make it a second visit of its person at a service on a date (a person merged
+ * into another who attended the same service that day, as B1Admin's merge moves each visit of the removed person)
+ * is folded into the visit already there: its visit sessions move over (those the other visit already has are
+ * dropped), it is deleted, and the visit already there is answered. `undefined` when the update makes no such
+ * duplicate (it is then saved as any update). Another church's visit is a 404.
+ */
+export async function foldVisit(tx: DbOrTx, churchId: string, item: { id: string; personId?: string; serviceId?: string | null; visitDate?: Date }): Promise<VisitRow | undefined> {
+  const current = await getRow(tx, visits, churchId, item.id, 'Visit');
+  const personId = item.personId ?? current.personId;
+  const serviceId = item.serviceId === undefined ? current.serviceId : item.serviceId;
+  const visitDate = item.visitDate ? utcDay(item.visitDate) : current.visitDate;
+  const [other] = await tx
+    .select()
+    .from(visits)
+    .where(
+      and(
+        eq(visits.churchId, churchId),
+        eq(visits.personId, personId),
+        eq(visits.visitDate, visitDate),
+        serviceId ? eq(visits.serviceId, serviceId) : isNull(visits.serviceId),
+        ne(visits.id, current.id),
+      ),
+    )
+    .limit(1);
+  if (!other) return undefined;
+  const held = tx.select({ sessionId: visitSessions.sessionId }).from(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, other.id)));
+  await tx
+    .update(visitSessions)
+    .set({ visitId: other.id })
+    .where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, current.id), notInArray(visitSessions.sessionId, held)));
+  await deleteVisit(tx, churchId, current.id);
+  return other;
 }

@@ -4,9 +4,9 @@ import { anyUser, requires } from '@church/auth';
 import { Id, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
 import { utcToday, weekStart } from '../domain/dates';
 import { groupFiller } from '../domain/membership';
-import { placeTree } from '../repos/places';
+import { placeRows } from '../repos/places';
 import { groupAttendance, groupSummary, records, trend } from '../repos/records';
-import { AttendanceRecord, GroupAttendanceRow, GroupSummaryRow, PlaceFilters, QueryId, TreeCampus, TrendRow } from '../schemas';
+import { AttendanceRecord, GroupAttendanceRow, GroupSummaryRow, PlaceFilters, QueryId, TreeRow, TrendRow } from '../schemas';
 
 const view = requires('Attendance.View');
 const Records = z.array(AttendanceRecord);
@@ -21,8 +21,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (req) => records(app.db, req.auth.churchId, { personId: req.query.personId }),
   );
 
-  app.get('/attendance/attendancerecords/tree', { config: { access: anyUser }, schema: { response: { 200: z.array(TreeCampus) } } }, async (req) =>
-    placeTree(app.db, req.auth.churchId, await groupFiller(app.deps.internal, req.auth.churchId)),
+  // The campus → service → time → groups tree, one row per service time (the apps' shape; README: "Shapes").
+  app.get('/attendance/attendancerecords/tree', { config: { access: anyUser }, schema: { response: { 200: z.array(TreeRow) } } }, async (req) =>
+    placeRows(app.db, req.auth.churchId, await groupFiller(app.deps.internal, req.auth.churchId)),
   );
 
   app.get(

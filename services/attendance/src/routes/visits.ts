@@ -6,7 +6,7 @@ import { attendance } from '../app';
 import { services, visits } from '../db/schema';
 import { lastCheckin, submitCheckin } from '../domain/checkin';
 import { householdScope, peopleCache } from '../domain/people';
-import { deleteVisit, listVisits, withVisitSessions } from '../repos/visits';
+import { deleteVisit, foldVisit, listVisits, withVisitSessions } from '../repos/visits';
 import { CheckinItem, CheckinResult, QueryId, Visit, VisitSave } from '../schemas';
 
 const view = requires('Attendance.View');
@@ -76,8 +76,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
       await checkBatch(tx, req, req.body, { requiredOnCreate: ['personId', 'visitDate'], references: { serviceId: services } });
-      const rows = req.body.map((item) => ({ ...item, addedBy: item.id ? undefined : req.auth.id }));
-      return withVisitSessions(tx, churchId, await saveRows(tx, visits, churchId, rows));
+      // An update that would duplicate the person's visit at the service that day joins that visit (foldVisit).
+      const saved = [];
+      for (const item of req.body) {
+        const folded = item.id ? await foldVisit(tx, churchId, { ...item, id: item.id }) : undefined;
+        saved.push(...(folded ? [folded] : await saveRows(tx, visits, churchId, [{ ...item, addedBy: item.id ? undefined : req.auth.id }])));
+      }
+      return withVisitSessions(tx, churchId, saved);
     }),
   );
 

@@ -314,27 +314,22 @@ describe('dates outside years 1000 to 9000', () => {
 });
 
 describe('GET /attendance/attendancerecords/tree', () => {
-  it('answers campuses → services → service times → groups, with membership’s group data', async () => {
+  it('answers one row per service time with its service and campus and membership’s data of its groups', async () => {
     const d = await january();
     const [g1, g2] = [groups.add(d.c.churchId, d.g1, 'Nursery'), groups.add(d.c.churchId, d.g2, 'Preschool')];
+    // a service without a time yet, and one without a campus
+    const [bare, loose] = (await call(t.app, 'POST', '/attendance/services', { token: d.c.token(['Services.Edit']), body: [{ campusId: d.east.campusId, name: 'Youth' }, { name: 'Online' }] })).json();
     const res = await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: d.c.token() });
     expect(res.statusCode).toBe(200);
+    const east = { id: d.east.campusId, name: 'East' };
+    const main = { id: d.main.campusId, name: 'Main' };
+    const sunday = { id: d.main.serviceId, name: 'Sunday', campusId: d.main.campusId };
     expect(res.json()).toEqual([
-      { id: d.east.campusId, name: 'East', services: [{ id: d.east.serviceId, name: 'Saturday', serviceTimes: [{ id: d.east.serviceTimeId, name: '17:00', groups: [] }] }] },
-      {
-        id: d.main.campusId,
-        name: 'Main',
-        services: [
-          {
-            id: d.main.serviceId,
-            name: 'Sunday',
-            serviceTimes: [
-              { id: d.t11, name: '11:00', groups: [g2] },
-              { id: d.main.serviceTimeId, name: '9:00', groups: [g1] },
-            ],
-          },
-        ],
-      },
+      { campus: east, service: { id: d.east.serviceId, name: 'Saturday', campusId: d.east.campusId }, serviceTime: { id: d.east.serviceTimeId, name: '17:00', serviceId: d.east.serviceId, groups: [] } },
+      { campus: east, service: { id: bare.id, name: 'Youth', campusId: d.east.campusId } },
+      { campus: main, service: sunday, serviceTime: { id: d.t11, name: '11:00', serviceId: d.main.serviceId, groups: [g2] } },
+      { campus: main, service: sunday, serviceTime: { id: d.main.serviceTimeId, name: '9:00', serviceId: d.main.serviceId, groups: [g1] } },
+      { campus: null, service: { id: loose.id, name: 'Online', campusId: null } },
     ]);
     expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: makeChurch().token() })).json()).toEqual([]);
   });

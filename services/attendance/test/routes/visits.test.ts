@@ -76,6 +76,42 @@ describe('POST, GET and DELETE /attendance/visits', () => {
   });
 });
 
+describe('moving visits from one person to another (B1Admin merges people so)', () => {
+  it("folds a moved visit into the person's visit at the same service that day; other visits just move; a new duplicate is 409", async () => {
+    const c = makeChurch();
+    const p = await makePlaces(t, c.churchId);
+    const [winner, loser] = [randomUUID(), randomUUID()];
+    const [kids, adults] = [randomUUID(), randomUUID()];
+    const kidsSession = await makeSession(t, c.churchId, kids, p.serviceTimeId, '2024-05-05');
+    const adultsSession = await makeSession(t, c.churchId, adults, p.serviceTimeId, '2024-05-05');
+    const kept = await makeVisit(t, c.churchId, winner, p.serviceId, '2024-05-05', [kidsSession]);
+    const same = await makeVisit(t, c.churchId, loser, p.serviceId, '2024-05-05', [kidsSession, adultsSession]);
+    const other = await makeVisit(t, c.churchId, loser, p.serviceId, '2024-05-12');
+    const edit = c.token(['Attendance.Edit', 'Attendance.View', 'Attendance.View Summary']);
+
+    // Merge.tsx posts each visit it read back with the winner's personId
+    const read = (await call(t.app, 'GET', `/attendance/visits?personId=${loser}`, { token: edit })).json();
+    const answers = [];
+    for (const visit of read) answers.push(await call(t.app, 'POST', '/attendance/visits', { token: edit, body: [{ ...visit, personId: winner }] }));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    const [moved, folded] = answers.map((r) => r.json()[0]);
+    expect(moved).toMatchObject({ id: other, personId: winner, visitDate: '2024-05-12T00:00:00.000Z' });
+    expect(folded).toMatchObject({ id: kept, personId: winner, visitDate: '2024-05-05T00:00:00.000Z' });
+    expect(folded.visitSessions.map((vs: { sessionId: string }) => vs.sessionId).sort()).toEqual([kidsSession, adultsSession].sort());
+
+    expect(await t.app.db.select().from(visits).where(eq(visits.id, same))).toEqual([]);
+    expect((await t.app.db.select().from(visits).where(eq(visits.churchId, c.churchId))).map((v) => v.personId)).toEqual([winner, winner]);
+    expect((await t.app.db.select().from(visitSessions).where(eq(visitSessions.churchId, c.churchId))).map((l) => l.visitId)).toEqual([kept, kept]);
+    // the trend counts the visits that remain
+    const trend = await call(t.app, 'GET', `/attendance/attendancerecords/trend?serviceId=${p.serviceId}`, { token: edit });
+    expect(trend.json().map((r: { count: number }) => r.count)).toEqual([1, 1]);
+    // creating a second visit of a person at a service on a date is still refused
+    const dup = await call(t.app, 'POST', '/attendance/visits', { token: edit, body: { personId: winner, serviceId: p.serviceId, visitDate: '2024-05-05' } });
+    expect(dup.statusCode).toBe(409);
+    expect(typeof dup.json().errors[0]).toBe('string');
+  });
+});
+
 describe('POST /attendance/visits/checkin', () => {
   const today = () => `${todayUtc()}T00:00:00.000Z`;
 
