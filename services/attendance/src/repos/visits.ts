@@ -45,20 +45,13 @@ export async function deleteVisit(tx: DbOrTx, churchId: string, id: string): Pro
   await tx.delete(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, id)));
 }
 
+/** The person's visits at the service (or at no service) on the date: one, or none (the unique index). */
+const visitOf = (churchId: string, personId: string, serviceId: string | null, visitDate: Date) =>
+  and(eq(visits.churchId, churchId), eq(visits.personId, personId), eq(visits.visitDate, visitDate), serviceId ? eq(visits.serviceId, serviceId) : isNull(visits.serviceId))!;
+
 /** The person's visit at the service (or at no service) on the date, created when missing. */
 export async function findOrCreateVisit(tx: DbOrTx, churchId: string, personId: string, serviceId: string | null, visitDate: Date, addedBy: string): Promise<VisitRow> {
-  const [found] = await tx
-    .select()
-    .from(visits)
-    .where(
-      and(
-        eq(visits.churchId, churchId),
-        eq(visits.personId, personId),
-        eq(visits.visitDate, visitDate),
-        serviceId ? eq(visits.serviceId, serviceId) : isNull(visits.serviceId),
-      ),
-    )
-    .limit(1);
+  const [found] = await tx.select().from(visits).where(visitOf(churchId, personId, serviceId, visitDate)).limit(1);
   if (found) return found;
   const [created] = await tx
     .insert(visits)
@@ -145,15 +138,7 @@ export async function foldVisit(tx: DbOrTx, churchId: string, item: { id: string
   const [other] = await tx
     .select()
     .from(visits)
-    .where(
-      and(
-        eq(visits.churchId, churchId),
-        eq(visits.personId, personId),
-        eq(visits.visitDate, visitDate),
-        serviceId ? eq(visits.serviceId, serviceId) : isNull(visits.serviceId),
-        ne(visits.id, current.id),
-      ),
-    )
+    .where(and(visitOf(churchId, personId, serviceId, visitDate), ne(visits.id, current.id)))
     .limit(1);
   if (!other) return undefined;
   const held = tx.select({ sessionId: visitSessions.sessionId }).from(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, other.id)));
