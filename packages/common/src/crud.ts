@@ -7,6 +7,7 @@ import type { Access } from '@church/auth';
 import type { Db, DbOrTx, Tx } from './db';
 import { notFound, validationFailed } from './errors';
 import { IdParams, batchOf, itemParam } from './schemas';
+import { ALL_CHANGE_EVENTS, reportChanges } from './changes';
 
 /** A church-owned table: a UUID `id` and a `churchId`, optionally a `removed` flag. */
 export type TenantTable = PgTable & { id: PgColumn; churchId: PgColumn; removed?: PgColumn };
@@ -71,13 +72,14 @@ export async function saveRows<T extends TenantTable>(db: Db | Tx, table: T, chu
   return 'rollback' in db ? run(db) : (db as Db).transaction(run);
 }
 
-/** Deletes (or soft-deletes) one row of the caller's church; 404 when it has none with that id. */
-export async function deleteRow(db: DbOrTx, table: TenantTable, churchId: string, id: string, what = 'Record'): Promise<void> {
+/** Deletes (or soft-deletes) one row of the caller's church and answers it as it was; 404 when it has none with that id. */
+export async function deleteRow<T extends TenantTable>(db: DbOrTx, table: T, churchId: string, id: string, what = 'Record'): Promise<T['$inferSelect']> {
   const where = and(eq(table.id, id), eq(table.churchId, churchId));
   const rows = table.removed
-    ? await db.update(table as PgTable).set({ removed: true }).where(where).returning({ id: table.id })
-    : await db.delete(table as PgTable).where(where).returning({ id: table.id });
+    ? await db.update(table as PgTable).set({ removed: true }).where(where).returning()
+    : await db.delete(table as PgTable).where(where).returning();
   if (!rows.length) throw notFound(what);
+  return rows[0] as T['$inferSelect'];
 }
 
 /** Rows of the church with these ids (unknown or foreign ids are skipped). */
@@ -153,6 +155,12 @@ export interface ResourceOptions<T extends TenantTable, Item extends z.ZodType, 
   beforeDelete?: (row: RowOf<T>, req: FastifyRequest, tx: Tx) => Promise<void>;
   /** runs after the delete has committed */
   afterDelete?: (row: RowOf<T>, req: FastifyRequest) => Promise<void>;
+  /**
+   * how saves and deletes are reported to the church's audit log and webhooks (`reportChanges`): the kind of
+   * record (default: the path's last segment) and, when its changes are webhook events, their prefix
+   * (`household` → `household.created`, `.updated`, `.destroyed`)
+   */
+  changes?: { entityType?: string; event?: string };
 }
 
 /**
@@ -190,6 +198,21 @@ export async function checkBatch(
 export function crud<T extends TenantTable, Item extends z.ZodType, Save extends z.ZodType>(app: FastifyInstance, opts: ResourceOptions<T, Item, Save>): void {
   const verbs = new Set(opts.only ?? ['list', 'get', 'save', 'delete']);
   const toItem = opts.toItem ?? ((row: RowOf<T>) => row);
+  const entityType = opts.changes?.entityType ?? opts.path.split('/').filter(Boolean).pop()!;
+  const eventOf = (action: string) => {
+    const event = opts.changes?.event && `${opts.changes.event}.${action}`;
+    return event && ALL_CHANGE_EVENTS.includes(event) ? event : undefined;
+  };
+  const report = (req: FastifyRequest, tx: Tx, pairs: Array<{ before?: RowOf<T>; after?: RowOf<T> }>) =>
+    reportChanges(
+      app.deps,
+      pairs.map(({ before, after }) => {
+        const action = !before ? 'created' : !after || (after as Row).removed ? 'destroyed' : 'updated';
+        const row = (after ?? before) as Row;
+        return { churchId: req.auth.churchId, entityType, entityId: String(row.id), action, event: eventOf(action), before: before as Row, after: after && action !== 'destroyed' ? (after as Row) : undefined, data: after && action !== 'destroyed' ? toItem(after) : { id: row.id } };
+      }),
+      { req, tx },
+    );
   const list = z.array(opts.item);
   const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
   const missing = () => notFound(opts.name ?? 'Record');
@@ -237,9 +260,11 @@ export function crud<T extends TenantTable, Item extends z.ZodType, Save extends
         await checkBatch(tx, req, rows, opts as { references?: Record<string, TenantTable>; requiredOnCreate?: string[] });
         // An update of a row outside the caller's scope is refused before anything is written.
         const updated = [...new Set(rows.map((r) => r.id).filter((id): id is string => typeof id === 'string'))];
-        if (opts.scope && updated.length) await inScope(tx, req, 'save', updated);
+        const before = opts.scope && updated.length ? await inScope(tx, req, 'save', updated) : await rowsByIds(tx, opts.table, req.auth.churchId, updated);
         const written = await saveRows(tx, opts.table, req.auth.churchId, rows, opts.name);
         if (opts.afterSave) await opts.afterSave(written, req, tx);
+        const was = new Map(before.map((row) => [(row as Row).id as string, row]));
+        await report(req, tx, written.map((after) => ({ before: was.get((after as Row).id), after })));
         return written;
       });
       if (opts.afterCommit) await opts.afterCommit(saved, req);
@@ -249,15 +274,12 @@ export function crud<T extends TenantTable, Item extends z.ZodType, Save extends
   if (verbs.has('delete')) {
     app.delete(`${opts.path}/:id`, { config: { access: opts.edit }, schema: { params: IdParams } }, async (req) => {
       const id = idOf(req);
-      if (!opts.scope && !opts.beforeDelete && !opts.afterDelete) {
-        await deleteRow(app.db, opts.table, req.auth.churchId, id, opts.name);
-        return {};
-      }
       const removed = await app.db.transaction(async (tx) => {
-        const [row] = await inScope(tx, req, 'delete', [id]);
+        const [row] = opts.scope || opts.beforeDelete ? await inScope(tx, req, 'delete', [id]) : [undefined];
         if (opts.beforeDelete) await opts.beforeDelete(row!, req, tx);
-        await deleteRow(tx, opts.table, req.auth.churchId, id, opts.name);
-        return row;
+        const gone = await deleteRow(tx, opts.table, req.auth.churchId, id, opts.name);
+        await report(req, tx, [{ before: row ?? gone }]);
+        return row ?? gone;
       });
       if (opts.afterDelete) await opts.afterDelete(removed!, req);
       return {};

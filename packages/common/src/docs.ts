@@ -138,10 +138,13 @@ export function specRouteOf(method: string, url: string): SpecRoute | undefined 
 
 /** The tag of a route the spec does not list: its resource's table, else its resource (second path segment). */
 export function fallbackTag(url: string): string {
-  const table = specIndex().bySegment.get(firstSegments(url));
+  const { bySegment } = specIndex();
+  const table = bySegment.get(firstSegments(url));
   if (table) return table;
   const segment = url.split('/').filter(Boolean)[1] ?? url.split('/').filter(Boolean)[0] ?? 'default';
-  return segment.replace(/^:/, '');
+  // The same resource served under another module's prefix too (the apps' `/membership/campuses`): its spec table.
+  const elsewhere = [...bySegment].find(([path]) => path.split('/')[2] === segment.toLowerCase());
+  return elsewhere ? elsewhere[1] : segment.replace(/^:/, '');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ export * from './logging';
 export * from './revocations';
 export * from './metrics';
 export * from './outbound';
+export * from './changes';
 export { OUTBOX_MIGRATIONS } from './outbox';
 export * from './webhooks';
 export * from './contracts';

@@ -191,7 +191,8 @@ function resolve(target: JobContract | string, raw: unknown, module: string, val
 function outboxRelay(options: QueueOptions, validate: Validate, hand: (jobs: OutboxJob[]) => Promise<void>, due: 'now' | 'any') {
   const store = options.database ? outboxStore(options.database) : undefined;
   const pending = new Set<Promise<unknown>>();
-  const timers = new Set<NodeJS.Timeout>();
+  /** relays due later, each with what settles its tracked promise (a close settles them unrun) */
+  const timers = new Map<NodeJS.Timeout, () => void>();
   const owner = randomUUID();
   let closed = false;
   const track = <T>(p: Promise<T>) => {
@@ -223,7 +224,7 @@ function outboxRelay(options: QueueOptions, validate: Validate, hand: (jobs: Out
             timers.delete(t);
             void relay(ids).finally(done);
           }, ms);
-          timers.add(t);
+          timers.set(t, done);
         }),
       );
     }
@@ -254,7 +255,10 @@ function outboxRelay(options: QueueOptions, validate: Validate, hand: (jobs: Out
     },
     close() {
       closed = true;
-      for (const t of timers) clearTimeout(t);
+      for (const [t, done] of timers) {
+        clearTimeout(t);
+        done();
+      }
       timers.clear();
     },
   };

@@ -63,6 +63,28 @@ describe('crud()', () => {
     expect(list.json().map((n: { title: string }) => n.title)).toEqual(['Alpha 2', 'Beta']);
   });
 
+  it('reports each save and delete to the audit log, field by field, in the change’s transaction', async () => {
+    const user = randomUUID();
+    const token = tokenFor({ churchId: church, userId: user, permissions: ['People.Edit'] });
+    await app.deps.queue.drain();
+    const reported = () => app.deps.queue.handedOff.filter((j) => j.name === 'membership.changes').flatMap((j) => (j.data as { records: Array<Record<string, unknown>> }).records);
+    const start = reported().length;
+    const [made] = (await call(app, 'POST', '/giving/notes', { token, body: { title: 'Draft' } })).json();
+    await call(app, 'POST', '/giving/notes', { token, body: { id: made.id, title: 'Final', body: 'text' } });
+    await call(app, 'POST', '/giving/notes', { token, body: { id: made.id, title: 'Final', body: 'text' } }); // no change: no record
+    await call(app, 'DELETE', `/giving/notes/${made.id}`, { token });
+    // a save that fails writes nothing and reports nothing
+    expect((await call(app, 'POST', '/giving/notes', { token, body: [{ title: 'Lost' }, { id: randomUUID(), title: 'x' }] })).statusCode).toBe(404);
+    await app.deps.queue.drain();
+    const mine = reported().slice(start);
+    expect(mine.map((r) => [r.action, r.entityType, r.entityId, r.userId, r.module])).toEqual([
+      ['created', 'notes', made.id, user, 'giving'],
+      ['updated', 'notes', made.id, user, 'giving'],
+      ['destroyed', 'notes', made.id, user, 'giving'],
+    ]);
+    expect(mine[1]!.changes).toEqual({ title: { before: 'Draft', after: 'Final' }, body: { before: null, after: 'text' } });
+  });
+
   it('keeps churches apart: reads, updates and deletes of another church’s id answer 404 and change nothing', async () => {
     const [mine] = (await call(app, 'POST', '/giving/notes', { token: editor, body: { title: 'Mine' } })).json();
     expect((await call(app, 'GET', `/giving/notes/${mine.id}`, { token: otherEditor })).statusCode).toBe(404);

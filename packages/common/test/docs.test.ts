@@ -130,7 +130,8 @@ describe('the OpenAPI documents of membership and attendance', () => {
   });
 
   it('lists the tags in the spec’s table order', () => {
-    expect(docs.attendance.tags?.map((t) => t.name)).toEqual(['Campuses', 'Services', 'Service times', 'Group service times', 'Attendance records', 'Sessions', 'Visits', 'Visit sessions', 'Streaks']);
+    // the spec's tables first, in its order; resources the apps call beyond the spec come after
+    expect(docs.attendance.tags?.map((t) => t.name).slice(0, 9)).toEqual(['Campuses', 'Services', 'Service times', 'Group service times', 'Attendance records', 'Sessions', 'Visits', 'Visit sessions', 'Streaks']);
     const membershipTags = docs.membership.tags?.map((t) => t.name) ?? [];
     expect(membershipTags.slice(0, 3)).toEqual(['Users and login', 'OAuth', 'People']);
     const spec = docs.membership.paths?.['/membership/users/login']?.post;

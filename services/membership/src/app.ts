@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
+import { changesReported, createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
+import { changesJob } from './jobs/changes';
 import type { Config } from './config';
 import { passwordResetJob } from './jobs/password-reset';
 import { proxyConfigJob } from './jobs/proxy-config';
@@ -11,7 +12,8 @@ export const definition: ServiceDefinition = {
   module: 'membership',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
-  jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps), passwordResetJob(deps)],
+  jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps), passwordResetJob(deps), changesJob(deps)],
+  owns: [changesReported],
   // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
   revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
 };

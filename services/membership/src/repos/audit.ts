@@ -22,6 +22,11 @@ export async function insertAudit(db: DbOrTx, id: string, entry: AuditEntry): Pr
   await db.insert(auditLogs).values({ id, ...entry });
 }
 
+/** Many entries at once (a batch of reported changes), with the times they happened. */
+export async function insertAudits(db: DbOrTx, entries: Array<typeof auditLogs.$inferInsert>): Promise<void> {
+  for (let i = 0; i < entries.length; i += 500) await db.insert(auditLogs).values(entries.slice(i, i + 500));
+}
+
 /** A page of the church's entries, newest first, and how many match in all. */
 export async function auditPage(db: DbOrTx, churchId: string, f: AuditFilter): Promise<{ rows: AuditRow[]; total: number }> {
   const where: Array<SQL | undefined> = [eq(auditLogs.churchId, churchId)];

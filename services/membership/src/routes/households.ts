@@ -11,7 +11,7 @@ const BASE = '/membership/households';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  crud(app, { path: BASE, table: households, item: Household, save: HouseholdSave, view: anyUser, edit: requires('People.Edit'), only: ['list', 'get', 'save'], orderBy: households.name });
+  crud(app, { path: BASE, table: households, item: Household, save: HouseholdSave, view: anyUser, edit: requires('People.Edit'), only: ['list', 'get', 'save'], orderBy: households.name, changes: { entityType: 'household', event: 'household' } });
 
   // Everyone has a household (NOTES.md), so one that still has people is not deleted from under them.
   app.delete(`${BASE}/:id`, { config: { access: requires('People.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {

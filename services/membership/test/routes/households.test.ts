@@ -106,3 +106,21 @@ describe('DELETE /membership/households/:id', () => {
     expect(await t.app.db.select().from(households).where(eq(households.id, theirs))).toHaveLength(1);
   });
 });
+
+describe('the audit log of household changes (reportChanges through crud)', () => {
+  it('keeps who changed what, field by field, readable on the audit log screen', async () => {
+    const c = await makeChurch(t);
+    const token = c.token(['People.Edit', 'Settings.Edit']);
+    const [made] = (await call(t.app, 'POST', '/membership/households', { token, body: { name: 'Smith' } })).json();
+    await call(t.app, 'POST', '/membership/households', { token, body: { id: made.id, name: 'Smith-Jones' } });
+    await t.drain();
+    const page = (await call(t.app, 'GET', `/membership/auditlogs?entityType=household&entityId=${made.id}`, { token })).json();
+    expect(page.count).toBe(2);
+    const [renamed, created] = page.logs;
+    expect([created.action, renamed.action, renamed.category, renamed.entityType]).toEqual(['created', 'updated', 'membership', 'household']);
+    expect(JSON.parse(renamed.details).changes).toEqual({ name: { before: 'Smith', after: 'Smith-Jones' } });
+    // another church sees none of it
+    const other = await makeChurch(t);
+    expect((await call(t.app, 'GET', `/membership/auditlogs?entityId=${made.id}`, { token: other.token(['Settings.Edit']) })).json().count).toBe(0);
+  });
+});
