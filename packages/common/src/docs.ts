@@ -387,7 +387,7 @@ export function swaggerOptions(module: string): FastifyDynamicSwaggerOptions {
         else out[key] = value;
       }
       const tag = spec?.table ?? fallbackTag(url);
-      if (!tags.has(tag)) tags.set(tag, (spec && TAG_DESCRIPTIONS[spec.table]) || `Routes under \`${firstSegments(url)}\`.`);
+      if (!tags.has(tag)) tags.set(tag, TAG_DESCRIPTIONS[tag] ?? `Routes under \`${firstSegments(url)}\`.`);
       const words = spec?.description ?? (typeof given.description === 'string' ? given.description : undefined);
       out.tags = (given.tags as string[] | undefined) ?? [tag];
       out.summary = given.summary ?? (words ? summaryOf(words, tag, url) : `${method} ${url}`);
