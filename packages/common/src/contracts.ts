@@ -172,3 +172,14 @@ export async function callInternal<B extends z.ZodType, A extends z.ZodType>(
   if (opts.revalidate && data !== null && typeof data === 'object') parsedAnswers.set(data, parsed.data);
   return parsed.data;
 }
+
+/** Attendance's internal routes other modules call (signed; `callInternal`). */
+export const attendanceInternal = {
+  /** the church's campuses by id (all live ones without `ids`), for names other modules show */
+  campuses: {
+    module: 'attendance' as const,
+    path: '/attendance/internal/campuses',
+    body: z.object({ churchId: Uuid, ids: z.array(Uuid).max(1000).optional() }),
+    answer: z.array(z.object({ id: z.string(), name: z.string() })),
+  },
+} as const;
