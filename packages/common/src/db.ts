@@ -74,7 +74,7 @@ const statementNames = new Map<string, string>();
 /**
  * A `pg` client that prepares every parameterised statement once per connection (a named statement keyed by
  * its text). On these small queries PostgreSQL spends more time parsing and planning than executing: prepared,
- * the same query runs about 3× faster on the server (pgbench: 14k → 42k tps on the church-list join). Only
+ * the same query runs several times faster on the server (bench/results/design-measurements.md). Only
  * parameterised texts qualify, which is what drizzle's builder emits; DDL and raw migrations are never named.
  */
 class PreparingClient extends pg.Client {

@@ -20,8 +20,8 @@ type Decoder<T extends Fields> = (raw: Array<Record<string, unknown>>) => Array<
 
 /**
  * Decodes raw rows (keyed by column name or alias, as `execute` returns them) with each column's own driver
- * mapping (`Date`s, arrays), as drizzle would, but without its generic per-cell row mapper: on the
- * 10,000-person list that mapper took about 130 ms of a 210 ms read (the driver itself 60 ms).
+ * mapping (`Date`s, arrays), as drizzle would, but without its generic per-cell row mapper, which took most of
+ * a large list's read (bench/results/design-measurements.md).
  */
 function decoder<T extends Fields>(fields: T): Decoder<T> {
   const entries = Object.entries(fields).map(([key, field]) => {
@@ -79,8 +79,7 @@ function render(query: SQL): Query {
 /**
  * A statement rendered once: `query` (raw `sql` or a query builder) names what varies with
  * `sql.placeholder(name)`, and each call only fills those in. Rendering a drizzle query costs more CPU per call
- * than PostgreSQL spends running a hot route's statement (people/:id: 530 µs per read built each time, 160 µs
- * prepared); on PostgreSQL the fixed text is also a server-side prepared statement (db.ts). Works inside
+ * than PostgreSQL spends running a hot route's statement (bench/results/design-measurements.md); on PostgreSQL the fixed text is also a server-side prepared statement (db.ts). Works inside
  * transactions too. Rows are answered as the driver returns them (keyed by column name or alias).
  */
 export function prepared<Row>(query: SQLWrapper): (db: DbOrTx, values: Record<string, unknown>) => Promise<Row[]> {

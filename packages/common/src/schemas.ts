@@ -29,9 +29,9 @@ export const IdList = z
 const UUID = z.regexes.uuid();
 /**
  * A JSON array of up to `max` ids, checked in one pass: the same ids `z.array(Id)` accepts, each bad one reported
- * as `Id` reports it (`must be a UUID`, `param` naming its place), for bodies that carry many ids. Doing's autofill
- * carries ~1,200: zod's per-element parse (a result object per id, a copy of every list) validated the bench's body
- * in ~280 µs of CPU, this check in ~160 µs (JSON.parse of it: ~70 µs).
+ * as `Id` reports it (`must be a UUID`, `param` naming its place), for bodies that carry many ids (doing's autofill:
+ * about 1,200). zod's per-element parse makes a result object per id and a copy of every list; this check does
+ * neither (bench/results/design-measurements.md).
  */
 export const IdArray = (max: number) =>
   z

@@ -39,8 +39,8 @@ const gzip = promisify(gzipCallback);
 const brotliCompress = promisify(brotliCallback);
 
 /**
- * Brotli quality by size: 9 writes the groups list (120 KB of JSON) 15% smaller than gzip in about 20 ms; a
- * body over a megabyte (the people list) takes 5, which costs about what gzip does.
+ * Brotli quality by size: 9 for lists up to a megabyte (smaller than gzip for little more time), 5 above it, where
+ * 9 would cost far more than gzip (bench/results/design-measurements.md).
  */
 const brotli = (body: Buffer) =>
   brotliCompress(body, {
@@ -147,7 +147,7 @@ function answer(req: FastifyRequest, reply: FastifyReply, prepared: Prepared, op
 /**
  * Serialized whole-church answers (the people list, the groups list) kept in memory and served again while
  * the church's data version is unchanged. A read then costs one primary-key lookup instead of loading,
- * decoding and serializing every row: the 10,000-person list is 8.7 MB of JSON and about 150 ms to build.
+ * decoding and serializing every row (a large church's people list is megabytes of JSON).
  * The same store keeps other values derived from a whole church at a version (`value`), such as each
  * person's serialized record, from which searches assemble their answers.
  *

@@ -141,8 +141,8 @@ const exactSchemas = new WeakSet<z.ZodType>();
  * Marks a response schema whose values the route builds field by field in the schema's own order (a mapper
  * such as `toPerson` whose return type is the schema's output): they are written with `JSON.stringify`,
  * which gives the same text as the compiled serializer for such values. On large lists fast-json-stringify
- * builds the text from hundreds of thousands of small strings: 10,000 people took 190 ms, 140 of them
- * garbage collection, against 65 ms for `JSON.stringify`. Under Jest (`NODE_ENV=test`) every such response
+ * builds the text from hundreds of thousands of small strings, several times slower (bench/results/
+ * design-measurements.md). Under Jest (`NODE_ENV=test`) every such response
  * is also written by the compiled serializer and a difference fails the request, so tests keep the promise.
  */
 export function exactShape<T extends z.ZodType>(schema: T): T {
