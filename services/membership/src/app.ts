@@ -1,24 +1,25 @@
 import path from 'node:path';
-import { changesReported, createService, emailJob, type ServiceDefinition, type ServiceDeps } from '@church/common';
+import { changesReported, createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
+import { membershipSettings, type Config } from './config';
 import { changesJob } from './jobs/changes';
-import type { Config } from './config';
-import { passwordResetJob } from './jobs/password-reset';
+import { passwordReset, passwordResetJob } from './jobs/password-reset';
 import { proxyConfigJob } from './jobs/proxy-config';
 import { routes } from './routes';
 import { revocationsSince } from './domain/revocations';
 
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
-export const definition: ServiceDefinition = {
+export const membership = defineModule<Config>({
   module: 'membership',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps), passwordResetJob(deps), changesJob(deps)],
-  owns: [changesReported],
+  owns: [changesReported, passwordReset],
   // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
   revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
-};
+});
+export const definition = membership.definition;
 
 /** Builds the membership app; tests pass a test database and other dependencies in `overrides`. */
-export function buildApp(config: Config, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
-  return createService(definition, config, { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
+export function buildApp(config: BaseConfig & Record<string, unknown>, overrides: Partial<ServiceDeps> = {}, options: { migrate?: boolean } = {}) {
+  return createService(definition, withSettings(membershipSettings, config), { overrides, migrate: options.migrate, logger: config.LOG_LEVEL !== 'silent' });
 }

@@ -1,11 +1,12 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import { SERVER_ADMIN, hashPassword, temporaryPassword } from '@church/auth';
-import { badRequest, conflict, escapeHtml, type Db, type DbOrTx, type ServiceDeps } from '@church/common';
+import { badRequest, conflict, emailOf, escapeHtml, type Db, type DbOrTx } from '@church/common';
+import type { MembershipDeps } from '../deps';
 import { SERVER_CHURCH_ID, users } from '../db/schema';
 import { addRoleMember, findRoleByName, insertRole, insertRolePermissions } from '../repos/roles';
 import { countUsers, findUserByEmail, insertUser, spendAuthGuid, updateUser, type UserRow } from '../repos/users';
-import { allowedAppUrl, appLink, appNameText, type LinkSettings } from './app-links';
+import { allowedAppUrl, appLink, appNameText } from './app-links';
 import { clock, secondsFromNow } from './clock';
 import { randomSecret, sha256 } from './secrets';
 
@@ -35,7 +36,6 @@ export interface AppLink {
   appUrl?: string;
 }
 
-const linkSettings = (deps: ServiceDeps) => deps.config as LinkSettings;
 
 /**
  * Creates a user with a temporary password; the first user of the instance becomes server admin. The welcome
@@ -43,59 +43,70 @@ const linkSettings = (deps: ServiceDeps) => deps.config as LinkSettings;
  */
 export async function registerUser(
   db: Db,
-  deps: ServiceDeps,
+  deps: MembershipDeps,
   input: { email: string; firstName: string; lastName: string } & AppLink,
 ): Promise<UserRow> {
-  const passwordHash = await hashPassword(temporaryPassword());
+  const passwordHash = await hashPassword(temporaryPassword(), input.email.trim().toLowerCase());
   const id = randomUUID();
   const access = newAccess(deps, id, WELCOME_GUID_SECONDS);
-  const user = await db.transaction(async (tx) => {
+  const link = appLink(await allowedAppUrl(db, deps.config, input.appUrl), 'login', access.authGuid, access.columns.authGuidExpiresAt);
+  const appName = appNameText(input.appName);
+  // The welcome message is queued in the account's transaction: it exists exactly when the account does.
+  return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REGISTER_LOCK})`);
     // B1App's register form looks for "user already exists" in the message to offer signing in instead.
     if (await findUserByEmail(tx, input.email)) throw badRequest('email', 'A user already exists with this email: sign in instead');
     const first = (await countUsers(tx)) === 0;
     const created = await insertUser(tx, { id, email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, ...access.columns });
     if (first) await makeServerAdmin(tx, created.id);
+    await deps.queue.enqueue(
+      emailOf('membership'),
+      {
+        to: created.email,
+        subject: `Welcome to ${appName}`,
+        html:
+          `<p>Hello ${escapeHtml(created.firstName ?? '')},</p>` +
+          `<p>An account was created for you at ${appName}. Follow this link within 24 hours to sign in and choose a password:</p>` +
+          `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+          codeParagraph(access.code, 'to finish creating your account'),
+      },
+      { tx },
+    );
     return created;
   });
-  const link = appLink(await allowedAppUrl(db, linkSettings(deps), input.appUrl), 'login', access.authGuid, access.columns.authGuidExpiresAt);
-  const appName = appNameText(input.appName);
-  await deps.queue.enqueue('membership.email', {
-    to: user.email,
-    subject: `Welcome to ${appName}`,
-    html:
-      `<p>Hello ${escapeHtml(user.firstName ?? '')},</p>` +
-      `<p>An account was created for you at ${appName}. Follow this link within 24 hours to sign in and choose a password:</p>` +
-      `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
-      codeParagraph(access.code, 'to finish creating your account'),
-  });
-  return user;
 }
 
 /**
  * Sends a reset link and code when the email belongs to a user (the `membership.passwordReset` job runs it after
  * `forgot` has answered, so known and unknown emails take the same path and time).
  */
-export async function sendReset(db: DbOrTx, deps: ServiceDeps, email: string, app: AppLink): Promise<void> {
+export async function sendReset(db: Db, deps: MembershipDeps, email: string, app: AppLink): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user) return;
   const access = newAccess(deps, user.id, RESET_GUID_SECONDS);
-  await updateUser(db, user.id, access.columns);
-  const link = appLink(await allowedAppUrl(db, linkSettings(deps), app.appUrl), 'login', access.authGuid, access.columns.authGuidExpiresAt);
+  const link = appLink(await allowedAppUrl(db, deps.config, app.appUrl), 'login', access.authGuid, access.columns.authGuidExpiresAt);
   const appName = appNameText(app.appName);
-  await deps.queue.enqueue('membership.email', {
-    to: user.email,
-    subject: `${appName} password reset`,
-    html:
-      `<p>Someone asked to reset the password of your ${appName} account.</p>` +
-      `<p>Follow this link within 1 hour to choose a new password:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
-      codeParagraph(access.code, 'to reset your password') +
-      `<p>If you did not ask for this, ignore this message.</p>`,
+  // The new guid and the message that carries it commit together: a retry never leaves a guid nobody received.
+  await db.transaction(async (tx) => {
+    await updateUser(tx, user.id, access.columns);
+    await deps.queue.enqueue(
+      emailOf('membership'),
+      {
+        to: user.email,
+        subject: `${appName} password reset`,
+        html:
+          `<p>Someone asked to reset the password of your ${appName} account.</p>` +
+          `<p>Follow this link within 1 hour to choose a new password:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+          codeParagraph(access.code, 'to reset your password') +
+          `<p>If you did not ask for this, ignore this message.</p>`,
+      },
+      { tx },
+    );
   });
 }
 
 /** A new link guid and code for a user: the columns to store (hashes and expiries) and the secrets to mail. */
-function newAccess(deps: ServiceDeps, userId: string, guidSeconds: number) {
+function newAccess(deps: MembershipDeps, userId: string, guidSeconds: number) {
   const authGuid = randomSecret();
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
   return {
@@ -119,7 +130,7 @@ const codeParagraph = (code: string, purpose: string) =>
  * A code is stored as an HMAC keyed by the server's secret, bound to its user: 10^6 codes are nothing to
  * brute-force from a plain hash, but without the key a copy of the database does not give them away.
  */
-function codeHash(deps: ServiceDeps, userId: string, code: string): string {
+function codeHash(deps: MembershipDeps, userId: string, code: string): string {
   return createHmac('sha256', deps.config.ENCRYPTION_KEY).update(`verify-code:${userId}:${code}`).digest('hex');
 }
 
@@ -129,7 +140,7 @@ function codeHash(deps: ServiceDeps, userId: string, code: string): string {
  * gone). A right code is spent and answered with a new authGuid (1 hour), which replaces any mailed link: it
  * logs in and sets one password, like the link. Wrong, expired, unknown email → 400 on `code`, all alike.
  */
-export async function verifyCode(db: DbOrTx, deps: ServiceDeps, email: string, code: string): Promise<string> {
+export async function verifyCode(db: DbOrTx, deps: MembershipDeps, email: string, code: string): Promise<string> {
   const [row] = await db
     .update(users)
     .set({ verifyCodeAttempts: sql`${users.verifyCodeAttempts} + 1` })
@@ -174,7 +185,7 @@ export async function setPasswordWithGuid(db: DbOrTx, authGuid: string, newPassw
  * (`<appUrl>/confirm-email?auth=<guid>`, 24 hours); the account's email changes only when the link is followed
  * (`confirmEmail`). An address another account uses → 409.
  */
-export async function requestEmailChange(db: DbOrTx, deps: ServiceDeps, user: UserRow, email: string, app: AppLink): Promise<void> {
+export async function requestEmailChange(db: Db, deps: MembershipDeps, user: UserRow, email: string, app: AppLink): Promise<void> {
   const taken = await findUserByEmail(db, email);
   if (taken && taken.id !== user.id) throw conflict('Another account uses this email', 'email');
   if (user.email === email) {
@@ -182,16 +193,22 @@ export async function requestEmailChange(db: DbOrTx, deps: ServiceDeps, user: Us
     return;
   }
   const guid = randomSecret();
-  await updateUser(db, user.id, { pendingEmail: email, emailGuidHash: sha256(guid), emailGuidExpiresAt: secondsFromNow(EMAIL_GUID_SECONDS) });
-  const link = appLink(await allowedAppUrl(db, linkSettings(deps), app.appUrl), 'confirm-email', guid);
+  const link = appLink(await allowedAppUrl(db, deps.config, app.appUrl), 'confirm-email', guid);
   const appName = appNameText(app.appName);
-  await deps.queue.enqueue('membership.email', {
-    to: email,
-    subject: `Confirm your new ${appName} email address`,
-    html:
-      `<p>Someone asked to use this address for a ${appName} account.</p>` +
-      `<p>Follow this link within 24 hours to confirm it:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
-      `<p>If you did not ask for this, ignore this message: the account keeps its current address.</p>`,
+  await db.transaction(async (tx) => {
+    await updateUser(tx, user.id, { pendingEmail: email, emailGuidHash: sha256(guid), emailGuidExpiresAt: secondsFromNow(EMAIL_GUID_SECONDS) });
+    await deps.queue.enqueue(
+      emailOf('membership'),
+      {
+        to: email,
+        subject: `Confirm your new ${appName} email address`,
+        html:
+          `<p>Someone asked to use this address for a ${appName} account.</p>` +
+          `<p>Follow this link within 24 hours to confirm it:</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+          `<p>If you did not ask for this, ignore this message: the account keeps its current address.</p>`,
+      },
+      { tx },
+    );
   });
 }
 
@@ -232,6 +249,6 @@ export async function findOrCreateUser(db: DbOrTx, input: { email: string; first
     email: input.email,
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
-    passwordHash: await hashPassword(temporaryPassword()),
+    passwordHash: await hashPassword(temporaryPassword(), input.email.trim().toLowerCase()),
   });
 }

@@ -169,15 +169,15 @@ export function memoryTest(conditions: ParsedCondition[], cols: PeopleColumns, n
       }
       case 'number': {
         const date = c.field === 'anniversaryMonth' || c.field === 'yearsMarried' ? cols.anniversary : cols.birth;
-        const part: Record<string, (d: number) => number> = {
-          age: (d) => yearsBetween(today, d),
-          yearsMarried: (d) => yearsBetween(today, d),
-          birthMonth: (d) => Math.floor(d / 100) % 100,
-          anniversaryMonth: (d) => Math.floor(d / 100) % 100,
-          birthDay: (d) => d % 100,
-          birthYear: (d) => Math.floor(d / 10000),
-        };
-        const of = part[c.field]!;
+        const part = new Map<string, (d: number) => number>([
+          ['age', (d) => yearsBetween(today, d)],
+          ['yearsMarried', (d) => yearsBetween(today, d)],
+          ['birthMonth', (d) => Math.floor(d / 100) % 100],
+          ['anniversaryMonth', (d) => Math.floor(d / 100) % 100],
+          ['birthDay', (d) => d % 100],
+          ['birthYear', (d) => Math.floor(d / 10000)],
+        ]);
+        const of = part.get(c.field)!;
         tests.push(compare((i) => (date[i] ? of(date[i]!) : null), c.operator, c.values));
         break;
       }

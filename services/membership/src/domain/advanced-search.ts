@@ -40,7 +40,8 @@ const age = yearsSince(people.birthDate);
 const month = (column: AnyPgColumn) => sql`extract(month from ${column})::int`;
 
 /** Searchable fields: the SQL expression each compares and its kind. */
-const FIELDS: Record<string, { kind: Kind; expr?: SQL }> = {
+/** Searchable fields by name; a Map, so a caller's `constructor` or `__proto__` is simply unknown. */
+const FIELDS = new Map<string, { kind: Kind; expr?: SQL }>(Object.entries({
   displayName: { kind: 'text', expr: sql`${people.displayName}` },
   firstName: { kind: 'text', expr: sql`${people.firstName}` },
   lastName: { kind: 'text', expr: sql`${people.lastName}` },
@@ -74,9 +75,9 @@ const FIELDS: Record<string, { kind: Kind; expr?: SQL }> = {
   groupId: { kind: 'group' },
   groupName: { kind: 'groupName' },
   optedOut: { kind: 'boolean', expr: sql`${people.optedOut}` },
-};
+} satisfies Record<string, { kind: Kind; expr?: SQL }>));
 /** Other spellings clients use for a field. */
-const ALIASES: Record<string, string> = {
+const ALIASES = new Map<string, string>(Object.entries({
   addedDate: 'createdAt',
   dateAdded: 'createdAt',
   phoneNumber: 'phone',
@@ -84,23 +85,23 @@ const ALIASES: Record<string, string> = {
   // B1Admin's advanced search
   address: 'address1',
   groupMember: 'groupId',
-};
-const OPERATOR_ALIASES: Record<string, Operator> = {
+}));
+const OPERATOR_ALIASES = new Map<string, Operator>(Object.entries({
   notEqual: 'notEquals',
   equal: 'equals',
   greaterThanOrEqual: 'greaterThanEqual',
   lessThanOrEqual: 'lessThanEqual',
-};
+} satisfies Record<string, Operator>));
 
-export const FIELD_NAMES = [...Object.keys(FIELDS), ...Object.keys(ALIASES)];
+export const FIELD_NAMES = [...FIELDS.keys(), ...ALIASES.keys()];
 
 const Scalar = z.union([z.string().max(200), z.number(), z.boolean(), z.null()]);
 /** One condition as clients send it: `{field, operator, value}`. */
 export const Condition = z.object({
-  field: z.string().refine((f) => f in FIELDS || f in ALIASES, { message: `unknown field; one of ${FIELD_NAMES.join(', ')}` }),
+  field: z.string().refine((f) => FIELDS.has(f) || ALIASES.has(f), { message: `unknown field; one of ${FIELD_NAMES.join(', ')}` }),
   operator: z
     .string()
-    .transform((o) => OPERATOR_ALIASES[o] ?? o)
+    .transform((o) => OPERATOR_ALIASES.get(o) ?? o)
     .pipe(z.enum(OPERATORS, { message: `one of ${OPERATORS.join(', ')}` })),
   value: z.union([Scalar, z.array(Scalar).max(500)]).optional(),
 });
@@ -147,8 +148,8 @@ export type ParsedCondition =
   | { kind: 'boolean'; field: string; operator: Operator; value: boolean };
 
 export function parseCondition(c: Condition, i: number): ParsedCondition {
-  const name = ALIASES[c.field] ?? c.field;
-  const field = FIELDS[name]!;
+  const name = ALIASES.get(c.field) ?? c.field;
+  const field = FIELDS.get(name)!;
   if (!KIND_OPERATORS[field.kind].includes(c.operator)) {
     throw badRequest(`[${i}].operator`, `${c.field} supports ${KIND_OPERATORS[field.kind].join(', ')}`);
   }
@@ -220,7 +221,7 @@ export function parseCondition(c: Condition, i: number): ParsedCondition {
 function conditionSql(c: ParsedCondition): SQL {
   switch (c.kind) {
     case 'text': {
-      const expr = FIELDS[c.field]!.expr!;
+      const expr = FIELDS.get(c.field)!.expr!;
       if (c.operator === 'in') return inArray(sql`lower(${expr})`, c.values);
       if (c.operator === 'notIn') return sql`(${expr} is null or not ${inArray(sql`lower(${expr})`, c.values)})`;
       const v = c.values[0]!;
@@ -234,13 +235,13 @@ function conditionSql(c: ParsedCondition): SQL {
       return or(...[people.homePhone, people.mobilePhone, people.workPhone].map((col) => sql`${phoneDigits(col)} like ${pattern}`))!;
     }
     case 'number':
-      return compare(FIELDS[c.field]!.expr!, c.operator, c.values);
+      return compare(FIELDS.get(c.field)!.expr!, c.operator, c.values);
     case 'date':
-      return compare(FIELDS[c.field]!.expr!, c.operator, c.values, 'date');
+      return compare(FIELDS.get(c.field)!.expr!, c.operator, c.values, 'date');
     case 'group':
       return c.operator === 'notEquals' || c.operator === 'notIn' ? not(memberOfGroups(c.values)) : memberOfGroups(c.values);
     case 'id': {
-      const expr = FIELDS[c.field]!.expr!;
+      const expr = FIELDS.get(c.field)!.expr!;
       if (c.operator === 'notEquals') return sql`${expr} is distinct from ${c.values[0]}::uuid`;
       if (c.operator === 'notIn') return sql`(${expr} is null or not ${inArray(expr, c.values)})`;
       return inArray(expr, c.values);
@@ -248,7 +249,7 @@ function conditionSql(c: ParsedCondition): SQL {
     case 'groupName':
       return memberOfGroupNamed(c.pattern);
     case 'boolean': {
-      const expr = FIELDS[c.field]!.expr!;
+      const expr = FIELDS.get(c.field)!.expr!;
       return c.operator === 'equals' ? sql`${expr} = ${c.value}` : sql`${expr} <> ${c.value}`;
     }
   }

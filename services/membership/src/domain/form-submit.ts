@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, notFound, unauthorized, type EmailMessage, type Tx } from '@church/common';
+import { badRequest, emailOf, notFound, unauthorized, type EmailMessage, type Tx } from '@church/common';
 import { answers, formSubmissions } from '../db/schema';
 import {
   findFormAnyChurch,
@@ -33,8 +33,8 @@ const EmailAddress = z.email();
 const ATTACH_OTHERS = ['Forms.Admin', 'Forms.Edit', 'People.Edit'];
 
 /**
- * Submits forms: each submission and its answers are written in one transaction, then the emails are
- * queued (`membership.email`) once it has committed.
+ * Submits forms: each submission and its answers are written in one transaction, with their emails queued
+ * (`membership.email`) in it.
  *
  * - The form may belong to another church when it is a standalone, unrestricted form (a public sign-up);
  *   a restricted form takes submissions only from callers of its own church (401 otherwise). The
@@ -52,20 +52,13 @@ const ATTACH_OTHERS = ['Forms.Admin', 'Forms.Edit', 'People.Edit'];
  */
 export async function submitForms(app: FastifyInstance, auth: Claims, items: SubmissionInput[]): Promise<Array<SubmissionRow & { answers: AnswerRow[] }>> {
   const mails: EmailMessage[] = [];
-  const saved = await app.db.transaction(async (tx) => {
+  return app.db.transaction(async (tx) => {
     const out: Array<SubmissionRow & { answers: AnswerRow[] }> = [];
     for (const item of items) out.push(await submitOne(tx, auth, item, mails));
+    // The notices and follow-ups are queued in the submissions' transaction: sent exactly when they are saved.
+    for (const mail of mails) await app.deps.queue.enqueue(emailOf('membership'), mail, { tx });
     return out;
   });
-  for (const mail of mails) {
-    try {
-      await app.deps.queue.enqueue('membership.email', mail);
-    } catch (err) {
-      // The submission is saved; a lost notice must not turn that into an error for the submitter.
-      app.log.error({ err }, 'could not queue a form email');
-    }
-  }
-  return saved;
 }
 
 async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: EmailMessage[]) {

@@ -79,12 +79,15 @@ let dummyHash: Promise<string> | undefined;
 /** The user behind an email and password, or 401 (the same for an unknown email and a wrong password). */
 export async function userByPassword(db: DbOrTx, email: string, password: string): Promise<UserRow> {
   const user = await findUserByEmail(db, email);
+  // The account (the address as typed, lower-cased) is the hashing queue's key: a flood of sign-ins against one
+  // account waits behind itself and cannot starve the others (packages/auth password.ts).
+  const account = email.trim().toLowerCase();
   if (!user) {
     dummyHash ??= hashPassword(sha256(String(Math.random())));
-    await verifyPassword(await dummyHash, password);
+    await verifyPassword(await dummyHash, password, account);
     throw unauthorized('Invalid email or password');
   }
-  if (!(await verifyPassword(user.passwordHash, password))) throw unauthorized('Invalid email or password');
+  if (!(await verifyPassword(user.passwordHash, password, account))) throw unauthorized('Invalid email or password');
   return user;
 }
 

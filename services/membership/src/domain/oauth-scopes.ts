@@ -6,7 +6,7 @@ import type { HeldPermission } from './permissions';
  * token holds the approving user's permissions in the church intersected with the union of its scopes.
  * `offline_access` is accepted for clients that always ask for it; refresh tokens are issued regardless.
  */
-export const OAUTH_SCOPES: Record<string, { description: string; permissions: string[] }> = {
+export const OAUTH_SCOPES = new Map<string, { description: string; permissions: string[] }>(Object.entries({
   'people:read': { description: 'View people', permissions: ['People.View', 'People.View Members'] },
   'people:write': { description: 'Edit people and read confidential notes', permissions: ['People.Edit', 'People.View Confidential Notes'] },
   'households:write': { description: 'Edit households', permissions: ['Households.Edit'] },
@@ -22,7 +22,7 @@ export const OAUTH_SCOPES: Record<string, { description: string; permissions: st
   'messaging:send': { description: 'Send text messages', permissions: ['Texting.Send'] },
   'roles:read': { description: 'View roles', permissions: ['Roles.View'] },
   offline_access: { description: 'Stay signed in (refresh tokens)', permissions: [] },
-};
+}));
 
 /** Names in a space-delimited (or array) scope value, deduplicated, in order. */
 export function parseScopes(scope: string | string[] | null | undefined): string[] {
@@ -32,13 +32,13 @@ export function parseScopes(scope: string | string[] | null | undefined): string
 
 /** Scope names this server does not know. */
 export function unknownScopes(scopes: string[]): string[] {
-  return scopes.filter((s) => !Object.hasOwn(OAUTH_SCOPES, s));
+  return scopes.filter((s) => !OAUTH_SCOPES.has(s));
 }
 
 /** Canonical permission keys the scopes allow a token to keep. */
 export function scopeKeys(scopes: string[]): Set<string> {
   const keys = new Set<string>();
-  for (const s of scopes) for (const p of OAUTH_SCOPES[s]?.permissions ?? []) keys.add(p.replace(/\s+/g, ''));
+  for (const s of scopes) for (const p of OAUTH_SCOPES.get(s)?.permissions ?? []) keys.add(p.replace(/\s+/g, ''));
   return keys;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineJob, type ServiceDeps } from '@church/common';
+import { defineJob } from '@church/common';
+import type { MembershipDeps } from '../deps';
 import { allDomains } from '../repos/domains';
 
 export const PROXY_CONFIG_JOB = 'membership.proxyConfig';
@@ -9,14 +10,14 @@ export const PROXY_CONFIG_JOB = 'membership.proxyConfig';
  * endpoint (`PROXY_CONFIG_URL`) as `{domains: [{domainName, churchId}]}`. Without the setting the job logs
  * and does nothing. The list is read when the job runs, so a late retry still sends the current state.
  */
-export function proxyConfigJob(deps: ServiceDeps) {
+export function proxyConfigJob(deps: MembershipDeps) {
   return defineJob({
     name: PROXY_CONFIG_JOB,
     schema: z.object({}).passthrough(),
     attempts: 3,
     backoffMs: 1000,
     handler: async (_data, ctx) => {
-      const url = (deps.config as { PROXY_CONFIG_URL?: string }).PROXY_CONFIG_URL;
+      const url = deps.config.PROXY_CONFIG_URL;
       if (!url) {
         ctx.log.info('PROXY_CONFIG_URL is not set; reverse-proxy configuration not updated');
         return;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
 import { Id, IdList, IdParams, OptionalText, batchOf, exactShape, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { askModule } from '../domain/downstream';
+import { groupsMeetingAt } from '../clients/attendance';
 import { groupHealth, healthSummary } from '../domain/group-health';
 import { GROUP_TAGS, JOIN_POLICIES, saveGroups, toGroup } from '../domain/groups';
 import { findGroup, findGroupBySlug, groupsOfPerson, listGroups, memberGroupIds, softDeleteGroup, type GroupRecord } from '../repos/groups';
@@ -105,8 +105,6 @@ const planReaders = rule('Groups.Edit or Plans.Edit or member of the group', () 
 const ChurchParams = z.object({ churchId: Id });
 const TagParams = z.object({ tag: z.string().trim().toLowerCase().min(1).max(50) });
 
-const AttendanceGroups = z.object({ groupIds: z.array(z.string()).max(100_000) });
-
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/groups';
@@ -145,8 +143,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const churchId = req.auth.churchId;
       // Which groups meet at a service time is attendance's data (group service times); when attendance
       // cannot answer, the search is a 502, not an empty list that looks like "no groups".
-      const answer = await askModule(app.deps.internal, req.log, 'attendance', '/attendance/internal/groups', { churchId, ...req.query }, AttendanceGroups);
-      const groupIds = answer.groupIds.filter((id) => Id.safeParse(id).success);
+      const groupIds = (await groupsMeetingAt(app.deps.internal, { churchId, ...req.query })).filter((id) => Id.safeParse(id).success);
       return groupIds.length ? groupsOf(listGroups(app.db, churchId, { ids: groupIds })) : [];
     },
   );

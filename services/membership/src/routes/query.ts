@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { unauthorized, type ZodTypeProvider } from '@church/common';
-import type { Config } from '../config';
+import { membershipDeps } from '../deps';
 import { Condition } from '../domain/advanced-search';
 import { memberQuery } from '../domain/member-search';
 import { PersonList, toPerson, viewerOf } from '../domain/person';
@@ -19,9 +19,8 @@ const viewPeople = requires('People.View or Member');
 /** Natural-language member search: the text becomes advanced-search conditions, run within the caller's view. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const config = app.deps.config as Partial<Config>;
-  const ai =
-    config.OPENAI_API_URL && config.OPENAI_API_KEY ? { url: config.OPENAI_API_URL, apiKey: config.OPENAI_API_KEY, model: config.OPENAI_MODEL ?? 'gpt-4o-mini' } : undefined;
+  const { config } = membershipDeps(app);
+  const ai = config.OPENAI_API_URL && config.OPENAI_API_KEY ? { url: config.OPENAI_API_URL, apiKey: config.OPENAI_API_KEY, model: config.OPENAI_MODEL } : undefined;
 
   // The spec lists this route with `—`, so it stays open to any user at the route level; the people it
   // answers are advancedSearch's, so a caller who could not call that gets nothing (not even the model's reading).

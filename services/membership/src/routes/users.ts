@@ -6,7 +6,8 @@ import { confirmEmailChange, findOrCreateUser, passwords, registerUser, requestE
 import { AppName, AppUrl } from '../domain/app-links';
 import { audit } from '../domain/audit';
 import { sendInvite } from '../domain/invite';
-import { PASSWORD_RESET_JOB } from '../jobs/password-reset';
+import { passwordReset } from '../jobs/password-reset';
+import { membershipDeps } from '../deps';
 import { userSession } from '../domain/access';
 import { LoginResponse, UserOut, claimsFor, loginResponse, recordLogin, toUser, userByAuthGuid, userByJwt, userByPassword } from '../domain/login';
 import { serverPermissions } from '../domain/permissions';
@@ -49,6 +50,7 @@ const LoginBody = z.object({
 /** Users and login (`/membership/users`): accounts are global, a user belongs to churches. */
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = membershipDeps(app);
   const base = '/membership/users';
 
   app.post(`${base}/login`, { config: { access: 'public' }, schema: { body: LoginBody, response: { 200: LoginResponse } } }, async (req) => {
@@ -79,7 +81,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       config: { access: 'public' },
       schema: { body: z.object({ email: Email, firstName: Text.min(1), lastName: Text, ...AppLink }), response: { 200: UserOut } },
     },
-    async (req) => toUser(await registerUser(app.db, app.deps, req.body)),
+    async (req) => toUser(await registerUser(app.db, deps, req.body)),
   );
 
   // The same answer, by the same path, whether or not the email has an account: the request is queued and the
@@ -90,7 +92,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     { config: { access: 'public' }, schema: { body: z.object({ userEmail: Email, ...AppLink }), response: { 200: z.object({ emailed: z.boolean() }) } } },
     async (req) => {
       const { userEmail, appName, appUrl } = req.body;
-      await app.deps.queue.enqueue(PASSWORD_RESET_JOB, { email: userEmail, appName, appUrl });
+      await app.deps.queue.enqueue(passwordReset, { email: userEmail, appName, appUrl });
       return { emailed: true };
     },
   );
@@ -105,7 +107,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
         response: { 200: z.object({ authGuid: z.string() }) },
       },
     },
-    async (req) => ({ authGuid: await verifyCode(app.db, app.deps, req.body.email, req.body.code) }),
+    async (req) => ({ authGuid: await verifyCode(app.db, deps, req.body.email, req.body.code) }),
   );
 
   // After a failed sign-in and on the register form: is there an account? People records are never matched here
@@ -146,7 +148,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      await sendInvite(app.db, app.deps, req.auth.churchId, req.body);
+      await sendInvite(app.db, deps, req.auth.churchId, req.body);
       return { success: true };
     },
   );
@@ -222,7 +224,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       const found = await findUserById(app.db, target);
       if (!found && target !== req.auth.id) throw notFound('User');
       const user = ownUser(found);
-      await requestEmailChange(app.db, app.deps, user, req.body.email, req.body);
+      await requestEmailChange(app.db, deps, user, req.body.email, req.body);
       return toUser(user);
     },
   );

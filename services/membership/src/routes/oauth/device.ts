@@ -10,6 +10,7 @@ import { OAUTH_SCOPES } from '../../domain/oauth-scopes';
 import { findChurch, findUserChurch } from '../../repos/churches';
 import { decideDeviceCode, findClientByClientId, pendingByUserCode } from '../../repos/oauth';
 import { OAuthErrorBody, field, oauthReply } from './schemas';
+import { membershipDeps } from '../../deps';
 
 const DeviceAuthorization = z.object({
   device_code: z.string(),
@@ -24,7 +25,7 @@ const Decision = z.object({ status: z.enum(['approved', 'denied']) });
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/oauth/device';
-  const verificationUri = (app.deps.config as { DEVICE_VERIFICATION_URI?: string }).DEVICE_VERIFICATION_URI ?? DEFAULT_VERIFICATION_URI;
+  const verificationUri = membershipDeps(app).config.DEVICE_VERIFICATION_URI ?? DEFAULT_VERIFICATION_URI;
 
   // Called by the device, an OAuth client: RFC 8628 §3.2 errors in the OAuth shape.
   app.post(
@@ -68,7 +69,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
         user_code: showUserCode(row.userCode),
         client_id: row.clientId,
         client_name: client?.name ?? row.clientId,
-        scopes: row.scopes.map((name) => ({ name, description: OAUTH_SCOPES[name]?.description ?? name })),
+        scopes: row.scopes.map((name) => ({ name, description: OAUTH_SCOPES.get(name)?.description ?? name })),
         expires_in: Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)),
       };
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Email, Empty, HttpError, Id, badRequest, escapeHtml, notFound, type ZodTypeProvider } from '@church/common';
+import { Email, Empty, HttpError, Id, badRequest, emailOf, escapeHtml, notFound, type ZodTypeProvider } from '@church/common';
 import { churchExists, loadOrCreatePerson } from '../../domain/people-save';
 import { displayNameOf, type PersonRecord } from '../../domain/person';
 import { findChurch } from '../../repos/churches';
@@ -65,7 +65,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!person) throw notFound('Person');
     if (!person.email) throw badRequest('personId', 'this person has no email address');
     const footer = appName ? `<p style="color:#666">Sent through ${escapeHtml(appName)}</p>` : '';
-    await app.deps.queue.enqueue('membership.email', { to: person.email, subject, html: `<p>${escapeHtml(body).replace(/\r?\n/g, '<br>')}</p>${footer}` });
+    await app.deps.queue.enqueue(emailOf('membership'), { to: person.email, subject, html: `<p>${escapeHtml(body).replace(/\r?\n/g, '<br>')}</p>${footer}` });
     return {};
   });
 

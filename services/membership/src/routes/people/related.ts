@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, isMember, requires } from '@church/auth';
 import { Id, IdList, IdParams, IsoDate, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { askModule } from '../../domain/downstream';
+import { peopleWhoAttended, type VisitFilter } from '../../clients/attendance';
 import { claimPerson } from '../../domain/people-save';
 import { DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
 import { Person, PersonRecords, toPerson, viewerOf } from '../../domain/person';
@@ -19,7 +19,6 @@ const AttendanceFilter = z.object({
   startDate: IsoDate.optional(),
   endDate: IsoDate.optional(),
 });
-const AttendanceAnswer = z.object({ personIds: z.array(Id).max(100_000) });
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -28,13 +27,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${BASE}/attendance`, { config: { access: requires('People.Edit') }, schema: { querystring: AttendanceFilter, response: { 200: PersonRecords } } }, async (req) => {
     const churchId = req.auth.churchId;
     const { startDate, endDate, ...filter } = req.query;
-    const body: Record<string, unknown> = { churchId, ...filter, startDate: startDate?.toISOString(), endDate: endDate?.toISOString() };
+    const body: VisitFilter = { churchId, ...filter, startDate: startDate?.toISOString(), endDate: endDate?.toISOString() };
     if (filter.categoryName) {
       // Attendance does not know group categories: it is sent the category's groups.
       body.groupIds = await groupIdsInCategory(app.db, churchId, filter.categoryName);
-      if (!(body.groupIds as string[]).length) return [];
+      if (!body.groupIds.length) return [];
     }
-    const { personIds } = await askModule(app.deps.internal, req.log, 'attendance', '/attendance/internal/people', body, AttendanceAnswer);
+    const personIds = await peopleWhoAttended(app.deps.internal, body);
     return (await peopleByIds(app.db, churchId, [...new Set(personIds)])).map(toPerson);
   });
 
