@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { changesReported, createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
+import { changesReported, createService, defineModule, emailJob, handle, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { membershipSettings, type Config } from './config';
 import { changesJob } from './jobs/changes';
 import { passwordReset, passwordResetJob } from './jobs/password-reset';
 import { proxyConfigJob } from './jobs/proxy-config';
 import { routes } from './routes';
+import { deliver, webhookDelivery } from './domain/webhooks';
 import { revocationsSince } from './domain/revocations';
 
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
@@ -12,8 +13,14 @@ export const membership = defineModule<Config>({
   module: 'membership',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
-  jobs: (deps) => [emailJob('membership', () => deps.mailer), proxyConfigJob(deps), passwordResetJob(deps), changesJob(deps)],
-  owns: [changesReported, passwordReset],
+  jobs: (deps) => [
+    emailJob('membership', () => deps.mailer),
+    proxyConfigJob(deps),
+    passwordResetJob(deps),
+    changesJob(deps),
+    handle(webhookDelivery, (data, ctx) => deliver(deps, data, ctx)),
+  ],
+  owns: [changesReported, passwordReset, webhookDelivery],
   // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
   revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
 });

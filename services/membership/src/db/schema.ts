@@ -5,3 +5,4 @@ export * from './schema/groups';
 export * from './schema/forms';
 export * from './schema/settings';
 export * from './schema/audit';
+export * from './schema/integrations';

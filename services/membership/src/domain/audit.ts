@@ -18,6 +18,7 @@ export async function audit(
     ...rest,
     churchId,
     userId: req.auth?.id ?? null,
+    personId: req.auth?.personId ?? null,
     ipAddress: req.ip,
     details: details ? JSON.stringify(details) : null,
   });

@@ -30,3 +30,9 @@ export function randomCode(length: number, alphabet = USER_CODE_ALPHABET): strin
   for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
   return out;
 }
+
+/** A UUID that is always the same for the same text (ids of rows a retried job must not write twice). */
+export function stableUuid(text: string): string {
+  const h = sha256(text);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

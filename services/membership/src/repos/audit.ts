@@ -9,6 +9,7 @@ export interface AuditFilter {
   category?: string;
   module?: string;
   userId?: string;
+  personId?: string;
   entityType?: string;
   entityId?: string;
   startDate?: Date;
@@ -24,7 +25,7 @@ export async function insertAudit(db: DbOrTx, id: string, entry: AuditEntry): Pr
 
 /** Many entries at once (a batch of reported changes), with the times they happened. */
 export async function insertAudits(db: DbOrTx, entries: Array<typeof auditLogs.$inferInsert>): Promise<void> {
-  for (let i = 0; i < entries.length; i += 500) await db.insert(auditLogs).values(entries.slice(i, i + 500));
+  for (let i = 0; i < entries.length; i += 500) await db.insert(auditLogs).values(entries.slice(i, i + 500)).onConflictDoNothing();
 }
 
 /** A page of the church's entries, newest first, and how many match in all. */
@@ -33,6 +34,7 @@ export async function auditPage(db: DbOrTx, churchId: string, f: AuditFilter): P
   if (f.category) where.push(eq(auditLogs.category, f.category));
   if (f.module) where.push(eq(auditLogs.module, f.module));
   if (f.userId) where.push(eq(auditLogs.userId, f.userId));
+  if (f.personId) where.push(eq(auditLogs.personId, f.personId));
   if (f.entityType) where.push(eq(auditLogs.entityType, f.entityType));
   if (f.entityId) where.push(eq(auditLogs.entityId, f.entityId));
   if (f.startDate) where.push(gte(auditLogs.createdAt, f.startDate));

@@ -23,6 +23,7 @@ import internalGroups from './internal-groups';
 import internalPeople from './internal-people';
 import auditLogs from './audit-logs';
 import personFields from './person-fields';
+import webhooks from './webhooks';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -50,4 +51,5 @@ export const routes: FastifyPluginAsync[] = [
   internalPeople,
   auditLogs,
   personFields,
+  webhooks,
 ];

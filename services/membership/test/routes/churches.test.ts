@@ -31,6 +31,18 @@ import {
   settings,
   userChurches,
   visibilityPreferences,
+  apiKeys,
+  oauthRelaySessions,
+  webhooks,
+  webhookDeliveries,
+  webhookAttempts,
+  savedLists,
+  householdPickups,
+  groupJoinRequests,
+  associatedGroups,
+  batches,
+  batchItems,
+  sites,
 } from '../../src/db/schema';
 
 let t: TestApp;
@@ -354,4 +366,17 @@ async function seedEveryTable(churchId: string, userId: string, personId: string
   await db.insert(auditLogs).values({ id: id(), churchId, userId, category: 'login', action: 'impersonate_church' });
   const [field] = await db.insert(personFields).values({ id: id(), churchId, name: 'Shirt size' }).returning();
   await db.insert(personFieldValues).values({ id: id(), churchId, personId, fieldId: field!.id, value: 'L' });
+  await db.insert(apiKeys).values({ id: id(), churchId, userId, personId, name: 'Sync', prefix: id().slice(0, 8), keyHash: 'x', scopes: ['people:read'] });
+  await db.insert(oauthRelaySessions).values({ id: id(), churchId, userId, sessionCode: id().slice(0, 8), provider: 'p', expiresAt: later });
+  const [hook] = await db.insert(webhooks).values({ id: id(), churchId, name: 'H', url: 'https://example.org/h', secret: 'x', events: ['person.created'] }).returning();
+  const [delivery] = await db.insert(webhookDeliveries).values({ id: id(), churchId, webhookId: hook!.id, messageId: 'm', event: 'person.created', payload: '{}' }).returning();
+  await db.insert(webhookAttempts).values({ id: id(), churchId, deliveryId: delivery!.id, attempt: 1, durationMs: 1 });
+  await db.insert(savedLists).values({ id: id(), churchId, name: 'Men' });
+  const [household] = await db.insert(households).values({ id: id(), churchId, name: 'H' }).returning();
+  await db.insert(householdPickups).values({ id: id(), churchId, householdId: household!.id, name: 'Grandma' });
+  await db.insert(groupJoinRequests).values({ id: id(), churchId, groupId: group!.id, personId });
+  await db.insert(associatedGroups).values({ id: id(), churchId, contentType: 'planType', contentId: id(), groupId: group!.id });
+  const [batch] = await db.insert(batches).values({ id: id(), churchId, userId }).returning();
+  await db.insert(batchItems).values({ id: id(), churchId, batchId: batch!.id, entityType: 'person', entityId: personId, action: 'updated', before: {} });
+  await db.insert(sites).values({ id: id(), churchId, name: 'Youth site', subDomain: `s${id().slice(0, 8)}` });
 }

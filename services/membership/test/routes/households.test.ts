@@ -117,7 +117,8 @@ describe('the audit log of household changes (reportChanges through crud)', () =
     const page = (await call(t.app, 'GET', `/membership/auditlogs?entityType=household&entityId=${made.id}`, { token })).json();
     expect(page.count).toBe(2);
     const [renamed, created] = page.logs;
-    expect([created.action, renamed.action, renamed.category, renamed.entityType]).toEqual(['created', 'updated', 'membership', 'household']);
+    // The category is the audit screen's filter a household belongs under (people), the module its own column.
+    expect([created.action, renamed.action, renamed.category, renamed.module, renamed.entityType]).toEqual(['created', 'updated', 'person', 'membership', 'household']);
     expect(JSON.parse(renamed.details).changes).toEqual({ name: { before: 'Smith', after: 'Smith-Jones' } });
     // another church sees none of it
     const other = await makeChurch(t);

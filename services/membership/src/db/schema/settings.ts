@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
 export const settings = pgTable(
@@ -20,6 +20,8 @@ export const domains = pgTable(
     id: id(),
     churchId: churchId(),
     domainName: text('domain_name').notNull(),
+    /** the church's additional website (`sites`) the domain serves; null: the church's main site */
+    siteId: uuid('site_id'),
     lastChecked: at('last_checked'),
     isStale: boolean('is_stale').notNull().default(false),
     ...timestamps(),
