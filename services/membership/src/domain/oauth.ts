@@ -82,24 +82,10 @@ export async function refresh(db: DbOrTx, deps: ServiceDeps, input: { refreshTok
  * so a user who lost a role or left the church cannot refresh their way back.
  */
 export async function issueTokens(db: DbOrTx, deps: ServiceDeps, grant: { userId: string; churchId: string; clientId: string; scopes: string[] }): Promise<TokenResponse> {
-  const user = await findUserById(db, grant.userId);
-  const church = await findChurch(db, grant.churchId);
-  if (!user || !church) throw new OAuthError('invalid_grant', 'The user or church of this grant no longer exists');
-  const server = await serverPermissions(db, user.id);
-  const admin = holdsServerAdmin(server);
-  const link = (await findUserChurch(db, user.id, church.id)) ?? null;
-  if ((!link || church.archivedDate) && !admin) throw new OAuthError('invalid_grant', 'The user no longer belongs to this church');
-  const [ctx] = await churchContexts(db, user.id, [{ church, uc: link }], server);
-  const claims: Omit<Claims, 'iat' | 'exp'> = {
-    id: user.id,
-    email: user.email,
-    churchId: church.id,
-    personId: ctx?.person.id ?? null,
-    membershipStatus: null,
-    permissions: tokenPermissions(narrowPermissions(ctx?.permissions ?? [], grant.scopes)),
-    leaderGroupIds: [],
-    scope: grant.scopes.join(' '),
-  };
+  const claims = await scopedClaims(db, grant);
+  if (claims === 'gone') throw new OAuthError('invalid_grant', 'The user or church of this grant no longer exists');
+  if (claims === 'left') throw new OAuthError('invalid_grant', 'The user no longer belongs to this church');
+  const { user, church } = claims;
   const refreshToken = randomSecret();
   await insertRefreshToken(db, {
     tokenHash: sha256(refreshToken),
@@ -110,10 +96,44 @@ export async function issueTokens(db: DbOrTx, deps: ServiceDeps, grant: { userId
     expiresAt: secondsFromNow(REFRESH_SECONDS),
   });
   return {
-    access_token: deps.signToken(claims, OAUTH_TOKEN_SECONDS),
+    access_token: deps.signToken(claims.claims, OAUTH_TOKEN_SECONDS),
     token_type: 'Bearer',
     expires_in: OAUTH_TOKEN_SECONDS,
     refresh_token: refreshToken,
     scope: grant.scopes.join(' '),
+  };
+}
+
+/**
+ * The claims of a token acting for a user in a church within scopes (OAuth access tokens, API keys): the user's
+ * permissions there as they are now, narrowed to the scopes; no membership status or led groups, so `Member` and
+ * `Group Leader` access needs a login token. `gone`: the user or church no longer exists; `left`: the user is no
+ * longer linked to the church (or it is archived), unless a server admin.
+ */
+export async function scopedClaims(
+  db: DbOrTx,
+  grant: { userId: string; churchId: string; scopes: string[] },
+): Promise<'gone' | 'left' | { user: { id: string; email: string }; church: { id: string }; claims: Omit<Claims, 'iat' | 'exp'> }> {
+  const user = await findUserById(db, grant.userId);
+  const church = await findChurch(db, grant.churchId);
+  if (!user || !church) return 'gone';
+  const server = await serverPermissions(db, user.id);
+  const admin = holdsServerAdmin(server);
+  const link = (await findUserChurch(db, user.id, church.id)) ?? null;
+  if ((!link || church.archivedDate) && !admin) return 'left';
+  const [ctx] = await churchContexts(db, user.id, [{ church, uc: link }], server);
+  return {
+    user,
+    church,
+    claims: {
+      id: user.id,
+      email: user.email,
+      churchId: church.id,
+      personId: ctx?.person.id ?? null,
+      membershipStatus: null,
+      permissions: tokenPermissions(narrowPermissions(ctx?.permissions ?? [], grant.scopes)),
+      leaderGroupIds: [],
+      scope: grant.scopes.join(' '),
+    },
   };
 }

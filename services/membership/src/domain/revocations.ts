@@ -3,15 +3,20 @@ import { gte, lt } from 'drizzle-orm';
 import { LOGIN_TOKEN_SECONDS } from '@church/auth';
 import type { DbOrTx, RevocationEntry, ServiceDeps } from '@church/common';
 import { tokenRevocations } from '../db/schema';
+import { keysOfUsers } from '../repos/api-keys';
 
 /**
  * Writes revocation stamps in the caller's transaction: every token of `userId` (of `userId` in `churchId`)
- * minted before now is refused once the transaction commits and the stamps spread (`announce`).
+ * minted before now is refused once the transaction commits and the stamps spread (`announce`). Tokens minted
+ * from an API key carry the key's id (so revoking the key refuses them at once); the keys of a user whose rights
+ * change are stamped with them, so those tokens fall with their user's. A stamp may name a key itself.
  */
 export async function revokeTokens(tx: DbOrTx, stamps: Array<{ userId: string; churchId?: string | null }>): Promise<RevocationEntry[]> {
   if (!stamps.length) return [];
   const atMs = Date.now();
-  const entries = stamps.map((s) => ({ userId: s.userId, churchId: s.churchId ?? null, at: atMs }));
+  const keyStamps: Array<{ userId: string; churchId: string }> = [];
+  for (const s of stamps) for (const key of await keysOfUsers(tx, [s.userId], s.churchId)) keyStamps.push({ userId: key.id, churchId: key.churchId });
+  const entries = [...stamps, ...keyStamps].map((s) => ({ userId: s.userId, churchId: s.churchId ?? null, at: atMs }));
   await tx.insert(tokenRevocations).values(entries.map((e) => ({ id: randomUUID(), userId: e.userId, churchId: e.churchId, atMs: e.at })));
   return entries;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
-import { oauthClients, oauthCodes, oauthDeviceCodes, oauthRefreshTokens } from '../db/schema';
+import { oauthClients, oauthCodes, oauthDeviceCodes, oauthRefreshTokens, oauthRelaySessions } from '../db/schema';
 
 export type OauthClientRow = typeof oauthClients.$inferSelect;
 export type DeviceCodeRow = typeof oauthDeviceCodes.$inferSelect;
@@ -135,4 +135,65 @@ export async function spendApprovedDeviceCode(db: DbOrTx, id: string): Promise<D
     .where(and(eq(oauthDeviceCodes.id, id), eq(oauthDeviceCodes.status, 'approved')))
     .returning();
   return row;
+}
+
+/** The apps a user has connected in a church: their live refresh tokens (one per grant; rotation spends the old). */
+export function liveGrantsOf(db: DbOrTx, userId: string, churchId: string, now: Date) {
+  return db
+    .select({
+      id: oauthRefreshTokens.id,
+      clientId: oauthRefreshTokens.clientId,
+      clientName: oauthClients.name,
+      scopes: oauthRefreshTokens.scopes,
+      createdAt: oauthRefreshTokens.createdAt,
+      expiresAt: oauthRefreshTokens.expiresAt,
+    })
+    .from(oauthRefreshTokens)
+    .leftJoin(oauthClients, eq(oauthClients.clientId, oauthRefreshTokens.clientId))
+    .where(and(eq(oauthRefreshTokens.churchId, churchId), eq(oauthRefreshTokens.userId, userId), isNull(oauthRefreshTokens.revokedAt), gt(oauthRefreshTokens.expiresAt, now)))
+    .orderBy(desc(oauthRefreshTokens.createdAt));
+}
+
+/** Revokes one of the user's live grants in the church; the grant as it was, or undefined when it is not theirs. */
+export async function revokeGrant(db: DbOrTx, userId: string, churchId: string, id: string, now: Date) {
+  const [row] = await db
+    .update(oauthRefreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(oauthRefreshTokens.id, id), eq(oauthRefreshTokens.churchId, churchId), eq(oauthRefreshTokens.userId, userId), isNull(oauthRefreshTokens.revokedAt)))
+    .returning();
+  return row;
+}
+
+export async function insertRelaySession(db: DbOrTx, row: typeof oauthRelaySessions.$inferInsert): Promise<void> {
+  await db.insert(oauthRelaySessions).values(row);
+  // Expired sessions go as new ones come: the table holds only what is live.
+  await db.delete(oauthRelaySessions).where(lt(oauthRelaySessions.expiresAt, sql`now() - interval '1 hour'`));
+}
+
+export async function liveRelaySession(db: DbOrTx, sessionCode: string, now: Date) {
+  const [row] = await db
+    .select()
+    .from(oauthRelaySessions)
+    .where(and(eq(oauthRelaySessions.sessionCode, sessionCode), gt(oauthRelaySessions.expiresAt, now)))
+    .limit(1);
+  return row;
+}
+
+/** Stores the provider's code on a pending session (once); false when there is none. */
+export async function completeRelaySession(db: DbOrTx, sessionCode: string, encryptedCode: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(oauthRelaySessions)
+    .set({ status: 'completed', authCode: encryptedCode })
+    .where(and(eq(oauthRelaySessions.sessionCode, sessionCode), eq(oauthRelaySessions.status, 'pending'), gt(oauthRelaySessions.expiresAt, now)))
+    .returning({ id: oauthRelaySessions.id });
+  return rows.length > 0;
+}
+
+/** Hands a completed session's code out once: the session is deleted in the statement that reads it. */
+export async function takeRelayCode(db: DbOrTx, sessionCode: string): Promise<string | null> {
+  const [row] = await db
+    .delete(oauthRelaySessions)
+    .where(and(eq(oauthRelaySessions.sessionCode, sessionCode), eq(oauthRelaySessions.status, 'completed')))
+    .returning({ authCode: oauthRelaySessions.authCode });
+  return row?.authCode ?? null;
 }

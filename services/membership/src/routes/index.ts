@@ -24,6 +24,7 @@ import internalPeople from './internal-people';
 import auditLogs from './audit-logs';
 import personFields from './person-fields';
 import webhooks from './webhooks';
+import apiKeys from './api-keys';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -52,4 +53,5 @@ export const routes: FastifyPluginAsync[] = [
   auditLogs,
   personFields,
   webhooks,
+  apiKeys,
 ];

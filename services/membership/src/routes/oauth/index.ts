@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import clients from './clients';
 import grants from './grants';
 import device from './device';
+import apps from './apps';
 
 /** OAuth (`/membership/oauth`): clients, the code flow, the device flow and the token endpoint. */
 export default async function routes(app: FastifyInstance): Promise<void> {
@@ -12,4 +13,5 @@ export default async function routes(app: FastifyInstance): Promise<void> {
   await app.register(clients);
   await app.register(grants);
   await app.register(device);
+  await app.register(apps);
 }

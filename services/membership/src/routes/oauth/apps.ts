@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Empty, IdParams, escapeHtml, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { membershipDeps } from '../../deps';
+import { clock, secondsFromNow } from '../../domain/clock';
+import { randomCode } from '../../domain/secrets';
+import { completeRelaySession, insertRelaySession, liveGrantsOf, liveRelaySession, revokeGrant, takeRelayCode } from '../../repos/oauth';
+import { Connection, RelayCallbackQuery, RelayCreate, RelayParams, RelayPoll, RelaySession } from '../../schemas/oauth-apps';
+
+/** How long a relay session waits for the provider (the apps poll every few seconds until then). */
+const RELAY_SECONDS = 900;
+
+/**
+ * Connected apps (the caller's OAuth grants in the church: list, revoke) and relay sessions, through which an
+ * app that cannot receive a redirect itself (B1Admin's pop-up sign-ins to content and storage providers, a TV)
+ * gets an outside provider's authorization code.
+ */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = membershipDeps(app);
+  const base = '/membership/oauth';
+
+  app.get(`${base}/connections`, { config: { access: requires('Settings.Edit') }, schema: { response: { 200: z.array(Connection) } } }, async (req) =>
+    (await liveGrantsOf(app.db, req.auth.id, req.auth.churchId, clock.now())).map((g) => ({ ...g, clientName: g.clientName ?? g.clientId, scopes: g.scopes.join(' ') })),
+  );
+
+  // Revoking a connection ends its refresh token at once: the app can mint no new access token. An access token it
+  // already holds runs out within its 12 hours (a per-grant revocation stamp is a change of the shared machinery).
+  app.delete(`${base}/connections/:id`, { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    const { churchId, id: userId } = req.auth;
+    await app.db.transaction(async (tx) => {
+      const grant = await revokeGrant(tx, userId, churchId, req.params.id, clock.now());
+      if (!grant) throw notFound('Connection');
+      await reportChanges(deps, [{ churchId, entityType: 'oauthConnection', entityId: grant.id, action: 'revoked', before: { clientId: grant.clientId, scopes: grant.scopes } }], { req, tx });
+    });
+    return {};
+  });
+
+  // Opened by a signed-in app; the code is 8 readable characters (a TV shows it), the provider returns to our callback.
+  app.post(`${base}/relay/sessions`, { config: { access: anyUser }, schema: { body: RelayCreate, response: { 200: RelaySession } } }, async (req) => {
+    const sessionCode = randomCode(8);
+    await insertRelaySession(app.db, {
+      id: randomUUID(),
+      churchId: req.auth.churchId,
+      userId: req.auth.id,
+      sessionCode,
+      provider: req.body.provider,
+      expiresAt: secondsFromNow(RELAY_SECONDS),
+    });
+    return { sessionCode, redirectUri: `${deps.config.MEMBERSHIP_PUBLIC_URL.replace(/\/+$/, '')}/oauth/relay/callback`, expiresIn: RELAY_SECONDS, interval: 5 };
+  });
+
+  // Polled without a token (B1Admin's getAnonymous): the session code is the secret. A completed session answers its
+  // code once and is gone; an unknown or expired one is a 404.
+  app.get(`${base}/relay/sessions/:sessionCode`, { config: { access: 'public' }, schema: { params: RelayParams, response: { 200: RelayPoll } } }, async (req) => {
+    const code = req.params.sessionCode.toUpperCase();
+    const session = await liveRelaySession(app.db, code, clock.now());
+    if (!session) throw notFound('Session');
+    if (session.status === 'completed') {
+      const taken = await takeRelayCode(app.db, code);
+      if (!taken) throw notFound('Session');
+      return { status: 'completed' as const, authCode: deps.secrets.decrypt(taken) };
+    }
+    return { status: 'pending' as const, expiresIn: Math.max(0, Math.floor((session.expiresAt.getTime() - clock.now().getTime()) / 1000)) };
+  });
+
+  // Where the provider sends the person back (`?code&state=<sessionCode>`): a small page telling them to return to the app.
+  app.get(`${base}/relay/callback`, { config: { access: 'public' }, schema: { querystring: RelayCallbackQuery } }, async (req, reply) => {
+    const { code, state, error } = req.query;
+    let title = 'Signed in';
+    let message = 'You can close this window and go back to the app.';
+    if (error) [title, message] = ['Sign-in failed', `The provider said: ${error}. Close this window and try again from the app.`];
+    else if (!code || !state) [title, message] = ['Sign-in failed', 'The provider sent no code. Close this window and start again from the app.'];
+    else if (!(await completeRelaySession(app.db, state.toUpperCase(), deps.secrets.encrypt(code), clock.now()))) {
+      [title, message] = ['This sign-in has expired', 'Close this window and start again from the app.'];
+    }
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .header('cache-control', 'no-store')
+      .send(
+        `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
+          `<style>body{font-family:system-ui,sans-serif;display:flex;justify-content:center;align-items:center;min-height:100vh;margin:0}main{max-width:26rem;text-align:center;padding:2rem}</style></head>` +
+          `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`,
+      );
+  });
+}
