@@ -25,6 +25,7 @@ import auditLogs from './audit-logs';
 import personFields from './person-fields';
 import webhooks from './webhooks';
 import apiKeys from './api-keys';
+import gdpr from './gdpr';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -54,4 +55,5 @@ export const routes: FastifyPluginAsync[] = [
   personFields,
   webhooks,
   apiKeys,
+  gdpr,
 ];
