@@ -1,11 +1,9 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { givingFields, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type GivingProviders } from './providers';
 import { givingJobs, ownedJobs } from './jobs';
-
-export type GivingDeps = ModuleDeps<Config, GivingProviders>;
 
 /** What the giving deployable is made of; main, worker, migrate and tests all start from it. */
 export const giving = defineModule<Config, GivingProviders>({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exactShape, Id, IsoDate, Money, OptionalText } from '@church/common';
+import { ISO_4217 } from './domain/gifts';
 
 // What the giving API accepts and answers. Response schemas list every field that leaves the service; money
 // leaves as a JSON number of currency units. Save bodies strip unknown fields (clients post records back as
@@ -14,7 +15,8 @@ export const Currency = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^[a-z]{3}$/, 'must be a three-letter currency code');
+  .regex(/^[a-z]{3}$/, 'must be a three-letter currency code')
+  .refine((c) => ISO_4217.has(c), 'must be an ISO 4217 currency code');
 export const ProviderName = z.enum(['stripe', 'paypal'], { message: 'must be stripe or paypal' });
 /** A provider's own id (`pm_…`, `cus_…`, a PayPal order id). */
 export const ProviderId = z.string().trim().min(1, 'is required').max(255);
@@ -39,10 +41,17 @@ export const Donation = z.object({
   subscriptionId: z.string().nullable(),
   /** with the list and `/my`: the gift's allocations */
   funds: z.array(z.object({ id: z.string(), fundId: z.string(), fundName: z.string().nullable().optional(), amount: Amount })).optional(),
+  /** with `funds`: the allocations in one line, as the member app's giving history reads a gift */
+  fund: z.object({ id: z.string().nullable(), name: z.string().nullable(), amount: Amount }).optional(),
 });
 /** Donation lists: their JSON text is written by PostgreSQL (`listDonations`) with these fields. */
 export const DonationList = z.array(Donation);
-export const FundAllocation = z.object({ fundId: Id, amount: NonNegativeMoney });
+/**
+ * An allocation carried by a donation save (`funds`): the donation's whole new set. An `id` of one of its
+ * allocations keeps that row (the apps post back the donation as they read it, allocations included, and then
+ * save the allocations by those ids); allocations not listed are removed.
+ */
+export const FundAllocation = z.object({ id: Id.optional(), fundId: Id, amount: NonNegativeMoney });
 export const DonationSave = z.object({
   id: Id.optional(),
   batchId: Id.nullish(),
@@ -76,6 +85,8 @@ export const FundSave = z.object({
   visible: z.boolean().optional(),
 });
 
+/** The donation an allocation belongs to, as the staff app's fund page reads it (`fd.donation.personId`). */
+const AllocatedDonation = z.object({ id: z.string(), batchId: z.string().nullable(), personId: z.string().nullable(), donationDate: Stamp, currency: z.string() });
 export const FundDonation = z.object({
   id: z.string(),
   donationId: z.string(),
@@ -84,18 +95,24 @@ export const FundDonation = z.object({
   fundName: z.string().nullable().optional(),
   personId: z.string().nullable().optional(),
   donationDate: Stamp.nullable().optional(),
+  donation: AllocatedDonation.nullable().optional(),
 });
 export const FundDonationSave = z.object({ id: Id.optional(), donationId: Id.optional(), fundId: Id.optional(), amount: NonNegativeMoney.optional() });
 
+/**
+ * A row of the summary: by fund, `{week, fund, totalAmount, count}`; per donor (`type=person`), `{totalAmount,
+ * count, personId, displayName, funds}` with `funds` as `[{<fund name>: amount}]`, as the staff app reads it.
+ */
 export const SummaryRow = z.object({
-  week: z.string(),
-  fund: z.string(),
+  week: z.string().optional(),
+  fund: z.string().optional(),
   totalAmount: Amount,
   count: z.number().int(),
   personId: z.string().nullable().optional(),
   displayName: z.string().nullable().optional(),
+  funds: z.array(z.record(z.string(), Amount)).optional(),
 });
-/** The summary's rows, built field by field in this order (`donationSummary`): written with JSON.stringify. */
+/** The summary's rows, built field by field in this order (`fundSummary`, `donationSummary`): written with JSON.stringify. */
 export const SummaryRows = exactShape(z.array(SummaryRow));
 
 const FeeRule = z.object({
@@ -158,8 +175,14 @@ export const Subscription = z.object({
   paymentMethodId: z.string().nullable(),
   funds: z.array(z.object({ id: z.string(), fundId: z.string(), amount: Amount })).optional(),
 });
-export const SubscriptionFund = z.object({ id: z.string(), subscriptionId: z.string(), fundId: z.string(), amount: Amount, fundName: z.string().nullable().optional() });
+/** A subscription's allocation; `name` (the fund's, as `fundName`) is what the donor portal shows. */
+export const SubscriptionFund = z.object({ id: z.string(), subscriptionId: z.string(), fundId: z.string(), amount: Amount, fundName: z.string().nullable().optional(), name: z.string().nullable().optional() });
 
+/**
+ * A stored card or bank account. `id` is the provider's id of the method (`pm_…`, `ba_…`): what the apps charge
+ * and edit it by (`providerMethodId` says the same); `name`, `exp_month` and `exp_year` as the donation forms read
+ * a saved method.
+ */
 export const PaymentMethod = z.object({
   id: z.string(),
   personId: z.string().nullable(),
@@ -173,6 +196,9 @@ export const PaymentMethod = z.object({
   expYear: z.number().int().nullable(),
   bankName: z.string().nullable(),
   status: z.string(),
+  name: z.string().nullable(),
+  exp_month: z.number().int().nullable(),
+  exp_year: z.number().int().nullable(),
 });
 
 export const EventLog = z.object({
@@ -185,6 +211,9 @@ export const EventLog = z.object({
   message: z.string().nullable(),
   resolved: z.boolean(),
   createdAt: Stamp,
+  /** the person of the event's customer (`''` when unknown) and `createdAt` again, as the staff app reads an entry */
+  personId: z.string().optional(),
+  created: Stamp.optional(),
 });
 export const EventLogSave = z.object({
   id: Id.optional(),
@@ -212,7 +241,8 @@ export const ChargeBody = z.object({
   customerId: ProviderId.optional(),
   type: z.enum(['card', 'bank', 'ach', 'paypal']).default('card'),
   amount: PositiveMoney,
-  currency: Currency.default('usd'),
+  /** the gateway's currency when absent */
+  currency: Currency.optional(),
   person: GiftPerson.optional(),
   funds: z.array(GiftFund).min(1, 'at least one fund').max(10),
   church: GiftChurch,
@@ -228,8 +258,10 @@ export const SubscribeBody = z.object({
   customerId: ProviderId.optional(),
   type: z.enum(['card', 'bank', 'ach', 'paypal']).default('card'),
   amount: PositiveMoney,
-  currency: Currency.default('usd'),
+  /** the gateway's currency when absent */
+  currency: Currency.optional(),
   interval: z.object({ interval_count: z.coerce.number().int().min(1).max(36).default(1), interval: z.enum(['day', 'week', 'month', 'year']) }),
+  /** when the first period starts: seconds, or milliseconds as the donation forms send it (`+new Date()`) */
   billing_cycle_anchor: z.coerce.number().int().positive().nullish(),
   person: GiftPerson.optional(),
   funds: z.array(GiftFund).min(1, 'at least one fund').max(10),
@@ -242,7 +274,8 @@ export const FeeBody = z.object({
   provider: ProviderName.optional(),
   gatewayId: Id.optional(),
   amount: NonNegativeMoney,
-  currency: Currency.default('usd'),
+  /** the gateway's currency when absent */
+  currency: Currency.optional(),
 });
 
 export const ReplayBody = z.object({

@@ -64,6 +64,8 @@ export async function fakeStripe(opts: { slowMs?: number } = {}) {
       const amount = Number(body.amount);
       const status = !pm ? 'requires_payment_method' : pm.startsWith('pm_usBank') ? 'processing' : pm.startsWith('pm_card_threeDSecure') ? 'requires_action' : 'succeeded';
       const types = (body.allowed_payment_method_types as Record<string, string> | undefined) ?? { 0: 'card' };
+      const pmType = pm.startsWith('pm_usBank') ? 'us_bank_account' : 'card';
+      if (pm && !Object.values(types).includes(pmType)) return error(400, 'invalid_request_error', `The PaymentMethod provided (${pmType}) is not allowed for this PaymentIntent.`, { param: 'payment_method' });
       const id = next('pi');
       const pi = {
         id,
@@ -81,6 +83,10 @@ export async function fakeStripe(opts: { slowMs?: number } = {}) {
       };
       objects.set(pi.id, pi);
       return { body: pi };
+    }
+    if (!post && (m = /^\/v1\/payment_methods\/(pm_[^/]+)$/.exec(path))) {
+      // Stripe's test payment methods (`pm_card_visa`, `pm_usBankAccount`) are there to be read too.
+      return { body: objects.get(m[1]!) ?? methodCard(m[1]!) };
     }
     if (!post && (m = /^\/v1\/(payment_intents|subscriptions|customers|payment_methods|setup_intents)\/([^/]+)$/.exec(path))) {
       const o = objects.get(m[2]!);

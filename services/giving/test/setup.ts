@@ -11,8 +11,10 @@ export { fakeInternal, type InternalCall } from '@church/common/testing';
 
 
 
-/** People membership knows in these tests, by id. */
-export const people = new Map<string, { firstName: string; lastName: string; email: string | null }>();
+/** People membership knows in these tests, by id (of any church, unless one is named). */
+export const people = new Map<string, { firstName: string; lastName: string; email: string | null; churchId?: string }>();
+/** Whether membership answers for the person in the church it is asked about. */
+const ofChurch = (id: string, body: unknown) => people.has(id) && (!people.get(id)!.churchId || people.get(id)!.churchId === (body as { churchId: string }).churchId);
 
 /** Membership as the giving module calls it: the church's name, contacts and basic person records. */
 export function fakeMembership() {
@@ -20,14 +22,14 @@ export function fakeMembership() {
     'POST /membership/internal/church': (body) => ({ id: (body as { churchId: string }).churchId, name: 'Grace Church', subDomain: 'grace' }),
     'POST /membership/internal/people/contacts': (body) =>
       ((body as { ids?: string[] }).ids ?? [])
-        .filter((id) => people.has(id))
+        .filter((id) => ofChurch(id, body))
         .map((id) => {
           const p = people.get(id)!;
           return { id, firstName: p.firstName, lastName: p.lastName, displayName: `${p.firstName} ${p.lastName}`, email: p.email, mobilePhone: null, optedOut: false, leader: false };
         }),
     'POST /membership/internal/people/basic': (body) =>
       ((body as { ids?: string[] }).ids ?? [])
-        .filter((id) => people.has(id))
+        .filter((id) => ofChurch(id, body))
         .map((id) => ({ id, displayName: `${people.get(id)!.firstName} ${people.get(id)!.lastName}`, firstName: people.get(id)!.firstName, lastName: people.get(id)!.lastName, photo: null })),
   });
 }
@@ -65,9 +67,9 @@ export { makeChurch } from '@church/common/testing';
 export const givingToken = tokenFor;
 
 /** A person membership knows, with an email for receipts. */
-export function makePerson(firstName = 'Ada', lastName = 'Lovelace', email: string | null = `${firstName.toLowerCase()}-${randomUUID().slice(0, 6)}@example.test`) {
+export function makePerson(firstName = 'Ada', lastName = 'Lovelace', email: string | null = `${firstName.toLowerCase()}-${randomUUID().slice(0, 6)}@example.test`, churchId?: string) {
   const id = randomUUID();
-  people.set(id, { firstName, lastName, email });
+  people.set(id, { firstName, lastName, email, churchId });
   return { id, email };
 }
 

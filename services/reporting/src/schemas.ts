@@ -11,15 +11,27 @@ const OutputColumn = z.object({ header: z.string(), value: z.string(), formatter
 
 const Output = z.object({
   outputType: z.enum(['table', 'barChart', 'tree']),
+  /** a tree's grouping columns first */
   columns: z.array(OutputColumn),
-  groupings: z.array(z.string()).optional(),
+  /** a tree's levels, as the staff app reads them: how many columns (from the first) each level heads */
+  groupings: z.array(z.number().int()).optional(),
+  /** a tree's grouping columns, by name */
+  groupBy: z.array(z.string()).optional(),
   /** tree outputs: rows nested by the groupings (`{column, value, children | rows}`) */
   nodes: z.array(z.unknown()).optional(),
 });
 
 const Parameter = z.object({
   keyName: z.string(),
-  source: z.enum(['token', 'query', 'result']),
+  /** where the value comes from: the caller's token, the query string, or an earlier query's rows */
+  origin: z.enum(['token', 'query', 'result']),
+  /** the same in the staff app's words: `au` (the token), `date` and `dropdown` (fields it shows), `text`, `query` */
+  source: z.enum(['au', 'date', 'dropdown', 'text', 'query']),
+  /** the staff app's list a dropdown picks from (`campus`, `service`, `serviceTime`, `group`, `fund`, `month`, `provided`), or the claim, or `query.column` */
+  sourceKey: z.string(),
+  /** the default worked out for today (a date as `YYYY-MM-DD`), as the app fills its field */
+  value: z.string().optional(),
+  list: z.string().optional(),
   claim: z.string().optional(),
   displayName: z.string().optional(),
   type: z.string().optional(),
@@ -41,8 +53,10 @@ export const ReportDefinitionView = z.object({
   parameters: z.array(Parameter),
   queries: z.array(z.object({ keyName: z.string(), module: z.string(), params: z.array(z.string()) })),
   outputs: z.array(Output),
-  permissions: z.array(z.object({ requireOne: z.array(z.string()) })),
+  /** every group must be met, by any one of its permissions (as the staff app tests them: `{api, contentType, action}`) */
+  permissions: z.array(z.object({ requireOne: z.array(z.object({ api: z.string(), contentType: z.string(), action: z.string() })) })),
 });
+export const ReportDefinitionList = z.array(ReportDefinitionView);
 
 /** A run's answer: the table's rows and how to show them. */
 export const ReportResultView = z.object({

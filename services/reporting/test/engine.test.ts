@@ -48,8 +48,8 @@ describe('GET /reporting/reports/:keyName', () => {
     const res = await get('/reporting/reports/groupAttendance', c.token());
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ keyName: 'groupAttendance', displayName: 'Group Attendance', permissions: [{ requireOne: ['Attendance.View'] }] });
-    expect(body.parameters.map((p: { keyName: string; source: string }) => `${p.source}:${p.keyName}`)).toEqual([
+    expect(body).toMatchObject({ keyName: 'groupAttendance', displayName: 'Group Attendance', permissions: [{ requireOne: [{ api: 'AttendanceApi', contentType: 'Attendance', action: 'View' }] }] });
+    expect(body.parameters.map((p: { keyName: string; origin: string }) => `${p.origin}:${p.keyName}`)).toEqual([
       'token:churchId',
       'query:campusId',
       'query:serviceId',
@@ -63,7 +63,7 @@ describe('GET /reporting/reports/:keyName', () => {
       { keyName: 'people', module: 'membership', params: ['churchId', 'personIds'] },
     ]);
     expect(res.body).not.toMatch(/select|sql/i);
-    expect(body.outputs[0]).toEqual({ outputType: 'tree', groupings: ['serviceTimeName', 'groupName'], columns: expect.any(Array) });
+    expect(body.outputs[0]).toEqual({ outputType: 'tree', groupings: [1, 1], groupBy: ['serviceTimeName', 'groupName'], columns: expect.any(Array) });
   });
 
   it('finds key names case-insensitively, answers 404 for an unknown one, 401 without a token', async () => {

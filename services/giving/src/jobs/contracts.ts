@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { jobContract, WebhookJob } from '@church/common';
+import { DELIVERY_RETRIES, jobContract, WebhookJob } from '@church/common';
 
 /** Applies a recorded gateway webhook event once (webhookIntake hands it over with the id `webhook-<eventRow>`). */
 export const webhookEffect = jobContract({ name: 'giving.webhookEvent', schema: WebhookJob, attempts: 8, backoffMs: 2000 });
 
-/** Emails the donor the receipt of one donation (job id `receipt-<donationId>`: one receipt per donation). */
+/**
+ * Builds the receipt of one donation and hands it to giving's mail job (job id `receipt-<donationId>`: one receipt
+ * per donation). It delivers something to a person: it retries as long as an outage of membership may last.
+ */
 export const receiptJob = jobContract({
   name: 'giving.receipt',
   schema: z.object({ churchId: z.uuid(), donationId: z.uuid() }),
-  attempts: 5,
-  backoffMs: 2000,
+  ...DELIVERY_RETRIES,
 });
 
 /**
@@ -19,8 +21,7 @@ export const receiptJob = jobContract({
 export const receiptsJob = jobContract({
   name: 'giving.receipts',
   schema: z.object({ churchId: z.uuid() }),
-  attempts: 5,
-  backoffMs: 2000,
+  ...DELIVERY_RETRIES,
 });
 
 /** Every minute: receipts still pending after the job that should have sent them (a worker stopped). */

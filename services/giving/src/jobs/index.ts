@@ -1,5 +1,5 @@
 import { handle, type JobContract, type JobDefinition } from '@church/common';
-import type { GivingDeps } from '../app';
+import type { GivingDeps } from '../deps';
 import { receiptJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
 import { sendPendingReceipts, sendReceipt, sweepPendingReceipts } from './receipt';
 import { handleWebhookEvent } from './webhooks';

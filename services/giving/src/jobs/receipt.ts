@@ -1,9 +1,10 @@
-import { escapeHtml, keptPer, membershipInternal, type EmailMessage } from '@church/common';
-import type { GivingDeps } from '../app';
+import { emailOf, escapeHtml, keptPer, type DbOrTx, type EmailMessage } from '@church/common';
+import { churchNameOf, contactsOf } from '../clients/membership';
+import type { GivingDeps } from '../deps';
 import { donationWithAllocations, type ReceiptDonation } from '../repos/donations';
 import { churchesWithOverdueReceipts, claimPendingReceipts, releasePendingReceipts, settlePendingReceipts } from '../repos/receipts';
 import { centsText, toCents } from '../domain/money';
-import { receiptJob, receiptsJob } from './contracts';
+import { receiptsJob } from './contracts';
 
 /** Amount text of a currency: `USD 25.00`. */
 const money = (cents: number, currency: string) => `${currency.toUpperCase()} ${centsText(cents)}`;
@@ -14,14 +15,14 @@ const churchNames = keptPer<GivingDeps, Promise<string>>({ max: 10_000, ttl: CHU
 
 /**
  * The church's name for its receipts, asked of membership once per church and five minutes (per process; the
- * receipts sent at once share the one question): a burst of gateway gifts (hundreds a second) would otherwise
- * make one internal call per receipt for the same name. A rename shows on receipts within five minutes.
+ * receipts sent at once share the one question): a burst of gateway gifts would otherwise make one internal
+ * call per receipt for the same name. A rename shows on receipts within five minutes.
  */
 async function churchName(deps: GivingDeps, churchId: string): Promise<string> {
   const names = churchNames(deps);
   const kept = names.get(churchId);
   if (kept) return kept;
-  const name = deps.internal.post('membership', membershipInternal.church.path, { churchId }).then((answer) => membershipInternal.church.answer.parse(answer).name);
+  const name = churchNameOf(deps.internal, churchId);
   names.set(churchId, name);
   // A failed question is not kept: the next receipt asks again.
   name.catch(() => names.peek(churchId) === name && names.delete(churchId));
@@ -29,13 +30,6 @@ async function churchName(deps: GivingDeps, churchId: string): Promise<string> {
 }
 
 type Contact = { email: string | null; displayName: string | null };
-
-/** The donors' addresses and names, asked of membership in one call. */
-async function contactsOf(deps: GivingDeps, churchId: string, personIds: string[]): Promise<Map<string, Contact>> {
-  if (!personIds.length) return new Map();
-  const people = membershipInternal.contacts.answer.parse(await deps.internal.post('membership', membershipInternal.contacts.path, { churchId, ids: personIds }));
-  return new Map(people.map((p) => [p.id, { email: p.email ?? null, displayName: p.displayName ?? null }]));
-}
 
 /** One receipt: amount, funds, date, the church's name, and the fee line when covered. */
 function receiptMessage(churchName: string, donation: ReceiptDonation, to: string, name: string | null): EmailMessage {
@@ -66,63 +60,65 @@ function receiptMessage(churchName: string, donation: ReceiptDonation, to: strin
   return { to, subject, html, text };
 }
 
-/** Sends a complete donation's receipt to its person's address (from membership) or the guest's email. */
-async function deliver(deps: GivingDeps, churchId: string, donation: ReceiptDonation, contact: Contact | undefined): Promise<string> {
+/**
+ * The mail of a complete donation's receipt, to its person's address (from membership) or the guest's email; the
+ * reason instead when there is none to send.
+ */
+async function receiptMail(deps: GivingDeps, churchId: string, donation: ReceiptDonation, contact: Contact | undefined): Promise<EmailMessage | string> {
   if (donation.status !== 'complete') return `not complete (${donation.status})`;
   const email = contact?.email ?? donation.email;
   if (!email) return 'no email address';
-  await deps.mailer.send(receiptMessage(await churchName(deps, churchId), donation, email, contact?.displayName ?? null));
-  return `sent to ${email}`;
+  return receiptMessage(await churchName(deps, churchId), donation, email, contact?.displayName ?? null);
 }
 
-/** Builds and sends one donation's receipt (the `giving.receipt` job). */
+/** The receipt's mail goes as giving's mail job (its delivery retries), once per donation (`receipt-mail-<donation>`). */
+const mailReceipt = (deps: GivingDeps, donationId: string, message: EmailMessage, tx?: DbOrTx) =>
+  deps.queue.enqueue(emailOf('giving'), message, { jobId: `receipt-mail-${donationId}`, tx });
+
+/** Builds one donation's receipt and hands it to the mail job (the `giving.receipt` job). */
 export async function sendReceipt(deps: GivingDeps, churchId: string, donationId: string): Promise<string> {
   const donation = await donationWithAllocations(deps.db, churchId, donationId);
   if (!donation) return 'donation gone';
   if (donation.status !== 'complete') return `not complete (${donation.status})`;
-  const contacts = await contactsOf(deps, churchId, donation.personId ? [donation.personId] : []);
-  return deliver(deps, churchId, donation, donation.personId ? contacts.get(donation.personId) : undefined);
+  const contacts = await contactsOf(deps.internal, churchId, donation.personId ? [donation.personId] : []);
+  const mail = await receiptMail(deps, churchId, donation, donation.personId ? contacts.get(donation.personId) : undefined);
+  if (typeof mail === 'string') return mail;
+  await mailReceipt(deps, donationId, mail);
+  return `sent to ${mail.to}`;
 }
 
-/** Receipts claimed and read per statement, and sent at once per batch. */
+/** Receipts claimed and read per statement. */
 const BATCH = 50;
-const SENDING = 8;
 
 /**
  * Sends a church's pending receipts (the `giving.receipts` job): batches of fifty claimed and read in one
- * statement, their donors asked of membership in one call, eight sent at a time, the sent ones removed in one
- * statement. A receipt whose sending fails goes to a `giving.receipt` job of its own (its retries, its job id
- * `receipt-<donationId>`), so one bad address never holds or repeats the batch. Answers the receipts sent.
+ * statement, their donors asked of membership in one call, and each batch's mails enqueued in the transaction
+ * that removes its pending rows, so a receipt leaves the table exactly when its mail is a job (with its own
+ * delivery retries: one bad address never holds or repeats the batch). A batch that fails before that gives its
+ * receipts back: this job's retry claims them again. Answers the receipts sent.
  */
 export async function sendPendingReceipts(deps: GivingDeps, churchId: string): Promise<number> {
   let sent = 0;
   for (;;) {
     const claimed = await claimPendingReceipts(deps.db, churchId, BATCH);
     if (!claimed.length) return sent;
-    const done: string[] = [];
+    const mails: Array<{ donationId: string; message: EmailMessage }> = [];
     try {
       const persons = [...new Set(claimed.map((c) => (c.donation?.status === 'complete' ? c.donation.personId : null)).filter((id): id is string => !!id))];
-      const contacts = await contactsOf(deps, churchId, persons);
-      let next = 0;
-      const worker = async () => {
-        while (next < claimed.length) {
-          const { donationId, donation } = claimed[next++]!;
-          try {
-            if (donation && (await deliver(deps, churchId, donation, donation.personId ? contacts.get(donation.personId) : undefined)).startsWith('sent')) sent++;
-          } catch {
-            await deps.queue.enqueue(receiptJob, { churchId, donationId }, { jobId: `receipt-${donationId}` });
-          }
-          done.push(donationId);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(SENDING, claimed.length) }, worker));
+      const contacts = await contactsOf(deps.internal, churchId, persons);
+      for (const { donationId, donation } of claimed) {
+        const mail = donation && (await receiptMail(deps, churchId, donation, donation.personId ? contacts.get(donation.personId) : undefined));
+        if (mail && typeof mail !== 'string') mails.push({ donationId, message: mail });
+      }
     } catch (err) {
-      // Nothing sent is lost or repeated: the rest are claimed again by this job's retry.
-      await settlePendingReceipts(deps.db, churchId, done);
-      await releasePendingReceipts(deps.db, churchId, claimed.map((c) => c.donationId).filter((id) => !done.includes(id)));
+      await releasePendingReceipts(deps.db, churchId, claimed.map((c) => c.donationId));
       throw err;
     }
-    await settlePendingReceipts(deps.db, churchId, done);
+    await deps.db.transaction(async (tx) => {
+      for (const m of mails) await mailReceipt(deps, m.donationId, m.message, tx);
+      await settlePendingReceipts(tx, churchId, claimed.map((c) => c.donationId));
+    });
+    sent += mails.length;
     if (claimed.length < BATCH) return sent;
   }
 }

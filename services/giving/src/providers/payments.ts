@@ -72,6 +72,11 @@ export interface ProviderSubscription {
   intervalCount: number | null;
   customerId: string | null;
   currentPeriodEnd: number | null;
+  /** seconds since the epoch */
+  billingCycleAnchor: number | null;
+  /** the card (or bank account) it is paid with */
+  defaultPaymentMethod: string | null;
+  defaultSource: string | null;
 }
 
 export interface MethodInfo {
@@ -125,6 +130,8 @@ export interface PaymentProvider {
   updateSubscription(id: string, input: { amountCents?: number; currency?: string; interval?: string; intervalCount?: number; paymentMethodId?: string | null; productId?: string | null }): Promise<{ id: string; status: string }>;
   cancelSubscription(id: string, reason?: string | null): Promise<void>;
   listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
+  /** whether a stored method is a card or a bank account, as the provider holds it (the fee a payment may cover follows it) */
+  methodKind(paymentMethodId: string): Promise<'card' | 'bank'>;
   attachCard(paymentMethodId: string, customerId: string): Promise<MethodInfo>;
   updateCard(paymentMethodId: string, card: { expMonth?: number; expYear?: number; name?: string | null }): Promise<MethodInfo>;
   setupIntent(input: { customerId?: string | null; email?: string | null; name?: string | null }): Promise<{ id: string; clientSecret: string | null; customerId: string | null }>;

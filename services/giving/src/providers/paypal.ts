@@ -93,6 +93,17 @@ export function interpretPaypal(event: ProviderEvent): EventEffect {
   }
 }
 
+/**
+ * An order's `customId`: the church, and the donor when known (`<church>:<person>`, 73 of PayPal's 127
+ * characters). It is what the payment itself says of who gave, which `POST /donate/log` records.
+ */
+const orderCustomId = (meta: Record<string, string>) => (meta.personId ? `${meta.churchId}:${meta.personId}` : meta.churchId);
+function payerOfOrder(customId: string | undefined): Record<string, string> {
+  if (!customId) return {};
+  const [churchId, personId] = customId.split(':');
+  return { churchId: churchId ?? '', ...(personId ? { personId } : {}) };
+}
+
 export function paypalProvider(opts: PaypalOptions): PaymentProvider {
   const host = HOSTS[opts.environment];
   const base = (opts.apiBase ?? host).replace(/\/+$/, '');
@@ -146,7 +157,7 @@ export function paypalProvider(opts: PaypalOptions): PaymentProvider {
       method: 'paypal',
       amountCents: amount ? toCents(amount.value) : undefined,
       currency: amount?.currencyCode?.toLowerCase(),
-      metadata: unit?.customId ? { churchId: unit.customId } : {},
+      metadata: payerOfOrder(unit?.customId),
     };
   };
 
@@ -160,7 +171,7 @@ export function paypalProvider(opts: PaypalOptions): PaymentProvider {
         orders.createOrder({
           body: {
             intent: CheckoutPaymentIntent.Capture,
-            purchaseUnits: [{ amount: { currencyCode: input.currency.toUpperCase(), value: centsText(input.amountCents) }, description: input.description, customId: input.metadata.churchId }],
+            purchaseUnits: [{ amount: { currencyCode: input.currency.toUpperCase(), value: centsText(input.amountCents) }, description: input.description, customId: orderCustomId(input.metadata) }],
           },
           paypalRequestId: input.idempotencyKey,
           prefer: 'return=minimal',
@@ -218,6 +229,9 @@ export function paypalProvider(opts: PaypalOptions): PaymentProvider {
     },
     async listSubscriptions() {
       return [];
+    },
+    async methodKind() {
+      return 'card';
     },
     async attachCard() {
       throw unsupported('Stored cards');

@@ -50,6 +50,9 @@ export function stripeError(err: unknown, what = 'Stripe'): HttpError {
   }
 }
 
+/** Stripe's bank debit method types (the bank fee); every other type pays the card fee. */
+const BANK_DEBITS: ReadonlySet<string> = new Set(['us_bank_account', 'sepa_debit', 'bacs_debit', 'acss_debit', 'au_becs_debit']);
+
 const methodOf = (types: string[] | undefined) => (types?.[0] === 'us_bank_account' || types?.[0] === 'sepa_debit' || types?.[0] === 'bacs_debit' ? 'ach' : types?.[0] ?? 'card');
 
 function paymentOf(pi: Stripe.PaymentIntent): PaymentResult {
@@ -229,7 +232,8 @@ export function stripeProvider(secretKey: string, webhookKey: string | null, opt
     },
 
     async listSubscriptions(customerId) {
-      const list = await call(() => stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }));
+      // Live ones (Stripe's default list leaves cancelled subscriptions out): the donor manages these.
+      const list = await call(() => stripe.subscriptions.list({ customer: customerId, limit: 100 }));
       return list.data.map(
         (s): ProviderSubscription => ({
           id: s.id,
@@ -240,8 +244,19 @@ export function stripeProvider(secretKey: string, webhookKey: string | null, opt
           intervalCount: s.items.data[0]?.price.recurring?.interval_count ?? null,
           customerId: idOf(s.customer as string),
           currentPeriodEnd: s.items.data[0]?.current_period_end ?? null,
+          billingCycleAnchor: s.billing_cycle_anchor ?? null,
+          defaultPaymentMethod: idOf(s.default_payment_method as string | null),
+          defaultSource: idOf(s.default_source as string | null),
         }),
       );
+    },
+
+    async methodKind(paymentMethodId) {
+      // Legacy sources name their kind by prefix; a PaymentMethod is asked (a card's id says nothing of its type).
+      if (/^(ba|src|btok)_/.test(paymentMethodId)) return 'bank';
+      if (/^(card|tok)_/.test(paymentMethodId)) return 'card';
+      const pm = await call(() => stripe.paymentMethods.retrieve(paymentMethodId));
+      return BANK_DEBITS.has(pm.type) ? 'bank' : 'card';
     },
 
     async attachCard(paymentMethodId, customerId) {

@@ -67,3 +67,4 @@ export async function ensureCustomer(
     .returning();
   return row ?? (await findCustomer(db, churchId, providerCustomerId, adapter.name))!;
 }
+

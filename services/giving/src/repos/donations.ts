@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { badRequest, prepared, preparedReader, rowsByIds, type DbOrTx } from '@church/common';
 import { donations, eventLogs, fundDonations, funds, pendingReceipts, SHORT_DONATION, webhookEvents } from '../db/schema';
-import { amountOf, centsText } from '../domain/money';
+import { amountOf, centsText, toCents } from '../domain/money';
 
 export type DonationRow = typeof donations.$inferSelect;
 export type Allocation = { id: string; fundId: string; fundName: string | null; amount: number };
@@ -48,7 +48,7 @@ const allocationsAndLog = [
   sql`a as (insert into ${fundDonations} (id, church_id, donation_id, fund_id, amount, person_id)`,
   sql`select x.id, d.church_id, d.id, x.fund_id, x.amount, d.person_id from d cross join unnest(${p('allocationIds', 'uuid[]')}, ${p('funds', 'uuid[]')}, ${p('amounts', 'numeric[]')}) as x(id, fund_id, amount)),`,
   sql`e as (insert into ${eventLogs} (id, church_id, customer_id, provider, provider_id, event_type, status, message, resolved)`,
-  sql`select ${p('logId', 'uuid')}, d.church_id, ${p('logCustomerId', 'text')}, ${p('logProvider', 'text')}, ${p('logProviderId', 'text')}, ${p('logEventType', 'text')}, 'processed', ${p('logMessage', 'text')}, true`,
+  sql`select ${p('logId', 'uuid')}, d.church_id, ${p('logCustomerId', 'text')}, ${p('logProvider', 'text')}, ${p('logProviderId', 'text')}, ${p('logEventType', 'text')}, ${p('logStatus', 'text')}, ${p('logMessage', 'text')}, true`,
   sql`from d where ${p('logId', 'uuid')} is not null)`,
 ];
 const insertDonation = preparedReader(donationColumns, () =>
@@ -92,12 +92,14 @@ export interface EventLogEntry {
   providerId: string;
   eventType: string;
   message: string;
+  /** `processed` unless the payment failed (`failed`: the staff app lists those as `/eventLog/type/failed`) */
+  status?: 'processed' | 'failed';
 }
 
 /** The bind values of a donation's write (`insertDonation`, `recordEventPayment`). */
-function donationParams(d: NewDonation, id: string, log?: EventLogEntry) {
+/** The columns of a new donation's row, as written. */
+function columnsOf(d: NewDonation) {
   return {
-    id,
     churchId: d.churchId,
     amount: centsText(d.amountCents),
     currency: d.currency,
@@ -112,6 +114,13 @@ function donationParams(d: NewDonation, id: string, log?: EventLogEntry) {
     fee: centsText(d.feeCents ?? 0),
     subscriptionId: d.subscriptionId ?? null,
     email: d.email ?? null,
+  };
+}
+
+function donationParams(d: NewDonation, id: string, log?: EventLogEntry) {
+  return {
+    id,
+    ...columnsOf(d),
     date: (d.date ?? new Date()).toISOString(),
     allocationIds: d.funds.map(() => randomUUID()),
     funds: d.funds.map((f) => f.fundId),
@@ -122,6 +131,7 @@ function donationParams(d: NewDonation, id: string, log?: EventLogEntry) {
     logProviderId: log?.providerId ?? null,
     logEventType: log?.eventType ?? null,
     logMessage: log?.message ?? null,
+    logStatus: log?.status ?? 'processed',
   };
 }
 
@@ -233,12 +243,14 @@ const listText = (filter: SQL) =>
         sql`'donationDate', to_char(d.donation_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),`,
         sql`'amount', d.amount, 'currency', d.currency, 'method', d.method, 'methodDetails', d.method_details, 'notes', d.notes,`,
         sql`'status', d.status, 'transactionId', d.transaction_id, 'provider', d.provider, 'fee', d.fee, 'refundedAmount', d.refunded_amount,`,
-        sql`'subscriptionId', d.subscription_id, 'funds', coalesce((`,
-        sql`select json_agg(json_build_object('id', fd.id, 'fundId', fd.fund_id, 'fundName', f.name, 'amount', fd.amount))`,
-        sql`from ${fundDonations} fd left join ${funds} f on f.church_id = fd.church_id and f.id = fd.fund_id`,
-        sql`where fd.church_id = d.church_id and fd.donation_id = d.id), '[]'::json)`,
+        sql`'subscriptionId', d.subscription_id, 'funds', a.funds, 'fund', a.fund`,
         sql`) order by d.donation_date desc, d.id), '[]'::json)::text as body`,
-        sql`from ${donations} d where d.church_id = ${p('churchId', 'uuid')} and`,
+        sql`from ${donations} d cross join lateral (`,
+        sql`select coalesce(json_agg(json_build_object('id', fd.id, 'fundId', fd.fund_id, 'fundName', f.name, 'amount', fd.amount)), '[]'::json) as funds,`,
+        sql`json_build_object('id', case when count(fd.id) = 1 then min(fd.fund_id::text) end, 'name', string_agg(f.name, ', ' order by f.name collate "C"), 'amount', coalesce(sum(fd.amount), d.amount)) as fund`,
+        sql`from ${fundDonations} fd left join ${funds} f on f.church_id = fd.church_id and f.id = fd.fund_id`,
+        sql`where fd.church_id = d.church_id and fd.donation_id = d.id) a`,
+        sql`where d.church_id = ${p('churchId', 'uuid')} and`,
         filter,
       ],
       sql` `,
@@ -321,18 +333,36 @@ const num = (v: string) => (JSON_NUMBER.test(v) ? v : JSON.stringify(v));
 function personListJson(rows: PersonListRow[]): string {
   let out = '[';
   let open: string | null = null;
+  let gift = { amount: '0', fundIds: [] as string[], names: [] as string[], cents: 0 };
+  // `fund`: the gift's allocations in one line, as the member app's giving history shows them (`fundSummary`).
+  const close = () => `],"fund":${JSON.stringify(fundSummary(gift.amount, gift.fundIds, gift.names, gift.cents))}}`;
   for (const r of rows) {
     if (r.id !== open) {
-      if (open !== null) out += ']},';
+      if (open !== null) out += `${close()},`;
       open = r.id;
+      gift = { amount: r.amount, fundIds: [], names: [], cents: 0 };
       out += `{"id":"${r.id}","batchId":${uuid(r.batch_id)},"personId":${uuid(r.person_id)},"donationDate":"${r.donation_date}","amount":${num(r.amount)},`;
       out += `"currency":${str(r.currency)},"method":${str(r.method)},"methodDetails":${str(r.method_details)},"notes":${str(r.notes)},"status":${str(r.status)},`;
       out += `"transactionId":${str(r.transaction_id)},"provider":${str(r.provider)},"fee":${num(r.fee)},"refundedAmount":${num(r.refunded_amount)},`;
       out += `"subscriptionId":${uuid(r.subscription_id)},"funds":[`;
     } else out += ',';
-    if (r.allocation_id !== null) out += `{"id":"${r.allocation_id}","fundId":${uuid(r.fund_id)},"fundName":${str(r.fund_name)},"amount":${num(r.allocation_amount!)}}`;
+    if (r.allocation_id !== null) {
+      out += `{"id":"${r.allocation_id}","fundId":${uuid(r.fund_id)},"fundName":${str(r.fund_name)},"amount":${num(r.allocation_amount!)}}`;
+      gift.fundIds.push(r.fund_id!);
+      if (r.fund_name !== null) gift.names.push(r.fund_name);
+      gift.cents += toCents(r.allocation_amount!);
+    }
   }
-  return open === null ? '[]' : `${out}]}]`;
+  return open === null ? '[]' : `${out}${close()}]`;
+}
+
+/**
+ * A gift's allocations in one line (`fund`), as the member app's giving history reads a gift (`d.fund.name`,
+ * `d.fund.amount`): the fund's id when there is one, the funds' names, and the allocated amount (the gift's own
+ * when it has no allocations). PostgreSQL writes the same in `listText`.
+ */
+export function fundSummary(amount: string | number, fundIds: string[], names: string[], cents: number) {
+  return { id: fundIds.length === 1 ? fundIds[0]! : null, name: names.length ? [...names].sort().join(', ') : null, amount: fundIds.length ? amountOf(centsText(cents)) : amountOf(amount) };
 }
 
 const listReaders = { all: listText(sql`true`), batch: listText(sql`d.batch_id = ${p('batchId', 'uuid')}`) };
@@ -365,7 +395,17 @@ export function donationItem(row: DonationFields, allocations?: Allocation[]) {
     fee: amountOf(row.fee),
     refundedAmount: amountOf(row.refundedAmount),
     subscriptionId: row.subscriptionId,
-    ...(allocations ? { funds: allocations } : {}),
+    ...(allocations
+      ? {
+          funds: allocations,
+          fund: fundSummary(
+            row.amount,
+            allocations.map((a) => a.fundId),
+            allocations.map((a) => a.fundName).filter((n): n is string => n !== null),
+            allocations.reduce((sum, a) => sum + toCents(a.amount), 0),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -380,4 +420,40 @@ export async function batchTotals(db: DbOrTx, churchId: string, batchIds: string
     .groupBy(donations.batchId);
   for (const r of rows) out.set(r.batchId!, { count: r.count, total: amountOf(r.total) });
   return out;
+}
+
+/** Moves a gateway donation to another status; answers it as it was and as it is. */
+export async function setDonationStatus(tx: DbOrTx, donation: DonationRow, status: string): Promise<{ before: DonationRow; after: DonationRow }> {
+  const [after] = await tx.update(donations).set({ status, updatedAt: new Date() }).where(and(eq(donations.churchId, donation.churchId), eq(donations.id, donation.id))).returning();
+  return { before: donation, after: after! };
+}
+
+/** Records a refund of a donation (capped at its amount; `refunded` when it is all); answers it as it was and as it is. */
+export async function setRefund(tx: DbOrTx, donation: DonationRow, refundedCents: number): Promise<{ before: DonationRow; after: DonationRow; full: boolean }> {
+  const full = refundedCents >= toCents(donation.amount);
+  const [after] = await tx
+    .update(donations)
+    .set({ refundedAmount: centsText(Math.min(refundedCents, toCents(donation.amount))), ...(full ? { status: 'refunded' } : {}), updatedAt: new Date() })
+    .where(and(eq(donations.churchId, donation.churchId), eq(donations.id, donation.id)))
+    .returning();
+  return { before: donation, after: after!, full };
+}
+
+/** The church's donations recorded under any of these transaction ids (a subscription period's invoices). */
+export async function donationsByTransactions(db: DbOrTx, churchId: string, transactionIds: string[]): Promise<DonationRow[]> {
+  if (!transactionIds.length) return [];
+  return db.select().from(donations).where(and(eq(donations.churchId, churchId), inArray(donations.transactionId, transactionIds)));
+}
+
+/** The row a new gateway donation is written as (for the audit log of a payment recorded in one statement). */
+export function rowOf(d: NewDonation & { id: string }): DonationRow {
+  const now = new Date();
+  return {
+    id: d.id,
+    ...columnsOf(d),
+    donationDate: d.date ?? now,
+    refundedAmount: '0.00',
+    createdAt: now,
+    updatedAt: now,
+  };
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
-import type { GivingDeps } from '../app';
+import type { GivingDeps } from '../deps';
 import { gateways } from '../db/schema';
 import type { GatewayKeys, PaymentProvider, ProviderName } from '../providers/payments';
 

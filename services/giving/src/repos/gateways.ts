@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { keptPer, notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
-import { giving } from '../app';
+import { givingDeps } from '../deps';
 import { gatewayKeys } from './gateway-keys';
 import { gateways } from '../db/schema';
 import type { FeeSettings } from '../domain/fees';
@@ -19,6 +19,9 @@ export function mask(sealed: string | null, open: (s: string) => string): string
     return '••••';
   }
 }
+
+/** A gateway as the public reads answer it: no secret, no webhook. */
+export const publicGateway = (row: GatewayRow) => ({ id: row.id, provider: row.provider, publicKey: row.publicKey, payFees: row.payFees, currency: row.currency });
 
 const gatewayColumns = getTableColumns(gateways);
 // Read on every webhook delivery and payment: rendered once.
@@ -58,7 +61,7 @@ export function keysOf(app: FastifyInstance, row: GatewayRow): GatewayKeys {
 /** The provider adapter of a church's gateway. */
 export async function paymentsFor(app: FastifyInstance, churchId: string, opts: { gatewayId?: string | null; provider?: string | null } = {}): Promise<{ gateway: GatewayRow; provider: PaymentProvider }> {
   const gateway = await findGateway(app.db, churchId, opts);
-  return { gateway, provider: giving.deps(app).providers.payments.forGateway(keysOf(app, gateway)) };
+  return { gateway, provider: givingDeps(app).providers.payments.forGateway(keysOf(app, gateway)) };
 }
 
 /** How long a church's webhook verifier is reused before its gateway is read again. */

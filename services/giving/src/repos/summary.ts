@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { preparedReader, rowsOf, type DbOrTx } from '@church/common';
+import { preparedReader, rowsOf, type DbOrTx, type InternalClient } from '@church/common';
+import { peopleNames } from '../clients/membership';
 import { donations, fundDayTotals, fundDonations, funds } from '../db/schema';
 import { amountOf } from '../domain/money';
 
@@ -52,47 +52,37 @@ export async function fundSummary(db: DbOrTx, churchId: string, startDate?: Date
 }
 
 /**
- * Summary rows `{week, fund, totalAmount, count}`: complete donations to tax-deductible funds, by Sunday-start
- * week (UTC) and fund name. By fund (the default) it reads the kept daily totals (`fund_day_totals`, a few
- * hundred rows for a year): `count` is the number of gifts to the fund, one per allocation. `byPerson` needs
- * the donor, which the totals do not keep: it sums the allocations of the range's donations and adds the
- * person and their name from membership (one batched internal call per 1000 people); its `count` is the
- * donations of that person to the fund in the week.
+ * The summary per donor over the range (`type=person`, the staff app's statement export): one row per person
+ * (and one `Anonymous` row for gifts without a person) with `totalAmount`, `count` (their donations) and `funds`
+ * (`[{<fund name>: amount}]`, as the app spreads them into columns), from complete donations to tax-deductible
+ * funds. It needs the donor, which the kept totals do not keep: it sums the range's donations and their
+ * allocations (one statement, by grouping sets: per person and fund, and per person), and adds the names from
+ * membership (one call per 1000 people).
  */
-export async function donationSummary(app: FastifyInstance, churchId: string, opts: { startDate?: Date; endDate?: Date; byPerson: boolean }) {
-  if (!opts.byPerson) return fundSummary(app.db, churchId, opts.startDate, opts.endDate);
+export async function donationSummary(db: DbOrTx, internal: InternalClient, churchId: string, opts: { startDate?: Date; endDate?: Date }) {
   const { from, to } = dayRange(opts.startDate, opts.endDate);
-  const day = sql`(${donations.donationDate} at time zone 'UTC')::date`;
-  const week = sql`(${day} - extract(dow from ${day})::int)`;
   const conditions: SQL[] = [eq(donations.churchId, churchId), eq(donations.status, 'complete'), eq(funds.taxDeductible, true)];
   if (from) conditions.push(gte(donations.donationDate, from));
   if (to) conditions.push(lt(donations.donationDate, to));
-  const rows = rowsOf<{ week: string; fund: string; total: string; count: number; person_id: string | null }>(
-    await app.db.execute(sql`
-      select to_char(${week}, 'YYYY-MM-DD') as week, ${funds.name} as fund, sum(${fundDonations.amount})::text as total,
-             count(distinct ${donations.id})::int as count, ${donations.personId} as person_id
+  const rows = rowsOf<{ person_id: string | null; fund: string | null; total: string; count: number }>(
+    await db.execute(sql`
+      select ${donations.personId} as person_id, ${funds.name} as fund, sum(${fundDonations.amount})::text as total, count(distinct ${donations.id})::int as count
       from ${donations}
       join ${fundDonations} on ${fundDonations.churchId} = ${donations.churchId} and ${fundDonations.donationId} = ${donations.id}
       join ${funds} on ${funds.churchId} = ${fundDonations.churchId} and ${funds.id} = ${fundDonations.fundId}
       where ${and(...conditions)}
-      group by ${week}, ${funds.name}, ${donations.personId}
-      order by 1, 2, ${donations.personId}`),
+      group by grouping sets ((${donations.personId}, ${funds.name}), (${donations.personId}))
+      order by ${donations.personId} nulls last, ${funds.name} nulls first`),
   );
   const ids = [...new Set(rows.map((r) => r.person_id).filter((v): v is string => !!v))];
-  const names = new Map<string, string | null>();
-  for (let i = 0; i < ids.length; i += 1000) {
-    const chunk = ids.slice(i, i + 1000);
-    const people = (await app.deps.internal.post('membership', '/membership/internal/people/basic', { churchId, ids: chunk })) as Array<{ id: string; displayName: string | null }>;
-    for (const p of people ?? []) names.set(p.id, p.displayName ?? null);
+  const names = await peopleNames(internal, churchId, ids);
+  const out: Array<{ totalAmount: number; count: number; personId: string | null; displayName: string | null; funds: Array<Record<string, number>> }> = [];
+  for (const r of rows) {
+    // A person's own row (fund null, from the grouping set without the fund) comes before their funds' rows.
+    if (r.fund === null) out.push({ totalAmount: amountOf(r.total), count: Number(r.count), personId: r.person_id, displayName: r.person_id ? (names.get(r.person_id) ?? null) : 'Anonymous', funds: [] });
+    else out.at(-1)!.funds.push(Object.fromEntries([[r.fund, amountOf(r.total)]]));
   }
-  return rows.map((r) => ({
-    week: r.week,
-    fund: r.fund,
-    totalAmount: amountOf(r.total),
-    count: Number(r.count),
-    personId: r.person_id ?? null,
-    displayName: r.person_id ? (names.get(r.person_id) ?? null) : 'Anonymous',
-  }));
+  return out;
 }
 
 /**

@@ -1,25 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { deleteRow, getRow, IdParams, listRows, type ZodTypeProvider } from '@church/common';
-import { customers, subscriptions } from '../db/schema';
+import { crud, IdParams, notFound, type ZodTypeProvider } from '@church/common';
+import { customers } from '../db/schema';
 import { customerOwner, ownByLookup } from '../domain/access';
 import { amountOf } from '../domain/money';
+import { findCustomer } from '../repos/customers';
 import { paymentsFor } from '../repos/gateways';
+import { listSubscriptionRows } from '../repos/subscriptions';
 import { Customer } from '../schemas';
 
-const item = (r: Record<string, unknown>) => ({
-  id: r.id as string,
-  personId: (r.personId as string | null) ?? null,
-  provider: r.provider as string,
-  providerCustomerId: r.providerCustomerId as string,
-  email: (r.email as string | null) ?? null,
-  name: (r.name as string | null) ?? null,
-});
-
+const base = '/giving/customers';
 const GatewaySubscription = z.object({
+  /** the provider's subscription id */
   id: z.string(),
+  /** the local subscription id where known */
   subscriptionId: z.string().nullable(),
   status: z.string(),
   amount: z.number().nullable(),
@@ -27,32 +22,45 @@ const GatewaySubscription = z.object({
   interval: z.string().nullable(),
   intervalCount: z.number().int().nullable(),
   currentPeriodEnd: z.string().nullable(),
+  customer: z.string().nullable(),
+  // As the donor portal reads a gateway subscription (Stripe's own field names): seconds, and cents in `plan`.
+  billing_cycle_anchor: z.number().int().nullable(),
+  default_payment_method: z.string().nullable(),
+  default_source: z.string().nullable(),
+  plan: z.object({ amount: z.number().int().nullable(), currency: z.string().nullable(), interval: z.string().nullable(), interval_count: z.number().int().nullable() }),
 });
+/** A list as the gateway answers one: the donor portal reads `data`. */
+const GatewaySubscriptions = z.object({ object: z.literal('list'), data: z.array(GatewaySubscription) });
 
 /** `/giving/customers`: a person's link to the provider's customer record (list, by id, its gateway subscriptions, delete). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const ownRecord = ownByLookup('own record', () => app.db, customerOwner, (req) => (req.params as { id?: string }).id);
 
-  app.get('/giving/customers', { config: { access: requires('Donations.ViewSummary') }, schema: { response: { 200: z.array(Customer) } } }, async (req) =>
-    (await listRows(app.db, customers, req.auth.churchId, { orderBy: asc(customers.createdAt) })).map(item),
-  );
+  crud(app, {
+    path: base,
+    name: 'Customer',
+    table: customers,
+    item: Customer,
+    save: Customer,
+    only: ['list', 'get', 'delete'],
+    view: requires('Donations.ViewSummary', ownRecord),
+    edit: requires('Donations.Edit'),
+    orderBy: customers.createdAt,
+    changes: { entityType: 'customer' },
+  });
 
-  app.get('/giving/customers/:id', { config: { access: requires('Donations.ViewSummary', ownRecord) }, schema: { params: IdParams, response: { 200: Customer } } }, async (req) =>
-    item(await getRow(app.db, customers, req.auth.churchId, req.params.id, 'Customer')),
-  );
-
-  app.get(
-    '/giving/customers/:id/subscriptions',
-    { config: { access: requires('Donations.ViewSummary', ownRecord) }, schema: { params: IdParams, response: { 200: z.array(GatewaySubscription) } } },
-    async (req) => {
-      const customer = await getRow(app.db, customers, req.auth.churchId, req.params.id, 'Customer');
-      const local = await app.db.select().from(subscriptions).where(and(eq(subscriptions.churchId, req.auth.churchId), eq(subscriptions.customerId, customer.id as string)));
-      const localByProvider = new Map(local.map((s) => [s.providerSubscriptionId, s.id]));
-      // The gateway is the source of truth for a customer's subscriptions; the local id is added where known.
-      const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider as string });
-      const remote = await provider.listSubscriptions(customer.providerCustomerId as string);
-      return remote.map((s) => ({
+  app.get(`${base}/:id/subscriptions`, { config: { access: requires('Donations.ViewSummary', ownRecord) }, schema: { params: IdParams, response: { 200: GatewaySubscriptions } } }, async (req) => {
+    const customer = await findCustomer(app.db, req.auth.churchId, req.params.id);
+    if (!customer) throw notFound('Customer');
+    const local = await listSubscriptionRows(app.db, req.auth.churchId, { customerId: customer.id });
+    const localByProvider = new Map(local.map((s) => [s.providerSubscriptionId, s.id]));
+    // The gateway is the source of truth for a customer's subscriptions; the local id is added where known.
+    const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
+    const remote = await provider.listSubscriptions(customer.providerCustomerId);
+    return {
+      object: 'list' as const,
+      data: remote.map((s) => ({
         id: s.id,
         subscriptionId: localByProvider.get(s.id) ?? null,
         status: s.status,
@@ -61,12 +69,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         interval: s.interval,
         intervalCount: s.intervalCount,
         currentPeriodEnd: s.currentPeriodEnd ? new Date(s.currentPeriodEnd * 1000).toISOString() : null,
-      }));
-    },
-  );
-
-  app.delete('/giving/customers/:id', { config: { access: requires('Donations.Edit') }, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, customers, req.auth.churchId, req.params.id);
-    return {};
+        customer: s.customerId,
+        billing_cycle_anchor: s.billingCycleAnchor,
+        default_payment_method: s.defaultPaymentMethod,
+        default_source: s.defaultSource,
+        plan: { amount: s.amountCents, currency: s.currency, interval: s.interval, interval_count: s.intervalCount },
+      })),
+    };
   });
 }

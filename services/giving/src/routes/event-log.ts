@@ -1,38 +1,36 @@
 import type { FastifyInstance } from 'fastify';
-import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { badRequest, crud, itemParam, type ZodTypeProvider } from '@church/common';
+import { crud, type ZodTypeProvider } from '@church/common';
 import { eventLogs } from '../db/schema';
+import { listEventLogs } from '../repos/event-logs';
 import { EventLog, EventLogSave } from '../schemas';
+
+const base = '/giving/eventLog';
 
 /** `/giving/eventLog`: the audit log of gateway events (written by the webhook job; treasurers may annotate and resolve). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   app.get(
-    '/giving/eventLog/type/:type',
+    `${base}/type/:type`,
     { config: { access: requires('Donations.ViewSummary') }, schema: { params: z.object({ type: z.string().min(1).max(255) }), response: { 200: z.array(EventLog) } } },
-    async (req) =>
-      app.db
-        .select()
-        .from(eventLogs)
-        .where(and(eq(eventLogs.churchId, req.auth.churchId), eq(eventLogs.eventType, req.params.type)))
-        .orderBy(desc(eventLogs.createdAt))
-        .limit(1000),
+    async (req) => listEventLogs(app.db, req.auth.churchId, { type: req.params.type }),
   );
 
   crud(app, {
-    path: '/giving/eventLog',
+    path: base,
+    name: 'Event log entry',
     table: eventLogs,
     item: EventLog,
     save: EventLogSave,
     view: requires('Donations.ViewSummary'),
     edit: requires('Donations.Edit'),
-    orderBy: desc(eventLogs.createdAt),
-    toRow: (input, req) => {
-      if (!input.id && !input.eventType) throw badRequest(itemParam(req, 0, 'eventType'), 'is required');
-      return input;
+    requiredOnCreate: ['eventType'],
+    readers: {
+      list: (req) => listEventLogs(app.db, req.auth.churchId),
+      get: async (req, id) => (await listEventLogs(app.db, req.auth.churchId, { id }))[0],
     },
+    changes: { entityType: 'eventLog' },
   });
 }

@@ -4,9 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
-import { giving } from '../app';
+import { givingDeps } from '../deps';
 import { gateways } from '../db/schema';
-import { churchGateways, gatewayById, keysOf, mask, type GatewayRow } from '../repos/gateways';
+import { churchGateways, gatewayById, keysOf, mask, publicGateway, type GatewayRow } from '../repos/gateways';
 import type { ProviderName } from '../providers/payments';
 import { Gateway, GatewaySave, PublicGateway } from '../schemas';
 
@@ -29,7 +29,6 @@ export function gatewayItem(app: FastifyInstance, row: GatewayRow) {
   };
 }
 
-export const publicGateway = (row: GatewayRow) => ({ id: row.id, provider: row.provider, publicKey: row.publicKey, payFees: row.payFees, currency: row.currency });
 
 /** A value the client read back masked means "keep what is stored". */
 const isMasked = (v: string | null | undefined) => typeof v === 'string' && v.startsWith('••••');
@@ -42,7 +41,7 @@ const isMasked = (v: string | null | undefined) => typeof v === 'string' && v.st
  * nothing is saved.
  */
 async function saveGateway(app: FastifyInstance, req: FastifyRequest, churchId: string, input: Save, existing: GatewayRow | undefined, i: number): Promise<GatewayRow> {
-  const deps = giving.deps(app);
+  const deps = givingDeps(app);
   const provider = (input.provider ?? existing?.provider) as ProviderName | undefined;
   if (!provider) throw badRequest(itemParam(req, i, 'provider'), 'is required');
   if (existing && input.provider && input.provider !== existing.provider) throw badRequest(itemParam(req, i, 'provider'), 'cannot change; delete the gateway and add another');
@@ -151,7 +150,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const existing = await gatewayById(app.db, req.auth.churchId, req.params.id);
     if (!existing) throw notFound('Gateway');
     if (existing.webhookId && existing.privateKey) {
-      await giving.deps(app).providers.payments.forGateway(keysOf(app, existing)).deleteWebhook(existing.webhookId);
+      await givingDeps(app).providers.payments.forGateway(keysOf(app, existing)).deleteWebhook(existing.webhookId);
     }
     await app.db.delete(gateways).where(and(eq(gateways.churchId, req.auth.churchId), eq(gateways.id, existing.id)));
     return {};

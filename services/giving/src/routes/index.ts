@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import donations from './donations';
 import donationBatches from './donation-batches';
-import donate from './donate';
+import donatePayments from './donate/payments';
+import donatePublic from './donate/public';
+import donateWebhooks from './donate/webhooks';
 import funds from './funds';
 import fundDonations from './fund-donations';
 import gateways from './gateways';
@@ -11,5 +13,5 @@ import subscriptionFunds from './subscription-funds';
 import paymentMethods from './payment-methods';
 import eventLog from './event-log';
 
-/** The giving module's route files, one per spec table. */
-export const routes: FastifyPluginAsync[] = [donations, donationBatches, donate, funds, fundDonations, gateways, customers, subscriptions, subscriptionFunds, paymentMethods, eventLog];
+/** The giving module's route files, one per spec table (`/donate` in three: payments, public parts, webhooks). */
+export const routes: FastifyPluginAsync[] = [donations, donationBatches, donatePayments, donatePublic, donateWebhooks, funds, fundDonations, gateways, customers, subscriptions, subscriptionFunds, paymentMethods, eventLog];

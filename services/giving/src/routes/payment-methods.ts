@@ -4,7 +4,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
 import { badRequest, Id, notFound, unauthorized, type Db, type ZodTypeProvider } from '@church/common';
-import { giving } from '../app';
+import { givingDeps } from '../deps';
 import { paymentMethods } from '../db/schema';
 import { assertOwnPerson, customerOwner, ownByLookup, ownInBody, ownPersonIn } from '../domain/access';
 import { checkPass } from '../domain/captcha-pass';
@@ -50,7 +50,7 @@ const VerifyBank = z.object({
 });
 
 const item = (r: MethodRow) => ({
-  id: r.id,
+  id: r.providerMethodId,
   personId: r.personId,
   customerId: r.customerId,
   provider: r.provider,
@@ -62,6 +62,9 @@ const item = (r: MethodRow) => ({
   expYear: r.expYear,
   bankName: r.bankName,
   status: r.status,
+  name: r.brand ?? r.bankName,
+  exp_month: r.expMonth,
+  exp_year: r.expYear,
 });
 
 /** Keeps the local index of a method the provider holds (insert or refresh). */
@@ -151,7 +154,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     { config: { access: 'public' }, schema: { body: SetupIntentAnon, response: { 200: z.object({ id: z.string(), clientSecret: z.string().nullable(), customerId: z.string().nullable() }) } } },
     async (req) => {
       const body = req.body;
-      const deps = giving.deps(app);
+      const deps = givingDeps(app);
       // Guests reach the gateway only through a verified captcha: the pass from captcha-verify, or a token here.
       if (!deps.providers.captcha.configured) await deps.providers.captcha.verify('', req.ip); // throws "not configured"
       const passed = body.verificationToken

@@ -1,62 +1,55 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { requires } from '@church/auth';
-import { deleteRow, Id, IdParams, notFound, type ZodTypeProvider } from '@church/common';
-import { funds, subscriptionFunds, subscriptions } from '../db/schema';
+import { requires, rule } from '@church/auth';
+import { Empty, IdParams, notFound, type ZodTypeProvider } from '@church/common';
 import { ownByLookup, subscriptionOwner } from '../domain/access';
-import { amountOf } from '../domain/money';
-import { SubscriptionFund } from '../schemas';
+import { deleteSubscriptionFund, deleteSubscriptionFunds, subscriptionByRef, subscriptionFundItems } from '../repos/subscriptions';
+import { ProviderId, SubscriptionFund } from '../schemas';
 
-/** `/giving/subscriptionfunds`: a subscription's fund allocations. */
+const base = '/giving/subscriptionfunds';
+const RefParams = z.object({ id: ProviderId });
+
+/** `/giving/subscriptionfunds`: a subscription's fund allocations (by its local id or the provider's, as the donor portal names it). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const select = (churchId: string, where: ReturnType<typeof eq>) =>
-    app.db
-      .select({ id: subscriptionFunds.id, subscriptionId: subscriptionFunds.subscriptionId, fundId: subscriptionFunds.fundId, amount: subscriptionFunds.amount, fundName: funds.name })
-      .from(subscriptionFunds)
-      .leftJoin(funds, and(eq(funds.churchId, subscriptionFunds.churchId), eq(funds.id, subscriptionFunds.fundId)))
-      .where(and(eq(subscriptionFunds.churchId, churchId), where))
-      .orderBy(asc(subscriptionFunds.createdAt));
-  const item = (r: { id: string; subscriptionId: string; fundId: string; amount: string; fundName: string | null }) => ({ ...r, amount: amountOf(r.amount) });
+  const own = (pick: (params: Record<string, string | undefined>) => string | undefined) =>
+    ownByLookup('own subscription', () => app.db, subscriptionOwner, (req) => pick({ ...(req.query as object), ...(req.params as object) }));
 
   app.get(
-    '/giving/subscriptionfunds',
+    base,
     {
-      config: { access: requires('Donations.View', ownByLookup('own subscription', () => app.db, subscriptionOwner, (req) => (req.query as { subscriptionId?: string }).subscriptionId)) },
-      schema: { querystring: z.object({ subscriptionId: Id.optional() }), response: { 200: z.array(SubscriptionFund) } },
+      config: { access: requires('Donations.View', own((p) => p.subscriptionId)) },
+      schema: { querystring: z.object({ subscriptionId: ProviderId.optional() }), response: { 200: z.array(SubscriptionFund) } },
     },
     async (req) => {
       const churchId = req.auth.churchId;
-      const rows = req.query.subscriptionId
-        ? await select(churchId, eq(subscriptionFunds.subscriptionId, req.query.subscriptionId))
-        : await select(churchId, eq(subscriptionFunds.churchId, churchId));
-      return rows.map(item);
+      if (!req.query.subscriptionId) return subscriptionFundItems(app.db, churchId, {});
+      const sub = await subscriptionByRef(app.db, churchId, req.query.subscriptionId);
+      return sub ? subscriptionFundItems(app.db, churchId, { subscriptionId: sub.id }) : [];
     },
   );
 
-  app.get('/giving/subscriptionfunds/:id', { config: { access: requires('Donations.ViewSummary') }, schema: { params: IdParams, response: { 200: SubscriptionFund } } }, async (req) => {
-    const [row] = await select(req.auth.churchId, eq(subscriptionFunds.id, req.params.id));
+  app.get(`${base}/:id`, { config: { access: requires('Donations.ViewSummary') }, schema: { params: IdParams, response: { 200: SubscriptionFund } } }, async (req) => {
+    const [row] = await subscriptionFundItems(app.db, req.auth.churchId, { id: req.params.id });
     if (!row) throw notFound('Subscription fund');
-    return item(row);
+    return row;
   });
 
+  // The donor portal cancels with this and `DELETE /subscriptions/:id` at once: a subscription already removed by
+  // the other call has no allocations left, so a signed-in caller is answered `{deleted: 0}` rather than refused.
+  const goneOrOwn = rule('own subscription', async (req, auth) => !(await subscriptionByRef(app.db, auth.churchId, (req.params as { id: string }).id)));
   app.delete(
-    '/giving/subscriptionfunds/subscription/:id',
-    { config: { access: requires('Donations.Edit', ownByLookup('own subscription', () => app.db, subscriptionOwner, (req) => (req.params as { id?: string }).id)) }, schema: { params: IdParams } },
+    `${base}/subscription/:id`,
+    { config: { access: requires('Donations.Edit', own((p) => p.id), goneOrOwn) }, schema: { params: RefParams, response: { 200: z.object({ deleted: z.number().int() }) } } },
     async (req) => {
-      const [sub] = await app.db.select({ id: subscriptions.id }).from(subscriptions).where(and(eq(subscriptions.churchId, req.auth.churchId), eq(subscriptions.id, req.params.id))).limit(1);
-      if (!sub) throw notFound('Subscription');
-      const gone = await app.db
-        .delete(subscriptionFunds)
-        .where(and(eq(subscriptionFunds.churchId, req.auth.churchId), eq(subscriptionFunds.subscriptionId, sub.id)))
-        .returning({ id: subscriptionFunds.id });
-      return { deleted: gone.length };
+      const sub = await subscriptionByRef(app.db, req.auth.churchId, req.params.id);
+      if (!sub) return { deleted: 0 };
+      return { deleted: await app.db.transaction((tx) => deleteSubscriptionFunds(tx, req.auth.churchId, sub.id)) };
     },
   );
 
-  app.delete('/giving/subscriptionfunds/:id', { config: { access: requires('Donations.Edit') }, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, subscriptionFunds, req.auth.churchId, req.params.id);
+  app.delete(`${base}/:id`, { config: { access: requires('Donations.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    if (!(await deleteSubscriptionFund(app.db, req.auth.churchId, req.params.id))) throw notFound('Subscription fund');
     return {};
   });
 }

@@ -231,7 +231,20 @@ describe('subscriptions', () => {
     // the customer record and its gateway subscriptions, for its own person
     const [cust] = await t.app.db.select().from(customers).where(eq(customers.personId, donor.id));
     const gs = await call(t.app, 'GET', `/giving/customers/${cust!.id}/subscriptions`, { token });
-    expect(gs.json()).toEqual([expect.objectContaining({ id: res.json().subscriptionId, subscriptionId: subId, amount: 50, status: 'active' })]);
+    // AppHelper:packages/donations/src/components/RecurringDonations.tsx reads `data`, each with Stripe's `plan` (cents) and `default_payment_method`
+    expect(gs.json()).toEqual({
+      object: 'list',
+      data: [
+        expect.objectContaining({
+          id: res.json().subscriptionId,
+          subscriptionId: subId,
+          amount: 50,
+          status: 'active',
+          default_payment_method: 'pm_card_visa',
+          plan: { amount: 5000, currency: 'usd', interval: 'month', interval_count: 1 },
+        }),
+      ],
+    });
     expect((await call(t.app, 'GET', `/giving/customers/${cust!.id}`, { token: stranger })).statusCode).toBe(401);
 
     // update: someone else 401, owner changes the amount and allocations

@@ -24,7 +24,7 @@ describe('PayPal through @paypal/paypal-server-sdk', () => {
     expect(order.statusCode).toBe(200);
     expect(order.json()).toMatchObject({ status: 'CREATED', provider: 'paypal' });
     const created = paypal.seen.find((r) => r.path === '/v2/checkout/orders')!;
-    expect(created.json).toMatchObject({ intent: 'CAPTURE', purchase_units: [{ amount: { currency_code: 'USD', value: '20.00' }, custom_id: c.churchId }] });
+    expect(created.json).toMatchObject({ intent: 'CAPTURE', purchase_units: [{ amount: { currency_code: 'USD', value: '20.00' }, custom_id: `${c.churchId}:${donor.id}` }] });
 
     const mismatch = await call(t.app, 'POST', '/giving/donate/charge', { token, body: { provider: 'paypal', orderId: order.json().id, amount: 15, funds: [{ id: c.fund, amount: 15 }] } });
     expect(mismatch.statusCode).toBe(400);
@@ -90,5 +90,17 @@ describe('PayPal through @paypal/paypal-server-sdk', () => {
     expect(logged.json()).toMatchObject({ created: true, status: 'pending' });
     const again = await call(t.app, 'POST', '/giving/donate/log', { body: { donation: { churchId: c.churchId, provider: 'paypal', transactionId: order.json().id }, fundData: [{ fundId: c.fund, amount: 12 }] } });
     expect(again.json()).toMatchObject({ created: false, donationId: logged.json().donationId });
+  });
+
+  it('takes the donor from the payment, never from the body of the public log (issue 31 item 8)', async () => {
+    const c = await church();
+    const donor = makePerson('Gina', 'Giver');
+    const claimant = makePerson('Carl', 'Claimant');
+    const order = await call(t.app, 'POST', '/giving/donate/create-order', { token: c.token([], { personId: donor.id }), body: { amount: 12, funds: [{ id: c.fund, amount: 12 }] } });
+    // whoever learns the payment id first names themselves as the giver
+    const logged = await call(t.app, 'POST', '/giving/donate/log', { body: { donation: { churchId: c.churchId, provider: 'paypal', transactionId: order.json().id, personId: claimant.id }, fundData: [{ fundId: c.fund, amount: 12 }] } });
+    expect(logged.statusCode).toBe(200);
+    const [row] = await t.app.db.select().from(donations).where(eq(donations.id, logged.json().donationId));
+    expect(row!.personId).toBe(donor.id);
   });
 });

@@ -156,9 +156,10 @@ describe('summary and fund totals', () => {
       { week: '2025-03-09', fund: 'General', totalAmount: 3, count: 1 },
     ]);
     const byPerson = await call(t.app, 'GET', '/giving/donations/summary?startDate=2025-03-01&endDate=2025-03-31&type=person', { token: view });
+    // B1Admin:src/components/reporting/ReportOutput.tsx reads per donor `personId`, `totalAmount` and `funds` as [{<fund name>: amount}]
     expect(byPerson.json()).toEqual([
-      { week: '2025-03-02', fund: 'General', totalAmount: 30.3, count: 2, personId: ada.id, displayName: 'Ada Lovelace' },
-      { week: '2025-03-09', fund: 'General', totalAmount: 3, count: 1, personId: null, displayName: 'Anonymous' },
+      { totalAmount: 30.3, count: 2, personId: ada.id, displayName: 'Ada Lovelace', funds: [{ General: 30.3 }] },
+      { totalAmount: 3, count: 1, personId: null, displayName: 'Anonymous', funds: [{ General: 3 }] },
     ]);
     expect(t.internal.calls.filter((x) => x.path === '/membership/internal/people/basic').at(-1)!.body).toEqual({ churchId: c.churchId, ids: [ada.id] });
     expect((await call(t.app, 'GET', '/giving/donations/summary', { token: c.token(['Donations.View']) })).statusCode).toBe(401);

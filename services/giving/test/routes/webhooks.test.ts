@@ -243,7 +243,9 @@ describe('POST /giving/donate/replay-gatewayA-events', () => {
     expect(await donationsOf(c.churchId)).toHaveLength(1);
 
     const run = await call(t.app, 'POST', '/giving/donate/replay-gatewayA-events', { token: edit, body: { startDate: today, endDate: today } });
-    expect(run.json()).toMatchObject({ dryRun: false, processed: run.json().missing });
+    expect(run.json()).toMatchObject({ dryRun: false });
+    expect(run.json().events).toEqual(expect.arrayContaining([expect.objectContaining({ id: missed.id, action: 'processed' }), expect.objectContaining({ id: seen.id, action: 'already recorded' })]));
+    expect(run.json().processed).toBe(run.json().events.filter((e: { action: string }) => e.action === 'processed').length);
     await t.drain();
     const rows = await donationsOf(c.churchId);
     expect(rows.map((r) => r.transactionId).sort()).toEqual([(seen.data as { object: { id: string } }).object.id, (missed.data as { object: { id: string } }).object.id].sort());

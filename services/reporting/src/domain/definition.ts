@@ -32,6 +32,8 @@ export interface QueryStringParameter {
   max?: number;
   /** the accepted values, for a dropdown (`value` as sent, `text` as shown) */
   options?: Array<{ value: string; text: string }>;
+  /** the church's records a value is picked from, as the staff app lists them for a dropdown (`sourceKey`) */
+  list?: 'campus' | 'service' | 'serviceTime' | 'group' | 'fund' | 'month';
 }
 
 /**
@@ -186,6 +188,11 @@ export class ReportCatalog {
 
   get(keyName: string): LoadedReport | undefined {
     return this.byKey.get(keyName.toLowerCase());
+  }
+
+  /** Every report, in the order they were given. */
+  all(): LoadedReport[] {
+    return [...this.byKey.values()];
   }
 
   get size(): number {

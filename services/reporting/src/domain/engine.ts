@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Claims } from '@church/auth';
 import { unauthorized } from '@church/common';
 import { failureReason, ReportQueryError, type ModuleQuery, type Row } from '../clients/module-query';
-import type { LoadedReport, ReportDefinition, ReportOutput, TableJoin } from './definition';
+import { outputView, type OutputView } from './app-view';
+import type { LoadedReport, ReportDefinition, TableJoin } from './definition';
 import { resolveParameters, type ParamValue } from './parameters';
 
 // Runs a report definition: permission groups, parameters, its queries in order (each bound, read-only,
@@ -16,7 +17,7 @@ export interface TreeNode {
   rows?: Row[];
 }
 
-export type OutputResult = ReportOutput & { nodes?: TreeNode[] };
+export type OutputResult = OutputView & { nodes?: TreeNode[] };
 
 export interface ReportResult {
   keyName: string;
@@ -41,19 +42,6 @@ export interface RunContext {
 export async function mayRun(report: LoadedReport, req: FastifyRequest, auth: Claims): Promise<boolean> {
   for (const rule of report.permissionRules) if (!(await rule.check(req, auth, 'ReportingApi'))) return false;
   return true;
-}
-
-/** The definition as `GET /reports/:keyName` answers it: everything but the SQL. */
-export function publicDefinition(def: ReportDefinition) {
-  return {
-    keyName: def.keyName,
-    displayName: def.displayName,
-    description: def.description,
-    parameters: def.parameters.map((p) => ({ ...p })),
-    queries: def.queries.map((q) => ({ keyName: q.keyName, module: q.module, params: [...q.params] })),
-    outputs: def.outputs,
-    permissions: def.permissions,
-  };
 }
 
 /** Runs a report for the caller; 401 when a permission group is not met, 400 for bad parameters, 502 when a query fails. */
@@ -110,7 +98,7 @@ export async function runReport(report: LoadedReport, ctx: RunContext): Promise<
     description: def.description,
     parameters,
     table,
-    outputs: def.outputs.map((o) => (o.outputType === 'tree' ? { ...o, nodes: tree(table, o.groupings ?? []) } : o)),
+    outputs: def.outputs.map((o) => (o.outputType === 'tree' ? { ...outputView(o), nodes: tree(table, o.groupings ?? []) } : outputView(o))),
   };
 }
 

@@ -16,6 +16,7 @@ export const birthdays: ReportDefinition = {
       min: 1,
       max: 12,
       default: 'thisMonth',
+      list: 'month',
       options: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'].map((text, i) => ({
         value: String(i + 1),
         text,

@@ -5,8 +5,8 @@ import type { QueryStringParameter, TokenParameter } from '../domain/definition'
 /** Every report's church: from the token, never the query string. */
 export const churchIdParam: TokenParameter = { keyName: 'churchId', source: 'token', claim: 'churchId' };
 
-export const campusParam: QueryStringParameter = { keyName: 'campusId', source: 'query', displayName: 'Campus', type: 'uuid' };
-export const serviceParam: QueryStringParameter = { keyName: 'serviceId', source: 'query', displayName: 'Service', type: 'uuid' };
+export const campusParam: QueryStringParameter = { keyName: 'campusId', source: 'query', displayName: 'Campus', type: 'uuid', list: 'campus' };
+export const serviceParam: QueryStringParameter = { keyName: 'serviceId', source: 'query', displayName: 'Service', type: 'uuid', list: 'service' };
 
 /** The week of a weekly report: seven days from this day (the last Sunday unless given). */
 export const weekParam: QueryStringParameter = { keyName: 'week', source: 'query', displayName: 'Week', type: 'date', default: 'lastSunday' };

@@ -8,7 +8,7 @@ export const dailyGroupAttendance: ReportDefinition = {
   description: 'How many people attended a group on each day it met.',
   parameters: [
     churchIdParam,
-    { keyName: 'groupId', source: 'query', displayName: 'Group', type: 'uuid', required: true },
+    { keyName: 'groupId', source: 'query', displayName: 'Group', type: 'uuid', required: true, list: 'group' },
     { keyName: 'startDate', source: 'query', displayName: 'Start Date', type: 'date' },
     { keyName: 'endDate', source: 'query', displayName: 'End Date', type: 'date' },
     { keyName: 'groupName', source: 'result', query: 'group', column: 'name', as: 'value' },

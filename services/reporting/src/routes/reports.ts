@@ -4,8 +4,9 @@ import { notFound, type ModuleDeps, type ServiceDeps, type ZodTypeProvider } fro
 import { sourceDatabaseUrls, type Config } from '../config';
 import { createModuleQuery } from '../clients/module-query';
 import type { ReportCatalog } from '../domain/definition';
-import { publicDefinition, runReport } from '../domain/engine';
-import { KeyNameParams, ReportDefinitionView, ReportResultView, RunQuery } from '../schemas';
+import { definitionView } from '../domain/app-view';
+import { mayRun, runReport } from '../domain/engine';
+import { KeyNameParams, ReportDefinitionList, ReportDefinitionView, ReportResultView, RunQuery } from '../schemas';
 
 const base = '/reporting/reports';
 
@@ -26,10 +27,22 @@ export function reportRoutes(catalog: ReportCatalog, deps: (app: { deps: Service
       return report;
     };
 
+    // The staff app lists reports to open: only those the caller may run (every permission group met), so the
+    // list is what the person can use; any one definition stays readable by key name.
+    app.get(
+      base,
+      { config: { access: anyUser }, schema: { tags: ['Reports'], summary: 'The reports the caller may run, with their parameters.', response: { 200: ReportDefinitionList } } },
+      async (req) => {
+        const out = [];
+        for (const report of catalog.all()) if (await mayRun(report, req, req.auth)) out.push(definitionView(report.definition));
+        return out;
+      },
+    );
+
     app.get(
       `${base}/:keyName`,
       { config: { access: anyUser }, schema: { tags: ['Reports'], summary: 'load a report definition by key name', params: KeyNameParams, response: { 200: ReportDefinitionView } } },
-      async (req) => publicDefinition(find(req.params.keyName).definition),
+      async (req) => definitionView(find(req.params.keyName).definition),
     );
 
     app.get(
