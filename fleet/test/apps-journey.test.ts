@@ -32,6 +32,7 @@ describe('the staff app’s first hour on the fleet (the apps’ own calls)', ()
   });
   const membership = api('membership', 'MembershipApi');
   const attendance = api('attendance', 'AttendanceApi');
+  const giving = api('giving', 'GivingApi');
 
   const mailTo = async (to: string) => {
     for (let i = 0; i < 100; i++) {
@@ -130,6 +131,18 @@ describe('the staff app’s first hour on the fleet (the apps’ own calls)', ()
     expect(time.serviceId).toBe(service.id);
     // Public campus names for the member site (B1App GroupsBrowser.tsx), without a token
     expect((await call('GET', `/membership/campuses/public/${churchId}`)).body).toEqual([{ id: campus.id, name: 'North Campus' }]);
+  });
+
+  it('creates a fund, a batch and a donation as the donations screens do (FundEdit, BatchEdit, BulkDonationEntry)', async () => {
+    const [fund] = (await giving.post('/funds', [{ id: '', name: 'General', taxDeductible: true }])).body;
+    const [batch] = (await giving.post('/donationbatches', [{ name: 'Sunday', batchDate: '2026-11-22' }])).body;
+    const [donor] = (await membership.post('/people', [{ name: { first: 'Dee', last: 'Donor' } }])).body;
+    const [named] = (await giving.post('/donations', [{ batchId: batch.id, personId: donor.id, amount: '40.00', donationDate: '2026-11-22', method: 'Check', methodDetails: '101' }])).body;
+    const [anonymous] = (await giving.post('/donations', [{ batchId: batch.id, personId: '', amount: 10, donationDate: '2026-11-22', method: 'Cash' }])).body;
+    expect(anonymous.personId).toBeNull();
+    expect((await giving.post('/funddonations', [{ donationId: named.id, fundId: fund.id, amount: 40 }, { donationId: anonymous.id, fundId: fund.id, amount: 10 }])).status).toBe(200);
+    const batches = (await giving.get('/donationbatches')).body;
+    expect(batches.find((b: { id: string }) => b.id === batch.id)).toEqual(expect.objectContaining({ donationCount: 2, totalAmount: 50 }));
   });
 
   it('shows errors the app can print: errors[0] is a sentence outside 400 validation', async () => {
