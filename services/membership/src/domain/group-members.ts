@@ -1,4 +1,5 @@
-import { notFound, saveRows, type Db } from '@church/common';
+import type { FastifyRequest } from 'fastify';
+import { notFound, reportChanges, saveRows, type Db, type ModuleName, type Queue, type Tx } from '@church/common';
 import { groupMembers } from '../db/schema';
 import { recordHistory } from '../repos/group-health';
 import { existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
@@ -17,8 +18,8 @@ export interface MemberInput {
  * of failing on the unique (group, person) pair, so "add member" is safe to repeat. A new membership is a join in
  * the groups' history (the health screens).
  */
-export function saveMembers(db: Db, churchId: string, items: MemberInput[]): Promise<GroupMemberRow[]> {
-  return db.transaction(async (tx) => {
+export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[], report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest }): Promise<GroupMemberRow[]> {
+  const run = async (tx: Tx) => {
     const groupIds = [...new Set(items.map((i) => i.groupId).filter((x): x is string => !!x))];
     const personIds = [...new Set(items.map((i) => i.personId).filter((x): x is string => !!x))];
     const liveGroups = new Set((await listGroups(tx, churchId, { ids: groupIds, includeArchived: true })).map((g) => g.id));
@@ -27,19 +28,26 @@ export function saveMembers(db: Db, churchId: string, items: MemberInput[]): Pro
     if (personIds.some((id) => !livePeople.has(id))) throw notFound('Person');
     const out: GroupMemberRow[] = [];
     const joined: Array<{ groupId: string; personId: string; action: 'joined' }> = [];
+    const changes: Parameters<typeof reportChanges>[1] = [];
     for (const item of items) {
       let values: MemberInput = item;
-      if (!item.id && item.groupId && item.personId) {
-        const existing = await findMembership(tx, churchId, item.groupId, item.personId);
-        if (existing) values = { ...item, id: existing.id };
+      let before: GroupMemberRow | undefined;
+      if (item.id) before = (await findMembership(tx, churchId, undefined, undefined, item.id)) ?? undefined;
+      else if (item.groupId && item.personId) {
+        before = await findMembership(tx, churchId, item.groupId, item.personId);
+        if (before) values = { ...item, id: before.id };
         else joined.push({ groupId: item.groupId, personId: item.personId, action: 'joined' });
       }
-      const [row] = await saveRows(tx, groupMembers, churchId, [values as Record<string, unknown>]);
-      out.push(row as GroupMemberRow);
+      const [row] = (await saveRows(tx, groupMembers, churchId, [values as Record<string, unknown>])) as GroupMemberRow[];
+      out.push(row!);
+      const data = { id: row!.id, groupId: row!.groupId, personId: row!.personId, leader: row!.leader, joinDate: row!.joinDate };
+      changes.push({ churchId, entityType: 'groupMember', entityId: row!.id, action: before ? 'updated' : 'created', event: before ? undefined : 'group.member.added', before, after: row, data });
     }
     await recordHistory(tx, churchId, joined);
+    if (report) await reportChanges(report.deps, changes, { req: report.req, tx });
     return out;
-  });
+  };
+  return 'rollback' in db ? run(db) : (db as Db).transaction(run);
 }
 
 /** A membership as the API answers it: the person's name and photo, and the email only for viewers. */

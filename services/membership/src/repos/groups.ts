@@ -129,11 +129,12 @@ export async function memberGroupIds(db: DbOrTx, churchId: string, personId: str
   return new Set(rows.map((r) => r.groupId));
 }
 
-export async function findMembership(db: DbOrTx, churchId: string, groupId: string, personId: string): Promise<GroupMemberRow | undefined> {
+/** A membership by group and person, or by its id. */
+export async function findMembership(db: DbOrTx, churchId: string, groupId?: string, personId?: string, id?: string): Promise<GroupMemberRow | undefined> {
   const [row] = await db
     .select()
     .from(groupMembers)
-    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.groupId, groupId), eq(groupMembers.personId, personId)))
+    .where(and(eq(groupMembers.churchId, churchId), id ? eq(groupMembers.id, id) : and(eq(groupMembers.groupId, groupId!), eq(groupMembers.personId, personId!))))
     .limit(1);
   return row;
 }

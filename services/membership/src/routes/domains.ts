@@ -6,7 +6,7 @@ import { HOST_NAME, checkDomains, saveDomains } from '../domain/domains';
 import { PROXY_CONFIG_JOB } from '../jobs/proxy-config';
 import { deleteDomain, findDomain, findDomainByName, listDomains } from '../repos/domains';
 
-const Domain = z.object({ id: z.string(), churchId: z.string(), domainName: z.string(), lastChecked: z.date().nullable(), isStale: z.boolean() });
+const Domain = z.object({ id: z.string(), churchId: z.string(), domainName: z.string(), siteId: z.string().nullable(), lastChecked: z.date().nullable(), isStale: z.boolean() });
 const DomainList = z.array(Domain);
 const PublicDomain = z.object({ id: z.string(), churchId: z.string(), domainName: z.string() });
 const DomainName = z.string().trim().toLowerCase().max(253).regex(HOST_NAME, 'must be a host name such as www.example.org');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { HttpError, Id, IdList, IdParams, IsoDate, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { HttpError, Id, IdList, IdParams, IsoDate, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { saveMembers, toMember, toPublicMember } from '../domain/group-members';
 import { recordHistory } from '../repos/group-health';
 import { deleteMember, findGroup, listMembers, memberGroupIds } from '../repos/groups';
@@ -111,7 +111,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(
     base,
     { config: { access: requires('GroupMembers.Edit') }, schema: { body: batchOf(MemberSave), response: { 200: GroupMemberList } } },
-    (req) => saveMembers(app.db, req.auth.churchId, req.body),
+    (req) => saveMembers(app.db, req.auth.churchId, req.body, { deps: app.deps, req }),
   );
 
   // B1App's group page: the caller joins a group on their own, as the group's join policy allows. `open`: the
@@ -131,7 +131,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!group || group.archived) throw notFound('Group');
       if (group.joinPolicy === 'request') return { redirect: 'request' as const, message: 'This group takes requests to join: its leaders approve them' };
       if (group.joinPolicy !== 'open') throw new HttpError(403, [{ msg: 'This group is closed to new members: its leaders add people' }]);
-      const [saved] = await saveMembers(app.db, churchId, [{ groupId: group.id, personId }]);
+      const [saved] = await saveMembers(app.db, churchId, [{ groupId: group.id, personId }], { deps: app.deps, req });
       const [row] = await listMembers(app.db, churchId, { id: saved!.id });
       if (!row) throw notFound('Person');
       return toMember(row, false);
@@ -148,6 +148,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       // Someone else's membership (or none) is the same refusal for a caller without the permission.
       if (!removed) throw canView ? notFound('Group member') : unauthorized('Missing permission: GroupMembers.View');
       await recordHistory(tx, req.auth.churchId, [{ groupId: removed.groupId, personId: removed.personId, action: 'left' }]);
+      await reportChanges(
+        app.deps,
+        [{ churchId: req.auth.churchId, entityType: 'groupMember', entityId: removed.id, action: 'destroyed', event: 'group.member.removed', before: removed, data: { id: removed.id, groupId: removed.groupId, personId: removed.personId } }],
+        { req, tx },
+      );
     });
     return {};
   });

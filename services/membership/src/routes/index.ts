@@ -26,6 +26,8 @@ import personFields from './person-fields';
 import webhooks from './webhooks';
 import apiKeys from './api-keys';
 import gdpr from './gdpr';
+import joinRequests from './join-requests';
+import extras from './extras';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -56,4 +58,6 @@ export const routes: FastifyPluginAsync[] = [
   webhooks,
   apiKeys,
   gdpr,
+  joinRequests,
+  extras,
 ];

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, hasPermission, requires } from '@church/auth';
+import { badRequest, crud, unauthorized, type ZodTypeProvider } from '@church/common';
+import { associatedGroups, groups, householdPickups, households, people, sites } from '../db/schema';
+import { membershipDeps } from '../deps';
+import { associationsOf, clearSiteOfDomains, householdOfPerson, outboxJobs, pickupsOf, subDomainTaken } from '../repos/extras';
+import { AssociatedGroup, AssociatedGroupSave, ContentParams, HouseholdParams, JobsAnswer, Pickup, PickupSave, ServerHealth, Site, SiteSave } from '../schemas/extras';
+
+const toPickup = (r: typeof householdPickups.$inferSelect) => ({ ...r, createdDate: r.createdAt });
+
+/**
+ * The smaller resources B1Admin manages: who may collect a household's children, groups tied to another module's
+ * records (plan type teams), a church's additional websites, and the server health screens of server admins.
+ */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = membershipDeps(app);
+
+  // --- household pickup (People.Edit writes; staff, and the household's own people, read) ---
+  crud(app, {
+    path: '/membership/householdpickup',
+    name: 'Pickup person',
+    table: householdPickups,
+    item: Pickup,
+    save: PickupSave,
+    view: requires('People.View'),
+    edit: requires('People.Edit'),
+    only: ['save', 'delete'],
+    references: { householdId: households, personId: people },
+    requiredOnCreate: ['householdId'],
+    toItem: toPickup,
+    changes: { entityType: 'householdPickup' },
+  });
+  app.get('/membership/householdpickup/:householdId', { config: { access: anyUser }, schema: { params: HouseholdParams, response: { 200: z.array(Pickup) } } }, async (req) => {
+    const { churchId, personId } = req.auth;
+    // Who may collect a child, and who may not, is for staff and the family: a custody note is not a member's business.
+    const staff = hasPermission(req.auth, 'People.View') || hasPermission(req.auth, 'People.Edit');
+    if (!staff && !(personId && (await householdOfPerson(app.db, churchId, personId)) === req.params.householdId)) throw unauthorized('Missing permission: People.View');
+    return (await pickupsOf(app.db, churchId, req.params.householdId)).map(toPickup);
+  });
+
+  // --- associated groups (Plans.Edit writes; any signed-in person of the church reads) ---
+  crud(app, {
+    path: '/membership/associatedGroups',
+    name: 'Associated group',
+    table: associatedGroups,
+    item: AssociatedGroup,
+    save: AssociatedGroupSave,
+    view: anyUser,
+    edit: requires('Plans.Edit'),
+    only: ['save', 'delete'],
+    references: { groupId: groups },
+    requiredOnCreate: ['contentType', 'contentId', 'groupId'],
+    changes: { entityType: 'associatedGroup' },
+  });
+  app.get('/membership/associatedGroups/content/:contentType/:contentId', { config: { access: anyUser }, schema: { params: ContentParams, response: { 200: z.array(AssociatedGroup) } } }, (req) =>
+    associationsOf(app.db, req.auth.churchId, req.params),
+  );
+  app.get(
+    '/membership/associatedGroups/group/:groupId',
+    { config: { access: anyUser }, schema: { params: z.object({ groupId: z.uuid() }), querystring: z.object({ contentType: z.string().max(50).optional() }), response: { 200: z.array(AssociatedGroup) } } },
+    (req) => associationsOf(app.db, req.auth.churchId, { groupId: req.params.groupId, contentType: req.query.contentType }),
+  );
+
+  // --- sites (Settings.Edit writes; sub-domains share one namespace with churches') ---
+  crud(app, {
+    path: '/membership/sites',
+    name: 'Site',
+    table: sites,
+    item: Site,
+    save: SiteSave,
+    view: anyUser,
+    edit: requires('Settings.Edit'),
+    only: ['list', 'save', 'delete'],
+    orderBy: sites.name,
+    toRow: async (item) => {
+      if (await subDomainTaken(app.db, item.subDomain, item.id)) throw badRequest('subDomain', 'This sub-domain is taken');
+      return item;
+    },
+    beforeDelete: async (row, req, tx) => clearSiteOfDomains(tx, req.auth.churchId, row.id),
+    changes: { entityType: 'site' },
+  });
+
+  // --- server health (server admins only) ---
+  app.get('/membership/serverHealth', { config: { access: requires('Server.Admin') }, schema: { response: { 200: ServerHealth } } }, async () => {
+    const c = deps.config;
+    const has = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '';
+    const item = (key: string, label: string, value: unknown, detail?: string) => ({ key, label, configured: has(value), ...(detail ? { detail } : {}) });
+    return {
+      environment: c.NODE_ENV,
+      groups: [
+        { group: 'Core', items: [item('environment', 'Environment', c.NODE_ENV, c.NODE_ENV), item('jwtSecret', 'JWT Secret', c.JWT_SECRET), item('encryptionKey', 'Encryption Key', c.ENCRYPTION_KEY), item('appUrl', 'App URL', c.APP_URL, c.APP_URL)] },
+        { group: 'Email', items: [item('mailSystem', 'Mail System', c.SENDGRID_API_KEY, c.SENDGRID_API_KEY ? 'SendGrid' : 'development mailbox'), item('mailFrom', 'Mail From', c.MAIL_FROM, c.MAIL_FROM)] },
+        { group: 'Storage', items: [item('s3Bucket', 'S3 Bucket', c.S3_BUCKET), item('filesBaseUrl', 'Files Base URL', c.FILES_BASE_URL, c.FILES_BASE_URL)] },
+        { group: 'Queue', items: [item('redis', 'Redis', c.REDIS_URL, c.REDIS_URL ? 'BullMQ' : 'in-process')] },
+        { group: 'AI', items: [item('openAiApiUrl', 'OpenAI-compatible API', c.OPENAI_API_URL), item('openAiApiKey', 'OpenAI API Key', c.OPENAI_API_KEY)] },
+        { group: 'Integrations', items: [item('proxyConfigUrl', 'Reverse proxy configuration', c.PROXY_CONFIG_URL), item('membershipPublicUrl', 'Membership public URL', c.MEMBERSHIP_PUBLIC_URL, c.MEMBERSHIP_PUBLIC_URL)] },
+        { group: 'Database Connections', items: [item('db_membership', 'membership database', c.DATABASE_URL, c.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite')] },
+      ],
+    };
+  });
+
+  app.get('/membership/serverHealth/jobs', { config: { access: requires('Server.Admin') }, schema: { response: { 200: JobsAnswer } } }, async () => {
+    const { latest, failures } = await outboxJobs(deps.database);
+    const run = (r: (typeof latest)[number]) => ({
+      id: r.id,
+      jobName: r.name,
+      status: r.state === 'failed' ? 'failed' : r.state === 'done' ? 'success' : r.state,
+      startedAt: r.sent_at ?? r.created_at,
+      durationMs: null,
+      errorMessage: r.last_error,
+    });
+    return { latest: latest.map(run), recentFailures: failures.map(run), depth: await deps.queue.depth() };
+  });
+}
