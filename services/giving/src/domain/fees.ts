@@ -24,12 +24,12 @@ export interface FeeSettings {
 }
 
 /** Fixed parts of the card fee by currency (Stripe's published standard pricing, rounded to the local unit). */
-const CARD_FIXED_CENTS: Record<string, number> = { usd: 30, cad: 30, aud: 30, nzd: 30, eur: 25, gbp: 20, chf: 30, sek: 250, nok: 250, dkk: 180, jpy: 0, mxn: 300, brl: 39, sgd: 50, hkd: 235 };
+const CARD_FIXED_CENTS: ReadonlyMap<string, number> = new Map(Object.entries({ usd: 30, cad: 30, aud: 30, nzd: 30, eur: 25, gbp: 20, chf: 30, sek: 250, nok: 250, dkk: 180, jpy: 0, mxn: 300, brl: 39, sgd: 50, hkd: 235 }));
 
 export function defaultRule(kind: FeeKind, currency: string): FeeRule {
   if (kind === 'bank') return { percent: '0.8', fixed: 0, cap: 5 };
   if (kind === 'paypal') return { percent: '2.9', fixed: 0.3 };
-  return { percent: '2.9', fixed: (CARD_FIXED_CENTS[currency.toLowerCase()] ?? 30) / 100 };
+  return { percent: '2.9', fixed: (CARD_FIXED_CENTS.get(currency.toLowerCase()) ?? 30) / 100 };
 }
 
 /** Parts per million of a percent text (`2.9` → 29000). */
@@ -45,7 +45,8 @@ const centsOf = (v: number | string | undefined | null) => (v === undefined || v
 /** The fee in cents that covers `amountCents` for this kind of payment. */
 export function feeCents(amountCents: number, kind: FeeKind, currency: string, settings: FeeSettings = {}): number {
   if (amountCents <= 0) return 0;
-  const rule = { ...defaultRule(kind, currency), ...(settings[kind] ?? {}) } as FeeRule;
+  const own = Object.hasOwn(settings, kind) ? settings[kind] : undefined;
+  const rule = { ...defaultRule(kind, currency), ...(own ?? {}) } as FeeRule;
   const ppm = ppmOf(rule.percent);
   if (ppm >= 1_000_000n) throw new Error('fee percent must be below 100');
   const fixed = centsOf(rule.fixed);

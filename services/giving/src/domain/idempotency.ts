@@ -17,21 +17,36 @@ export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
 }
 
 /**
- * Runs `work` once per (church, scope, key) within 24 hours: the first request claims the key, a retry with
- * the same key and body answers the stored first answer (status and body) without running anything, the same
- * key with another body is a 400, and a retry while the first is still running is a 409. A failed first
- * attempt (an error answer) releases the key, so the client can retry it.
+ * Who asks: the signed-in user (and the person they act as), or, for a caller without a token, their address.
+ * A key is the caller's own: two donors who happen to send the same key and body are two requests.
+ */
+function callerOf(req: FastifyRequest): string {
+  const auth = req.auth as { id?: string; personId?: string | null } | null | undefined;
+  const who = auth?.id ? `user:${auth.id}:${auth.personId ?? ''}` : `address:${req.ip}`;
+  return createHash('sha256').update(who).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Runs `work` once per (church, scope, caller, key) within 24 hours: the first request claims the key, a retry
+ * by the same caller with the same key and body answers the stored first answer (status and body) without
+ * running anything, the same key with another body is a 400, and a retry while the first is still running is a
+ * 409. A failed first attempt (an error answer) releases the key, so the client can retry it. The key handed to
+ * `work` (and on to the provider as its own idempotency key) names the caller too, so the provider never answers
+ * one donor's payment to another.
  */
 export async function withIdempotency<T>(req: FastifyRequest, reply: FastifyReply, scope: string, work: (key: string | undefined) => Promise<{ status?: number; body: T }>): Promise<T> {
-  const key = idempotencyKeyOf(req);
-  if (!key) {
+  const given = idempotencyKeyOf(req);
+  if (!given) {
     const out = await work(undefined);
     if (out.status) reply.code(out.status);
     return out.body;
   }
   const db = req.server.db;
   const churchId = req.auth.churchId;
-  const requestHash = createHash('sha256').update(JSON.stringify(req.body ?? null)).digest('hex');
+  const caller = callerOf(req);
+  const key = `${caller}:${given}`;
+  // The stored hash covers who asks as well as what: a claim can only ever be answered to its caller.
+  const requestHash = createHash('sha256').update(caller).update('\n').update(JSON.stringify(req.body ?? null)).digest('hex');
   const where = and(eq(idempotencyKeys.churchId, churchId), eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key));
   // A key older than the window is free again.
   await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS))));

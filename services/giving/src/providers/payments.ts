@@ -11,6 +11,11 @@ export const PROVIDERS: readonly ProviderName[] = ['stripe', 'paypal'];
 
 /** The keys of a church's gateway, decrypted for one call. */
 export interface GatewayKeys {
+  /**
+   * the saved gateway's id and version (`<id>@<updatedAt>`): what an adapter is kept under while the process runs
+   * (never the keys themselves); absent for a gateway not saved yet, whose adapter is not kept
+   */
+  version?: string;
   provider: ProviderName;
   publicKey: string | null;
   privateKey: string;

@@ -23,7 +23,10 @@ export interface PaypalOptions {
   timeoutMs: number;
 }
 
-const HOSTS = { sandbox: 'https://api-m.sandbox.paypal.com', production: 'https://api-m.paypal.com' } as const;
+const HOSTS = new Map([
+  ['sandbox', 'https://api-m.sandbox.paypal.com'],
+  ['production', 'https://api-m.paypal.com'],
+]);
 
 /** `fetch` that sends the SDK's requests for PayPal's host to the overriding base address. */
 function rewritingFetch(from: string, to: string): typeof fetch {
@@ -51,7 +54,13 @@ export function paypalError(err: unknown): HttpError {
 
 const unsupported = (what: string) => badRequest('provider', `${what} is not available with the checkout-style gateway (paypal); use the card gateway (stripe)`);
 
-const intervalUnit = (i: string) => ({ day: IntervalUnit.Day, week: IntervalUnit.Week, month: IntervalUnit.Month, year: IntervalUnit.Year })[i] ?? IntervalUnit.Month;
+const INTERVAL_UNITS = new Map([
+  ['day', IntervalUnit.Day],
+  ['week', IntervalUnit.Week],
+  ['month', IntervalUnit.Month],
+  ['year', IntervalUnit.Year],
+]);
+const intervalUnit = (i: string) => INTERVAL_UNITS.get(i) ?? IntervalUnit.Month;
 
 /** What a PayPal event means for the books (pure; the webhook job applies it). */
 export function interpretPaypal(event: ProviderEvent): EventEffect {
@@ -105,7 +114,7 @@ function payerOfOrder(customId: string | undefined): Record<string, string> {
 }
 
 export function paypalProvider(opts: PaypalOptions): PaymentProvider {
-  const host = HOSTS[opts.environment];
+  const host = HOSTS.get(opts.environment)!;
   const base = (opts.apiBase ?? host).replace(/\/+$/, '');
   const client = new Client({
     clientCredentialsAuthCredentials: { oAuthClientId: opts.clientId, oAuthClientSecret: opts.clientSecret },

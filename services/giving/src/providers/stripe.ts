@@ -13,6 +13,9 @@ export const STRIPE_EVENTS = [
   'charge.refunded',
 ] as const;
 
+/** How far from now a webhook's signed timestamp may be, either way (Stripe's own default tolerance). */
+const WEBHOOK_TOLERANCE_SECONDS = 300;
+
 export interface StripeOptions {
   /** `http://127.0.0.1:4242` in tests; unset for api.stripe.com */
   apiBase?: string;
@@ -349,9 +352,14 @@ export function stripeProvider(secretKey: string, webhookKey: string | null, opt
       if (!webhookKey) throw badRequest('webhookKey', 'The gateway has no webhook signing secret');
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(raw, signature, webhookKey);
+        event = stripe.webhooks.constructEvent(raw, signature, webhookKey, WEBHOOK_TOLERANCE_SECONDS);
       } catch (err) {
         throw badRequest('stripe-signature', `Webhook signature verification failed: ${providerMessage(err)}`, 'headers');
+      }
+      // The SDK bounds the signed timestamp in the past only: one in the future is as stale a replay.
+      const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+      if (!(signedAt <= Math.floor(Date.now() / 1000) + WEBHOOK_TOLERANCE_SECONDS)) {
+        throw badRequest('stripe-signature', 'Webhook signature verification failed: Timestamp outside the tolerance zone', 'headers');
       }
       return { id: event.id, type: event.type, created: event.created, payload: event };
     },

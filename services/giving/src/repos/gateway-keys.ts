@@ -9,6 +9,7 @@ import type { GatewayKeys, PaymentProvider, ProviderName } from '../providers/pa
 export function gatewayKeys(secrets: { decrypt(sealed: string): string }, row: typeof gateways.$inferSelect): GatewayKeys {
   const open = (s: string | null) => (s ? secrets.decrypt(s) : null);
   return {
+    ...(row.id && row.updatedAt ? { version: `${row.id}@${row.updatedAt.getTime()}` } : {}),
     provider: row.provider as ProviderName,
     publicKey: row.publicKey,
     privateKey: open(row.privateKey) ?? '',

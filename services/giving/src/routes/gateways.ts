@@ -64,7 +64,8 @@ async function saveGateway(app: FastifyInstance, req: FastifyRequest, churchId: 
   };
 
   const merged = { ...existing, ...values } as GatewayRow;
-  const adapter = deps.providers.payments.forGateway(keysOf(app, merged));
+  // The keys being saved, not yet a saved version: an adapter of its own, not kept.
+  const adapter = deps.providers.payments.forGateway({ ...keysOf(app, merged), version: undefined });
   const base = deps.config.GIVING_PUBLIC_URL?.replace(/\/+$/, '');
   const keyChanged = !!newPrivate && (!existing || newPrivate !== keysOf(app, existing).privateKey);
   // Nothing is provisioned without a public base URL, nor for a webhook set up by hand: the gateway is then saved

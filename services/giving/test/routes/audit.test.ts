@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call, readMailbox } from '@church/common/testing';
 import { customers, donations, gateways, paymentMethods } from '../../src/db/schema';
-import { makeChurch, makeFunds, makePerson, makeStripeGateway, useGiving } from '../setup';
+import { deliver, makeChurch, makeFunds, makePerson, makeStripeGateway, useGiving } from '../setup';
 
 const t = useGiving();
 
@@ -137,5 +138,33 @@ describe('gateways without a public base URL', () => {
     expect(t.stripe.seen.slice(before)).toEqual([]);
     const [row] = await t.app.db.select().from(gateways).where(eq(gateways.churchId, c.churchId));
     expect(row).toMatchObject({ webhookId: null, productId: null });
+  });
+});
+
+describe('changes reported to the audit log and webhooks', () => {
+  const reported = () => t.deps.queue.handedOff.filter((j) => j.name === 'membership.changes').flatMap((j) => (j.data as { records: Array<Record<string, unknown>> }).records);
+
+  it('reports donations entered by hand and recorded from the gateway as donation.created / donation.updated, in their transactions', async () => {
+    const c = makeChurch();
+    await makeStripeGateway(t, c.token(['Settings.Edit']));
+    const edit = c.token(['Donations.Edit']);
+    const [fund] = await makeFunds(t, edit, ['General']);
+    await t.drain();
+    const start = reported().length;
+    const [gift] = (await call(t.app, 'POST', '/giving/donations', { token: edit, body: { amount: 12, funds: [{ fundId: fund, amount: 12 }] } })).json();
+    await call(t.app, 'POST', '/giving/donations', { token: edit, body: { id: gift.id, notes: 'envelope 12' } });
+    // a save refused inside its transaction reports nothing
+    expect((await call(t.app, 'POST', '/giving/donations', { token: edit, body: [{ amount: 1 }, { amount: 1, funds: [{ fundId: fund, amount: 2 }] }] })).statusCode).toBe(400);
+    const pi = { id: `pi_${randomUUID().slice(0, 10)}`, object: 'payment_intent', amount: 700, amount_received: 700, currency: 'usd', payment_method_types: ['card'], status: 'succeeded', metadata: { churchId: c.churchId, funds: `${fund}:700` } };
+    await deliver(t, c.churchId, t.stripe.event('payment_intent.succeeded', pi));
+    await t.drain();
+    const mine = reported().slice(start).filter((r) => r.churchId === c.churchId && r.entityType === 'donation');
+    expect(mine.map((r) => [r.event, r.action])).toEqual([
+      ['donation.created', 'created'],
+      ['donation.updated', 'updated'],
+      ['donation.created', 'created'],
+    ]);
+    expect(mine[1]!.changes).toEqual({ notes: { before: null, after: 'envelope 12' } });
+    expect(mine[2]!.data).toMatchObject({ amount: 7, transactionId: pi.id, status: 'complete' });
   });
 });

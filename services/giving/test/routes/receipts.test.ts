@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { EmailMessage } from '@church/common';
+import { DELIVERY_RETRIES, type EmailMessage } from '@church/common';
+import { call } from '@church/common/testing';
 import { pendingReceipts } from '../../src/db/schema';
 import { receiptsSweep } from '../../src/jobs';
-import { deliver, makeChurch, makeFunds, makeStripeGateway, useGiving } from '../setup';
+import { deliver, makeChurch, makeFunds, makePerson, makeStripeGateway, useGiving } from '../setup';
 
 // Receipts of webhook gifts: pending with the donation, sent in batches by `giving.receipts`.
 const sent: EmailMessage[] = [];
@@ -87,5 +88,38 @@ describe('receipts of webhook gifts', () => {
     await t.deps.queue.enqueue(receiptsSweep, {});
     await t.drain();
     expect(to().sort()).toEqual([`fresh-${c.churchId}@example.test`, `stale-${c.churchId}@example.test`]);
+  });
+});
+
+describe('receipts of gifts entered by hand (issue 32)', () => {
+  const outbox = (name: string, churchId: string) =>
+    t.app.db.execute(sql`select name, data, attempts, state from job_outbox where name = ${name} and (data->>'churchId' = ${churchId} or data->>'to' like ${`%-${churchId}@example.test`})`).then((r) => (r as unknown as { rows: Array<{ name: string; data: Record<string, string>; attempts: number }> }).rows);
+
+  it('writes the receipt job with the donation, retried as long as a delivery to a person is, and sends the mail as giving.email', async () => {
+    const c = makeChurch();
+    const donor = makePerson('Rita', 'Receipt', `rita-${c.churchId}@example.test`, c.churchId);
+    const [general] = await makeFunds(t, c.token(['Donations.Edit']), ['General']);
+    const [gift] = (await call(t.app, 'POST', '/giving/donations', { token: c.token(['Donations.Edit']), body: { personId: donor.id, amount: 15, funds: [{ fundId: general, amount: 15 }] } })).json();
+    expect(await outbox('giving.receipt', c.churchId)).toEqual([expect.objectContaining({ data: { churchId: c.churchId, donationId: gift.id }, attempts: DELIVERY_RETRIES.attempts })]);
+    await t.drain();
+    expect(await outbox('giving.email', c.churchId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ to: donor.email, subject: 'Thank you for your gift to Grace Church' }), attempts: DELIVERY_RETRIES.attempts })]);
+    expect(sent.filter((m) => m.to === donor.email)).toHaveLength(1);
+  });
+
+  it('writes no receipt when the save does not commit', async () => {
+    const c = makeChurch();
+    const donor = makePerson('Nora', 'None', `nora-${c.churchId}@example.test`, c.churchId);
+    const [general] = await makeFunds(t, c.token(['Donations.Edit']), ['General']);
+    const res = await call(t.app, 'POST', '/giving/donations', {
+      token: c.token(['Donations.Edit']),
+      body: [
+        { personId: donor.id, amount: 15 },
+        { personId: donor.id, amount: 10, funds: [{ fundId: general, amount: 20 }] },
+      ],
+    });
+    expect(res.statusCode).toBe(400);
+    await t.drain();
+    expect(await outbox('giving.receipt', c.churchId)).toEqual([]);
+    expect(sent.filter((m) => m.to === donor.email)).toEqual([]);
   });
 });
