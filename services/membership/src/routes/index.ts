@@ -28,6 +28,7 @@ import apiKeys from './api-keys';
 import gdpr from './gdpr';
 import joinRequests from './join-requests';
 import extras from './extras';
+import lists from './lists';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -60,4 +61,5 @@ export const routes: FastifyPluginAsync[] = [
   gdpr,
   joinRequests,
   extras,
+  lists,
 ];

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requires } from '@church/auth';
+import { IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
+import { savedLists } from '../db/schema';
+import { householdSql, rulesSql } from '../domain/list-rules';
+import { PersonRecords, toPerson, viewerOf } from '../domain/person';
+import { listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
+import { peopleScope, peopleWhere } from '../repos/people';
+import { PreviewBody, SavedList, SavedListSave, type RuleGroup } from '../schemas/lists';
+
+const BASE = '/membership/lists';
+const toList = (r: { list: SavedListRow; createdByPersonName: string | null }) => ({ ...r.list, createdByPersonName: r.createdByPersonName });
+
+/**
+ * Saved people lists (B1Admin's people page): a named search kept with the screen's own filter state and a rules
+ * tree the server evaluates (`GET /lists/:id/people`), shared with the church's staff or private to its maker.
+ */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const me = (req: FastifyRequest) => req.auth.personId ?? null;
+
+  /** The people a rules tree finds, within the caller's view of people. */
+  const evaluate = async (req: FastifyRequest, rules: RuleGroup, inclusion: string | null | undefined) => {
+    const { churchId } = req.auth;
+    const where = await rulesSql(rules, {
+      churchId,
+      internal: app.deps.internal,
+      listRules: async (id) => {
+        const [row] = await listsVisible(app.db, churchId, me(req), id);
+        return row ? { rules: row.list.rules as RuleGroup | null, householdInclusion: row.list.householdInclusion } : undefined;
+      },
+    });
+    return (await peopleWhere(app.db, peopleScope(churchId, viewerOf(req.auth), householdSql(where, inclusion, churchId)))).map(toPerson);
+  };
+
+  // Saves and deletes through crud: only lists the caller may see (another's private list is a 404), new ones theirs.
+  crud(app, {
+    path: BASE,
+    name: 'List',
+    table: savedLists,
+    item: SavedList,
+    save: SavedListSave,
+    view: requires('People.View'),
+    edit: requires('People.Edit'),
+    only: ['save', 'delete'],
+    scope: { where: (req) => visibleTo(me(req)) },
+    toRow: (item, req) => ({
+      ...item,
+      conditions: item.conditions ?? null,
+      householdInclusion: item.householdInclusion ?? undefined,
+      ...(item.id ? {} : { createdByPersonId: me(req) }),
+    }),
+    toItem: (row) => ({ ...row, createdByPersonName: null }),
+    changes: { entityType: 'list' },
+  });
+
+  app.get(BASE, { config: { access: requires('People.View') }, schema: { response: { 200: z.array(SavedList) } } }, async (req) =>
+    (await listsVisible(app.db, req.auth.churchId, me(req))).map(toList),
+  );
+
+  app.get(`${BASE}/:id`, { config: { access: requires('People.View') }, schema: { params: IdParams, response: { 200: SavedList } } }, async (req) => {
+    const [row] = await listsVisible(app.db, req.auth.churchId, me(req), req.params.id);
+    if (!row) throw notFound('List');
+    return toList(row);
+  });
+
+  app.get(`${BASE}/:id/people`, { config: { access: requires('People.View') }, schema: { params: IdParams, response: { 200: PersonRecords } } }, async (req) => {
+    const [row] = await listsVisible(app.db, req.auth.churchId, me(req), req.params.id);
+    if (!row) throw notFound('List');
+    const rules = (row.list.rules as RuleGroup | null) ?? { match: 'all' as const, conditions: [] };
+    return evaluate(req, rules, row.list.householdInclusion);
+  });
+
+  // The people a rules tree would find, before it is saved.
+  app.post(`${BASE}/preview`, { config: { access: requires('People.View') }, schema: { body: PreviewBody, response: { 200: PersonRecords } } }, (req) =>
+    evaluate(req, req.body.rules, req.body.householdInclusion),
+  );
+}
