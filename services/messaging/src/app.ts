@@ -1,20 +1,25 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, notifyPeople, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { messagingConfig, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type MessagingProviders } from './providers';
 import { messagingJobs } from './jobs';
+import { OWNED } from './jobs/contracts';
 
-export type MessagingDeps = ModuleDeps<Config, MessagingProviders>;
+export type { MessagingDeps } from './deps';
 
-/** What the messaging deployable is made of; main, worker, migrate and tests all start from it. */
+/**
+ * What the messaging deployable is made of; main, worker, migrate and tests all start from it. The composition root:
+ * it imports routes, jobs and providers, and nothing of the module imports it (they reach the typed deps through
+ * `deps.ts`).
+ */
 export const messaging = defineModule<Config, MessagingProviders>({
   module: 'messaging',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   providers: buildProviders,
   jobs: (deps) => [emailJob('messaging', () => deps.mailer), ...messagingJobs(deps)],
-  owns: [notifyPeople],
+  owns: OWNED,
 });
 export const definition = messaging.definition;
 

@@ -4,6 +4,25 @@ import { useMessaging } from './setup';
 
 const t = useMessaging();
 
+/** Routes the apps call that the spec does not list (all JWT), from `shared/clients/frontend-calls.json`. */
+const APP_ROUTES = [
+  'DELETE /messaging/messages/:id',
+  'POST /messaging/messages/:id/reactions',
+  'DELETE /messaging/privatemessages/:id',
+  'DELETE /messaging/notifications/my',
+  'GET /messaging/texting/credits',
+  'GET /messaging/devices/my',
+  'DELETE /messaging/emailTemplates/:churchId/:id',
+  // the email templates again under the open-source server's controller path inside the module
+  'GET /messaging/messaging/emailTemplates',
+  'GET /messaging/messaging/emailTemplates/:id',
+  'GET /messaging/messaging/emailTemplates/preview/:groupId',
+  'POST /messaging/messaging/emailTemplates',
+  'POST /messaging/messaging/emailTemplates/send',
+  'DELETE /messaging/messaging/emailTemplates/:id',
+  'DELETE /messaging/messaging/emailTemplates/:churchId/:id',
+];
+
 const spec = (routesJson as Array<{ module: string; method: string; path: string; auth: string }>).filter((r) => r.module === 'messaging');
 
 describe('every messaging route', () => {
@@ -18,9 +37,17 @@ describe('every messaging route', () => {
     }
   });
 
+  it('serves the apps\' calls besides the spec\'s, each with its access', () => {
+    const registered = new Map(t.app.routeList.map((r) => [`${r.method} ${r.url.toLowerCase()}`, r.access]));
+    for (const route of APP_ROUTES) {
+      const [method, url] = route.split(' ');
+      expect([route, registered.get(`${method} ${url!.toLowerCase()}`) !== undefined]).toEqual([route, true]);
+    }
+  });
+
   it('refuses callers without a valid token or the permission, and never fails for another church', async () => {
     const report = await expectRoutesGuarded(t.app);
-    expect(report.guarded).toBe(spec.filter((r) => r.auth === 'JWT').length);
+    expect(report.guarded).toBe(spec.filter((r) => r.auth === 'JWT').length + APP_ROUTES.length);
     expect(report.internal).toBe(2); // internal/query and internal/blockedips/clear
     expect(report.total).toBe(report.guarded + report.internal + report.public);
   });

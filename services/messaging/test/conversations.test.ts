@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '@church/common';
 import { call } from '@church/common/testing';
 import { blockedIps, conversations, messages, notifications } from '../src/db/schema';
-import { postMessages } from '../src/repos/conversations';
+import { postMessages } from '../src/repos/messages';
 import { makeChurch, useMessaging } from './setup';
 
 const t = useMessaging();
@@ -267,5 +267,38 @@ describe('conversations and messages', () => {
     expect(ok.statusCode).toBe(200);
     const upd = await call(t.app, 'POST', '/messaging/conversations', { token, body: { id: ok.json()[0].id, contentType: 'event', contentId: 'e1', title: 'B' } });
     expect(upd.json()[0].title).toBe('B');
+  });
+});
+
+describe('names of Object.prototype as content types (issue 31)', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('%s is refused as a content type (400), never a 500, and no error shows a function', async (type) => {
+    const church = makeChurch();
+    const token = church.token(['People.View', 'Content.Edit']);
+    const sealed = encodeURIComponent(t.app.deps.secrets.encrypt(randomUUID()));
+    const answers = [
+      await call(t.app, 'GET', `/messaging/conversations/messages/${type}/x`, { token }),
+      await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${type}/x`),
+      await call(t.app, 'GET', `/messaging/conversations/current/${church.churchId}/${type}/${sealed}`),
+      await call(t.app, 'POST', '/messaging/conversations', { token, body: [{ contentType: type, contentId: 'x' }] }),
+      await call(t.app, 'POST', '/messaging/conversations/start', { token, body: { contentType: type, contentId: 'x', comment: 'hi' } }),
+      await call(t.app, 'GET', `/messaging/deliverylogs/content/${type}/x`, { token }),
+      await call(t.app, 'POST', '/messaging/notifications/create', { token, body: { peopleIds: [randomUUID()], contentType: type, message: 'hi' } }),
+    ];
+    for (const res of answers) {
+      expect([res.statusCode, res.json().errors[0].param]).toEqual([400, expect.stringMatching(/contentType$/)]);
+      expect(res.body).not.toMatch(/function|=>|native code/);
+    }
+  });
+
+  it('gates person notes by a lookup that finds nothing for any other word', async () => {
+    const church = makeChurch();
+    const conv = randomUUID();
+    await t.app.db.insert(conversations).values({ id: conv, churchId: church.churchId, contentType: 'valueOf2', contentId: 'x' });
+    const res = await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${conv}`);
+    expect(res.statusCode).toBe(200);
+    const note = randomUUID();
+    await t.app.db.insert(conversations).values({ id: note, churchId: church.churchId, contentType: 'person', contentId: randomUUID() });
+    const refused = await call(t.app, 'GET', `/messaging/conversations/${church.churchId}/${note}`);
+    expect([refused.statusCode, refused.json().errors[0]]).toEqual([401, 'Missing permission: People.Edit']);
   });
 });

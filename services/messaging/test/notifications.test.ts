@@ -48,12 +48,12 @@ describe('notifications and preferences', () => {
     expect(mail[0]!.text).toContain('https://app.church.local/tasks/t1');
     expect(readMailbox(t.config).some((m) => m.to === quiet.email || m.to === pushy.email)).toBe(false);
     const logs = await t.app.db.select().from(deliveryLogs).where(eq(deliveryLogs.churchId, church.churchId));
-    expect(logs.map((l) => `${l.channel}:${l.status}:${l.personId === pushy.id ? 'pushy' : l.personId === emailer.id ? 'emailer' : 'other'}`).sort()).toEqual(['email:sent:emailer', 'push:sent:pushy']);
+    expect(logs.map((l) => `${l.channel}:${l.status}:${l.personId === pushy.id ? 'pushy' : l.personId === emailer.id ? 'emailer' : 'other'}`).sort()).toEqual(['email:queued:emailer', 'push:sent:pushy']);
 
     const pushyToken = church.token([], { personId: pushy.id });
-    expect((await call(t.app, 'GET', '/messaging/notifications/unreadCount', { token: pushyToken })).json()).toEqual({ count: 1 });
+    expect((await call(t.app, 'GET', '/messaging/notifications/unreadCount', { token: pushyToken })).json()).toEqual({ count: 1, notificationCount: 1, pmCount: 0 });
     expect((await call(t.app, 'GET', '/messaging/notifications/my', { token: pushyToken })).json()).toHaveLength(1);
-    expect((await call(t.app, 'GET', '/messaging/notifications/unreadCount', { token: pushyToken })).json()).toEqual({ count: 0 });
+    expect((await call(t.app, 'GET', '/messaging/notifications/unreadCount', { token: pushyToken })).json()).toEqual({ count: 0, notificationCount: 0, pmCount: 0 });
     // delivery logs: staff read by person and recent; a person reads their own
     const staff = church.token(['People.View']);
     expect((await call(t.app, 'GET', `/messaging/deliverylogs/person/${pushy.id}`, { token: pushyToken })).json()).toHaveLength(1);

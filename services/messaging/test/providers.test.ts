@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import twilio from 'twilio';
+import { DELIVERY_RETRIES } from '@church/common';
 import { call, fakeServer, readMailbox, readOutbox, type FakeAnswer, type FakeRequest } from '@church/common/testing';
 import { consentLogs, deliveryLogs, devices, textingProviders } from '../src/db/schema';
-import { htmlToText } from '../src/domain/text';
 import { mergeFields } from '../src/domain/merge';
 import { makeChurch, startMessaging, type MessagingTest } from './setup';
 
@@ -13,6 +13,7 @@ let fake: Awaited<ReturnType<typeof fakeServer>>;
 /** per-test behaviour of the fake providers */
 let twilioAnswer: (req: FakeRequest) => FakeAnswer;
 let sendgridAnswer: (req: FakeRequest) => FakeAnswer;
+let balanceAnswer: (req: FakeRequest) => FakeAnswer;
 let smsCount = 0;
 
 const okTwilio = (req: FakeRequest): FakeAnswer => ({ status: 201, body: { sid: `SM${String(++smsCount).padStart(32, '0')}`, status: 'queued', to: req.form.get('To'), from: req.form.get('From'), body: req.form.get('Body') } });
@@ -29,6 +30,7 @@ beforeAll(async () => {
       return { body: { name: 'projects/proj/messages/0:123' } };
     }
     if (/^\/2010-04-01\/Accounts\/[^/]+\/Messages\.json$/.test(req.path)) return twilioAnswer(req);
+    if (/^\/2010-04-01\/Accounts\/[^/]+\/Balance\.json$/.test(req.path)) return balanceAnswer(req);
     if (req.path === '/v3/mail/send') return sendgridAnswer(req);
     return { status: 404, body: { error: 'unknown' } };
   });
@@ -52,12 +54,21 @@ afterAll(async () => {
 beforeEach(() => {
   twilioAnswer = okTwilio;
   sendgridAnswer = () => ({ status: 202 });
+  balanceAnswer = (req) => ({ body: { account_sid: req.path.split('/')[3], balance: '12.34', currency: 'USD' } });
 });
 
 async function addProvider(church: ReturnType<typeof makeChurch>) {
   const res = await call(t.app, 'POST', '/messaging/texting/providers', { token: church.token(['Texting.Send']), body: { provider: 'twilio', name: 'Main', apiKey: 'AC0123456789', apiSecret: AUTH_TOKEN, fromNumber: '+15550000000' } });
   expect(res.statusCode).toBe(200);
   return res.json()[0] as { id: string; apiKey: string; apiSecret: string };
+}
+
+/** What messaging reported to membership's audit log for a church and kind of record (the test app hands the job off). */
+function reported(churchId: string, entityType: string) {
+  return t.app.deps.queue.handedOff
+    .filter((j) => j.name === 'membership.changes')
+    .flatMap((j) => (j.data as { records: Array<{ churchId: string; entityType: string; action: string; changes?: Record<string, unknown> }> }).records)
+    .filter((r) => r.churchId === churchId && r.entityType === entityType);
 }
 
 function signed(url: string, params: Record<string, string>) {
@@ -108,6 +119,13 @@ describe('texting through the Twilio SDK against a loopback fake', () => {
     expect((await call(t.app, 'GET', '/messaging/texting/providers', { token: church.token(['Texting.Send']) })).json()[0]).toMatchObject({ name: 'Renamed', apiSecret: '••••••••' });
     expect((await call(t.app, 'POST', '/messaging/texting/providers', { token: church.token(['Texting.Send']), body: { provider: 'twilio' } })).statusCode).toBe(400);
     expect((await call(t.app, 'DELETE', `/messaging/texting/providers/${saved.id}`, { token: makeChurch().token(['Texting.Send']) })).statusCode).toBe(404);
+    expect((await call(t.app, 'DELETE', `/messaging/texting/providers/${saved.id}`, { token: church.token(['Texting.Send']) })).statusCode).toBe(200);
+    // the texting settings' changes are in the audit log, field by field, without the credentials
+    await t.drain();
+    const changes = reported(church.churchId, 'textingProvider');
+    expect(changes.map((c) => c.action).sort()).toEqual(['created', 'destroyed', 'updated']);
+    expect(changes.find((c) => c.action === 'updated')!.changes).toEqual({ name: { before: 'Main', after: 'Renamed' } });
+    expect(JSON.stringify(changes)).not.toMatch(/AC0123456789|twilio-auth-token|apiSecret|apiKey/);
   });
 
   it('previews and texts every eligible member of a group once, never the opted out, and records each recipient', async () => {
@@ -154,6 +172,44 @@ describe('texting through the Twilio SDK against a loopback fake', () => {
     expect((await call(t.app, 'POST', '/messaging/texting/sendPerson', { token: church.token(['Texting.Send']), body: { personId: opted.id, message: 'Hi' } })).statusCode).toBe(400);
   });
 
+  it('B1Admin:src/settings/components/TextingSettingsEdit.tsx reads the balance Twilio reports, or a 400 naming what is missing', async () => {
+    const church = makeChurch();
+    const token = church.token(['Texting.Send']);
+    let res = await call(t.app, 'GET', '/messaging/texting/credits', { token });
+    expect([res.statusCode, res.json().errors[0].param]).toEqual([400, 'provider']);
+    expect(res.json().errors[0].msg).toMatch(/No texting provider is configured/);
+    // the apps' other providers are refused by name: this server sends through Twilio
+    res = await call(t.app, 'POST', '/messaging/texting/providers', { token, body: [{ churchId: church.churchId, provider: 'Clearstream', apiKey: 'k', enabled: true }] });
+    expect([res.statusCode, res.json().errors[0].param]).toEqual([400, 'provider']);
+    expect(res.json().errors[0].msg).toMatch(/Clearstream is not a texting provider this server sends through/);
+    await addProvider(church);
+    res = await call(t.app, 'GET', '/messaging/texting/credits', { token });
+    expect([res.statusCode, res.json()]).toEqual([200, { configured: true, supported: true, provider: 'twilio', hasCredits: true, balance: '12.34', currency: 'USD' }]);
+    const asked = fake.seen.filter((r) => r.path === '/2010-04-01/Accounts/AC0123456789/Balance.json');
+    expect(asked.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from(`AC0123456789:${AUTH_TOKEN}`).toString('base64')}`);
+    balanceAnswer = () => ({ body: { account_sid: 'AC0123456789', balance: '-0.50', currency: 'USD' } });
+    expect((await call(t.app, 'GET', '/messaging/texting/credits', { token })).json()).toMatchObject({ hasCredits: false, balance: '-0.50' });
+    balanceAnswer = () => ({ status: 500, body: { code: 20500, message: 'Internal Server Error', status: 500 } });
+    res = await call(t.app, 'GET', '/messaging/texting/credits', { token });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().errors[0]).toMatch(/^Twilio failed/);
+    expect((await call(t.app, 'GET', '/messaging/texting/credits', { token: church.token() })).statusCode).toBe(401);
+  });
+
+  it('reads an inbound webhook of at most a few kilobytes: an SMS is 1,600 characters (issue 31)', async () => {
+    const church = makeChurch();
+    const provider = await addProvider(church);
+    const url = `/messaging/texting/webhooks/${provider.id}/inbound`;
+    const huge = { MessageSid: 'SMbig0001', From: '+15554000009', To: '+15550000000', Body: 'x'.repeat(200_000) };
+    const res = await t.app.inject({ method: 'POST', url, payload: new URLSearchParams(huge).toString(), headers: signed(`https://api.church.test${url}`, huge) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().errors[0]).toBe('Body is too large');
+    // the longest SMS, written out in the form's escaping, still fits
+    const longest = { MessageSid: 'SMlong001', From: '+15554000009', To: '+15550000000', Body: '🙏'.repeat(800) };
+    const ok = await t.app.inject({ method: 'POST', url, payload: new URLSearchParams(longest).toString(), headers: signed(`https://api.church.test${url}`, longest) });
+    expect(ok.statusCode).toBe(200);
+  });
+
   it('handles inbound STOP then START (Twilio-signed), keeps a consent log, and applies status callbacks', async () => {
     const church = makeChurch();
     const provider = await addProvider(church);
@@ -196,7 +252,7 @@ describe('texting through the Twilio SDK against a loopback fake', () => {
 });
 
 describe('group email through SendGrid against a loopback fake', () => {
-  it('merges fields (escaped), sends with a plain-text part, counts failures and people without email', async () => {
+  it('merges fields (escaped), queues one mail per address with a plain-text part, and retries a failing provider', async () => {
     const church = makeChurch();
     t.membership.addChurch(church.churchId, 'Grace & Truth');
     const groupId = randomUUID();
@@ -215,7 +271,9 @@ describe('group email through SendGrid against a loopback fake', () => {
       body: { groupId, subject: 'News for {{firstName}}', htmlContent: '<p>Dear {{ firstName }} {{lastName}},</p><p>Welcome to {{churchName}}. <a href="https://church.test/events">See events</a></p>' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ totalMembers: 3, recipientCount: 2, successCount: 1, failCount: 1, noEmailCount: 1 });
+    // handed to the mail job (delivery retries) in one transaction with their logs: counted as queued
+    expect(res.json()).toEqual({ totalMembers: 3, recipientCount: 2, successCount: 2, failCount: 0, noEmailCount: 1 });
+    await t.drain();
     const toAnn = fake.seen.find((r) => r.path === '/v3/mail/send' && JSON.stringify(r.json).includes(ann.email!))!;
     const mail = toAnn.json as { subject: string; content: Array<{ type: string; value: string }> };
     expect(toAnn.headers.authorization).toBe('Bearer SG.test-key');
@@ -228,7 +286,11 @@ describe('group email through SendGrid against a loopback fake', () => {
     expect(text.split('\n').filter((l) => l.trim()).length).toBeGreaterThanOrEqual(2);
     expect(readMailbox(t.config)).toEqual([]);
     const logs = await t.app.db.select().from(deliveryLogs).where(and(eq(deliveryLogs.churchId, church.churchId), eq(deliveryLogs.channel, 'email')));
-    expect(logs.map((l) => l.status).sort()).toEqual(['failed', 'sent']);
+    expect(logs.map((l) => l.status).sort()).toEqual(['queued', 'queued']);
+    // the provider kept failing for Fay: her mail was tried with the delivery retries, then kept as failed in the outbox
+    expect(fake.seen.filter((r) => r.path === '/v3/mail/send' && JSON.stringify(r.json).includes(failing.email!)).length).toBe(DELIVERY_RETRIES.attempts);
+    const failed = await t.app.deps.database.rows<{ n: number }>(`select count(*)::int as n from job_outbox where state = 'failed' and name = 'messaging.email' and data->>'to' = $1`, [failing.email]);
+    expect(failed[0]!.n).toBe(1);
     // a leader of another group may not write to this one
     expect((await call(t.app, 'POST', '/messaging/emailTemplates/send', { token: church.token([], { leaderGroupIds: [randomUUID()] }), body: { groupId, subject: 's', htmlContent: 'h' } })).statusCode).toBe(401);
   });
@@ -265,13 +327,13 @@ describe('blocked IPs', () => {
     expect(cleared.json()).toEqual({ removed: 1 });
     expect((await call(t.app, 'POST', '/messaging/messages/send', { body: { churchId: church.churchId, conversationId: conv.json()[0].id, content: 'hello' } })).statusCode).toBe(200);
     expect((await call(t.app, 'POST', '/messaging/internal/blockedips/clear', { body: [{ serviceId, churchId: church.churchId }] })).statusCode).toBe(401);
+    await t.drain();
+    expect(reported(church.churchId, 'blockedIp').map((c) => c.action).sort()).toEqual(['created', 'destroyed']);
   });
 });
 
-describe('text helpers', () => {
-  it('writes a plain-text part with paragraphs and links intact', () => {
-    const text = htmlToText('<p>First paragraph.</p><p>Second with <a href="https://x.test/a">a link</a>.</p>');
-    expect(text).toMatch(/First paragraph\.\n\nSecond with a link \[https:\/\/x\.test\/a\]\./);
+describe('merge fields', () => {
+  it('fills the known fields, escaped for HTML, and leaves others as written', () => {
     expect(mergeFields('{{firstName}} {{unknown}} {{email}}', { firstName: 'A&B', email: 'a@b' })).toBe('A&amp;B {{unknown}} a@b');
   });
 });

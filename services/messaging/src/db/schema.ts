@@ -40,6 +40,24 @@ export const messages = pgTable(
   (t) => [index('messages_conversation_idx').on(t.churchId, t.conversationId, t.timeSent)],
 );
 
+/** A person's emoji on a message (one row per person, message and emoji: a second tap takes it back). */
+export const messageReactions = pgTable(
+  'message_reactions',
+  {
+    id: id(),
+    churchId: churchId(),
+    messageId: uuid('message_id').notNull(),
+    conversationId: uuid('conversation_id').notNull(),
+    personId: uuid('person_id').notNull(),
+    emoji: text('emoji').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('message_reactions_person_idx').on(t.churchId, t.messageId, t.personId, t.emoji),
+    index('message_reactions_conversation_idx').on(t.churchId, t.conversationId),
+  ],
+);
+
 /** A private conversation between two people; `notifyPersonId` is who has not read its last message. */
 export const privateMessages = pgTable(
   'private_messages',
@@ -52,11 +70,16 @@ export const privateMessages = pgTable(
     notifyPersonId: uuid('notify_person_id'),
     deliveryMethod: text('delivery_method'),
     updatedAt: at('updated_at').notNull().defaultNow(),
+    /** each side may take the conversation out of their inbox; a new message brings it back */
+    hiddenByFrom: boolean('hidden_by_from').notNull().default(false),
+    hiddenByTo: boolean('hidden_by_to').notNull().default(false),
   },
   (t) => [
     index('private_messages_from_idx').on(t.churchId, t.fromPersonId),
     index('private_messages_to_idx').on(t.churchId, t.toPersonId),
     uniqueIndex('private_messages_conversation_idx').on(t.churchId, t.conversationId),
+    // the private conversations waiting for a person (the badge's `pmCount`)
+    index('private_messages_notify_idx').on(t.churchId, t.notifyPersonId).where(sql`${t.notifyPersonId} is not null`),
   ],
 );
 
@@ -80,9 +103,9 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_person_idx').on(t.churchId, t.personId, t.timeSent),
     index('notifications_unread_idx').on(t.isNew, t.emailedAt),
-    // a person's unread notifications (the badge count, marking read): only the unread ones are in it, so a count
-    // reads these entries alone (index-only), not every notification the person ever had
-    index('notifications_person_unread_idx').on(t.churchId, t.personId).where(sql`${t.isNew}`),
+    // a person's unread notifications (the badge counts, marking read): only the unread ones are in it, with their
+    // content type, so the counts read these entries alone (index-only), not every notification the person ever had
+    index('notifications_person_unread_type_idx').on(t.churchId, t.personId, t.contentType).where(sql`${t.isNew}`),
   ],
 );
 

@@ -1,20 +1,24 @@
-import { and, eq, or } from 'drizzle-orm';
 import { hasPermission, type Claims } from '@church/auth';
 import { unauthorized, type DbOrTx } from '@church/common';
-import { privateMessages } from '../db/schema';
+import { pairsOfConversations } from '../repos/private-messages';
 
-/** Person-note conversation types and the permission each needs (spec: Conversations, access rule). */
-const NOTE_PERMISSION: Record<string, string> = {
-  person: 'People.Edit',
-  personConfidential: 'People.View Confidential Notes',
-};
+/**
+ * Person-note conversation types and the permission each needs (spec: Conversations, access rule). A `Map`: the
+ * type is the caller's string, and `constructor` or `__proto__` must find nothing (a plain object would answer its
+ * prototype's function).
+ */
+const NOTE_PERMISSION = new Map<string, string>([
+  ['person', 'People.Edit'],
+  ['personConfidential', 'People.View Confidential Notes'],
+]);
 
-export const isPersonNote = (contentType: string | null | undefined) => !!contentType && contentType in NOTE_PERMISSION;
+export const isPersonNote = (contentType: string | null | undefined) => !!contentType && NOTE_PERMISSION.has(contentType);
 
 /** Whether the caller may open a conversation of this type: person notes need the notes permission of the membership API. */
 export function canSeeConversation(auth: Claims | null | undefined, contentType: string | null | undefined): boolean {
-  if (!contentType || !(contentType in NOTE_PERMISSION)) return true;
-  return !!auth && hasPermission(auth, NOTE_PERMISSION[contentType]!, 'MembershipApi');
+  const permission = contentType ? NOTE_PERMISSION.get(contentType) : undefined;
+  if (!permission) return true;
+  return !!auth && hasPermission(auth, permission, 'MembershipApi');
 }
 
 /**
@@ -22,14 +26,19 @@ export function canSeeConversation(auth: Claims | null | undefined, contentType:
  * permission of the membership API from the caller's token; other types pass.
  */
 export function assertConversationAccess(auth: Claims | null | undefined, contentType: string | null | undefined): void {
-  if (!canSeeConversation(auth, contentType)) throw unauthorized(`Missing permission: ${NOTE_PERMISSION[contentType!]}`);
+  if (!canSeeConversation(auth, contentType)) throw unauthorized(`Missing permission: ${NOTE_PERMISSION.get(contentType!)}`);
+}
+
+/** Person-note reads also need a token of the conversation's own church (the public routes name any church). */
+export function assertNoteChurch(auth: Claims | null | undefined, conv: { churchId: string; contentType: string }): void {
+  if (isPersonNote(conv.contentType) && auth?.churchId !== conv.churchId) throw unauthorized('Missing permission');
 }
 
 /**
  * The conversation types `assertConversationAccess` refuses this caller, for a statement that applies the rule
  * itself (asked without throwing: a public caller is refused both note types on every post).
  */
-export const deniedConversationTypes = (auth: Claims | null | undefined): string[] => Object.keys(NOTE_PERMISSION).filter((type) => !canSeeConversation(auth, type));
+export const deniedConversationTypes = (auth: Claims | null | undefined): string[] => [...NOTE_PERMISSION.keys()].filter((type) => !canSeeConversation(auth, type));
 
 /** Staff who may act on other people's records of this module. */
 export const isStaff = (auth: Claims, ...permissions: string[]) => permissions.some((p) => hasPermission(auth, p, 'MessagingApi'));
@@ -60,13 +69,10 @@ export const PRIVATE_TYPE = 'privateMessage';
 async function closedPrivate(db: DbOrTx, auth: Claims | null | undefined, convs: Array<{ id: string; churchId: string; contentType: string }>): Promise<Set<string>> {
   const priv = convs.filter((c) => c.contentType === PRIVATE_TYPE);
   if (!priv.length) return new Set();
-  const pairs = await db
-    .select({ churchId: privateMessages.churchId, conversationId: privateMessages.conversationId, from: privateMessages.fromPersonId, to: privateMessages.toPersonId })
-    .from(privateMessages)
-    .where(or(...priv.map((c) => and(eq(privateMessages.churchId, c.churchId), eq(privateMessages.conversationId, c.id)))));
+  const pairs = await pairsOfConversations(db, priv);
   const paired = new Set(pairs.map((r) => r.conversationId));
   const me = auth?.personId;
-  const open = new Set(pairs.filter((r) => me && r.churchId === auth!.churchId && (r.from === me || r.to === me)).map((r) => r.conversationId));
+  const open = new Set(pairs.filter((r) => me && r.churchId === auth!.churchId && (r.fromPersonId === me || r.toPersonId === me)).map((r) => r.conversationId));
   return new Set(priv.filter((c) => paired.has(c.id) && !open.has(c.id)).map((c) => c.id));
 }
 
@@ -79,4 +85,11 @@ export async function assertPrivateAccess(db: DbOrTx, auth: Claims | null | unde
 export async function withoutClosedPrivate<T extends { id: string; churchId: string; contentType: string }>(db: DbOrTx, auth: Claims | null | undefined, convs: T[]): Promise<T[]> {
   const closed = await closedPrivate(db, auth, convs);
   return closed.size ? convs.filter((c) => !closed.has(c.id)) : convs;
+}
+
+/** Every gate of a read of one conversation: note permission, the note's church, a private conversation's pair. */
+export async function assertMayRead(db: DbOrTx, auth: Claims | null | undefined, conv: { id: string; churchId: string; contentType: string }): Promise<void> {
+  assertConversationAccess(auth, conv.contentType);
+  assertNoteChurch(auth, conv);
+  await assertPrivateAccess(db, auth, conv);
 }

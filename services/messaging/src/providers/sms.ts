@@ -27,10 +27,21 @@ export class SmsError extends Error {
   }
 }
 
+/** An account's prepaid balance as the provider reports it (Twilio: `Balance.json`, a decimal text and its currency). */
+export interface SmsBalance {
+  balance: string;
+  currency: string;
+}
+
 export interface SmsProvider {
   /** `account` is the church's provider; without one the embedded default writes to the outbox */
   send(account: SmsAccount | null, to: string, body: string, statusCallback?: string): Promise<SmsSent>;
+  /** the account's balance, from the provider's API */
+  balance(account: SmsAccount): Promise<SmsBalance>;
 }
+
+/** The providers this server sends through (`SmsAccount.provider`). */
+export const SMS_PROVIDERS = new Set(['twilio']);
 
 export interface SmsConfig {
   dataDir: string;
@@ -52,6 +63,13 @@ class RebasedRequestClient extends twilio.RequestClient {
     original.host = base.host;
     return super.request<T>({ ...opts, uri: original.toString() } as never);
   }
+}
+
+/** An SDK error as an `SmsError`: rate limits, outages and network failures are transient. */
+function smsError(err: unknown): SmsError {
+  const e = err as { status?: number; code?: number | string };
+  const transient = e.status === undefined || e.status === 429 || e.status >= 500;
+  return new SmsError(providerMessage(err), transient, e.code);
 }
 
 /** Twilio through its SDK; no account → the outbox (development) or a refusal. */
@@ -78,9 +96,16 @@ export function buildSms(cfg: SmsConfig): SmsProvider {
         const msg = await clientFor(account).messages.create({ to, from: account.fromNumber, body, ...(statusCallback ? { statusCallback } : {}) });
         return { provider: 'twilio', providerMessageId: msg.sid, status: msg.status ?? 'queued' };
       } catch (err) {
-        const e = err as { status?: number; code?: number | string };
-        const transient = e.status === undefined || e.status === 429 || e.status >= 500;
-        throw new SmsError(providerMessage(err), transient, e.code);
+        throw smsError(err);
+      }
+    },
+    async balance(account) {
+      if (account.provider !== 'twilio') throw new SmsError(`Texting provider ${account.provider} is not supported`, false, 'unsupported');
+      try {
+        const { balance, currency } = await clientFor(account).balance.fetch();
+        return { balance, currency };
+      } catch (err) {
+        throw smsError(err);
       }
     },
   };

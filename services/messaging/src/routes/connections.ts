@@ -2,28 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import { z } from 'zod';
 import { hasPermission, type Claims } from '@church/auth';
-import { Id, badRequest, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
-import { messaging } from '../app';
-import type { Connection } from '@church/common';
+import { Id, badRequest, batchOf, itemParam, notFound, type Connection, type ZodTypeProvider } from '@church/common';
+import { depsOf } from '../deps';
 import { assertConversationAccess, assertPrivateAccess } from '../domain/access';
+import { doorbellKey } from '../domain/doorbell';
+import { realtimePush } from '../jobs/contracts';
 import { findConversation } from '../repos/conversations';
+import { Empty } from '../schemas/common';
+import { AlertBody, ConnectionView, ConversationKey, Register, Sent, SetName, SocketId } from '../schemas/connections';
 
-const ConversationKey = z.string().trim().min(1).max(100);
-const SocketId = z.string().trim().min(1).max(100);
+const base = '/messaging/connections';
 
-const Register = z.object({
-  churchId: Id,
-  conversationId: ConversationKey,
-  socketId: SocketId,
-  displayName: z.string().trim().max(200).nullish(),
-  personId: Id.nullish(),
-});
+/** A content room of person notes (`content-person-<id>`): its `conversationActivity` tells of a person's notes. */
+const NOTE_ROOM = /^content-(person|personConfidential)-/;
 
 /** `/messaging/connections` and the WebSocket endpoint `/messaging/ws`. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   await root.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const realtime = messaging.deps(app).providers.realtime;
+  const deps = depsOf(app);
+  const realtime = deps.providers.realtime;
   await realtime.start();
   app.addHook('onClose', async () => realtime.close());
 
@@ -34,14 +32,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   /**
    * A registration receives every message of its conversation, so it is a read of it: a person-note conversation
-   * of the church is gated as every other read (the notes permission, from a token of that church). Keys that are
-   * not conversations of the church (`alerts`, a service id) pass.
+   * (or a person-note content room) of the church is gated as every other read (the notes permission, from a token
+   * of that church), a paired private one to its two people. Keys that are not conversations of the church (`alerts`,
+   * a service id) pass.
    */
   const assertMayListen = async (auth: Claims | null | undefined, churchId: string, conversationId: string) => {
+    const ofChurch = auth?.churchId === churchId ? auth : null;
+    const room = NOTE_ROOM.exec(conversationId);
+    if (room) return assertConversationAccess(ofChurch, room[1]);
     if (!Id.safeParse(conversationId).success) return;
     const conv = await findConversation(app.db, churchId, conversationId);
     if (!conv) return;
-    assertConversationAccess(auth?.churchId === churchId ? auth : null, conv.contentType);
+    assertConversationAccess(ofChurch, conv.contentType);
     await assertPrivateAccess(app.db, auth, conv);
   };
 
@@ -49,20 +51,26 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const view = (conns: Connection[], showSockets: boolean) =>
     conns.map((c) => ({ churchId: c.churchId, conversationId: c.conversationId, displayName: c.displayName, personId: c.personId, ...(showSockets ? { socketId: c.socketId } : {}) }));
 
-  app.get('/messaging/connections/:churchId/:conversationId', { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, conversationId: ConversationKey }) } }, async (req) => {
-    await assertMayListen(req.auth, req.params.churchId, req.params.conversationId);
-    const conns = await realtime.list(req.params.churchId, req.params.conversationId);
-    const host = !!req.auth && req.auth.churchId === req.params.churchId && hasPermission(req.auth, 'Chat.Host', 'MessagingApi');
-    return view(conns, host);
-  });
+  app.get(
+    `${base}/:churchId/:conversationId`,
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, conversationId: ConversationKey }), response: { 200: z.array(ConnectionView) } } },
+    async (req) => {
+      await assertMayListen(req.auth, req.params.churchId, req.params.conversationId);
+      const conns = await realtime.list(req.params.churchId, req.params.conversationId);
+      const host = !!req.auth && req.auth.churchId === req.params.churchId && hasPermission(req.auth, 'Chat.Host', 'MessagingApi');
+      return view(conns, host);
+    },
+  );
 
-  app.post('/messaging/connections', { config: { access: 'public' }, schema: { body: batchOf(Register) } }, async (req) => {
+  app.post(base, { config: { access: 'public' }, schema: { body: batchOf(Register), response: { 200: z.array(ConnectionView) } } }, async (req) => {
     const saved: Connection[] = [];
     for (const [i, item] of req.body.entries()) {
-      // A person is named only by a token of that person: a public caller cannot listen in as someone else.
       await assertMayListen(req.auth, item.churchId, item.conversationId);
+      // A person is named only by a token of that person: a public caller cannot listen in as someone else. An
+      // unproven person's `alerts` registration (the apps make it without a token) listens at their doorbell.
       const personId = item.personId && req.auth && req.auth.churchId === item.churchId && req.auth.personId === item.personId ? item.personId : null;
-      const conn: Connection = { churchId: item.churchId, conversationId: item.conversationId, socketId: item.socketId, displayName: item.displayName ?? null, personId, ipAddress: req.ip };
+      const conversationId = !personId && item.personId && item.conversationId === 'alerts' ? doorbellKey(item.personId) : item.conversationId;
+      const conn: Connection = { churchId: item.churchId, conversationId, socketId: item.socketId, displayName: item.displayName ?? null, personId, ipAddress: req.ip };
       if (!(await realtime.register(conn))) throw badRequest(itemParam(req, i, 'socketId'), 'no open socket has this id');
       saved.push(conn);
     }
@@ -76,7 +84,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return view(saved, true);
   });
 
-  app.post('/messaging/connections/setName', { config: { access: 'public' }, schema: { body: z.object({ socketId: SocketId, name: z.string().trim().min(1).max(200) }) } }, async (req) => {
+  app.post(`${base}/setName`, { config: { access: 'public' }, schema: { body: SetName, response: { 200: z.array(ConnectionView) } } }, async (req) => {
     const conns = await realtime.setName(req.body.socketId, req.body.name);
     if (!conns.length) throw notFound('Connection');
     for (const c of conns) await realtime.attendance(c.churchId, c.conversationId);
@@ -84,8 +92,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.delete(
-    '/messaging/connections/:churchId/:conversationId/:socketId',
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, conversationId: ConversationKey, socketId: SocketId }) } },
+    `${base}/:churchId/:conversationId/:socketId`,
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, conversationId: ConversationKey, socketId: SocketId }), response: { 200: Empty } } },
     async (req) => {
       const conn = await realtime.unregister(req.params.churchId, req.params.conversationId, req.params.socketId);
       if (!conn) throw notFound('Connection');
@@ -94,8 +102,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post('/messaging/connections/tmpSendAlert', { config: { access: 'public' }, schema: { body: z.object({ churchId: Id, personId: Id }) } }, async (req) => {
-    await realtime.publishToPerson(req.body.churchId, req.body.personId, { churchId: req.body.churchId, conversationId: 'alerts', action: 'alert', data: { personId: req.body.personId } });
+  app.post(`${base}/tmpSendAlert`, { config: { access: 'public' }, schema: { body: AlertBody, response: { 200: Sent } } }, async (req) => {
+    const { churchId, personId } = req.body;
+    await deps.queue.enqueue(realtimePush, { churchId, personId, conversationId: 'alerts', action: 'alert', data: [{ personId }] });
     return { sent: true };
   });
 }

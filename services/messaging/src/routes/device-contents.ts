@@ -1,53 +1,44 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, itemParam, notFound, type DbOrTx, type ZodTypeProvider } from '@church/common';
-import { deviceContents, devices } from '../db/schema';
-import { ContentId, ContentType } from '../schemas';
+import { Id, IdParams, badRequest, batchOf, deleteRow, findRow, getRow, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { deviceContents } from '../db/schema';
+import { contentsOfDevice, deviceOfChurch } from '../repos/devices';
+import { Empty } from '../schemas/common';
+import { DeviceContent, SaveDeviceContent } from '../schemas/devices';
 import { canManageDevice } from './devices';
 
-const Save = z.object({ id: Id.optional(), deviceId: Id, contentType: ContentType, contentId: ContentId });
+const base = '/messaging/devicecontents';
 
 /** `/messaging/devicecontents`: what a paired device shows; its owner or content editors manage it. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const device = async (churchId: string, id: string, db: DbOrTx = app.db) => {
-    const [row] = await db.select().from(devices).where(and(eq(devices.churchId, churchId), eq(devices.id, id)));
-    return row;
-  };
 
-  app.get('/messaging/devicecontents/deviceId/:deviceId', { config: { access: anyUser }, schema: { params: z.object({ deviceId: Id }) } }, async (req) => {
-    const d = await device(req.auth.churchId, req.params.deviceId);
+  app.get(`${base}/deviceId/:deviceId`, { config: { access: anyUser }, schema: { params: z.object({ deviceId: Id }), response: { 200: z.array(DeviceContent) } } }, async (req) => {
+    const d = await deviceOfChurch(app.db, req.auth.churchId, req.params.deviceId);
     if (!d || !canManageDevice(req.auth, d)) throw notFound('Device');
-    return app.db.select().from(deviceContents).where(and(eq(deviceContents.churchId, req.auth.churchId), eq(deviceContents.deviceId, d.id)));
+    return contentsOfDevice(app.db, req.auth.churchId, d.id);
   });
 
-  app.post('/messaging/devicecontents', { config: { access: anyUser }, schema: { body: batchOf(Save) } }, async (req) =>
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SaveDeviceContent), response: { 200: z.array(DeviceContent) } } }, async (req) =>
     app.db.transaction(async (tx) => {
-      const out = [];
       for (const [i, item] of req.body.entries()) {
-        const d = await device(req.auth.churchId, item.deviceId, tx);
+        const d = await deviceOfChurch(tx, req.auth.churchId, item.deviceId);
         if (!d || !canManageDevice(req.auth, d)) throw badRequest(itemParam(req, i, 'deviceId'), 'no such device of yours');
-        const { id, ...values } = item;
-        if (id) {
-          const [row] = await tx.update(deviceContents).set(values).where(and(eq(deviceContents.churchId, req.auth.churchId), eq(deviceContents.id, id))).returning();
-          if (!row) throw notFound('Device content');
-          out.push(row);
-        } else {
-          out.push((await tx.insert(deviceContents).values({ id: randomUUID(), churchId: req.auth.churchId, ...values }).returning())[0]!);
-        }
+        // an assignment moves only from a device the caller manages too
+        const was = item.id ? await findRow(tx, deviceContents, req.auth.churchId, item.id) : undefined;
+        const from = was && (await deviceOfChurch(tx, req.auth.churchId, was.deviceId));
+        if (was && (!from || !canManageDevice(req.auth, from))) throw notFound('Device content');
       }
-      return out;
+      return saveRows(tx, deviceContents, req.auth.churchId, req.body, 'Device content');
     }),
   );
 
-  app.delete('/messaging/devicecontents/:id', { config: { access: anyUser }, schema: { params: IdParams } }, async (req) => {
-    const [row] = await app.db.select().from(deviceContents).where(and(eq(deviceContents.churchId, req.auth.churchId), eq(deviceContents.id, req.params.id)));
-    const d = row ? await device(req.auth.churchId, row.deviceId) : undefined;
-    if (!row || !d || !canManageDevice(req.auth, d)) throw notFound('Device content');
-    await app.db.delete(deviceContents).where(eq(deviceContents.id, row.id));
+  app.delete(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    const row = await getRow(app.db, deviceContents, req.auth.churchId, req.params.id, 'Device content');
+    const d = await deviceOfChurch(app.db, req.auth.churchId, row.deviceId);
+    if (!d || !canManageDevice(req.auth, d)) throw notFound('Device content');
+    await deleteRow(app.db, deviceContents, req.auth.churchId, row.id, 'Device content');
     return {};
   });
 }

@@ -1,113 +1,82 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, requires, type Claims } from '@church/auth';
-import { Id, IdParams, batchOf, getRow, deleteRow, providerMessage, unauthorized, type ZodTypeProvider } from '@church/common';
-import { messaging } from '../app';
+import { Id, IdParams, crud, deleteRow, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { depsOf } from '../deps';
+import { contacts } from '../clients/membership';
+import { sendGroupEmail } from '../domain/group-email';
 import { emailTemplates } from '../db/schema';
-import { mergeFields } from '../domain/merge';
-import { writeLog } from '../domain/notify';
-import { churchName, contacts } from '../domain/people';
-import { htmlToText } from '../domain/text';
+import { ChurchIdParams, Empty } from '../schemas/common';
+import { EmailPreview, EmailTemplate, GroupEmailResult, SaveTemplate, SendEmail } from '../schemas/email-templates';
+
+/**
+ * Where email templates are served: the spec's `/messaging/emailTemplates`, and `/messaging/messaging/emailTemplates`,
+ * the path B1Admin's calls reach (the open-source server's controller path inside the messaging module). Both are
+ * the same routes on the same rows.
+ */
+export const TEMPLATE_PATHS = ['/messaging/emailTemplates', '/messaging/messaging/emailTemplates'] as const;
 
 /** Staff who write to groups, and group leaders (to their own groups). */
 const writers = requires('People.Edit or Groups.Edit or Group Leader');
-
-const SaveTemplate = z.object({
-  id: Id.optional(),
-  name: z.string().trim().min(1).max(200),
-  subject: z.string().max(500).default(''),
-  htmlContent: z.string().max(500_000).default(''),
-  category: z.string().trim().max(100).nullish(),
-});
-
-const Send = z.object({
-  groupId: Id,
-  subject: z.string().trim().min(1).max(500),
-  htmlContent: z.string().min(1).max(500_000),
-  templateId: Id.optional(),
-});
 
 function assertMayWriteTo(auth: Claims, groupId: string) {
   if (hasPermission(auth, 'People.Edit') || hasPermission(auth, 'Groups.Edit') || auth.leaderGroupIds.includes(groupId)) return;
   throw unauthorized('Missing permission: People.Edit, Groups.Edit or leader of this group');
 }
 
-/** `/messaging/emailTemplates` and group email. */
+/** Email templates (a standard table, its saves and deletes reported to the audit log) and group email. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const deps = () => messaging.deps(app);
-
-  app.get('/messaging/emailTemplates', { config: { access: writers } }, async (req) =>
-    app.db.select().from(emailTemplates).where(eq(emailTemplates.churchId, req.auth.churchId)).orderBy(asc(emailTemplates.name)),
-  );
-
-  app.get('/messaging/emailTemplates/preview/:groupId', { config: { access: writers }, schema: { params: z.object({ groupId: Id }) } }, async (req) => {
-    assertMayWriteTo(req.auth, req.params.groupId);
-    const members = await contacts(deps(), req.auth.churchId, { groupId: req.params.groupId });
-    const withEmail = members.filter((m) => m.email);
-    return {
-      totalMembers: members.length,
-      eligibleCount: withEmail.length,
-      noEmailCount: members.length - withEmail.length,
-      recipients: withEmail.map((m) => ({ personId: m.id, displayName: m.displayName, email: m.email })),
-      noEmail: members.filter((m) => !m.email).map((m) => ({ personId: m.id, displayName: m.displayName })),
-    };
-  });
-
-  app.get('/messaging/emailTemplates/:id', { config: { access: writers }, schema: { params: IdParams } }, async (req) => getRow(app.db, emailTemplates, req.auth.churchId, req.params.id, 'Email template'));
-
-  app.post('/messaging/emailTemplates', { config: { access: writers }, schema: { body: batchOf(SaveTemplate) } }, async (req) =>
+  const deps = depsOf(app);
+  const remove = (req: FastifyRequest, id: string) =>
     app.db.transaction(async (tx) => {
-      const out = [];
-      for (const item of req.body) {
-        const { id, ...values } = item;
-        if (id) {
-          await getRow(tx, emailTemplates, req.auth.churchId, id, 'Email template');
-          out.push((await tx.update(emailTemplates).set({ ...values, dateModified: new Date() }).where(and(eq(emailTemplates.churchId, req.auth.churchId), eq(emailTemplates.id, id))).returning())[0]!);
-        } else {
-          out.push((await tx.insert(emailTemplates).values({ id: randomUUID(), churchId: req.auth.churchId, ...values }).returning())[0]!);
-        }
-      }
-      return out;
-    }),
-  );
-
-  app.delete('/messaging/emailTemplates/:id', { config: { access: writers }, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, emailTemplates, req.auth.churchId, req.params.id);
-    return {};
-  });
-
-  app.post('/messaging/emailTemplates/send', { config: { access: writers }, schema: { body: Send } }, async (req) => {
-    const churchId = req.auth.churchId;
-    assertMayWriteTo(req.auth, req.body.groupId);
-    const d = deps();
-    const members = await contacts(d, churchId, { groupId: req.body.groupId });
-    const name = await churchName(d, churchId);
-    const seen = new Set<string>();
-    const recipients = members.filter((m) => {
-      const email = m.email?.trim().toLowerCase();
-      if (!email || seen.has(email)) return false;
-      seen.add(email);
-      return true;
+      const gone = await deleteRow(tx, emailTemplates, req.auth.churchId, id, 'Email template');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'emailTemplate', entityId: gone.id, action: 'destroyed', before: gone }], { req, tx });
     });
-    let successCount = 0;
-    let failCount = 0;
-    for (const person of recipients) {
-      const values = { firstName: person.firstName, lastName: person.lastName, displayName: person.displayName, email: person.email, churchName: name };
-      const html = mergeFields(req.body.htmlContent, values);
-      const subject = mergeFields(req.body.subject, values, false);
-      const log = { churchId, personId: person.id, channel: 'email' as const, recipient: person.email, provider: d.mailer.kind, contentType: 'group', contentId: req.body.groupId };
-      try {
-        await d.mailer.send({ to: person.email!, subject, html, text: htmlToText(html) });
-        successCount++;
-        await writeLog(d, { ...log, status: 'sent' });
-      } catch (err) {
-        failCount++;
-        await writeLog(d, { ...log, status: 'failed', error: providerMessage(err) });
-      }
-    }
-    return { totalMembers: members.length, recipientCount: recipients.length, successCount, failCount, noEmailCount: members.filter((m) => !m.email).length };
-  });
+
+  for (const base of TEMPLATE_PATHS) {
+    app.get(`${base}/preview/:groupId`, { config: { access: writers }, schema: { params: z.object({ groupId: Id }), response: { 200: EmailPreview } } }, async (req) => {
+      assertMayWriteTo(req.auth, req.params.groupId);
+      const members = await contacts(deps, req.auth.churchId, { groupId: req.params.groupId });
+      const withEmail = members.filter((m) => m.email);
+      return {
+        totalMembers: members.length,
+        eligibleCount: withEmail.length,
+        noEmailCount: members.length - withEmail.length,
+        recipients: withEmail.map((m) => ({ personId: m.id, displayName: m.displayName, email: m.email })),
+        noEmail: members.filter((m) => !m.email).map((m) => ({ personId: m.id, displayName: m.displayName })),
+      };
+    });
+
+    app.post(`${base}/send`, { config: { access: writers }, schema: { body: SendEmail, response: { 200: GroupEmailResult } } }, async (req) => {
+      assertMayWriteTo(req.auth, req.body.groupId);
+      return sendGroupEmail(deps, req.auth.churchId, req.body);
+    });
+
+    // The standard list, read and save; deletes below (crud's delete declares no answer yet).
+    crud(app, {
+      only: ['list', 'get', 'save'],
+      path: base,
+      name: 'Email template',
+      table: emailTemplates,
+      item: EmailTemplate,
+      save: SaveTemplate,
+      view: writers,
+      edit: writers,
+      orderBy: emailTemplates.name,
+      toRow: (input) => ({ ...input, ...(input.id ? { dateModified: new Date() } : {}) }),
+      changes: { entityType: 'emailTemplate' },
+    });
+
+    // The spec's delete, and B1Admin's templates page's (by church and id).
+    app.delete(`${base}/:id`, { config: { access: writers }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+      await remove(req, req.params.id);
+      return {};
+    });
+    app.delete(`${base}/:churchId/:id`, { config: { access: writers }, schema: { params: ChurchIdParams, response: { 200: Empty } } }, async (req) => {
+      if (req.params.churchId !== req.auth.churchId) throw notFound('Email template');
+      await remove(req, req.params.id);
+      return {};
+    });
+  }
 }

@@ -1,46 +1,33 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, type Claims } from '@church/auth';
-import { Id, badRequest, batchOf, type ZodTypeProvider, type DbOrTx } from '@church/common';
-import { notificationPreferences } from '../db/schema';
+import { badRequest, batchOf, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { DEFAULT_PREFERENCES } from '../domain/notify';
+import { ensurePreferences, updatePreferences } from '../repos/notifications';
+import { NotificationPreferences, SavePreferences } from '../schemas/notifications';
 
-const SavePreferences = z.object({
-  id: Id.optional(),
-  personId: Id.optional(),
-  allowPush: z.boolean().optional(),
-  emailFrequency: z.enum(['never', 'individual', 'daily']).optional(),
-});
+const base = '/messaging/notificationpreferences';
 
-async function mine(db: DbOrTx, auth: Claims) {
+/** The caller's own preferences, written with the defaults on first read. */
+function mine(db: DbOrTx, auth: Claims) {
   if (!auth.personId) throw badRequest('personId', 'the token has no person', 'header');
-  await db
-    .insert(notificationPreferences)
-    .values({ id: randomUUID(), churchId: auth.churchId, personId: auth.personId, ...DEFAULT_PREFERENCES })
-    .onConflictDoNothing();
-  const [row] = await db
-    .select()
-    .from(notificationPreferences)
-    .where(and(eq(notificationPreferences.churchId, auth.churchId), eq(notificationPreferences.personId, auth.personId)));
-  return row!;
+  return ensurePreferences(db, auth.churchId, auth.personId, DEFAULT_PREFERENCES);
 }
 
-/** `/messaging/notificationpreferences`: always the caller's own (created with defaults on first read). */
+/** `/messaging/notificationpreferences`: always the caller's own. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/messaging/notificationpreferences/my', { config: { access: anyUser } }, async (req) => mine(app.db, req.auth));
+  app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: NotificationPreferences } } }, async (req) => mine(app.db, req.auth));
 
-  app.post('/messaging/notificationpreferences', { config: { access: anyUser }, schema: { body: batchOf(SavePreferences) } }, async (req) =>
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SavePreferences), response: { 200: z.array(NotificationPreferences) } } }, async (req) =>
     app.db.transaction(async (tx) => {
       const out = [];
       for (const item of req.body) {
         if (item.personId && item.personId !== req.auth.personId) throw badRequest('personId', 'preferences are saved for your own person only');
         const row = await mine(tx, req.auth);
         const changes = { ...(item.allowPush !== undefined ? { allowPush: item.allowPush } : {}), ...(item.emailFrequency ? { emailFrequency: item.emailFrequency } : {}) };
-        out.push(Object.keys(changes).length ? (await tx.update(notificationPreferences).set(changes).where(eq(notificationPreferences.id, row.id)).returning())[0]! : row);
+        out.push(Object.keys(changes).length ? await updatePreferences(tx, req.auth.churchId, row.id, changes) : row);
       }
       return out;
     }),

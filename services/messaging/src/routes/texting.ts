@@ -1,150 +1,153 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, asc, desc, eq } from 'drizzle-orm';
 import twilio from 'twilio';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, notFound, webhookIntake, type ZodTypeProvider } from '@church/common';
-import { messaging } from '../app';
-import { deliveryLogs, sentTexts, textingProviders } from '../db/schema';
-import { contacts } from '../domain/people';
-import { classify, previewGroup, queueTexts } from '../domain/texting';
-import { smsWebhook } from '../jobs';
+import { Id, IdParams, badRequest, batchOf, notFound, providerFailed, reportChanges, webhookIntake, type ZodTypeProvider } from '@church/common';
+import { depsOf } from '../deps';
+import { contacts } from '../clients/membership';
+import { accountOf, classify, previewGroup, queueTexts } from '../domain/texting';
+import { smsWebhook } from '../jobs/contracts';
+import { SMS_PROVIDERS, SmsError } from '../providers/sms';
+import { deleteProvider, findSentText, insertProvider, logsOfSentText, providerById, providerRow, providersOf, sentTextsOf, updateProvider, type ProviderRow } from '../repos/texting';
+import { Empty } from '../schemas/common';
+import { Credits, GroupTextResult, Provider, SaveProvider, SendGroup, SendPerson, SentText, SentTextDetails, TextPreview } from '../schemas/texting';
 
+const base = '/messaging/texting';
 const texting = requires('Texting.Send');
-
-const SaveProvider = z.object({
-  id: Id.optional(),
-  provider: z.enum(['twilio']).default('twilio'),
-  name: z.string().trim().max(200).nullish(),
-  apiKey: z.string().trim().min(1).max(200).optional(),
-  /** sent in full to set it; the masked value read back (or nothing) keeps the stored one */
-  apiSecret: z.string().trim().max(500).optional(),
-  fromNumber: z.string().trim().max(40).nullish(),
-  enabled: z.boolean().optional(),
-});
-
-type ProviderRow = typeof textingProviders.$inferSelect;
 
 export const MASK = '••••••••';
 /** Credentials never leave in full: the key keeps its last 4 characters, the secret none. */
-const masked = (p: ProviderRow) => ({
-  id: p.id,
-  churchId: p.churchId,
-  provider: p.provider,
-  name: p.name,
-  fromNumber: p.fromNumber,
-  enabled: p.enabled,
-  apiKey: p.apiKey ? `${MASK}${p.apiKey.slice(-4)}` : null,
-  apiSecret: p.apiSecret ? MASK : null,
-});
+const masked = (p: ProviderRow) => ({ ...p, apiKey: p.apiKey ? `${MASK}${p.apiKey.slice(-4)}` : null, apiSecret: p.apiSecret ? MASK : null });
 
-const Message = z.string().trim().min(1).max(1600);
+/**
+ * An inbound SMS is at most 1,600 characters; Twilio's form adds its own fields (numbers, places, media links). Far
+ * below the service's body limit: a webhook cannot make this route read megabytes before its signature is checked.
+ */
+const SMS_WEBHOOK_BODY_LIMIT = 32 * 1024;
 
 /** `/messaging/texting` and Twilio's webhooks (inbound SMS, status callbacks). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const deps = () => messaging.deps(app);
+  const deps = depsOf(app);
 
-  app.get('/messaging/texting/providers', { config: { access: texting } }, async (req) =>
-    (await app.db.select().from(textingProviders).where(eq(textingProviders.churchId, req.auth.churchId)).orderBy(asc(textingProviders.id))).map(masked),
-  );
+  app.get(`${base}/providers`, { config: { access: texting }, schema: { response: { 200: z.array(Provider) } } }, async (req) => (await providersOf(app.db, req.auth.churchId)).map(masked));
 
-  app.post('/messaging/texting/providers', { config: { access: texting }, schema: { body: batchOf(SaveProvider) } }, async (req) =>
+  // Secrets are sealed; a masked value sent back (what the settings screen read) keeps the stored one. Reported to
+  // the audit log field by field, credentials left out.
+  app.post(`${base}/providers`, { config: { access: texting }, schema: { body: batchOf(SaveProvider), response: { 200: z.array(Provider) } } }, async (req) =>
     app.db.transaction(async (tx) => {
-      const out = [];
+      const out: ProviderRow[] = [];
       for (const item of req.body) {
         const { id, apiSecret, ...values } = item;
-        const secret = apiSecret && !apiSecret.startsWith(MASK) ? { apiSecret: app.deps.secrets.encrypt(apiSecret) } : {};
-        if (values.apiKey?.startsWith(MASK)) delete values.apiKey;
-        if (id) {
-          const [row] = await tx.update(textingProviders).set({ ...values, ...secret }).where(and(eq(textingProviders.churchId, req.auth.churchId), eq(textingProviders.id, id))).returning();
-          if (!row) throw notFound('Texting provider');
-          out.push(masked(row));
-        } else {
-          if (!values.apiKey || !secret.apiSecret) throw badRequest(values.apiKey ? 'apiSecret' : 'apiKey', 'is required for a new provider');
-          out.push(masked((await tx.insert(textingProviders).values({ id: randomUUID(), churchId: req.auth.churchId, ...values, ...secret }).returning())[0]!));
-        }
+        const provider = values.provider.toLowerCase();
+        if (!SMS_PROVIDERS.has(provider)) throw badRequest('provider', `${values.provider} is not a texting provider this server sends through (supported: ${[...SMS_PROVIDERS].join(', ')})`);
+        const secret = apiSecret && !apiSecret.startsWith(MASK) && apiSecret !== '********' ? { apiSecret: app.deps.secrets.encrypt(apiSecret) } : {};
+        const key = values.apiKey && !values.apiKey.startsWith(MASK) && values.apiKey !== '********' ? { apiKey: values.apiKey } : {};
+        const row = { ...values, provider, ...key, ...secret };
+        if (!id && (!key.apiKey || !secret.apiSecret)) throw badRequest(key.apiKey ? 'apiSecret' : 'apiKey', 'is required for a new provider');
+        if (!key.apiKey) delete row.apiKey;
+        const before = id ? (await providersOf(tx, req.auth.churchId)).find((p) => p.id === id) : undefined;
+        if (id && !before) throw notFound('Texting provider');
+        const saved = id ? (await updateProvider(tx, req.auth.churchId, id, row))! : await insertProvider(tx, req.auth.churchId, row);
+        await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'textingProvider', entityId: saved.id, action: before ? 'updated' : 'created', before, after: saved }], { req, tx });
+        out.push(saved);
       }
-      return out;
+      return out.map(masked);
     }),
   );
 
-  app.delete('/messaging/texting/providers/:id', { config: { access: texting }, schema: { params: IdParams } }, async (req) => {
-    const rows = await app.db.delete(textingProviders).where(and(eq(textingProviders.churchId, req.auth.churchId), eq(textingProviders.id, req.params.id))).returning();
-    if (!rows.length) throw notFound('Texting provider');
-    return {};
+  app.delete(`${base}/providers/:id`, { config: { access: texting }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) =>
+    app.db.transaction(async (tx) => {
+      const gone = await deleteProvider(tx, req.auth.churchId, req.params.id);
+      if (!gone) throw notFound('Texting provider');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'textingProvider', entityId: gone.id, action: 'destroyed', before: gone }], { req, tx });
+      return {};
+    }),
+  );
+
+  // B1Admin's texting settings: the balance the church's provider reports (never a figure of ours); a clear 400 when
+  // there is no provider, or it is one that reports none.
+  app.get(`${base}/credits`, { config: { access: texting }, schema: { response: { 200: Credits } } }, async (req) => {
+    const row = await providerRow(app.db, req.auth.churchId);
+    if (!row) throw badRequest('provider', 'No texting provider is configured for this church: save one in the texting settings (POST /messaging/texting/providers)', 'config');
+    if (!SMS_PROVIDERS.has(row.provider)) throw badRequest('provider', `${row.provider} reports no balance to this server (supported: ${[...SMS_PROVIDERS].join(', ')})`, 'config');
+    const account = accountOf(deps, row);
+    if (!account.apiKey || !account.apiSecret) throw badRequest('apiSecret', 'The texting provider has no credentials: save its key and secret in the texting settings', 'config');
+    try {
+      const { balance, currency } = await deps.providers.sms.balance(account);
+      return { configured: true, supported: true, provider: row.provider, hasCredits: Number(balance) > 0, balance, currency };
+    } catch (err) {
+      throw providerFailed('Twilio', err instanceof SmsError ? err.message : undefined);
+    }
   });
 
-  app.get('/messaging/texting/preview/:groupId', { config: { access: texting }, schema: { params: z.object({ groupId: Id }) } }, async (req) =>
-    previewGroup(deps(), req.auth.churchId, req.params.groupId),
+  app.get(`${base}/preview/:groupId`, { config: { access: texting }, schema: { params: z.object({ groupId: Id }), response: { 200: TextPreview } } }, async (req) =>
+    previewGroup(deps, req.auth.churchId, req.params.groupId),
   );
 
-  app.get('/messaging/texting/sent', { config: { access: texting } }, async (req) =>
-    app.db.select().from(sentTexts).where(eq(sentTexts.churchId, req.auth.churchId)).orderBy(desc(sentTexts.timeSent)).limit(500),
-  );
+  app.get(`${base}/sent`, { config: { access: texting }, schema: { response: { 200: z.array(SentText) } } }, async (req) => sentTextsOf(app.db, req.auth.churchId));
 
-  app.get('/messaging/texting/sent/:id/details', { config: { access: texting }, schema: { params: IdParams } }, async (req) => {
-    const [text] = await app.db.select().from(sentTexts).where(and(eq(sentTexts.churchId, req.auth.churchId), eq(sentTexts.id, req.params.id)));
+  app.get(`${base}/sent/:id/details`, { config: { access: texting }, schema: { params: IdParams, response: { 200: SentTextDetails } } }, async (req) => {
+    const text = await findSentText(app.db, req.auth.churchId, req.params.id);
     if (!text) throw notFound('Sent text');
-    const logs = await app.db.select().from(deliveryLogs).where(and(eq(deliveryLogs.churchId, req.auth.churchId), eq(deliveryLogs.sentTextId, text.id))).orderBy(asc(deliveryLogs.attemptedAt));
-    return { ...text, logs };
+    return { ...text, logs: await logsOfSentText(app.db, req.auth.churchId, text.id) };
   });
 
-  app.post('/messaging/texting/send', { config: { access: texting }, schema: { body: z.object({ groupId: Id, message: Message }) } }, async (req) => {
-    const members = await contacts(deps(), req.auth.churchId, { groupId: req.body.groupId });
+  app.post(`${base}/send`, { config: { access: texting }, schema: { body: SendGroup, response: { 200: GroupTextResult } } }, async (req) => {
+    const members = await contacts(deps, req.auth.churchId, { groupId: req.body.groupId });
     const { eligible, optedOut, noPhone } = classify(members);
-    const result = await queueTexts(
-      deps(),
+    return queueTexts(
+      deps,
       req.auth.churchId,
       { groupId: req.body.groupId, message: req.body.message, senderPersonId: req.auth.personId, totalMembers: members.length, optedOut, noPhone },
       eligible.map((p) => ({ personId: p.id, phone: p.mobilePhone! })),
     );
-    return result;
   });
 
-  app.post(
-    '/messaging/texting/sendPerson',
-    { config: { access: texting }, schema: { body: z.object({ personId: Id, phoneNumber: z.string().trim().min(7).max(40).optional(), message: Message }) } },
-    async (req) => {
-      const [person] = await contacts(deps(), req.auth.churchId, { ids: [req.body.personId] });
-      if (!person) throw notFound('Person');
-      if (person.optedOut) throw badRequest('personId', 'this person opted out of texts');
-      const phone = req.body.phoneNumber ?? person.mobilePhone;
-      if (!phone || phone.replace(/\D/g, '').length < 8) throw badRequest('phoneNumber', 'the person has no mobile phone');
-      return queueTexts(deps(), req.auth.churchId, { recipientPersonId: person.id, message: req.body.message, senderPersonId: req.auth.personId, totalMembers: 1, optedOut: 0, noPhone: 0 }, [{ personId: person.id, phone }]);
-    },
-  );
+  app.post(`${base}/sendPerson`, { config: { access: texting }, schema: { body: SendPerson, response: { 200: GroupTextResult } } }, async (req) => {
+    const [person] = await contacts(deps, req.auth.churchId, { ids: [req.body.personId] });
+    if (!person) throw notFound('Person');
+    if (person.optedOut) throw badRequest('personId', 'this person opted out of texts');
+    const phone = req.body.phoneNumber ?? person.mobilePhone;
+    if (!phone || phone.replace(/\D/g, '').length < 8) throw badRequest('phoneNumber', 'the person has no mobile phone');
+    return queueTexts(deps, req.auth.churchId, { recipientPersonId: person.id, message: req.body.message, senderPersonId: req.auth.personId, totalMembers: 1, optedOut: 0, noPhone: 0 }, [{ personId: person.id, phone }]);
+  });
 
-  // Twilio calls these with a form body signed by the account's auth token (X-Twilio-Signature).
+  // Twilio calls these with a form body signed by the account's auth token (X-Twilio-Signature); the body is bounded
+  // for these routes alone.
   const ProviderParams = z.object({ providerId: Id });
-  for (const kind of ['inbound', 'status'] as const) {
-    webhookIntake(root, {
-      path: `/messaging/texting/webhooks/:providerId/${kind}`,
-      schema: { params: ProviderParams, hide: true } as never,
-      provider: () => 'twilio',
-      job: smsWebhook,
-      answer: () => ({ type: 'text/xml', body: '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' }),
-      async verify(req, raw) {
-        const { providerId } = req.params as { providerId: string };
-        const [row] = await app.db.select().from(textingProviders).where(eq(textingProviders.id, providerId));
-        if (!row?.apiSecret) throw notFound('Texting provider');
-        const params = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-        const signature = req.headers['x-twilio-signature'];
-        const url = `${deps().config.PUBLIC_BASE_URL.replace(/\/$/, '')}${req.url}`;
-        let token: string;
-        try {
-          token = app.deps.secrets.decrypt(row.apiSecret);
-        } catch {
-          throw badRequest('X-Twilio-Signature', 'cannot verify');
-        }
-        if (typeof signature !== 'string' || !twilio.validateRequest(token, signature, url, params)) throw badRequest('X-Twilio-Signature', 'signature does not match', 'header');
-        const sid = params.MessageSid ?? params.SmsSid;
-        if (!sid) throw badRequest('MessageSid', 'is required');
-        return kind === 'status'
-          ? { churchId: row.churchId, eventId: `${sid}:${params.MessageStatus ?? params.SmsStatus ?? ''}`, type: 'status', payload: params }
-          : { churchId: row.churchId, eventId: sid, type: 'inbound', payload: params };
-      },
+  await root.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.bodyLimit = SMS_WEBHOOK_BODY_LIMIT;
     });
-  }
+    for (const kind of ['inbound', 'status'] as const) {
+      webhookIntake(scope, {
+        path: `${base}/webhooks/:providerId/${kind}`,
+        schema: { params: ProviderParams, hide: true } as never,
+        provider: () => 'twilio',
+        job: smsWebhook,
+        answer: () => ({ type: 'text/xml', body: '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' }),
+        async verify(req, raw) {
+          const { providerId } = req.params as { providerId: string };
+          const row = await providerById(app.db, providerId);
+          if (!row?.apiSecret) throw notFound('Texting provider');
+          const params = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+          const signature = req.headers['x-twilio-signature'];
+          const url = `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, '')}${req.url}`;
+          let token: string;
+          try {
+            token = app.deps.secrets.decrypt(row.apiSecret);
+          } catch {
+            throw badRequest('X-Twilio-Signature', 'cannot verify');
+          }
+          if (typeof signature !== 'string' || !twilio.validateRequest(token, signature, url, params)) throw badRequest('X-Twilio-Signature', 'signature does not match', 'header');
+          const sid = params.MessageSid ?? params.SmsSid;
+          if (!sid) throw badRequest('MessageSid', 'is required');
+          return kind === 'status'
+            ? { churchId: row.churchId, eventId: `${sid}:${params.MessageStatus ?? params.SmsStatus ?? ''}`, type: 'status', payload: params }
+            : { churchId: row.churchId, eventId: sid, type: 'inbound', payload: params };
+        },
+      });
+    }
+  });
 }
