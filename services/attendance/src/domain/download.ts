@@ -1,20 +1,8 @@
-import { notFound, type Db, type InternalClient } from '@church/common';
-import { fromMembership, listWith } from './membership';
+import { callInternal, membershipInternal, notFound, type Db, type InternalClient } from '@church/common';
 import { sessionAttendance } from '../repos/sessions';
 
 /** A member of a group, as membership's internal route answers. */
-interface GroupMember {
-  personId: string;
-  displayName?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-}
-interface PersonBasic {
-  id: string;
-  displayName?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-}
+type GroupMember = { personId: string; displayName: string | null; firstName: string | null; lastName: string | null };
 
 /** Names compare as `localeCompare` does (the default locale), through one collator built once. */
 const byName = new Intl.Collator().compare;
@@ -56,7 +44,8 @@ export async function sessionDownload(db: Db, internal: InternalClient, churchId
   if (!session) throw notFound('Session');
   const { present, sessionDate } = session;
   // The roster is kept and revalidated: membership answers 304 while the church's people and groups are unchanged.
-  const members = await fromMembership<GroupMember[]>(internal, '/membership/internal/groups/members', { churchId, groupId: session.groupId }, true, listWith('personId'));
+  // (the kept answer is parsed once, so the same array comes back and its sorted roster is reused)
+  const members = await callInternal(internal, membershipInternal.groupMembers, { churchId, groupId: session.groupId }, { revalidate: true });
   const visitsOf = new Map<string, Array<(typeof present)[number]>>();
   for (const p of present) {
     const list = visitsOf.get(p.personId);
@@ -87,7 +76,7 @@ export async function sessionDownload(db: Db, internal: InternalClient, churchId
   const ids = [...visitsOf.keys()];
   const chunks = Array.from({ length: Math.ceil(ids.length / 5000) }, (_, i) => ids.slice(i * 5000, (i + 1) * 5000));
   const basics = (
-    await Promise.all(chunks.map((chunk) => fromMembership<PersonBasic[]>(internal, '/membership/internal/people/basic', { churchId, ids: chunk }, false, listWith('id'))))
+    await Promise.all(chunks.map((chunk) => callInternal(internal, membershipInternal.peopleBasic, { churchId, ids: chunk })))
   ).flat();
   const basicById = new Map(basics.map((p) => [p.id, p]));
   const strangerRows = [...visitsOf].flatMap(([personId, visits]) => visits.map((visit) => row(personId, nameOf(basicById.get(personId)), visit)));

@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { hasPermission } from '@church/auth';
-import { batchedReads, membershipInternal, unauthorized, type InternalClient } from '@church/common';
-import { fromMembership } from './membership';
+import { batchedReads, callInternal, membershipInternal, unauthorized, type InternalClient } from '@church/common';
+import { householdFacts } from './membership';
 
 /** Kept people (and ids known not to be live people) across all churches; past this the least recently used church's go. */
 const MAX_KEPT = 50_000;
@@ -10,8 +9,6 @@ const MAX_KEPT = 50_000;
 class ProbeFailed {
   constructor(readonly error: unknown) {}
 }
-
-const hasVersion = (data: unknown): boolean => typeof (data as { version?: unknown } | null)?.version === 'string';
 
 /**
  * Membership's data version of the church (`membershipInternal.version`: raised with every change to its
@@ -22,7 +19,7 @@ const hasVersion = (data: unknown): boolean => typeof (data as { version?: unkno
 const peopleVersion = batchedReads<InternalClient, string, string | ProbeFailed>((internal, churchIds) =>
   Promise.all(
     churchIds.map((churchId) =>
-      fromMembership<{ version: string }>(internal, membershipInternal.version.path, { churchId }, false, hasVersion).then(
+      callInternal(internal, membershipInternal.version, { churchId }).then(
         (answer) => answer.version,
         (error: unknown) => new ProbeFailed(error),
       ),
@@ -45,13 +42,6 @@ interface Kept {
   /** the whole church is in `people` (any other id is no live person of it), or is being loaded */
   whole?: 'loaded' | 'too big' | Promise<unknown>;
 }
-
-type Facts = Array<{ id: string; householdId: string | null }>;
-
-/** The two facts used here, checked in place on every element (the whole church's answer is not parsed into a copy). */
-const householdFacts = (data: unknown): boolean =>
-  Array.isArray(data) &&
-  data.every((x: { id?: unknown; householdId?: unknown } | null) => typeof x?.id === 'string' && (x.householdId === null || typeof x.householdId === 'string'));
 
 /**
  * Membership's facts about people, kept per church and per version of the church's people: whether an id is a
@@ -100,11 +90,9 @@ export function peopleCache() {
     }
   };
 
-  const facts = (internal: InternalClient, churchId: string, ids?: string[]) => {
-    const body: z.input<typeof membershipInternal.peopleFacts.body> = ids ? { churchId, ids } : { churchId };
-    const shape = ids ? (data: unknown) => membershipInternal.peopleFacts.answer.safeParse(data).success : householdFacts;
-    return fromMembership<Facts>(internal, membershipInternal.peopleFacts.path, body, false, shape);
-  };
+  // A few people are checked against the whole contract; the church's whole list is parsed into the two facts used here.
+  const facts = (internal: InternalClient, churchId: string, ids?: string[]): Promise<Array<{ id: string; householdId: string | null }>> =>
+    ids ? callInternal(internal, membershipInternal.peopleFacts, { churchId, ids }) : callInternal(internal, householdFacts, { churchId });
 
   /** Loads the church's whole list into `kept` (unless it is no longer the church's kept version, or too big to keep). */
   const loadWhole = async (internal: InternalClient, churchId: string, kept: Kept) => {
