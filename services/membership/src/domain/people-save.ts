@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage } from '@church/common';
+import type { FastifyRequest } from 'fastify';
+import { badRequest, decodeImage, notFound, reportChanges, rowsByIds, unauthorized, type Db, type DbOrTx, type ModuleName, type Queue, type Storage } from '@church/common';
 import { churches, people, userChurches, users } from '../db/schema';
 import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
-import { displayNameOf, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
+import { displayNameOf, toPerson, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
 
 /**
  * Fields a caller holding only `People.Edit Self` may not change on their own record (the notes conversation is
@@ -18,6 +19,24 @@ export interface SaveContext {
   churchId: string;
   /** the caller holds only People.Edit Self: privileged fields are ignored */
   selfOnly?: boolean;
+  /** reports the saves to the audit log and webhooks (`person.created` / `person.updated`) in their transaction */
+  report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest };
+}
+
+/** A person's change as the audit log and webhooks get it (the webhook payload is the person record). */
+export function personChange(churchId: string, before: PersonRow | undefined, after: PersonRow | undefined, action?: string) {
+  const verb = action ?? (!before ? 'created' : !after || after.removed ? 'destroyed' : 'updated');
+  const row = (after ?? before)!;
+  return {
+    churchId,
+    entityType: 'person',
+    entityId: row.id,
+    action: verb,
+    event: verb === 'created' || verb === 'updated' || verb === 'destroyed' ? `person.${verb}` : undefined,
+    before: before as Record<string, unknown> | undefined,
+    after: verb === 'destroyed' ? undefined : (after as Record<string, unknown> | undefined),
+    data: verb === 'destroyed' || !after ? { id: row.id } : toPerson(after),
+  };
 }
 
 /**
@@ -71,6 +90,9 @@ export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promis
     const saved: PersonRow[] = [];
     for (const [i, item] of items.entries()) {
       saved.push(item.id ? (await updatePerson(tx, churchId, item.id, values[i]!))! : inserted.get(newIds[i]!)!);
+    }
+    if (ctx.report) {
+      await reportChanges(ctx.report.deps, saved.map((row, i) => personChange(churchId, items[i]!.id ? existing.get(items[i]!.id!) : undefined, row)), { req: ctx.report.req, tx });
     }
     return saved;
   });

@@ -29,6 +29,7 @@ import gdpr from './gdpr';
 import joinRequests from './join-requests';
 import extras from './extras';
 import lists from './lists';
+import batches from './batches';
 
 /** The membership module's route files, one per spec table. */
 export const routes: FastifyPluginAsync[] = [
@@ -62,4 +63,5 @@ export const routes: FastifyPluginAsync[] = [
   joinRequests,
   extras,
   lists,
+  batches,
 ];

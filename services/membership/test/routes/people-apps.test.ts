@@ -79,7 +79,7 @@ describe('POST /membership/people/bulk-delete and bulk-update', () => {
     const [a, b, keep] = [await addPerson(t, c.churchId), await addPerson(t, c.churchId), await addPerson(t, c.churchId)];
     const res = await call(t.app, 'POST', '/membership/people/bulk-delete', { token, body: { personIds: [a.id, b.id, a.id.toUpperCase()] } });
     expect(res.statusCode).toBe(200);
-    expect({ ...res.json(), deletedIds: res.json().deletedIds.sort() }).toEqual({ success: true, deletedIds: [a.id, b.id].sort(), count: 2 });
+    expect({ ...res.json(), deletedIds: res.json().deletedIds.sort() }).toEqual({ success: true, deletedIds: [a.id, b.id].sort(), count: 2, batchId: expect.any(String) });
     expect([(await dbPerson(a.id)).removed, (await dbPerson(b.id)).removed, (await dbPerson(keep.id)).removed]).toEqual([true, true, false]);
     // Anyone not a live person of the church: 404, nothing deleted.
     const other = await makeChurch(t);
@@ -102,7 +102,7 @@ describe('POST /membership/people/bulk-delete and bulk-update', () => {
     for (const updates of [{ membershipStatus: 'Member' }, { optedOut: true }, { campusId }, { gender: 'Female' }, { maritalStatus: 'Single' }]) {
       const res = await call(t.app, 'POST', '/membership/people/bulk-update', { token, body: { personIds: [a.id, b.id], updates } });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ success: true, updatedIds: expect.arrayContaining([a.id, b.id]), count: 2 });
+      expect(res.json()).toEqual({ success: true, updatedIds: expect.arrayContaining([a.id, b.id]), count: 2, batchId: expect.any(String) });
     }
     for (const id of [a.id, b.id]) {
       expect(await dbPerson(id)).toMatchObject({ membershipStatus: 'Member', optedOut: true, campusId, gender: 'Female', maritalStatus: 'Single', displayName: 'Jane Doe' });

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, requires } from '@church/auth';
-import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { assignHousehold, savePeople } from '../../domain/people-save';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { bulkChangePeople } from '../../domain/batches';
+import { assignHousehold, personChange, savePeople } from '../../domain/people-save';
 import { PersonList, PersonSave, toPerson, toPersonValues, type PersonInput } from '../../domain/person';
-import { livePeopleIds, removePeople, removePerson, updatePeople } from '../../repos/people';
+import { livePeopleIds } from '../../repos/people';
+import { peopleNow, restorePerson } from '../../repos/batches';
 import { BASE } from './schemas';
 
 const Assignment = z
@@ -31,12 +33,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (selfOnly && req.body.some((p) => !p.id || !req.auth.personId || p.id.toLowerCase() !== req.auth.personId.toLowerCase())) {
       throw unauthorized('People.Edit Self allows saving only your own person');
     }
-    const rows = await savePeople({ db: app.db, storage: app.deps.storage, churchId: req.auth.churchId, selfOnly }, req.body);
+    const rows = await savePeople({ db: app.db, storage: app.deps.storage, churchId: req.auth.churchId, selfOnly, report: { deps: app.deps, req } }, req.body);
     return rows.map(toPerson);
   });
 
   app.delete(`${BASE}/:id`, { config: { access: requires('People.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    if (!(await removePerson(app.db, req.auth.churchId, req.params.id))) throw notFound('Person');
+    const { churchId } = req.auth;
+    await app.db.transaction(async (tx) => {
+      const [before] = (await peopleNow(tx, churchId, [req.params.id])).filter((p) => !p.removed);
+      if (!before) throw notFound('Person');
+      const after = await restorePerson(tx, churchId, before.id, { removed: true });
+      await reportChanges(app.deps, [personChange(churchId, before, after)], { req, tx });
+    });
     return {};
   });
 
@@ -52,12 +60,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     `${BASE}/bulk-delete`,
     {
       config: { access: requires('People.Edit') },
-      schema: { body: z.object({ personIds: PersonIds }), response: { 200: z.object({ success: z.boolean(), deletedIds: z.array(z.string()), count: z.number() }) } },
+      schema: { body: z.object({ personIds: PersonIds }), response: { 200: z.object({ success: z.boolean(), deletedIds: z.array(z.string()), count: z.number(), batchId: z.string() }) } },
     },
     async (req) => {
       await allLive(req.auth.churchId, req.body.personIds);
-      const deletedIds = await removePeople(app.db, req.auth.churchId, req.body.personIds);
-      return { success: true, deletedIds, count: deletedIds.length };
+      // One batch (settings → batches) that can be reviewed and undone.
+      const { ids, batchId } = await bulkChangePeople(app.db, app.deps, req, { kind: 'delete' }, req.body.personIds);
+      return { success: true, deletedIds: ids, count: ids.length, batchId };
     },
   );
 
@@ -69,15 +78,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       config: { access: requires('People.Edit') },
       schema: {
         body: z.object({ personIds: PersonIds, updates: BulkUpdates }),
-        response: { 200: z.object({ success: z.boolean(), updatedIds: z.array(z.string()), count: z.number() }) },
+        response: { 200: z.object({ success: z.boolean(), updatedIds: z.array(z.string()), count: z.number(), batchId: z.string() }) },
       },
     },
     async (req) => {
       const values = toPersonValues(req.body.updates as PersonInput);
       if (!Object.keys(values).length) throw badRequest('updates', 'updates must name a field to set');
       await allLive(req.auth.churchId, req.body.personIds);
-      const updatedIds = await updatePeople(app.db, req.auth.churchId, req.body.personIds, values);
-      return { success: true, updatedIds, count: updatedIds.length };
+      const { ids, batchId } = await bulkChangePeople(app.db, app.deps, req, { kind: 'update', values }, req.body.personIds);
+      return { success: true, updatedIds: ids, count: ids.length, batchId };
     },
   );
 
