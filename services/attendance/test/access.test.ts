@@ -11,9 +11,9 @@ describe('the attendance route table', () => {
     // The check-in routes read "Attendance.View/Edit or Attendance.Checkin": a token without permissions does not
     // pass them (the Everyone role's Attendance.Checkin is a permission the token carries), so none is open to any user.
     const report = await expectRoutesGuarded(t.app);
-    // the spec's 42 routes (41 with a token, the public service times), 2 internal routes for membership and the
-    // shared internal query route; for the apps: the campus set again under /membership/campuses (4) and the
+    // the spec's 42 routes (41 with a token, the public service times), 3 internal routes for membership (people,
+    // groups, campus names) and the shared internal query route; for the apps: the campus set again under /membership/campuses (4) and the
     // public campus names under both paths (2), label templates (4), the groups summary (1)
-    expect(report).toEqual({ guarded: 50, internal: 3, public: 3, total: 56 });
+    expect(report).toEqual({ guarded: 50, internal: 4, public: 3, total: 57 });
   });
 });

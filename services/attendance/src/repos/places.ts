@@ -14,6 +14,19 @@ export function longName(...parts: Array<string | null | undefined>): string {
 
 const liveCampus = (churchId: string) => and(eq(campuses.id, services.campusId), eq(campuses.churchId, churchId), eq(campuses.removed, false));
 
+/**
+ * Names of the church's campuses, by name: every live one, or the ones `ids` names, removed ones included (a
+ * record that still points at a removed campus shows its name, as reports do). Another church's ids are left out.
+ */
+export async function campusNames(db: DbOrTx, churchId: string, ids?: string[]): Promise<Ref[]> {
+  if (ids && !ids.length) return [];
+  return db
+    .select({ id: campuses.id, name: campuses.name })
+    .from(campuses)
+    .where(and(eq(campuses.churchId, churchId), ids ? inArray(campuses.id, ids) : eq(campuses.removed, false)))
+    .orderBy(asc(campuses.name), asc(campuses.id));
+}
+
 /** Services of the church with their campus (`null` when the campus is unset or removed). */
 export async function listServices(db: DbOrTx, churchId: string, opts: { campusId?: string; id?: string } = {}) {
   const conditions: SQL[] = [eq(services.churchId, churchId), eq(services.removed, false)];

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, crud, type ZodTypeProvider } from '@church/common';
 import { campuses } from '../db/schema';
+import { campusNames } from '../repos/places';
 import { Campus, CampusSave, PublicCampus } from '../schemas';
 
 /**
@@ -23,12 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.get(
       `${path}/public/:churchId`,
       { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(PublicCampus) } } },
-      (req) =>
-        app.db
-          .select({ id: campuses.id, name: campuses.name })
-          .from(campuses)
-          .where(and(eq(campuses.churchId, req.params.churchId), eq(campuses.removed, false)))
-          .orderBy(asc(campuses.name)),
+      (req) => campusNames(app.db, req.params.churchId),
     );
     crud(app, { path, name: 'Campus', table: campuses, item: Campus, save: CampusSave, view: anyUser, edit, orderBy: campuses.name });
   }

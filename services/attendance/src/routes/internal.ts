@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Id, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
+import { Id, IsoDate, attendanceInternal, badRequest, type ZodTypeProvider } from '@church/common';
+import { campusNames } from '../repos/places';
 import { groupsAtPlaces, peopleWithVisits } from '../repos/records';
 
 const Places = z.object({ churchId: Id, campusId: Id.nullish(), serviceId: Id.nullish(), serviceTimeId: Id.nullish() });
@@ -36,5 +37,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const { churchId, ...filter } = clean(req.body);
       return { groupIds: await groupsAtPlaces(app.db, churchId!, filter) };
     },
+  );
+
+  // `attendanceInternal.campuses`: names of the church's campuses for membership (a person's campus). Without ids,
+  // the live ones; with ids, those named, removed ones included (history keeps their names).
+  const { campuses } = attendanceInternal;
+  app.post(campuses.path, { config: { access: 'internal' }, schema: { body: campuses.body, response: { 200: campuses.answer } } }, (req) =>
+    campusNames(app.db, req.body.churchId, req.body.ids),
   );
 }

@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, TEST_SECRET } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, attendanceInternal, signInternal } from '@church/common';
+import { campuses } from '../../src/db/schema';
 import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
 
 const t = useAttendance();
@@ -83,5 +85,49 @@ describe('POST /attendance/internal/groups', () => {
     expect(await groups({ serviceId: east.serviceId, campusId: main.campusId })).toEqual({ groupIds: [] });
     expect(await groups({ campusId: null, serviceId: null, serviceTimeId: late })).toEqual({ groupIds: [g1, g2] });
     expect((await signed('/attendance/internal/groups', { churchId: makeChurch().churchId })).json()).toEqual({ groupIds: [] });
+  });
+});
+
+describe('POST /attendance/internal/campuses (attendanceInternal.campuses)', () => {
+  const path = attendanceInternal.campuses.path;
+
+  it('refuses unsigned, badly signed and token-bearing calls', async () => {
+    const c = makeChurch();
+    const body = { churchId: c.churchId };
+    expect((await call(t.app, 'POST', path, { body })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', path, { body, token: c.token('all', { serverAdmin: true }) })).statusCode).toBe(401);
+    expect((await signed(path, body, 'another-secret-another-secret-another')).statusCode).toBe(401);
+    expect((await signed(path, body)).statusCode).toBe(200);
+  });
+
+  it("answers the church's live campuses by name, or the ones named (removed ones too), in the contract's shape", async () => {
+    const [c, other] = [makeChurch(), makeChurch()];
+    const east = await makePlaces(t, c.churchId, { campus: 'East' });
+    const main = await makePlaces(t, c.churchId, { campus: 'Main' });
+    const closed = await makePlaces(t, c.churchId, { campus: 'Closed' });
+    const theirs = await makePlaces(t, other.churchId, { campus: 'Theirs' });
+    await t.app.db.update(campuses).set({ removed: true }).where(eq(campuses.id, closed.campusId));
+    const ask = async (body: object) => {
+      const res = await signed(path, body);
+      expect(res.statusCode).toBe(200);
+      return attendanceInternal.campuses.answer.parse(res.json());
+    };
+    expect(await ask({ churchId: c.churchId })).toEqual([
+      { id: east.campusId, name: 'East' },
+      { id: main.campusId, name: 'Main' },
+    ]);
+    expect(await ask({ churchId: c.churchId, ids: [main.campusId, closed.campusId, theirs.campusId, randomUUID()] })).toEqual([
+      { id: closed.campusId, name: 'Closed' },
+      { id: main.campusId, name: 'Main' },
+    ]);
+    expect(await ask({ churchId: c.churchId, ids: [] })).toEqual([]);
+    expect(await ask({ churchId: randomUUID() })).toEqual([]);
+  });
+
+  it('answers 400 naming the field for a body outside the contract', async () => {
+    const bad = await signed(path, { churchId: makeChurch().churchId, ids: ['nope'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].param).toMatch(/^ids/);
+    expect((await signed(path, {})).json().errors[0].param).toBe('churchId');
   });
 });
