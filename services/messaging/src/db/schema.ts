@@ -118,6 +118,13 @@ export const notificationPreferences = pgTable(
     allowPush: boolean('allow_push').notNull().default(true),
     /** `never`, `individual` (at once) or `daily` (the digest) */
     emailFrequency: text('email_frequency').notNull().default('daily'),
+    /** no push and no email at all (the notifications still show in the app) */
+    masterMute: boolean('master_mute').notNull().default(false),
+    /** `HH:MM` in `timeZone`: pushes wait for the end of this window */
+    quietHoursStart: text('quiet_hours_start'),
+    quietHoursEnd: text('quiet_hours_end'),
+    /** an IANA time zone (`America/Chicago`) */
+    timeZone: text('time_zone'),
   },
   (t) => [uniqueIndex('notification_preferences_person_idx').on(t.churchId, t.personId)],
 );

@@ -1,10 +1,11 @@
 import { emailOf, escapeHtml, providerMessage, type Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
-import { deliverNotifications as deliveryJob, realtimePush } from '../jobs/contracts';
+import { deliverNotifications as deliveryJob, quietPushes, realtimePush } from '../jobs/contracts';
 import { writeLogs } from '../repos/delivery-logs';
 import { forgetPushToken, pushTargets } from '../repos/devices';
 import { insertNotifications, markEmailed, notificationsByIds, preferencesRows, unreadCounts, type NewNotification, type NotificationRow } from '../repos/notifications';
 import { contacts } from '../clients/membership';
+import { quietFor } from './quiet-hours';
 
 export type { NotificationRow } from '../repos/notifications';
 
@@ -39,15 +40,37 @@ export function notify(deps: Pick<MessagingDeps, 'db' | 'queue'>, input: NotifyI
 export interface Preferences {
   allowPush: boolean;
   emailFrequency: string;
+  masterMute: boolean;
+  quietHoursStart: string | null;
+  quietHoursEnd: string | null;
+  timeZone: string | null;
 }
-export const DEFAULT_PREFERENCES: Preferences = { allowPush: true, emailFrequency: 'daily' };
+export const DEFAULT_PREFERENCES: Preferences = { allowPush: true, emailFrequency: 'daily', masterMute: false, quietHoursStart: null, quietHoursEnd: null, timeZone: null };
 
 /** Each person's preferences, the defaults for those who saved none. */
 export async function preferencesOf(deps: Pick<MessagingDeps, 'db'>, churchId: string, personIds: string[]): Promise<Map<string, Preferences>> {
   const out = new Map<string, Preferences>();
   for (const id of personIds) out.set(id, DEFAULT_PREFERENCES);
-  for (const r of await preferencesRows(deps.db, churchId, personIds)) out.set(r.personId, { allowPush: r.allowPush, emailFrequency: r.emailFrequency });
+  for (const { allowPush, emailFrequency, masterMute, quietHoursStart, quietHoursEnd, timeZone, personId } of await preferencesRows(deps.db, churchId, personIds)) {
+    out.set(personId, { allowPush, emailFrequency, masterMute, quietHoursStart, quietHoursEnd, timeZone });
+  }
   return out;
+}
+
+/** Pushes of notifications to a person's devices, one each, logged. */
+export async function pushNotifications(deps: MessagingDeps, churchId: string, personId: string, items: NotificationRow[]): Promise<number> {
+  let sent = 0;
+  for (const n of items) {
+    const r = await pushToPerson(deps, churchId, personId, {
+      title: 'New notification',
+      body: n.message,
+      data: { notificationId: n.id, ...(n.contentType ? { contentType: n.contentType } : {}), ...(n.contentId ? { contentId: n.contentId } : {}), ...(n.link ? { link: n.link } : {}) },
+      contentType: n.contentType,
+      contentId: n.contentId,
+    });
+    sent += r.sent;
+  }
+  return sent;
 }
 
 /**
@@ -119,8 +142,9 @@ export function notificationEmail(appUrl: string, items: Array<{ message: string
 
 /**
  * Escalation of fresh notifications by each person's preferences: the socket at once (with the unread counts), push
- * to their devices when allowed, and email at once when they chose `individual` (or have no device that took the
- * push and did not choose `never`/`daily`); `daily` ones wait for the digest.
+ * to their devices when allowed (during their quiet hours, when those end, if still unread), and email at once when
+ * they chose `individual`; `daily` ones wait for the digest. Muted people get neither push nor email: their
+ * notifications are in the app.
  */
 export async function deliverNotifications(deps: MessagingDeps, churchId: string, ids: string[]): Promise<void> {
   const rows = await notificationsByIds(deps.db, churchId, ids);
@@ -138,21 +162,13 @@ export async function deliverNotifications(deps: MessagingDeps, churchId: string
       data: items.map((notification) => ({ notification, unreadCount: counts.count, notificationCount: counts.notificationCount, pmCount: counts.pmCount })),
     });
     const pref = prefs.get(personId) ?? DEFAULT_PREFERENCES;
-    let pushed = 0;
+    if (pref.masterMute) continue;
     if (pref.allowPush) {
-      for (const n of items) {
-        const r = await pushToPerson(deps, churchId, personId, {
-          title: 'New notification',
-          body: n.message,
-          data: { notificationId: n.id, ...(n.contentType ? { contentType: n.contentType } : {}), ...(n.contentId ? { contentId: n.contentId } : {}), ...(n.link ? { link: n.link } : {}) },
-          contentType: n.contentType,
-          contentId: n.contentId,
-        });
-        pushed += r.sent;
-      }
+      const quiet = quietFor(new Date(), pref);
+      if (quiet) await deps.queue.enqueue(quietPushes, { churchId, personId, ids: items.map((n) => n.id) }, { delayMs: quiet });
+      else await pushNotifications(deps, churchId, personId, items);
     }
     if (pref.emailFrequency === 'individual') emailNow.push({ personId, items });
-    else if (pushed === 0 && !['never', 'daily'].includes(pref.emailFrequency)) emailNow.push({ personId, items });
   }
   if (!emailNow.length) return;
   let found: Array<{ id: string; email: string | null }> = [];

@@ -14,6 +14,13 @@ export const deliverNotifications = jobContract({
   ...DELIVERY_RETRIES,
 });
 
+/** The pushes of notifications that arrived during a person's quiet hours, when they end (those still unread). */
+export const quietPushes = jobContract({
+  name: 'messaging.quietPushes',
+  schema: z.object({ churchId: z.uuid(), personId: z.uuid(), ids: z.array(z.uuid()).min(1).max(5000) }),
+  ...DELIVERY_RETRIES,
+});
+
 /** Who hears of new messages of a conversation (a group's members, or the people who took part). */
 export const messageNotifications = jobContract({
   name: 'messaging.messageNotifications',
@@ -55,4 +62,4 @@ export const realtimePush = jobContract({
 export type RealtimePush = z.input<typeof realtimePush.schema>;
 
 /** Every contract messaging owns: the start-up check wants exactly one handler for each. */
-export const OWNED: JobContract[] = [notifyPeople, emailOf('messaging'), deliverNotifications, messageNotifications, emailDigest, sendSms, smsWebhook, realtimePush];
+export const OWNED: JobContract[] = [notifyPeople, emailOf('messaging'), deliverNotifications, quietPushes, messageNotifications, emailDigest, sendSms, smsWebhook, realtimePush];

@@ -3,12 +3,12 @@ import type { MessagingDeps } from '../deps';
 import { contacts, optOut } from '../clients/membership';
 import { DOORBELL_ACTIONS, doorbellKey } from '../domain/doorbell';
 import { notifyOfMessages } from '../domain/messages';
-import { DEFAULT_PREFERENCES, deliverNotifications, notificationEmail, notify, preferencesOf, queueEmail } from '../domain/notify';
+import { DEFAULT_PREFERENCES, deliverNotifications, notificationEmail, notify, preferencesOf, pushNotifications, queueEmail } from '../domain/notify';
 import { sendQueuedSms } from '../domain/texting';
 import { writeLogs } from '../repos/delivery-logs';
-import { markEmailed, unreadNotEmailed, type NotificationRow } from '../repos/notifications';
+import { markEmailed, notificationsByIds, unreadNotEmailed, type NotificationRow } from '../repos/notifications';
 import { applyStatus, insertConsentLog, logOfProviderMessage } from '../repos/texting';
-import { deliverNotifications as deliverJob, emailDigest, messageNotifications, realtimePush, sendSms, smsWebhook, type RealtimePush } from './contracts';
+import { deliverNotifications as deliverJob, emailDigest, messageNotifications, quietPushes, realtimePush, sendSms, smsWebhook, type RealtimePush } from './contracts';
 
 const STOP = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT']);
 const START = new Set(['START', 'YES', 'UNSTOP', 'OPTIN']);
@@ -36,7 +36,11 @@ export async function runDigest(deps: MessagingDeps): Promise<number> {
   let queued = 0;
   for (const [churchId, people] of byChurch) {
     const prefs = await preferencesOf(deps, churchId, [...people.keys()]);
-    const daily = [...people.keys()].filter((p) => (prefs.get(p) ?? DEFAULT_PREFERENCES).emailFrequency === 'daily');
+    // muted people are left for a digest after they unmute
+    const daily = [...people.keys()].filter((p) => {
+      const pref = prefs.get(p) ?? DEFAULT_PREFERENCES;
+      return pref.emailFrequency === 'daily' && !pref.masterMute;
+    });
     if (!daily.length) continue;
     const emails = new Map<string, string | null>();
     try {
@@ -97,6 +101,11 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
       await notify(deps, data);
     }),
     handle(deliverJob, (data) => deliverNotifications(deps, data.churchId, data.ids)),
+    handle(quietPushes, async ({ churchId, personId, ids }) => {
+      // read meanwhile: no push
+      const unread = (await notificationsByIds(deps.db, churchId, ids)).filter((n) => n.isNew && n.personId === personId);
+      await pushNotifications(deps, churchId, personId, unread);
+    }),
     handle(messageNotifications, (data) => notifyOfMessages(deps, data.churchId, data.conversationId, data.messageIds)),
     { ...digest, repeat: { cron: deps.config.DIGEST_CRON } } as typeof digest,
     handle(sendSms, (data, ctx) => sendQueuedSms(deps, data.deliveryLogId, ctx.attempt)),

@@ -144,7 +144,7 @@ export async function ensurePreferences(db: DbOrTx, churchId: string, personId: 
   return row!;
 }
 
-export async function updatePreferences(db: DbOrTx, churchId: string, id: string, values: { allowPush?: boolean; emailFrequency?: string }): Promise<PreferencesRow> {
+export async function updatePreferences(db: DbOrTx, churchId: string, id: string, values: Partial<Omit<PreferencesRow, 'id' | 'churchId' | 'personId'>>): Promise<PreferencesRow> {
   const [row] = await db.update(notificationPreferences).set(values).where(and(eq(notificationPreferences.churchId, churchId), eq(notificationPreferences.id, id))).returning();
   return row!;
 }

@@ -26,7 +26,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const item of req.body) {
         if (item.personId && item.personId !== req.auth.personId) throw badRequest('personId', 'preferences are saved for your own person only');
         const row = await mine(tx, req.auth);
-        const changes = { ...(item.allowPush !== undefined ? { allowPush: item.allowPush } : {}), ...(item.emailFrequency ? { emailFrequency: item.emailFrequency } : {}) };
+        // what the item carries changes; what it leaves out stays
+        const { id: _id, personId: _person, ...given } = item;
+        const changes = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
         out.push(Object.keys(changes).length ? await updatePreferences(tx, req.auth.churchId, row.id, changes) : row);
       }
       return out;

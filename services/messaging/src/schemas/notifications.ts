@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id } from '@church/common';
+import { CLOCK, isTimeZone } from '../domain/quiet-hours';
 import { ContentId, ContentType, Stamp, Text } from './common';
 
 export const Notification = z.object({
@@ -63,10 +64,20 @@ export const NotificationPreferences = z.object({
   personId: z.string(),
   allowPush: z.boolean(),
   emailFrequency: z.string(),
+  masterMute: z.boolean(),
+  quietHoursStart: Text,
+  quietHoursEnd: Text,
+  timeZone: Text,
 });
+const Clock = z.string().trim().regex(CLOCK, 'must be a time HH:MM (24-hour)');
+/** B1App's notification settings send every field, `null` (or `""`) for none. */
 export const SavePreferences = z.object({
   id: Id.optional(),
   personId: Id.optional(),
   allowPush: z.boolean().optional(),
   emailFrequency: z.enum(['never', 'individual', 'daily']).optional(),
+  masterMute: z.boolean().optional(),
+  quietHoursStart: Clock.nullish(),
+  quietHoursEnd: Clock.nullish(),
+  timeZone: z.string().trim().max(64).refine(isTimeZone, 'must be a time zone such as America/Chicago').nullish(),
 });
