@@ -97,7 +97,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // B1Admin's profile: the caller's own devices.
-  app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: z.array(Device) } } }, async (req) =>
+  app.get(`${base}/my`, { config: { access: anyUser }, schema: { summary: 'Your own devices', response: { 200: z.array(Device) } } }, async (req) =>
     req.auth.personId ? (await devicesOf(app.db, req.auth.churchId, req.auth.personId)).map(view) : [],
   );
 

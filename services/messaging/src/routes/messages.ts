@@ -68,7 +68,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   // B1App's group chat: a tap on an emoji gives it, a second tap takes it back.
-  app.post(`${base}/:id/reactions`, { config: { access: anyUser }, schema: { params: IdParams, body: ReactionBody, response: { 200: ReactionAnswer } } }, async (req) =>
+  app.post(`${base}/:id/reactions`, { config: { access: anyUser }, schema: { summary: 'Give or take back your emoji on a message', params: IdParams, body: ReactionBody, response: { 200: ReactionAnswer } } }, async (req) =>
     react(deps, req.auth, req.params.id, req.body.emoji),
   );
 
@@ -78,7 +78,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await removeMessage(deps, req.auth, req.params.id);
     return {};
   });
-  app.delete(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: anyUser }, schema: { summary: 'Delete a message by its id (its author or a moderator)', params: IdParams, response: { 200: Empty } } }, async (req) => {
     await removeMessage(deps, req.auth, req.params.id);
     return {};
   });

@@ -45,7 +45,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // B1App's "clear all".
-  app.delete(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: Removed } } }, async (req) => ({
+  app.delete(`${base}/my`, { config: { access: anyUser }, schema: { summary: 'Clear all of your notifications', response: { 200: Removed } } }, async (req) => ({
     removed: req.auth.personId ? await deleteNotificationsOf(app.db, req.auth.churchId, req.auth.personId) : 0,
   }));
 

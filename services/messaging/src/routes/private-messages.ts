@@ -44,7 +44,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   // B1App's messages screen: the conversation leaves the caller's inbox (the other person keeps it).
-  app.delete(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: anyUser }, schema: { summary: 'Take a private conversation out of your inbox', params: IdParams, response: { 200: Empty } } }, async (req) => {
     await hidePair(deps, req.auth, req.params.id);
     return {};
   });

@@ -67,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // B1Admin's texting settings: the balance the church's provider reports (never a figure of ours); a clear 400 when
   // there is no provider, or it is one that reports none.
-  app.get(`${base}/credits`, { config: { access: texting }, schema: { response: { 200: Credits } } }, async (req) => {
+  app.get(`${base}/credits`, { config: { access: texting }, schema: { summary: 'The texting balance the church\'s provider reports', response: { 200: Credits } } }, async (req) => {
     const row = await providerRow(app.db, req.auth.churchId);
     if (!row) throw badRequest('provider', 'No texting provider is configured for this church: save one in the texting settings (POST /messaging/texting/providers)', 'config');
     if (!SMS_PROVIDERS.has(row.provider)) throw badRequest('provider', `${row.provider} reports no balance to this server (supported: ${[...SMS_PROVIDERS].join(', ')})`, 'config');
