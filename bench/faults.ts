@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import WebSocket from 'ws';
 import { MODULES } from '@church/common';
+import { api, mailbox, must } from './lib/client';
 import { databaseUrl } from './lib/databases';
 import { freePort, startDeployment, type Deployment } from './lib/deployment';
 
@@ -109,52 +110,6 @@ interface Setup {
   serviceTimeId: string;
   groupId: string;
   kids: string[];
-}
-
-async function api(base: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown; ms: number }> {
-  const started = performance.now();
-  try {
-    const res = await fetch(base + url, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = text;
-    }
-    return { status: res.status, json, ms: performance.now() - started };
-  } catch {
-    return { status: 0, json: undefined, ms: performance.now() - started };
-  }
-}
-
-function must<T>(res: { status: number; json: unknown }, what: string): T {
-  if (res.status < 200 || res.status > 299) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.json)?.slice(0, 300)}`);
-  return res.json as T;
-}
-
-function mailbox(dataDir: string): Array<{ to: string; subject: string; text: string }> {
-  const dir = path.join(dataDir, 'mail');
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const out = [];
-  for (const f of files) {
-    try {
-      out.push(JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
-    } catch {
-      // a mail being written this moment
-    }
-  }
-  return out;
 }
 
 /** A church with an admin, donors, a chat, and a service with a group for check-in, made through the API. */
