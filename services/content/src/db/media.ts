@@ -54,7 +54,8 @@ export const streamingServices = pgTable(
     label: text('label'),
     serviceTime: at('service_time').notNull(),
     earlyStart: integer('early_start').notNull().default(0),
-    duration: integer('duration').notNull().default(60),
+    /** seconds, as the apps send it (migration 0003 turned stored minutes into seconds) */
+    duration: integer('duration').notNull().default(3600),
     chatBefore: integer('chat_before').notNull().default(0),
     chatAfter: integer('chat_after').notNull().default(0),
     provider: text('provider'),

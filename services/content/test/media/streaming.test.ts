@@ -164,11 +164,11 @@ describe('streaming services', () => {
     const before = internal.calls.length;
     const res = await call(t.app, 'POST', '/content/streamingServices', {
       token: a.token(EDIT),
-      body: { label: 'Sunday', serviceTime: new Date(Date.now() + 86400_000).toISOString(), duration: 90, chatBefore: 600, recurring: true },
+      body: { label: 'Sunday', serviceTime: new Date(Date.now() + 86400_000).toISOString(), duration: 5400, chatBefore: 600, recurring: true },
     });
     expect(res.statusCode).toBe(200);
     const [svc] = res.json();
-    expect(svc).toMatchObject({ label: 'Sunday', duration: 90, recurring: true, churchId: a.churchId });
+    expect(svc).toMatchObject({ label: 'Sunday', duration: 5400, recurring: true, churchId: a.churchId });
     expect(internal.calls.slice(before)).toEqual([{ module: 'messaging', method: 'POST', path: '/messaging/internal/blockedips/clear', body: { churchId: a.churchId, serviceId: svc.id } }]);
 
     expect((await call(t.app, 'POST', '/content/streamingServices', { token: a.token(EDIT), body: { label: 'no time' } })).json().errors[0].param).toBe('serviceTime');
@@ -193,7 +193,7 @@ describe('streaming services', () => {
       token: a.token(EDIT),
       body: [
         { label: 'Once', serviceTime: weekAgo.toISOString(), recurring: false },
-        { label: 'Weekly', serviceTime: weekAgo.toISOString(), recurring: true, duration: 60 },
+        { label: 'Weekly', serviceTime: weekAgo.toISOString(), recurring: true, duration: 3600 },
       ],
     });
     const list = (await call(t.app, 'GET', '/content/streamingServices', { token: a.token() })).json();
@@ -208,6 +208,87 @@ describe('streaming services', () => {
     await t.app.db.insert(streamingServices).values({ id: crypto.randomUUID(), churchId: a.churchId, serviceTime: new Date(Date.now() - 3 * 86400_000), recurring: false });
     await refreshServices(t.app.db, null);
     expect(await t.app.db.select().from(streamingServices).where(eq(streamingServices.churchId, a.churchId))).toHaveLength(0);
+  });
+});
+
+describe('streaming services as the staff app saves and lists them', () => {
+  // B1Admin:src/sermons/components/Services.tsx starts a new service with these values (seconds), and
+  // B1Admin:src/sermons/components/ServiceEdit.tsx posts it back in an array with the minutes typed times 60.
+  const fromTheApp = (serviceTime: Date) => ({
+    churchId: 'ignored',
+    serviceTime: serviceTime.toISOString(),
+    chatBefore: 600,
+    chatAfter: 900,
+    duration: 3600,
+    earlyStart: 300,
+    provider: 'youtube_live',
+    providerKey: 'abc123',
+    recurring: false,
+    timezoneOffset: 300,
+    videoUrl: 'https://www.youtube.com/embed/abc123?autoplay=1',
+    label: 'Sunday Service',
+    sermonId: 'latest',
+  });
+
+  it('B1Admin:src/sermons/components/ServiceEdit.tsx saves duration 3600 and the chat times in seconds, and reads them back', async () => {
+    const a = makeChurch();
+    const start = new Date(Date.now() + 2 * 86400_000);
+    const res = await call(t.app, 'POST', '/content/streamingServices', { token: a.token(EDIT), body: [fromTheApp(start)] });
+    expect(res.statusCode).toBe(200);
+    const [svc] = res.json();
+    expect(svc).toEqual({
+      id: expect.any(String),
+      churchId: a.churchId,
+      label: 'Sunday Service',
+      serviceTime: start.toISOString(),
+      earlyStart: 300,
+      duration: 3600,
+      chatBefore: 600,
+      chatAfter: 900,
+      provider: 'youtube_live',
+      providerKey: 'abc123',
+      videoUrl: 'https://www.youtube.com/embed/abc123?autoplay=1',
+      timezoneOffset: 300,
+      recurring: false,
+      sermonId: 'latest',
+    });
+    const [row] = await t.app.db.select().from(streamingServices).where(eq(streamingServices.id, svc.id));
+    expect(row).toMatchObject({ duration: 3600, chatBefore: 600, chatAfter: 900, earlyStart: 300, serviceTime: start });
+
+    // B1Admin:src/sermons/components/Services.tsx adds timezoneOffset minutes to each listed serviceTime to
+    // show the time as it was entered: the list answers the stored time moved back by it.
+    const [listed] = (await call(t.app, 'GET', '/content/streamingServices', { token: a.token() })).json();
+    expect(listed).toMatchObject({ id: svc.id, duration: 3600, chatBefore: 600, chatAfter: 900, earlyStart: 300 });
+    expect(new Date(listed.serviceTime).getTime() + listed.timezoneOffset * 60_000).toBe(start.getTime());
+
+    // The editor posts the service back with the real time it computed: nothing moves.
+    const back = { ...listed, serviceTime: new Date(new Date(listed.serviceTime).getTime() + listed.timezoneOffset * 60_000).toISOString(), chatAfter: 1200 };
+    const [again] = (await call(t.app, 'POST', '/content/streamingServices', { token: a.token(EDIT), body: [back] })).json();
+    expect(again).toMatchObject({ id: svc.id, serviceTime: start.toISOString(), chatAfter: 1200, duration: 3600 });
+  });
+
+  it('a service lasts its duration in seconds plus the chat after it', async () => {
+    const a = makeChurch();
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    await call(t.app, 'POST', '/content/streamingServices', {
+      token: a.token(EDIT),
+      body: [
+        { ...fromTheApp(ago(65)), label: 'in its chat', timezoneOffset: null }, // 60 min long, chat 15 more
+        { ...fromTheApp(ago(80)), label: 'over', timezoneOffset: null },
+        { ...fromTheApp(ago(30)), label: 'on air', duration: 1800 + 120, chatAfter: 0, timezoneOffset: null },
+      ],
+    });
+    const list = (await call(t.app, 'GET', '/content/streamingServices', { token: a.token() })).json();
+    expect(list.map((s: { label: string }) => s.label)).toEqual(['in its chat', 'on air']);
+  });
+
+  it('refuses a duration that is not a number of seconds, naming it', async () => {
+    const a = makeChurch();
+    const res = await call(t.app, 'POST', '/content/streamingServices', { token: a.token(EDIT), body: [{ ...fromTheApp(new Date()), duration: 'long' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0]).toMatchObject({ param: '[0].duration', location: 'body' });
+    const tooLong = await call(t.app, 'POST', '/content/streamingServices', { token: a.token(EDIT), body: { ...fromTheApp(new Date()), duration: 24 * 3600 + 1 } });
+    expect(tooLong.json().errors[0]).toMatchObject({ param: 'duration' });
   });
 });
 
@@ -230,5 +311,39 @@ describe('GET /content/preview/data/:key', () => {
     expect(body.sermons.map((s: { title: string }) => s.title)).toEqual(['Latest']);
     expect((await call(t.app, 'GET', '/content/preview/data/unknown')).statusCode).toBe(404);
     expect((await call(t.app, 'GET', '/content/preview/data/bad%20key')).statusCode).toBe(400);
+  });
+
+  it('B1App:src/helpers/StreamingServiceHelper.ts reads churchId, buttons, tabs {type, data}, and each service\'s times as m:ss with its sermon', async () => {
+    await t.app.db.insert(links).values([
+      { id: crypto.randomUUID(), churchId: grace.churchId, category: 'streamingTab', text: 'Notes', url: 'https://notes.example', linkType: 'url', linkData: 'x', icon: 'edit', sort: 2 },
+    ]);
+    const [, chosen] = (
+      await call(t.app, 'POST', '/content/sermons', {
+        token: grace.token(EDIT),
+        body: [
+          { title: 'Older', publishDate: '2025-01-01T00:00:00Z', videoType: 'youtube', videoData: 'old1', duration: 1800 },
+          { title: 'Chosen', publishDate: '2024-01-01T00:00:00Z', videoType: 'vimeo', videoData: '42', duration: 2700 },
+        ],
+      })
+    ).json();
+    const start = new Date(Date.now() + 2 * 3600_000);
+    await call(t.app, 'POST', '/content/streamingServices', {
+      token: grace.token(EDIT),
+      body: [
+        { label: 'Picked', serviceTime: start.toISOString(), earlyStart: 600, chatBefore: 75, chatAfter: 900, duration: 3600, sermonId: chosen.id },
+        { label: 'Latest', serviceTime: new Date(start.getTime() + 3600_000).toISOString(), sermonId: 'latest' },
+      ],
+    });
+    const body = (await call(t.app, 'GET', '/content/preview/data/grace')).json();
+    expect(body.churchId).toBe(grace.churchId);
+    expect(body.buttons).toEqual([{ text: 'Give', url: 'https://give.example' }]);
+    expect(body.tabs.find((x: { text: string }) => x.text === 'Notes')).toMatchObject({ text: 'Notes', url: 'https://notes.example', icon: 'edit', type: 'url', data: 'x' });
+    const picked = body.services.find((x: { label: string }) => x.label === 'Picked');
+    expect(picked).toMatchObject({ serviceTime: start.toISOString(), earlyStart: '10:00', chatBefore: '1:15', chatAfter: '15:00', duration: 3600 });
+    expect(picked.sermon).toMatchObject({ id: chosen.id, title: 'Chosen', videoType: 'vimeo', duration: 2700, videoUrl: expect.stringContaining('vimeo') });
+    const latest = body.services.find((x: { label: string }) => x.label === 'Latest');
+    expect(latest).toMatchObject({ earlyStart: '0:00', chatBefore: '0:00', chatAfter: '0:00' });
+    // "latest": the church's newest sermon already published ('Latest', saved by the test above).
+    expect(latest.sermon.title).toBe('Latest');
   });
 });

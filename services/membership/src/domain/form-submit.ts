@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, emailOf, notFound, unauthorized, type EmailMessage, type Tx } from '@church/common';
+import { badRequest, emailOf, notFound, reportChanges, unauthorized, type EmailMessage, type Tx } from '@church/common';
 import { answers, formSubmissions } from '../db/schema';
 import {
   findFormAnyChurch,
@@ -50,11 +50,17 @@ const ATTACH_OTHERS = ['Forms.Admin', 'Forms.Edit', 'People.Edit'];
  *   `followUpSubject` and `followUpBody`, the submitter gets the merged follow-up (see follow-up.ts): at the
  *   email they gave, else their account's, never the attached person's (who may be someone else).
  */
-export async function submitForms(app: FastifyInstance, auth: Claims, items: SubmissionInput[]): Promise<Array<SubmissionRow & { answers: AnswerRow[] }>> {
+export async function submitForms(app: FastifyInstance, auth: Claims, items: SubmissionInput[], req?: FastifyRequest): Promise<Array<SubmissionRow & { answers: AnswerRow[] }>> {
   const mails: EmailMessage[] = [];
   return app.db.transaction(async (tx) => {
     const out: Array<SubmissionRow & { answers: AnswerRow[] }> = [];
     for (const item of items) out.push(await submitOne(tx, auth, item, mails));
+    // Each submission is a change of its form's church (`form.submission.created`), with its answers.
+    await reportChanges(
+      app.deps,
+      out.map((s) => ({ churchId: s.churchId, entityType: 'formSubmission', entityId: s.id, action: 'created', event: 'form.submission.created', after: { formId: s.formId, contentType: s.contentType, contentId: s.contentId }, data: s })),
+      { tx, req },
+    );
     // The notices and follow-ups are queued in the submissions' transaction: sent exactly when they are saved.
     for (const mail of mails) await app.deps.queue.enqueue(emailOf('membership'), mail, { tx });
     return out;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, batchOf, deleteRow, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, batchOf, deleteRow, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { forms } from '../db/schema';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { duplicateForm, formsFor, saveForms } from '../domain/forms';
@@ -49,7 +49,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(`${base}/:id`, { config: { access: formAccess }, schema: { params: IdParams } }, async (req) => {
     await requireFormAccess(app.db, req.auth, req.params.id, 'edit');
-    await deleteRow(app.db, forms, req.auth.churchId, req.params.id);
+    await app.db.transaction(async (tx) => {
+      const gone = await deleteRow(tx, forms, req.auth.churchId, req.params.id);
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'form', entityId: gone.id, action: 'destroyed', before: { name: gone.name } }], { req, tx });
+    });
     return {};
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Id, IdList, IdParams, OptionalText, batchOf, exactShape, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdList, IdParams, OptionalText, batchOf, exactShape, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { groupsMeetingAt } from '../clients/attendance';
 import { groupHealth, healthSummary } from '../domain/group-health';
 import { GROUP_TAGS, JOIN_POLICIES, saveGroups, toGroup } from '../domain/groups';
@@ -218,12 +218,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: requires('Groups.Edit') }, schema: { body: batchOf(GroupSave), response: { 200: GroupList } } }, (req) =>
-    groupsOf(saveGroups(app.db, req.auth.churchId, req.body)),
+    groupsOf(saveGroups(app.db, req.auth.churchId, req.body, { deps: app.deps, req })),
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Groups.Edit') }, schema: { params: IdParams } }, async (req) => {
-    const done = await app.db.transaction((tx) => softDeleteGroup(tx, req.auth.churchId, req.params.id));
-    if (!done) throw notFound('Group');
+    const { churchId } = req.auth;
+    await app.db.transaction(async (tx) => {
+      if (!(await softDeleteGroup(tx, churchId, req.params.id))) throw notFound('Group');
+      await reportChanges(app.deps, [{ churchId, entityType: 'group', entityId: req.params.id, action: 'destroyed', event: 'group.destroyed', data: { id: req.params.id } }], { req, tx });
+    });
     return {};
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, Id, IdParams, conflict, crud, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, conflict, crud, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { households } from '../db/schema';
 import { deleteHousehold, existingHouseholdIds, householdSize } from '../repos/households';
 
@@ -18,7 +18,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const { churchId } = req.auth;
     if (!(await existingHouseholdIds(app.db, churchId, [req.params.id])).size) throw notFound('Household');
     if ((await householdSize(app.db, churchId, req.params.id)) > 0) throw conflict('The household still has people; move them first');
-    await deleteHousehold(app.db, churchId, req.params.id);
+    await app.db.transaction(async (tx) => {
+      await deleteHousehold(tx, churchId, req.params.id);
+      await reportChanges(app.deps, [{ churchId, entityType: 'household', entityId: req.params.id, action: 'destroyed', event: 'household.destroyed', data: { id: req.params.id } }], { req, tx });
+    });
     return {};
   });
 }

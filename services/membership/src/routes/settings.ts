@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { saveSettings } from '../domain/settings';
 import { deleteSetting, listSettings } from '../repos/settings';
 
@@ -38,12 +38,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(SettingSave), response: { 200: SettingList } } }, (req) =>
-    saveSettings(app.db, app.deps.storage, req.auth.churchId, req.body),
+    saveSettings(app.db, app.deps.storage, req.auth.churchId, req.body, { deps: app.deps, req }),
   );
 
   // B1Admin's grade promotion editor removes its setting when switched off.
   app.delete(`${base}/:id`, { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    if (!(await deleteSetting(app.db, req.auth.churchId, req.params.id))) throw notFound('Setting');
+    await app.db.transaction(async (tx) => {
+      if (!(await deleteSetting(tx, req.auth.churchId, req.params.id))) throw notFound('Setting');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'setting', entityId: req.params.id, action: 'destroyed' }], { req, tx });
+    });
     return {};
   });
 }

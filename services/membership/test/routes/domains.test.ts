@@ -44,7 +44,7 @@ describe('POST /membership/domains', () => {
     proxyPosts.length = 0;
     const res = await call(t.app, 'POST', '/membership/domains', { token: c.token(['Settings.Edit']), body: { domainName: `  ${name} ` } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual([{ id: expect.any(String), churchId: c.churchId, domainName: name.toLowerCase(), lastChecked: null, isStale: false }]);
+    expect(res.json()).toEqual([{ id: expect.any(String), churchId: c.churchId, domainName: name.toLowerCase(), siteId: null, lastChecked: null, isStale: false }]);
     await t.drain();
     expect(proxyPosts).toHaveLength(1);
     const post = proxyPosts[0] as { method: string; url: string; body: { domains: Array<{ domainName: string; churchId: string }> } };
@@ -92,7 +92,7 @@ describe('GET /membership/domains, /:id, /lookup, /public/lookup', () => {
     const name = unique('alpha');
     const id = await insertDomain(a.churchId, name);
     const list = await call(t.app, 'GET', '/membership/domains', { token: a.token() });
-    expect(list.json()).toEqual([{ id, churchId: a.churchId, domainName: name, lastChecked: null, isStale: false }]);
+    expect(list.json()).toEqual([{ id, churchId: a.churchId, domainName: name, siteId: null, lastChecked: null, isStale: false }]);
     expect((await call(t.app, 'GET', '/membership/domains', { token: b.token() })).json()).toEqual([]);
     expect((await call(t.app, 'GET', `/membership/domains/${id}`, { token: a.token() })).json()).toMatchObject({ id, domainName: name });
     expect((await call(t.app, 'GET', `/membership/domains/${id}`, { token: b.token() })).statusCode).toBe(404);

@@ -294,6 +294,7 @@ describe('GET /membership/auditlogs', () => {
       id: expect.any(String),
       churchId: church.id,
       userId: admin.user.id,
+      personId: null,
       category: 'login',
       action: 'impersonate_church',
       entityType: 'church',

@@ -30,7 +30,8 @@ const insertOne = preparedReader(messageColumns, () =>
 // A live chat's messages in one round trip: each message's gate (the conversation found, its type open to that
 // caller, the caller's address not blocked, a paired private conversation's poster one of its two people) and,
 // for those it lets through, the messages with their conversation's counters, in one statement. The messages are
-// stamped in order (`clock_timestamp()` per row, after the sort) so each keeps a time of its own. An id already
+// stamped in order (`clock_timestamp()` per row, after the sort, and a microsecond per place: a clock coarser than
+// the inserts, as PGlite's, still gives each its own time, in order). An id already
 // taken (a client's retry of the same message) inserts nothing and counts nothing: its row answers `gate_pass`
 // without a message.
 const gateFields = {
@@ -56,7 +57,7 @@ const postMany = preparedReader({ ...messageColumns, ...gateFields }, () =>
       sql`or exists (select 1 from ${privateMessages} pm where pm.church_id = ${p('churchId', 'uuid')} and pm.conversation_id = ${p('conversationId', 'uuid')}`,
       sql`and (pm.from_person_id = posts.person_id or pm.to_person_id = posts.person_id)))) as pass from posts),`,
       sql`ins as (insert into ${messages} (id, church_id, conversation_id, person_id, display_name, content, message_type, time_sent)`,
-      sql`select g.id, ${p('churchId', 'uuid')}, ${p('conversationId', 'uuid')}, g.person_id, g.display_name, g.content, g.message_type, clock_timestamp() from g where g.pass order by g.item`,
+      sql`select g.id, ${p('churchId', 'uuid')}, ${p('conversationId', 'uuid')}, g.person_id, g.display_name, g.content, g.message_type, clock_timestamp() + g.item * interval '1 microsecond' from g where g.pass order by g.item`,
       sql`on conflict (id) do nothing returning *),`,
       sql`moved as (update ${conversations} set post_count = post_count + (select count(*) from ins),`,
       sql`last_post_id = (select g.id from ins join g on g.id = ins.id order by g.item desc limit 1),`,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { HttpError, listRows, notFound, providerFailed, type ZodTypeProvider } from '@church/common';
 import { sermons, streamingServices } from '../../db/media';
 import { links } from '../../db/website';
-import { refreshServices } from '../../domain/media/streaming';
+import { minutesAndSeconds, refreshServices } from '../../domain/media/streaming';
 
 /** `/content/preview`: everything the streaming page shows, by the church's subdomain, in one answer. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -33,27 +33,48 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         listRows(app.db, streamingServices, churchId, { orderBy: asc(streamingServices.serviceTime) }),
         listRows(app.db, sermons, churchId, { orderBy: desc(sermons.publishDate) }).then((rows) => rows.slice(0, 50)),
       ]);
-      const link = (l: typeof links.$inferSelect) => ({ id: l.id, text: l.text, url: l.url, icon: l.icon, linkType: l.linkType, linkData: l.linkData, sort: l.sort });
+      const link = (l: typeof links.$inferSelect) => ({ id: l.id, text: l.text, url: l.url, icon: l.icon, linkType: l.linkType, linkData: l.linkData, sort: l.sort, type: l.linkType, data: l.linkData });
+      const sermonOf = (s: (typeof recent)[number]) => ({
+        id: s.id,
+        title: s.title,
+        description: s.description,
+        thumbnail: s.thumbnail,
+        videoUrl: s.videoUrl,
+        videoType: s.videoType,
+        videoData: s.videoData,
+        duration: s.duration,
+        publishDate: s.publishDate ? (s.publishDate as Date).toISOString() : null,
+      });
+      const now = Date.now();
+      const latest = recent.find((s) => !s.publishDate || (s.publishDate as Date).getTime() <= now) ?? recent[0];
+      const streamLinks = tabLinks.filter((l) => l.category === 'streamingLink');
       return {
+        churchId,
         church: { id: churchId, name: church.name ?? null, subDomain: church.subDomain ?? req.params.key },
         tabs: tabLinks.filter((l) => l.category === 'streamingTab').map(link),
-        links: tabLinks.filter((l) => l.category === 'streamingLink').map(link),
-        services: services.map((s) => ({
-          id: s.id,
-          label: s.label,
-          serviceTime: s.serviceTime.toISOString(),
-          earlyStart: s.earlyStart,
-          duration: s.duration,
-          chatBefore: s.chatBefore,
-          chatAfter: s.chatAfter,
-          provider: s.provider,
-          providerKey: s.providerKey,
-          videoUrl: s.videoUrl,
-          timezoneOffset: s.timezoneOffset,
-          recurring: s.recurring,
-          sermonId: s.sermonId,
-        })),
-        sermons: recent.map((s) => ({ id: s.id, title: s.title, description: s.description, thumbnail: s.thumbnail, videoUrl: s.videoUrl, videoType: s.videoType, videoData: s.videoData, duration: s.duration, publishDate: s.publishDate ? (s.publishDate as Date).toISOString() : null })),
+        links: streamLinks.map(link),
+        buttons: streamLinks.map((l) => ({ text: l.text, url: l.url })),
+        services: services.map((s) => {
+          const sermon = recent.find((x) => x.id === s.sermonId) ?? latest;
+          return {
+            id: s.id,
+            label: s.label,
+            serviceTime: s.serviceTime.toISOString(),
+            // The live page reads these three as "m:ss" (StreamingServiceHelper.getSeconds).
+            earlyStart: minutesAndSeconds(s.earlyStart),
+            duration: s.duration,
+            chatBefore: minutesAndSeconds(s.chatBefore),
+            chatAfter: minutesAndSeconds(s.chatAfter),
+            provider: s.provider,
+            providerKey: s.providerKey,
+            videoUrl: s.videoUrl,
+            timezoneOffset: s.timezoneOffset,
+            recurring: s.recurring,
+            sermonId: s.sermonId,
+            sermon: sermon ? sermonOf(sermon) : null,
+          };
+        }),
+        sermons: recent.map(sermonOf),
       };
     },
   );

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdParams, IsoDate, batchOf, deleteRow, getRow, listRows, saveRows, type ZodTypeProvider } from '@church/common';
 import { streamingServices } from '../../db/media';
-import { refreshServices } from '../../domain/media/streaming';
+import { listedTime, refreshServices } from '../../domain/media/streaming';
 
 const StreamingService = z.object({
   id: z.string(),
@@ -22,14 +22,14 @@ const StreamingService = z.object({
   recurring: z.boolean(),
   sermonId: z.string().nullable(),
 });
+/** Every length of a service is in seconds, as the apps send and read them. */
 const Seconds = z.coerce.number().int().min(0).max(7 * 24 * 3600);
 const StreamingServiceSave = z.object({
   id: Id.optional(),
   label: z.string().trim().max(200).nullish(),
   serviceTime: IsoDate,
   earlyStart: Seconds.optional(),
-  /** minutes */
-  duration: z.coerce.number().int().min(1).max(24 * 60).optional(),
+  duration: z.coerce.number().int().min(1).max(24 * 3600).optional(),
   chatBefore: Seconds.optional(),
   chatAfter: Seconds.optional(),
   provider: z.string().trim().max(50).nullish(),
@@ -61,9 +61,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { room: app.deps.secrets.encrypt(`${service.id}host`) };
   });
 
+  // The staff app adds each service's `timezoneOffset` (minutes, its browser's getTimezoneOffset()) to the
+  // listed time to show the wall-clock time it was entered in, so the list answers the time moved back by it.
   app.get('/content/streamingServices', { config: { access: anyUser }, schema: { response: { 200: z.array(StreamingService) } } }, async (req) => {
     await refreshServices(app.db, req.auth.churchId);
-    return listRows(app.db, streamingServices, req.auth.churchId, { orderBy: asc(streamingServices.serviceTime) }) as never;
+    const rows = await listRows(app.db, streamingServices, req.auth.churchId, { orderBy: asc(streamingServices.serviceTime) });
+    return rows.map((s) => ({ ...s, serviceTime: listedTime(s) })) as never;
   });
 
   app.post('/content/streamingServices', { config: { access: edit }, schema: { body: batchOf(StreamingServiceSave), response: { 200: z.array(StreamingService) } } }, async (req) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { announce, revokeTokens } from '../../domain/revocations';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Email, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Email, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { findOrCreateUser } from '../../domain/account';
 import { userSession } from '../../domain/access';
 import { findPerson, personOfUser } from '../../domain/people-links';
@@ -104,6 +104,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
         }
         out.push({ ...member, user: { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName } });
       }
+      await reportChanges(app.deps, out.map((m) => ({ churchId, entityType: 'roleMember', entityId: m.id, action: 'created', after: { roleId: m.roleId, userId: m.userId } })), { req, tx });
       return out;
     }),
   );
@@ -113,6 +114,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     const stamps = await app.db.transaction(async (tx) => {
       const removed = await deleteRoleMember(tx, req.auth.churchId, req.params.id);
       if (!removed) throw notFound('Role member');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'roleMember', entityId: req.params.id, action: 'destroyed', before: { userId: removed.userId } }], { req, tx });
       return removed.userId ? revokeTokens(tx, [{ userId: removed.userId, churchId: req.auth.churchId }]) : [];
     });
     await announce(app.deps, stamps);

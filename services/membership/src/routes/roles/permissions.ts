@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PERMISSIONS, anyUser, requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, itemParam, notFound, type DbOrTx, type RevocationEntry, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, itemParam, notFound, reportChanges, type DbOrTx, type RevocationEntry, type ZodTypeProvider } from '@church/common';
 import { findPermissionDef } from '../../domain/permissions';
 import { announce, revokeTokens } from '../../domain/revocations';
 import { deleteRolePermission, findRole, findRolePermission, findSamePermission, insertRolePermissions, permissionsOfRole, updateRolePermission, usersHoldingRole } from '../../repos/roles';
+import type { rolePermissions } from '../../db/schema';
 
 const RolePermission = z.object({
   id: z.string(),
@@ -62,7 +63,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       const churchId = req.auth.churchId;
       const missing = req.body.findIndex((item) => !item.id && item.roleId === undefined);
       if (missing >= 0) throw badRequest(itemParam(req, missing, 'roleId'), 'roleId is required (null for the Everyone role)');
-      const out = [];
+      const out: Array<typeof rolePermissions.$inferSelect> = [];
       const stamps: RevocationEntry[] = [];
       for (const [i, item] of req.body.entries()) {
         if (item.roleId && !(await findRole(tx, churchId, item.roleId))) throw notFound('Role');
@@ -83,6 +84,8 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
         const values = { ...grant, roleId: item.roleId ?? null };
         out.push((await findSamePermission(tx, values)) ?? (await insertRolePermissions(tx, [values]))[0]!);
       }
+      const grants = (g: (typeof out)[number]) => ({ roleId: g.roleId, apiName: g.apiName, contentType: g.contentType, action: g.action, contentId: g.contentId });
+      await reportChanges(app.deps, out.map((g) => ({ churchId, entityType: 'rolePermission', entityId: g.id, action: 'saved', after: grants(g) })), { req, tx });
       return { out, stamps };
     });
     await announce(app.deps, stamps);
@@ -93,6 +96,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     const stamps = await app.db.transaction(async (tx) => {
       const grant = await findRolePermission(tx, req.auth.churchId, req.params.id);
       if (!grant || !(await deleteRolePermission(tx, req.auth.churchId, req.params.id))) throw notFound('Role permission');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'rolePermission', entityId: grant.id, action: 'destroyed', before: { roleId: grant.roleId, contentType: grant.contentType, action: grant.action } }], { req, tx });
       return revokeHolders(tx, req.auth.churchId, grant.roleId);
     });
     await announce(app.deps, stamps);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isServerAdmin, requires } from '@church/auth';
-import { Id, IdParams, batchOf, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, batchOf, notFound, reportChanges, saveRows, type ZodTypeProvider } from '@church/common';
 import { roles } from '../../db/schema';
 import { announce, revokeTokens } from '../../domain/revocations';
 import { deleteRoleCascade, findRole, rolesOfChurch, usersHoldingRole } from '../../repos/roles';
@@ -30,7 +30,11 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: requires('Roles.Edit') }, schema: { body: batchOf(RoleSave), response: { 200: z.array(Role) } } }, async (req) =>
-    saveRows(app.db, roles, req.auth.churchId, req.body) as Promise<Array<typeof roles.$inferSelect>>,
+    app.db.transaction(async (tx) => {
+      const saved = (await saveRows(tx, roles, req.auth.churchId, req.body)) as Array<typeof roles.$inferSelect>;
+      await reportChanges(app.deps, saved.map((r, i) => ({ churchId: r.churchId, entityType: 'role', entityId: r.id, action: req.body[i]!.id ? 'saved' : 'created', after: { name: r.name } })), { req, tx });
+      return saved;
+    }),
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Roles.Edit') }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
@@ -38,6 +42,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     const stamps = await app.db.transaction(async (tx) => {
       const holders = await usersHoldingRole(tx, req.auth.churchId, req.params.id);
       if (!(await deleteRoleCascade(tx, req.auth.churchId, req.params.id))) throw notFound('Role');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'role', entityId: req.params.id, action: 'destroyed' }], { req, tx });
       return revokeTokens(tx, holders.map((userId) => ({ userId, churchId: req.auth.churchId })));
     });
     await announce(app.deps, stamps);
