@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Access } from '@church/auth';
 import type { Db, DbOrTx, Tx } from './db';
 import { notFound, validationFailed } from './errors';
-import { IdParams, batchOf, itemParam } from './schemas';
+import { Empty, IdParams, batchOf, itemParam } from './schemas';
 import { ALL_CHANGE_EVENTS, reportChanges } from './changes';
 
 /** A church-owned table: a UUID `id` and a `churchId`, optionally a `removed` flag. */
@@ -272,7 +272,7 @@ export function crud<T extends TenantTable, Item extends z.ZodType, Save extends
     });
   }
   if (verbs.has('delete')) {
-    app.delete(`${opts.path}/:id`, { config: { access: opts.edit }, schema: { params: IdParams } }, async (req) => {
+    app.delete(`${opts.path}/:id`, { config: { access: opts.edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
       const id = idOf(req);
       const removed = await app.db.transaction(async (tx) => {
         const [row] = opts.scope || opts.beforeDelete ? await inScope(tx, req, 'delete', [id]) : [undefined];

@@ -57,12 +57,13 @@ export function outboxStore(database: Database) {
   const { rows } = database;
   return {
     /**
-     * Writes a job, in `tx` when given (it then commits, or not, with the caller's change). False when a job
-     * with the same key is already kept.
+     * Writes a job, in `tx` when given (it then commits, or not, with the caller's change), claimed already by
+     * `claimedBy` when given (a local job its own process runs). False when a job with the same key is kept.
      */
-    async add(job: NewOutboxJob, tx?: DbOrTx): Promise<boolean> {
-      const statement = sql`insert into job_outbox (id, queue, name, data, job_key, run_at, attempts, backoff_ms)
-        values (${job.id}, ${job.queue}, ${job.name}, ${JSON.stringify(job.data ?? null)}::jsonb, ${job.jobKey ?? null}, ${job.runAt.toISOString()}::timestamptz, ${job.attempts}, ${job.backoffMs})
+    async add(job: NewOutboxJob, tx?: DbOrTx, claimedBy?: string): Promise<boolean> {
+      const statement = sql`insert into job_outbox (id, queue, name, data, job_key, run_at, attempts, backoff_ms, state, claimed_by, sent_at)
+        values (${job.id}, ${job.queue}, ${job.name}, ${JSON.stringify(job.data ?? null)}::jsonb, ${job.jobKey ?? null}, ${job.runAt.toISOString()}::timestamptz, ${job.attempts}, ${job.backoffMs},
+          ${claimedBy ? 'sent' : 'pending'}, ${claimedBy ?? null}, ${claimedBy ? sql`now()` : null})
         on conflict (job_key) do nothing returning id`;
       const result = (await (tx ?? database.db).execute(statement)) as unknown as { rows: unknown[] };
       return result.rows.length > 0;
@@ -82,6 +83,11 @@ export function outboxStore(database: Database) {
         [owner, limit, opts.ids ?? null, opts.dueBy?.toISOString() ?? null],
       );
       return found.map(toJob);
+    },
+
+    /** Which of these rows exist (their transaction has committed). */
+    async committed(ids: string[]): Promise<string[]> {
+      return (await rows<{ id: string }>(`select id from job_outbox where id = any($1::uuid[])`, [ids])).map((r) => r.id);
     },
 
     /** Puts claimed rows back (the hand-over failed, or Redis lost them). */

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { CronExpressionParser } from 'cron-parser';
 import { randomUUID } from 'node:crypto';
 import type { ModuleName } from './config';
-import type { Database, DbOrTx } from './db';
+import type { Database, Db, DbOrTx, Tx } from './db';
 import { outboxStore, type OutboxJob, type OutboxStore } from './outbox';
 
 /** One kind of background job: a name `<module>.<job>`, a payload schema and exactly one handler. */
@@ -87,6 +87,12 @@ export interface Queue {
    * what a test asserts for cross-module work. Always empty on BullMQ.
    */
   readonly handedOff: Array<{ name: string; data: unknown; jobId?: string }>;
+  /**
+   * Runs `work` in a transaction of `db` and, once it has committed, hands over at once the jobs enqueued in it
+   * with `{ tx }` (a local job runs right then): the way to enqueue with a transaction on a hot path. Jobs
+   * enqueued with a transaction opened elsewhere are found a moment after their commit instead.
+   */
+  transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T>;
   /** starts consuming (the worker side); in-process queues consume as soon as they are created */
   startWorker(): Promise<void>;
   /** starts the outbox's periodic sweep (an API or worker process once its database is migrated) */
@@ -188,7 +194,13 @@ function resolve(target: JobContract | string, raw: unknown, module: string, val
  * The outbox side every queue shares: writing a job, and handing rows over (`hand`) when they are written
  * (at once, or shortly after the caller's transaction) and on every sweep.
  */
-function outboxRelay(options: QueueOptions, validate: Validate, hand: (jobs: OutboxJob[]) => Promise<void>, due: 'now' | 'any') {
+function outboxRelay(
+  options: QueueOptions,
+  validate: Validate,
+  hand: (jobs: OutboxJob[]) => Promise<void>,
+  due: 'now' | 'any',
+  local: { is: (name: string) => boolean; run: (job: OutboxJob) => void },
+) {
   const store = options.database ? outboxStore(options.database) : undefined;
   const pending = new Set<Promise<unknown>>();
   /** relays due later, each with what settles its tracked promise (a close settles them unrun) */
@@ -229,18 +241,62 @@ function outboxRelay(options: QueueOptions, validate: Validate, hand: (jobs: Out
       );
     }
   };
+  /** Jobs enqueued in the transactions `transaction` runs, handed over when each commits. */
+  const ofTransaction = new WeakMap<object, OutboxJob[]>();
+  /** Local jobs of transactions opened elsewhere: run once their row is seen committed. */
+  const localLater = (job: OutboxJob) => {
+    let started = false;
+    for (const ms of [5, 100, 1000]) {
+      track(
+        new Promise<void>((done) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            if (started || closed) return done();
+            void store!
+              .committed([job.id])
+              .then((ids) => {
+                if (ids.length && !started) {
+                  started = true;
+                  local.run(job);
+                }
+              })
+              .catch(() => undefined)
+              .finally(done);
+          }, ms);
+          timers.set(t, done);
+        }),
+      );
+    }
+  };
   return {
     store,
     owner,
     track,
     relay,
+    async transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+      const jobs: OutboxJob[] = [];
+      const result = await db.transaction(async (tx) => {
+        ofTransaction.set(tx, jobs);
+        return work(tx);
+      });
+      const others = jobs.filter((j) => !local.is(j.name));
+      for (const job of jobs) if (local.is(job.name)) local.run(job);
+      if (others.length) track(relay(others.map((j) => j.id)));
+      return result;
+    },
     async enqueue(target: JobContract | string, raw: unknown, opts: EnqueueOptions | undefined, direct: (job: OutboxJob, jobKey?: string) => Promise<void>) {
       const { module, name, data, policy } = resolve(target, raw, options.module, validate);
       const delayMs = opts?.delayMs ?? 0;
       const job: OutboxJob = { id: randomUUID(), queue: module, name, data, runAt: new Date(Date.now() + delayMs), attempts: policy.attempts ?? 5, backoffMs: policy.backoffMs ?? 1000 };
       if (!store) return direct(job, opts?.jobId);
-      if (!(await store.add({ ...job, jobKey: opts?.jobId }, opts?.tx))) return;
-      if (opts?.tx) later([5, 100, 1000]);
+      // A local job is written claimed by this process: no other replica takes it while it may still run here.
+      const isLocal = local.is(name) && module === options.module && delayMs === 0;
+      if (!(await store.add({ ...job, jobKey: opts?.jobId }, opts?.tx, isLocal ? owner : undefined))) return;
+      const tracked = opts?.tx ? ofTransaction.get(opts.tx) : undefined;
+      if (tracked) tracked.push(job);
+      else if (isLocal && opts?.tx) localLater(job);
+      else if (isLocal) local.run(job);
+      else if (opts?.tx) later([5, 100, 1000]);
       else if (due === 'now' && delayMs > 0) later([delayMs], [job.id]);
       // In-process, the claim is one local query and the job starts before the caller goes on (as a direct run
       // would); a hand-over to Redis is never waited for.
@@ -321,12 +377,13 @@ function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefini
   const outbox = outboxRelay(
     options,
     validate,
-    async (claimed) => {
-      const start = runClaimed(outbox.store!, outbox.track, (job) => runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs), () => closed);
-      claimed.forEach(start);
-    },
+    async (claimed) => claimed.forEach(runOne()),
     'now',
+    { is: (name) => jobs.get(name)?.local === true, run: (job) => runOne()(job) },
   );
+  function runOne() {
+    return runClaimed(outbox.store!, outbox.track, (job) => runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs), () => closed);
+  }
   for (const job of jobs.values()) {
     if (job.repeat && 'everyMs' in job.repeat) {
       const t = setInterval(() => outbox.track(run(job, {})), job.repeat.everyMs);
@@ -369,6 +426,7 @@ function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefini
         outbox.track(start ? start.then(() => runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs, jobKey)) : runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs, jobKey));
       });
     },
+    transaction: outbox.transaction,
     async startWorker() {},
     async startRelay() {
       if (!outbox.store || sweeping) return;
@@ -439,12 +497,13 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
   const run = runner(options);
   let closed = false;
   const isLocal = (name: string) => jobs.get(name)?.local === true;
+  const runLocal = (job: OutboxJob) =>
+    runClaimed(outbox.store!, outbox.track, (j) => run(jobs.get(j.name)!, validate(j.name, j.data).data, j.attempts, j.backoffMs), () => closed)(job);
   const outbox = outboxRelay(
     options,
     validate,
     async (claimed) => {
       const failed: string[] = [];
-      const runLocal = runClaimed(outbox.store!, outbox.track, (job) => run(jobs.get(job.name)!, validate(job.name, job.data).data, job.attempts, job.backoffMs), () => closed);
       for (const job of claimed) {
         if (isLocal(job.name)) {
           runLocal(job);
@@ -462,6 +521,7 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
       }
     },
     'any',
+    { is: isLocal, run: runLocal },
   );
   /** Asks Redis how the jobs handed over a while ago ended: finished rows are confirmed, lost ones sent again. */
   const confirm = async () => {
@@ -505,6 +565,7 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
         await add({ ...job, id: jobKey ?? job.id });
       });
     },
+    transaction: outbox.transaction,
     async startWorker() {
       await schedulers();
       worker = new Worker(

@@ -179,3 +179,49 @@ async function waitFor(done: () => boolean | Promise<boolean>, ms = 15_000): Pro
     await new Promise((res) => setTimeout(res, 50));
   }
 }
+
+describe('queue.transaction (jobs handed over as their transaction commits)', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await testDatabase('giving', []);
+  });
+  afterAll(async () => database.close());
+
+  it('runs the jobs of a committed transaction, local ones included, and none of one that rolled back', async () => {
+    const r = recorder();
+    const pushed: number[] = [];
+    const push = defineJob({ name: 'test.push', schema: z.object({ n: z.number() }), local: true, handler: async ({ n }) => void pushed.push(n) });
+    const queue = await createQueue({ module: 'test', jobs: [r.job, push as JobDefinition], log, database, retryMaxDelayMs: 5 });
+    const answer = await queue.transaction(database.db, async (tx) => {
+      await queue.enqueue('test.record', { n: 1 }, { tx });
+      await queue.enqueue('test.push', { n: 1 }, { tx });
+      return 'saved';
+    });
+    expect(answer).toBe('saved');
+    await expect(
+      queue.transaction(database.db, async (tx) => {
+        await queue.enqueue('test.push', { n: 2 }, { tx });
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    // a local job in a transaction opened elsewhere runs once its row is committed
+    await database.db.transaction(async (tx) => queue.enqueue('test.push', { n: 3 }, { tx }));
+    await queue.drain();
+    expect(r.seen).toEqual([{ n: 1 }]);
+    expect(pushed.sort()).toEqual([1, 3]);
+    expect((await database.rows<{ n: number }>(`select count(*)::int as n from job_outbox where name = 'test.push'`, []))[0]!.n).toBe(0);
+    await queue.close();
+  });
+
+  (redisUrl ? it : it.skip)('runs a local job in the process that made the change, with Redis away', async () => {
+    const pushed: number[] = [];
+    const push = defineJob({ name: 'test.push', schema: z.object({ n: z.number() }), local: true, handler: async ({ n }) => void pushed.push(n) });
+    const queue = await createQueue({ module: `test-${randomUUID().slice(0, 8)}`, jobs: [push as JobDefinition], log, database, redisUrl: 'redis://127.0.0.1:1', retryMaxDelayMs: 5 });
+    const started = Date.now();
+    await queue.transaction(database.db, async (tx) => queue.enqueue('test.push', { n: 7 }, { tx }));
+    await queue.drain();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(pushed).toEqual([7]);
+    await queue.close();
+  });
+});
