@@ -17,3 +17,22 @@ describe('the attendance route table', () => {
     expect(report).toEqual({ guarded: 50, internal: 4, public: 3, total: 57 });
   });
 });
+
+describe('the response schemas', () => {
+  it('has a response schema on every route (it filters and serializes what leaves)', async () => {
+    await t.app.ready();
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) if (!op.responses?.['200']?.content?.['application/json']?.schema) missing.push(`${method.toUpperCase()} ${path}`);
+    }
+    // Only crud()'s standard deletes, whose route `@church/common` declares without one (asked of the lead:
+    // `response: { 200: Empty }` on crud's delete); every route attendance declares has one. When crud gains it,
+    // this list is empty.
+    expect(missing).toEqual(
+      ['/attendance/campuses', '/membership/campuses', '/attendance/services', '/attendance/servicetimes', '/attendance/groupservicetimes', '/attendance/labeltemplates'].map(
+        (path) => `DELETE ${path}/{id}`,
+      ),
+    );
+  });
+});

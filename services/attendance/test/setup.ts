@@ -79,6 +79,26 @@ export function fakeGroupLists(extra: Record<string, (body: unknown) => unknown>
 /** Today's UTC day as `YYYY-MM-DD` (check-in dates sessions and visits by UTC day). */
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 
+/** A person as membership's `peopleFacts` answers them (`membershipInternal.peopleFacts`), of a household or none. */
+export const personFacts = (id: string, householdId: string | null) => ({
+  id,
+  firstName: 'First',
+  lastName: id.slice(0, 8),
+  displayName: `First ${id.slice(0, 8)}`,
+  email: null,
+  mobilePhone: null,
+  optedOut: false,
+  birthDate: null,
+  anniversary: null,
+  gender: null,
+  maritalStatus: null,
+  membershipStatus: 'Member',
+  campusId: null,
+  householdId,
+  groupIds: [],
+  leaderGroupIds: [],
+});
+
 /**
  * Membership's people as a fake answers `POST /membership/internal/people/facts` (`peopleFacts`: the church's
  * live people among the ids, with their household) and `POST /membership/internal/version` (the church's
@@ -105,24 +125,7 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
     const wanted = ids ? ids.map((id) => people.get(id)).filter((p) => p !== undefined) : [...people.values()];
     return wanted
       .filter((p) => p.churchId === churchId && !p.removed)
-      .map((p) => ({
-        id: p.id,
-        firstName: 'First',
-        lastName: p.id.slice(0, 8),
-        displayName: `First ${p.id.slice(0, 8)}`,
-        email: null,
-        mobilePhone: null,
-        optedOut: false,
-        birthDate: null,
-        anniversary: null,
-        gender: null,
-        maritalStatus: null,
-        membershipStatus: 'Member',
-        campusId: null,
-        householdId: p.householdId,
-        groupIds: [],
-        leaderGroupIds: [],
-      }));
+      .map((p) => personFacts(p.id, p.householdId));
   };
   const routes = { 'POST /membership/internal/people/facts': facts, [`POST ${membershipInternal.version.path}`]: version, ...extra };
   const internal = fakeInternal(routes);

@@ -1,6 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { notFound, validationFailed, type Db, type ErrorItem } from '@church/common';
-import { runCheckin, type CheckinInput } from '../repos/checkin';
+import { notFound, reportChanges, validationFailed, type ChangeInput, type Db, type ErrorItem, type ServiceDeps } from '@church/common';
+import { runCheckin, type CheckinAnswer, type CheckinInput } from '../repos/checkin';
+import { RECORDED } from './changes';
 import { lastLoggedDate, visitsOn, withVisitSessions } from '../repos/visits';
 import { utcToday } from './dates';
 import type { CheckinResult as CheckinResultSchema } from '../schemas';
@@ -25,12 +27,15 @@ export async function lastCheckin(db: Db, churchId: string, serviceId: string, p
  * The visits today at this service of everyone in scope (the `peopleIds` of the query and the people of the
  * body) are replaced by the submission: a submitted person keeps their visit (so a child moved to another
  * group is moved, not duplicated), gains the missing visit sessions and loses the stale ones; a person in
- * scope but absent from the body loses their visit. One statement whatever the number of people (atomic by
- * itself: the isolation of a read-committed transaction without the BEGIN and COMMIT round trips). A refused
- * submission writes nothing. The answer is built from what the statement wrote, not read back.
+ * scope but absent from the body loses their visit. One statement whatever the number of people, and the
+ * report of what it did (`reportChanges`: one job for the audit log and the church's webhooks, each visit of the
+ * submission an `attendance.recorded`) in the same transaction, so a committed check-in is always reported and a
+ * refused one never. A refused submission writes nothing. The answer is built from what the statement wrote, not
+ * read back.
  */
 export async function submitCheckin(
   db: Db,
+  audit: { deps: Pick<ServiceDeps, 'module' | 'queue'>; req: FastifyRequest },
   input: {
     churchId: string;
     userId: string;
@@ -72,7 +77,7 @@ export async function submitCheckin(
       if (!twice) links.push({ item: i + 1, key });
     }
   }
-  const answer = await runCheckin(db, {
+  const checkin: CheckinInput = {
     churchId,
     serviceId,
     day: visitDate.slice(0, 10),
@@ -84,10 +89,19 @@ export async function submitCheckin(
     people,
     keys,
     links,
+  };
+  return db.transaction(async (tx) => {
+    const answer = await runCheckin(tx, checkin);
+    if (!answer.service) throw notFound('Service');
+    if (!answer.written) throw validationFailed(refusals(items, new Set(answer.times), input.known, input.param));
+    const result = checkinResult(answer, items, keys, serviceId, visitDate, checkinTime);
+    await reportChanges(audit.deps, checkinChanges(churchId, answer, result, visitDate), { req: audit.req, tx });
+    return result;
   });
-  if (!answer.service) throw notFound('Service');
-  if (!answer.written) throw validationFailed(refusals(items, new Set(answer.times), input.known, input.param));
+}
 
+/** The answer: the submission's visits in body order, each with its visit sessions. */
+function checkinResult(answer: CheckinAnswer, items: CheckinItem[], keys: CheckinInput['keys'], serviceId: string, visitDate: string, checkinTime: string): CheckinResult {
   const visitIds = answer.visits ?? [];
   const visits: CheckinResult['visits'] = items.map((item, i) => ({
     id: visitIds[i]!,
@@ -103,8 +117,24 @@ export async function submitCheckin(
     const { groupId, serviceTimeId } = keys[key - 1]!;
     visit.visitSessions.push({ id, visitId: visit.id, sessionId, session: { id: sessionId, groupId, serviceTimeId, sessionDate: visitDate } });
   }
-  const result: CheckinResult = { securityCode: securityCode(), visits };
-  return result;
+  return { securityCode: securityCode(), visits };
+}
+
+/**
+ * What a check-in did, for the audit log and webhooks: each visit of the submission checked in (its fields, and the
+ * visit as answered for `attendance.recorded`), each visit it removed, each session it created (`session.created`).
+ */
+function checkinChanges(churchId: string, answer: CheckinAnswer, result: CheckinResult, visitDate: string): ChangeInput[] {
+  const changes: ChangeInput[] = [];
+  for (const [id, groupId, serviceTimeId] of answer.sessions ?? []) {
+    changes.push({ churchId, entityType: 'session', entityId: id, action: 'created', event: 'session.created', after: { id, groupId, serviceTimeId, sessionDate: visitDate } });
+  }
+  for (const visit of result.visits) {
+    const { personId, serviceId, checkinTime } = visit;
+    changes.push({ churchId, entityType: 'visit', entityId: visit.id, action: 'checkedIn', event: RECORDED, after: { personId, serviceId, visitDate: visit.visitDate, checkinTime }, data: visit });
+  }
+  for (const [id, personId] of answer.dropped ?? []) changes.push({ churchId, entityType: 'visit', entityId: id, action: 'destroyed', before: { personId, visitDate } });
+  return changes;
 }
 
 /**

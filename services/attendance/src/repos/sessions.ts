@@ -54,27 +54,39 @@ export async function findOrCreateSession(tx: DbOrTx, churchId: string, groupId:
   return found!;
 }
 
-/** Deletes the given visits of the church that no longer have any visit session (spec: the visit goes with its last session). */
-export async function deleteEmptyVisits(tx: DbOrTx, churchId: string, visitIds: string[]): Promise<void> {
-  if (!visitIds.length) return;
-  await tx.delete(visits).where(
-    and(
-      eq(visits.churchId, churchId),
-      inArray(visits.id, visitIds),
-      notExists(tx.select({ one: sql`1` }).from(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, visits.id)))),
-    ),
-  );
+/** The sessions of these groups (a leader's): a condition for `crud`'s scope. */
+export const ofGroups = (groupIds: string[]): SQL => (groupIds.length ? inArray(sessions.groupId, groupIds) : sql`false`);
+
+/**
+ * Deletes the given visits of the church that no longer have any visit session (spec: the visit goes with its last
+ * session); answers them as they were.
+ */
+export async function deleteEmptyVisits(tx: DbOrTx, churchId: string, visitIds: string[]): Promise<Array<typeof visits.$inferSelect>> {
+  if (!visitIds.length) return [];
+  return tx
+    .delete(visits)
+    .where(
+      and(
+        eq(visits.churchId, churchId),
+        inArray(visits.id, [...new Set(visitIds)]),
+        notExists(tx.select({ one: sql`1` }).from(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, visits.id)))),
+      ),
+    )
+    .returning();
 }
 
-/** Deletes a session with its visit sessions, and the visits that attended nothing else. */
-export async function deleteSession(tx: DbOrTx, churchId: string, id: string): Promise<void> {
-  const [gone] = await tx.delete(sessions).where(and(eq(sessions.churchId, churchId), eq(sessions.id, id))).returning({ id: sessions.id });
-  if (!gone) throw notFound('Session');
-  const removed = await tx
+/**
+ * Deletes a session with its visit sessions, and the visits that attended nothing else; answers what went, as it
+ * was (for the audit log).
+ */
+export async function deleteSession(tx: DbOrTx, churchId: string, id: string) {
+  const [session] = await tx.delete(sessions).where(and(eq(sessions.churchId, churchId), eq(sessions.id, id))).returning();
+  if (!session) throw notFound('Session');
+  const links = await tx
     .delete(visitSessions)
     .where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.sessionId, id)))
-    .returning({ visitId: visitSessions.visitId });
-  await deleteEmptyVisits(tx, churchId, removed.map((r) => r.visitId));
+    .returning();
+  return { session, links, visits: await deleteEmptyVisits(tx, churchId, links.map((r) => r.visitId)) };
 }
 
 /** The service a session's service time belongs to (`null` for a session without a service time). */

@@ -38,31 +38,35 @@ export async function listVisits(db: DbOrTx, churchId: string, personId?: string
   return personId ? query : query.limit(RECENT_LIMIT);
 }
 
-/** Deletes a visit with its visit sessions. */
-export async function deleteVisit(tx: DbOrTx, churchId: string, id: string): Promise<void> {
-  const [gone] = await tx.delete(visits).where(and(eq(visits.churchId, churchId), eq(visits.id, id))).returning({ id: visits.id });
-  if (!gone) throw notFound('Visit');
-  await tx.delete(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, id)));
+export type VisitSessionRow = typeof visitSessions.$inferSelect;
+
+/** Deletes a visit with its visit sessions; answers both as they were. */
+export async function deleteVisit(tx: DbOrTx, churchId: string, id: string): Promise<{ visit: VisitRow; links: VisitSessionRow[] }> {
+  const [visit] = await tx.delete(visits).where(and(eq(visits.churchId, churchId), eq(visits.id, id))).returning();
+  if (!visit) throw notFound('Visit');
+  const links = await tx.delete(visitSessions).where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, id))).returning();
+  return { visit, links };
 }
 
 /** The person's visits at the service (or at no service) on the date: one, or none (the unique index). */
 const visitOf = (churchId: string, personId: string, serviceId: string | null, visitDate: Date) =>
   and(eq(visits.churchId, churchId), eq(visits.personId, personId), eq(visits.visitDate, visitDate), serviceId ? eq(visits.serviceId, serviceId) : isNull(visits.serviceId))!;
 
-/** The person's visit at the service (or at no service) on the date, created when missing. */
-export async function findOrCreateVisit(tx: DbOrTx, churchId: string, personId: string, serviceId: string | null, visitDate: Date, addedBy: string): Promise<VisitRow> {
+/** The person's visit at the service (or at no service) on the date, created when missing (`created`). */
+export async function findOrCreateVisit(tx: DbOrTx, churchId: string, personId: string, serviceId: string | null, visitDate: Date, addedBy: string): Promise<{ visit: VisitRow; created: boolean }> {
   const [found] = await tx.select().from(visits).where(visitOf(churchId, personId, serviceId, visitDate)).limit(1);
-  if (found) return found;
+  if (found) return { visit: found, created: false };
   const [created] = await tx
     .insert(visits)
     .values({ id: randomUUID(), churchId, personId, serviceId, visitDate, checkinTime: new Date(), addedBy })
     .returning();
-  return created!;
+  return { visit: created!, created: true };
 }
 
-/** Links a visit to a session unless it already is. */
-export async function linkVisitSession(tx: DbOrTx, churchId: string, visitId: string, sessionId: string): Promise<void> {
-  await tx.insert(visitSessions).values({ id: randomUUID(), churchId, visitId, sessionId }).onConflictDoNothing();
+/** Links a visit to a session unless it already is; answers the new link (none when it was there). */
+export async function linkVisitSession(tx: DbOrTx, churchId: string, visitId: string, sessionId: string): Promise<VisitSessionRow | undefined> {
+  const [link] = await tx.insert(visitSessions).values({ id: randomUUID(), churchId, visitId, sessionId }).onConflictDoNothing().returning();
+  return link;
 }
 
 /** The latest date any of the people visited the service, or null. */
@@ -113,14 +117,22 @@ export async function listVisitSessions(db: DbOrTx, churchId: string, opts: { se
   return rows.map((r) => ({ ...r.visitSession, personId: r.personId, session: r.session, visit: { id: r.visitSession.visitId, personId: r.personId } }));
 }
 
-/** Removes visit sessions and then the visits left without any. */
-export async function unlinkVisitSessions(tx: DbOrTx, churchId: string, where: SQL): Promise<number> {
-  const removed = await tx
+/** Removes visit sessions and then the visits left without any; answers both as they were. */
+async function unlink(tx: DbOrTx, churchId: string, where: SQL): Promise<{ links: VisitSessionRow[]; visits: VisitRow[] }> {
+  const links = await tx
     .delete(visitSessions)
     .where(and(eq(visitSessions.churchId, churchId), where))
-    .returning({ visitId: visitSessions.visitId });
-  await deleteEmptyVisits(tx, churchId, [...new Set(removed.map((r) => r.visitId))]);
-  return removed.length;
+    .returning();
+  return { links, visits: await deleteEmptyVisits(tx, churchId, links.map((r) => r.visitId)) };
+}
+
+/** Removes one visit session (and its visit when it attended nothing else). */
+export const unlinkVisitSession = (tx: DbOrTx, churchId: string, id: string) => unlink(tx, churchId, eq(visitSessions.id, id));
+
+/** Removes a person from a session: their visit sessions of it (and each visit that attended nothing else). */
+export function unlinkPerson(tx: DbOrTx, churchId: string, personId: string, sessionId: string) {
+  const ofPerson = tx.select({ id: visits.id }).from(visits).where(and(eq(visits.churchId, churchId), eq(visits.personId, personId)));
+  return unlink(tx, churchId, and(eq(visitSessions.sessionId, sessionId), inArray(visitSessions.visitId, ofPerson))!);
 }
 
 /**
@@ -130,7 +142,11 @@ export async function unlinkVisitSessions(tx: DbOrTx, churchId: string, where: S
  * dropped), it is deleted, and the visit already there is answered. `undefined` when the update makes no such
  * duplicate (it is then saved as any update). Another church's visit is a 404.
  */
-export async function foldVisit(tx: DbOrTx, churchId: string, item: { id: string; personId?: string; serviceId?: string | null; visitDate?: Date }): Promise<VisitRow | undefined> {
+export async function foldVisit(
+  tx: DbOrTx,
+  churchId: string,
+  item: { id: string; personId?: string; serviceId?: string | null; visitDate?: Date },
+): Promise<{ into: VisitRow; folded: VisitRow } | undefined> {
   const current = await getRow(tx, visits, churchId, item.id, 'Visit');
   const personId = item.personId ?? current.personId;
   const serviceId = item.serviceId === undefined ? current.serviceId : item.serviceId;
@@ -147,5 +163,5 @@ export async function foldVisit(tx: DbOrTx, churchId: string, item: { id: string
     .set({ visitId: other.id })
     .where(and(eq(visitSessions.churchId, churchId), eq(visitSessions.visitId, current.id), notInArray(visitSessions.sessionId, held)));
   await deleteVisit(tx, churchId, current.id);
-  return other;
+  return { into: other, folded: current };
 }

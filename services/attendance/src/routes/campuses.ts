@@ -25,6 +25,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(PublicCampus) } } },
       (req) => campusNames(app.db, req.params.churchId),
     );
-    crud(app, { path, name: 'Campus', table: campuses, item: Campus, save: CampusSave, view: anyUser, edit, orderBy: campuses.name });
+    crud(app, { path, name: 'Campus', table: campuses, item: Campus, save: CampusSave, view: anyUser, edit, orderBy: campuses.name, changes: { entityType: 'campus' } });
   }
 }

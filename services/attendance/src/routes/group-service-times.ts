@@ -29,5 +29,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     only: ['get', 'save', 'delete'],
     references: { serviceTimeId: serviceTimes },
     requiredOnCreate: ['serviceTimeId'],
+    changes: { entityType: 'groupServiceTime' },
   });
 }

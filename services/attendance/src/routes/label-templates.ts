@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { batchOf, checkBatch, crud, getRow, saveRows, type ZodTypeProvider } from '@church/common';
+import { batchOf, checkBatch, crud, getRow, reportChanges, saveRows, type ChangeInput, type ZodTypeProvider } from '@church/common';
 import { labelTemplates } from '../db/schema';
+import { created, updated } from '../domain/changes';
+import { takeDefault } from '../repos/label-templates';
 import { LabelTemplate, LabelTemplateSave } from '../schemas';
 
 const PATH = '/attendance/labeltemplates';
@@ -16,7 +17,7 @@ const edit = requires('Attendance.Edit');
 /** `/attendance/labeltemplates`: the church's check-in label templates; at most one default per label type. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  crud(app, { path: PATH, name: NAME, table: labelTemplates, item: LabelTemplate, save: LabelTemplateSave, view, edit, only: ['list', 'get', 'delete'], orderBy: [labelTemplates.name, labelTemplates.id] });
+  crud(app, { path: PATH, name: NAME, table: labelTemplates, item: LabelTemplate, save: LabelTemplateSave, view, edit, only: ['list', 'get', 'delete'], orderBy: [labelTemplates.name, labelTemplates.id], changes: { entityType: 'labelTemplate' } });
 
   // The batch save. A template that is (or stays) its type's default takes that from every other template of the
   // type first, under a lock per church and type, so two concurrent "set default" saves end with one default.
@@ -25,18 +26,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const churchId = req.auth.churchId;
       await checkBatch(tx, req, req.body, { requiredOnCreate: ['name', 'labelType', 'width', 'height'] });
       const saved = [];
+      const changes: ChangeInput[] = [];
       for (const item of req.body) {
         const stored = item.id ? await getRow(tx, labelTemplates, churchId, item.id, NAME) : undefined;
         const labelType = item.labelType ?? stored!.labelType;
         if (item.isDefault ?? stored?.isDefault) {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${churchId}:label-default:${labelType}`}, 0))`);
-          await tx
-            .update(labelTemplates)
-            .set({ isDefault: false })
-            .where(and(eq(labelTemplates.churchId, churchId), eq(labelTemplates.labelType, labelType), eq(labelTemplates.isDefault, true), item.id ? ne(labelTemplates.id, item.id) : undefined));
+          for (const was of await takeDefault(tx, churchId, labelType, item.id)) changes.push(updated('labelTemplate', was, { ...was, isDefault: false }));
         }
-        saved.push(...(await saveRows(tx, labelTemplates, churchId, [item], NAME)));
+        const [row] = await saveRows(tx, labelTemplates, churchId, [item], NAME);
+        changes.push(stored ? updated('labelTemplate', stored, row!) : created('labelTemplate', row!));
+        saved.push(row!);
       }
+      await reportChanges(app.deps, changes, { req, tx });
       return saved;
     }),
   );

@@ -57,5 +57,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     only: ['save', 'delete'],
     references: { serviceId: services },
     requiredOnCreate: ['serviceId'],
+    changes: { entityType: 'serviceTime' },
   });
 }

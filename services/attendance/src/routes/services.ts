@@ -28,6 +28,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit,
     references: { campusId: campuses },
+    changes: { entityType: 'service' },
     readers: {
       list: (req) => listServices(app.db, req.auth.churchId),
       get: async (req, id) => (await listServices(app.db, req.auth.churchId, { id }))[0],

@@ -1,18 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { IdParams, crud, type CrudVerb, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, crud, reportChanges, type CrudVerb, type ZodTypeProvider } from '@church/common';
 import { serviceTimes, sessions } from '../db/schema';
 import { assertInScope, groupScope, outOfScope } from '../domain/access';
-import { deleteSession, listSessions } from '../repos/sessions';
+import { destroyed } from '../domain/changes';
+import { deleteSession, listSessions, ofGroups } from '../repos/sessions';
 import { QueryId, Session, SessionListItem, SessionSave } from '../schemas';
 
 /** A leader without Attendance.Edit changes only the sessions of the groups they lead. */
-function leaderOnly(req: FastifyRequest, verb: CrudVerb): SQL | undefined {
+function leaderOnly(req: FastifyRequest, verb: CrudVerb) {
   const scope = verb === 'save' ? groupScope(req, 'Attendance.Edit') : null;
-  if (!scope) return undefined;
-  return scope.length ? inArray(sessions.groupId, scope) : sql`false`;
+  return scope ? ofGroups(scope) : undefined;
 }
 
 /** `/attendance/sessions`: meetings of groups; group leaders see and save the sessions of their own groups. */
@@ -44,11 +43,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (item.groupId) assertInScope(groupScope(req, 'Attendance.Edit'), item.groupId);
       return item;
     },
+    changes: { entityType: 'session', event: 'session' },
   });
 
   // Deleting takes the session's visit sessions with it, and the visits that attended nothing else.
-  app.delete('/attendance/sessions/:id', { config: { access: requires('Attendance.Edit') }, schema: { params: IdParams } }, async (req) => {
-    await app.db.transaction((tx) => deleteSession(tx, req.auth.churchId, req.params.id));
+  app.delete('/attendance/sessions/:id', { config: { access: requires('Attendance.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    await app.db.transaction(async (tx) => {
+      const gone = await deleteSession(tx, req.auth.churchId, req.params.id);
+      const changes = [destroyed('session', gone.session), ...gone.links.map((l) => destroyed('visitSession', l)), ...gone.visits.map((v) => destroyed('visit', v))];
+      await reportChanges(app.deps, changes, { req, tx });
+    });
     return {};
   });
 }

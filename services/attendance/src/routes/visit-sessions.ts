@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, coalesced, crud, getRow, notFound, sameRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, coalesced, crud, getRow, notFound, reportChanges, sameRows, type ChangeInput, type Tx, type ZodTypeProvider } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
+import { RECORDED, created, destroyed } from '../domain/changes';
 import { utcDay } from '../domain/dates';
 import { sessionDownload } from '../domain/download';
 import { serviceOfSession } from '../repos/sessions';
-import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkVisitSessions } from '../repos/visits';
+import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkPerson, unlinkVisitSession, type VisitRow, type VisitSessionRow } from '../repos/visits';
 import { DownloadRows, LogBody, QueryId, VisitSession, VisitSessionSave } from '../schemas';
 
 const view = requires('Attendance.View');
@@ -58,7 +58,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     only: ['save'],
     references: { visitId: visits, sessionId: sessions },
     requiredOnCreate: ['visitId', 'sessionId'],
+    changes: { entityType: 'visitSession' },
   });
+
+  /** Reports visit sessions removed and the visits that went with them (their last session). */
+  const reportRemoved = (req: FastifyRequest, tx: Tx, removed: { links: VisitSessionRow[]; visits: VisitRow[] }) =>
+    reportChanges(app.deps, [...removed.links.map((l) => destroyed('visitSession', l)), ...removed.visits.map((v) => destroyed('visit', v))], { req, tx });
 
   app.post(
     '/attendance/visitsessions/log',
@@ -67,35 +72,40 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const churchId = req.auth.churchId;
       const scope = groupScope(req, 'Attendance.Edit');
       await app.db.transaction(async (tx) => {
+        const changes: ChangeInput[] = [];
         for (const { sessionId } of req.body.visitSessions) {
           const session = await getRow(tx, sessions, churchId, sessionId, 'Session');
           assertInScope(scope, session.groupId);
           const serviceId = await serviceOfSession(tx, churchId, session);
-          const visit = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcDay(session.sessionDate), req.auth.id);
-          await linkVisitSession(tx, churchId, visit.id, session.id);
+          const { visit, created: isNew } = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcDay(session.sessionDate), req.auth.id);
+          if (isNew) changes.push(created('visit', visit));
+          const link = await linkVisitSession(tx, churchId, visit.id, session.id);
+          // a person logged into a session: their attendance recorded (the visit with the new visit session)
+          if (link) changes.push(created('visitSession', link, { event: RECORDED, data: { ...visit, visitSessions: [link] } }));
         }
+        await reportChanges(app.deps, changes, { req, tx });
       });
       return {};
     },
   );
 
-  app.delete('/attendance/visitsessions/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
-    const removed = await app.db.transaction((tx) => unlinkVisitSessions(tx, req.auth.churchId, eq(visitSessions.id, req.params.id)));
-    if (!removed) throw notFound('Visit session');
+  app.delete('/attendance/visitsessions/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    await app.db.transaction(async (tx) => {
+      const removed = await unlinkVisitSession(tx, req.auth.churchId, req.params.id);
+      if (!removed.links.length) throw notFound('Visit session');
+      await reportRemoved(req, tx, removed);
+    });
     return {};
   });
 
   app.delete(
     '/attendance/visitsessions',
-    { config: { access: requires('Attendance.Edit or Group Leader') }, schema: { querystring: z.object({ personId: Id, sessionId: Id }) } },
+    { config: { access: requires('Attendance.Edit or Group Leader') }, schema: { querystring: z.object({ personId: Id, sessionId: Id }), response: { 200: Empty } } },
     async (req) => {
       const churchId = req.auth.churchId;
       const session = await getRow(app.db, sessions, churchId, req.query.sessionId, 'Session');
       assertInScope(groupScope(req, 'Attendance.Edit'), session.groupId);
-      const ofPerson = app.db.select({ id: visits.id }).from(visits).where(and(eq(visits.churchId, churchId), eq(visits.personId, req.query.personId)));
-      await app.db.transaction((tx) =>
-        unlinkVisitSessions(tx, churchId, and(eq(visitSessions.sessionId, session.id), inArray(visitSessions.visitId, ofPerson))!),
-      );
+      await app.db.transaction(async (tx) => reportRemoved(req, tx, await unlinkPerson(tx, churchId, req.query.personId, session.id)));
       return {};
     },
   );

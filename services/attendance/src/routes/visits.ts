@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Id, IdList, IdParams, batchOf, checkBatch, getRow, itemParam, saveRows, type ZodTypeProvider } from '@church/common';
-import { attendance } from '../app';
+import { Empty, Id, IdList, IdParams, batchOf, checkBatch, getRow, itemParam, reportChanges, rowsByIds, saveRows, type ChangeInput, type ZodTypeProvider } from '@church/common';
 import { services, visits } from '../db/schema';
+import { attendanceDeps } from '../deps';
+import { RECORDED, created, destroyed, updated } from '../domain/changes';
 import { lastCheckin, submitCheckin } from '../domain/checkin';
 import { householdScope, peopleCache } from '../domain/people';
 import { deleteVisit, foldVisit, listVisits, withVisitSessions } from '../repos/visits';
@@ -53,9 +54,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const scope = await householdScope(req, app.deps.internal, people, ['Attendance.Edit'], [...peopleIds, ...submitted]);
       // every submitted person must be a live person of the church (the version probe, skipped while a recent one
       // holds; a call only for what is not kept as live)
-      const maxAgeMs = attendance.deps(app).config.CHECKIN_PEOPLE_MAX_AGE_MS;
+      const maxAgeMs = attendanceDeps(app).config.CHECKIN_PEOPLE_MAX_AGE_MS;
       const known = scope.known ?? (submitted.length ? await people.households(app.deps.internal, req.auth.churchId, submitted, maxAgeMs) : new Map());
-      return submitCheckin(app.db, {
+      return submitCheckin(app.db, { deps: app.deps, req }, {
         churchId: req.auth.churchId,
         userId: req.auth.id,
         serviceId: req.query.serviceId,
@@ -76,18 +77,32 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
       await checkBatch(tx, req, req.body, { requiredOnCreate: ['personId', 'visitDate'], references: { serviceId: services } });
+      const before = new Map((await rowsByIds(tx, visits, churchId, req.body.flatMap((item) => item.id ?? []))).map((v) => [v.id, v]));
       // An update that would duplicate the person's visit at the service that day joins that visit (foldVisit).
       const saved = [];
+      const changes: ChangeInput[] = [];
       for (const item of req.body) {
-        const folded = item.id ? await foldVisit(tx, churchId, { ...item, id: item.id }) : undefined;
-        saved.push(...(folded ? [folded] : await saveRows(tx, visits, churchId, [{ ...item, addedBy: item.id ? undefined : req.auth.id }])));
+        const fold = item.id ? await foldVisit(tx, churchId, { ...item, id: item.id }) : undefined;
+        if (fold) {
+          saved.push(fold.into);
+          changes.push(destroyed('visit', fold.folded));
+          continue;
+        }
+        const [row] = await saveRows(tx, visits, churchId, [{ ...item, addedBy: item.id ? undefined : req.auth.id }]);
+        const was = item.id ? before.get(item.id) : undefined;
+        changes.push(was ? updated('visit', was, row!) : created('visit', row!, { event: RECORDED }));
+        saved.push(row!);
       }
+      await reportChanges(app.deps, changes, { req, tx });
       return withVisitSessions(tx, churchId, saved);
     }),
   );
 
-  app.delete('/attendance/visits/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
-    await app.db.transaction((tx) => deleteVisit(tx, req.auth.churchId, req.params.id));
+  app.delete('/attendance/visits/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    await app.db.transaction(async (tx) => {
+      const { visit, links } = await deleteVisit(tx, req.auth.churchId, req.params.id);
+      await reportChanges(app.deps, [destroyed('visit', visit), ...links.map((l) => destroyed('visitSession', l))], { req, tx });
+    });
     return {};
   });
 }

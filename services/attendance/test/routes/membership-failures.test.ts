@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpError, membershipInternal } from '@church/common';
 import { call } from '@church/common/testing';
 import { sessions, visits } from '../../src/db/schema';
-import { fakeInternal, linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
+import { fakeInternal, linkGroup, personFacts, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // How every attendance route that asks membership answers when membership fails (issue 32, item 5): a membership
 // that is briefly away (503) is passed on as 503 with its Retry-After, so the apps retry; any other failure is
@@ -31,24 +31,6 @@ const fail = (path: string) => {
 const groupId = randomUUID();
 const member = randomUUID();
 const visitor = randomUUID();
-const person = (id: string, householdId: string | null) => ({
-  id,
-  firstName: 'Ann',
-  lastName: 'Lee',
-  displayName: 'Ann Lee',
-  email: null,
-  mobilePhone: null,
-  optedOut: false,
-  birthDate: null,
-  anniversary: null,
-  gender: null,
-  maritalStatus: null,
-  membershipStatus: 'Member',
-  campusId: null,
-  householdId,
-  groupIds: [],
-  leaderGroupIds: [],
-});
 const { groupsList, groupMembers, peopleBasic, peopleFacts, version } = membershipInternal;
 let versions = 0;
 const internal = fakeInternal({
@@ -61,7 +43,7 @@ const internal = fakeInternal({
   // a new version every time, so no person is kept between calls and each check-in asks for facts
   [`POST ${version.path}`]: () => fail(version.path) ?? { version: String(++versions) },
   // everyone asked about is a live person of one household
-  [`POST ${peopleFacts.path}`]: (body: { ids?: string[] }) => fail(peopleFacts.path) ?? (body.ids ?? []).map((id) => person(id, 'home')),
+  [`POST ${peopleFacts.path}`]: (body: { ids?: string[] }) => fail(peopleFacts.path) ?? (body.ids ?? []).map((id) => personFacts(id, 'home')),
 });
 // a staff check-in asks membership's version every time (no window in which kept people are taken as current)
 const t = useAttendance({ config: { CHECKIN_PEOPLE_MAX_AGE_MS: '0' }, overrides: { internal } });

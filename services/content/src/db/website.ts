@@ -1,7 +1,7 @@
 // The website half's tables (pages, sections, elements, blocks, links, styles, history, posts, redirects,
 // settings, events and calendars). Every index that serves a query leads with church_id.
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, jsonb, pgTable, text, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
 // The public page tree is served from a kept answer per church and data version (snapshots.ts); the tree
@@ -203,9 +203,22 @@ export const events = pgTable(
     description: text('description'),
     visibility: text('visibility').notNull().default('public'),
     recurrenceRule: text('recurrence_rule'),
+    // Registration, as the staff app's registration settings save it: whether people may sign up, how many,
+    // with a waiting list, between which dates, the tags shown with it and the form of questions asked.
+    registrationEnabled: boolean('registration_enabled').notNull().default(false),
+    capacity: integer('capacity'),
+    waitlistEnabled: boolean('waitlist_enabled').notNull().default(false),
+    registrationOpenDate: at('registration_open_date'),
+    registrationCloseDate: at('registration_close_date'),
+    /** comma-separated, as the apps write and split them */
+    tags: text('tags'),
+    formId: uuid('form_id'),
     ...timestamps(),
   },
-  (t) => [index('events_church_group_idx').on(t.churchId, t.groupId, t.start)],
+  (t) => [
+    index('events_church_group_idx').on(t.churchId, t.groupId, t.start),
+    index('events_church_registration_idx').on(t.churchId, t.start).where(sql`${t.registrationEnabled}`),
+  ],
 );
 
 /** A date taken out of a recurring event (the occurrence's start). */

@@ -33,6 +33,52 @@ describe('POST /content/events', () => {
   });
 });
 
+describe('event registration as the apps use it', () => {
+  it('B1Admin:src/registrations/components/RegistrationSettingsEdit.tsx posts the event back with its registration settings, read back as sent', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ id: '', groupId, title: 'Retreat', ...sunday }] });
+    expect(ev).toMatchObject({ registrationEnabled: false, capacity: null, waitlistEnabled: false, registrationOpenDate: null, registrationCloseDate: null, tags: null, formId: null });
+    const formId = randomUUID();
+    const settings = { registrationEnabled: true, waitlistEnabled: true, capacity: 40, registrationOpenDate: '2025-12-01T00:00:00.000Z', registrationCloseDate: '2026-01-03T00:00:00.000Z', tags: 'youth,camp', formId };
+    const [saved] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ ...ev, ...settings }] });
+    expect(saved).toEqual({ ...ev, ...settings });
+    // Switching registration off sends nulls for what it clears.
+    const [off] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ ...saved, registrationEnabled: false, capacity: null, formId: null, registrationOpenDate: null }] });
+    expect(off).toMatchObject({ registrationEnabled: false, capacity: null, formId: null, registrationOpenDate: null, registrationCloseDate: settings.registrationCloseDate });
+    const backwards = await call(t.app, 'POST', '/content/events', { token: c.editor, body: { id: ev.id, registrationOpenDate: '2026-01-04T00:00:00.000Z' } });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().errors[0]).toMatchObject({ param: 'registrationCloseDate' });
+  });
+
+  it('B1Admin:src/registrations/RegistrationsPage.tsx and B1App GroupsPage.tsx read GET /events/registerable (the literal route, not /:id)', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    const soon = { start: new Date(Date.now() + 7 * 86_400_000).toISOString(), end: new Date(Date.now() + 7 * 86_400_000 + 3_600_000).toISOString() };
+    const [upcoming, past, closed, weekly] = await ok(t.app, 'POST', '/content/events', {
+      token: c.editor,
+      body: [
+        { groupId, title: 'Upcoming', ...soon, registrationEnabled: true, capacity: 10, tags: 'youth' },
+        { groupId, title: 'Past', ...sunday, registrationEnabled: true },
+        { groupId, title: 'Closed', ...soon, start: new Date(Date.now() + 7 * 86_400_000 + 60_000).toISOString(), registrationEnabled: true, registrationCloseDate: new Date(Date.now() - 60_000).toISOString() },
+        { groupId, title: 'Weekly class', start: '2026-01-04T18:00:00.000Z', end: '2026-01-04T19:00:00.000Z', recurrenceRule: 'FREQ=WEEKLY', registrationEnabled: true },
+        { groupId, title: 'No sign-up', ...soon },
+      ],
+    });
+    const res = await call(t.app, 'GET', '/content/events/registerable', { token: c.editor });
+    expect(res.statusCode).toBe(200);
+    // Editors manage every event with registration, by start (the counts page reads id, churchId, title, start, capacity, tags).
+    expect(res.json().map((e: { id: string }) => e.id)).toEqual([past.id, weekly.id, upcoming.id, closed.id]);
+    expect(res.json()[2]).toMatchObject({ id: upcoming.id, churchId: c.churchId, title: 'Upcoming', start: soon.start, capacity: 10, tags: 'youth', registrationEnabled: true });
+    // Members are offered what they can still register for.
+    expect((await ok(t.app, 'GET', '/content/events/registerable', { token: c.anyone })).map((e: { id: string }) => e.id)).toEqual([weekly.id, upcoming.id]);
+    expect(await ok(t.app, 'GET', '/content/events/registerable', { token: church().editor })).toEqual([]);
+    expect((await call(t.app, 'GET', '/content/events/registerable')).statusCode).toBe(401);
+    // A real id still reads the event.
+    expect(await ok(t.app, 'GET', `/content/events/${upcoming.id}`, { token: c.anyone })).toMatchObject({ id: upcoming.id, capacity: 10 });
+  });
+});
+
 describe('events of groups, exceptions and timelines', () => {
   it('answers group events with exception dates, public events only in public, and timelines of the caller groups', async () => {
     const c = church();

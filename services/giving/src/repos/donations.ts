@@ -282,9 +282,9 @@ interface PersonListRow {
 
 /**
  * A person's gifts (`and` a batch's) with their allocations, newest first, one row per allocation, read from two
- * index-only scans of a leaf page or two each however the gifts spread over the tables (issue 20: with a
- * different person each request most pages are cold, and the old plan touched ~330 buffers, a heap page per gift
- * and two pages per allocation):
+ * index-only scans of a leaf page or two each however the gifts spread over the tables (with a different person
+ * each request most pages are cold; a plan of a heap page per gift and two pages per allocation read far more,
+ * see the bench report of issue 20):
  *  - the gifts from `donations_church_person_list_idx`, which carries every answered column, and the rare gift
  *    with long text from `donations_church_person_long_idx` and its row; each branch repeats the index's
  *    predicate (`SHORT_DONATION`) so the planner may use it;
@@ -327,8 +327,8 @@ const num = (v: string) => (JSON_NUMBER.test(v) ? v : JSON.stringify(v));
 
 /**
  * The answer of `personListRows`, written here rather than by PostgreSQL: its JSON functions cost the backend
- * ~450 µs of a ~570 µs read of fifty gifts, this ~100 µs (issue 20, measured on the bench church). The fields
- * are `donationItem`'s, in its order (the `Donation` schema's), and their values what `listText` writes.
+ * most of the read, this a fraction of it (the bench report of issue 20). The fields are `donationItem`'s, in its
+ * order (the `Donation` schema's), and their values what `listText` writes.
  */
 function personListJson(rows: PersonListRow[]): string {
   let out = '[';

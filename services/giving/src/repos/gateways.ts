@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { keptPer, notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
@@ -99,4 +100,26 @@ export const feeSettingsOf = (row: GatewayRow | undefined | null): FeeSettings =
 export async function gatewayById(db: DbOrTx, churchId: string, id: string): Promise<GatewayRow | undefined> {
   const [row] = await db.select().from(gateways).where(and(eq(gateways.churchId, churchId), eq(gateways.id, id))).limit(1);
   return row;
+}
+
+/** Saves a gateway: the existing one updated, or a new one; answers the row. */
+export async function writeGateway(db: DbOrTx, churchId: string, existing: GatewayRow | undefined, values: Partial<GatewayRow> & { provider: string }): Promise<GatewayRow> {
+  if (existing) {
+    const [row] = await db
+      .update(gateways)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(gateways.churchId, churchId), eq(gateways.id, existing.id)))
+      .returning();
+    return row!;
+  }
+  const [row] = await db
+    .insert(gateways)
+    .values({ ...values, id: randomUUID(), churchId })
+    .returning();
+  return row!;
+}
+
+/** Removes a gateway of the church. */
+export async function deleteGateway(db: DbOrTx, churchId: string, id: string): Promise<void> {
+  await db.delete(gateways).where(and(eq(gateways.churchId, churchId), eq(gateways.id, id)));
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { coalesced, crud, Id, notFound, type ZodTypeProvider } from '@church/common';
 import { funds } from '../db/schema';
+import { visibleFunds } from '../repos/funds';
 import { fundTotal } from '../repos/summary';
 import { DateRangeQuery, Fund, FundSave } from '../schemas';
 
@@ -16,8 +16,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/giving/funds/churchId/:churchId',
     { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(Fund) } } },
-    async (req) =>
-      (await app.db.select().from(funds).where(and(eq(funds.churchId, req.params.churchId), eq(funds.removed, false), eq(funds.visible, true))).orderBy(asc(funds.name))).map(toItem),
+    async (req) => (await visibleFunds(app.db, req.params.churchId)).map(toItem),
   );
 
   // A public thermometer is read by many visitors at once: concurrent requests for one fund and range share a
@@ -40,5 +39,5 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
-  crud(app, { path: '/giving/funds', table: funds, item: Fund, save: FundSave, view: anyUser, edit: requires('Donations.Edit'), orderBy: funds.name, toItem });
+  crud(app, { path: '/giving/funds', name: 'Fund', table: funds, item: Fund, save: FundSave, view: anyUser, edit: requires('Donations.Edit'), orderBy: funds.name, toItem, changes: { entityType: 'fund' } });
 }

@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, Empty, Id, IdParams, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { givingDeps } from '../deps';
-import { gateways } from '../db/schema';
-import { churchGateways, gatewayById, keysOf, mask, publicGateway, type GatewayRow } from '../repos/gateways';
+import { churchGateways, deleteGateway, gatewayById, keysOf, mask, publicGateway, writeGateway, type GatewayRow } from '../repos/gateways';
 import type { ProviderName } from '../providers/payments';
 import { Gateway, GatewaySave, PublicGateway } from '../schemas';
 
@@ -85,19 +82,11 @@ async function saveGateway(app: FastifyInstance, req: FastifyRequest, churchId: 
   }
   if (makeProduct) values.productId = await adapter.createProduct('Recurring donation');
 
-  if (existing) {
-    const [row] = await app.db
-      .update(gateways)
-      .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(gateways.churchId, churchId), eq(gateways.id, existing.id)))
-      .returning();
-    return row!;
-  }
-  const [row] = await app.db
-    .insert(gateways)
-    .values({ ...values, id: randomUUID(), churchId, provider })
-    .returning();
-  return row!;
+  return app.db.transaction(async (tx) => {
+    const row = await writeGateway(tx, churchId, existing, { ...values, provider });
+    await reportChanges(app.deps, [{ churchId, entityType: 'gateway', entityId: row.id, action: existing ? 'updated' : 'created', before: existing, after: row }], { req, tx });
+    return row;
+  });
 }
 
 /** `/giving/gateways`: a church's payment gateways; secrets sealed at rest and masked on every read. */
@@ -147,13 +136,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return gatewayItem(app, await saveGateway(app, req, req.auth.churchId, req.body, existing, 0));
   });
 
-  app.delete('/giving/gateways/:id', { config: { access: requires('Settings.Edit') }, schema: { params: IdParams } }, async (req) => {
+  app.delete('/giving/gateways/:id', { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const existing = await gatewayById(app.db, req.auth.churchId, req.params.id);
     if (!existing) throw notFound('Gateway');
     if (existing.webhookId && existing.privateKey) {
       await givingDeps(app).providers.payments.forGateway(keysOf(app, existing)).deleteWebhook(existing.webhookId);
     }
-    await app.db.delete(gateways).where(and(eq(gateways.churchId, req.auth.churchId), eq(gateways.id, existing.id)));
+    await app.db.transaction(async (tx) => {
+      await deleteGateway(tx, req.auth.churchId, existing.id);
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'gateway', entityId: existing.id, action: 'destroyed', before: existing }], { req, tx });
+    });
     return {};
   });
 }

@@ -1,19 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { badRequest, Id, notFound, unauthorized, type Db, type ZodTypeProvider } from '@church/common';
+import { badRequest, Empty, Id, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { givingDeps } from '../deps';
-import { paymentMethods } from '../db/schema';
 import { assertOwnPerson, customerOwner, ownByLookup, ownInBody, ownPersonIn } from '../domain/access';
 import { checkPass } from '../domain/captcha-pass';
 import { ensureCustomer, findCustomer } from '../repos/customers';
 import { paymentsFor } from '../repos/gateways';
-import type { MethodInfo } from '../providers/payments';
+import { forgetMethod, keepMethod, methodsById, methodsOfPerson, type MethodRow } from '../repos/payment-methods';
 import { PaymentMethod, ProviderId, ProviderName } from '../schemas';
-
-type MethodRow = typeof paymentMethods.$inferSelect;
 
 const Person = { personId: Id.optional(), customerId: ProviderId.optional(), email: z.string().trim().max(255).nullish(), name: z.string().trim().max(255).nullish(), churchId: Id.optional(), provider: ProviderName.optional() };
 const AddCard = z.object({ id: ProviderId, ...Person });
@@ -67,33 +62,18 @@ const item = (r: MethodRow) => ({
   exp_year: r.expYear,
 });
 
-/** Keeps the local index of a method the provider holds (insert or refresh). */
-async function keepMethod(db: Db, churchId: string, customer: { id: string | null; personId: string | null; provider: string }, info: MethodInfo): Promise<MethodRow> {
-  const values = {
-    personId: customer.personId,
-    customerId: customer.id,
-    provider: customer.provider,
-    providerMethodId: info.id,
-    type: info.type,
-    brand: info.brand ?? null,
-    last4: info.last4 ?? null,
-    expMonth: info.expMonth ?? null,
-    expYear: info.expYear ?? null,
-    bankName: info.bankName ?? null,
-    status: info.status,
-  };
-  const [row] = await db
-    .insert(paymentMethods)
-    .values({ id: randomUUID(), churchId, ...values })
-    .onConflictDoUpdate({ target: [paymentMethods.churchId, paymentMethods.provider, paymentMethods.providerMethodId], set: { ...values, updatedAt: new Date() } })
-    .returning();
-  return row!;
-}
-
 /** `/giving/paymentmethods`: cards and bank accounts held at the gateway, and the local index of them. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const ownCustomerParam = ownByLookup('own customer', () => app.db, customerOwner, (req) => (req.params as { customerid?: string }).customerid);
+
+  /** Keeps the index of a method the provider answered, and reports it, in one transaction. */
+  const keep = (req: FastifyRequest, customer: Parameters<typeof keepMethod>[2], info: Parameters<typeof keepMethod>[3]) =>
+    app.db.transaction(async (tx) => {
+      const row = await keepMethod(tx, req.auth.churchId, customer, info);
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'paymentMethod', entityId: row.id, action: 'updated', after: row }], { req, tx });
+      return row;
+    });
 
   /** The person a body acts for: the caller's own unless they hold Donations.Edit. */
   const personOf = (auth: { personId: string | null }, personId?: string) => personId ?? auth.personId ?? null;
@@ -101,12 +81,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/giving/paymentmethods/personid/:id',
     { config: { access: requires('Donations.View', ownPersonIn('params', 'id')) }, schema: { params: z.object({ id: Id }), response: { 200: z.array(PaymentMethod) } } },
-    async (req) =>
-      (await app.db
-        .select()
-        .from(paymentMethods)
-        .where(and(eq(paymentMethods.churchId, req.auth.churchId), eq(paymentMethods.personId, req.params.id)))
-        .orderBy(asc(paymentMethods.createdAt))).map(item),
+    async (req) => (await methodsOfPerson(app.db, req.auth.churchId, req.params.id)).map(item),
   );
 
   app.post('/giving/paymentmethods/addcard', { config: { access: anyUser }, schema: { body: AddCard, response: { 200: PaymentMethod } } }, async (req) => {
@@ -117,22 +92,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: body.provider });
     const customer = await ensureCustomer(app.db, req.auth, provider, { customerId: body.customerId, personId, email: body.email, name: body.name });
     const info = await provider.attachCard(body.id, customer.providerCustomerId);
-    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+    return item(await keep(req, customer, info));
   });
 
   app.post('/giving/paymentmethods/updatecard', { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: UpdateCard, response: { 200: PaymentMethod } } }, async (req) => {
     const body = req.body;
-    const [method] = await app.db
-      .select()
-      .from(paymentMethods)
-      .where(and(eq(paymentMethods.churchId, req.auth.churchId), eq(paymentMethods.providerMethodId, body.paymentMethodId)))
-      .limit(1);
+    const [method] = await methodsById(app.db, req.auth.churchId, body.paymentMethodId);
     if (!method) throw badRequest('paymentMethodId', 'is not a stored payment method of this church');
     assertOwnPerson(req.auth, 'Donations.Edit', method.personId);
     if (body.personId && body.personId !== method.personId) throw badRequest('personId', 'does not own this payment method');
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: method.provider });
     const info = await provider.updateCard(body.paymentMethodId, { expMonth: body.cardData.exp_month, expYear: body.cardData.exp_year, name: body.cardData.name });
-    return item(await keepMethod(app.db, req.auth.churchId, { id: method.customerId, personId: method.personId, provider: method.provider }, info));
+    return item(await keep(req, { id: method.customerId, personId: method.personId, provider: method.provider }, info));
   });
 
   app.post(
@@ -176,7 +147,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: body.provider });
     const customer = await ensureCustomer(app.db, req.auth, provider, { customerId: body.customerId, personId, email: body.email, name: body.name });
     const info = await provider.addBankAccount(body.id, customer.providerCustomerId);
-    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+    return item(await keep(req, customer, info));
   });
 
   app.post('/giving/paymentmethods/updatebank', { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: UpdateBank, response: { 200: PaymentMethod } } }, async (req) => {
@@ -187,7 +158,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (body.personId && customer.personId && body.personId !== customer.personId) throw badRequest('personId', 'does not own this customer');
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
     const info = await provider.updateBank(body.paymentMethodId, customer.providerCustomerId, { accountHolderName: body.bankData.account_holder_name, accountHolderType: body.bankData.account_holder_type });
-    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+    return item(await keep(req, customer, info));
   });
 
   app.post('/giving/paymentmethods/verifybank', { config: { access: requires('Donations.Edit', ownInBody('own customer')) }, schema: { body: VerifyBank, response: { 200: PaymentMethod } } }, async (req) => {
@@ -198,19 +169,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!body.amountData.amounts && !body.amountData.descriptorCode) throw badRequest('amountData.amounts', 'two micro-deposit amounts in cents, or descriptorCode, are required');
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
     const info = await provider.verifyBank(body.paymentMethodId, customer.providerCustomerId, body.amountData.amounts ?? null, body.amountData.descriptorCode ?? null);
-    return item(await keepMethod(app.db, req.auth.churchId, customer, info));
+    return item(await keep(req, customer, info));
   });
 
   app.delete(
     '/giving/paymentmethods/:id/:customerid',
-    { config: { access: requires('Donations.Edit', ownCustomerParam) }, schema: { params: z.object({ id: ProviderId, customerid: ProviderId }) } },
+    { config: { access: requires('Donations.Edit', ownCustomerParam) }, schema: { params: z.object({ id: ProviderId, customerid: ProviderId }), response: { 200: Empty } } },
     async (req) => {
       const churchId = req.auth.churchId;
       const customer = await findCustomer(app.db, churchId, req.params.customerid);
       if (!customer) throw notFound('Customer');
       // `:id` is the provider's method id or the local id of the stored method.
-      const byId = /^[0-9a-f-]{36}$/i.test(req.params.id) ? eq(paymentMethods.id, req.params.id) : eq(paymentMethods.providerMethodId, req.params.id);
-      const indexed = await app.db.select().from(paymentMethods).where(and(eq(paymentMethods.churchId, churchId), byId));
+      const indexed = await methodsById(app.db, churchId, req.params.id);
       const method = indexed.find((m) => m.customerId === customer.id);
       if (!method) {
         // The provider detaches a card by its id alone, whoever's customer it is: the customer in the path must
@@ -226,7 +196,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const providerMethodId = method?.providerMethodId ?? req.params.id;
       const { provider } = await paymentsFor(app, churchId, { provider: customer.provider });
       await provider.detach(providerMethodId, customer.providerCustomerId);
-      await app.db.delete(paymentMethods).where(and(eq(paymentMethods.churchId, churchId), eq(paymentMethods.providerMethodId, providerMethodId)));
+      await app.db.transaction(async (tx) => {
+        await forgetMethod(tx, churchId, providerMethodId);
+        await reportChanges(app.deps, [{ churchId, entityType: 'paymentMethod', entityId: method?.id ?? providerMethodId, action: 'destroyed', before: method }], { req, tx });
+      });
       return {};
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires, rule } from '@church/auth';
-import { Empty, IdParams, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { ownByLookup, subscriptionOwner } from '../domain/access';
 import { deleteSubscriptionFund, deleteSubscriptionFunds, subscriptionByRef, subscriptionFundItems } from '../repos/subscriptions';
 import { ProviderId, SubscriptionFund } from '../schemas';
@@ -44,12 +44,21 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const sub = await subscriptionByRef(app.db, req.auth.churchId, req.params.id);
       if (!sub) return { deleted: 0 };
-      return { deleted: await app.db.transaction((tx) => deleteSubscriptionFunds(tx, req.auth.churchId, sub.id)) };
+      return {
+        deleted: await app.db.transaction(async (tx) => {
+          const n = await deleteSubscriptionFunds(tx, req.auth.churchId, sub.id);
+          if (n) await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'subscription', entityId: sub.id, action: 'fundsRemoved' }], { req, tx });
+          return n;
+        }),
+      };
     },
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Donations.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    if (!(await deleteSubscriptionFund(app.db, req.auth.churchId, req.params.id))) throw notFound('Subscription fund');
+    await app.db.transaction(async (tx) => {
+      if (!(await deleteSubscriptionFund(tx, req.auth.churchId, req.params.id))) throw notFound('Subscription fund');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'subscriptionFund', entityId: req.params.id, action: 'destroyed' }], { req, tx });
+    });
     return {};
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { badRequest, batchOf, Empty, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, Empty, Id, IdParams, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { assertOwnPerson, ownByLookup, ownInBody, subscriptionOwner } from '../domain/access';
 import { centsText, sumCents, toCents } from '../domain/money';
 import { checkFunds } from '../repos/donations';
@@ -87,6 +87,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         });
         if (!updated) throw notFound('Subscription');
         if (allocations) await replaceSubscriptionFunds(tx, churchId, sub.id, allocations);
+        await reportChanges(app.deps, [{ churchId, entityType: 'subscription', entityId: sub.id, action: 'updated', before: sub, after: updated }], { req, tx });
         return updated;
       });
       out.push(row);
@@ -102,7 +103,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const { provider } = await paymentsFor(app, churchId, { provider: sub.provider });
     // Cancelled at the provider first: when that fails, nothing is removed here.
     await provider.cancelSubscription(sub.providerSubscriptionId, req.body?.reason ?? null);
-    await app.db.transaction((tx) => deleteSubscriptions(tx, churchId, { id: sub.id }));
+    await app.db.transaction(async (tx) => {
+      await deleteSubscriptions(tx, churchId, { id: sub.id });
+      await reportChanges(app.deps, [{ churchId, entityType: 'subscription', entityId: sub.id, action: 'destroyed', before: sub }], { req, tx });
+    });
     return {};
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
 import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
@@ -72,6 +72,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, groupId: Id }), response: { 200: Events } } }, async (req) =>
     eventsWithExceptions(app.db, req.params.churchId, and(eq(events.groupId, req.params.groupId), eq(events.visibility, 'public'))),
   );
+  // The events people may register for (B1Admin's registrations list, B1App's groups screen), by start.
+  // Website editors see all of them; everyone else those not over whose registration has not closed.
+  app.get(`${base}/registerable`, { config: { access: anyUser }, schema: { response: { 200: Events } } }, async (req) => {
+    const now = new Date();
+    const open = hasPermission(req.auth, 'Content.Edit', 'ContentApi')
+      ? undefined
+      : and(or(gte(events.end, now), isNotNull(events.recurrenceRule)), or(isNull(events.registrationCloseDate), gt(events.registrationCloseDate, now)));
+    return eventsWithExceptions(app.db, req.auth.churchId, and(eq(events.registrationEnabled, true), open));
+  });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) =>
     (await attachExceptions(app.db, req.auth.churchId, [(await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event')) as EventRow]))[0]!,
   );
@@ -93,6 +102,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const start = fields.start ?? old!.start;
         const end = fields.end ?? old!.end;
         if (end < start) throw badRequest(at('end'), 'must not be before start');
+        const opens = fields.registrationOpenDate === undefined ? old?.registrationOpenDate : fields.registrationOpenDate;
+        const closes = fields.registrationCloseDate === undefined ? old?.registrationCloseDate : fields.registrationCloseDate;
+        if (opens && closes && closes < opens) throw badRequest(at('registrationCloseDate'), 'must not be before registrationOpenDate');
         const values = { ...fields, ...(fields.recurrenceRule !== undefined ? { recurrenceRule: normalizeRule(fields.recurrenceRule, at('recurrenceRule')) } : {}) };
         const [row] = old
           ? await tx.update(events).set({ ...values, updatedAt: new Date() }).where(and(eq(events.churchId, churchId), eq(events.id, old.id))).returning()

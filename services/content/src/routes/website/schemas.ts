@@ -306,6 +306,13 @@ export const Event = z.object({
   description: z.string().nullable(),
   visibility: z.string(),
   recurrenceRule: z.string().nullable(),
+  registrationEnabled: z.boolean(),
+  capacity: z.number().nullable(),
+  waitlistEnabled: z.boolean(),
+  registrationOpenDate: Stamp.nullable(),
+  registrationCloseDate: Stamp.nullable(),
+  tags: z.string().nullable(),
+  formId: z.string().nullable(),
   exceptionDates: z.array(Stamp).optional(),
 });
 export const EventSave = z.object({
@@ -318,6 +325,14 @@ export const EventSave = z.object({
   description: OptText(20_000),
   visibility: z.enum(['public', 'private']).optional(),
   recurrenceRule: OptText(1000),
+  registrationEnabled: z.boolean().optional(),
+  /** places; none: no limit */
+  capacity: z.number().int().min(0).max(1_000_000).nullish(),
+  waitlistEnabled: z.boolean().optional(),
+  registrationOpenDate: IsoDate.nullish(),
+  registrationCloseDate: IsoDate.nullish(),
+  tags: OptText(1000),
+  formId: Id.nullish(),
 });
 export const EventException = z.object({ id: z.string(), churchId: z.string(), eventId: z.string(), exceptionDate: Stamp });
 export const EventExceptionSave = z.object({ id: Id.optional(), eventId: Id.optional(), exceptionDate: IsoDate.optional() });

@@ -146,7 +146,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         fee: centsText(gift.feeCents),
         paymentMethodId: gift.methodId,
       };
-      const id = await app.db.transaction((tx) => insertSubscription(tx, row, gift.allocations));
+      const id = await app.db.transaction(async (tx) => {
+        const made = await insertSubscription(tx, row, gift.allocations);
+        await reportChanges(app.deps, [{ churchId, entityType: 'subscription', entityId: made, action: 'created', after: { id: made, ...row } }], { req, tx });
+        return made;
+      });
       return { body: { id, status: sub.status, provider: gateway.provider, subscriptionId: sub.id } };
     }),
   );
