@@ -4,7 +4,7 @@ import { requires } from '@church/auth';
 import { Id, batchOf, type ZodTypeProvider } from '@church/common';
 import { saveAnswers } from '../domain/forms';
 import { listAnswers } from '../repos/forms';
-import { AnswerList, AnswerSave } from './form-schemas';
+import { AnswerList, AnswerSave } from '../schemas/forms';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

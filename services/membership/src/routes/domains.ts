@@ -1,17 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
-import { HOST_NAME, checkDomains, saveDomains } from '../domain/domains';
+import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { checkDomains, saveDomains } from '../domain/domains';
 import { PROXY_CONFIG_JOB } from '../jobs/proxy-config';
 import { deleteDomain, findDomain, findDomainByName, listDomains } from '../repos/domains';
-
-const Domain = z.object({ id: z.string(), churchId: z.string(), domainName: z.string(), siteId: z.string().nullable(), lastChecked: z.date().nullable(), isStale: z.boolean() });
-const DomainList = z.array(Domain);
-const PublicDomain = z.object({ id: z.string(), churchId: z.string(), domainName: z.string() });
-const DomainName = z.string().trim().toLowerCase().max(253).regex(HOST_NAME, 'must be a host name such as www.example.org');
-const NameParams = z.object({ domainName: DomainName });
-const DomainSave = z.object({ id: Id.optional(), domainName: DomainName });
+import { Domain, DomainList, PublicDomain, NameParams, DomainSave } from '../schemas/domains';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

@@ -5,13 +5,8 @@ import { Id, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } 
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { submitForms } from '../domain/form-submit';
 import { deleteSubmission, findForm, findSubmission, listAnswers, listQuestions, listSubmissions } from '../repos/forms';
-import { Submission, SubmissionList, SubmissionSave } from './form-schemas';
-
-const Include = z
-  .string()
-  .optional()
-  .transform((v) => new Set((v ?? '').split(',').map((s) => s.trim().toLowerCase())))
-  .pipe(z.set(z.enum(['form', 'questions', 'answers', ''], { message: 'include may name form, questions, answers' })));
+import { Submission, SubmissionList, SubmissionSave } from '../schemas/forms';
+import { Include } from '../schemas/form-submissions';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

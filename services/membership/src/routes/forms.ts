@@ -6,7 +6,7 @@ import { forms } from '../db/schema';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { duplicateForm, formsFor, saveForms } from '../domain/forms';
 import { findForm } from '../repos/forms';
-import { Form, FormList, FormSave } from './form-schemas';
+import { Form, FormList, FormSave } from '../schemas/forms';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

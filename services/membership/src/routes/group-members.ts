@@ -1,37 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { HttpError, Id, IdList, IdParams, IsoDate, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { HttpError, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { saveMembers, toMember, toPublicMember } from '../domain/group-members';
 import { recordHistory } from '../repos/group-health';
 import { deleteMember, findGroup, listMembers, memberGroupIds } from '../repos/groups';
-
-const PersonBrief = z.object({
-  id: z.string(),
-  name: z.object({ first: z.string().nullable(), last: z.string().nullable(), display: z.string().nullable() }),
-  photo: z.string().nullable(),
-  membershipStatus: z.string().nullable(),
-  contactInfo: z.object({ email: z.string().nullable() }).optional(),
-});
-const GroupMember = z.object({
-  id: z.string(),
-  churchId: z.string(),
-  groupId: z.string(),
-  personId: z.string(),
-  leader: z.boolean(),
-  joinDate: z.date(),
-  person: PersonBrief.optional(),
-});
-const GroupMemberList = z.array(GroupMember);
-const PublicMember = z.object({ personId: z.string(), displayName: z.string().nullable(), leader: z.boolean(), photo: z.string().nullable() });
-const PublicMemberList = z.array(PublicMember);
-
-const MemberSave = z
-  .object({ id: Id.optional(), groupId: Id.optional(), personId: Id.optional(), leader: z.boolean().optional(), joinDate: IsoDate.optional() })
-  .refine((m) => m.id || (m.groupId && m.personId), { message: 'groupId and personId are required', path: ['groupId'] });
-
-const ListQuery = z.object({ groupId: Id.optional(), groupIds: IdList.optional(), personId: Id.optional() });
-const PublicParams = z.object({ churchId: Id, groupId: Id });
+import { GroupMember, GroupMemberList, PublicMemberList, MemberSave, ListQuery, PublicParams } from '../schemas/group-members';
 
 /**
  * Spec: "GroupMembers.View, or caller is in the group, or queries own personId". The last two depend on the

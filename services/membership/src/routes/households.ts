@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, Id, IdParams, conflict, crud, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, conflict, crud, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { households } from '../db/schema';
 import { deleteHousehold, existingHouseholdIds, householdSize } from '../repos/households';
+import { Household, HouseholdSave } from '../schemas/households';
 
-const Household = z.object({ id: z.string(), churchId: z.string(), name: z.string().nullish(), createdAt: z.date().nullish() });
-const HouseholdSave = z.object({ id: Id.optional(), name: z.string().trim().max(200).nullish() });
 const BASE = '/membership/households';
 
 export default async function routes(root: FastifyInstance): Promise<void> {

@@ -3,7 +3,7 @@ import { membershipInternal as contract, type ZodTypeProvider } from '@church/co
 import { toGroup } from '../domain/groups';
 import { listGroups } from '../repos/groups';
 import { groupRoster } from '../repos/roster';
-import { GroupRecords } from './groups';
+import { GroupRecords } from '../schemas/groups';
 
 /** Server-to-server: attendance asks for a group's people (session downloads) and the church's groups (service times). */
 export default async function routes(root: FastifyInstance): Promise<void> {

@@ -5,7 +5,7 @@ import { Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } f
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { saveMemberPermissions } from '../domain/forms';
 import { deleteMemberPermissions, deletePermission, formIdsOfMember, listPermissions, permissionsOf, type PermissionWithNames } from '../repos/forms';
-import { MemberPermission, MemberPermissionList, MemberPermissionSave } from './form-schemas';
+import { MemberPermission, MemberPermissionList, MemberPermissionSave } from '../schemas/forms';
 
 const toItem = (r: PermissionWithNames) => ({ ...r.permission, personName: r.personName, formName: r.formName });
 

@@ -1,18 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { unauthorized, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../deps';
-import { Condition } from '../domain/advanced-search';
 import { memberQuery } from '../domain/member-search';
-import { PersonList, toPerson, viewerOf } from '../domain/person';
+import { toPerson, viewerOf } from '../domain/person';
+import { Body, Answer } from '../schemas/query';
 
-const Body = z.object({
-  text: z.string().trim().min(1, 'text is required').max(500),
-  subDomain: z.string().max(100).optional(),
-  siteUrl: z.string().max(500).optional(),
-});
-const Answer = z.object({ conditions: z.array(Condition), people: PersonList, source: z.enum(['parser', 'ai']) });
 /** What `POST /people/advancedSearch` requires; this route is a front end to it, so its callers need it too. */
 const viewPeople = requires('People.View or Member');
 

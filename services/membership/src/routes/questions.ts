@@ -5,9 +5,8 @@ import { Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } f
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { deleteQuestion, moveQuestion, saveQuestions } from '../domain/forms';
 import { findFormAnyChurch, findQuestion, listQuestions } from '../repos/forms';
-import { Question, QuestionList, QuestionSave } from './form-schemas';
-
-const FormQuery = z.object({ formId: Id });
+import { Question, QuestionList, QuestionSave } from '../schemas/forms';
+import { FormQuery } from '../schemas/questions';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

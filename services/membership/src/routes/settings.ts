@@ -4,23 +4,7 @@ import { requires } from '@church/auth';
 import { Empty, Id, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { saveSettings } from '../domain/settings';
 import { deleteSetting, listSettings } from '../repos/settings';
-
-const Setting = z.object({ id: z.string(), churchId: z.string(), keyName: z.string(), value: z.string().nullable(), public: z.boolean() });
-const SettingList = z.array(Setting);
-/**
- * A setting as the apps' settings editors send it: a new one as `{churchId, public: 1, keyName}` (the church is the
- * token's; `id: ""` and `0`/`1` are read by the shared validation), and the value as text, a number or a boolean,
- * kept as its text (`18`, `true`).
- */
-const SettingSave = z.object({
-  id: Id.optional(),
-  keyName: z.string().trim().min(1, 'keyName is required').max(100),
-  value: z
-    .union([z.string().max(8 * 1024 * 1024), z.number(), z.boolean()])
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? v : String(v))),
-  public: z.boolean().optional(),
-});
+import { SettingList, SettingSave } from '../schemas/settings';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

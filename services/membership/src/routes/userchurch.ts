@@ -8,15 +8,7 @@ import { clock } from '../domain/clock';
 import { findPerson } from '../domain/people-links';
 import { deleteUserChurch, findUserChurch, setLastAccessed, touchChurch, upsertUserChurch, userChurchByPerson, userChurchesOf } from '../repos/churches';
 import { findUserById } from '../repos/users';
-
-const UserChurch = z.object({
-  id: z.string(),
-  userId: z.string(),
-  churchId: z.string(),
-  personId: z.string().nullable(),
-  lastAccessed: z.date().nullable(),
-});
-const UserChurchWithChurch = UserChurch.extend({ church: z.object({ id: z.string(), name: z.string(), subDomain: z.string().nullable() }) });
+import { UserChurch, UserChurchWithChurch } from '../schemas/userchurch';
 
 /** User-church links (`/membership/userchurch`): which users belong to the token's church, and as which person. */
 export default async function routes(fastify: FastifyInstance): Promise<void> {

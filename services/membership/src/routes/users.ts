@@ -17,35 +17,16 @@ import { deleteOauthGrantsOfUser } from '../repos/oauth';
 import { deleteMembershipsOfUser } from '../repos/roles';
 import { NO_LINK_OR_CODE, deleteUserRow, findUserByEmail, findUserById, searchUsers, updateUser } from '../repos/users';
 import { announce, revokeTokens } from '../domain/revocations';
+import { Text, Password, Done, UserDetails, LoginBody } from '../schemas/users';
 
-const Text = z.string().trim().max(100);
 // Links are built only from allowed origins (src/domain/app-links.ts); the name is short plain text. Both may be
 // left out or null (B1App's forgot sends neither, the login package's register a null appUrl): then the default app.
 const orNone = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 const AppLink = { appName: orNone(AppName), appUrl: orNone(AppUrl) };
-// The spec's floor for a password (updatePassword: at least 6 characters); the apps ask for 8 themselves.
-const Password = z.string().min(6, 'must be at least 6 characters').max(200);
-const Done = z.object({ success: z.boolean() });
 /** `userId` on an account change names another user: only server admins may (the apps' user editor sends it). */
 const OtherUser = { userId: z.preprocess((v) => (v === '' || v === null ? undefined : v), Id.optional()) };
-const UserDetails = z.object({
-  id: z.string(),
-  email: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  registrationDate: z.date(),
-  lastLogin: z.date().nullable(),
-  churches: z.array(z.object({ id: z.string(), name: z.string(), subDomain: z.string().nullable(), viaMembership: z.boolean(), viaRoles: z.boolean() })),
-});
 /** The token an impersonation answers is only for logging in as the user (`login {jwt}`), right away. */
 const IMPERSONATION_TOKEN_SECONDS = 10 * 60;
-
-const LoginBody = z.object({
-  email: z.string().trim().toLowerCase().optional(),
-  password: z.string().optional(),
-  jwt: z.string().optional(),
-  authGuid: z.string().optional(),
-});
 
 /** Users and login (`/membership/users`): accounts are global, a user belongs to churches. */
 export default async function routes(fastify: FastifyInstance): Promise<void> {

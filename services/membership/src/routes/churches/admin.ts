@@ -8,7 +8,7 @@ import { clock } from '../../domain/clock';
 import { LoginResponse, loginResponse } from '../../domain/login';
 import { findChurch, searchChurches, updateChurch } from '../../repos/churches';
 import { findUserById } from '../../repos/users';
-import { Church } from './schemas';
+import { Church } from '../../schemas/churches';
 
 /** Server-admin tools over every church. */
 export default async function routes(fastify: FastifyInstance): Promise<void> {

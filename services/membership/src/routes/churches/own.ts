@@ -11,7 +11,7 @@ import { churchesOfUser, findChurch, findChurchBySubDomain, findUserChurch, touc
 import { personByEmail, updatePerson } from '../../repos/people';
 import { usersInRoleNamed } from '../../repos/roles';
 import { findUserById } from '../../repos/users';
-import { Church, ChurchUpdate, NewChurchBody, SubDomain } from './schemas';
+import { Church, ChurchUpdate, NewChurchBody, SubDomain } from '../../schemas/churches';
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

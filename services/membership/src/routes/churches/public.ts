@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Id, badRequest, notFound, type ZodTypeProvider } from '@church/common';
 import { churchesByIds, findChurch, findChurchBySubDomain, searchChurches } from '../../repos/churches';
-import { PublicChurch } from './schemas';
-
-const Name = z.string().trim().min(1).max(100);
+import { PublicChurch } from '../../schemas/churches';
+import { Name } from '../../schemas/churches/public';
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

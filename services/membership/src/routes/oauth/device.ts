@@ -9,18 +9,9 @@ import { authenticateClient, grantedScopes } from '../../domain/oauth';
 import { OAUTH_SCOPES } from '../../domain/oauth-scopes';
 import { findChurch, findUserChurch } from '../../repos/churches';
 import { decideDeviceCode, findClientByClientId, pendingByUserCode } from '../../repos/oauth';
-import { OAuthErrorBody, field, oauthReply } from './schemas';
+import { OAuthErrorBody, field, oauthReply } from '../../schemas/oauth';
 import { membershipDeps } from '../../deps';
-
-const DeviceAuthorization = z.object({
-  device_code: z.string(),
-  user_code: z.string(),
-  verification_uri: z.string(),
-  verification_uri_complete: z.string(),
-  expires_in: z.number(),
-  interval: z.number(),
-});
-const Decision = z.object({ status: z.enum(['approved', 'denied']) });
+import { DeviceAuthorization, Decision } from '../../schemas/oauth/device';
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -6,26 +6,8 @@ import { DEVICE_GRANT, pollDeviceCode } from '../../domain/device-flow';
 import { OAuthError, authenticateClient, createCode, exchangeCode, grantedScopes, refresh } from '../../domain/oauth';
 import { SERVER_CHURCH_ID } from '../../db/schema';
 import { findClientByClientId } from '../../repos/oauth';
-import { OAuthErrorBody, TokenResponse, clientCredentials, field, oauthReply } from './schemas';
-
-const AuthorizeBody = z.object({
-  client_id: z.string().min(1),
-  redirect_uri: z.string().min(1),
-  response_type: z.string().min(1),
-  scope: z.string().optional(),
-  state: z.string().max(2000).optional(),
-});
-
-const TokenBody = z.object({
-  grant_type: field,
-  code: field,
-  redirect_uri: field,
-  refresh_token: field,
-  device_code: field,
-  client_id: field,
-  client_secret: z.string().optional(),
-  scope: z.string().optional(),
-});
+import { OAuthErrorBody, TokenResponse, clientCredentials, oauthReply } from '../../schemas/oauth';
+import { AuthorizeBody, TokenBody } from '../../schemas/oauth/grants';
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

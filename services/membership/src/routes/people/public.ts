@@ -8,41 +8,18 @@ import { findChurch } from '../../repos/churches';
 import { insertHousehold } from '../../repos/households';
 import { emailsOf, insertPeople, personById } from '../../repos/people';
 import { findSetting } from '../../repos/settings';
-import { BASE } from './schemas';
+import { BASE } from '../../schemas/people';
+import { GuestMember, Name, PublicPerson, PublicEmail } from '../../schemas/people/public';
 
 /** The church setting (B1Admin's guest registration switch) that opens `guest-register`. */
 export const GUEST_REGISTRATION_SETTING = 'enableQRGuestRegistration';
 
-const orNone = (v: unknown) => (v === '' || v === null ? undefined : v);
-const GuestMember = z.object({
-  firstName: z.string().trim().min(1, 'firstName is required').max(100),
-  lastName: z.string().trim().min(1, 'lastName is required').max(100),
-  email: z.preprocess(orNone, Email.optional()),
-  phone: z.preprocess(orNone, z.string().trim().max(50).optional()),
-});
 
-const Name = z.string().trim().max(100).optional();
-
-/** What a public caller learns about a person: never their address, phones or dates. */
-const PublicPerson = z.object({
-  id: z.string(),
-  name: z.object({ first: z.string().nullish(), last: z.string().nullish(), display: z.string().nullish() }),
-  contactInfo: z.object({ email: z.string().nullish() }),
-  membershipStatus: z.string().nullish(),
-});
 const toPublicPerson = (p: PersonRecord) => ({
   id: p.id,
   name: { first: p.firstName, last: p.lastName, display: p.displayName },
   contactInfo: { email: p.email },
   membershipStatus: p.membershipStatus,
-});
-
-const PublicEmail = z.object({
-  churchId: Id,
-  personId: Id,
-  subject: z.string().trim().min(1, 'subject is required').max(200),
-  body: z.string().trim().min(1, 'body is required').max(10_000),
-  appName: z.string().trim().max(100).optional(),
 });
 
 export default async function routes(root: FastifyInstance): Promise<void> {

@@ -1,23 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdList, IdParams, notFound, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, notFound, type ZodTypeProvider } from '@church/common';
 import { BasicPersonList, Person, PersonRecords, toBasicPerson, toPerson, viewerOf } from '../../domain/person';
 import { ageGroups, countsByName } from '../../domain/demographics';
 import { demographicCounts, firstPeople, formSubmissionsAbout, listPeople, livePerson, namesOf, peopleByIds, peopleInHousehold, personReadState, recentPeople } from '../../repos/people';
-import { BASE, PersonWithForms, ownRecord } from './schemas';
+import { BASE, PersonWithForms, ownRecord } from '../../schemas/people';
+import { Ids, Demographics } from '../../schemas/people/read';
 
 const viewPeople = requires('People.View or Member');
-const Ids = z.object({ ids: IdList });
-const Counts = z.array(z.object({ name: z.string(), count: z.number() }));
-const Demographics = z.object({
-  total: z.number(),
-  ageGroups: z.array(z.object({ group: z.string(), female: z.number(), male: z.number(), unassigned: z.number() })),
-  membershipStatus: Counts,
-  gender: Counts,
-  maritalStatus: Counts,
-  campus: z.array(z.object({ name: z.string(), count: z.number(), id: z.string() })),
-});
 /** bytes a kept person answer holds besides its body: its key, entry and version (an estimate, for the budget) */
 const KEPT_OVERHEAD = 200;
 

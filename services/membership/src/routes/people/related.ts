@@ -1,24 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, isMember, requires } from '@church/auth';
-import { Id, IdList, IdParams, IsoDate, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdList, IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { peopleWhoAttended, type VisitFilter } from '../../clients/attendance';
 import { claimPerson } from '../../domain/people-save';
 import { DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
 import { Person, PersonRecords, toPerson, viewerOf } from '../../domain/person';
 import { TimelineEvent, timeline } from '../../domain/timeline';
 import { groupIdsInCategory, peopleByIds, personById } from '../../repos/people';
-import { BASE } from './schemas';
-
-const AttendanceFilter = z.object({
-  campusId: Id.optional(),
-  serviceId: Id.optional(),
-  serviceTimeId: Id.optional(),
-  groupId: Id.optional(),
-  categoryName: z.string().trim().min(1).max(100).optional(),
-  startDate: IsoDate.optional(),
-  endDate: IsoDate.optional(),
-});
+import { BASE } from '../../schemas/people';
+import { AttendanceFilter } from '../../schemas/people/related';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

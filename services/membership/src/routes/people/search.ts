@@ -9,7 +9,7 @@ import { advancedWhere } from '../../domain/member-search';
 import { PersonRecords, toPerson, viewerOf } from '../../domain/person';
 import { inGroupWhere, peopleIdsWhere, peopleWhere, phoneWhere, searchPeople, searchPeopleIds } from '../../repos/people';
 import { personRecords } from './records';
-import { BASE, SearchInput } from './schemas';
+import { BASE, SearchInput } from '../../schemas/people';
 
 const viewPeople = requires('People.View or Member');
 

@@ -7,22 +7,8 @@ import { assignHousehold, personChange, savePeople } from '../../domain/people-s
 import { PersonList, PersonSave, toPerson, toPersonValues, type PersonInput } from '../../domain/person';
 import { livePeopleIds } from '../../repos/people';
 import { peopleNow, restorePerson } from '../../repos/batches';
-import { BASE } from './schemas';
-
-const Assignment = z
-  .object({ id: Id.optional(), personId: Id.optional(), householdRole: z.string().trim().max(30).nullish() })
-  .superRefine((v, ctx) => {
-    if (!v.id && !v.personId) ctx.addIssue({ code: 'custom', path: ['personId'], message: 'personId (or id) is required' });
-  })
-  .transform((v) => ({ personId: (v.personId ?? v.id)!, householdRole: v.householdRole }));
-
-const PersonIds = z
-  .array(Id)
-  .min(1, 'personIds is required')
-  .max(10_000)
-  .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
-/** The fields B1Admin's bulk edit sets on many people at once, validated as a person save validates them. */
-const BulkUpdates = PersonSave.pick({ membershipStatus: true, maritalStatus: true, gender: true, optedOut: true, campusId: true, grade: true, school: true }).strict();
+import { BASE } from '../../schemas/people';
+import { Assignment, PersonIds, BulkUpdates } from '../../schemas/people/write';
 
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();

@@ -2,38 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { announce, revokeTokens } from '../../domain/revocations';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Email, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { findOrCreateUser } from '../../domain/account';
 import { userSession } from '../../domain/access';
 import { findPerson, personOfUser } from '../../domain/people-links';
 import { deleteUserChurch, findUserChurch, upsertUserChurch } from '../../repos/churches';
 import { addRoleMember, deleteMembershipsOfUser, deleteRoleMember, findRole, findRoleMember, membersOfRole } from '../../repos/roles';
 import { findUserById } from '../../repos/users';
+import { RoleMember, RoleOrEveryone, RoleMemberSave, EVERYONE } from '../../schemas/roles/members';
 
-const RoleMember = z.object({
-  id: z.string(),
-  churchId: z.string(),
-  roleId: z.string(),
-  userId: z.string(),
-  addedBy: z.string().nullable(),
-  /** the user's person in the church (B1Admin's role page leaves them out of the people it offers to add) */
-  personId: z.string().nullable().optional(),
-  user: z.object({ id: z.string(), email: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable() }).optional(),
-});
-
-const EVERYONE = 'everyone';
-/** A role id, or the Everyone role as the apps name it in a path. */
-export const RoleOrEveryone = z.union([z.enum(['everyone', 'null', 'undefined']).transform(() => EVERYONE), Id]);
-
-const RoleMemberSave = z.object({
-  id: Id.optional(),
-  roleId: Id,
-  userId: Id.optional(),
-  email: Email.optional(),
-  firstName: z.string().trim().max(100).optional(),
-  lastName: z.string().trim().max(100).optional(),
-  personId: Id.optional(),
-});
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -1,40 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PERMISSIONS, anyUser, requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, itemParam, notFound, reportChanges, type DbOrTx, type RevocationEntry, type ZodTypeProvider } from '@church/common';
+import { IdParams, badRequest, batchOf, itemParam, notFound, reportChanges, type DbOrTx, type RevocationEntry, type ZodTypeProvider } from '@church/common';
 import { findPermissionDef } from '../../domain/permissions';
 import { announce, revokeTokens } from '../../domain/revocations';
 import { deleteRolePermission, findRole, findRolePermission, findSamePermission, insertRolePermissions, permissionsOfRole, updateRolePermission, usersHoldingRole } from '../../repos/roles';
 import type { rolePermissions } from '../../db/schema';
-
-const RolePermission = z.object({
-  id: z.string(),
-  churchId: z.string(),
-  roleId: z.string().nullable(),
-  apiName: z.string(),
-  contentType: z.string(),
-  contentId: z.string().nullable(),
-  action: z.string(),
-});
+import { RolePermission, RoleRef, RolePermissionSave, Permission } from '../../schemas/roles/permissions';
 
 /** `roleId` null (or the text `null` in paths) is the church's Everyone role. */
-/** A role id, or the Everyone role: `null`, and `everyone` or `undefined` as B1Admin's role page writes a role without id. */
-const RoleRef = z.union([z.enum(['null', 'everyone', 'undefined']).transform(() => null), Id]);
-
-/**
- * Only an explicit `roleId: null` addresses the Everyone role: an omitted roleId keeps an existing grant's role
- * and is required to create one (a forgotten field must not grant to every user).
- */
-const RolePermissionSave = z.object({
-  id: Id.optional(),
-  roleId: Id.nullable().optional(),
-  apiName: z.string().trim().max(50).optional(),
-  contentType: z.string().trim().min(1).max(50),
-  contentId: z.string().trim().max(100).nullish(),
-  action: z.string().trim().min(1).max(50),
-});
-
-const Permission = z.object({ apiName: z.string(), section: z.string(), contentType: z.string(), action: z.string(), displayName: z.string() });
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

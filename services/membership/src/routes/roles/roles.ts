@@ -5,9 +5,7 @@ import { Id, IdParams, batchOf, notFound, reportChanges, saveRows, type ZodTypeP
 import { roles } from '../../db/schema';
 import { announce, revokeTokens } from '../../domain/revocations';
 import { deleteRoleCascade, findRole, rolesOfChurch, usersHoldingRole } from '../../repos/roles';
-
-export const Role = z.object({ id: z.string(), churchId: z.string(), name: z.string() });
-const RoleSave = z.object({ id: Id.optional(), name: z.string().trim().min(1).max(100) });
+import { Role, RoleSave } from '../../schemas/roles/roles';
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

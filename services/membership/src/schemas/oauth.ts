@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { OAuthError } from '../../domain/oauth';
+import { OAuthError } from '../domain/oauth';
 
 /** RFC 6749 §5.2 error body: the token and device-authorization endpoints answer OAuth clients, not the spec's apps. */
 export const OAuthErrorBody = z.object({ error: z.string(), error_description: z.string() });
