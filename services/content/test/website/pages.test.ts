@@ -139,7 +139,21 @@ describe('GET /content/pages/:churchId/tree', () => {
           answers: {},
           styles: {},
           animations: {},
-          elements: [1, 0].reverse().map((e) => ({ elementType: 'text', sort: e + 1, answers: { text: `s0e${e}` }, styles: {}, animations: {}, elements: [] })),
+          // B1App:src/components/Section.tsx and seo/pageElements.ts read the settings as JSON text.
+          answersJSON: null,
+          stylesJSON: null,
+          animationsJSON: null,
+          elements: [1, 0].reverse().map((e) => ({
+            elementType: 'text',
+            sort: e + 1,
+            answers: { text: `s0e${e}` },
+            styles: {},
+            animations: {},
+            answersJSON: JSON.stringify({ text: `s0e${e}` }),
+            stylesJSON: null,
+            animationsJSON: null,
+            elements: [],
+          })),
         },
       ],
     });

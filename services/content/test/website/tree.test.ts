@@ -138,16 +138,19 @@ describe('POST /content/elements/duplicate/:id', () => {
 describe('/content/blocks', () => {
   it('saves, lists, filters by type, serves trees and the public footer, and deletes with the tree', async () => {
     const c = church();
-    expect(await ok(t.app, 'GET', `/content/blocks/public/footer/${c.churchId}`)).toEqual({ sections: [] });
+    expect(await ok(t.app, 'GET', `/content/blocks/public/footer/${c.churchId}`)).toEqual([]);
     const [footer, group] = await ok(t.app, 'POST', '/content/blocks', { token: c.editor, body: [{ name: 'Footer', blockType: 'footerBlock' }, { name: 'Group', blockType: 'elementBlock' }] });
     const [section] = await ok(t.app, 'POST', '/content/sections', { token: c.editor, body: { blockId: footer.id, background: 'black' } });
     await ok(t.app, 'POST', '/content/elements', { token: c.editor, body: { sectionId: section.id, elementType: 'text', answers: { text: '© us' } } });
     expect((await ok(t.app, 'GET', '/content/blocks', { token: c.anyone })).map((b: { name: string }) => b.name)).toEqual(['Footer', 'Group']);
     expect(await ok(t.app, 'GET', '/content/blocks/blockType/elementBlock', { token: c.anyone })).toEqual([group]);
     expect(await ok(t.app, 'GET', `/content/blocks/${footer.id}`, { token: c.anyone })).toEqual(footer);
+    // B1App:src/app/[sdSlug]/(public)/[pageSlug]/components/DefaultPageWrapper.tsx renders the answer as the
+    // footer zone's sections (Footer.tsx: footerSections.length, Zone zone="siteFooter").
     const pub = await ok(t.app, 'GET', `/content/blocks/public/footer/${c.churchId}`);
-    expect(pub).toMatchObject({ name: 'Footer', sections: [{ background: 'black', elements: [{ elementType: 'text', answers: { text: '© us' }, blockId: footer.id }] }] });
-    expect(await ok(t.app, 'GET', `/content/blocks/${c.churchId}/tree/${footer.id}`)).toEqual(pub);
+    expect(pub).toMatchObject([{ zone: 'siteFooter', background: 'black', answersJSON: null, elements: [{ elementType: 'text', answers: { text: '© us' }, answersJSON: '{"text":"© us"}', blockId: footer.id }] }]);
+    const tree = await ok(t.app, 'GET', `/content/blocks/${c.churchId}/tree/${footer.id}`);
+    expect(tree).toMatchObject({ id: footer.id, name: 'Footer', sections: [{ ...pub[0], zone: 'main' }] });
     expect((await call(t.app, 'GET', `/content/blocks/${church().churchId}/tree/${footer.id}`)).statusCode).toBe(404);
     await ok(t.app, 'DELETE', `/content/blocks/${footer.id}`, { token: c.editor });
     expect(await t.app.db.select().from(sections).where(eq(sections.blockId, footer.id))).toEqual([]);

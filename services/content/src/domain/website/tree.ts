@@ -14,6 +14,7 @@ import {
   type Owner,
 } from '../../repos/website/tree';
 import type { TreeSectionInput } from '../../routes/website/schemas';
+import { treeWithJsonText } from './json-text';
 
 export const MAX_SECTIONS = 30;
 export const MAX_ELEMENTS = 500;
@@ -49,20 +50,29 @@ export async function copyUrl(db: DbOrTx, churchId: string, url: string): Promis
   }
 }
 
-/** The page with its rendered sections; ids stripped when asked (url fetches). */
+/**
+ * The page with its rendered sections and the settings' JSON text. By url (`strip`, the public site) ids are
+ * stripped and a block's sections stand in place of the section pointing at it; by id (the editor) the
+ * pointing section keeps them under `sections`.
+ */
 export async function pageTree(db: DbOrTx, page: PageRow, strip = false) {
-  const tree = { ...pageFields(page), sections: await loadRenderedSections(db, page.churchId, { pageId: page.id }) };
-  return strip ? stripIds(tree) : tree;
+  const tree = { ...pageAnswer(page), sections: await loadRenderedSections(db, page.churchId, { pageId: page.id }, !strip) };
+  return treeWithJsonText(strip ? stripIds(tree) : tree);
 }
 
 export async function blockTree(db: DbOrTx, block: typeof blocks.$inferSelect) {
   const { createdAt: _c, updatedAt: _u, ...fields } = block;
-  return { ...fields, sections: await loadRenderedSections(db, block.churchId, { blockId: block.id }) };
+  return treeWithJsonText({ ...fields, sections: await loadRenderedSections(db, block.churchId, { blockId: block.id }, true) });
 }
 
 export function pageFields(page: PageRow) {
   const { createdAt: _c, updatedAt: _u, ...fields } = page;
   return fields;
+}
+
+/** A page as the API answers it. */
+export function pageAnswer(page: PageRow) {
+  return pageFields(page);
 }
 
 /** Creates a page with its whole tree in one transaction (import and the AI page). */

@@ -48,11 +48,13 @@ export async function loadSections(db: DbOrTx, churchId: string, owner: Owner): 
 }
 
 /**
- * The tree as the renderer reads it: a section that points at a block (`targetBlockId`) is followed by the
- * block's sections in its place, and a `block` element gets the elements of the block's sections as children.
- * One level deep: a block is not expanded inside a block.
+ * The tree as the renderer reads it: a section that points at a block (`targetBlockId`) gets the block's
+ * sections, and a `block` element gets the elements of the block's sections as children. One level deep: a
+ * block is not expanded inside a block. `nested` (the editor's and the apps' form) keeps the pointing section
+ * with the block's sections under its `sections`; otherwise (the public tree by url, whose ids are stripped)
+ * the block's sections stand in its place, in its zone.
  */
-export async function loadRenderedSections(db: DbOrTx, churchId: string, owner: Owner): Promise<SectionNode[]> {
+export async function loadRenderedSections(db: DbOrTx, churchId: string, owner: Owner, nested = false): Promise<Array<SectionNode & { sections?: SectionNode[] }>> {
   const own = await loadSections(db, churchId, owner);
   const targets = new Set<string>();
   const walk = (list: ElementNode[]) =>
@@ -80,6 +82,7 @@ export async function loadRenderedSections(db: DbOrTx, churchId: string, owner: 
       if (e.elementType === 'block' && typeof target === 'string') return { ...e, elements: ofBlock(target).flatMap((s) => s.elements) };
       return { ...e, elements: expand(e.elements) };
     });
+  if (nested) return own.map((s) => (s.targetBlockId ? { ...s, sections: ofBlock(s.targetBlockId) } : { ...s, elements: expand(s.elements) }));
   return own.flatMap((s) => (s.targetBlockId ? ofBlock(s.targetBlockId).map((b) => ({ ...b, zone: s.zone })) : [{ ...s, elements: expand(s.elements) }]));
 }
 

@@ -37,10 +37,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => blockTree(app.db, (await getRow(app.db, blocks, req.params.churchId, req.params.id, 'Block')) as typeof blocks.$inferSelect),
   );
 
-  // The site's footer: the church's first footer block with its tree; a site without one gets no sections.
+  // The site's footer as B1App's page footer renders it: the footer block's sections (zone `siteFooter`) with
+  // their elements; a site without a footer block gets none (and B1App draws its default footer).
   app.get(`${base}/public/footer/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: TreeAnswer } } }, async (req) => {
     const block = await firstBlockOfType(app.db, req.params.churchId, 'footerBlock');
-    return block ? blockTree(app.db, block) : { sections: [] };
+    if (!block) return [];
+    return (await blockTree(app.db, block)).sections.map((s) => ({ ...s, zone: 'siteFooter' }));
   });
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { elements, sections } from '../../db/website';
+import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { checkLayout, syncChildren } from '../../domain/website/layout';
 import { insertElements, loadElementTree, nextElementSort, renumberElements, type ElementNode, type ElementRow } from '../../repos/website/tree';
 import { Element, ElementSave, TreeAnswer, type TreeElementInput } from './schemas';
@@ -19,7 +20,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Element } } }, async (req) =>
-    getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element') as never,
+    withJsonText(await getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element')) as never,
   );
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(ElementSave), response: { 200: z.array(Element) } } }, async (req) => {
@@ -63,7 +64,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const row of saved) await syncChildren(tx, row);
       for (const sectionId of touched) await renumberElements(tx, churchId, sectionId);
       const fresh = new Map((await rowsByIds(tx, elements, churchId, saved.map((r) => r.id))).map((r) => [r.id, r]));
-      return saved.map((r) => fresh.get(r.id) ?? r);
+      return saved.map((r) => withJsonText(fresh.get(r.id) ?? r));
     }) as never;
   });
 
@@ -86,7 +87,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const [copyId] = await insertElements(tx, churchId, row.sectionId, row.blockId, row.parentId, [asInput(tree)], row.sort + 0.5);
       await renumberElements(tx, churchId, row.sectionId);
       const copy = (await findRow(tx, elements, churchId, copyId!)) as ElementRow;
-      return loadElementTree(tx, churchId, copy);
+      return treeWithJsonText(await loadElementTree(tx, churchId, copy));
     });
   });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, IsoDate } from '@church/common';
+import { jsonTextInput } from '../../domain/website/json-text';
 
 // What the website half accepts and answers. Save bodies strip unknown fields (clients post records back as
 // they read them, with `churchId`); the church always comes from the token.
@@ -9,6 +10,8 @@ const OptText = (max = 1000) => Text(max).nullish();
 /** JSON settings of a section or element (`answers`, `styles`). */
 const JsonObject = z.record(z.string(), z.unknown());
 const Stamp = z.date();
+/** The settings objects as JSON text, as the site editor reads them (`null` when empty). */
+const JsonTextOut = { answersJSON: z.string().nullable(), stylesJSON: z.string().nullable(), animationsJSON: z.string().nullable() };
 
 export const Visibility = z.enum(['everyone', 'visitors', 'members', 'staff', 'groups']);
 
@@ -51,8 +54,9 @@ export const Section = z.object({
   answers: JsonObject,
   styles: JsonObject,
   animations: JsonObject,
+  ...JsonTextOut,
 });
-export const SectionSave = z.object({
+export const SectionSave = jsonTextInput(z.object({
   id: Id.optional(),
   pageId: Id.nullish(),
   blockId: Id.nullish(),
@@ -66,7 +70,7 @@ export const SectionSave = z.object({
   answers: JsonObject.optional(),
   styles: JsonObject.optional(),
   animations: JsonObject.optional(),
-});
+}));
 
 export const Element = z.object({
   id: z.string(),
@@ -79,8 +83,9 @@ export const Element = z.object({
   answers: JsonObject,
   styles: JsonObject,
   animations: JsonObject,
+  ...JsonTextOut,
 });
-export const ElementSave = z.object({
+export const ElementSave = jsonTextInput(z.object({
   id: Id.optional(),
   sectionId: Id.optional(),
   blockId: Id.nullish(),
@@ -90,7 +95,7 @@ export const ElementSave = z.object({
   answers: JsonObject.optional(),
   styles: JsonObject.optional(),
   animations: JsonObject.optional(),
-});
+}));
 
 export const Block = z.object({ id: z.string(), churchId: z.string(), name: z.string().nullable(), blockType: z.string() });
 export const BlockSave = z.object({

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
+import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, sectionOwner } from '../../domain/website/tree';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
 import { Section, SectionSave, TreeAnswer } from './schemas';
@@ -18,7 +19,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) =>
-    getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section') as never,
+    withJsonText(await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section')) as never,
   );
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(SectionSave), response: { 200: z.array(Section) } } }, async (req) => {
@@ -62,7 +63,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const owner of touched.values()) await renumberSections(tx, churchId, owner);
       // Answer the rows as renumbered.
       const fresh = new Map((await rowsByIds(tx, sections, churchId, out.map((r) => r.id))).map((r) => [r.id, r]));
-      return out.map((r) => fresh.get(r.id) ?? r);
+      return out.map((r) => withJsonText(fresh.get(r.id) ?? r));
     }) as never;
   });
 
@@ -99,7 +100,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const [newId] = await insertSections(tx, churchId, owner, [{ ...input!, sort: row.sort + 0.5 }], row.sort - 0.5);
         await renumberSections(tx, churchId, owner);
         const [copy] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
-        return copy;
+        return treeWithJsonText(copy);
       });
     },
   );
