@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { conflict, saveRows, type Db } from '@church/common';
-import { domains } from '../db/schema';
+import { badRequest, conflict, rowsByIds, saveRows, type Db } from '@church/common';
+import { domains, sites } from '../db/schema';
 import { domainsToCheck, findDomainByName, markChecked, type DomainRow } from '../repos/domains';
 
 /** How the health check resolves a name; replaceable so tests need no outside DNS. */
@@ -20,17 +20,22 @@ export const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\
  * a name another church holds is a 409; adding a name the church already has answers its row. Renaming
  * a domain clears its check state.
  */
-export function saveDomains(db: Db, churchId: string, items: Array<{ id?: string; domainName: string }>): Promise<DomainRow[]> {
+export function saveDomains(db: Db, churchId: string, items: Array<{ id?: string; domainName: string; siteId?: string | null }>): Promise<DomainRow[]> {
   return db.transaction(async (tx) => {
     const out: DomainRow[] = [];
+    const siteIds = [...new Set(items.map((i) => i.siteId).filter((id): id is string => !!id))];
+    const known = new Set((await rowsByIds(tx, sites, churchId, siteIds)).map((s) => s.id));
+    const unknown = items.findIndex((i) => i.siteId && !known.has(i.siteId));
+    if (unknown >= 0) throw badRequest(items.length > 1 ? `[${unknown}].siteId` : 'siteId', 'siteId must be a site of this church');
     for (const item of items) {
+      const site = item.siteId === undefined ? {} : { siteId: item.siteId };
       const taken = await findDomainByName(tx, item.domainName);
       if (taken && (taken.churchId !== churchId || (item.id && item.id !== taken.id))) throw conflict('This domain is already in use', 'domainName');
       if (taken && !item.id) {
-        out.push(taken);
+        out.push(item.siteId === undefined ? taken : ((await saveRows(tx, domains, churchId, [{ id: taken.id, ...site }]))[0] as DomainRow));
         continue;
       }
-      const values = taken ? { id: item.id } : { ...item, lastChecked: null, isStale: false };
+      const values = taken ? { id: item.id, ...site } : { ...item, ...site, lastChecked: null, isStale: false };
       const [row] = await saveRows(tx, domains, churchId, [values]);
       out.push(row as DomainRow);
     }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires, rule, hasPermission } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, notFound, reportChanges, saveRows, type ZodTypeProvider } from '@church/common';
 import { personFields } from '../db/schema';
 import { livePeopleIds } from '../repos/people';
 import { deleteField, fieldIdsOf, fieldsOfChurch, nextFieldSort, setValue, valuesOfPeople } from '../repos/person-fields';
@@ -74,6 +74,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         if (text.length > 4000) throw badRequest('value', 'value must be at most 4000 characters');
         await setValue(tx, churchId, v.personId.toLowerCase(), v.fieldId.toLowerCase(), text);
       }
+      await reportChanges(
+        app.deps,
+        req.body.map((v) => ({ churchId, entityType: 'personFieldValue', entityId: v.personId.toLowerCase(), action: 'saved', after: { fieldId: v.fieldId.toLowerCase(), value: v.value ?? null } })),
+        { req, tx },
+      );
       return valuesOfPeople(tx, churchId, personIds);
     });
   });

@@ -14,4 +14,5 @@ export const DomainName = z.string().trim().toLowerCase().max(253).regex(HOST_NA
 
 export const NameParams = z.object({ domainName: DomainName });
 
-export const DomainSave = z.object({ id: Id.optional(), domainName: DomainName });
+/** `siteId`: the church's additional website the domain serves (B1Admin's domain settings); null: the main site. */
+export const DomainSave = z.object({ id: Id.optional(), domainName: DomainName, siteId: Id.nullish() });

@@ -88,6 +88,24 @@ describe('sites', () => {
   });
 });
 
+// B1Admin:src/settings/components/DomainSettingsEdit.tsx saves each domain with the site it serves (`siteId`).
+describe('domains of sites', () => {
+  it('points a domain at one of the church’s sites, and back at the main site when the site goes', async () => {
+    const c = await makeChurch(t);
+    const edit = c.token(['Settings.Edit']);
+    const [site] = (await call(t.app, 'POST', '/membership/sites', { token: edit, body: [{ name: 'Camp', subDomain: `camp${randomUUID().slice(0, 6)}` }] })).json();
+    const name = `camp-${randomUUID().slice(0, 8)}.example.org`;
+    const saved = await call(t.app, 'POST', '/membership/domains', { token: edit, body: [{ domainName: name, siteId: site.id }] });
+    expect(saved.json()).toEqual([expect.objectContaining({ domainName: name, siteId: site.id })]);
+    const other = await makeChurch(t);
+    const foreign = await call(t.app, 'POST', '/membership/domains', { token: other.token(['Settings.Edit']), body: [{ domainName: `x-${randomUUID().slice(0, 8)}.example.org`, siteId: site.id }] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().errors[0]).toMatchObject({ param: 'siteId' });
+    await call(t.app, 'DELETE', `/membership/sites/${site.id}`, { token: edit });
+    expect((await call(t.app, 'GET', '/membership/domains', { token: edit })).json()).toEqual([expect.objectContaining({ domainName: name, siteId: null })]);
+  });
+});
+
 // B1Admin:src/serverAdmin/components/ServerHealthTab.tsx reads {environment, groups[{group, items[{key, label,
 // configured, detail}]}]}; JobsTab.tsx reads {latest, recentFailures} of {jobName, status, startedAt, errorMessage}.
 describe('server health', () => {

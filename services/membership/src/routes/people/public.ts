@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Email, Empty, HttpError, Id, badRequest, emailOf, escapeHtml, notFound, type ZodTypeProvider } from '@church/common';
-import { churchExists, loadOrCreatePerson } from '../../domain/people-save';
+import { Email, Empty, HttpError, Id, badRequest, emailOf, escapeHtml, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { churchExists, loadOrCreatePerson, personChange } from '../../domain/people-save';
 import { displayNameOf, type PersonRecord } from '../../domain/person';
 import { findChurch } from '../../repos/churches';
 import { insertHousehold } from '../../repos/households';
@@ -79,6 +79,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
             householdId: household.id,
             householdRole: i === 0 ? 'Head' : 'Other',
           })),
+        );
+        await reportChanges(
+          app.deps,
+          [
+            { churchId, entityType: 'household', entityId: household.id, action: 'created', event: 'household.created', after: { name: household.name }, data: household },
+            ...rows.map((row) => personChange(churchId, undefined, row)),
+          ],
+          { req, tx },
         );
         return { householdId: household.id, people: rows.map((p) => ({ id: p.id, name: { first: p.firstName, last: p.lastName } })) };
       });
