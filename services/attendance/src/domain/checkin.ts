@@ -90,7 +90,8 @@ export async function submitCheckin(
     keys,
     links,
   };
-  return db.transaction(async (tx) => {
+  // the report's job is handed on as the transaction commits (`queue.transaction`: no relay timers on this hot path)
+  return audit.deps.queue.transaction(db, async (tx) => {
     const answer = await runCheckin(tx, checkin);
     if (!answer.service) throw notFound('Service');
     if (!answer.written) throw validationFailed(refusals(items, new Set(answer.times), input.known, input.param));

@@ -22,7 +22,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // The batch save. A template that is (or stays) its type's default takes that from every other template of the
   // type first, under a lock per church and type, so two concurrent "set default" saves end with one default.
   app.post(PATH, { config: { access: edit }, schema: { body: batchOf(LabelTemplateSave), response: { 200: z.array(LabelTemplate) } } }, (req) =>
-    app.db.transaction(async (tx) => {
+    app.deps.queue.transaction(app.db, async (tx) => {
       const churchId = req.auth.churchId;
       await checkBatch(tx, req, req.body, { requiredOnCreate: ['name', 'labelType', 'width', 'height'] });
       const saved = [];

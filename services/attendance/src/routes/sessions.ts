@@ -48,7 +48,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Deleting takes the session's visit sessions with it, and the visits that attended nothing else.
   app.delete('/attendance/sessions/:id', { config: { access: requires('Attendance.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    await app.db.transaction(async (tx) => {
+    await app.deps.queue.transaction(app.db, async (tx) => {
       const gone = await deleteSession(tx, req.auth.churchId, req.params.id);
       const changes = [destroyed('session', gone.session), ...gone.links.map((l) => destroyed('visitSession', l)), ...gone.visits.map((v) => destroyed('visit', v))];
       await reportChanges(app.deps, changes, { req, tx });

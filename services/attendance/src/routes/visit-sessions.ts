@@ -71,7 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const churchId = req.auth.churchId;
       const scope = groupScope(req, 'Attendance.Edit');
-      await app.db.transaction(async (tx) => {
+      await app.deps.queue.transaction(app.db, async (tx) => {
         const changes: ChangeInput[] = [];
         for (const { sessionId } of req.body.visitSessions) {
           const session = await getRow(tx, sessions, churchId, sessionId, 'Session');
@@ -90,7 +90,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.delete('/attendance/visitsessions/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    await app.db.transaction(async (tx) => {
+    await app.deps.queue.transaction(app.db, async (tx) => {
       const removed = await unlinkVisitSession(tx, req.auth.churchId, req.params.id);
       if (!removed.links.length) throw notFound('Visit session');
       await reportRemoved(req, tx, removed);
@@ -105,7 +105,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const churchId = req.auth.churchId;
       const session = await getRow(app.db, sessions, churchId, req.query.sessionId, 'Session');
       assertInScope(groupScope(req, 'Attendance.Edit'), session.groupId);
-      await app.db.transaction(async (tx) => reportRemoved(req, tx, await unlinkPerson(tx, churchId, req.query.personId, session.id)));
+      await app.deps.queue.transaction(app.db, async (tx) => reportRemoved(req, tx, await unlinkPerson(tx, churchId, req.query.personId, session.id)));
       return {};
     },
   );

@@ -74,7 +74,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.post('/attendance/visits', { config: { access: edit }, schema: { body: batchOf(VisitSave), response: { 200: List } } }, (req) =>
-    app.db.transaction(async (tx) => {
+    app.deps.queue.transaction(app.db, async (tx) => {
       const churchId = req.auth.churchId;
       await checkBatch(tx, req, req.body, { requiredOnCreate: ['personId', 'visitDate'], references: { serviceId: services } });
       const before = new Map((await rowsByIds(tx, visits, churchId, req.body.flatMap((item) => item.id ?? []))).map((v) => [v.id, v]));
@@ -99,7 +99,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.delete('/attendance/visits/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    await app.db.transaction(async (tx) => {
+    await app.deps.queue.transaction(app.db, async (tx) => {
       const { visit, links } = await deleteVisit(tx, req.auth.churchId, req.params.id);
       await reportChanges(app.deps, [destroyed('visit', visit), ...links.map((l) => destroyed('visitSession', l))], { req, tx });
     });
