@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { hasPermission } from '@church/auth';
+import { hasPermission, requires, rule } from '@church/auth';
 import { unauthorized } from '@church/common';
 
 /**
@@ -21,3 +21,12 @@ export const outOfScope = () => unauthorized('Group leaders may only act on the 
 export function assertInScope(scope: string[] | null, groupId: string): void {
   if (!inScope(scope, groupId)) throw outOfScope();
 }
+
+/**
+ * A person's own attendance, or anyone's with `Attendance.View`: the route's `:personId` is the caller's person.
+ * (What a person's attendance shows, such as the last Sunday they came, is theirs and the staff's to read.)
+ */
+export const ownAttendanceOrViewer = requires(
+  'Attendance.View',
+  rule('own person', (req, auth) => !!auth.personId && (req.params as { personId?: string }).personId?.toLowerCase() === auth.personId.toLowerCase()),
+);

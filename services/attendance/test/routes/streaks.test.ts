@@ -16,7 +16,25 @@ function dayOf(weeksAgo: number, plusDays = 0): string {
 
 describe('GET /attendance/streaks/person/:personId', () => {
   it('guards the route', async () => {
-    await expectGuarded(t.app, { method: 'GET', url: `/attendance/streaks/person/${randomUUID()}` }, makeChurch().churchId);
+    await expectGuarded(t.app, { method: 'GET', url: `/attendance/streaks/person/${randomUUID()}`, permission: 'Attendance.View or own person' }, makeChurch().churchId);
+  });
+
+  it("answers a person's own streaks, and anyone's to Attendance.View; another person of the church is refused", async () => {
+    const c = makeChurch();
+    const person = randomUUID();
+    await makeVisit(t, c.churchId, person, null, dayOf(0));
+    const url = `/attendance/streaks/person/${person}`;
+    const own = await call(t.app, 'GET', url, { token: c.tokenOf(person) });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toEqual({ personId: person, currentStreak: 1, longestStreak: 1, lastAttended: `${dayOf(0)}T00:00:00.000Z` });
+    expect((await call(t.app, 'GET', url.toUpperCase().replace('/ATTENDANCE/STREAKS/PERSON', '/attendance/streaks/person'), { token: c.tokenOf(person) })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', url, { token: c.token(['Attendance.View']) })).json()).toEqual(own.json());
+    // a guest or member of the church (the Everyone role's rights), and a check-in kiosk right, read no one else's
+    for (const token of [c.token(), c.token(['Attendance.Checkin', 'People.Edit Self']), c.token(['Attendance.Edit'])]) {
+      const res = await call(t.app, 'GET', url, { token });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ errors: ['Missing permission: Attendance.View or own person'] });
+    }
   });
 
   it('counts consecutive attended weeks ending with this week, and the longest run', async () => {
@@ -28,7 +46,7 @@ describe('GET /attendance/streaks/person/:personId', () => {
       await makeVisit(t, c.churchId, person, serviceId, d);
     }
     await makeVisit(t, makeChurch().churchId, person, null, dayOf(3)); // another church's week must not bridge the gap
-    const res = await call(t.app, 'GET', `/attendance/streaks/person/${person}`, { token: c.token() });
+    const res = await call(t.app, 'GET', `/attendance/streaks/person/${person}`, { token: c.tokenOf(person) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ personId: person, currentStreak: 3, longestStreak: 5, lastAttended: `${dayOf(0)}T00:00:00.000Z` });
   });
@@ -38,12 +56,13 @@ describe('GET /attendance/streaks/person/:personId', () => {
     const person = randomUUID();
     await makeVisit(t, c.churchId, person, null, dayOf(1));
     await makeVisit(t, c.churchId, person, null, dayOf(2));
-    const res = await call(t.app, 'GET', `/attendance/streaks/person/${person}`, { token: c.token() });
+    const staff = c.token(['Attendance.View']);
+    const res = await call(t.app, 'GET', `/attendance/streaks/person/${person}`, { token: staff });
     expect(res.json()).toEqual({ personId: person, currentStreak: 0, longestStreak: 2, lastAttended: `${dayOf(1)}T00:00:00.000Z` });
     const nobody = randomUUID();
-    expect((await call(t.app, 'GET', `/attendance/streaks/person/${nobody}`, { token: c.token() })).json()).toEqual({ personId: nobody, currentStreak: 0, longestStreak: 0, lastAttended: null });
-    expect((await call(t.app, 'GET', `/attendance/streaks/person/${person}`, { token: makeChurch().token() })).json()).toEqual({ personId: person, currentStreak: 0, longestStreak: 0, lastAttended: null });
-    expect((await call(t.app, 'GET', '/attendance/streaks/person/me', { token: c.token() })).statusCode).toBe(400);
+    expect((await call(t.app, 'GET', `/attendance/streaks/person/${nobody}`, { token: staff })).json()).toEqual({ personId: nobody, currentStreak: 0, longestStreak: 0, lastAttended: null });
+    expect((await call(t.app, 'GET', `/attendance/streaks/person/${person}`, { token: makeChurch().token(['Attendance.View']) })).json()).toEqual({ personId: person, currentStreak: 0, longestStreak: 0, lastAttended: null });
+    expect((await call(t.app, 'GET', '/attendance/streaks/person/me', { token: staff })).statusCode).toBe(400);
   });
 });
 
