@@ -6,6 +6,11 @@ import { Id, IdArray, OptionalText } from '@church/common';
 
 const Stamp = z.date();
 const Name = z.string().trim().min(1, 'is required').max(255);
+/**
+ * A yes/no the apps may send as `null` (they post back whole records): null leaves the stored value (or the
+ * column's default on a new row) as it is, so a not-null column never meets a null.
+ */
+const Flag = z.boolean().nullish().transform((v) => v ?? undefined);
 
 /** A local calendar day `YYYY-MM-DD`; a timestamp is cut to the day it names as written (no time-zone shift). */
 export const LocalDate = z
@@ -36,6 +41,15 @@ export const Plan = z.object({
   serviceOrder: z.boolean(),
   contentType: z.string().nullable(),
   contentId: z.string().nullable(),
+  campusId: z.string().nullable(),
+  providerId: z.string().nullable(),
+  providerPlanId: z.string().nullable(),
+  providerPlanName: z.string().nullable(),
+  signupDeadlineHours: z.number().nullable(),
+  showVolunteerNames: z.boolean(),
+  prepared: z.boolean(),
+  autoReplaceOnDecline: z.boolean(),
+  lastAutofillRunId: z.string().nullable(),
 });
 export const PlanSave = z.object({
   id: Id.optional(),
@@ -47,16 +61,47 @@ export const PlanSave = z.object({
   serviceOrder: z.boolean().optional(),
   contentType: OptionalText,
   contentId: z.string().trim().max(200).nullish(),
+  campusId: Id.nullish(),
+  providerId: z.string().trim().max(100).nullish(),
+  providerPlanId: z.string().trim().max(2000).nullish(),
+  providerPlanName: z.string().trim().max(500).nullish(),
+  signupDeadlineHours: z.number().int().min(0).max(8760).nullish(),
+  showVolunteerNames: Flag,
+  prepared: Flag,
+  autoReplaceOnDecline: Flag,
 });
-export const CopyBody = z.object({
+/**
+ * The copy's options with the new plan as B1Admin would have saved it (PlanEdit, LessonScheduleEdit,
+ * BulkLessonSchedule, ApplyYearPlan post `{...plan, copyMode}`): what it sends is the new plan's (its name, its
+ * week's lesson); what it leaves out comes from the plan copied.
+ */
+export const CopyBody = PlanSave.omit({ id: true, serviceDate: true }).extend({
   serviceDate: LocalDate,
   copyMode: z.enum(['none', 'positions', 'all']).default('all'),
-  copyServiceOrder: z.boolean().default(false),
-  name: Name.optional(),
+  copyServiceOrder: Flag.pipe(z.boolean().default(false)),
 });
 export const AutofillBody = z.object({
   teams: z.array(z.object({ positionId: Id, personIds: IdArray(2000) })).min(1).max(500),
 });
+/** `GET /plans/overview`: the serving matrix of a date range (B1Admin's ServingOverviewPage). */
+export const OverviewQuery = z.object({ startDate: LocalDate, endDate: LocalDate, ministryId: Id.nullish(), planTypeId: Id.nullish() });
+/** One position of one plan, with one of its people (or none: an open slot), as the matrix reads it. */
+export const OverviewRow = z.object({
+  serviceDate: z.string(),
+  ministryId: z.string().nullable(),
+  planId: z.string(),
+  planName: z.string().nullable(),
+  positionId: z.string(),
+  categoryName: z.string().nullable(),
+  positionName: z.string(),
+  groupId: z.string().nullable(),
+  needed: z.number(),
+  assignmentId: z.string().nullable(),
+  personId: z.string().nullable(),
+  status: z.string().nullable(),
+});
+export const NotifyRangeBody = z.object({ startDate: LocalDate, endDate: LocalDate, ministryId: Id, planTypeId: Id.nullish() });
+export const NotifyRangeAnswer = z.object({ sent: z.number(), failed: z.number(), capped: z.boolean() });
 
 export const PlanType = z.object({ id: z.string(), churchId: z.string(), ministryId: z.string().nullable(), name: z.string() });
 export const PlanTypeSave = z.object({ id: Id.optional(), ministryId: Id.nullish(), name: Name });
@@ -77,9 +122,10 @@ export const PositionSave = z.object({
   planId: Id,
   categoryName: OptionalText,
   name: Name,
-  count: z.number().int().min(0).max(1000).optional(),
+  /** an emptied box arrives as null (`parseInt("")` is NaN, written null): the stored count, or 1 on a new position */
+  count: z.number().int().min(0).max(1000).nullish().transform((v) => v ?? undefined),
   groupId: Id.nullish(),
-  allowSelfSignup: z.boolean().optional(),
+  allowSelfSignup: Flag,
   description: z.string().max(5000).nullish(),
 });
 
@@ -91,6 +137,7 @@ export const Time = z.object({
   startTime: Stamp.nullable(),
   endTime: Stamp.nullable(),
   teams: z.string().nullable(),
+  serviceTimeType: z.string(),
 });
 const Instant = z.coerce.date({ message: 'must be an ISO 8601 date-time' }).refine((d) => !Number.isNaN(d.getTime()), 'must be an ISO 8601 date-time');
 export const TimeSave = z.object({
@@ -100,6 +147,7 @@ export const TimeSave = z.object({
   startTime: Instant.nullish(),
   endTime: Instant.nullish(),
   teams: z.string().max(2000).nullish(),
+  serviceTimeType: z.enum(['service', 'rehearsal', 'other']).nullish().transform((v) => v ?? undefined),
 });
 
 export const ASSIGNMENT_STATUSES = ['Unconfirmed', 'Accepted', 'Declined'] as const;
@@ -119,7 +167,14 @@ export const AssignmentSave = z.object({
   /** taken from the position when omitted */
   planId: Id.optional(),
   status: z.enum(ASSIGNMENT_STATUSES).optional(),
+  /** when the volunteer was asked (PlanValidation posts the pending assignments back with it set) */
+  notified: Instant.nullish(),
 });
+/** What autofill answers: B1Admin's matrix counts `created`; `assignments` are the new rows, `runId` what undo takes back. */
+export const AutofillAnswer = z.object({ plan: Plan, created: z.number(), runId: z.string().nullable(), assignments: z.array(Assignment) });
+export const SignupBody = z.object({ positionId: Id });
+/** `GET /assignments/monthCounts`: how often each person serves in the month (declined assignments left out). */
+export const MonthCount = z.object({ personId: z.string(), count: z.number() });
 /** What accept and decline answer (the spec's list). */
 export const AssignmentAnswer = z.object({ id: z.string(), personId: z.string(), positionId: z.string(), planId: z.string(), status: z.string() });
 
@@ -137,6 +192,7 @@ export const PlanItem = z.object({
   link: z.string().nullable(),
   providerId: z.string().nullable(),
   providerPath: z.string().nullable(),
+  providerContentPath: z.string().nullable(),
   thumbnailUrl: z.string().nullable(),
 });
 export type PlanItemNode = z.output<typeof PlanItem> & { children?: PlanItemNode[] };
@@ -155,9 +211,74 @@ export const PlanItemSave = z.object({
   link: z.string().trim().max(2000).nullish(),
   providerId: z.string().trim().max(100).nullish(),
   providerPath: z.string().trim().max(2000).nullish(),
+  providerContentPath: z.string().trim().max(2000).nullish(),
   thumbnailUrl: z.string().trim().max(2000).nullish(),
 });
-export const SortBody = z.object({ id: Id, parentId: Id.nullish(), sort: z.number().finite() });
+
+export const PlanItemTime = z.object({ id: z.string(), churchId: z.string(), planId: z.string(), planItemId: z.string(), timeId: z.string(), excluded: z.boolean() });
+export const PlanItemTimeSave = z.object({ id: Id.optional(), planItemId: Id, timeId: Id, excluded: Flag });
+
+/** The snapshot a template keeps: the service order (items with their parent links), positions and notes. */
+const TemplateItem = PlanItemSave.omit({ id: true, planId: true, parentId: true, sort: true }).extend({
+  /** the ids of the plan it was taken from: only what links children to their parents */
+  id: z.string().max(100).nullish(),
+  parentId: z.string().max(100).nullish(),
+  sort: z.number().finite().nullish(),
+});
+const TemplatePosition = z.object({
+  categoryName: z.string().max(255).nullish(),
+  name: z.string().trim().min(1).max(255),
+  count: z.number().int().min(0).max(1000).nullish(),
+  groupId: Id.nullish(),
+  allowSelfSignup: z.boolean().nullish(),
+  description: z.string().max(5000).nullish(),
+});
+export const TemplateData = z.object({ notes: z.string().max(20000).nullish(), items: z.array(TemplateItem).max(2000).default([]), positions: z.array(TemplatePosition).max(500).default([]) });
+export type TemplateData = z.output<typeof TemplateData>;
+export const PlanTemplate = z.object({ id: z.string(), churchId: z.string(), ministryId: z.string().nullable(), name: z.string(), data: z.unknown() });
+export const PlanTemplateSave = z.object({
+  id: Id.optional(),
+  ministryId: Id.nullish(),
+  name: Name,
+  /** as answered (an object) or as the open-source API wrote it (JSON text) */
+  data: z
+    .union([TemplateData, z.string().max(2_000_000).transform((text, ctx) => {
+      try {
+        return TemplateData.parse(JSON.parse(text));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a plan snapshot {notes, items, positions}' });
+        return z.NEVER;
+      }
+    })])
+    .optional(),
+});
+export const FromPlanBody = z.object({ id: Id.optional(), name: Name.optional(), ministryId: Id.nullish() });
+export const ApplyTemplateBody = z.object({ planIds: z.array(Id).min(1).max(100), serviceOrder: Flag.pipe(z.boolean().default(true)), positions: Flag.pipe(z.boolean().default(false)) });
+
+export const HOUSEHOLD_SCHEDULING = ['none', 'together', 'apart'] as const;
+export const SchedulingPreference = z.object({
+  id: z.string(),
+  churchId: z.string(),
+  personId: z.string(),
+  maxPerMonth: z.number().nullable(),
+  preferredTimes: z.string().nullable(),
+  householdScheduling: z.string(),
+});
+export const SchedulingPreferenceSave = z.object({
+  id: Id.optional(),
+  /** the caller's own person when omitted */
+  personId: Id.optional(),
+  /** `null` clears the limit (SchedulingPreferenceEdit sends null for an empty box) */
+  maxPerMonth: z.number().int().min(1).max(31).nullish(),
+  /** an emptied box is no preference */
+  preferredTimes: z.string().trim().max(500).nullish().transform((v) => (v === '' ? null : v)),
+  householdScheduling: z.enum(HOUSEHOLD_SCHEDULING).nullish().transform((v) => v ?? undefined),
+});
+/**
+ * Placing an item: `{id, sort, parentId?}`. The apps post the whole item, and a new one (B1Admin's duplicate: no
+ * id, its plan and fields) is created first, then placed.
+ */
+export const SortBody = PlanItemSave.extend({ planId: Id.optional(), sort: z.number().finite() });
 
 export const BlockoutDate = z.object({ id: z.string(), churchId: z.string(), personId: z.string(), startDate: z.string(), endDate: z.string() });
 export const BlockoutDateSave = z

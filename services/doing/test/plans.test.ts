@@ -157,12 +157,13 @@ describe('POST /doing/plans/autofill/:id', () => {
     const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } });
     expect(res.statusCode).toBe(200);
     // light2 (0 recent) then light1 (1 recent); heavy (2) is left out, blocked and busy never picked
-    expect(res.json().map((a: { personId: string; status: string }) => [a.personId, a.status])).toEqual([
+    expect(res.json().assignments.map((a: { personId: string; status: string }) => [a.personId, a.status])).toEqual([
       [light2, 'Unconfirmed'],
       [light1, 'Unconfirmed'],
     ]);
     // the position is full now: a second run assigns nobody
-    expect((await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } })).json()).toEqual([]);
+    const again = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } });
+    expect(again.json()).toMatchObject({ created: 0, runId: null, assignments: [] });
   });
 
   it('is deterministic for the same input and never puts one person in two positions that day', async () => {
@@ -171,7 +172,7 @@ describe('POST /doing/plans/autofill/:id', () => {
       const { token, plan, position, people } = await setup(2);
       const second = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: plan.id, name: 'Usher', count: 2 } })).json()[0];
       const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }, { positionId: second.id, personIds: people }] } });
-      const picked = res.json().map((a: { personId: string }) => people.indexOf(a.personId));
+      const picked = res.json().assignments.map((a: { personId: string }) => people.indexOf(a.personId));
       runs.push(picked);
       expect(new Set(picked).size).toBe(4);
     }
@@ -183,7 +184,8 @@ describe('POST /doing/plans/autofill/:id', () => {
     const { token, plan, position, people } = await setup(2);
     const body = { teams: [{ positionId: position.id, personIds: people }] };
     const [a, b] = await Promise.all([0, 1].map(() => call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body })));
-    expect(a!.json().length + b!.json().length).toBe(2);
+    expect(a!.json().assignments.length + b!.json().assignments.length).toBe(2);
+    expect(a!.json().created + b!.json().created).toBe(2);
     expect((await call(t.app, 'GET', `/doing/assignments/plan/${plan.id}`, { token })).json()).toHaveLength(2);
   });
 
@@ -206,7 +208,7 @@ describe('POST /doing/plans/autofill/:id', () => {
     expect(res.statusCode).toBe(200);
     // outside has nothing in the window (0); the others one each, so the first listed of them: declined, whose
     // assignment that day was declined (free to serve, yet it counts as recent)
-    expect(res.json().map((a: { personId: string }) => a.personId)).toEqual([outside, declined]);
+    expect(res.json().assignments.map((a: { personId: string }) => a.personId)).toEqual([outside, declined]);
   });
 
   it('fills a position listed twice only up to its count, answers what it stored, and keeps the plan\'s own people', async () => {
@@ -219,10 +221,17 @@ describe('POST /doing/plans/autofill/:id', () => {
     });
     expect(res.statusCode).toBe(200);
     // count 2, one already assigned (declined still holds its slot and its person): one new assignment, not two
-    expect(res.json()).toEqual([{ id: expect.any(String), churchId: plan.churchId, planId: plan.id, positionId: position.id, personId: rest[0], status: 'Unconfirmed', notified: null }]);
+    const body = res.json();
+    expect(body).toEqual({
+      plan: { ...plan, lastAutofillRunId: body.runId },
+      created: 1,
+      runId: expect.any(String),
+      assignments: [{ id: expect.any(String), churchId: plan.churchId, planId: plan.id, positionId: position.id, personId: rest[0], status: 'Unconfirmed', notified: null }],
+    });
     const stored = await t.app.db.select().from(assignments).where(eq(assignments.planId, plan.id));
     expect(stored.map((a) => [a.personId, a.status]).sort()).toEqual([[kept, 'Declined'], [rest[0], 'Unconfirmed']].sort());
-    expect(stored.find((a) => a.personId === rest[0])!.id).toBe(res.json()[0].id);
+    expect(stored.find((a) => a.personId === rest[0])!.id).toBe(body.assignments[0].id);
+    expect(stored.find((a) => a.personId === rest[0])!.autofillRunId).toBe(body.runId);
   });
 
   it('keeps each plan\'s people in step with its assignments: saved, moved to another person or plan, accepted, deleted, copied', async () => {
@@ -272,7 +281,7 @@ describe('POST /doing/plans/autofill/:id', () => {
     const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } });
     expect(res.statusCode).toBe(200);
     // 11 open slots of 12; the one on the plan is not picked again, the one with 10 recent goes last
-    expect(res.json().map((a: { personId: string }) => a.personId)).toEqual([...others, heavy]);
+    expect(res.json().assignments.map((a: { personId: string }) => a.personId)).toEqual([...others, heavy]);
   });
 
   it('blocks out people on the first and the last day of a blockout; another church\'s bookings and blockouts do not count', async () => {
@@ -292,7 +301,7 @@ describe('POST /doing/plans/autofill/:id', () => {
       body: { teams: [{ positionId: position.id.toUpperCase(), personIds: [first.toUpperCase(), last, elsewhere, free.toUpperCase()] }] },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().map((a: { personId: string; positionId: string }) => [a.personId, a.positionId])).toEqual([
+    expect(res.json().assignments.map((a: { personId: string; positionId: string }) => [a.personId, a.positionId])).toEqual([
       [elsewhere, position.id],
       [free, position.id],
     ]);

@@ -105,7 +105,7 @@ describe('/doing/assignments', () => {
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json()).toEqual({ id: asg.id, personId: c.personId, positionId: position.id, planId: plan.id, status: 'Accepted' });
     await t.drain();
-    const sent = t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople' && (j.data as { contentId: string }).contentId === asg.id);
+    const sent = t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople' && (j.data as { contentId: string }).contentId === asg.planId);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.data).toMatchObject({ churchId: c.churchId, personIds: [leader], contentType: 'assignment', triggeredByPersonId: c.personId });
     expect((sent[0]!.data as { message: string }).message).toMatch(/^Val Volunteer accepted Keys/);
@@ -113,7 +113,7 @@ describe('/doing/assignments', () => {
     const declined = await call(t.app, 'POST', `/doing/assignments/decline/${asg.id}`, { token: c.token() });
     expect(declined.json().status).toBe('Declined');
     await t.drain();
-    expect(t.deps.queue.handedOff.filter((j) => (j.data as { contentId?: string }).contentId === asg.id)).toHaveLength(2);
+    expect(t.deps.queue.handedOff.filter((j) => (j.data as { contentId?: string }).contentId === asg.planId)).toHaveLength(2);
     expect((await call(t.app, 'GET', `/doing/assignments/${asg.id}`, { token: c.token() })).json().status).toBe('Declined');
   });
 
@@ -126,7 +126,7 @@ describe('/doing/assignments', () => {
     const answers = await Promise.all(Array.from({ length: 12 }, () => call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.token() })));
     expect(answers.map((r) => [r.statusCode, r.json().status])).toEqual(Array.from({ length: 12 }, () => [200, 'Accepted']));
     await t.drain();
-    expect(t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople' && (j.data as { contentId: string }).contentId === asg.id)).toHaveLength(1);
+    expect(t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople' && (j.data as { contentId: string }).contentId === asg.planId)).toHaveLength(1);
   });
 });
 

@@ -34,6 +34,19 @@ export const plans = pgTable(
     serviceOrder: boolean('service_order').notNull().default(false),
     contentType: text('content_type'),
     contentId: text('content_id'),
+    campusId: uuid('campus_id'),
+    /** the outside content provider a plan's lesson comes from, and its path there (the service order's preview) */
+    providerId: text('provider_id'),
+    providerPlanId: text('provider_plan_id'),
+    providerPlanName: text('provider_plan_name'),
+    /** self sign-up closes this many hours before the service day begins */
+    signupDeadlineHours: integer('signup_deadline_hours'),
+    showVolunteerNames: boolean('show_volunteer_names').notNull().default(true),
+    /** penciled in: volunteers do not see their assignments on it until it is published */
+    prepared: boolean('prepared').notNull().default(false),
+    autoReplaceOnDecline: boolean('auto_replace_on_decline').notNull().default(false),
+    /** the last autofill that added people, which `autofill/:id/undo` takes back */
+    lastAutofillRunId: uuid('last_autofill_run_id'),
     ...timestamps(),
   },
   (t) => [index('plans_church_date_idx').on(t.churchId, t.serviceDate), index('plans_church_type_date_idx').on(t.churchId, t.planTypeId, t.serviceDate), index('plans_type_date_idx').on(t.planTypeId, t.serviceDate)],
@@ -68,6 +81,8 @@ export const times = pgTable(
     startTime: at('start_time'),
     endTime: at('end_time'),
     teams: text('teams'),
+    /** `service` (the default), `rehearsal` or `other`: the service order is timed against services only */
+    serviceTimeType: text('service_time_type').notNull().default('service'),
     ...timestamps(),
   },
   (t) => [index('times_church_plan_idx').on(t.churchId, t.planId)],
@@ -84,6 +99,8 @@ export const assignments = pgTable(
     personId: uuid('person_id').notNull(),
     status: text('status').notNull().default('Unconfirmed'),
     notified: at('notified'),
+    /** the autofill run that made it, so the run can be undone */
+    autofillRunId: uuid('autofill_run_id'),
     ...timestamps(),
   },
   (t) => [
@@ -112,10 +129,51 @@ export const planItems = pgTable(
     link: text('link'),
     providerId: text('provider_id'),
     providerPath: text('provider_path'),
+    providerContentPath: text('provider_content_path'),
     thumbnailUrl: text('thumbnail_url'),
     ...timestamps(),
   },
   (t) => [index('plan_items_church_plan_idx').on(t.churchId, t.planId, t.parentId, t.sort)],
+);
+
+/**
+ * A plan item's standing at one time of its plan: `excluded` items are left out of that service (the second
+ * service skips the baptism). One row per item and time.
+ */
+export const planItemTimes = pgTable(
+  'plan_item_times',
+  {
+    id: id(),
+    churchId: churchId(),
+    planId: uuid('plan_id').notNull(),
+    planItemId: uuid('plan_item_id').notNull(),
+    timeId: uuid('time_id').notNull(),
+    excluded: boolean('excluded').notNull().default(true),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('plan_item_times_church_item_time_idx').on(t.churchId, t.planItemId, t.timeId), index('plan_item_times_church_plan_idx').on(t.churchId, t.planId)],
+);
+
+/** A ministry's reusable plan: a snapshot of a plan's service order, positions and notes (`data`). */
+export const planTemplates = pgTable(
+  'plan_templates',
+  { id: id(), churchId: churchId(), ministryId: uuid('ministry_id'), name: text('name').notNull(), data: jsonb('data').notNull().default({}), ...timestamps() },
+  (t) => [index('plan_templates_church_ministry_idx').on(t.churchId, t.ministryId, t.name)],
+);
+
+/** How a volunteer likes to be scheduled: at most so many times a month, preferred times, with or apart from their household. */
+export const schedulingPreferences = pgTable(
+  'scheduling_preferences',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id').notNull(),
+    maxPerMonth: integer('max_per_month'),
+    preferredTimes: text('preferred_times'),
+    householdScheduling: text('household_scheduling').notNull().default('none'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('scheduling_preferences_church_person_idx').on(t.churchId, t.personId)],
 );
 
 /** Days a person cannot serve (inclusive local dates). */

@@ -3,6 +3,7 @@
  * - a position gets at most `count - already assigned` new people (a position listed twice still gets no more);
  * - nobody blocked out on the service date, and nobody serving anywhere else that day (any plan of the church,
  *   this one included), so nobody is booked twice on one day;
+ * - nobody who has reached the most times a month they want to serve (their scheduling preference);
  * - the even spread: candidates with the fewest assignments in the recent window go first; ties keep the
  *   order the coordinator listed them in, so the same input always gives the same answer.
  */
@@ -22,6 +23,8 @@ export interface AutofillInput {
   busy: Set<string>;
   /** assignments per person in the recent window */
   recent: Map<string, number>;
+  /** for people with a monthly limit, how many more times they may serve in the plan's month */
+  monthLeft?: Map<string, number>;
 }
 
 export interface AutofillPick {
@@ -44,7 +47,7 @@ export function autofill(input: AutofillInput): AutofillPick[] {
   const people = new Map<string, Candidate>();
   const candidate = (id: string) => {
     let c = people.get(id);
-    if (!c) people.set(id, (c = { id, load: input.recent.get(id) ?? 0, free: !input.busy.has(id) && !input.blockedOut.has(id), team: -1 }));
+    if (!c) people.set(id, (c = { id, load: input.recent.get(id) ?? 0, free: !input.busy.has(id) && !input.blockedOut.has(id) && (input.monthLeft?.get(id) ?? 1) > 0, team: -1 }));
     return c;
   };
   const picked = new Map<string, number>();

@@ -7,7 +7,7 @@ import type { PlanItemNode } from '../schemas';
  * lists them. The items are not stored: the feed stays the source until the plan gets items of its own.
  */
 export function feedItems(churchId: string, planId: string, venue: VenueFeed): PlanItemNode[] {
-  const blank = { churchId, planId, relatedId: null, description: null, link: null, providerId: 'lessonschurch', providerPath: null, thumbnailUrl: null };
+  const blank = { churchId, planId, relatedId: null, description: null, link: null, providerId: 'lessonschurch', providerPath: null, providerContentPath: null, thumbnailUrl: null };
   return (venue.sections ?? []).map((section, si) => {
     const id = `feed-${si}`;
     return {

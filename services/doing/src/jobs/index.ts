@@ -6,13 +6,13 @@ import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
 
 /**
- * Tells a position's team leaders that a volunteer accepted or declined (from the accept/decline routes,
- * after commit). A job rather than a call in the request: membership may be away, and a retry must not
- * repeat the answer to the volunteer.
+ * Tells a position's team leaders that a volunteer accepted, declined or signed up (from the accept/decline and
+ * sign-up routes, after commit). A job rather than a call in the request: membership may be away, and a retry
+ * must not repeat the answer to the volunteer.
  */
 export const notifyTeamLeaders = jobContract({
   name: 'doing.notifyTeamLeaders',
-  schema: z.object({ churchId: z.uuid(), assignmentId: z.uuid(), status: z.enum(['Accepted', 'Declined']) }),
+  schema: z.object({ churchId: z.uuid(), assignmentId: z.uuid(), status: z.enum(['Accepted', 'Declined', 'SignedUp']) }),
   attempts: 5,
   backoffMs: 2000,
 });
@@ -25,6 +25,8 @@ export const checkAutomations = jobContract({
   backoffMs: 60_000,
   repeat: { cron: '15 6 * * *' },
 });
+
+const VERBS = { Accepted: 'accepted', Declined: 'declined', SignedUp: 'signed up for' } as const;
 
 export const ownedJobs = [notifyTeamLeaders, checkAutomations];
 
@@ -44,9 +46,10 @@ export function doingJobs(deps: DoingDeps) {
         {
           churchId,
           personIds: leaders,
-          message: `${who} ${status === 'Accepted' ? 'accepted' : 'declined'} ${what}`,
+          message: `${who} ${VERBS[status]} ${what}`,
+          // As B1Admin's own serving notices: an `assignment` notice opens its plan (B1App reads contentId as the plan).
           contentType: 'assignment',
-          contentId: assignmentId,
+          contentId: notice.planId,
           triggeredByPersonId: notice.personId,
         },
         { jobId: `doing.assignment.${assignmentId}.${status}.${notice.updatedAt.getTime()}` },

@@ -1,5 +1,6 @@
-import { and, eq, ne } from 'drizzle-orm';
-import { getRow, unauthorized, type Db, type DbOrTx } from '@church/common';
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, gte, inArray, lte, ne } from 'drizzle-orm';
+import { badRequest, conflict, getRow, notFound, unauthorized, type Db, type DbOrTx } from '@church/common';
 import { assignments, plans, positions } from '../db/schema';
 
 export type AssignmentRow = typeof assignments.$inferSelect;
@@ -12,6 +13,7 @@ export async function assignmentNotice(db: DbOrTx, churchId: string, assignmentI
       updatedAt: assignments.updatedAt,
       groupId: positions.groupId,
       positionName: positions.name,
+      planId: assignments.planId,
       planName: plans.name,
       serviceDate: plans.serviceDate,
     })
@@ -42,5 +44,82 @@ export async function answerAssignment(db: Db, churchId: string, id: string, per
     if (saved) return { row: saved, changed: true };
     const now = (await getRow(tx, assignments, churchId, row.id, 'Assignment')) as AssignmentRow;
     return { row: now, changed: false };
+  });
+}
+
+/** How many times each person serves in the calendar month of `day` (declined assignments left out). */
+export async function monthCounts(db: DbOrTx, churchId: string, day: string): Promise<Array<{ personId: string; count: number }>> {
+  const [y, m] = day.split('-').map(Number) as [number, number];
+  const first = `${day.slice(0, 7)}-01`;
+  const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+  return db
+    .select({ personId: assignments.personId, count: count() })
+    .from(plans)
+    .innerJoin(assignments, and(eq(assignments.churchId, plans.churchId), eq(assignments.planId, plans.id)))
+    .where(and(eq(plans.churchId, churchId), gte(plans.serviceDate, first), lte(plans.serviceDate, last), ne(assignments.status, 'Declined')))
+    .groupBy(assignments.personId)
+    .orderBy(assignments.personId);
+}
+
+/** Statuses that hold a place in a position (a declined volunteer frees theirs). */
+const HOLDING = ['Unconfirmed', 'Accepted'];
+
+/**
+ * When self sign-up for the plan closes: `signupDeadlineHours` before the service day begins (00:00 UTC of
+ * `serviceDate`, as the member app counts it), or never without a deadline or a day.
+ */
+export function signupDeadline(plan: { serviceDate: string | null; signupDeadlineHours: number | null }): Date | null {
+  if (!plan.signupDeadlineHours || !plan.serviceDate) return null;
+  return new Date(Date.parse(`${plan.serviceDate}T00:00:00Z`) - plan.signupDeadlineHours * 3_600_000);
+}
+
+/** The position (held for the rest of the transaction) and its plan, for a sign-up or its withdrawal. */
+async function signupPosition(tx: DbOrTx, churchId: string, positionId: string) {
+  const [found] = await tx
+    .select({ position: positions, plan: { serviceDate: plans.serviceDate, signupDeadlineHours: plans.signupDeadlineHours } })
+    .from(positions)
+    .innerJoin(plans, and(eq(plans.churchId, positions.churchId), eq(plans.id, positions.planId)))
+    .where(and(eq(positions.churchId, churchId), eq(positions.id, positionId)))
+    .for('update', { of: positions });
+  return found;
+}
+
+/**
+ * A member takes an open place of a position that allows self sign-up: Accepted at once (they chose it). The
+ * position's row is held while its places are counted, so of many sign-ups at once no more than `count` get in.
+ * The apps show their own words by what the sentence holds: "full", "deadline", "Already".
+ */
+export async function signUp(db: Db, churchId: string, personId: string | null, positionId: string) {
+  if (!personId) throw badRequest('positionId', 'signing up needs a person record for the caller');
+  return db.transaction(async (tx) => {
+    const found = await signupPosition(tx, churchId, positionId);
+    if (!found) throw notFound('Position');
+    if (!found.position.allowSelfSignup) throw badRequest('positionId', 'this position does not take sign-ups');
+    const deadline = signupDeadline(found.plan);
+    if (deadline && Date.now() > deadline.getTime()) throw conflict('The sign-up deadline has passed');
+    const held = await tx
+      .select({ personId: assignments.personId })
+      .from(assignments)
+      .where(and(eq(assignments.churchId, churchId), eq(assignments.positionId, positionId), inArray(assignments.status, HOLDING)));
+    if (held.some((a) => a.personId === personId)) throw conflict('Already signed up for this position');
+    if (held.length >= found.position.count) throw conflict('This position is full');
+    const [row] = await tx
+      .insert(assignments)
+      .values({ id: randomUUID(), churchId, planId: found.position.planId, positionId, personId, status: 'Accepted' })
+      .returning();
+    return row!;
+  });
+}
+
+/** The member leaves a position they signed up for (before the deadline); only their own assignment. */
+export async function leaveSignup(db: Db, churchId: string, personId: string | null, assignmentId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = (await getRow(tx, assignments, churchId, assignmentId, 'Assignment')) as AssignmentRow;
+    if (!personId || row.personId !== personId) throw unauthorized('Only the person signed up can leave this position');
+    const found = await signupPosition(tx, churchId, row.positionId);
+    if (!found?.position.allowSelfSignup) throw badRequest('id', 'this position does not take sign-ups; ask the plan\'s coordinator', 'params');
+    const deadline = signupDeadline(found.plan);
+    if (deadline && Date.now() > deadline.getTime()) throw conflict('The removal deadline has passed');
+    await tx.delete(assignments).where(and(eq(assignments.churchId, churchId), eq(assignments.id, row.id)));
   });
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, max, sql } from 'drizzle-orm';
-import { badRequest, getRow, notFound, preparedReader, type Db, type DbOrTx } from '@church/common';
-import { planItems } from '../db/schema';
+import { badRequest, getRow, notFound, preparedReader, type Db, type DbOrTx, type Tx } from '@church/common';
+import { planItemTimes, planItems } from '../db/schema';
 import { buildTree } from '../domain/tree';
 
 export type PlanItemRow = typeof planItems.$inferSelect;
@@ -49,8 +49,8 @@ export function refuseLoop(parentOf: ReadonlyMap<string, string | null>, itemId:
  * Moves an item (optionally under another parent of the same plan) to `sort`, then renumbers its siblings
  * 1..n in order: a client drops an item at 2.5 to put it between the second and third.
  */
-export async function sortItem(db: Db, churchId: string, id: string, sort: number, parentId: string | null | undefined) {
-  return db.transaction(async (tx) => {
+export async function sortItem(db: Db | Tx, churchId: string, id: string, sort: number, parentId: string | null | undefined) {
+  const run = async (tx: Tx) => {
     const item = (await getRow(tx, planItems, churchId, id, 'Plan item')) as PlanItemRow;
     const parent = parentId === undefined ? item.parentId : parentId;
     if (parent) {
@@ -62,10 +62,11 @@ export async function sortItem(db: Db, churchId: string, id: string, sort: numbe
     const siblings = await tx.select({ id: planItems.id }).from(planItems).where(siblingsOf(churchId, item.planId, parent)).orderBy(asc(planItems.sort), sql`${planItems.id} = ${item.id} desc`, asc(planItems.id));
     for (const [i, s] of siblings.entries()) await tx.update(planItems).set({ sort: i + 1 }).where(eq(planItems.id, s.id));
     return (await getRow(tx, planItems, churchId, id)) as PlanItemRow;
-  });
+  };
+  return 'rollback' in db ? run(db) : db.transaction(run);
 }
 
-/** Deletes an item and everything under it; 404 when the church has no such item. */
+/** Deletes an item and everything under it, with their standings at the plan's times; 404 when the church has no such item. */
 export async function deleteItem(db: Db, churchId: string, id: string) {
   await db.transaction(async (tx) => {
     const item = (await getRow(tx, planItems, churchId, id, 'Plan item')) as PlanItemRow;
@@ -81,5 +82,6 @@ export async function deleteItem(db: Db, churchId: string, id: string) {
       }
     }
     await tx.delete(planItems).where(and(eq(planItems.churchId, churchId), inArray(planItems.id, [...doomed])));
+    await tx.delete(planItemTimes).where(and(eq(planItemTimes.churchId, churchId), inArray(planItemTimes.planItemId, [...doomed])));
   });
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { getRow, notFound, type Db, type DbOrTx, type Tx } from '@church/common';
-import { assignments, planItems, plans, positions, times } from '../db/schema';
+import { assignments, planItemTimes, planItems, plans, positions, times } from '../db/schema';
 import { addDays, daysBetween } from '../domain/tree';
+import type { z } from 'zod';
+import type { OverviewRow as OverviewRowSchema } from '../schemas';
 
 export type PlanRow = typeof plans.$inferSelect;
 
@@ -27,38 +29,45 @@ export async function deletePlan(db: Db, churchId: string, planId: string): Prom
   await db.transaction(async (tx) => {
     const [gone] = await tx.delete(plans).where(and(eq(plans.churchId, churchId), eq(plans.id, planId))).returning({ id: plans.id });
     if (!gone) throw notFound('Plan');
-    for (const table of [assignments, positions, times, planItems]) await tx.delete(table).where(and(eq(table.churchId, churchId), eq(table.planId, planId)));
+    for (const table of [assignments, positions, times, planItems, planItemTimes]) await tx.delete(table).where(and(eq(table.churchId, churchId), eq(table.planId, planId)));
   });
 }
 
-export interface CopyOptions {
-  serviceDate: string;
-  copyMode: 'none' | 'positions' | 'all';
-  copyServiceOrder: boolean;
-  name?: string;
-}
+export type CopyOptions = { serviceDate: string; copyMode: 'none' | 'positions' | 'all'; copyServiceOrder: boolean } & Partial<Omit<PlanRow, 'id' | 'churchId' | 'serviceDate' | 'lastAutofillRunId' | 'createdAt' | 'updatedAt'>>;
 
 /**
  * Copies a plan to a new date in one transaction: times (moved by the same number of days) and positions for
  * `positions` and `all`, assignments too for `all` (each back to `Unconfirmed`: the volunteer has not said
- * yes to the new date), and the service order tree when asked.
+ * yes to the new date), the service order tree when asked, and with both the items' standing at each time.
  */
-export async function copyPlan(db: Db, churchId: string, planId: string, opts: CopyOptions): Promise<PlanRow> {
+export async function copyPlan(db: Db, churchId: string, planId: string, { copyMode, copyServiceOrder, ...given }: CopyOptions): Promise<PlanRow> {
+  const opts = { copyMode, copyServiceOrder, serviceDate: given.serviceDate };
+  // what the body sends is the new plan's; `null` clears a field the copied plan had (a plan without a lesson)
+  const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
   return db.transaction(async (tx: Tx) => {
     const source = (await getRow(tx, plans, churchId, planId, 'Plan')) as PlanRow;
     const newPlanId = randomUUID();
     const [plan] = await tx
       .insert(plans)
-      .values({ ...source, id: newPlanId, serviceDate: opts.serviceDate, name: opts.name ?? source.name, createdAt: new Date(), updatedAt: new Date() })
+      .values({
+        ...source,
+        ...fields,
+        id: newPlanId,
+        lastAutofillRunId: null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      })
       .returning();
     const shiftMs = source.serviceDate ? daysBetween(source.serviceDate, opts.serviceDate) * 86_400_000 : 0;
-    const of = <T extends typeof positions | typeof times | typeof assignments | typeof planItems>(table: T) => and(eq(table.churchId, churchId), eq(table.planId, planId));
+    const of = <T extends typeof positions | typeof times | typeof assignments | typeof planItems | typeof planItemTimes>(table: T) => and(eq(table.churchId, churchId), eq(table.planId, planId));
+    const timeIds = new Map<string, string>();
 
     if (opts.copyMode !== 'none') {
       const oldTimes = await tx.select().from(times).where(of(times));
       if (oldTimes.length) {
         const shift = (d: Date | null) => (d ? new Date(d.getTime() + shiftMs) : null);
-        await tx.insert(times).values(oldTimes.map((t) => ({ ...t, id: randomUUID(), planId: newPlanId, startTime: shift(t.startTime), endTime: shift(t.endTime), createdAt: new Date(), updatedAt: new Date() })));
+        for (const t of oldTimes) timeIds.set(t.id, randomUUID());
+        await tx.insert(times).values(oldTimes.map((t) => ({ ...t, id: timeIds.get(t.id)!, planId: newPlanId, startTime: shift(t.startTime), endTime: shift(t.endTime), createdAt: new Date(), updatedAt: new Date() })));
       }
       const oldPositions = await tx.select().from(positions).where(of(positions)).orderBy(asc(positions.createdAt));
       const positionIds = new Map(oldPositions.map((p) => [p.id, randomUUID()]));
@@ -69,7 +78,7 @@ export async function copyPlan(db: Db, churchId: string, planId: string, opts: C
         const oldAssignments = await tx.select().from(assignments).where(of(assignments));
         const kept = oldAssignments.filter((a) => positionIds.has(a.positionId));
         if (kept.length) {
-          await tx.insert(assignments).values(kept.map((a) => ({ ...a, id: randomUUID(), planId: newPlanId, positionId: positionIds.get(a.positionId)!, status: 'Unconfirmed', notified: null, createdAt: new Date(), updatedAt: new Date() })));
+          await tx.insert(assignments).values(kept.map((a) => ({ ...a, id: randomUUID(), planId: newPlanId, positionId: positionIds.get(a.positionId)!, status: 'Unconfirmed', notified: null, autofillRunId: null, createdAt: new Date(), updatedAt: new Date() })));
         }
       }
     }
@@ -78,6 +87,10 @@ export async function copyPlan(db: Db, churchId: string, planId: string, opts: C
       const itemIds = new Map(items.map((i) => [i.id, randomUUID()]));
       if (items.length) {
         await tx.insert(planItems).values(items.map((i) => ({ ...i, id: itemIds.get(i.id)!, planId: newPlanId, parentId: i.parentId ? (itemIds.get(i.parentId) ?? null) : null, createdAt: new Date(), updatedAt: new Date() })));
+      }
+      const standings = (timeIds.size ? await tx.select().from(planItemTimes).where(of(planItemTimes)) : []).filter((x) => itemIds.has(x.planItemId) && timeIds.has(x.timeId));
+      if (standings.length) {
+        await tx.insert(planItemTimes).values(standings.map((x) => ({ ...x, id: randomUUID(), planId: newPlanId, planItemId: itemIds.get(x.planItemId)!, timeId: timeIds.get(x.timeId)!, createdAt: new Date(), updatedAt: new Date() })));
       }
     }
     return plan!;
@@ -88,6 +101,48 @@ export async function copyPlan(db: Db, churchId: string, planId: string, opts: C
 export async function ofPlans<T extends typeof positions | typeof times | typeof assignments | typeof planItems>(db: DbOrTx, table: T, churchId: string, planIds: string[]): Promise<Array<T['$inferSelect']>> {
   if (!planIds.length) return [];
   return (await db.select().from(table as PgTable).where(and(eq(table.churchId, churchId), inArray(table.planId, planIds)))) as Array<T['$inferSelect']>;
+}
+
+/** A row of the serving matrix: a position of a plan with one of its people, or with nobody (an open slot). */
+export type OverviewRow = z.output<typeof OverviewRowSchema>;
+
+/**
+ * The serving matrix of a date range (inclusive days): every position of every plan in it, once per person
+ * serving (Unconfirmed or Accepted; declined people free their slot) or once with nobody. Optionally narrowed to a
+ * ministry or a plan type; `published` leaves out penciled-in plans (what volunteers may be told about).
+ * Ordered as the matrix lists it: team, position, day.
+ */
+export async function overview(db: DbOrTx, churchId: string, q: { startDate: string; endDate: string; ministryId?: string | null; planTypeId?: string | null; published?: boolean }): Promise<OverviewRow[]> {
+  const rows = await db
+    .select({
+      serviceDate: plans.serviceDate,
+      ministryId: plans.ministryId,
+      planId: plans.id,
+      planName: plans.name,
+      positionId: positions.id,
+      categoryName: positions.categoryName,
+      positionName: positions.name,
+      groupId: positions.groupId,
+      needed: positions.count,
+      assignmentId: assignments.id,
+      personId: assignments.personId,
+      status: assignments.status,
+    })
+    .from(plans)
+    .innerJoin(positions, and(eq(positions.churchId, plans.churchId), eq(positions.planId, plans.id)))
+    .leftJoin(assignments, and(eq(assignments.churchId, positions.churchId), eq(assignments.positionId, positions.id), inArray(assignments.status, ['Unconfirmed', 'Accepted'])))
+    .where(
+      and(
+        eq(plans.churchId, churchId),
+        gte(plans.serviceDate, q.startDate),
+        lte(plans.serviceDate, q.endDate),
+        q.ministryId ? eq(plans.ministryId, q.ministryId) : undefined,
+        q.planTypeId ? eq(plans.planTypeId, q.planTypeId) : undefined,
+        q.published ? eq(plans.prepared, false) : undefined,
+      ),
+    )
+    .orderBy(sql`${positions.categoryName} nulls first`, positions.name, plans.serviceDate, plans.id, positions.id, assignments.createdAt, assignments.id);
+  return rows as OverviewRow[];
 }
 
 export { addDays };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { badRequest, notFound, prepared, type Db } from '@church/common';
+import { assignments, plans } from '../db/schema';
 import { autofill } from '../domain/autofill';
 import { addDays } from '../domain/tree';
 
@@ -30,7 +31,9 @@ const lockPlanDay = prepared<{ day: string | null }>(sql`
  * - `booked`: a person assigned on that day: to this plan (any status: the assignment fills its position's
  *   slot, `n` = 1) or, while Unconfirmed or Accepted, to another plan of the church (`n` = 0);
  * - `blocked`: a person blocked out on that day;
- * - `recent`: a person's assignments (`n`) on the plans within `SPREAD_WINDOW_DAYS` of the day.
+ * - `recent`: a person's assignments (`n`) on the plans within `SPREAD_WINDOW_DAYS` of the day;
+ * - `cap`: a person who serves at most so many times a month (scheduling preferences) and how many of those
+ *   are left in the plan's month (`n`, declined assignments not counted); one index probe per preference.
  * The facts cover everyone, not just the candidates: the caller picks its candidates' facts from them. Each
  * part starts from an index that leads with church_id (the plan's positions; the day's plans, then their
  * assignments; the blockouts ending on or after the day; the window's plans). That plan holds for any
@@ -43,7 +46,7 @@ const lockPlanDay = prepared<{ day: string | null }>(sql`
  * one): twice as long on the bench. (Written as `plan_id = any(array(select …))`, the planner had chosen a
  * sequential scan of every assignment of every church: 15–30 ms a request, growing with the table.)
  */
-type Fact = { kind: 'slot' | 'booked' | 'blocked' | 'recent'; position_id: string | null; person_id: string | null; n: number };
+type Fact = { kind: 'slot' | 'booked' | 'blocked' | 'recent' | 'cap'; position_id: string | null; person_id: string | null; n: number };
 const autofillFacts = prepared<Fact>(sql`
   select 'slot' as kind, pos.id as position_id, null::uuid as person_id, pos.count as n
     from positions pos
@@ -63,38 +66,55 @@ const autofillFacts = prepared<Fact>(sql`
     from plans w
    cross join unnest(w.assignees) r(person_id)
    where w.church_id = ${param('churchId')} and w.service_date between ${param('from')}::date and ${param('to')}::date
-   group by r.person_id`);
+   group by r.person_id
+  union all
+  select 'cap', null, sp.person_id, sp.max_per_month - (
+           select count(*)::int
+             from assignments a
+             join plans m on m.church_id = a.church_id and m.id = a.plan_id
+            where a.church_id = sp.church_id and a.person_id = sp.person_id and a.status <> 'Declined'
+              and m.service_date between ${param('monthStart')}::date and ${param('monthEnd')}::date)
+    from scheduling_preferences sp
+   where sp.church_id = ${param('churchId')} and sp.max_per_month is not null`);
 
-/** The picks as new Unconfirmed assignments, one statement for any number of them. */
+/** The picks as new Unconfirmed assignments of one run, one statement for any number of them. */
 const insertAssignments = prepared(sql`
-  insert into assignments (id, church_id, plan_id, position_id, person_id, status)
-  select t.id, ${param('churchId')}::uuid, ${param('planId')}::uuid, t.position_id, t.person_id, 'Unconfirmed'
+  insert into assignments (id, church_id, plan_id, position_id, person_id, status, autofill_run_id)
+  select t.id, ${param('churchId')}::uuid, ${param('planId')}::uuid, t.position_id, t.person_id, 'Unconfirmed', ${param('runId')}::uuid
     from unnest(${param('ids')}::uuid[], ${param('positionIds')}::uuid[], ${param('personIds')}::uuid[]) as t(id, position_id, person_id)`);
 
+/** The first and last day of the month of `day` (`YYYY-MM-DD`). */
+function monthOf(day: string): { monthStart: string; monthEnd: string } {
+  const [y, m] = day.split('-').map(Number) as [number, number];
+  return { monthStart: `${day.slice(0, 7)}-01`, monthEnd: new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10) };
+}
+
 /**
- * Fills the plan's open slots from the teams given (`domain/autofill`), in one transaction of three statements
- * (the plan with its day's lock, the facts, the insert); answers the assignments it made. Every position must
- * belong to the plan.
+ * Fills the plan's open slots from the teams given (`domain/autofill`), in one transaction of four statements
+ * (the plan with its day's lock, the facts, the insert, the plan's last run); answers the plan, the assignments
+ * it made and the run's id (undo takes the run back). Every position must belong to the plan.
  */
 export async function autofillPlan(db: Db, churchId: string, planId: string, given: Array<{ positionId: string; personIds: string[] }>) {
   // Ids as PostgreSQL answers them (lower case), so a person or position sent in capitals is still recognised.
   const teams = given.map((t) => ({ positionId: t.positionId.toLowerCase(), personIds: t.personIds.map((id) => id.toLowerCase()) }));
   return db.transaction(async (tx) => {
-    const [plan] = await lockPlanDay(tx, { churchId, planId });
-    if (!plan) throw notFound('Plan');
-    const day = plan.day;
+    const [locked] = await lockPlanDay(tx, { churchId, planId });
+    if (!locked) throw notFound('Plan');
+    const day = locked.day;
     if (!day) throw badRequest('serviceDate', 'the plan has no service date to fill');
-    const facts = await autofillFacts(tx, { churchId, planId, day, from: addDays(day, -SPREAD_WINDOW_DAYS), to: addDays(day, SPREAD_WINDOW_DAYS) });
+    const facts = await autofillFacts(tx, { churchId, planId, day, from: addDays(day, -SPREAD_WINDOW_DAYS), to: addDays(day, SPREAD_WINDOW_DAYS), ...monthOf(day) });
 
     const counts = new Map<string, number>();
     const filled = new Map<string, number>();
     const blockedOut = new Set<string>();
     const busy = new Set<string>();
     const recent = new Map<string, number>();
+    const monthLeft = new Map<string, number>();
     for (const f of facts) {
       if (f.kind === 'slot') counts.set(f.position_id!, f.n);
       else if (f.kind === 'blocked') blockedOut.add(f.person_id!);
       else if (f.kind === 'recent') recent.set(f.person_id!, f.n);
+      else if (f.kind === 'cap') monthLeft.set(f.person_id!, f.n);
       else {
         busy.add(f.person_id!);
         if (f.n === 1) filled.set(f.position_id!, (filled.get(f.position_id!) ?? 0) + 1);
@@ -108,10 +128,36 @@ export async function autofillPlan(db: Db, churchId: string, planId: string, giv
       blockedOut,
       busy,
       recent,
+      monthLeft,
     });
-    if (!picks.length) return [];
+    const ofPlan = and(eq(plans.churchId, churchId), eq(plans.id, planId));
+    if (!picks.length) {
+      const [unchanged] = await tx.select().from(plans).where(ofPlan);
+      return { plan: unchanged!, created: 0, runId: null, assignments: [] };
+    }
+    const runId = randomUUID();
     const rows = picks.map((pick) => ({ id: randomUUID(), churchId, planId, positionId: pick.positionId, personId: pick.personId, status: 'Unconfirmed', notified: null }));
-    await insertAssignments(tx, { churchId, planId, ids: rows.map((r) => r.id), positionIds: rows.map((r) => r.positionId), personIds: rows.map((r) => r.personId) });
-    return rows;
+    await insertAssignments(tx, { churchId, planId, runId, ids: rows.map((r) => r.id), positionIds: rows.map((r) => r.positionId), personIds: rows.map((r) => r.personId) });
+    const [filledPlan] = await tx.update(plans).set({ lastAutofillRunId: runId }).where(ofPlan).returning();
+    return { plan: filledPlan!, created: rows.length, runId, assignments: rows };
+  });
+}
+
+/**
+ * Takes back the plan's last autofill: its assignments nobody has answered yet (an accepted or declined one is
+ * the volunteer's word and stays). Answers how many went; a plan with no run to undo answers 0.
+ */
+export async function undoAutofill(db: Db, churchId: string, planId: string): Promise<{ removed: number }> {
+  return db.transaction(async (tx) => {
+    const ofPlan = and(eq(plans.churchId, churchId), eq(plans.id, planId));
+    const [plan] = await tx.select({ runId: plans.lastAutofillRunId }).from(plans).where(ofPlan).for('update');
+    if (!plan) throw notFound('Plan');
+    if (!plan.runId) return { removed: 0 };
+    const gone = await tx
+      .delete(assignments)
+      .where(and(eq(assignments.churchId, churchId), eq(assignments.planId, planId), eq(assignments.autofillRunId, plan.runId), eq(assignments.status, 'Unconfirmed')))
+      .returning({ id: assignments.id });
+    await tx.update(plans).set({ lastAutofillRunId: null }).where(ofPlan);
+    return { removed: gone.length };
   });
 }

@@ -1,14 +1,17 @@
-import type { FastifyInstance } from 'fastify';
-import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, desc, eq, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { Id, IdParams, badRequest, batchOf, crud, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { assignments, plans, positions } from '../db/schema';
 import { requireRef } from '../repos/refs';
 import { ofPlans } from '../repos/plans';
-import { answerAssignment } from '../repos/assignments';
+import { answerAssignment, leaveSignup, monthCounts, signUp } from '../repos/assignments';
 import { notifyTeamLeaders } from '../jobs';
-import { Assignment, AssignmentAnswer, AssignmentSave, IdsQuery } from '../schemas';
+import { utcDay } from '../domain/tree';
+import { Assignment, AssignmentAnswer, AssignmentSave, IdsQuery, LocalDate, MonthCount, SignupBody } from '../schemas';
+
+const ANSWERS = { accept: 'Accepted', decline: 'Declined' } as const;
 
 const base = '/doing/assignments';
 const List = z.array(Assignment);
@@ -24,10 +27,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       .select({ assignment: assignments })
       .from(assignments)
       .leftJoin(plans, and(eq(plans.id, assignments.planId), eq(plans.churchId, req.auth.churchId)))
-      .where(and(eq(assignments.churchId, req.auth.churchId), eq(assignments.personId, req.auth.personId)))
+      // A penciled-in plan's assignments stay hidden from the volunteer until the plan is published.
+      .where(and(eq(assignments.churchId, req.auth.churchId), eq(assignments.personId, req.auth.personId), or(isNull(plans.id), eq(plans.prepared, false))))
       .orderBy(desc(plans.serviceDate))
       .then((rows) => rows.map((r) => r.assignment));
   });
+  // PlanValidation: how often each person serves in the plan's month, against their scheduling preference.
+  app.get(`${base}/monthCounts`, { ...read, schema: { querystring: z.object({ date: LocalDate.optional() }), response: { 200: z.array(MonthCount) } } }, (req) =>
+    monthCounts(app.db, req.auth.churchId, req.query.date ?? utcDay()),
+  );
   app.get(`${base}/plan/ids`, { ...read, schema: { querystring: z.object({ planIds: IdsQuery }), response: { 200: List } } }, (req) => ofPlans(app.db, assignments, req.auth.churchId, req.query.planIds));
   app.get(`${base}/plan/:planId`, { ...read, schema: { params: z.object({ planId: Id }), response: { 200: List } } }, (req) => ofPlans(app.db, assignments, req.auth.churchId, [req.params.planId]));
 
@@ -49,13 +57,31 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }),
   );
 
-  for (const [verb, status] of [['accept', 'Accepted'], ['decline', 'Declined']] as const) {
-    app.post(`${base}/${verb}/:id`, { ...read, schema: { params: IdParams, response: { 200: AssignmentAnswer } } }, async (req) => {
-      const { row, changed } = await answerAssignment(app.db, req.auth.churchId, req.params.id, req.auth.personId, status);
-      if (changed) await app.deps.queue.enqueue(notifyTeamLeaders, { churchId: req.auth.churchId, assignmentId: row.id, status }, { jobId: `notify-${row.id}-${status}-${row.updatedAt.getTime()}` });
-      return row;
-    });
+  const answer = async (req: FastifyRequest, id: string, status: 'Accepted' | 'Declined') => {
+    const { row, changed } = await answerAssignment(app.db, req.auth.churchId, id, req.auth.personId, status);
+    if (changed) await app.deps.queue.enqueue(notifyTeamLeaders, { churchId: req.auth.churchId, assignmentId: row.id, status }, { jobId: `notify-${row.id}-${status}-${row.updatedAt.getTime()}` });
+    return row;
+  };
+  for (const [verb, status] of Object.entries(ANSWERS)) {
+    app.post(`${base}/${verb}/:id`, { ...read, schema: { params: IdParams, response: { 200: AssignmentAnswer } } }, (req) => answer(req, req.params.id, status));
   }
+  // The same answers with the id first (`/assignments/:id/accept`): B1App's PlanDetail builds its path from the
+  // action and the id, and either order reaches the assignee's answer.
+  app.post(`${base}/:id/:action`, { ...read, schema: { params: z.object({ id: Id, action: z.enum(['accept', 'decline']) }), response: { 200: AssignmentAnswer } } }, (req) =>
+    answer(req, req.params.id, ANSWERS[req.params.action]),
+  );
+
+  // A member takes an open place of a position that allows self sign-up (B1App's VolunteerDetail and
+  // VolunteerSignup), and leaves it; the team's leaders hear of a sign-up.
+  app.post(`${base}/signup`, { ...read, schema: { body: SignupBody, response: { 200: Assignment } } }, async (req) => {
+    const row = await signUp(app.db, req.auth.churchId, req.auth.personId, req.body.positionId);
+    await app.deps.queue.enqueue(notifyTeamLeaders, { churchId: req.auth.churchId, assignmentId: row.id, status: 'SignedUp' }, { jobId: `notify-${row.id}-SignedUp` });
+    return row;
+  });
+  app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams } }, async (req) => {
+    await leaveSignup(app.db, req.auth.churchId, req.auth.personId, req.params.id);
+    return {};
+  });
 
   crud(app, { path: base, table: assignments, item: Assignment, save: AssignmentSave, view: anyUser, edit: anyUser, only: ['get', 'delete'] });
 }

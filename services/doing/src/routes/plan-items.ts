@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, saveRows, type Tx, type ZodTypeProvider } from '@church/common';
 import { planItems, plans } from '../db/schema';
 import { requireRef } from '../repos/refs';
 import { deleteItem, itemTree, nextSort, parentsIn, refuseLoop, sortItem } from '../repos/plan-items';
@@ -37,32 +37,45 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/presenter/:churchId/:planId`, { config: { access: 'public' }, schema: { params: ChurchPlan, response: { 200: Tree } } }, (req, reply) => sendTree(req, reply, req.params.churchId, req.params.planId));
   app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: PlanItem } } }, async (req) => (await getRow(app.db, planItems, req.auth.churchId, req.params.id, 'Plan item')) as never);
 
-  app.post(base, { ...read, schema: { body: batchOf(PlanItemSave), response: { 200: z.array(PlanItem) } } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      const rows = [];
-      // Each plan's parents as this batch leaves them, read once: two items naming each other close a loop as surely as one.
-      const parents = new Map<string, Map<string, string | null>>();
-      const parentsOf = async (planId: string) => parents.get(planId) ?? parents.set(planId, await parentsIn(tx, churchId, planId)).get(planId)!;
-      for (const [i, item] of req.body.entries()) {
-        await requireRef(tx, plans, churchId, item.planId, itemParam(req, i, 'planId'), 'Plan');
-        if (item.parentId) {
-          const parent = await requireRef<{ planId: string }>(tx, planItems, churchId, item.parentId, itemParam(req, i, 'parentId'), 'Parent item');
-          if (parent.planId !== item.planId) throw badRequest(itemParam(req, i, 'parentId'), 'belongs to another plan');
-        }
-        if (item.id && item.parentId !== undefined) {
-          const parentOf = await parentsOf(item.planId);
-          const id = item.id.toLowerCase();
-          const parentId = item.parentId?.toLowerCase() ?? null;
-          if (parentId) refuseLoop(parentOf, id, parentId, itemParam(req, i, 'parentId'));
-          parentOf.set(id, parentId);
-        }
-        rows.push(item.sort === undefined && !item.id ? { ...item, sort: await nextSort(tx, churchId, item.planId, item.parentId ?? null) } : item);
+  /** Saves items after checking their plan and parents (never a loop); in the caller's transaction. */
+  const saveItems = async (tx: Tx, req: FastifyRequest, items: Array<z.output<typeof PlanItemSave>>) => {
+    const churchId = req.auth.churchId;
+    const rows = [];
+    // Each plan's parents as this batch leaves them, read once: two items naming each other close a loop as surely as one.
+    const parents = new Map<string, Map<string, string | null>>();
+    const parentsOf = async (planId: string) => parents.get(planId) ?? parents.set(planId, await parentsIn(tx, churchId, planId)).get(planId)!;
+    for (const [i, item] of items.entries()) {
+      await requireRef(tx, plans, churchId, item.planId, itemParam(req, i, 'planId'), 'Plan');
+      if (item.parentId) {
+        const parent = await requireRef<{ planId: string }>(tx, planItems, churchId, item.parentId, itemParam(req, i, 'parentId'), 'Parent item');
+        if (parent.planId !== item.planId) throw badRequest(itemParam(req, i, 'parentId'), 'belongs to another plan');
       }
-      return (await saveRows(tx, planItems, churchId, rows)) as never;
+      if (item.id && item.parentId !== undefined) {
+        const parentOf = await parentsOf(item.planId);
+        const id = item.id.toLowerCase();
+        const parentId = item.parentId?.toLowerCase() ?? null;
+        if (parentId) refuseLoop(parentOf, id, parentId, itemParam(req, i, 'parentId'));
+        parentOf.set(id, parentId);
+      }
+      rows.push(item.sort === undefined && !item.id ? { ...item, sort: await nextSort(tx, churchId, item.planId, item.parentId ?? null) } : item);
+    }
+    return saveRows(tx, planItems, churchId, rows);
+  };
+  app.post(base, { ...read, schema: { body: batchOf(PlanItemSave), response: { 200: z.array(PlanItem) } } }, (req) => app.db.transaction(async (tx) => (await saveItems(tx, req, req.body)) as never));
+  // An existing item moves (only its place and parent change, whatever else the app posts along); a new one is
+  // saved first, as POST / would, then placed.
+  app.post(`${base}/sort`, { ...read, schema: { body: SortBody, response: { 200: PlanItem } } }, (req) =>
+    app.db.transaction(async (tx) => {
+      const { sort, parentId } = req.body;
+      let id = req.body.id;
+      if (!id) {
+        if (!req.body.planId) throw badRequest('planId', 'planId is required for a new item');
+        const [created] = await saveItems(tx, req, [{ ...req.body, planId: req.body.planId }]);
+        id = created!.id;
+      }
+      return (await sortItem(tx, req.auth.churchId, id, sort, parentId)) as never;
     }),
   );
-  app.post(`${base}/sort`, { ...read, schema: { body: SortBody, response: { 200: PlanItem } } }, (req) => sortItem(app.db, req.auth.churchId, req.body.id, req.body.sort, req.body.parentId));
   app.delete(`${base}/:id`, { ...read, schema: { params: IdParams } }, async (req) => {
     await deleteItem(app.db, req.auth.churchId, req.params.id);
     return {};

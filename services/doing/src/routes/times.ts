@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
+import { and, eq } from 'drizzle-orm';
 import { Id, badRequest, batchOf, crud, itemParam, listRows, saveRows, type ZodTypeProvider } from '@church/common';
-import { plans, times } from '../db/schema';
+import { planItemTimes, plans, times } from '../db/schema';
 import { requireRef } from '../repos/refs';
 import { ofPlans } from '../repos/plans';
 import { IdsQuery, Time, TimeSave } from '../schemas';
@@ -26,5 +27,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return (await saveRows(tx, times, req.auth.churchId, req.body)) as never;
     }),
   );
-  crud(app, { path: base, table: times, item: Time, save: TimeSave, view: anyUser, edit: anyUser, only: ['get', 'delete'] });
+  crud(app, {
+    path: base,
+    table: times,
+    item: Time,
+    save: TimeSave,
+    view: anyUser,
+    edit: anyUser,
+    only: ['get', 'delete'],
+    // the service order's standings at a time go with it
+    beforeDelete: async (row, req, tx) => {
+      await tx.delete(planItemTimes).where(and(eq(planItemTimes.churchId, req.auth.churchId), eq(planItemTimes.timeId, row.id)));
+    },
+  });
 }
