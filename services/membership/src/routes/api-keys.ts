@@ -27,11 +27,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = membershipDeps(app);
 
-  app.get(`${BASE}/scopes`, { config: editSettings, schema: { response: { 200: ScopeCatalog } } }, async () => ({ scopes: KEY_SCOPES.map((s) => s.name), catalog: KEY_SCOPES }));
+  app.get(`${BASE}/scopes`, { config: editSettings, schema: { summary: 'The scopes an API key may carry', response: { 200: ScopeCatalog } } }, async () => ({ scopes: KEY_SCOPES.map((s) => s.name), catalog: KEY_SCOPES }));
 
-  app.get(BASE, { config: editSettings, schema: { response: { 200: z.array(ApiKeyOut) } } }, async (req) => (await listApiKeys(app.db, req.auth.churchId)).map((k) => toKey(k)));
+  app.get(BASE, { config: editSettings, schema: { summary: 'List the church’s API keys', response: { 200: z.array(ApiKeyOut) } } }, async (req) => (await listApiKeys(app.db, req.auth.churchId)).map((k) => toKey(k)));
 
-  app.post(BASE, { config: editSettings, schema: { body: ApiKeyCreate, response: { 200: ApiKeyOut } } }, async (req) => {
+  app.post(BASE, { config: editSettings, schema: { summary: 'Create an API key (shown once)', body: ApiKeyCreate, response: { 200: ApiKeyOut } } }, async (req) => {
     const { churchId, id: userId, personId, scope } = req.auth;
     // A key made with a scoped token (another key, an OAuth client) could outlive what made it: only people make keys.
     if (scope !== undefined) throw unauthorized('API keys are made by a signed-in person, not with a scoped token');
@@ -52,7 +52,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return toKey(saved, made.key);
   });
 
-  app.delete(`${BASE}/:id`, { config: editSettings, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+  app.delete(`${BASE}/:id`, { config: editSettings, schema: { summary: 'Revoke an API key and every token minted from it', params: IdParams, response: { 200: Empty } } }, async (req) => {
     const { churchId } = req.auth;
     const stamps = await app.db.transaction(async (tx) => {
       const gone = await deleteApiKey(tx, churchId, req.params.id);
@@ -66,7 +66,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // The exchange an integration makes: its key for a bearer token of every service (public: the key is the proof).
   // The body is optional (the key may come as the bearer header alone), so it is read here rather than required.
-  app.post(`${BASE}/token`, { config: { access: 'public' }, schema: { response: { 200: TokenAnswer } } }, async (req) => {
+  app.post(`${BASE}/token`, { config: { access: 'public' }, schema: { summary: 'Exchange an API key for a short-lived bearer token', response: { 200: TokenAnswer } } }, async (req) => {
     const body = TokenRequest.safeParse(req.body ?? undefined);
     if (!body.success) throw badRequest('key', 'key must be the API key as text');
     const header = req.headers.authorization;

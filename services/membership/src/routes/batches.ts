@@ -24,15 +24,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return batch;
   };
 
-  app.get(BASE, { config: { access: requires('Settings.Edit') }, schema: { response: { 200: z.array(Batch) } } }, async (req) => (await listBatches(app.db, req.auth.churchId)).map(toBatch));
+  app.get(BASE, { config: { access: requires('Settings.Edit') }, schema: { summary: 'The church’s bulk changes', response: { 200: z.array(Batch) } } }, async (req) => (await listBatches(app.db, req.auth.churchId)).map(toBatch));
 
-  app.get(`${BASE}/:id/results`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: BatchResults } } }, async (req) => {
+  app.get(`${BASE}/:id/results`, { config: { access: anyUser }, schema: { summary: 'What a bulk change changed', params: IdParams, response: { 200: BatchResults } } }, async (req) => {
     const batch = await visible(req, req.params.id);
     const items = await itemsOf(app.db, req.auth.churchId, batch.id);
     return { batch: toBatch(batch), rows: items.map((i) => ({ id: i.id, action: `${i.entityType}_${i.action}`, entityType: i.entityType, entityId: i.entityId, created: i.createdAt })) };
   });
 
-  app.post(`${BASE}/:id/undo`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: UndoAnswer } } }, async (req) => {
+  app.post(`${BASE}/:id/undo`, { config: { access: anyUser }, schema: { summary: 'Undo a bulk change', params: IdParams, response: { 200: UndoAnswer } } }, async (req) => {
     await visible(req, req.params.id);
     const result = await undoBatch(app.db, app.deps, req, req.params.id);
     if (!result) throw notFound('Batch');

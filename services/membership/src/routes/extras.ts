@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { badRequest, crud, unauthorized, type ZodTypeProvider } from '@church/common';
+import { IdParams, badRequest, crud, unauthorized, type ZodTypeProvider } from '@church/common';
 import { associatedGroups, groups, householdPickups, households, people, sites } from '../db/schema';
 import { membershipDeps } from '../deps';
 import { associationsOf, clearSiteOfDomains, householdOfPerson, outboxJobs, pickupsOf, subDomainTaken } from '../repos/extras';
-import { AssociatedGroup, AssociatedGroupSave, ContentParams, HouseholdParams, JobsAnswer, Pickup, PickupSave, ServerHealth, Site, SiteSave } from '../schemas/extras';
+import { AssociatedGroup, AssociatedGroupSave, ContentParams, JobsAnswer, Pickup, PickupSave, ServerHealth, Site, SiteSave } from '../schemas/extras';
 
 const toPickup = (r: typeof householdPickups.$inferSelect) => ({ ...r, createdDate: r.createdAt });
 
@@ -32,12 +32,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     toItem: toPickup,
     changes: { entityType: 'householdPickup' },
   });
-  app.get('/membership/householdpickup/:householdId', { config: { access: anyUser }, schema: { params: HouseholdParams, response: { 200: z.array(Pickup) } } }, async (req) => {
+  // The id is a household's (named `id` like the delete's: one path shape for both).
+  app.get('/membership/householdpickup/:id', { config: { access: anyUser }, schema: { summary: 'Who may collect a household’s children', params: IdParams, response: { 200: z.array(Pickup) } } }, async (req) => {
     const { churchId, personId } = req.auth;
+    const householdId = req.params.id;
     // Who may collect a child, and who may not, is for staff and the family: a custody note is not a member's business.
     const staff = hasPermission(req.auth, 'People.View') || hasPermission(req.auth, 'People.Edit');
-    if (!staff && !(personId && (await householdOfPerson(app.db, churchId, personId)) === req.params.householdId)) throw unauthorized('Missing permission: People.View');
-    return (await pickupsOf(app.db, churchId, req.params.householdId)).map(toPickup);
+    if (!staff && !(personId && (await householdOfPerson(app.db, churchId, personId)) === householdId)) throw unauthorized('Missing permission: People.View');
+    return (await pickupsOf(app.db, churchId, householdId)).map(toPickup);
   });
 
   // --- associated groups (Plans.Edit writes; any signed-in person of the church reads) ---
@@ -54,12 +56,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     requiredOnCreate: ['contentType', 'contentId', 'groupId'],
     changes: { entityType: 'associatedGroup' },
   });
-  app.get('/membership/associatedGroups/content/:contentType/:contentId', { config: { access: anyUser }, schema: { params: ContentParams, response: { 200: z.array(AssociatedGroup) } } }, (req) =>
+  app.get('/membership/associatedGroups/content/:contentType/:contentId', { config: { access: anyUser }, schema: { summary: 'The groups tied to a record of another module', params: ContentParams, response: { 200: z.array(AssociatedGroup) } } }, (req) =>
     associationsOf(app.db, req.auth.churchId, req.params),
   );
   app.get(
     '/membership/associatedGroups/group/:groupId',
-    { config: { access: anyUser }, schema: { params: z.object({ groupId: z.uuid() }), querystring: z.object({ contentType: z.string().max(50).optional() }), response: { 200: z.array(AssociatedGroup) } } },
+    { config: { access: anyUser }, schema: { params: z.object({ groupId: z.uuid() }), summary: 'The records a group is tied to', querystring: z.object({ contentType: z.string().max(50).optional() }), response: { 200: z.array(AssociatedGroup) } } },
     (req) => associationsOf(app.db, req.auth.churchId, { groupId: req.params.groupId, contentType: req.query.contentType }),
   );
 
@@ -83,7 +85,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // --- server health (server admins only) ---
-  app.get('/membership/serverHealth', { config: { access: requires('Server.Admin') }, schema: { response: { 200: ServerHealth } } }, async () => {
+  app.get('/membership/serverHealth', { config: { access: requires('Server.Admin') }, schema: { summary: 'Which settings of the server are configured', response: { 200: ServerHealth } } }, async () => {
     const c = deps.config;
     const has = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '';
     const item = (key: string, label: string, value: unknown, detail?: string) => ({ key, label, configured: has(value), ...(detail ? { detail } : {}) });
@@ -101,7 +103,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/membership/serverHealth/jobs', { config: { access: requires('Server.Admin') }, schema: { response: { 200: JobsAnswer } } }, async () => {
+  app.get('/membership/serverHealth/jobs', { config: { access: requires('Server.Admin') }, schema: { summary: 'Membership’s background jobs: latest runs and failures', response: { 200: JobsAnswer } } }, async () => {
     const { latest, failures } = await outboxJobs(deps.database);
     const run = (r: (typeof latest)[number]) => ({
       id: r.id,

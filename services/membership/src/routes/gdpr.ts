@@ -27,7 +27,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return row;
   };
 
-  app.get(`${BASE}/export`, { config: editPeople, schema: { params: GdprParams, response: { 200: GdprExport } } }, async (req) => {
+  app.get(`${BASE}/export`, { config: editPeople, schema: { summary: 'Export everything the church keeps about a person', params: GdprParams, response: { 200: GdprExport } } }, async (req) => {
     const { churchId } = req.auth;
     const person = await personOf(churchId, req.params.personId);
     // Every module answers or the export fails (502 naming it): a partial export would look complete.
@@ -39,7 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { exportedAt: new Date(), churchId, personId: person.id, person: toPerson(person), membership: { ...own, formSubmissions: submissions }, modules };
   });
 
-  app.delete(`${BASE}/anonymize`, { config: editPeople, schema: { params: GdprParams, response: { 200: GdprAnonymized } } }, async (req) => {
+  app.delete(`${BASE}/anonymize`, { config: editPeople, schema: { summary: 'Anonymize a person in every module', params: GdprParams, response: { 200: GdprAnonymized } } }, async (req) => {
     const { churchId } = req.auth;
     const person = await personOf(churchId, req.params.personId);
     // The other modules first (each idempotent): if one cannot, membership still holds the person and the staff

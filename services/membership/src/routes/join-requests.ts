@@ -33,7 +33,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const one = async (churchId: string, id: string, withContact = false) => toRequest((await joinRequestsWhere(app.db, churchId, byId(id)))[0]!, withContact);
 
-  app.post(BASE, { config: { access: anyUser }, schema: { body: JoinRequestCreate, response: { 200: JoinRequest } } }, async (req) => {
+  app.post(BASE, { config: { access: anyUser }, schema: { summary: 'Ask to join a group', body: JoinRequestCreate, response: { 200: JoinRequest } } }, async (req) => {
     const { churchId, personId } = req.auth;
     if (!personId) throw badRequest('groupId', 'Your account has no person in this church yet: open the church first');
     const group = await findGroup(app.db, churchId, req.body.groupId);
@@ -58,15 +58,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return one(churchId, id);
   });
 
-  app.get(`${BASE}/my`, { config: { access: anyUser }, schema: { response: { 200: JoinRequestList } } }, async (req) =>
+  app.get(`${BASE}/my`, { config: { access: anyUser }, schema: { summary: 'The caller’s requests to join groups', response: { 200: JoinRequestList } } }, async (req) =>
     req.auth.personId ? (await joinRequestsWhere(app.db, req.auth.churchId, ofPerson(req.auth.personId))).map((r) => toRequest(r)) : [],
   );
 
-  app.get(`${BASE}/pending`, { config: { access: requires('GroupMembers.Edit') }, schema: { response: { 200: JoinRequestList } } }, async (req) =>
+  app.get(`${BASE}/pending`, { config: { access: requires('GroupMembers.Edit') }, schema: { summary: 'Every pending request of the church', response: { 200: JoinRequestList } } }, async (req) =>
     (await joinRequestsWhere(app.db, req.auth.churchId, pendingOf())).map((r) => toRequest(r, true)),
   );
 
-  app.get(`${BASE}/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, response: { 200: JoinRequestList } } }, async (req) => {
+  app.get(`${BASE}/group/:groupId`, { config: { access: anyUser }, schema: { summary: 'A group’s pending requests', params: GroupParams, response: { 200: JoinRequestList } } }, async (req) => {
     if (!mayDecide(req, req.params.groupId)) throw unauthorized(`Missing permission: ${EDIT_MEMBERS} or leading the group`);
     return (await joinRequestsWhere(app.db, req.auth.churchId, pendingOf(req.params.groupId))).map((r) => toRequest(r, true));
   });
@@ -80,7 +80,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return request;
   };
 
-  app.post(`${BASE}/:id/approve`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: JoinRequest } } }, async (req) => {
+  app.post(`${BASE}/:id/approve`, { config: { access: anyUser }, schema: { summary: 'Approve a request: the person joins the group', params: IdParams, response: { 200: JoinRequest } } }, async (req) => {
     const { churchId } = req.auth;
     await app.db.transaction(async (tx) => {
       const request = await decidable(tx, req, req.params.id);
@@ -98,7 +98,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return one(churchId, req.params.id, true);
   });
 
-  app.post(`${BASE}/:id/decline`, { config: { access: anyUser }, schema: { params: IdParams, body: DeclineBody, response: { 200: JoinRequest } } }, async (req) => {
+  app.post(`${BASE}/:id/decline`, { config: { access: anyUser }, schema: { summary: 'Decline a request', params: IdParams, body: DeclineBody, response: { 200: JoinRequest } } }, async (req) => {
     const { churchId } = req.auth;
     await app.db.transaction(async (tx) => {
       const request = await decidable(tx, req, req.params.id);
@@ -117,7 +117,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // The person withdraws their own request (staff may too); a decided request stays as it was.
-  app.delete(`${BASE}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+  app.delete(`${BASE}/:id`, { config: { access: anyUser }, schema: { summary: 'Withdraw a pending request', params: IdParams, response: { 200: Empty } } }, async (req) => {
     const { churchId } = req.auth;
     await app.db.transaction(async (tx) => {
       const request = await findJoinRequest(tx, churchId, req.params.id);

@@ -55,17 +55,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     changes: { entityType: 'list' },
   });
 
-  app.get(BASE, { config: { access: requires('People.View') }, schema: { response: { 200: z.array(SavedList) } } }, async (req) =>
+  app.get(BASE, { config: { access: requires('People.View') }, schema: { summary: 'The saved lists the caller may see', response: { 200: z.array(SavedList) } } }, async (req) =>
     (await listsVisible(app.db, req.auth.churchId, me(req))).map(toList),
   );
 
-  app.get(`${BASE}/:id`, { config: { access: requires('People.View') }, schema: { params: IdParams, response: { 200: SavedList } } }, async (req) => {
+  app.get(`${BASE}/:id`, { config: { access: requires('People.View') }, schema: { summary: 'Read one saved list', params: IdParams, response: { 200: SavedList } } }, async (req) => {
     const [row] = await listsVisible(app.db, req.auth.churchId, me(req), req.params.id);
     if (!row) throw notFound('List');
     return toList(row);
   });
 
-  app.get(`${BASE}/:id/people`, { config: { access: requires('People.View') }, schema: { params: IdParams, response: { 200: PersonRecords } } }, async (req) => {
+  app.get(`${BASE}/:id/people`, { config: { access: requires('People.View') }, schema: { summary: 'The people a saved list finds now', params: IdParams, response: { 200: PersonRecords } } }, async (req) => {
     const [row] = await listsVisible(app.db, req.auth.churchId, me(req), req.params.id);
     if (!row) throw notFound('List');
     const rules = (row.list.rules as RuleGroup | null) ?? { match: 'all' as const, conditions: [] };
@@ -73,7 +73,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // The people a rules tree would find, before it is saved.
-  app.post(`${BASE}/preview`, { config: { access: requires('People.View') }, schema: { body: PreviewBody, response: { 200: PersonRecords } } }, (req) =>
+  app.post(`${BASE}/preview`, { config: { access: requires('People.View') }, schema: { summary: 'The people a list’s rules would find', body: PreviewBody, response: { 200: PersonRecords } } }, (req) =>
     evaluate(req, req.body.rules, req.body.householdInclusion),
   );
 }

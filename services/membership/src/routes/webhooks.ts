@@ -65,21 +65,21 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return id;
     });
 
-  app.get(`${BASE}/events`, { config: editSettings, schema: { response: { 200: EventCatalog } } }, async () => ({
+  app.get(`${BASE}/events`, { config: editSettings, schema: { summary: 'The events a webhook may subscribe to, by group', response: { 200: EventCatalog } } }, async () => ({
     groups: Object.fromEntries(Object.entries(EVENT_GROUPS).map(([k, v]) => [k, [...v]])),
     all: [...ALL_EVENTS],
   }));
 
-  app.get(BASE, { config: editSettings, schema: { response: { 200: z.array(WebhookOut) } } }, async (req) => (await listWebhooks(app.db, req.auth.churchId)).map((w) => toWebhook(w)));
+  app.get(BASE, { config: editSettings, schema: { summary: 'List the church’s webhooks', response: { 200: z.array(WebhookOut) } } }, async (req) => (await listWebhooks(app.db, req.auth.churchId)).map((w) => toWebhook(w)));
 
-  app.get(`${BASE}/:id`, { config: editSettings, schema: { params: IdParams, response: { 200: WebhookOut } } }, async (req) => {
+  app.get(`${BASE}/:id`, { config: editSettings, schema: { summary: 'Read one webhook', params: IdParams, response: { 200: WebhookOut } } }, async (req) => {
     const hook = await findWebhook(app.db, req.auth.churchId, req.params.id);
     if (!hook) throw notFound('Webhook');
     return toWebhook(hook);
   });
 
   // Create (the secret is answered this once) or update (the secret never leaves again).
-  app.post(BASE, { config: editSettings, schema: { body: WebhookSave, response: { 200: WebhookOut } } }, async (req) => {
+  app.post(BASE, { config: editSettings, schema: { summary: 'Create a webhook (its secret shown once) or update one', body: WebhookSave, response: { 200: WebhookOut } } }, async (req) => {
     const { churchId } = req.auth;
     const input = req.body;
     const connectorType = input.connectorType ?? 'standard';
@@ -103,7 +103,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  app.delete(`${BASE}/:id`, { config: editSettings, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+  app.delete(`${BASE}/:id`, { config: editSettings, schema: { summary: 'Delete a webhook and its deliveries', params: IdParams, response: { 200: Empty } } }, async (req) => {
     const { churchId } = req.auth;
     await app.db.transaction(async (tx) => {
       const gone = await deleteWebhook(tx, churchId, req.params.id);
@@ -113,7 +113,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return {};
   });
 
-  app.post(`${BASE}/:id/regenerate-secret`, { config: editSettings, schema: { params: IdParams, response: { 200: SecretOut } } }, async (req) => {
+  app.post(`${BASE}/:id/regenerate-secret`, { config: editSettings, schema: { summary: 'Replace a webhook’s signing secret (shown once)', params: IdParams, response: { 200: SecretOut } } }, async (req) => {
     const { churchId } = req.auth;
     const secret = newSecret();
     await app.db.transaction(async (tx) => {
@@ -123,19 +123,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { id: req.params.id, secret };
   });
 
-  app.get(`${BASE}/:id/deliveries`, { config: editSettings, schema: { params: IdParams, response: { 200: z.array(DeliveryOut) } } }, async (req) => {
+  app.get(`${BASE}/:id/deliveries`, { config: editSettings, schema: { summary: 'A webhook’s latest deliveries with every attempt', params: IdParams, response: { 200: z.array(DeliveryOut) } } }, async (req) => {
     if (!(await findWebhook(app.db, req.auth.churchId, req.params.id))) throw notFound('Webhook');
     return deliveriesOut(req.auth.churchId, await deliveriesOf(app.db, req.auth.churchId, req.params.id));
   });
 
-  app.get(`${BASE}/deliveries/:deliveryId`, { config: editSettings, schema: { params: DeliveryParams, response: { 200: DeliveryOut } } }, async (req) => {
+  app.get(`${BASE}/deliveries/:deliveryId`, { config: editSettings, schema: { summary: 'Read one delivery with its attempts', params: DeliveryParams, response: { 200: DeliveryOut } } }, async (req) => {
     const delivery = await findDelivery(app.db, req.auth.churchId, req.params.deliveryId);
     if (!delivery) throw notFound('Delivery');
     return (await deliveriesOut(req.auth.churchId, [delivery]))[0]!;
   });
 
   // The same message again (same `webhook-id`, so a receiver that saw it can tell), as a new delivery.
-  app.post(`${BASE}/deliveries/:deliveryId/redeliver`, { config: editSettings, schema: { params: DeliveryParams, response: { 200: DeliveryOut } } }, async (req) => {
+  app.post(`${BASE}/deliveries/:deliveryId/redeliver`, { config: editSettings, schema: { summary: 'Send a delivered message again', params: DeliveryParams, response: { 200: DeliveryOut } } }, async (req) => {
     const { churchId } = req.auth;
     const original = await findDelivery(app.db, churchId, req.params.deliveryId);
     if (!original) throw notFound('Delivery');
@@ -146,7 +146,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // A sample of one of the webhook's events (the one asked for, else its first), through the same queue.
-  app.post(`${BASE}/:id/test`, { config: editSettings, schema: { params: IdParams, body: TestBody, response: { 200: DeliveryOut } } }, async (req) => {
+  app.post(`${BASE}/:id/test`, { config: editSettings, schema: { summary: 'Send a sample event to a webhook', params: IdParams, body: TestBody, response: { 200: DeliveryOut } } }, async (req) => {
     const { churchId } = req.auth;
     const hook = await findWebhook(app.db, churchId, req.params.id);
     if (!hook) throw notFound('Webhook');

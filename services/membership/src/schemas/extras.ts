@@ -24,7 +24,6 @@ export const PickupSave = z.object({
   status: z.enum(['trusted', 'notAuthorized']).optional(),
   notes: z.string().trim().max(2000).nullish(),
 });
-export const HouseholdParams = z.object({ householdId: Id });
 
 /** A group tied to another module's record (B1Admin's plan type teams: contentType `planType`). */
 export const AssociatedGroup = z.object({ id: z.string(), churchId: z.string(), contentType: z.string(), contentId: z.string(), groupId: z.string(), settings: z.string().nullable() });

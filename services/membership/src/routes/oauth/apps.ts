@@ -22,13 +22,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const deps = membershipDeps(app);
   const base = '/membership/oauth';
 
-  app.get(`${base}/connections`, { config: { access: requires('Settings.Edit') }, schema: { response: { 200: z.array(Connection) } } }, async (req) =>
+  app.get(`${base}/connections`, { config: { access: requires('Settings.Edit') }, schema: { summary: 'The apps the caller has connected in the church', response: { 200: z.array(Connection) } } }, async (req) =>
     (await liveGrantsOf(app.db, req.auth.id, req.auth.churchId, clock.now())).map((g) => ({ ...g, clientName: g.clientName ?? g.clientId, scopes: g.scopes.join(' ') })),
   );
 
   // Revoking a connection ends its refresh token at once: the app can mint no new access token. An access token it
   // already holds runs out within its 12 hours (a per-grant revocation stamp is a change of the shared machinery).
-  app.delete(`${base}/connections/:id`, { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+  app.delete(`${base}/connections/:id`, { config: { access: requires('Settings.Edit') }, schema: { summary: 'Disconnect an app', params: IdParams, response: { 200: Empty } } }, async (req) => {
     const { churchId, id: userId } = req.auth;
     await app.db.transaction(async (tx) => {
       const grant = await revokeGrant(tx, userId, churchId, req.params.id, clock.now());
@@ -39,7 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Opened by a signed-in app; the code is 8 readable characters (a TV shows it), the provider returns to our callback.
-  app.post(`${base}/relay/sessions`, { config: { access: anyUser }, schema: { body: RelayCreate, response: { 200: RelaySession } } }, async (req) => {
+  app.post(`${base}/relay/sessions`, { config: { access: anyUser }, schema: { summary: 'Open a relay session for an outside provider’s sign-in', body: RelayCreate, response: { 200: RelaySession } } }, async (req) => {
     const sessionCode = randomCode(8);
     await insertRelaySession(app.db, {
       id: randomUUID(),
@@ -54,7 +54,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Polled without a token (B1Admin's getAnonymous): the session code is the secret. A completed session answers its
   // code once and is gone; an unknown or expired one is a 404.
-  app.get(`${base}/relay/sessions/:sessionCode`, { config: { access: 'public' }, schema: { params: RelayParams, response: { 200: RelayPoll } } }, async (req) => {
+  app.get(`${base}/relay/sessions/:sessionCode`, { config: { access: 'public' }, schema: { summary: 'Poll a relay session for the provider’s code', params: RelayParams, response: { 200: RelayPoll } } }, async (req) => {
     const code = req.params.sessionCode.toUpperCase();
     const session = await liveRelaySession(app.db, code, clock.now());
     if (!session) throw notFound('Session');
@@ -67,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Where the provider sends the person back (`?code&state=<sessionCode>`): a small page telling them to return to the app.
-  app.get(`${base}/relay/callback`, { config: { access: 'public' }, schema: { querystring: RelayCallbackQuery } }, async (req, reply) => {
+  app.get(`${base}/relay/callback`, { config: { access: 'public' }, schema: { summary: 'Where the provider returns the person after signing in', querystring: RelayCallbackQuery } }, async (req, reply) => {
     const { code, state, error } = req.query;
     let title = 'Signed in';
     let message = 'You can close this window and go back to the app.';
