@@ -8,6 +8,8 @@ export const doingSettings = z.object({
   /** where the provider's OAuth token endpoint lives (`/oauth/token` under it); defaults to LESSONS_API_BASE */
   LESSONS_OAUTH_BASE: z.string().url().optional(),
   LESSONS_CLIENT_ID: z.string().optional(),
+  /** sent as `client_secret` with the authorization-code exchange (B1Admin's PKCE sign-in) when set */
+  LESSONS_CLIENT_SECRET: z.string().optional(),
   /** the plan feed's external lesson-content venue feed (`/venues/public/feed/:contentId` under it) */
   LESSON_FEED_BASE_URL: z.string().url().default('https://api.lessons.church'),
   /** a content provider call that takes longer fails with 502 */

@@ -398,6 +398,8 @@ export const ContentProviderAuth = z.object({
   tokenType: z.string().nullable(),
   expiresAt: Stamp.nullable(),
   scopes: z.string().nullable(),
+  /** the same as `scopes`, under the name B1Admin's ContentProviderAuthHelper writes and reads */
+  scope: z.string().nullable(),
   hasAccessToken: z.boolean(),
   hasRefreshToken: z.boolean(),
 });
@@ -413,7 +415,18 @@ export const ContentProviderAuthSave = z.object({
   /** seconds from now, as OAuth token answers give it */
   expiresIn: z.number().int().min(0).max(10 * 365 * 86400).optional(),
   scopes: z.string().max(2000).nullish(),
+  /** B1Admin's name for `scopes` */
+  scope: z.string().max(2000).nullish(),
 });
+/** B1Admin's PKCE sign-in: the provider's code, exchanged here where the client secret is. */
+export const ExchangeBody = z.object({
+  ministryId: Id,
+  providerId: ProviderId,
+  code: z.string().trim().min(1).max(4000),
+  codeVerifier: z.string().trim().min(43, 'must be a PKCE code verifier (43 to 128 characters)').max(128),
+  redirectUri: z.url({ message: 'must be an absolute URL' }).max(2000),
+});
+export const RefreshBody = z.object({ ministryId: Id, providerId: ProviderId });
 export const ProxyBody = z.object({
   ministryId: Id,
   providerId: ProviderId,

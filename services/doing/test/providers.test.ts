@@ -16,8 +16,14 @@ const feed = {
 };
 const playlist = { messages: [{ name: 'Watch', files: [{ id: 'f1', name: 'Day one', url: 'https://cdn.example/d1-720.mp4', seconds: 90 }] }] };
 let mode: 'ok' | 'down' | 'requireFresh' = 'ok';
+const VERIFIER = 'v'.repeat(43);
 function lessons(req: FakeRequest): FakeAnswer {
   if (req.path === '/oauth/token') {
+    if (req.form.get('grant_type') === 'authorization_code') {
+      const good = req.form.get('code') === 'good-code' && req.form.get('code_verifier') === VERIFIER && req.form.get('redirect_uri') === 'https://admin.example/oauth' && req.form.get('client_secret') === 'shh';
+      if (!good) return { status: 400, body: { error: 'invalid_grant' } };
+      return { body: { access_token: 'signed-in-token', refresh_token: 'refresh-1', expires_in: 7200, token_type: 'Bearer', scope: 'lessons' } };
+    }
     if (req.form.get('grant_type') !== 'refresh_token' || req.form.get('refresh_token') !== 'refresh-1') return { status: 400, body: { error: 'invalid_grant' } };
     return { body: { access_token: 'fresh-token', refresh_token: 'refresh-2', expires_in: 3600, token_type: 'Bearer' } };
   }
@@ -35,7 +41,7 @@ beforeAll(async () => {
   base = server.url;
 });
 afterAll(() => server.close());
-const t = useDoing(() => ({ config: { LESSONS_API_BASE: base } }));
+const t = useDoing(() => ({ config: { LESSONS_API_BASE: base, LESSONS_CLIENT_SECRET: 'shh' } }));
 
 const auth = async (c: ReturnType<typeof makeChurch>, ministryId: string, body: Record<string, unknown>) => {
   const res = await call(t.app, 'POST', '/doing/contentProviderAuths', { token: c.token(), body: { ministryId, providerId: 'lessonschurch', ...body } });
@@ -67,6 +73,66 @@ describe('/doing/contentProviderAuths', () => {
     const [kept] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, saved.id));
     expect(t.app.deps.secrets.decrypt(kept!.refreshToken!)).toBe('secret-refresh');
     expect((await call(t.app, 'DELETE', `/doing/contentProviderAuths/${saved.id}`, { token })).statusCode).toBe(200);
+  });
+});
+
+describe('POST /doing/contentProviderAuths/exchange and /refresh (B1Admin:src/helpers/ContentProviderAuthHelper.ts)', () => {
+  const exchange = (c: ReturnType<typeof makeChurch>, body: Record<string, unknown>) =>
+    call(t.app, 'POST', '/doing/contentProviderAuths/exchange', { token: c.token(), body: { providerId: 'lessonschurch', code: 'good-code', codeVerifier: VERIFIER, redirectUri: 'https://admin.example/oauth', ...body } });
+
+  it('exchanges the PKCE code with the provider (client secret added here), keeps the tokens sealed and answers the record', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    const res = await exchange(c, { ministryId });
+    expect(res.statusCode).toBe(200);
+    // exchangeCode reads only that no `error` came back; getLinkedProviders reads providerId
+    expect(res.json()).toEqual({ id: expect.any(String), churchId: c.churchId, ministryId, providerId: 'lessonschurch', tokenType: 'Bearer', expiresAt: expect.any(String), scopes: 'lessons', scope: 'lessons', hasAccessToken: true, hasRefreshToken: true });
+    expect(res.body).not.toMatch(/signed-in-token|refresh-1/);
+    const grant = server.seen.filter((r) => r.path === '/oauth/token').at(-1)!;
+    expect(Object.fromEntries(grant.form)).toMatchObject({ grant_type: 'authorization_code', code: 'good-code', code_verifier: VERIFIER, redirect_uri: 'https://admin.example/oauth', client_secret: 'shh' });
+    const [row] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, res.json().id));
+    expect(t.app.deps.secrets.decrypt(row!.accessToken!)).toBe('signed-in-token');
+    // linking again replaces the ministry's record rather than adding one
+    const again = await exchange(c, { ministryId });
+    expect(again.json().id).toBe(res.json().id);
+    expect((await call(t.app, 'GET', `/doing/contentProviderAuths/ministry/${ministryId}`, { token: c.token() })).json()).toHaveLength(1);
+  });
+
+  it('answers 400 naming the field for a refused code, an unknown provider, a bad verifier; no record is made', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    const refused = await exchange(c, { ministryId, code: 'used-code' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0]).toMatchObject({ param: 'code', location: 'body' });
+    expect((await exchange(c, { ministryId, providerId: 'nope' })).json().errors[0].param).toBe('providerId');
+    expect((await exchange(c, { ministryId, codeVerifier: 'short' })).json().errors[0].param).toBe('codeVerifier');
+    expect((await exchange(c, { ministryId, redirectUri: 'not a url' })).json().errors[0].param).toBe('redirectUri');
+    expect((await call(t.app, 'GET', `/doing/contentProviderAuths/ministry/${ministryId}`, { token: c.token() })).json()).toEqual([]);
+  });
+
+  it('refreshes the ministry\'s tokens on request and answers the record; 404 without one, 409 without a refresh token', async () => {
+    const c = makeChurch();
+    const ministryId = randomUUID();
+    const refresh = (m: string, who = c) => call(t.app, 'POST', '/doing/contentProviderAuths/refresh', { token: who.token(), body: { ministryId: m, providerId: 'lessonschurch' } });
+    expect((await refresh(ministryId)).statusCode).toBe(404);
+    const saved = await auth(c, ministryId, { accessToken: 'old-token', refreshToken: 'refresh-1', expiresAt: '2020-01-01T00:00:00Z' });
+    const res = await refresh(ministryId);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: saved.id, hasAccessToken: true, hasRefreshToken: true });
+    expect(new Date(res.json().expiresAt).getTime()).toBeGreaterThan(Date.now());
+    const [row] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, saved.id));
+    expect(t.app.deps.secrets.decrypt(row!.accessToken!)).toBe('fresh-token');
+    expect((await refresh(ministryId, makeChurch())).statusCode).toBe(404);
+    const other = randomUUID();
+    await auth(c, other, { accessToken: 'public_api', refreshToken: '', scope: 'all' });
+    const none = await refresh(other);
+    expect([none.statusCode, none.json().errors[0]]).toEqual([409, 'This authorization has no refresh token; sign in to the provider again']);
+  });
+
+  it('stores B1Admin\'s `scope` as scopes (storeAuth for a provider without sign-in)', async () => {
+    const c = makeChurch();
+    const saved = await auth(c, randomUUID(), { accessToken: 'public_api', refreshToken: '', tokenType: 'none', expiresAt: '2036-01-01T00:00:00.000Z', scope: 'read' });
+    expect(saved).toMatchObject({ scopes: 'read', scope: 'read', tokenType: 'none', hasAccessToken: true, hasRefreshToken: false });
   });
 });
 

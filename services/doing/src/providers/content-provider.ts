@@ -9,6 +9,8 @@ export interface ProviderToken {
   tokenType?: string | null;
   /** null: the provider gave no lifetime */
   expiresAt: Date | null;
+  /** what the grant covers, when the provider says */
+  scopes?: string | null;
 }
 
 /** A file of a presentation or playlist. */
@@ -77,6 +79,11 @@ export interface ContentProvider {
   /** whether browsing needs the church's token (public catalogs work without one) */
   readonly requiresAuth: boolean;
   refresh(refreshToken: string): Promise<ProviderToken>;
+  /**
+   * the OAuth authorization-code grant with PKCE (RFC 6749 §4.1.3, RFC 7636): the code a sign-in page gave the
+   * app, exchanged server-side where the client secret is; absent when the provider has no such sign-in
+   */
+  exchangeCode?(code: string, codeVerifier: string, redirectUri: string): Promise<ProviderToken>;
   browse(path: string, token: string | null): Promise<ContentItem[]>;
   getPresentations(path: string, token: string | null): Promise<PresentationPlan>;
   getPlaylist(path: string, token: string | null, resolution?: number): Promise<ContentFile[]>;

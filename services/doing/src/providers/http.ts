@@ -5,7 +5,11 @@ import { ProviderUnauthorized } from './content-provider';
  * One JSON call to a provider's HTTP API with a timeout. A 401 is its own error (the proxy refreshes and
  * retries); any other failure, a timeout or a non-JSON answer is a 502 naming the provider.
  */
-export async function providerJson<T>(what: string, url: string, init: { method?: string; token?: string | null; form?: Record<string, string>; timeoutMs: number }): Promise<T> {
+export async function providerJson<T>(
+  what: string,
+  url: string,
+  init: { method?: string; token?: string | null; form?: Record<string, string>; timeoutMs: number; /** a 400 of the provider as the caller's own mistake */ onBadRequest?: () => Error },
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   let body: string | undefined;
@@ -22,6 +26,7 @@ export async function providerJson<T>(what: string, url: string, init: { method?
   }
   const text = await res.text();
   if (res.status === 401) throw new ProviderUnauthorized(`${what} refused the token`);
+  if (res.status === 400 && init.onBadRequest) throw init.onBadRequest();
   if (!res.ok) throw providerFailed(what, `answered ${res.status}`);
   try {
     return JSON.parse(text) as T;

@@ -45,6 +45,7 @@ export interface LessonsChurchOptions {
   apiBase: string;
   oauthBase?: string;
   clientId?: string;
+  clientSecret?: string;
   timeoutMs: number;
 }
 
@@ -96,29 +97,42 @@ export function lessonsChurch(opts: LessonsChurchOptions): ContentProvider & { v
     return { venueName: venue.name ?? '', items };
   };
 
+  /** One grant at the token endpoint (RFC 6749 §5.1 answer); `refused` words a 401 from it. */
+  const tokenGrant = async (grant: Record<string, string>, refused: string, what: string, onBadRequest?: () => Error): Promise<ProviderToken> => {
+    const form: Record<string, string> = { ...grant };
+    if (opts.clientId) form.client_id = opts.clientId;
+    if (opts.clientSecret && grant.grant_type === 'authorization_code') form.client_secret = opts.clientSecret;
+    const answer = await providerJson<{ access_token?: string; refresh_token?: string; expires_in?: number; token_type?: string; scope?: string }>(
+      WHAT,
+      `${(opts.oauthBase ?? base).replace(/\/+$/, '')}/oauth/token`,
+      { method: 'POST', form, timeoutMs: opts.timeoutMs, onBadRequest },
+    ).catch((err: unknown) => {
+      if (err instanceof ProviderUnauthorized) throw providerFailed(WHAT, refused);
+      throw err;
+    });
+    if (!answer.access_token) throw providerFailed(WHAT, `${what} answered no access token`);
+    return {
+      accessToken: answer.access_token,
+      refreshToken: answer.refresh_token ?? null,
+      tokenType: answer.token_type ?? 'Bearer',
+      expiresAt: answer.expires_in ? new Date(Date.now() + answer.expires_in * 1000) : null,
+      scopes: answer.scope ?? null,
+    };
+  };
+
   return {
     id: 'lessonschurch',
     name: WHAT,
     requiresAuth: false,
-    async refresh(refreshToken) {
-      const form: Record<string, string> = { grant_type: 'refresh_token', refresh_token: refreshToken };
-      if (opts.clientId) form.client_id = opts.clientId;
-      const answer = await providerJson<{ access_token?: string; refresh_token?: string; expires_in?: number; token_type?: string }>(
-        WHAT,
-        `${(opts.oauthBase ?? base).replace(/\/+$/, '')}/oauth/token`,
-        { method: 'POST', form, timeoutMs: opts.timeoutMs },
-      ).catch((err: unknown) => {
-        if (err instanceof ProviderUnauthorized) throw providerFailed(WHAT, 'refused the refresh token');
-        throw err;
-      });
-      if (!answer.access_token) throw providerFailed(WHAT, 'token refresh answered no access token');
-      return {
-        accessToken: answer.access_token,
-        refreshToken: answer.refresh_token ?? null,
-        tokenType: answer.token_type ?? 'Bearer',
-        expiresAt: answer.expires_in ? new Date(Date.now() + answer.expires_in * 1000) : null,
-      } satisfies ProviderToken;
-    },
+    refresh: (refreshToken) => tokenGrant({ grant_type: 'refresh_token', refresh_token: refreshToken }, 'refused the refresh token', 'token refresh'),
+    exchangeCode: (code, codeVerifier, redirectUri) =>
+      tokenGrant(
+        { grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: redirectUri },
+        'refused our client credentials (LESSONS_CLIENT_ID, LESSONS_CLIENT_SECRET)',
+        'the code exchange',
+        // invalid_grant (RFC 6749 §5.2): a used or expired code, or a verifier or address that does not match it
+        () => badRequest('code', 'was refused by the provider: it is used or expired, or the codeVerifier or redirectUri does not match it'),
+      ),
     async browse(path, token) {
       const parts = segments(path || '/lessons');
       if (parts.length === 4) {
