@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, notFound, saveRows, type Db, type Tx } from '@church/common';
+import type { FastifyRequest } from 'fastify';
+import { badRequest, notFound, reportChanges, saveRows, type Db, type ModuleName, type Queue, type Tx } from '@church/common';
 import { answers, forms, memberPermissions, questions } from '../db/schema';
 import {
   findPerson,
@@ -37,12 +38,13 @@ export function formsFor(db: Db, auth: Claims, archived: boolean): Promise<FormR
  * Batch save of forms. Updating needs Form access (edit level); a new standalone form (contentType
  * `form`) gives its creator an `admin` member permission, so an editor can reach the form they made.
  */
-export function saveForms(db: Db | Tx, auth: Claims, items: Row[]): Promise<FormRow[]> {
+export function saveForms(db: Db | Tx, auth: Claims, items: Row[], report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest }): Promise<FormRow[]> {
   return db.transaction(async (tx) => {
     const out: FormRow[] = [];
+    const changes: Parameters<typeof reportChanges>[1] = [];
     for (const item of items) {
-      if (item.id) await requireFormAccess(tx, auth, item.id as string, 'edit');
-      else if (!item.name) throw badRequest('name', 'name is required');
+      const before = item.id ? await requireFormAccess(tx, auth, item.id as string, 'edit') : undefined;
+      if (!item.id && !item.name) throw badRequest('name', 'name is required');
       const [row] = (await saveRows(tx, forms, auth.churchId, [item])) as FormRow[];
       if (!item.id && row!.contentType === 'form' && auth.personId) {
         await tx.insert(memberPermissions).values({
@@ -55,7 +57,9 @@ export function saveForms(db: Db | Tx, auth: Claims, items: Row[]): Promise<Form
         });
       }
       out.push(row!);
+      changes.push({ churchId: auth.churchId, entityType: 'form', entityId: row!.id, action: before ? 'updated' : 'created', before: before as Record<string, unknown> | undefined, after: row as Record<string, unknown> });
     }
+    if (report) await reportChanges(report.deps, changes, { req: report.req, tx });
     return out;
   });
 }

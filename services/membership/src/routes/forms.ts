@@ -39,7 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: editors }, schema: { body: batchOf(FormSave), response: { 200: FormList } } }, (req) =>
-    saveForms(app.db, req.auth, req.body),
+    saveForms(app.db, req.auth, req.body, { deps: app.deps, req }),
   );
 
   // A copy of a form the caller can read, for those who may make forms.

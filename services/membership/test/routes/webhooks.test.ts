@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { call, expectGuarded, fakeServer, type TestApp } from '@church/common/testing';
 import { startMembership, makeChurch } from '../setup';
+import { addForm } from './fixtures';
 
 // B1Admin:src/settings/components/WebhooksSection.tsx and WebhookEdit.tsx: the webhook list, the editor (events
 // catalog `groups`, the secret once on create, regenerate, send test) and the deliveries table.
@@ -185,6 +186,21 @@ describe('deliveries', () => {
     const [req] = receiver.seen;
     expect(() => new Webhook(res.json().secret).verify(req!.body, req!.headers as Record<string, string>)).not.toThrow();
     expect(() => new Webhook(hook.secret).verify(req!.body, req!.headers as Record<string, string>)).toThrow();
+  });
+
+  it('sends membership’s own events: a group created, a member added, a form submitted', async () => {
+    const c = await makeChurch(t);
+    await create(admin(c), { name: 'All', url: `${receiver.url}/all`, events: ['group.created', 'group.member.added', 'form.submission.created'] });
+    const [group] = (await call(t.app, 'POST', '/membership/groups', { token: c.token(['Groups.Edit']), body: [{ name: 'Choir' }] })).json();
+    await call(t.app, 'POST', '/membership/groupmembers', { token: c.token(['GroupMembers.Edit', 'GroupMembers.View']), body: [{ groupId: group.id, personId: c.personId }] });
+    const formId = await addForm(t, c.churchId, { contentType: 'form' });
+    const submitted = await call(t.app, 'POST', '/membership/formsubmissions', { token: c.token([]), body: [{ formId, answers: [] }] });
+    expect(submitted.statusCode).toBe(200);
+    await t.drain();
+    const events = receiver.seen.map((r) => (r.json as { event: string; data: Record<string, unknown> }));
+    expect(events.map((e) => e.event).sort()).toEqual(['form.submission.created', 'group.created', 'group.member.added']);
+    expect(events.find((e) => e.event === 'group.created')!.data).toMatchObject({ id: group.id, name: 'Choir' });
+    expect(events.find((e) => e.event === 'group.member.added')!.data).toMatchObject({ groupId: group.id, personId: c.personId });
   });
 
   it('formats Slack and Discord messages and refuses a test event the webhook does not carry', async () => {
