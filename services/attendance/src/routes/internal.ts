@@ -17,12 +17,15 @@ const PeopleQuery = Places.extend({
 const clean = <T extends Record<string, unknown>>(o: T) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
 
-/** Server-to-server (signed): what membership asks of attendance's data. */
+/**
+ * Server-to-server (signed): what membership asks of attendance's data. The answers are the shared contracts'
+ * (`attendanceInternal`); the bodies take what the contracts send and the forms a caller may write them in.
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/attendance/internal/people',
-    { config: { access: 'internal' }, schema: { body: PeopleQuery, response: { 200: z.object({ personIds: z.array(z.string()) }) } } },
+    { config: { access: 'internal' }, schema: { body: PeopleQuery, response: { 200: attendanceInternal.people.answer } } },
     async (req) => {
       const { churchId, categoryName, ...filter } = clean(req.body);
       if (categoryName && !filter.groupIds) throw badRequest('groupIds', 'send the groups of the category (attendance does not know group categories)');
@@ -32,7 +35,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(
     '/attendance/internal/groups',
-    { config: { access: 'internal' }, schema: { body: Places, response: { 200: z.object({ groupIds: z.array(z.string()) }) } } },
+    { config: { access: 'internal' }, schema: { body: Places, response: { 200: attendanceInternal.groups.answer } } },
     async (req) => {
       const { churchId, ...filter } = clean(req.body);
       return { groupIds: await groupsAtPlaces(app.db, churchId!, filter) };
