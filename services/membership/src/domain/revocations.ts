@@ -15,7 +15,10 @@ export async function revokeTokens(tx: DbOrTx, stamps: Array<{ userId: string; c
   if (!stamps.length) return [];
   const atMs = Date.now();
   const keyStamps: Array<{ userId: string; churchId: string }> = [];
-  for (const s of stamps) for (const key of await keysOfUsers(tx, [s.userId], s.churchId)) keyStamps.push({ userId: key.id, churchId: key.churchId });
+  // One look-up per church the stamps name (a role's holders are many users of one church).
+  const byChurch = new Map<string | null, string[]>();
+  for (const s of stamps) byChurch.set(s.churchId ?? null, [...(byChurch.get(s.churchId ?? null) ?? []), s.userId]);
+  for (const [churchId, userIds] of byChurch) for (const key of await keysOfUsers(tx, userIds, churchId)) keyStamps.push({ userId: key.id, churchId: key.churchId });
   const entries = [...stamps, ...keyStamps].map((s) => ({ userId: s.userId, churchId: s.churchId ?? null, at: atMs }));
   await tx.insert(tokenRevocations).values(entries.map((e) => ({ id: randomUUID(), userId: e.userId, churchId: e.churchId, atMs: e.at })));
   return entries;
