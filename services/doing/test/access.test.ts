@@ -21,13 +21,13 @@ const MINISTRY_RULE = [
 describe('every doing route', () => {
   it('is registered at its spec path, refuses callers without a valid token, and never fails for another church', async () => {
     const report = await expectRoutesGuarded(t.app, { params: { providerId: 'lessonschurch', action: 'accept' }, openToAnyUser: MINISTRY_RULE });
-    // 86 spec routes (4 public), the shared internal query route, and 20 routes the apps call besides the spec's:
+    // 86 spec routes (4 public), the shared internal query route, and 21 routes the apps call besides the spec's:
     // plans overview, autofill undo, notifyRange; assignments monthCounts, /:id/:action, signup and its delete;
-    // content provider auths exchange and refresh; plan item times (4); plan templates (5); scheduling preferences (2)
-    expect(report.total).toBe(107);
+    // content provider auths exchange and refresh; plan item times (5); plan templates (5); scheduling preferences (2)
+    expect(report.total).toBe(108);
     expect(report.public).toBe(4);
     expect(report.internal).toBe(1);
-    expect(report.guarded).toBe(102);
+    expect(report.guarded).toBe(103);
   });
 
   it('has every /doing route of routes.json', () => {

@@ -71,6 +71,7 @@ describe('contracts with the apps', () => {
     expect(saved).toMatchObject({ planItemId: item.id, timeId: time.id, excluded: true });
     expect(await ok(c, 'GET', `/doing/planItemTimes/planItem/${item.id}`)).toEqual([saved]);
     expect(await ok(c, 'GET', `/doing/planItemTimes/plan/${plan.id}`)).toEqual([saved]);
+    expect(await ok(c, 'GET', `/doing/planItemTimes/${saved.id}`)).toEqual(saved);
     // TimeEdit.tsx and PlanItemEdit.tsx keep only `service` times for the service order
     expect((await ok(c, 'GET', `/doing/times/plan/${plan.id}`))[0].serviceTimeType).toBe('service');
     expect(await ok(c, 'DELETE', `/doing/planItemTimes/${saved.id}`)).toEqual({});

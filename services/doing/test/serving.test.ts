@@ -288,6 +288,10 @@ describe('POST /doing/assignments/signup and DELETE /doing/assignments/signup/:i
 
     const twice = await call(t.app, 'POST', '/doing/assignments/signup', { token: c.token(), body: { positionId: pos.id } });
     expect([twice.statusCode, twice.json().errors[0]]).toEqual([409, 'Already signed up for this position']);
+    // declined, then taken again: the same assignment, Accepted
+    await call(t.app, 'POST', `/doing/assignments/decline/${mine.id}`, { token: c.token(), body: [] });
+    const back = await call(t.app, 'POST', '/doing/assignments/signup', { token: c.token(), body: { positionId: pos.id } });
+    expect(back.json()).toMatchObject({ id: mine.id, status: 'Accepted' });
     const someoneElse = await call(t.app, 'DELETE', `/doing/assignments/signup/${mine.id}`, { token: c.tokenOf(randomUUID()) });
     expect(someoneElse.statusCode).toBe(401);
     expect((await call(t.app, 'DELETE', `/doing/assignments/signup/${mine.id}`, { token: makeChurch().token() })).statusCode).toBe(404);

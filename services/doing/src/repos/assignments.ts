@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gte, inArray, lte, ne } from 'drizzle-orm';
+import { and, count, eq, gte, lte, ne } from 'drizzle-orm';
 import { badRequest, conflict, getRow, notFound, unauthorized, type Db, type DbOrTx } from '@church/common';
 import { assignments, plans, positions } from '../db/schema';
 
@@ -97,16 +97,18 @@ export async function signUp(db: Db, churchId: string, personId: string | null, 
     if (!found.position.allowSelfSignup) throw badRequest('positionId', 'this position does not take sign-ups');
     const deadline = signupDeadline(found.plan);
     if (deadline && Date.now() > deadline.getTime()) throw conflict('The sign-up deadline has passed');
-    const held = await tx
-      .select({ personId: assignments.personId })
+    const all = await tx
+      .select({ id: assignments.id, personId: assignments.personId, status: assignments.status })
       .from(assignments)
-      .where(and(eq(assignments.churchId, churchId), eq(assignments.positionId, positionId), inArray(assignments.status, HOLDING)));
+      .where(and(eq(assignments.churchId, churchId), eq(assignments.positionId, positionId)));
+    const held = all.filter((a) => HOLDING.includes(a.status));
     if (held.some((a) => a.personId === personId)) throw conflict('Already signed up for this position');
     if (held.length >= found.position.count) throw conflict('This position is full');
-    const [row] = await tx
-      .insert(assignments)
-      .values({ id: randomUUID(), churchId, planId: found.position.planId, positionId, personId, status: 'Accepted' })
-      .returning();
+    // Someone who had declined this position and now takes it: their assignment again, not a second one.
+    const declined = all.find((a) => a.personId === personId);
+    const [row] = declined
+      ? await tx.update(assignments).set({ status: 'Accepted', updatedAt: new Date() }).where(eq(assignments.id, declined.id)).returning()
+      : await tx.insert(assignments).values({ id: randomUUID(), churchId, planId: found.position.planId, positionId, personId, status: 'Accepted' }).returning();
     return row!;
   });
 }

@@ -75,7 +75,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // VolunteerSignup), and leaves it; the team's leaders hear of a sign-up.
   app.post(`${base}/signup`, { ...read, schema: { body: SignupBody, response: { 200: Assignment } } }, async (req) => {
     const row = await signUp(app.db, req.auth.churchId, req.auth.personId, req.body.positionId);
-    await app.deps.queue.enqueue(notifyTeamLeaders, { churchId: req.auth.churchId, assignmentId: row.id, status: 'SignedUp' }, { jobId: `notify-${row.id}-SignedUp` });
+    await app.deps.queue.enqueue(notifyTeamLeaders, { churchId: req.auth.churchId, assignmentId: row.id, status: 'SignedUp' }, { jobId: `notify-${row.id}-SignedUp-${row.updatedAt.getTime()}` });
     return row;
   });
   app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams } }, async (req) => {

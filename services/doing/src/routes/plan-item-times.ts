@@ -52,5 +52,5 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return saved;
     }),
   );
-  crud(app, { path: base, table: planItemTimes, item: PlanItemTime, save: PlanItemTimeSave, view: anyUser, edit: anyUser, only: ['delete'], name: 'Plan item time' });
+  crud(app, { path: base, table: planItemTimes, item: PlanItemTime, save: PlanItemTimeSave, view: anyUser, edit: anyUser, only: ['get', 'delete'], name: 'Plan item time' });
 }
