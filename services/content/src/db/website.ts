@@ -11,12 +11,20 @@ export { dataVersions } from '@church/common/tables';
 
 type Json = Record<string, unknown>;
 
+/**
+ * A church's website is its main site (`site_id` null) or one of its additional sites (membership's `sites`,
+ * each on its own sub-domain): pages, blocks, links and styles belong to one of them. Unique keys read a
+ * missing site as the zero id.
+ */
+const siteKey = (column: AnyPgColumn) => sql`coalesce(${column}, '00000000-0000-0000-0000-000000000000'::uuid)`;
+
 /** A page of the church website; `visibility` `everyone` is public, other values gate it. */
 export const pages = pgTable(
   'pages',
   {
     id: id(),
     churchId: churchId(),
+    siteId: uuid('site_id'),
     name: text('name'),
     url: text('url').notNull(),
     title: text('title'),
@@ -26,7 +34,7 @@ export const pages = pgTable(
     groupIds: jsonb('group_ids').$type<string[]>().notNull().default([]),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('pages_church_url_idx').on(t.churchId, t.url)],
+  (t) => [uniqueIndex('pages_church_site_url_idx').on(t.churchId, siteKey(t.siteId), t.url)],
 );
 
 /** A reusable section tree: a footer (`footerBlock`), an element group (`elementBlock`) or a section (`sectionBlock`). */
@@ -35,6 +43,7 @@ export const blocks = pgTable(
   {
     id: id(),
     churchId: churchId(),
+    siteId: uuid('site_id'),
     name: text('name'),
     blockType: text('block_type').notNull().default('elementBlock'),
     ...timestamps(),
@@ -90,6 +99,7 @@ export const links = pgTable(
   {
     id: id(),
     churchId: churchId(),
+    siteId: uuid('site_id'),
     category: text('category').notNull().default('website'),
     url: text('url'),
     linkType: text('link_type'),
@@ -104,22 +114,24 @@ export const links = pgTable(
   (t) => [index('links_church_category_idx').on(t.churchId, t.category, t.sort)],
 );
 
-/** One set of site styles per church. */
+/** One set of site styles per church and site. */
 export const globalStyles = pgTable(
   'global_styles',
   {
     id: id(),
     churchId: churchId(),
+    siteId: uuid('site_id'),
     fonts: text('fonts'),
     palette: text('palette'),
     typography: text('typography'),
     spacing: text('spacing'),
     borderRadius: text('border_radius'),
+    navStyles: text('nav_styles'),
     customCss: text('custom_css'),
     customJs: text('custom_js'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('global_styles_church_idx').on(t.churchId)],
+  (t) => [uniqueIndex('global_styles_church_site_idx').on(t.churchId, siteKey(t.siteId))],
 );
 
 /** A snapshot of a page's or a block's tree. */

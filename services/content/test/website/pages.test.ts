@@ -22,7 +22,7 @@ describe('POST /content/pages', () => {
   it('creates and updates in a batch, normalising urls and refusing a taken url with 400 naming url', async () => {
     const c = church();
     const [home, about] = await ok(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ url: '/', title: 'Home' }, { url: 'About-Us/', title: 'About' }] });
-    expect(home).toMatchObject({ id: expect.any(String), churchId: c.churchId, url: '/', title: 'Home', visibility: 'everyone', groupIds: [] });
+    expect(home).toMatchObject({ id: expect.any(String), churchId: c.churchId, siteId: null, url: '/', title: 'Home', visibility: 'everyone', groupIds: null });
     expect(about.url).toBe('/about-us');
     const clash = await call(t.app, 'POST', '/content/pages', { token: c.editor, body: { url: '/about-us/' } });
     expect(clash.statusCode).toBe(400);
@@ -127,7 +127,7 @@ describe('GET /content/pages/:churchId/tree', () => {
       metaDescription: null,
       layout: null,
       visibility: 'everyone',
-      groupIds: [],
+      groupIds: null,
       sections: [
         {
           zone: 'main',

@@ -132,3 +132,157 @@ describe('blocks in the site editor', () => {
     expect((await ok(t.app, 'GET', `/content/blocks/public/footer/${c.churchId}`)).map((s: Node) => s.zone)).toEqual(['siteFooter']);
   });
 });
+
+describe('adding a website page, as B1Admin does it', () => {
+  it('B1Admin:src/site/components/AddPageModal.tsx adds a page and its nav link; PagesPage lists them, PageEdit opens it, PageLinkEdit changes its settings', async () => {
+    const c = church();
+    // AddPageModal.handleSave (blank page, navigation mode): the page, then a link to its url.
+    const [page] = await ok(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ title: 'About Us', url: '/about-us' }] });
+    expect(page).toEqual({
+      id: expect.any(String),
+      churchId: c.churchId,
+      siteId: null,
+      name: null,
+      url: '/about-us',
+      title: 'About Us',
+      metaDescription: null,
+      layout: null,
+      visibility: 'everyone',
+      groupIds: null,
+    });
+    const [link] = await ok(t.app, 'POST', '/content/links', { token: c.editor, body: [{ text: 'About', url: page.url }] });
+    expect(link).toMatchObject({ category: 'website', text: 'About', url: '/about-us', sort: 1, siteId: null });
+
+    // PagesPage.loadData: PageHelper.loadPageTree reads id, title and url of each page; the nav links.
+    expect((await ok(t.app, 'GET', '/content/pages', { token: c.editor })).map((p: { id: string; title: string; url: string }) => [p.id, p.title, p.url])).toEqual([[page.id, 'About Us', '/about-us']]);
+    expect((await ok(t.app, 'GET', '/content/links?category=website', { token: c.editor })).map((l: { id: string }) => l.id)).toEqual([link.id]);
+
+    // PageEdit.loadData: the tree by id (no sections yet) and the styles.
+    const tree = await editorTree(c.churchId, page.id);
+    expect(tree).toMatchObject({ id: page.id, url: '/about-us', sections: [] });
+    expect(await ok(t.app, 'GET', '/content/globalStyles', { token: c.editor })).toMatchObject({ id: null, palette: expect.any(String) });
+
+    // A first section and element, then the public site shows the page by its url.
+    const [section] = await ok(t.app, 'POST', '/content/sections', { token: c.editor, body: [{ sort: 1, background: '#FFF', textColor: 'dark', pageId: page.id, zone: 'main' }] });
+    await ok(t.app, 'POST', '/content/elements', { token: c.editor, body: [{ sectionId: section.id, elementType: 'text', sort: 1, answersJSON: '{"text":"We are a church."}' }] });
+    const site = await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?url=/about-us`);
+    expect(site.sections[0].elements[0]).toMatchObject({ elementType: 'text', answers: { text: 'We are a church.' } });
+
+    // PageLinkEdit.onValid: the page posted back with its settings; groupIds as JSON text or null.
+    const groupId = crypto.randomUUID();
+    const [gated] = await ok(t.app, 'POST', '/content/pages', {
+      token: c.editor,
+      body: [{ ...page, title: 'About', url: '/about-us', layout: 'headerFooter', visibility: 'groups', metaDescription: null, groupIds: JSON.stringify([groupId]) }],
+    });
+    expect(gated).toMatchObject({ id: page.id, title: 'About', layout: 'headerFooter', visibility: 'groups', groupIds: JSON.stringify([groupId]) });
+    expect(JSON.parse((await ok(t.app, 'GET', `/content/pages/${page.id}`, { token: c.editor })).groupIds)).toEqual([groupId]);
+    const [open] = await ok(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ ...gated, visibility: 'everyone', groupIds: null }] });
+    expect(open).toMatchObject({ visibility: 'everyone', groupIds: null });
+
+    // A second page at a url already used is refused naming url.
+    const taken = await call(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ title: 'Again', url: '/about-us' }] });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json().errors[0]).toMatchObject({ param: '[0].url' });
+  });
+
+  it('saves new rows sent with id "" (pages, links, blocks, sections, elements, styles)', async () => {
+    const c = church();
+    const [page] = await ok(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ id: '', title: 'New', url: '/new', siteId: '' }] });
+    expect(page).toMatchObject({ id: expect.any(String), siteId: null, url: '/new' });
+    // B1Admin:src/site/PagesPage.tsx handleDrop adds a link with id "" and the selected site ("" for the main one).
+    const [link] = await ok(t.app, 'POST', '/content/links', {
+      token: c.editor,
+      body: [{ id: '', churchId: c.churchId, category: 'website', url: '/new-page', linkType: 'url', linkData: '', icon: '', text: 'New Link', sort: 0, parentId: undefined, siteId: '' }],
+    });
+    expect(link).toMatchObject({ id: expect.any(String), siteId: null, text: 'New Link', sort: 1 });
+    const [block] = await ok(t.app, 'POST', '/content/blocks', { token: c.editor, body: [{ id: '', name: 'Shared', blockType: 'elementBlock', siteId: '' }] });
+    expect(block).toMatchObject({ id: expect.any(String), siteId: null });
+    const [section] = await ok(t.app, 'POST', '/content/sections', { token: c.editor, body: [{ id: '', pageId: page.id, blockId: '', targetBlockId: '' }] });
+    const [element] = await ok(t.app, 'POST', '/content/elements', { token: c.editor, body: [{ id: '', sectionId: section.id, parentId: '', blockId: '', elementType: 'text', answersJSON: '' }] });
+    expect(element).toMatchObject({ id: expect.any(String), parentId: null, blockId: null, answers: {}, answersJSON: null });
+    const [styles] = await ok(t.app, 'POST', '/content/globalStyles', { token: c.editor, body: [{ id: '', palette: '{"accent":"#123456"}' }] });
+    expect(styles).toMatchObject({ id: expect.any(String), siteId: null, palette: '{"accent":"#123456"}' });
+  });
+});
+
+describe("a church's additional sites", () => {
+  it('B1Admin:src/helpers/PageHelper.ts lists the pages of the chosen site (?siteId=); each site has its own urls, and B1App reads a site by url and siteId', async () => {
+    const c = church();
+    const siteId = crypto.randomUUID();
+    const [main] = await ok(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ title: 'About', url: '/about' }] });
+    // AddPageModal with a site selected: the same url on another site is that site's own page.
+    const [other] = await ok(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ title: 'About the campus', url: '/about', siteId }] });
+    expect(other).toMatchObject({ siteId, url: '/about' });
+    expect((await ok(t.app, 'GET', '/content/pages', { token: c.editor })).map((p: { id: string }) => p.id)).toEqual([main.id]);
+    expect((await ok(t.app, 'GET', `/content/pages?siteId=${siteId}`, { token: c.editor })).map((p: { id: string }) => p.id)).toEqual([other.id]);
+    const clash = await call(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ title: 'x', url: '/about', siteId }] });
+    expect(clash.json().errors[0]).toMatchObject({ param: '[0].url' });
+    // Renaming keeps the page on its site (and checks the url there).
+    const [renamed] = await ok(t.app, 'POST', '/content/pages', { token: c.editor, body: [{ id: other.id, title: 'Campus', url: '/about' }] });
+    expect(renamed).toMatchObject({ siteId, title: 'Campus' });
+
+    // B1App:src/app/[sdSlug]/(public)/[pageSlug]/page.tsx reads /pages/:churchId/tree?url=&siteId=.
+    expect((await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?url=/about`)).title).toBe('About');
+    expect((await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?url=/about&siteId=${siteId}`)).title).toBe('Campus');
+    expect((await ok(t.app, 'GET', `/content/pages/public/${c.churchId}?siteId=${siteId}`)).map((p: { title: string }) => p.title)).toEqual(['Campus']);
+    // A copy stays on its site.
+    const copy = await ok(t.app, 'POST', `/content/pages/duplicate/${other.id}`, { token: c.editor });
+    expect(copy).toMatchObject({ siteId, url: '/about-copy' });
+  });
+
+  it('B1Admin:src/site/BlocksPage.tsx lists the shared and the site blocks; B1App reads the site footer, else the main one', async () => {
+    const c = church();
+    const siteId = crypto.randomUUID();
+    const [shared, mainFooter] = await ok(t.app, 'POST', '/content/blocks', { token: c.editor, body: [{ name: 'A shared', blockType: 'elementBlock' }, { name: 'B main footer', blockType: 'footerBlock' }] });
+    const [own] = await ok(t.app, 'POST', '/content/blocks', { token: c.editor, body: [{ name: 'C campus footer', blockType: 'footerBlock', siteId }] });
+    await ok(t.app, 'POST', '/content/sections', { token: c.editor, body: [{ blockId: mainFooter.id, background: 'main' }, { blockId: own.id, background: 'campus' }] });
+    expect((await ok(t.app, 'GET', '/content/blocks', { token: c.editor })).map((b: { id: string }) => b.id)).toEqual([shared.id, mainFooter.id]);
+    expect((await ok(t.app, 'GET', `/content/blocks?siteId=${siteId}`, { token: c.editor })).map((b: { id: string }) => b.id)).toEqual([shared.id, mainFooter.id, own.id]);
+    // StylesManager.getFooter picks the block of the site among the footer blocks it is given.
+    expect((await ok(t.app, 'GET', `/content/blocks/blockType/footerBlock?siteId=${siteId}`, { token: c.editor })).map((b: { siteId: string | null }) => b.siteId)).toEqual([null, siteId]);
+    expect((await ok(t.app, 'GET', `/content/blocks/public/footer/${c.churchId}?siteId=${siteId}`)).map((s: Node) => s.background)).toEqual(['campus']);
+    expect((await ok(t.app, 'GET', `/content/blocks/public/footer/${c.churchId}?siteId=${crypto.randomUUID()}`)).map((s: Node) => s.background)).toEqual(['main']);
+    expect((await ok(t.app, 'GET', `/content/blocks/public/footer/${c.churchId}`)).map((s: Node) => s.background)).toEqual(['main']);
+  });
+
+  it('B1Admin:src/site/PagesPage.tsx keeps each site its own navigation links, numbered apart', async () => {
+    const c = church();
+    const siteId = crypto.randomUUID();
+    await ok(t.app, 'POST', '/content/links', { token: c.editor, body: [{ text: 'Home', url: '/' }, { text: 'About', url: '/about' }] });
+    const [campus] = await ok(t.app, 'POST', '/content/links', { token: c.editor, body: [{ text: 'Campus home', url: '/', siteId }] });
+    expect(campus.sort).toBe(1);
+    expect((await ok(t.app, 'GET', '/content/links?category=website', { token: c.editor })).map((l: { text: string; sort: number }) => `${l.text}:${l.sort}`)).toEqual(['Home:1', 'About:2']);
+    expect((await ok(t.app, 'GET', `/content/links?category=website&siteId=${siteId}`, { token: c.editor })).map((l: { text: string }) => l.text)).toEqual(['Campus home']);
+    // B1App:src/helpers/ConfigHelper.ts reads the site's nav by /links/church/:churchId?category=&siteId=.
+    expect((await ok(t.app, 'GET', `/content/links/church/${c.churchId}?category=website&siteId=${siteId}`)).map((l: { text: string }) => l.text)).toEqual(['Campus home']);
+    await ok(t.app, 'DELETE', `/content/links/${campus.id}`, { token: c.editor });
+    expect((await ok(t.app, 'GET', '/content/links?category=website', { token: c.editor })).map((l: { sort: number }) => l.sort)).toEqual([1, 2]);
+  });
+
+  it('B1Admin:src/site/components/StylesManager.tsx saves the main styles, then forks them for a site; CssEdit and NavStyleEdit save customJS and navStyles', async () => {
+    const c = church();
+    const siteId = crypto.randomUUID();
+    // No styles yet: defaults without an id; the first save creates the main site's row.
+    const defaults = await ok(t.app, 'GET', '/content/globalStyles', { token: c.editor });
+    expect(defaults).toMatchObject({ id: null, siteId: null, navStyles: null, customJS: null });
+    const [main] = await ok(t.app, 'POST', '/content/globalStyles', { token: c.editor, body: [{ ...defaults, palette: '{"accent":"#111111"}' }] });
+    expect(main).toMatchObject({ id: expect.any(String), siteId: null, palette: '{"accent":"#111111"}' });
+    // A site without its own styles reads the main row (its id and site): prepareForSave drops the id and sets the site.
+    const inherited = await ok(t.app, 'GET', `/content/globalStyles?siteId=${siteId}`, { token: c.editor });
+    expect(inherited).toMatchObject({ id: main.id, siteId: null });
+    const { id: _id, ...forked } = inherited;
+    const [own] = await ok(t.app, 'POST', '/content/globalStyles', { token: c.editor, body: [{ ...forked, siteId, palette: '{"accent":"#222222"}' }] });
+    expect(own).toMatchObject({ siteId, palette: '{"accent":"#222222"}' });
+    expect(own.id).not.toBe(main.id);
+    expect((await ok(t.app, 'GET', `/content/globalStyles?siteId=${siteId}`, { token: c.editor })).id).toBe(own.id);
+    expect((await ok(t.app, 'GET', `/content/globalStyles/church/${c.churchId}?siteId=${siteId}`)).palette).toBe('{"accent":"#222222"}');
+    expect((await ok(t.app, 'GET', '/content/globalStyles', { token: c.editor })).palette).toBe('{"accent":"#111111"}');
+
+    // CssEdit changes customJS (the loaded customJs beside it is stale); NavStyleEdit sets navStyles.
+    const [css] = await ok(t.app, 'POST', '/content/globalStyles', { token: c.editor, body: [{ ...main, customCss: 'h1{color:red}', customJS: '<script>hi()</script>', customJs: null }] });
+    expect(css).toMatchObject({ id: main.id, customCss: 'h1{color:red}', customJS: '<script>hi()</script>', customJs: '<script>hi()</script>' });
+    const [nav] = await ok(t.app, 'POST', '/content/globalStyles', { token: c.editor, body: [{ ...css, navStyles: '{"linkColor":"#fff"}' }] });
+    expect(nav).toMatchObject({ navStyles: '{"linkColor":"#fff"}', customJS: '<script>hi()</script>' });
+    expect(await ok(t.app, 'GET', `/content/globalStyles/church/${c.churchId}`)).toMatchObject({ navStyles: '{"linkColor":"#fff"}', customJS: '<script>hi()</script>' });
+  });
+});

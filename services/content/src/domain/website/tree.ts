@@ -14,6 +14,7 @@ import {
   type Owner,
 } from '../../repos/website/tree';
 import type { TreeSectionInput } from '../../routes/website/schemas';
+import type { SiteId } from '../../repos/website/sites';
 import { treeWithJsonText } from './json-text';
 
 export const MAX_SECTIONS = 30;
@@ -35,18 +36,18 @@ export function checkLimits(list: TreeSectionInput[]): void {
 
 type PageRow = typeof pages.$inferSelect;
 
-/** 400 naming `url` when another page of the church has it. */
-export async function checkUrlFree(db: DbOrTx, churchId: string, url: string, exceptId?: string): Promise<void> {
-  const other = await pageByUrl(db, churchId, url);
+/** 400 naming `url` when another page of the same site of the church has it. */
+export async function checkUrlFree(db: DbOrTx, churchId: string, url: string, siteId: SiteId, exceptId?: string): Promise<void> {
+  const other = await pageByUrl(db, churchId, url, siteId);
   if (other && other.id !== exceptId) throw badRequest('url', `another page already uses ${url}`);
 }
 
-/** A free url for a copy: `/about-copy`, then `/about-copy-2` ... */
-export async function copyUrl(db: DbOrTx, churchId: string, url: string): Promise<string> {
+/** A free url of the site for a copy: `/about-copy`, then `/about-copy-2` ... */
+export async function copyUrl(db: DbOrTx, churchId: string, url: string, siteId: SiteId): Promise<string> {
   const base = `${url === '/' ? '/home' : url}-copy`;
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? base : `${base}-${n}`;
-    if (!(await pageByUrl(db, churchId, candidate))) return candidate;
+    if (!(await pageByUrl(db, churchId, candidate, siteId))) return candidate;
   }
 }
 
@@ -70,16 +71,17 @@ export function pageFields(page: PageRow) {
   return fields;
 }
 
-/** A page as the API answers it. */
+/** A page as the API answers it: `groupIds` as the JSON text the apps' page settings read (null when none). */
 export function pageAnswer(page: PageRow) {
-  return pageFields(page);
+  const { groupIds, ...fields } = pageFields(page);
+  return { ...fields, groupIds: groupIds.length ? JSON.stringify(groupIds) : null };
 }
 
 /** Creates a page with its whole tree in one transaction (import and the AI page). */
 export async function createPageWithTree(db: Db, churchId: string, input: Omit<PageRow, 'id' | 'churchId' | 'createdAt' | 'updatedAt'>, tree: TreeSectionInput[]) {
   checkLimits(tree);
   return db.transaction(async (tx) => {
-    await checkUrlFree(tx, churchId, input.url);
+    await checkUrlFree(tx, churchId, input.url, input.siteId);
     const [page] = await tx.insert(pages).values({ ...input, id: randomUUID(), churchId }).returning();
     await insertSections(tx, churchId, { pageId: page!.id }, tree);
     return pageTree(tx, page!);
@@ -90,8 +92,8 @@ export async function createPageWithTree(db: Db, churchId: string, input: Omit<P
 export async function replacePageTree(db: Db, churchId: string, pageId: string, fields: Partial<PageRow>, tree: TreeSectionInput[]) {
   checkLimits(tree);
   return db.transaction(async (tx) => {
-    await getRow(tx, pages, churchId, pageId, 'Page');
-    if (fields.url) await checkUrlFree(tx, churchId, fields.url, pageId);
+    const current = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
+    if (fields.url) await checkUrlFree(tx, churchId, fields.url, fields.siteId === undefined ? current.siteId : fields.siteId, pageId);
     const [page] = Object.keys(fields).length
       ? await tx.update(pages).set({ ...fields, updatedAt: new Date() }).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId))).returning()
       : await tx.select().from(pages).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId)));
@@ -106,7 +108,7 @@ export async function duplicatePage(db: Db, churchId: string, pageId: string) {
   return db.transaction(async (tx) => {
     const page = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
     const tree = toInput(await loadSections(tx, churchId, { pageId }));
-    const url = await copyUrl(tx, churchId, page.url);
+    const url = await copyUrl(tx, churchId, page.url, page.siteId);
     const [copy] = await tx
       .insert(pages)
       .values({ ...pageFields(page), id: randomUUID(), churchId, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name })

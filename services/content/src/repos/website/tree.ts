@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { blocks, elements, pages, sections } from '../../db/website';
 import type { TreeElementInput, TreeSectionInput } from '../../routes/website/schemas';
+import { ofSite, ofSiteOrMain, type SiteId } from './sites';
 
 export type SectionRow = typeof sections.$inferSelect;
 export type ElementRow = typeof elements.$inferSelect;
@@ -86,7 +87,7 @@ export async function loadRenderedSections(db: DbOrTx, churchId: string, owner: 
   return own.flatMap((s) => (s.targetBlockId ? ofBlock(s.targetBlockId).map((b) => ({ ...b, zone: s.zone })) : [{ ...s, elements: expand(s.elements) }]));
 }
 
-const INTERNAL = ['id', 'churchId', 'pageId', 'blockId', 'sectionId', 'parentId', 'targetBlockId'];
+const INTERNAL = ['id', 'churchId', 'siteId', 'pageId', 'blockId', 'sectionId', 'parentId', 'targetBlockId'];
 
 /** A tree without internal ids (url fetches of the public tree). */
 export function stripIds<T>(value: T): T {
@@ -247,12 +248,19 @@ export async function insertElements(tx: DbOrTx, churchId: string, sectionId: st
   return rows.filter((r) => r.parentId === parentId).map((r) => r.id!);
 }
 
-export async function pageByUrl(db: DbOrTx, churchId: string, url: string) {
-  const [row] = await db.select().from(pages).where(and(eq(pages.churchId, churchId), eq(pages.url, url))).limit(1);
+/** The page of a site (the main site when none is given) at a url. */
+export async function pageByUrl(db: DbOrTx, churchId: string, url: string, siteId?: SiteId) {
+  const [row] = await db.select().from(pages).where(and(eq(pages.churchId, churchId), ofSite(pages.siteId, siteId), eq(pages.url, url))).limit(1);
   return row;
 }
 
-export async function firstBlockOfType(db: DbOrTx, churchId: string, blockType: string) {
-  const [row] = await db.select().from(blocks).where(and(eq(blocks.churchId, churchId), eq(blocks.blockType, blockType))).orderBy(asc(blocks.createdAt)).limit(1);
+/** The oldest block of a type of a site, else of the main site (a site without its own footer shows the main one). */
+export async function firstBlockOfType(db: DbOrTx, churchId: string, blockType: string, siteId?: SiteId) {
+  const [row] = await db
+    .select()
+    .from(blocks)
+    .where(and(eq(blocks.churchId, churchId), eq(blocks.blockType, blockType), ofSiteOrMain(blocks.siteId, siteId)))
+    .orderBy(sql`${blocks.siteId} is null`, asc(blocks.createdAt), asc(blocks.id))
+    .limit(1);
   return row;
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { batchOf, crud, deleteRow, getRow, Id, IdParams, listRows, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks } from '../../db/website';
 import { blockTree } from '../../domain/website/tree';
 import { firstBlockOfType } from '../../repos/website/tree';
-import { Block, BlockSave, TreeAnswer } from './schemas';
+import { ofSiteOrMain } from '../../repos/website/sites';
+import { Block, BlockSave, SiteQuery, TreeAnswer } from './schemas';
 
 const base = '/content/blocks';
 const edit = requires('Content.Edit');
@@ -14,7 +15,14 @@ const edit = requires('Content.Edit');
 /** `/content/blocks`: reusable section trees (footers, element groups, converted sections). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  crud(app, { path: base, table: blocks, item: Block, save: BlockSave, view: anyUser, edit, only: ['list', 'get'], orderBy: [asc(blocks.name), asc(blocks.id)] });
+  crud(app, { path: base, table: blocks, item: Block, save: BlockSave, view: anyUser, edit, only: ['get'] });
+
+  // A site's blocks are its own and the main site's (shared); without `siteId`, the main site's.
+  const ofSiteBlocks = (churchId: string, siteId: string | undefined, where?: SQL) =>
+    listRows(app.db, blocks, churchId, { where: and(ofSiteOrMain(blocks.siteId, siteId), where), orderBy: [asc(blocks.name), asc(blocks.id)] });
+  app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Block) } } }, async (req) =>
+    ofSiteBlocks(req.auth.churchId, req.query.siteId) as never,
+  );
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(BlockSave), response: { 200: z.array(Block) } } }, async (req) =>
     app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)) as never,
@@ -27,8 +35,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/blockType/:blockType`,
-    { config: { access: anyUser }, schema: { params: z.object({ blockType: z.string().max(100) }), response: { 200: z.array(Block) } } },
-    async (req) => listRows(app.db, blocks, req.auth.churchId, { where: eq(blocks.blockType, req.params.blockType), orderBy: [asc(blocks.name), asc(blocks.id)] }) as never,
+    { config: { access: anyUser }, schema: { params: z.object({ blockType: z.string().max(100) }), querystring: SiteQuery, response: { 200: z.array(Block) } } },
+    async (req) => ofSiteBlocks(req.auth.churchId, req.query.siteId, eq(blocks.blockType, req.params.blockType)) as never,
   );
 
   app.get(
@@ -38,11 +46,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   // The site's footer as B1App's page footer renders it: the footer block's sections (zone `siteFooter`) with
-  // their elements; a site without a footer block gets none (and B1App draws its default footer).
-  app.get(`${base}/public/footer/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: TreeAnswer } } }, async (req) => {
-    const block = await firstBlockOfType(app.db, req.params.churchId, 'footerBlock');
+  // their elements (a site's own footer, else the main site's); none without one (B1App draws its default).
+  app.get(
+    `${base}/public/footer/:churchId`,
+    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), querystring: SiteQuery, response: { 200: TreeAnswer } } },
+    async (req) => {
+    const block = await firstBlockOfType(app.db, req.params.churchId, 'footerBlock', req.query.siteId);
     if (!block) return [];
     return (await blockTree(app.db, block)).sections.map((s) => ({ ...s, zone: 'siteFooter' }));
-  });
+    },
+  );
 }
 

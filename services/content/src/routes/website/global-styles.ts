@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { batchOf, deleteRow, Id, IdParams, notFound, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { globalStyles } from '../../db/website';
-import { GlobalStyle, GlobalStyleSave } from './schemas';
+import { ofSite, ofSiteOrMain } from '../../repos/website/sites';
+import { GlobalStyle, GlobalStyleSave, SiteQuery } from './schemas';
 
 const base = '/content/globalStyles';
 const edit = requires('Content.Edit');
@@ -17,42 +18,64 @@ export const DEFAULT_STYLES = {
   typography: null,
   spacing: null,
   borderRadius: null,
+  navStyles: null,
   customCss: null,
   customJs: null,
 };
 
-async function stylesOf(db: DbOrTx, churchId: string) {
-  const [row] = await db.select().from(globalStyles).where(eq(globalStyles.churchId, churchId)).limit(1);
-  return row ?? { id: null, churchId, ...DEFAULT_STYLES };
+type StylesRow = typeof globalStyles.$inferSelect;
+
+/** Styles as answered: `customJs` also under the apps' name `customJS`. */
+const answer = (row: Omit<StylesRow, 'id' | 'createdAt' | 'updatedAt'> & { id: string | null }) => {
+  const { createdAt: _c, updatedAt: _u, ...fields } = row as StylesRow;
+  return { ...fields, customJS: row.customJs };
+};
+
+/**
+ * The styles of a site: its own row, else the main site's (with that row's id and site, so the staff app
+ * saves a copy for the site instead of changing the main one), else the defaults (no id).
+ */
+async function stylesOf(db: DbOrTx, churchId: string, siteId: string | undefined) {
+  const [row] = await db
+    .select()
+    .from(globalStyles)
+    .where(and(eq(globalStyles.churchId, churchId), ofSiteOrMain(globalStyles.siteId, siteId)))
+    .orderBy(sql`${globalStyles.siteId} is null`)
+    .limit(1);
+  return answer(row ?? { id: null, churchId, siteId: null, ...DEFAULT_STYLES });
 }
 
-/** `/content/globalStyles`: one set of site styles per church, defaults when none is saved. */
+/** `/content/globalStyles`: one set of site styles per church and site, defaults when none is saved. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: GlobalStyle } } }, async (req) =>
-    stylesOf(app.db, req.params.churchId),
+  app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) =>
+    stylesOf(app.db, req.params.churchId, req.query.siteId),
   );
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: GlobalStyle } } }, async (req) => stylesOf(app.db, req.auth.churchId));
+  app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) => stylesOf(app.db, req.auth.churchId, req.query.siteId));
 
-  // One row per church: a save without an id updates the church's styles when it has them.
+  // One row per church and site: a save with an id changes that row; without, the site's row when it has one.
   app.post(base, { config: { access: edit }, schema: { body: batchOf(GlobalStyleSave), response: { 200: z.array(GlobalStyle) } } }, async (req) => {
     const churchId = req.auth.churchId;
     return app.db.transaction(async (tx) => {
       const out = [];
       for (const { id, ...fields } of req.body) {
-        const [existing] = await tx.select().from(globalStyles).where(eq(globalStyles.churchId, churchId)).limit(1);
-        if (id && existing?.id !== id) throw notFound('Global styles');
+        const [existing] = id
+          ? await tx.select().from(globalStyles).where(and(eq(globalStyles.churchId, churchId), eq(globalStyles.id, id))).limit(1)
+          : await tx.select().from(globalStyles).where(and(eq(globalStyles.churchId, churchId), ofSite(globalStyles.siteId, fields.siteId))).limit(1);
+        if (id && !existing) throw notFound('Global styles');
         if (existing) {
+          // A set of styles stays with its site.
+          const { siteId: _site, ...changes } = fields;
           const [row] = await tx
             .update(globalStyles)
-            .set({ ...fields, updatedAt: new Date() })
+            .set({ ...changes, updatedAt: new Date() })
             .where(and(eq(globalStyles.churchId, churchId), eq(globalStyles.id, existing.id)))
             .returning();
-          out.push(row!);
+          out.push(answer(row!));
         } else {
           const [row] = await tx.insert(globalStyles).values({ ...DEFAULT_STYLES, ...fields, id: randomUUID(), churchId }).returning();
-          out.push(row!);
+          out.push(answer(row!));
         }
       }
       return out;

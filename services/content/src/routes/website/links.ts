@@ -19,7 +19,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   app.get(base, { config: { access: anyUser }, schema: { querystring: CategoryQuery, response: { 200: Links } } }, async (req) =>
-    listLinks(app.db, req.auth.churchId, req.query.category),
+    listLinks(app.db, req.auth.churchId, req.query.siteId, req.query.category),
   );
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Link } } }, async (req) =>
     getRow(app.db, links, req.auth.churchId, req.params.id, 'Link') as never,
@@ -32,7 +32,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const { churchId } = req.params;
       if (churchId.toLowerCase() !== req.auth.churchId.toLowerCase()) return [];
-      const rows = await listLinks(app.db, churchId, req.query.category);
+      const rows = await listLinks(app.db, churchId, req.query.siteId, req.query.category);
       const groupsOf = groupsMemo(app, churchId);
       const seen = await Promise.all(rows.map((r) => satisfiesGate(app, churchId, r, req.auth, groupsOf)));
       return rows.filter((_, i) => seen[i]);
@@ -40,30 +40,32 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
   // Anonymous visitors see only links open to everyone.
   app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: CategoryQuery, response: { 200: Links } } }, async (req) =>
-    listLinks(app.db, req.params.churchId, req.query.category, true),
+    listLinks(app.db, req.params.churchId, req.query.siteId, req.query.category, true),
   );
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(LinkSave), response: { 200: Links } } }, async (req) => {
     const churchId = req.auth.churchId;
     return app.db.transaction(async (tx) => {
       const saved: LinkRow[] = [];
-      const categories = new Set<string>();
+      // The lists to renumber: each category of each site touched.
+      const lists = new Map<string, { category: string; siteId: string | null }>();
+      const touch = (r: LinkRow) => lists.set(`${r.siteId ?? ''}\n${r.category}`, { category: r.category, siteId: r.siteId });
       for (const { id, ...fields } of req.body) {
         let row: LinkRow | undefined;
         if (id) {
           const old = (await findRow(tx, links, churchId, id)) as LinkRow | undefined;
           if (!old) throw notFound('Link');
-          categories.add(old.category);
+          touch(old);
           [row] = await tx.update(links).set(fields).where(and(eq(links.churchId, churchId), eq(links.id, id))).returning();
         } else {
           const category = fields.category ?? 'website';
-          const sort = fields.sort ?? (await nextLinkSort(tx, churchId, category));
+          const sort = fields.sort ?? (await nextLinkSort(tx, churchId, category, fields.siteId ?? null));
           [row] = await tx.insert(links).values({ ...fields, category, sort, id: randomUUID(), churchId }).returning();
         }
-        categories.add(row!.category);
+        touch(row!);
         saved.push(row!);
       }
-      for (const category of categories) await renumberLinks(tx, churchId, category);
+      for (const { category, siteId } of lists.values()) await renumberLinks(tx, churchId, category, siteId);
       const fresh = new Map((await rowsByIds(tx, links, churchId, saved.map((r) => r.id))).map((r) => [r.id, r as LinkRow]));
       return saved.map((r) => fresh.get(r.id) ?? r).sort((a, b) => a.category.localeCompare(b.category) || a.sort - b.sort);
     });
@@ -74,7 +76,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await app.db.transaction(async (tx) => {
       const row = (await getRow(tx, links, churchId, req.params.id, 'Link')) as LinkRow;
       await deleteRow(tx, links, churchId, row.id);
-      await renumberLinks(tx, churchId, row.category);
+      await renumberLinks(tx, churchId, row.category, row.siteId);
     });
     return {};
   });

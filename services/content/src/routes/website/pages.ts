@@ -2,17 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, deleteRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
 import { satisfiesGate } from '../../domain/website/visibility';
-import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageTree, replacePageTree } from '../../domain/website/tree';
+import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, replacePageTree } from '../../domain/website/tree';
+import { ofSite } from '../../repos/website/sites';
 import { serialized } from '../../kept';
-import { AiPageBody, ImportTreeBody, Page, PageSave, TreeAnswer } from './schemas';
+import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer } from './schemas';
+
+type PageRow = typeof pages.$inferSelect;
 
 const base = '/content/pages';
 const edit = requires('Content.Edit');
 const ChurchParams = z.object({ churchId: Id });
-const TreeQuery = z.object({ url: z.string().trim().min(1).max(500).optional(), id: Id.optional() });
+const TreeQuery = SiteQuery.extend({ url: z.string().trim().min(1).max(500).optional(), id: Id.optional() });
 const PublicPage = z.array(z.object({ url: z.string(), title: z.string().nullable(), metaDescription: z.string().nullable() }));
 
 /** `/content/pages`: pages, their whole trees (public, kept per data version), copies, imports. */
@@ -26,16 +29,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     { config: { access: 'public' }, schema: { params: ChurchParams, querystring: TreeQuery, response: { 200: TreeAnswer } } },
     async (req, reply) => {
       const { churchId } = req.params;
-      const { url, id } = req.query;
+      const { url, id, siteId } = req.query;
       if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
-      const key = url ? `url\n${normalizeUrl(url)}` : `id\n${id}`;
+      // By url, the page of the site asked for (the main site when none is); by id, whichever site it is of.
+      const key = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `id\n${id}`;
       // One version read serves the gate and the body.
       const version = await app.deps.snapshots.version(churchId);
       const gate = await app.deps.snapshots.value(
         `page-gate\n${churchId}\n${key}`,
         version,
         async () => {
-          const where = url ? eq(pages.url, normalizeUrl(url)) : eq(pages.id, id!);
+          const where = url ? and(ofSite(pages.siteId, siteId), eq(pages.url, normalizeUrl(url))) : eq(pages.id, id!);
           const [row] = await app.db.select({ id: pages.id, visibility: pages.visibility, groupIds: pages.groupIds }).from(pages).where(and(eq(pages.churchId, churchId), where)).limit(1);
           return row ?? null;
         },
@@ -50,19 +54,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PublicPage } } }, async (req) =>
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: PublicPage } } }, async (req) =>
     app.db
       .select({ url: pages.url, title: pages.title, metaDescription: pages.metaDescription })
       .from(pages)
-      .where(and(eq(pages.churchId, req.params.churchId), eq(pages.visibility, 'everyone')))
+      .where(and(eq(pages.churchId, req.params.churchId), ofSite(pages.siteId, req.query.siteId), eq(pages.visibility, 'everyone')))
       .orderBy(asc(pages.url)),
   );
 
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Page) } } }, async (req) =>
-    listRows(app.db, pages, req.auth.churchId, { orderBy: asc(pages.url) }) as never,
+  // The pages of one site (B1Admin's page list and its helpers: `?siteId=` for an additional site).
+  app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) =>
+    (await listRows(app.db, pages, req.auth.churchId, { where: ofSite(pages.siteId, req.query.siteId), orderBy: asc(pages.url) })).map((p) => pageAnswer(p as PageRow)),
   );
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) =>
-    getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page') as never,
+    pageAnswer((await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow),
   );
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) => {
@@ -71,17 +76,22 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!item.id && !item.url) throw badRequest(itemParam(req, i, 'url'), 'is required');
       return { ...item, url: item.url ? normalizeUrl(item.url) : undefined };
     });
-    const urls = items.map((x) => x.url).filter(Boolean);
-    const dup = urls.find((u, i) => urls.indexOf(u) !== i);
-    if (dup) throw badRequest(itemParam(req, urls.lastIndexOf(dup), 'url'), `${dup} is given twice`);
     return app.db.transaction(async (tx) => {
+      // A url is unique within its site: the one given, else the page's own.
+      const claimed = new Set<string>();
       for (const [i, item] of items.entries()) {
-        if (item.url) await checkUrlFree(tx, churchId, item.url, item.id).catch(() => {
+        if (!item.url) continue;
+        const old = item.id ? ((await findRow(tx, pages, churchId, item.id)) as PageRow | undefined) : undefined;
+        const siteId = item.siteId === undefined ? (old?.siteId ?? null) : item.siteId;
+        const key = `${siteId ?? ''}\n${item.url}`;
+        if (claimed.has(key)) throw badRequest(itemParam(req, i, 'url'), `${item.url} is given twice`);
+        claimed.add(key);
+        await checkUrlFree(tx, churchId, item.url, siteId, item.id).catch(() => {
           throw badRequest(itemParam(req, i, 'url'), `another page already uses ${item.url}`);
         });
       }
-      return saveRows(tx, pages, churchId, items);
-    }) as never;
+      return (await saveRows(tx, pages, churchId, items)).map((p) => pageAnswer(p as PageRow));
+    });
   });
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
@@ -102,13 +112,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(`${base}/temp/ai`, { config: { access: edit }, schema: { body: AiPageBody, response: { 200: TreeAnswer } } }, async (req) => {
     const { sections, id, ...fields } = req.body;
     const input = pageInput({ ...fields, url: normalizeUrl(fields.url) });
-    if (id) return replacePageTree(app.db, req.auth.churchId, id, input, sections);
+    if (id) {
+      // A page keeps its site unless one is given.
+      const { siteId: _site, ...kept } = input;
+      return replacePageTree(app.db, req.auth.churchId, id, fields.siteId === undefined ? kept : input, sections);
+    }
     return createPageWithTree(app.db, req.auth.churchId, input, sections);
   });
 }
 
 function pageInput(fields: Omit<z.output<typeof ImportTreeBody>, 'sections'>) {
   return {
+    siteId: fields.siteId ?? null,
     url: fields.url,
     name: fields.name ?? fields.title ?? null,
     title: fields.title ?? null,

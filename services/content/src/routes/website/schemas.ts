@@ -15,28 +15,45 @@ const JsonTextOut = { answersJSON: z.string().nullable(), stylesJSON: z.string()
 
 export const Visibility = z.enum(['everyone', 'visitors', 'members', 'staff', 'groups']);
 
+/** The groups of a `groups` gate: a list of ids, or the apps' JSON text of one (`'["…"]'`); null or empty is none. */
+const GroupIdsIn = z.preprocess((v) => {
+  if (v === null || v === '') return [];
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}, z.array(Id).max(200));
+
+/** Which of the church's websites: one of its additional sites, or (absent) its main site. */
+export const SiteQuery = z.object({ siteId: Id.optional() });
+
 // ---- pages, sections, elements, blocks
 
 export const Page = z.object({
   id: z.string(),
   churchId: z.string(),
+  siteId: z.string().nullable(),
   name: z.string().nullable(),
   url: z.string(),
   title: z.string().nullable(),
   metaDescription: z.string().nullable(),
   layout: z.string().nullable(),
   visibility: z.string(),
-  groupIds: z.array(z.string()),
+  /** JSON text of the ids, as the page settings dialog reads and writes it; null when none */
+  groupIds: z.string().nullable(),
 });
 export const PageSave = z.object({
   id: Id.optional(),
+  siteId: Id.nullish(),
   name: OptText(255),
   url: Text(500).min(1, 'is required').optional(),
   title: OptText(500),
   metaDescription: OptText(2000),
   layout: OptText(100),
   visibility: Visibility.optional(),
-  groupIds: z.array(Id).max(200).optional(),
+  groupIds: GroupIdsIn.optional(),
 });
 
 export const Section = z.object({
@@ -97,9 +114,10 @@ export const ElementSave = jsonTextInput(z.object({
   animations: JsonObject.optional(),
 }));
 
-export const Block = z.object({ id: z.string(), churchId: z.string(), name: z.string().nullable(), blockType: z.string() });
+export const Block = z.object({ id: z.string(), churchId: z.string(), siteId: z.string().nullable(), name: z.string().nullable(), blockType: z.string() });
 export const BlockSave = z.object({
   id: Id.optional(),
+  siteId: Id.nullish(),
   name: OptText(255),
   blockType: z.enum(['footerBlock', 'elementBlock', 'sectionBlock']).optional(),
 });
@@ -139,13 +157,14 @@ export const TreeSectionIn = z.object({
 export type TreeSectionInput = z.output<typeof TreeSectionIn>;
 const TreeSections = z.array(TreeSectionIn).max(30, 'at most 30 sections');
 export const ImportTreeBody = z.object({
+  siteId: Id.nullish(),
   title: OptText(500),
   name: OptText(255),
   url: Text(500).min(1, 'is required'),
   metaDescription: OptText(2000),
   layout: OptText(100),
   visibility: Visibility.optional(),
-  groupIds: z.array(Id).max(200).optional(),
+  groupIds: GroupIdsIn.optional(),
   sections: TreeSections.default([]),
 });
 /** The AI page: the same tree, optionally replacing the content of an existing page (`id`). */
@@ -159,6 +178,7 @@ export const TreeAnswer = z.any();
 export const Link = z.object({
   id: z.string(),
   churchId: z.string(),
+  siteId: z.string().nullable(),
   category: z.string(),
   url: z.string().nullable(),
   linkType: z.string().nullable(),
@@ -172,6 +192,7 @@ export const Link = z.object({
 });
 export const LinkSave = z.object({
   id: Id.optional(),
+  siteId: Id.nullish(),
   category: Text(100).min(1).optional(),
   url: OptText(2000),
   linkType: OptText(100),
@@ -181,31 +202,41 @@ export const LinkSave = z.object({
   sort: z.number().finite().optional(),
   parentId: Id.nullish(),
   visibility: Visibility.optional(),
-  groupIds: z.array(Id).max(200).optional(),
+  groupIds: GroupIdsIn.optional(),
 });
-export const CategoryQuery = z.object({ category: Text(100).optional() });
+export const CategoryQuery = SiteQuery.extend({ category: Text(100).optional() });
 
 export const GlobalStyle = z.object({
   id: z.string().nullable(),
   churchId: z.string(),
+  siteId: z.string().nullable(),
   fonts: z.string().nullable(),
   palette: z.string().nullable(),
   typography: z.string().nullable(),
   spacing: z.string().nullable(),
   borderRadius: z.string().nullable(),
+  navStyles: z.string().nullable(),
   customCss: z.string().nullable(),
   customJs: z.string().nullable(),
+  /** `customJs` under the name the apps use */
+  customJS: z.string().nullable(),
 });
-export const GlobalStyleSave = z.object({
-  id: Id.optional(),
-  fonts: OptText(20_000),
-  palette: OptText(20_000),
-  typography: OptText(20_000),
-  spacing: OptText(20_000),
-  borderRadius: OptText(100),
-  customCss: OptText(200_000),
-  customJs: OptText(200_000),
-});
+export const GlobalStyleSave = z
+  .object({
+    id: Id.optional(),
+    siteId: Id.nullish(),
+    fonts: OptText(20_000),
+    palette: OptText(20_000),
+    typography: OptText(20_000),
+    spacing: OptText(20_000),
+    borderRadius: OptText(100),
+    navStyles: OptText(20_000),
+    customCss: OptText(200_000),
+    customJs: OptText(200_000),
+    customJS: OptText(200_000),
+  })
+  // The apps edit `customJS` (and post back the `customJs` they loaded beside it): their name wins.
+  .transform(({ customJS, ...rest }) => (customJS === undefined ? rest : { ...rest, customJs: customJS }));
 
 // ---- page history
 
