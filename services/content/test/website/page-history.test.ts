@@ -60,3 +60,44 @@ describe('content.cleanPageHistory', () => {
     expect(left.map((e) => e.id)).toEqual([recent.id]);
   });
 });
+
+describe('the site editor history (B1Admin:src/site/hooks/useUndoRedo.ts)', () => {
+  it('stores the editor snapshot sent as snapshotJSON, lists it back with snapshotJSON and createdDate, and restores it with success', async () => {
+    const c = church();
+    const p = await page(c.editor, '/undo', ['before']);
+    const tree = await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`);
+    // createSnapshot: the editor's own sections as it shows them (ids, both answer forms).
+    const snapshot = { sections: tree.sections.map((s: { elements: object[] }) => ({ ...s, elements: s.elements.map((e) => ({ ...e, elements: [] })) })) };
+    const saved = await ok(t.app, 'POST', '/content/pageHistory', { token: c.editor, body: { pageId: p.id, blockId: undefined, snapshotJSON: JSON.stringify(snapshot), description: 'Before editing element' } });
+    expect(saved).toMatchObject({ id: expect.any(String), pageId: p.id, description: 'Before editing element', createdDate: expect.any(String) });
+    expect(JSON.parse(saved.snapshotJSON)).toEqual(snapshot);
+
+    // The page changes; loadHistory reads the list (newest first) and parses each snapshotJSON.
+    await ok(t.app, 'POST', '/content/elements', { token: c.editor, body: [{ ...tree.sections[0].elements[0], answersJSON: '{"text":"after"}' }] });
+    const list = await ok(t.app, 'GET', `/content/pageHistory/page/${p.id}`, { token: c.editor });
+    expect(list.map((h: { id: string }) => h.id)).toEqual([saved.id]);
+    expect(JSON.parse(list[0].snapshotJSON).sections[0].elements[0].answersJSON).toBe('{"text":"before"}');
+    expect(new Date(list[0].createdDate).getTime()).not.toBeNaN();
+
+    // Undo: restore by id answers success with the snapshot, and the page is back.
+    const undone = await ok(t.app, 'POST', `/content/pageHistory/restore/${saved.id}`, { token: c.editor });
+    expect(undone).toMatchObject({ success: true, snapshot });
+    expect(texts(await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`))).toEqual(['before']);
+    // Redo without an id: the inline snapshot, its text forms winning over stale objects.
+    const redo = { sections: [{ ...snapshot.sections[0], elements: [{ ...snapshot.sections[0].elements[0], answers: { text: 'stale' }, answersJSON: '{"text":"redone"}' }] }] };
+    const redone = await ok(t.app, 'POST', '/content/pageHistory/restoreSnapshot', { token: c.editor, body: { pageId: p.id, snapshot: redo } });
+    expect(redone.success).toBe(true);
+    expect(texts(await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`))).toEqual(['redone']);
+  });
+
+  it('refuses snapshot text that is not JSON or not a tree, naming snapshotJSON', async () => {
+    const c = church();
+    const p = await page(c.editor, '/bad-undo', ['x']);
+    const notJson = await call(t.app, 'POST', '/content/pageHistory', { token: c.editor, body: { pageId: p.id, snapshotJSON: '{"sections":' } });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().errors[0]).toMatchObject({ param: 'snapshotJSON' });
+    const noType = await call(t.app, 'POST', '/content/pageHistory', { token: c.editor, body: { pageId: p.id, snapshotJSON: JSON.stringify({ sections: [{ elements: [{ answers: {} }] }] }) } });
+    expect(noType.json().errors[0]).toMatchObject({ param: 'snapshotJSON.sections[0].elements[0].elementType' });
+    expect(await t.app.db.select().from(pageHistory).where(eq(pageHistory.pageId, p.id))).toEqual([]);
+  });
+});

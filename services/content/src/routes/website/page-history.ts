@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { getRow, Id, IdParams, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { badRequest, getRow, Id, IdParams, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { blocks, pageHistory, pages } from '../../db/website';
 import { blockTree, ownerOf, pageTree, restoreTree, takeSnapshot } from '../../domain/website/tree';
 import type { Owner } from '../../repos/website/tree';
@@ -20,36 +20,38 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.db.select().from(pageHistory).where(and(eq(pageHistory.churchId, churchId), where)).orderBy(desc(pageHistory.createdAt)).limit(500);
 
   app.get(`${base}/page/:pageId`, { config: { access: edit }, schema: { params: z.object({ pageId: Id }), response: { 200: Entries } } }, async (req) =>
-    list(req.auth.churchId, eq(pageHistory.pageId, req.params.pageId)),
+    (await list(req.auth.churchId, eq(pageHistory.pageId, req.params.pageId))).map(entryAnswer),
   );
   app.get(`${base}/block/:blockId`, { config: { access: edit }, schema: { params: z.object({ blockId: Id }), response: { 200: Entries } } }, async (req) =>
-    list(req.auth.churchId, eq(pageHistory.blockId, req.params.blockId)),
+    (await list(req.auth.churchId, eq(pageHistory.blockId, req.params.blockId))).map(entryAnswer),
   );
   app.get(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: HistoryEntry } } }, async (req) =>
-    getRow(app.db, pageHistory, req.auth.churchId, req.params.id, 'History entry') as never,
+    entryAnswer((await getRow(app.db, pageHistory, req.auth.churchId, req.params.id, 'History entry')) as EntryRow),
   );
 
-  // Without a `snapshot` in the body, the page's or block's current tree is stored.
+  // Without a `snapshot` (or the editor's `snapshotJSON`) in the body, the page's or block's current tree is
+  // stored. The editor's snapshot is kept as it sent it (its history reads it back), once it is known to restore.
   app.post(base, { config: { access: edit }, schema: { body: HistorySave, response: { 200: HistoryEntry } } }, async (req) => {
     const churchId = req.auth.churchId;
     const owner = await ownerOf(app.db, churchId, req.body);
-    const snapshot = req.body.snapshot ?? (await takeSnapshot(app.db, churchId, owner));
-    return record(app.db, churchId, owner, snapshot, req.body.description ?? null, req.auth.id);
+    const snapshot = (req.body.snapshotJSON ? snapshotOfText(req.body.snapshotJSON) : req.body.snapshot) ?? (await takeSnapshot(app.db, churchId, owner));
+    return entryAnswer(await record(app.db, churchId, owner, snapshot, req.body.description ?? null, req.auth.id));
   });
 
-  // The current content is kept as an entry first, so a restore can itself be undone.
+  // The current content is kept as an entry first, so a restore can itself be undone. The answer is the
+  // restored tree, with `success` and the `snapshot` restored, which the site editor's undo checks.
   app.post(`${base}/restore/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: TreeAnswer } } }, async (req) => {
     const churchId = req.auth.churchId;
     const entry = await getRow(app.db, pageHistory, churchId, req.params.id, 'History entry');
     const owner = await ownerOf(app.db, churchId, entry);
     const snapshot = SnapshotIn.parse(entry.snapshot);
-    return restore(churchId, owner, snapshot, req.auth.id);
+    return { ...(await restore(churchId, owner, snapshot, req.auth.id)), success: true, snapshot: entry.snapshot };
   });
 
   app.post(`${base}/restoreSnapshot`, { config: { access: edit }, schema: { body: RestoreSnapshotBody, response: { 200: TreeAnswer } } }, async (req) => {
     const churchId = req.auth.churchId;
     const owner = await ownerOf(app.db, churchId, req.body);
-    return restore(churchId, owner, req.body.snapshot, req.auth.id);
+    return { ...(await restore(churchId, owner, req.body.snapshot, req.auth.id)), success: true, snapshot: req.body.snapshot };
   });
 
   async function restore(churchId: string, owner: Owner, snapshot: z.output<typeof SnapshotIn>, userId: string) {
@@ -60,6 +62,26 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return blockTree(tx, (await getRow(tx, blocks, churchId, owner.blockId!, 'Block')) as typeof blocks.$inferSelect);
     });
   }
+}
+
+type EntryRow = typeof pageHistory.$inferSelect;
+
+const entryAnswer = (row: EntryRow) => ({ ...row, snapshotJSON: JSON.stringify(row.snapshot), createdDate: row.createdAt });
+
+/** The editor's snapshot text: JSON of a tree that restores (400 naming `snapshotJSON` otherwise), kept as sent. */
+function snapshotOfText(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('snapshotJSON', 'must be JSON text of a snapshot');
+  }
+  const checked = SnapshotIn.safeParse(value);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw badRequest(['snapshotJSON', ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join(''), issue.message);
+  }
+  return value as Record<string, unknown>;
 }
 
 async function record(db: DbOrTx, churchId: string, owner: Owner, snapshot: Record<string, unknown>, description: string | null, userId: string) {

@@ -132,16 +132,18 @@ export interface TreeElementInput {
   elements?: TreeElementInput[];
 }
 export const TreeElementIn: z.ZodType<TreeElementInput> = z.lazy(() =>
-  z.object({
-    elementType: Text(100).min(1, 'is required'),
-    sort: z.number().finite().optional(),
-    answers: JsonObject.optional(),
-    styles: JsonObject.optional(),
-    animations: JsonObject.optional(),
-    elements: z.array(TreeElementIn).max(500, 'at most 500 elements').optional(),
-  }),
+  jsonTextInput(
+    z.object({
+      elementType: Text(100).min(1, 'is required'),
+      sort: z.number().finite().optional(),
+      answers: JsonObject.optional(),
+      styles: JsonObject.optional(),
+      animations: JsonObject.optional(),
+      elements: z.array(TreeElementIn).max(500, 'at most 500 elements').optional(),
+    }),
+  ),
 );
-export const TreeSectionIn = z.object({
+const TreeSectionFields = z.object({
   zone: Text(50).min(1).optional(),
   background: OptText(2000),
   textColor: OptText(100),
@@ -154,7 +156,9 @@ export const TreeSectionIn = z.object({
   animations: JsonObject.optional(),
   elements: z.array(TreeElementIn).max(500, 'at most 500 elements').optional(),
 });
-export type TreeSectionInput = z.output<typeof TreeSectionIn>;
+/** A section of a tree as sent (the editor's snapshots carry the JSON text forms too). */
+export const TreeSectionIn = jsonTextInput(TreeSectionFields);
+export type TreeSectionInput = z.output<typeof TreeSectionFields>;
 const TreeSections = z.array(TreeSectionIn).max(30, 'at most 30 sections');
 export const ImportTreeBody = z.object({
   siteId: Id.nullish(),
@@ -249,6 +253,9 @@ export const HistoryEntry = z.object({
   description: z.string().nullable(),
   userId: z.string().nullable(),
   createdAt: Stamp,
+  /** the snapshot as JSON text and the time under the names the site editor's history reads */
+  snapshotJSON: z.string(),
+  createdDate: Stamp,
 });
 /** A stored snapshot: the tree's own fields and its sections. */
 export const SnapshotIn = z.looseObject({ sections: TreeSections.default([]) });
@@ -258,6 +265,8 @@ export const HistorySave = z.object({
   description: OptText(500),
   /** omitted: the current tree is snapshotted */
   snapshot: SnapshotIn.optional(),
+  /** the site editor's form: the snapshot as JSON text */
+  snapshotJSON: z.string().max(10_000_000).nullish(),
 });
 export const RestoreSnapshotBody = z.object({ pageId: Id.nullish(), blockId: Id.nullish(), snapshot: SnapshotIn });
 
