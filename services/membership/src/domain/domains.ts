@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { badRequest, conflict, rowsByIds, saveRows, type Db } from '@church/common';
 import { domains, sites } from '../db/schema';
 import { domainsToCheck, findDomainByName, markChecked, type DomainRow } from '../repos/domains';
+import { report as reportTo, type Reporter } from './report';
 
 /** How the health check resolves a name; replaceable so tests need no outside DNS. */
 export const dnsCheck = {
@@ -20,7 +21,7 @@ export const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\
  * a name another church holds is a 409; adding a name the church already has answers its row. Renaming
  * a domain clears its check state.
  */
-export function saveDomains(db: Db, churchId: string, items: Array<{ id?: string; domainName: string; siteId?: string | null }>): Promise<DomainRow[]> {
+export function saveDomains(db: Db, churchId: string, items: Array<{ id?: string; domainName: string; siteId?: string | null }>, report?: Reporter): Promise<DomainRow[]> {
   return db.transaction(async (tx) => {
     const out: DomainRow[] = [];
     const siteIds = [...new Set(items.map((i) => i.siteId).filter((id): id is string => !!id))];
@@ -39,6 +40,7 @@ export function saveDomains(db: Db, churchId: string, items: Array<{ id?: string
       const [row] = await saveRows(tx, domains, churchId, [values]);
       out.push(row as DomainRow);
     }
+    await reportTo(report, tx, out.map((d) => ({ churchId, entityType: 'domain', entityId: d.id, action: 'saved', after: { domainName: d.domainName, siteId: d.siteId } })));
     return out;
   });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hasPermission, type Claims } from '@church/auth';
-import type { FastifyRequest } from 'fastify';
-import { badRequest, notFound, reportChanges, saveRows, type Db, type ModuleName, type Queue, type Tx } from '@church/common';
+import { badRequest, notFound, saveRows, type Db, type Tx, type ChangeInput } from '@church/common';
 import { answers, forms, memberPermissions, questions } from '../db/schema';
 import {
   findPerson,
@@ -20,6 +19,7 @@ import {
   type QuestionRow,
 } from '../repos/forms';
 import { requireFormAccess } from './form-access';
+import { report as reportTo, type Reporter } from './report';
 
 type Row = Record<string, unknown>;
 
@@ -38,10 +38,10 @@ export function formsFor(db: Db, auth: Claims, archived: boolean): Promise<FormR
  * Batch save of forms. Updating needs Form access (edit level); a new standalone form (contentType
  * `form`) gives its creator an `admin` member permission, so an editor can reach the form they made.
  */
-export function saveForms(db: Db | Tx, auth: Claims, items: Row[], report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest }): Promise<FormRow[]> {
+export function saveForms(db: Db | Tx, auth: Claims, items: Row[], report?: Reporter): Promise<FormRow[]> {
   return db.transaction(async (tx) => {
     const out: FormRow[] = [];
-    const changes: Parameters<typeof reportChanges>[1] = [];
+    const changes: ChangeInput[] = [];
     for (const item of items) {
       const before = item.id ? await requireFormAccess(tx, auth, item.id as string, 'edit') : undefined;
       if (!item.id && !item.name) throw badRequest('name', 'name is required');
@@ -59,7 +59,7 @@ export function saveForms(db: Db | Tx, auth: Claims, items: Row[], report?: { de
       out.push(row!);
       changes.push({ churchId: auth.churchId, entityType: 'form', entityId: row!.id, action: before ? 'updated' : 'created', before: before as Record<string, unknown> | undefined, after: row as Record<string, unknown> });
     }
-    if (report) await reportChanges(report.deps, changes, { req: report.req, tx });
+    await reportTo(report, tx, changes);
     return out;
   });
 }
@@ -91,7 +91,7 @@ export function duplicateForm(db: Db, auth: Claims, formId: string): Promise<For
 }
 
 /** Batch save of questions; a new question goes last in its form (sort = highest + 1). */
-export function saveQuestions(db: Db, auth: Claims, items: Array<Row & { id?: string; formId: string }>): Promise<QuestionRow[]> {
+export function saveQuestions(db: Db, auth: Claims, items: Array<Row & { id?: string; formId: string }>, report?: Reporter): Promise<QuestionRow[]> {
   return db.transaction(async (tx) => {
     const out: QuestionRow[] = [];
     for (const item of items) {
@@ -107,6 +107,7 @@ export function saveQuestions(db: Db, auth: Claims, items: Array<Row & { id?: st
       const [row] = (await saveRows(tx, questions, auth.churchId, [values])) as QuestionRow[];
       out.push(row!);
     }
+    await reportTo(report, tx, out.map((q, i) => ({ churchId: auth.churchId, entityType: 'question', entityId: q.id, action: items[i]!.id ? 'saved' : 'created', after: { formId: q.formId, title: q.title } })));
     return out;
   });
 }
@@ -126,12 +127,13 @@ export function moveQuestion(db: Db, auth: Claims, id: string, direction: 'up' |
   });
 }
 
-export async function deleteQuestion(db: Db, auth: Claims, id: string, formId?: string): Promise<void> {
+export async function deleteQuestion(db: Db, auth: Claims, id: string, formId?: string, report?: Reporter): Promise<void> {
   await db.transaction(async (tx) => {
     const question = await findQuestion(tx, auth.churchId, id);
     if (!question || (formId && question.formId !== formId)) throw notFound('Question');
     await requireFormAccess(tx, auth, question.formId, 'edit');
     await softDeleteQuestion(tx, auth.churchId, id);
+    await reportTo(report, tx, [{ churchId: auth.churchId, entityType: 'question', entityId: id, action: 'destroyed', before: { formId: question.formId, title: question.title } }]);
   });
 }
 
@@ -139,7 +141,7 @@ export async function deleteQuestion(db: Db, auth: Claims, id: string, formId?: 
  * Batch save of member permissions: the caller needs Form access (edit level) on each form, the member
  * must be a person of the church, and granting a member a second row on the same form updates the first.
  */
-export function saveMemberPermissions(db: Db, auth: Claims, items: Array<Row & { id?: string; memberId: string; contentId: string }>): Promise<MemberPermissionRow[]> {
+export function saveMemberPermissions(db: Db, auth: Claims, items: Array<Row & { id?: string; memberId: string; contentId: string }>, report?: Reporter): Promise<MemberPermissionRow[]> {
   return db.transaction(async (tx) => {
     const out: MemberPermissionRow[] = [];
     for (const item of items) {
@@ -156,6 +158,7 @@ export function saveMemberPermissions(db: Db, auth: Claims, items: Array<Row & {
       const [row] = (await saveRows(tx, memberPermissions, auth.churchId, [values])) as MemberPermissionRow[];
       out.push(row!);
     }
+    await reportTo(report, tx, out.map((m) => ({ churchId: auth.churchId, entityType: 'memberPermission', entityId: m.id, action: 'saved', after: { memberId: m.memberId, contentId: m.contentId, action: m.action, emailNotification: m.emailNotification } })));
     return out;
   });
 }

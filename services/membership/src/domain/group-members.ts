@@ -1,8 +1,8 @@
-import type { FastifyRequest } from 'fastify';
-import { notFound, reportChanges, saveRows, type Db, type ModuleName, type Queue, type Tx } from '@church/common';
+import { notFound, saveRows, type Db, type Tx, type ChangeInput } from '@church/common';
 import { groupMembers } from '../db/schema';
 import { recordHistory } from '../repos/group-health';
 import { existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
+import { report as reportTo, type Reporter } from './report';
 
 export interface MemberInput {
   id?: string;
@@ -18,7 +18,7 @@ export interface MemberInput {
  * of failing on the unique (group, person) pair, so "add member" is safe to repeat. A new membership is a join in
  * the groups' history (the health screens).
  */
-export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[], report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest }): Promise<GroupMemberRow[]> {
+export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[], report?: Reporter): Promise<GroupMemberRow[]> {
   const run = async (tx: Tx) => {
     const groupIds = [...new Set(items.map((i) => i.groupId).filter((x): x is string => !!x))];
     const personIds = [...new Set(items.map((i) => i.personId).filter((x): x is string => !!x))];
@@ -28,7 +28,7 @@ export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[],
     if (personIds.some((id) => !livePeople.has(id))) throw notFound('Person');
     const out: GroupMemberRow[] = [];
     const joined: Array<{ groupId: string; personId: string; action: 'joined' }> = [];
-    const changes: Parameters<typeof reportChanges>[1] = [];
+    const changes: ChangeInput[] = [];
     for (const item of items) {
       let values: MemberInput = item;
       let before: GroupMemberRow | undefined;
@@ -44,7 +44,7 @@ export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[],
       changes.push({ churchId, entityType: 'groupMember', entityId: row!.id, action: before ? 'updated' : 'created', event: before ? undefined : 'group.member.added', before, after: row, data });
     }
     await recordHistory(tx, churchId, joined);
-    if (report) await reportChanges(report.deps, changes, { req: report.req, tx });
+    await reportTo(report, tx, changes);
     return out;
   };
   return 'rollback' in db ? run(db) : (db as Db).transaction(run);

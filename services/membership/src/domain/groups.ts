@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import { badRequest, notFound, reportChanges, saveRows, type Db, type DbOrTx, type ModuleName, type Queue, type Tx } from '@church/common';
+import { badRequest, notFound, saveRows, type Db, type DbOrTx, type Tx, type ChangeInput } from '@church/common';
 import { groups } from '../db/schema';
 import { findGroup, slugsLike, type GroupRecord, type GroupRow } from '../repos/groups';
+import { report as reportTo, type Reporter } from './report';
 
 /** Group kinds (NOTES.md): a `team` belongs to a `ministry` group through `parentGroupId`. */
 export const GROUP_TAGS = ['standard', 'ministry', 'team'] as const;
@@ -74,10 +74,10 @@ export async function uniqueSlug(db: DbOrTx, churchId: string, name: string, exc
  * insert and again when a save renames the group); a team must name a ministry group of the church as its
  * parent. Another church's id fails the whole batch with 404.
  */
-export function saveGroups(db: Db, churchId: string, items: GroupInput[], report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest }): Promise<GroupRow[]> {
+export function saveGroups(db: Db, churchId: string, items: GroupInput[], report?: Reporter): Promise<GroupRow[]> {
   return db.transaction(async (tx) => {
     const out: GroupRow[] = [];
-    const changes: Parameters<typeof reportChanges>[1] = [];
+    const changes: ChangeInput[] = [];
     for (const item of items) {
       const existing = item.id ? await findGroup(tx, churchId, item.id) : undefined;
       if (item.id && !existing) throw notFound('Group');
@@ -95,7 +95,7 @@ export function saveGroups(db: Db, churchId: string, items: GroupInput[], report
       const action = existing ? 'updated' : 'created';
       changes.push({ churchId, entityType: 'group', entityId: row!.id as string, action, event: `group.${action}`, before: existing, after: row as GroupRow, data: toGroup(row as GroupRow) });
     }
-    if (report) await reportChanges(report.deps, changes, { req: report.req, tx });
+    await reportTo(report, tx, changes);
     return out;
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { badRequest, decodeImage, notFound, reportChanges, rowsByIds, unauthorized, type Db, type DbOrTx, type ModuleName, type Queue, type Storage } from '@church/common';
+import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage } from '@church/common';
+import { report as reportTo, type Reporter } from './report';
 import { churches, people, userChurches, users } from '../db/schema';
 import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
@@ -20,7 +20,7 @@ export interface SaveContext {
   /** the caller holds only People.Edit Self: privileged fields are ignored */
   selfOnly?: boolean;
   /** reports the saves to the audit log and webhooks (`person.created` / `person.updated`) in their transaction */
-  report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest };
+  report?: Reporter;
 }
 
 /** A person's change as the audit log and webhooks get it (the webhook payload is the person record). */
@@ -91,9 +91,7 @@ export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promis
     for (const [i, item] of items.entries()) {
       saved.push(item.id ? (await updatePerson(tx, churchId, item.id, values[i]!))! : inserted.get(newIds[i]!)!);
     }
-    if (ctx.report) {
-      await reportChanges(ctx.report.deps, saved.map((row, i) => personChange(churchId, items[i]!.id ? existing.get(items[i]!.id!) : undefined, row)), { req: ctx.report.req, tx });
-    }
+    await reportTo(ctx.report, tx, saved.map((row, i) => personChange(churchId, items[i]!.id ? existing.get(items[i]!.id!) : undefined, row)));
     return saved;
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import { badRequest, decodeDataUrl, reportChanges, type Db, type ModuleName, type Queue, type Storage } from '@church/common';
+import { badRequest, decodeDataUrl, type Db, type Storage } from '@church/common';
 import { upsertSetting, type SettingRow } from '../repos/settings';
+import { report as reportTo, type Reporter } from './report';
 
 export interface SettingInput {
   id?: string;
@@ -14,7 +14,7 @@ export interface SettingInput {
  * Saves a batch of settings in one transaction, upserting by keyName. A value sent as a base64 data URL
  * image (a logo, a favicon) is stored first through the storage and the setting keeps the file's URL.
  */
-export async function saveSettings(db: Db, storage: Storage, churchId: string, items: SettingInput[], report?: { deps: { module: ModuleName; queue: Queue }; req?: FastifyRequest }): Promise<SettingRow[]> {
+export async function saveSettings(db: Db, storage: Storage, churchId: string, items: SettingInput[], report?: Reporter): Promise<SettingRow[]> {
   const values = await Promise.all(
     items.map(async (item, i) => {
       const value = item.value ?? null;
@@ -28,7 +28,7 @@ export async function saveSettings(db: Db, storage: Storage, churchId: string, i
   return db.transaction(async (tx) => {
     const out: SettingRow[] = [];
     for (const [i, item] of items.entries()) out.push(await upsertSetting(tx, churchId, { ...item, value: values[i]! }, randomUUID()));
-    if (report) await reportChanges(report.deps, out.map((s) => ({ churchId, entityType: 'setting', entityId: s.id, action: 'saved', after: { keyName: s.keyName, value: s.value, public: s.public } })), { req: report.req, tx });
+    await reportTo(report, tx, out.map((s) => ({ churchId, entityType: 'setting', entityId: s.id, action: 'saved', after: { keyName: s.keyName, value: s.value, public: s.public } })));
     return out;
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { checkDomains, saveDomains } from '../domain/domains';
 import { PROXY_CONFIG_JOB } from '../jobs/proxy-config';
 import { deleteDomain, findDomain, findDomainByName, listDomains } from '../repos/domains';
@@ -48,13 +48,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(DomainSave), response: { 200: DomainList } } }, async (req) => {
-    const saved = await saveDomains(app.db, req.auth.churchId, req.body);
+    const saved = await saveDomains(app.db, req.auth.churchId, req.body, { deps: app.deps, req });
     await reconfigureProxy();
     return saved;
   });
 
   app.delete(`${base}/:id`, { config: { access: requires('Settings.Edit') }, schema: { params: IdParams } }, async (req) => {
-    if (!(await deleteDomain(app.db, req.auth.churchId, req.params.id))) throw notFound('Domain');
+    await app.db.transaction(async (tx) => {
+      if (!(await deleteDomain(tx, req.auth.churchId, req.params.id))) throw notFound('Domain');
+      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'domain', entityId: req.params.id, action: 'destroyed' }], { req, tx });
+    });
     await reconfigureProxy();
     return {};
   });

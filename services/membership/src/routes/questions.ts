@@ -45,14 +45,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.post(base, { config: { access: formAccess }, schema: { body: batchOf(QuestionSave), response: { 200: QuestionList } } }, (req) =>
-    saveQuestions(app.db, req.auth, req.body),
+    saveQuestions(app.db, req.auth, req.body, { deps: app.deps, req }),
   );
 
   app.delete(
     `${base}/:id`,
     { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id.optional() }) } },
     async (req) => {
-      await deleteQuestion(app.db, req.auth, req.params.id, req.query.formId);
+      await deleteQuestion(app.db, req.auth, req.params.id, req.query.formId, { deps: app.deps, req });
       return {};
     },
   );

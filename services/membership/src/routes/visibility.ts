@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser } from '@church/auth';
-import { badRequest, type ZodTypeProvider } from '@church/common';
+import { badRequest, reportChanges, type ZodTypeProvider } from '@church/common';
 import { Preferences, PreferencesSave, preferencesOf, savePreferences, withDefaults } from '../domain/directory';
 
 const BASE = '/membership/visibilityPreferences';
@@ -18,6 +18,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(BASE, { config: { access: anyUser }, schema: { body: PreferencesSave, response: { 200: Preferences } } }, async (req) => {
     const { churchId, personId } = req.auth;
     if (!personId) throw badRequest('personId', 'your login has no person at this church', 'headers');
-    return withDefaults(personId, await savePreferences(app.db, churchId, personId, req.body));
+    const row = await app.db.transaction(async (tx) => {
+      const saved = await savePreferences(tx, churchId, personId, req.body);
+      await reportChanges(app.deps, [{ churchId, entityType: 'visibilityPreference', entityId: saved.id, action: 'saved', after: { address: saved.address, phoneNumber: saved.phoneNumber, email: saved.email } }], { req, tx });
+      return saved;
+    });
+    return withDefaults(personId, row);
   });
 }

@@ -1,0 +1,13 @@
+import type { FastifyRequest } from 'fastify';
+import { reportChanges, type ChangeInput, type DbOrTx, type ModuleName, type Queue } from '@church/common';
+
+/** Who reports a domain function's changes: the module's deps and, for the actor, the request. */
+export interface Reporter {
+  deps: { module: ModuleName; queue: Queue };
+  req?: FastifyRequest;
+}
+
+/** Reports `changes` in `tx` when a reporter is given (the audit log and webhooks; `reportChanges`). */
+export function report(reporter: Reporter | undefined, tx: DbOrTx, changes: ChangeInput[]): Promise<void> {
+  return reporter && changes.length ? reportChanges(reporter.deps, changes, { req: reporter.req, tx }) : Promise.resolve();
+}
