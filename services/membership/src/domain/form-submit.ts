@@ -17,6 +17,7 @@ import {
 } from '../repos/forms';
 import { followUpEmail, notificationEmail, type MergeFields } from './follow-up';
 import { createGuest } from './people-save';
+import type { Reporter } from './report';
 
 export interface SubmissionInput {
   formId: string;
@@ -54,7 +55,7 @@ export async function submitForms(app: FastifyInstance, auth: Claims, items: Sub
   const mails: EmailMessage[] = [];
   return app.db.transaction(async (tx) => {
     const out: Array<SubmissionRow & { answers: AnswerRow[] }> = [];
-    for (const item of items) out.push(await submitOne(tx, auth, item, mails));
+    for (const item of items) out.push(await submitOne(tx, auth, item, mails, { deps: app.deps, req }));
     // Each submission is a change of its form's church (`form.submission.created`), with its answers.
     await reportChanges(
       app.deps,
@@ -67,7 +68,7 @@ export async function submitForms(app: FastifyInstance, auth: Claims, items: Sub
   });
 }
 
-async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: EmailMessage[]) {
+async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: EmailMessage[], reporter: Reporter) {
   const form = await findFormAnyChurch(tx, item.formId);
   const sameChurch = form?.churchId === auth.churchId;
   // Only standalone forms are filled in across churches; other forms belong to their church's records.
@@ -96,7 +97,7 @@ async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: Ema
   let contentType: string | null = item.contentType ?? 'form';
   let contentId: string | null = item.contentId ?? (contentType === 'form' ? form.id : null);
   if (form.autoCreatePerson && email) {
-    person = (await findPersonByEmail(tx, form.churchId, email)) ?? (await createGuest(tx, form.churchId, { email, firstName, lastName }));
+    person = (await findPersonByEmail(tx, form.churchId, email)) ?? (await createGuest(tx, form.churchId, { email, firstName, lastName }, reporter));
     contentType = 'person';
     contentId = person.id;
   } else if (contentType === 'person' && contentId) {

@@ -138,7 +138,7 @@ export async function churchExists(db: DbOrTx, churchId: string): Promise<boolea
 }
 
 /** A new Guest person with their own household (public loadOrCreate, claim). */
-export async function createGuest(db: DbOrTx, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null; userId?: string }): Promise<PersonRow> {
+export async function createGuest(db: DbOrTx, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null; userId?: string }, reporter?: Reporter): Promise<PersonRow> {
   const values: PersonValues = {
     firstName: p.firstName || null,
     lastName: p.lastName || null,
@@ -148,14 +148,19 @@ export async function createGuest(db: DbOrTx, churchId: string, p: { email: stri
   };
   values.displayName = displayNameOf(values) || p.email;
   const household = await insertHousehold(db, churchId, values.lastName || values.displayName || null);
-  return insertPerson(db, churchId, { ...values, householdId: household.id, householdRole: 'Head' });
+  const person = await insertPerson(db, churchId, { ...values, householdId: household.id, householdRole: 'Head' });
+  await reportTo(reporter, db, [
+    { churchId, entityType: 'household', entityId: household.id, action: 'created', event: 'household.created', after: { name: household.name }, data: household },
+    personChange(churchId, undefined, person),
+  ]);
+  return person;
 }
 
 /** The church's person with this email (case-insensitive), or a new Guest person. */
-export async function loadOrCreatePerson(db: Db, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null }): Promise<PersonRow> {
+export async function loadOrCreatePerson(db: Db, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null }, reporter?: Reporter): Promise<PersonRow> {
   const found = await personByEmail(db, churchId, p.email);
   if (found) return found;
-  return db.transaction((tx) => createGuest(tx, churchId, p));
+  return db.transaction((tx) => createGuest(tx, churchId, p, reporter));
 }
 
 export interface Claimant {
@@ -170,7 +175,7 @@ export interface Claimant {
  * email when that address is verified (the owner followed a link mailed to it: an unverified address could
  * be anyone's), else a new Guest person. The user-church record then points at that person.
  */
-export async function claimPerson(db: Db, churchId: string, user: Claimant): Promise<PersonRecord> {
+export async function claimPerson(db: Db, churchId: string, user: Claimant, reporter?: Reporter): Promise<PersonRecord> {
   if (!(await churchExists(db, churchId))) throw notFound('Church');
   return db.transaction(async (tx) => {
     const [link] = await tx
@@ -197,7 +202,7 @@ export async function claimPerson(db: Db, churchId: string, user: Claimant): Pro
         firstName: user.firstName ?? account.firstName,
         lastName: user.lastName ?? account.lastName,
         userId: user.userId,
-      });
+      }, reporter);
     }
     if (person.userId !== user.userId) person = (await updatePerson(tx, churchId, person.id, { userId: user.userId }))!;
     await tx

@@ -31,7 +31,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const { churchId, ...person } = req.body;
       if (!(await churchExists(app.db, churchId))) throw notFound('Church');
-      return toPublicPerson(await loadOrCreatePerson(app.db, churchId, person));
+      return toPublicPerson(await loadOrCreatePerson(app.db, churchId, person, { deps: app.deps, req }));
     },
   );
 

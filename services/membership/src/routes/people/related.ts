@@ -61,6 +61,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Any church may be joined: the caller's user gets (or is linked to) a person there.
   app.get(`${BASE}/claim/:churchId`, { config: { access: anyUser }, schema: { params: z.object({ churchId: Id }), response: { 200: Person } } }, async (req) => {
     const { id: userId, email, firstName, lastName } = req.auth;
-    return toPerson(await claimPerson(app.db, req.params.churchId, { userId, email, firstName, lastName }));
+    return toPerson(await claimPerson(app.db, req.params.churchId, { userId, email, firstName, lastName }, { deps: app.deps, req }));
   });
 }
