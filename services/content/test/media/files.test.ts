@@ -80,16 +80,31 @@ describe('files', () => {
     expect(over.json().errors[0].param).toBe('fileContents');
     const post = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { contentType: 'group', contentId: 'big', fileName: 'x.mp4', size: 200 * 1024 * 1024 } });
     expect(post.json().errors[0].param).toBe('size');
-    const missing = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ contentType: 'group', contentId: 'g', fileName: 'x' }] });
+    const missing = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ contentType: 'group', contentId: 'g', fileName: 'x', fileContents: '' }] });
     expect(missing.json().errors[0].param).toBe('[0].fileContents');
     expect((await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: { contentType: '../..', contentId: 'g', fileName: 'x', fileContents: 'aa' } })).json().errors[0].param).toBe('contentType');
   });
 
-  it('a pre-signed upload needs object storage: 400 naming S3_BUCKET on the local store', async () => {
+  it('B1Admin:src/site/components/CustomFileUpload.tsx on the local store: postUrl answers no key, so the file is sent inline and listed by FilesManager.tsx', async () => {
     const a = makeChurch();
-    const res = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { contentType: 'group', contentId: 'g', fileName: 'x.mp4', fileType: 'video/mp4', size: 1000 } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors[0].param).toBe('S3_BUCKET');
+    const params = { fileName: 'Welcome Letter.txt', contentType: 'website', contentId: a.churchId, size: 6, mimeType: 'text/plain' };
+    const res = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: params });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({});
+    // Nothing is waiting for a direct upload: a save without contents is refused naming fileContents.
+    const none = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ size: 6, fileType: 'text/plain', fileName: 'Welcome Letter.txt', contentType: 'website', contentId: a.churchId }] });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0]).toMatchObject({ param: '[0].fileContents' });
+    const [saved] = (
+      await call(t.app, 'POST', '/content/files', {
+        token: a.token(EDIT),
+        body: [{ size: 6, fileType: 'text/plain', fileName: 'Welcome Letter.txt', contentType: 'website', contentId: a.churchId, fileContents: `data:text/plain;base64,${b64('hello!')}` }],
+      })
+    ).json();
+    expect(saved).toMatchObject({ fileName: 'Welcome Letter.txt', fileType: 'text/plain', size: 6, contentType: 'website' });
+    const listed = (await call(t.app, 'GET', '/content/files', { token: a.token(EDIT) })).json();
+    expect(listed.map((f: { id: string; fileName: string; size: number; contentPath: string }) => [f.id, f.fileName, f.size, f.contentPath])).toEqual([[saved.id, 'Welcome Letter.txt', 6, saved.contentPath]]);
+    expect(readFileSync(stored((await t.app.db.select().from(files).where(eq(files.id, saved.id)))[0]!.storageKey), 'utf8')).toBe('hello!');
   });
 });
 

@@ -107,6 +107,19 @@ describe('object storage on S3 (loopback S3-compatible fake)', () => {
     expect(await t.app.db.select().from(files).where(eq(files.id, file.id))).toHaveLength(0);
   });
 
+  it('B1App GroupResourcesTab.tsx and B1Admin CustomFileUpload.tsx: postUrl with mimeType, the upload, then the file saved without its contents', async () => {
+    const a = makeChurch();
+    const signed = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'notes.txt', contentType: 'group', contentId: 'bible-study', size: 5, mimeType: 'text/plain' } })).json();
+    expect(signed).toMatchObject({ key: expect.any(String), fields: { 'Content-Type': 'text/plain' } });
+    expect((await upload(signed, 'notes', 'text/plain')).status).toBe(204);
+    const res = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ fileName: 'notes.txt', fileType: 'text/plain', size: 5, contentType: 'group', contentId: 'bible-study' }] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([expect.objectContaining({ id: signed.id, fileName: 'notes.txt', size: 5, contentPath: signed.contentPath })]);
+    const [row] = await t.app.db.select().from(files).where(eq(files.id, signed.id));
+    expect(row).toMatchObject({ uploaded: true, storageKey: signed.key });
+    expect((await call(t.app, 'GET', '/content/files/group/bible-study', { token: a.token() })).json()).toHaveLength(1);
+  });
+
   it('base64 uploads go to the bucket through the S3 client', async () => {
     const a = makeChurch();
     const res = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: { contentType: 'website', contentId: 'site', fileName: 'a.txt', fileType: 'text/plain', fileContents: Buffer.from('inline').toString('base64') } });

@@ -158,6 +158,47 @@ describe('sermons', () => {
   });
 });
 
+describe('sermons and playlists as the staff app saves them', () => {
+  it('B1Admin:src/sermons/components/PlaylistEdit.tsx and SermonEdit.tsx save new rows as built from Sermons.tsx defaults', async () => {
+    const a = makeChurch();
+    // Sermons.handleAddPlaylist, then PlaylistEdit.onValid posts it in an array.
+    const [playlist] = (
+      await call(t.app, 'POST', '/content/playlists', {
+        token: a.token(EDIT),
+        body: [{ id: '', churchId: a.churchId, title: 'Romans', description: '', publishDate: '2026-02-01T00:00:00.000Z', thumbnail: '' }],
+      })
+    ).json();
+    expect(playlist).toMatchObject({ id: expect.any(String), title: 'Romans', description: '', isPublic: true });
+    // Sermons.handleAdd (duration in seconds, an empty video), then SermonEdit.onValid with the form's values.
+    const res = await call(t.app, 'POST', '/content/sermons', {
+      token: a.token(EDIT),
+      body: [
+        {
+          churchId: a.churchId,
+          duration: 5400,
+          videoType: 'youtube',
+          videoData: 'abc123',
+          title: 'Grace',
+          permanentUrl: false,
+          playlistId: playlist.id,
+          publishDate: '2026-02-08T00:00:00.000Z',
+          description: '',
+          thumbnail: '',
+          videoUrl: 'https://www.youtube.com/embed/abc123?autoplay=1&rel=0&showinfo=0&controls=0',
+        },
+        { churchId: a.churchId, duration: 5400, videoType: 'youtube', videoData: '', title: 'Live', permanentUrl: true, playlistId: '', thumbnail: '', videoUrl: '' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const [grace, live] = res.json();
+    expect(grace).toMatchObject({ playlistId: playlist.id, duration: 5400, permanentUrl: false, videoUrl: expect.stringContaining('abc123') });
+    expect(live).toMatchObject({ playlistId: null, permanentUrl: true, duration: 5400 });
+    // Sermons.tsx lists the sermons and the playlists they go in.
+    expect((await call(t.app, 'GET', '/content/sermons', { token: a.token() })).json().map((x: { id: string }) => x.id).sort()).toEqual([grace.id, live.id].sort());
+    expect((await call(t.app, 'GET', '/content/playlists', { token: a.token() })).json().map((x: { id: string }) => x.id)).toEqual([playlist.id]);
+  });
+});
+
 describe('streaming services', () => {
   it('saves and deletes, clearing the blocked IPs in messaging each time', async () => {
     const a = makeChurch();

@@ -286,3 +286,24 @@ describe("a church's additional sites", () => {
     expect(await ok(t.app, 'GET', `/content/globalStyles/church/${c.churchId}`)).toMatchObject({ navStyles: '{"linkColor":"#fff"}', customJS: '<script>hi()</script>' });
   });
 });
+
+describe('errors the apps show', () => {
+  it('Helpers:src/ApiHelper.ts shows errors[0]: a readable sentence for every status but a 400 validation', async () => {
+    const c = church();
+    const missing = await call(t.app, 'GET', `/content/pages/${crypto.randomUUID()}`, { token: c.editor });
+    expect(missing.statusCode).toBe(404);
+    expect(typeof missing.json().errors[0]).toBe('string');
+    expect(missing.json().errors[0]).toMatch(/page/i);
+    const denied = await call(t.app, 'POST', '/content/pages', { token: c.anyone, body: [{ title: 'x', url: '/x' }] });
+    expect(denied.statusCode).toBe(401);
+    expect(typeof denied.json().errors[0]).toBe('string');
+    expect(denied.json().errors[0].length).toBeGreaterThan(5);
+    const gone = await call(t.app, 'DELETE', `/content/sections/${crypto.randomUUID()}`, { token: c.editor });
+    expect(gone.statusCode).toBe(404);
+    expect(typeof gone.json().errors[0]).toBe('string');
+    // A 400 validation keeps the spec's {msg, param, location}.
+    const invalid = await call(t.app, 'POST', '/content/elements', { token: c.editor, body: [{ elementType: 'text' }] });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().errors[0]).toMatchObject({ param: '[0].sectionId', msg: expect.any(String) });
+  });
+});

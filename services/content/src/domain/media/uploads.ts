@@ -38,6 +38,11 @@ export interface SignedUpload {
   expiresIn: number;
 }
 
+/** Whether clients can upload straight to object storage (an S3 bucket; the local store cannot). */
+export function directUploads(app: FastifyInstance): boolean {
+  return app.deps.storage.kind === 's3' && Boolean(app.deps.config.S3_BUCKET);
+}
+
 /**
  * A direct upload to the bucket. With S3 credentials in the config, a signed POST form whose policy fixes the
  * key, the content type and the size range; otherwise (an instance role) the storage's signed PUT address,
@@ -45,7 +50,7 @@ export interface SignedUpload {
  */
 export async function signedUpload(app: FastifyInstance, key: string, contentType: string, minBytes: number, maxBytes: number): Promise<SignedUpload> {
   const c = app.deps.config;
-  if (app.deps.storage.kind !== 's3' || !c.S3_BUCKET) throw notConfigured('Direct uploads to object storage', 'S3_BUCKET');
+  if (!directUploads(app) || !c.S3_BUCKET) throw notConfigured('Direct uploads to object storage', 'S3_BUCKET');
   const expiresIn = 900;
   if (c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY) {
     const form = presignedPost({ bucket: c.S3_BUCKET, region: c.S3_REGION, endpoint: c.S3_ENDPOINT, accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY, key, contentType, minBytes, maxBytes, expiresSeconds: expiresIn });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { files } from '../../db/media';
 import { MAX_BYTES_PER_CONTENT, assertCanManage, assertQuota } from '../../domain/media/files';
-import { safeName, signedUpload } from '../../domain/media/uploads';
+import { directUploads, safeName, signedUpload } from '../../domain/media/uploads';
 
 const File = z.object({
   id: z.string(),
@@ -29,14 +29,18 @@ const FileSave = z.object({
   contentId: ContentId,
   fileName: FileName,
   fileType: z.string().trim().max(200).nullish(),
-  /** the file as base64, or as a `data:` URL */
-  fileContents: z.string().min(1, 'is required').max(140_000_000),
+  /** the file as base64, or as a `data:` URL; absent: the file was uploaded straight to storage (`postUrl`) */
+  fileContents: z.string().min(1, 'is required').max(140_000_000).nullish(),
+  /** sent by the apps with every file; the stored size is what was uploaded (or declared to `postUrl`) */
+  size: z.coerce.number().int().min(0).nullish(),
 });
 const PostUrlBody = z.object({
   contentType: ContentType,
   contentId: ContentId,
   fileName: FileName,
-  fileType: z.string().trim().min(1).max(200).default('application/octet-stream'),
+  fileType: z.string().trim().min(1).max(200).optional(),
+  /** the apps' name for `fileType` */
+  mimeType: z.string().trim().max(200).nullish(),
   /** bytes the client will upload */
   size: z.coerce.number().int().min(0).max(MAX_BYTES_PER_CONTENT),
 });
@@ -67,6 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post('/content/files', { config: { access: anyUser }, schema: { body: batchOf(FileSave), response: { 200: z.array(File) } } }, async (req) => {
     const churchId = req.auth.churchId;
     const decoded = req.body.map((item, i) => {
+      if (!item.fileContents) return undefined;
       try {
         return decodeContents(item.fileContents);
       } catch {
@@ -79,7 +84,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return await app.db.transaction(async (tx) => {
         const out = [];
         for (const [i, item] of req.body.entries()) {
-          const { body, type } = decoded[i]!;
+          const inline = decoded[i];
+          if (!inline) {
+            out.push(await confirmDirectUpload(tx, churchId, item, itemParam(req, i, 'fileContents')));
+            continue;
+          }
+          const { body, type } = inline;
           const existing = item.id ? await getRow(tx, files, churchId, item.id, 'File') : undefined;
           await assertQuota(tx, churchId, item.contentType, item.contentId, body.length, itemParam(req, i, 'fileContents'), existing?.id);
           const id = existing?.id ?? randomUUID();
@@ -103,11 +113,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }
   });
 
+  // On the local store there is no direct upload: the answer is `{}` (no `key`), and the apps send the file
+  // inline to POST /files instead.
   app.post('/content/files/postUrl', { config: { access: anyUser }, schema: { body: PostUrlBody } }, async (req) => {
-    const { contentType, contentId, fileName, fileType, size } = req.body;
+    const { contentType, contentId, fileName, size } = req.body;
+    const fileType = req.body.fileType ?? (req.body.mimeType || 'application/octet-stream');
     const churchId = req.auth.churchId;
     await assertCanManage(app, req, contentType, contentId);
     await assertQuota(app.db, churchId, contentType, contentId, size, 'size');
+    if (!directUploads(app)) return {};
     const id = randomUUID();
     const key = `${churchId}/files/${contentType}/${contentId}/${id}/${safeName(fileName)}`;
     const upload = await signedUpload(app, key, fileType, size, size);
@@ -125,4 +139,33 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await app.deps.storage.remove(file.storageKey);
     return {};
   });
+}
+
+/**
+ * The save that follows an upload straight to storage (the apps post the file's name, type and size without
+ * its contents): the upload `postUrl` prepared for it (by `id`, else its newest one of that name for the
+ * content item) is marked done. None waiting: 400 naming `fileContents`.
+ */
+async function confirmDirectUpload(tx: DbOrTx, churchId: string, item: z.output<typeof FileSave>, param: string) {
+  const [pending] = await tx
+    .select()
+    .from(files)
+    .where(
+      and(
+        eq(files.churchId, churchId),
+        eq(files.contentType, item.contentType),
+        eq(files.contentId, item.contentId),
+        item.id ? eq(files.id, item.id) : and(eq(files.fileName, item.fileName), eq(files.uploaded, false)),
+      ),
+    )
+    .orderBy(desc(files.createdAt))
+    .limit(1);
+  if (!pending) throw badRequest(param, 'is required');
+  const [row] = await tx
+    .update(files)
+    // The size stays the one declared to postUrl (what the signed form let through, and what the quota counted).
+    .set({ uploaded: true, updatedAt: new Date() })
+    .where(eq(files.id, pending.id))
+    .returning();
+  return row!;
 }
