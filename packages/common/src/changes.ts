@@ -48,6 +48,8 @@ export const ChangeRecord = z.object({
   changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })).optional(),
   /** the record as it is now, for a webhook's payload */
   data: z.unknown().optional(),
+  /** the import or bulk change this was part of, which the audit log keeps (and an undo finds) */
+  batchId: z.string().max(100).optional(),
 });
 export type ChangeRecord = z.output<typeof ChangeRecord>;
 
@@ -93,6 +95,7 @@ export interface ChangeInput {
   after?: Record<string, unknown>;
   /** the webhook payload when it differs from `after` */
   data?: unknown;
+  batchId?: string;
 }
 
 /**
@@ -117,6 +120,7 @@ export async function reportChanges(deps: { module: ModuleName; queue: Queue }, 
       at,
       changes: fields,
       ...(c.event ? { data: jsonSafe(c.data ?? c.after ?? { id: c.entityId }) } : {}),
+      ...(c.batchId ? { batchId: c.batchId } : {}),
     });
   }
   for (let i = 0; i < records.length; i += 5000) await deps.queue.enqueue(changesReported, { records: records.slice(i, i + 5000) }, { tx: opts.tx });

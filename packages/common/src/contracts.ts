@@ -206,3 +206,44 @@ export const attendanceInternal = {
     answer: z.array(z.object({ id: z.string(), name: z.string() })),
   },
 } as const;
+
+/** Giving's internal routes other modules call (signed; `callInternal`). */
+export const givingInternal = {
+  /** who gave (to a fund, in a date range): saved lists' giving conditions */
+  donors: {
+    module: 'giving' as const,
+    path: '/giving/internal/people/donors',
+    body: z.object({ churchId: Uuid, fundId: z.string().max(100).optional(), startDate: z.string().optional(), endDate: z.string().optional() }),
+    answer: z.object({ personIds: z.array(Uuid).max(100_000) }),
+  },
+} as const;
+
+/** The modules besides membership that keep personal data, and so answer the two GDPR contracts below. */
+export const GDPR_MODULES = ['attendance', 'giving', 'messaging', 'content', 'doing'] as const satisfies readonly ModuleName[];
+const GdprBody = z.object({ churchId: Uuid, personId: Uuid });
+
+/**
+ * One person's records in a module, for a GDPR export: `{data: {<kind of record>: [rows]}}`, every row about the
+ * person as the module's own API shows it. Each module of `GDPR_MODULES` serves it (signed, internal).
+ */
+export const gdprExport = (module: (typeof GDPR_MODULES)[number]) => ({
+  module,
+  path: `/${module}/internal/gdpr/export`,
+  body: GdprBody,
+  answer: z.object({ data: z.record(z.string(), z.array(z.unknown())) }),
+});
+
+/**
+ * Removes what identifies the person in a module (contact details, devices, messages' text, saved payment methods)
+ * while keeping every amount, date and count: `{changed: {<kind of record>: count}}`. Idempotent: asked again it
+ * changes nothing more. Each module of `GDPR_MODULES` serves it (signed, internal).
+ */
+export const gdprAnonymize = (module: (typeof GDPR_MODULES)[number]) => ({
+  module,
+  path: `/${module}/internal/gdpr/anonymize`,
+  body: GdprBody,
+  answer: z.object({ changed: z.record(z.string(), z.number()) }),
+});
+
+/** Content removes a site's pages once membership has removed the site (enqueued in the delete's transaction). */
+export const siteRemoved = jobContract({ name: 'content.siteRemoved', schema: z.object({ churchId: Uuid, siteId: Uuid }), attempts: 12, backoffMs: 2000 });
