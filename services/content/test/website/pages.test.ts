@@ -139,7 +139,8 @@ describe('GET /content/pages/:churchId/tree', () => {
           answers: {},
           styles: {},
           animations: {},
-          // B1App:src/components/Section.tsx and seo/pageElements.ts read the settings as JSON text.
+          // B1App:src/components/Section.tsx reads a section's answersJSON, Element.tsx an element's stylesJSON
+          // (an element's answers it reads as the object, so the public tree leaves out its answersJSON).
           answersJSON: null,
           stylesJSON: null,
           animationsJSON: null,
@@ -149,7 +150,6 @@ describe('GET /content/pages/:churchId/tree', () => {
             answers: { text: `s0e${e}` },
             styles: {},
             animations: {},
-            answersJSON: JSON.stringify({ text: `s0e${e}` }),
             stylesJSON: null,
             animationsJSON: null,
             elements: [],

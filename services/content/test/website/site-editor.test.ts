@@ -166,7 +166,9 @@ describe('adding a website page, as B1Admin does it', () => {
     const [section] = await ok(t.app, 'POST', '/content/sections', { token: c.editor, body: [{ sort: 1, background: '#FFF', textColor: 'dark', pageId: page.id, zone: 'main' }] });
     await ok(t.app, 'POST', '/content/elements', { token: c.editor, body: [{ sectionId: section.id, elementType: 'text', sort: 1, answersJSON: '{"text":"We are a church."}' }] });
     const site = await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?url=/about-us`);
-    expect(site.sections[0].elements[0]).toMatchObject({ elementType: 'text', answers: { text: 'We are a church.' } });
+    expect(site.sections[0].elements[0]).toMatchObject({ elementType: 'text', answers: { text: 'We are a church.' }, stylesJSON: null });
+    expect(site.sections[0].elements[0]).not.toHaveProperty('answersJSON');
+    expect(site.sections[0]).toHaveProperty('answersJSON', null);
 
     // PageLinkEdit.onValid: the page posted back with its settings; groupIds as JSON text or null.
     const groupId = crypto.randomUUID();

@@ -53,11 +53,17 @@ export function withJsonText<T extends Partial<Record<Field, unknown>>>(node: T)
   return { ...node, answersJSON: text(node.answers), stylesJSON: text(node.styles), animationsJSON: text(node.animations) };
 }
 
-/** A whole tree (a page or block with `sections`, sections with `elements`, nested block `sections`) with the text forms at every level. */
-export function treeWithJsonText<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(treeWithJsonText) as T;
+/**
+ * A whole tree (a page or block with `sections`, sections with `elements`, nested block `sections`) with the
+ * text forms at every level. The public site's tree (`lean`) leaves out the elements' `answersJSON`, which its
+ * renderer never reads (it reads their `answers`, and the sections' `answersJSON` and elements' `stylesJSON`).
+ */
+export function treeWithJsonText<T>(value: T, lean = false, element = false): T {
+  if (Array.isArray(value)) return value.map((v) => treeWithJsonText(v, lean, element)) as T;
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = 'answers' in value ? withJsonText(value) : { ...value };
-  for (const key of ['sections', 'elements']) if (Array.isArray(out[key])) out[key] = treeWithJsonText(out[key]);
+  if (lean && element) delete out.answersJSON;
+  if (Array.isArray(out.sections)) out.sections = treeWithJsonText(out.sections, lean, false);
+  if (Array.isArray(out.elements)) out.elements = treeWithJsonText(out.elements, lean, true);
   return out as T;
 }

@@ -58,7 +58,7 @@ export async function copyUrl(db: DbOrTx, churchId: string, url: string, siteId:
  */
 export async function pageTree(db: DbOrTx, page: PageRow, strip = false) {
   const tree = { ...pageAnswer(page), sections: await loadRenderedSections(db, page.churchId, { pageId: page.id }, !strip) };
-  return treeWithJsonText(strip ? stripIds(tree) : tree);
+  return strip ? treeWithJsonText(stripIds(tree), true) : treeWithJsonText(tree);
 }
 
 export async function blockTree(db: DbOrTx, block: typeof blocks.$inferSelect) {
