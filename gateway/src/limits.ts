@@ -11,7 +11,8 @@ declare module 'fastify' {
 }
 
 /** Public identity and token routes (NOTES.md), matched on `routePath`: limited per client address. */
-const LIMITED = /^\/membership\/(users\/(login|register|forgot|setpasswordguid|verifycredentials|verifycode|checkemail|sendinviteemail)|people\/guest-register|oauth\/(token|device\/authorize))$/;
+const LIMITED =
+  /^\/membership\/(users\/(login|register|forgot|setpasswordguid|verifycredentials|verifycode|checkemail|sendinviteemail)|people\/guest-register|apikeys\/token|oauth\/(token|device\/authorize|relay\/sessions\/[^/]+))$/;
 /** The limited routes whose JSON body names an account, and the field that does: limited per address as well. */
 const EMAIL_FIELD = new Map([
   ['/membership/users/login', 'email'],

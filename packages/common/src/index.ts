@@ -19,6 +19,7 @@ export * from './revocations';
 export * from './metrics';
 export * from './outbound';
 export * from './changes';
+export * from './api-keys';
 export { OUTBOX_MIGRATIONS } from './outbox';
 export * from './webhooks';
 export * from './contracts';

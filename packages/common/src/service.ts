@@ -22,6 +22,7 @@ import { createStorage, type Storage } from './storage';
 import { createSecretBox, type SecretBox } from './crypto';
 import { createSnapshots, dataVersion, type Snapshots } from './snapshots';
 import { logSerializers } from './logging';
+import { API_KEY_PREFIX, apiKeyTokenContract, apiKeyTokens, type ApiKeySource } from './api-keys';
 import { createMetrics, timeRequests } from './metrics';
 import { createRevocations, revocationsContract, type RevocationOptions, type Revocations } from './revocations';
 import { RequestValidationError, zodSerializerCompiler, zodValidatorCompiler } from './validation';
@@ -90,6 +91,8 @@ export interface ServiceDefinition {
   providers?: (deps: ServiceDeps) => unknown;
   /** where this module learns token revocations (membership: its own table); default: ask membership */
   revocationSource?: (deps: ServiceDeps) => RevocationOptions['source'];
+  /** where this service exchanges an API key for a token (membership answers it itself; others ask membership) */
+  apiKeySource?: (deps: ServiceDeps) => ApiKeySource;
 }
 
 /** A module's dependencies with its own config and providers typed. */
@@ -219,7 +222,7 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
   });
 
   registerErrorHandling(app);
-  registerAccess(app, deps);
+  registerAccess(app, deps, def.apiKeySource?.(deps));
   const metrics = createMetrics({ queue: () => deps.queue });
   timeRequests(app, metrics);
 
@@ -353,7 +356,7 @@ function clientMessage(err: Error & { code?: string }): string {
 }
 
 /** Every route declares its access; the check runs before the body is even read. */
-function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
+function registerAccess(app: FastifyInstance, deps: ServiceDeps, apiKeySource?: ApiKeySource) {
   const routeList: RegisteredRoute[] = [];
   app.decorate('routeList', routeList);
   app.addHook('onRoute', (route) => {
@@ -361,11 +364,17 @@ function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
     if (!access) throw new Error(`${route.method} ${route.url} declares no access (config.access)`);
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, access });
   });
-  const bearer = (req: FastifyRequest): Claims | null => {
+  const keys = apiKeyTokens(
+    apiKeySource ?? (async (key) => apiKeyTokenContract.answer.parse(await deps.internal.post('membership', apiKeyTokenContract.path, apiKeyTokenContract.body.parse({ key })))),
+  );
+  const bearer = async (req: FastifyRequest): Promise<Claims | null> => {
     const header = req.headers.authorization;
     if (!header || !/^bearer /i.test(header)) return null;
+    let token = header.slice(7).trim();
+    // An API key is exchanged for the token membership mints from it (kept until shortly before it expires).
+    if (token.startsWith(API_KEY_PREFIX)) token = (await keys(token)) ?? '';
     try {
-      const claims = deps.verifyToken(header.slice(7).trim());
+      const claims = deps.verifyToken(token);
       // A token minted before its user's password change, deletion or loss of a role or church is refused.
       return deps.revocations?.isRevoked(claims) ? null : claims;
     } catch {
@@ -376,12 +385,12 @@ function registerAccess(app: FastifyInstance, deps: ServiceDeps) {
     const access = req.routeOptions.config?.access;
     if (!access) return; // not-found handler
     if (access === 'public') {
-      const auth = req.headers.authorization ? bearer(req) : null;
+      const auth = req.headers.authorization ? await bearer(req) : null;
       if (auth) req.auth = auth;
       return;
     }
     if (access === 'internal') return; // verified after the body is read (preHandler below)
-    const auth = bearer(req);
+    const auth = await bearer(req);
     if (!auth) throw unauthorized(req.headers.authorization ? 'Invalid or expired token' : 'Missing bearer token');
     req.auth = auth;
     if (!(await access.check(req, auth, deps.api))) throw unauthorized(`Missing permission: ${access.text}`);

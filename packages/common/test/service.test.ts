@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +11,7 @@ const churchId = '11111111-1111-4111-8111-111111111111';
 const membershipMigrations = path.join(__dirname, '../../../services/membership/drizzle');
 
 describe('createService', () => {
+  let exchanges = 0;
   let app: FastifyInstance;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -31,6 +33,12 @@ describe('createService', () => {
           });
         },
       ],
+      // API keys: what membership would mint for the one key it knows (counted, to see the exchange kept)
+      apiKeySource: () => async (key) => {
+        exchanges++;
+        if (key !== 'cak_known.secret') throw new Error('Invalid API key');
+        return { token: tokenFor({ churchId: randomUUID(), permissions: ['People.View'] }), expiresAt: new Date(Date.now() + 3_600_000) };
+      },
     };
     app = await createService(def, testConfig({ BODY_LIMIT: '2048' }), { overrides: { database }, logger: false });
     close = async () => {
@@ -39,6 +47,14 @@ describe('createService', () => {
     };
   });
   afterAll(() => close());
+
+  it('takes an API key as the bearer token, exchanging it once for the token it stands for', async () => {
+    const before = exchanges;
+    for (let i = 0; i < 3; i++) expect((await call(app, 'GET', `/membership/things/${randomUUID()}`, { token: 'cak_known.secret' })).statusCode).toBe(200);
+    expect(exchanges - before).toBe(1);
+    const refused = await call(app, 'GET', `/membership/things/${randomUUID()}`, { token: 'cak_unknown.secret' });
+    expect([refused.statusCode, refused.json().errors[0]]).toEqual([401, 'Invalid or expired token']);
+  });
 
   it('answers health, readiness, metrics and its OpenAPI document', async () => {
     expect((await call(app, 'GET', '/health')).json()).toEqual({ status: 'ok', service: 'membership' });

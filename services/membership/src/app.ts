@@ -7,6 +7,7 @@ import { proxyConfigJob } from './jobs/proxy-config';
 import { routes } from './routes';
 import { deliver, webhookDelivery } from './domain/webhooks';
 import { revocationsSince } from './domain/revocations';
+import { exchangeApiKey } from './domain/api-keys';
 
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
 export const membership = defineModule<Config>({
@@ -23,6 +24,8 @@ export const membership = defineModule<Config>({
   owns: [changesReported, passwordReset, webhookDelivery],
   // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
   revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
+  // ...and exchanges an API key sent to one of its own routes itself.
+  apiKeySource: (deps) => (key) => exchangeApiKey(deps as never, key),
 });
 export const definition = membership.definition;
 

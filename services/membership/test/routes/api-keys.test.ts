@@ -88,6 +88,17 @@ describe('API keys', () => {
     expect((await call(t.app, 'GET', '/membership/apiKeys', { token: a.token })).json()[0].lastUsedAt).toEqual(expect.any(String));
   });
 
+  it('works sent straight as the bearer token (the service exchanges it), and stops the moment the key is deleted', async () => {
+    const a = await registeredChurch(t);
+    const key = await keyFor(a.token, { name: 'Sync', scopes: 'people:read' });
+    expect((await call(t.app, 'GET', '/membership/people', { token: key.key })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/membership/groups', { token: key.key, body: [{ name: 'Nope' }] })).statusCode).toBe(401);
+    expect((await call(t.app, 'GET', '/membership/people', { token: `${key.key.slice(0, -4)}AAAA` })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', `/membership/apiKeys/${key.id}`, { token: a.token })).statusCode).toBe(200);
+    // The token kept for the key is revoked with it.
+    expect((await call(t.app, 'GET', '/membership/people', { token: key.key })).statusCode).toBe(401);
+  });
+
   it('refuses a wrong, malformed or expired key with one answer', async () => {
     const a = await registeredChurch(t);
     const key = await keyFor(a.token);
