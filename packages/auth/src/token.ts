@@ -18,6 +18,8 @@ export interface Claims {
   leaderGroupIds: string[];
   /** set on tokens minted by OAuth; the scopes that narrowed the permissions */
   scope?: string;
+  /** set on tokens minted for an app's grant (OAuth): revoking the grant (a stamp under this id) refuses them */
+  gid?: string;
   /** when the token was minted, in milliseconds (`iat` is whole seconds): what revocation stamps compare with */
   ts?: number;
   iat?: number;

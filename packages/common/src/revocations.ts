@@ -112,7 +112,10 @@ export async function createRevocations(options: RevocationOptions): Promise<Rev
       const user = stamps.get(claims.id);
       if (user !== undefined && user > minted) return true;
       const church = stamps.get(`${claims.id}|${claims.churchId}`);
-      return church !== undefined && church > minted;
+      if (church !== undefined && church > minted) return true;
+      // A token minted for an app's grant (OAuth) falls with the grant: its stamp is written under the grant's id.
+      const grant = claims.gid ? stamps.get(claims.gid) : undefined;
+      return grant !== undefined && grant > minted;
     },
     apply,
     async publish(entries) {

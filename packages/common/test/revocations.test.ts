@@ -59,6 +59,20 @@ describe('token revocation', () => {
     expect(asked).toBeGreaterThanOrEqual(2);
   });
 
+  it('refuses an app’s tokens once its grant is revoked, and no other token of the user', async () => {
+    const churchId = randomUUID();
+    const userId = randomUUID();
+    const gid = randomUUID();
+    const base = { id: userId, email: 'a@b.c', churchId, personId: null, permissions: {}, leaderGroupIds: [] };
+    const appToken = app.deps.signToken({ ...base, scope: 'people:read', gid });
+    const ownToken = app.deps.signToken(base);
+    await new Promise((r) => setTimeout(r, 5));
+    written.push({ userId: gid, churchId: null, at: Date.now() });
+    await app.deps.revocations.refresh();
+    expect((await call(app, 'GET', '/attendance/me', { token: appToken })).statusCode).toBe(401);
+    expect((await call(app, 'GET', '/attendance/me', { token: ownToken })).statusCode).toBe(200);
+  });
+
   it('keeps the last known stamps when the source fails', async () => {
     const userId = randomUUID();
     const failing = await createRevocations({
