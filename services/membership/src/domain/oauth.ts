@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OAUTH_TOKEN_SECONDS, type Claims } from '@church/auth';
 import type { DbOrTx, ServiceDeps } from '@church/common';
 import { findChurch, findUserChurch } from '../repos/churches';
@@ -78,6 +79,16 @@ export async function refresh(db: DbOrTx, deps: ServiceDeps, input: { refreshTok
 }
 
 /**
+ * The revocation key of an app's grant (a client, for a user, in a church): its access tokens carry it as `gid`,
+ * so disconnecting the app refuses the tokens it already holds, across refresh-token rotations.
+ */
+export function grantKey(grant: { clientId: string; userId: string; churchId: string }): string {
+  // A UUID derived from the three (stamps are kept by uuid), never equal to a user's or a key's id.
+  const h = createHash('sha256').update(`grant|${grant.clientId}|${grant.userId}|${grant.churchId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
  * An access token (12 h) and a refresh token for a user in a church. Permissions are recomputed at every issue,
  * so a user who lost a role or left the church cannot refresh their way back.
  */
@@ -96,7 +107,7 @@ export async function issueTokens(db: DbOrTx, deps: ServiceDeps, grant: { userId
     expiresAt: secondsFromNow(REFRESH_SECONDS),
   });
   return {
-    access_token: deps.signToken(claims.claims, OAUTH_TOKEN_SECONDS),
+    access_token: deps.signToken({ ...claims.claims, gid: grantKey(grant) }, OAUTH_TOKEN_SECONDS),
     token_type: 'Bearer',
     expires_in: OAUTH_TOKEN_SECONDS,
     refresh_token: refreshToken,

@@ -3,7 +3,7 @@ import { HttpError } from '@church/common';
 import { call, expectGuarded, fakeInternal, type TestApp } from '@church/common/testing';
 import { startMembership, makeChurch } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
-import { GDPR_MODULES } from '../../src/clients/gdpr';
+import { GDPR_MODULES } from '@church/common';
 
 // B1Admin:src/people/components/GdprActions.tsx downloads GET …/export as JSON and calls DELETE …/anonymize.
 let t: TestApp;

@@ -3,6 +3,7 @@ import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { startMembership } from '../setup';
 import { joinAsGuest, registeredChurch } from '../identity-factories';
 import { oauthClients, oauthRefreshTokens } from '../../src/db/schema';
+import { grantKey } from '../../src/domain/oauth';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -37,6 +38,19 @@ describe('connected apps', () => {
     // The refresh token is revoked: the app can mint no new access token.
     const [row] = await t.deps.database.rows<{ revoked_at: Date | null }>('select revoked_at from oauth_refresh_tokens where id = $1', [live.id]);
     expect(row!.revoked_at).toEqual(expect.any(Date));
+  });
+
+  it('refuses at once an access token the app already holds when it is disconnected', async () => {
+    const a = await registeredChurch(t);
+    const live = await grant(a.user.id, a.church.id);
+    // the app's token as issueTokens mints it: the user's claims, narrowed, with the grant's key
+    const appToken = t.deps.signToken({ id: a.user.id, email: a.user.email, churchId: a.church.id, personId: null, permissions: { MembershipApi: ['People.View'] }, leaderGroupIds: [], scope: 'people:read', gid: grantKey({ clientId: live.clientId, userId: a.user.id, churchId: a.church.id }) });
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await call(t.app, 'GET', '/membership/people', { token: appToken })).statusCode).toBe(200);
+    expect((await call(t.app, 'DELETE', `/membership/oauth/connections/${live.id}`, { token: a.token })).statusCode).toBe(200);
+    expect((await call(t.app, 'GET', '/membership/people', { token: appToken })).statusCode).toBe(401);
+    // the user's own sign-in is untouched
+    expect((await call(t.app, 'GET', '/membership/people', { token: a.token })).statusCode).toBe(200);
   });
 
   it('never shows or revokes another user’s or church’s grants', async () => {

@@ -5,6 +5,8 @@ import { anyUser, requires } from '@church/auth';
 import { Empty, IdParams, escapeHtml, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../../deps';
 import { clock, secondsFromNow } from '../../domain/clock';
+import { grantKey } from '../../domain/oauth';
+import { announce, revokeTokens } from '../../domain/revocations';
 import { randomCode } from '../../domain/secrets';
 import { completeRelaySession, insertRelaySession, liveGrantsOf, liveRelaySession, revokeGrant, takeRelayCode } from '../../repos/oauth';
 import { Connection, RelayCallbackQuery, RelayCreate, RelayParams, RelayPoll, RelaySession } from '../../schemas/oauth-apps';
@@ -26,15 +28,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (await liveGrantsOf(app.db, req.auth.id, req.auth.churchId, clock.now())).map((g) => ({ ...g, clientName: g.clientName ?? g.clientId, scopes: g.scopes.join(' ') })),
   );
 
-  // Revoking a connection ends its refresh token at once: the app can mint no new access token. An access token it
-  // already holds runs out within its 12 hours (a per-grant revocation stamp is a change of the shared machinery).
+  // Revoking a connection ends its refresh token and, through the grant's revocation stamp, the access tokens the
+  // app already holds, at once on every service.
   app.delete(`${base}/connections/:id`, { config: { access: requires('Settings.Edit') }, schema: { summary: 'Disconnect an app', params: IdParams, response: { 200: Empty } } }, async (req) => {
     const { churchId, id: userId } = req.auth;
-    await app.db.transaction(async (tx) => {
+    const stamps = await app.db.transaction(async (tx) => {
       const grant = await revokeGrant(tx, userId, churchId, req.params.id, clock.now());
       if (!grant) throw notFound('Connection');
       await reportChanges(deps, [{ churchId, entityType: 'oauthConnection', entityId: grant.id, action: 'revoked', before: { clientId: grant.clientId, scopes: grant.scopes } }], { req, tx });
+      return revokeTokens(tx, [{ userId: grantKey({ clientId: grant.clientId, userId, churchId }) }]);
     });
+    await announce(deps, stamps);
     return {};
   });
 
