@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Id, IsoDate, attendanceInternal, badRequest, type ZodTypeProvider } from '@church/common';
+import { Id, IsoDate, attendanceInternal, badRequest, gdprAnonymize, gdprExport, type ZodTypeProvider } from '@church/common';
 import { campusNames } from '../repos/places';
 import { groupsAtPlaces, peopleWithVisits } from '../repos/records';
+import { listVisits, withVisitSessions } from '../repos/visits';
 
 const Places = z.object({ churchId: Id, campusId: Id.nullish(), serviceId: Id.nullish(), serviceTimeId: Id.nullish() });
 const PeopleQuery = Places.extend({
@@ -48,4 +49,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(campuses.path, { config: { access: 'internal' }, schema: { body: campuses.body, response: { 200: campuses.answer } } }, (req) =>
     campusNames(app.db, req.body.churchId, req.body.ids),
   );
+
+  // GDPR (membership asks): a person's visits with the sessions they attended. Attendance keeps no name, contact or
+  // note of a person, only their id, so anonymizing changes nothing here and every visit stays counted.
+  const exportContract = gdprExport('attendance');
+  app.post(exportContract.path, { config: { access: 'internal' }, schema: { body: exportContract.body, response: { 200: exportContract.answer } } }, async (req) => ({
+    data: { visits: await withVisitSessions(app.db, req.body.churchId, await listVisits(app.db, req.body.churchId, req.body.personId)) },
+  }));
+  const anonymizeContract = gdprAnonymize('attendance');
+  app.post(anonymizeContract.path, { config: { access: 'internal' }, schema: { body: anonymizeContract.body, response: { 200: anonymizeContract.answer } } }, async () => ({ changed: {} }));
 }

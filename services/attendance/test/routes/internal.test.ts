@@ -131,3 +131,23 @@ describe('POST /attendance/internal/campuses (attendanceInternal.campuses)', () 
     expect((await signed(path, {})).json().errors[0].param).toBe('churchId');
   });
 });
+
+describe('GDPR (gdprExport / gdprAnonymize of attendance)', () => {
+  it('exports one person’s visits with their sessions, of their church only; anonymizing changes nothing here', async () => {
+    const c = makeChurch();
+    const other = makeChurch();
+    const person = randomUUID();
+    const main = await makePlaces(t, c.churchId);
+    const visit = await makeVisit(t, c.churchId, person, main.serviceId, '2024-03-03');
+    await makeVisit(t, c.churchId, randomUUID(), main.serviceId, '2024-03-03');
+    await makeVisit(t, other.churchId, person, null, '2024-03-03');
+    const res = await signed('/attendance/internal/gdpr/export', { churchId: c.churchId, personId: person });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.visits.map((v: { id: string; personId: string }) => [v.id, v.personId])).toEqual([[visit, person]]);
+    expect((await call(t.app, 'POST', '/attendance/internal/gdpr/export', { body: { churchId: c.churchId, personId: person } })).statusCode).toBe(401);
+    const gone = await signed('/attendance/internal/gdpr/anonymize', { churchId: c.churchId, personId: person });
+    expect(gone.json()).toEqual({ changed: {} });
+    // the visit still counts
+    expect((await signed('/attendance/internal/gdpr/export', { churchId: c.churchId, personId: person })).json().data.visits).toHaveLength(1);
+  });
+});
