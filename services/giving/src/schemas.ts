@@ -287,3 +287,75 @@ export const ReplayBody = z.object({
 
 export const ChurchQuery = z.object({ churchId: Id });
 export const DateRangeQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional() });
+
+/**
+ * A calendar day `YYYY-MM-DD` (campaign dates): a date-time is cut to the day it names as written, with no
+ * time-zone shift (the staff app sends the date field's text; a record read back carries `YYYY-MM-DD`).
+ */
+export const CalendarDay = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, 'must be a date YYYY-MM-DD')
+  .transform((s) => s.slice(0, 10))
+  .refine((s) => s >= '1900-01-01' && s <= '2999-12-31' && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real date from 1900 to 2999');
+
+export const Campaign = z.object({
+  id: z.string(),
+  fundId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  goalAmount: Amount.nullable(),
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  showPublic: z.boolean(),
+  allowSelfPledge: z.boolean(),
+});
+/** A campaign as the staff app's editor posts it (the record it read, changed): `endDate` null is open-ended. */
+export const CampaignSave = z.object({
+  id: Id.optional(),
+  fundId: Id.optional(),
+  name: z.string().trim().min(1, 'is required').max(255).optional(),
+  description: z.string().trim().max(5000).nullish(),
+  /** none (null) or a positive amount; 0 is read as none */
+  goalAmount: NonNegativeMoney.nullish(),
+  startDate: CalendarDay.optional(),
+  endDate: CalendarDay.nullish(),
+  showPublic: z.boolean().optional(),
+  allowSelfPledge: z.boolean().optional(),
+});
+
+export const Pledge = z.object({ id: z.string(), campaignId: z.string(), personId: z.string(), amount: Amount });
+export const PledgeSave = z.object({ id: Id.optional(), campaignId: Id.optional(), personId: Id.optional(), amount: PositiveMoney.optional() });
+/** A member's own pledge (`POST /pledges/my`): the person is the caller's. */
+export const MyPledgeSave = z.object({ campaignId: Id, amount: PositiveMoney });
+
+export const PledgeStatus = z.enum(['notStarted', 'inProgress', 'fulfilled', 'beyondPledged', 'nonPledged']);
+/**
+ * One person's standing in a campaign: what they pledged and gave, and `status` (`nonPledged` when they gave
+ * without a pledge). `personId` null is the campaign's anonymous gifts, together.
+ */
+export const PledgeProgressRow = z.object({
+  campaignId: z.string(),
+  campaignName: z.string().optional(),
+  personId: z.string().nullable(),
+  pledgeId: z.string().nullable(),
+  pledgedAmount: Amount,
+  givenAmount: Amount,
+  status: PledgeStatus,
+});
+/** A campaign with what it has raised (`totalGiven`), been pledged, its donors and `percent` of its goal. */
+export const CampaignProgress = z.object({
+  campaign: Campaign,
+  totalGiven: Amount,
+  totalPledged: Amount,
+  pledgeCount: z.number().int(),
+  donorCount: z.number().int(),
+  /** of the goal, rounded, above 100 when it is passed; null without a goal */
+  percent: z.number().int().nullable(),
+  rows: z.array(PledgeProgressRow).optional(),
+});
+/** The public list (the member app's giving page): the campaigns and their totals, no person. */
+export const PublicCampaignProgress = CampaignProgress.omit({ rows: true }).extend({ campaign: Campaign.omit({ showPublic: true }) });
+/** A member's own pledge with its campaign, what they gave to it and how it stands (the member app's giving page). */
+export const MyPledge = z.object({ pledge: Pledge, campaign: Campaign, givenAmount: Amount, status: PledgeStatus });
+export const PeopleProgressQuery = z.object({ personId: Id.optional(), campaignId: Id.optional() });

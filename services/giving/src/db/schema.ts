@@ -107,13 +107,66 @@ export const fundDonations = pgTable(
      * from the donation on insert (when null) and on a move to another donation, and follow a donation's change of person.
      */
     personId: uuid('person_id'),
+    /**
+     * The UTC day of the donation's `donation_date` while the donation is `complete`, null otherwise: the day this
+     * allocation counts in the fund's totals, kept here so a campaign's gifts (a fund between two days) are one
+     * range of `fund_donations_church_fund_day_idx`. Writers may leave it out: the triggers of migration 0005 fill
+     * it in from the donation and follow the donation's status and date (as `fund_day_totals` does).
+     */
+    giftDay: date('gift_day', { mode: 'string' }),
     ...timestamps(),
   },
   (t) => [
     index('fund_donations_church_donation_idx').on(t.churchId, t.donationId),
     index('fund_donations_church_fund_idx').on(t.churchId, t.fundId, t.donationId),
-    // with the allocation's id, fund and amount (INCLUDE, by hand in migration 0003): index-only
+    // with the allocation's id, fund, amount (INCLUDE, by hand in migration 0003) and gift day (0005): index-only
     index('fund_donations_church_person_idx').on(t.churchId, t.personId, t.donationId).where(sql`person_id is not null`),
+    // a campaign's counted gifts, with their person and amount (INCLUDE, by hand in migration 0005): index-only
+    index('fund_donations_church_fund_day_idx').on(t.churchId, t.fundId, t.giftDay).where(sql`gift_day is not null`),
+  ],
+);
+
+/**
+ * A fundraising campaign: a goal for one fund between two days (`end_date` null: open-ended). What it has raised
+ * is the complete gifts to its fund whose UTC day falls within its days, both ends included (README "Campaigns").
+ * Deleted for good, with its pledges (gifts are the fund's and stay).
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: id(),
+    churchId: churchId(),
+    fundId: uuid('fund_id').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    goalAmount: money('goal_amount'),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }),
+    /** listed on the church's public page (`/campaigns/churchId/:churchId`) while not ended */
+    showPublic: boolean('show_public').notNull().default(false),
+    /** members may pledge to it themselves (`POST /pledges/my`) */
+    allowSelfPledge: boolean('allow_self_pledge').notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [index('campaigns_church_start_idx').on(t.churchId, t.startDate, t.name)],
+);
+
+/** A person's pledge to a campaign: one per person and campaign (a second is an update of the first). */
+export const pledges = pgTable(
+  'pledges',
+  {
+    id: id(),
+    churchId: churchId(),
+    campaignId: uuid('campaign_id').notNull(),
+    personId: uuid('person_id').notNull(),
+    amount: money('amount').notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    // one pledge per person and campaign; with the amount (INCLUDE, by hand in migration 0005): a campaign's
+    // pledged total is index-only
+    uniqueIndex('pledges_church_campaign_person_idx').on(t.churchId, t.campaignId, t.personId),
+    index('pledges_church_person_idx').on(t.churchId, t.personId),
   ],
 );
 

@@ -45,8 +45,10 @@ const donationValues = [
 const insertInto = sql`insert into ${donations} (id, church_id, amount, currency, person_id, batch_id, method, method_details, notes, status, transaction_id, provider, fee, subscription_id, email, donation_date)`;
 /** The allocations of `d` (the inserted donation, if any) and its event-log entry when `logId` is given. */
 const allocationsAndLog = [
-  sql`a as (insert into ${fundDonations} (id, church_id, donation_id, fund_id, amount, person_id)`,
-  sql`select x.id, d.church_id, d.id, x.fund_id, x.amount, d.person_id from d cross join unnest(${p('allocationIds', 'uuid[]')}, ${p('funds', 'uuid[]')}, ${p('amounts', 'numeric[]')}) as x(id, fund_id, amount)),`,
+  // person_id and gift_day as the triggers of migrations 0003 and 0005 would fill them in (they cannot see `d`)
+  sql`a as (insert into ${fundDonations} (id, church_id, donation_id, fund_id, amount, person_id, gift_day)`,
+  sql`select x.id, d.church_id, d.id, x.fund_id, x.amount, d.person_id, case when d.status = 'complete' then (d.donation_date at time zone 'UTC')::date end`,
+  sql`from d cross join unnest(${p('allocationIds', 'uuid[]')}, ${p('funds', 'uuid[]')}, ${p('amounts', 'numeric[]')}) as x(id, fund_id, amount)),`,
   sql`e as (insert into ${eventLogs} (id, church_id, customer_id, provider, provider_id, event_type, status, message, resolved)`,
   sql`select ${p('logId', 'uuid')}, d.church_id, ${p('logCustomerId', 'text')}, ${p('logProvider', 'text')}, ${p('logProviderId', 'text')}, ${p('logEventType', 'text')}, ${p('logStatus', 'text')}, ${p('logMessage', 'text')}, true`,
   sql`from d where ${p('logId', 'uuid')} is not null)`,

@@ -12,6 +12,8 @@ import subscriptions from './subscriptions';
 import subscriptionFunds from './subscription-funds';
 import paymentMethods from './payment-methods';
 import eventLog from './event-log';
+import campaigns from './campaigns';
+import pledges from './pledges';
 
-/** The giving module's route files, one per spec table (`/donate` in three: payments, public parts, webhooks). */
-export const routes: FastifyPluginAsync[] = [donations, donationBatches, donatePayments, donatePublic, donateWebhooks, funds, fundDonations, gateways, customers, subscriptions, subscriptionFunds, paymentMethods, eventLog];
+/** The giving module's route files, one per spec table (`/donate` in three: payments, public parts, webhooks), and the apps' campaigns and pledges. */
+export const routes: FastifyPluginAsync[] = [donations, donationBatches, donatePayments, donatePublic, donateWebhooks, funds, fundDonations, gateways, customers, subscriptions, subscriptionFunds, paymentMethods, eventLog, campaigns, pledges];

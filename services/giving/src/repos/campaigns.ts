@@ -1,0 +1,188 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { prepared, rowsOf, type DbOrTx } from '@church/common';
+import { campaigns, pledges } from '../db/schema';
+import { amountOf } from '../domain/money';
+
+// Campaigns' progress, computed by PostgreSQL. What a campaign has raised is the allocations to its fund of
+// complete donations whose UTC day is within the campaign's days, both ends included (`fund_donations.gift_day`,
+// the day fund_day_totals counts them on): one range of `fund_donations_church_fund_day_idx` per campaign, read
+// from the index alone with each gift's person and amount, which gives the total, the donors and every person's
+// given amount in one pass. Pledges are read from `pledges_church_campaign_person_idx` with their amounts.
+
+type CampaignRow = typeof campaigns.$inferSelect;
+export type PledgeStatus = 'notStarted' | 'inProgress' | 'fulfilled' | 'beyondPledged' | 'nonPledged';
+
+/** A campaign as the API answers it. */
+export function campaignItem(row: Pick<CampaignRow, 'id' | 'fundId' | 'name' | 'description' | 'goalAmount' | 'startDate' | 'endDate' | 'showPublic' | 'allowSelfPledge'>) {
+  return {
+    id: row.id,
+    fundId: row.fundId,
+    name: row.name,
+    description: row.description,
+    goalAmount: row.goalAmount === null ? null : amountOf(row.goalAmount),
+    startDate: row.startDate,
+    endDate: row.endDate,
+    showPublic: row.showPublic,
+    allowSelfPledge: row.allowSelfPledge,
+  };
+}
+
+const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
+/** Today as the campaigns' days are counted (UTC, as gifts are). */
+const today = sql`(now() at time zone 'UTC')::date`;
+/** A campaign not ended: open-ended, or its last day not past. */
+const notEnded = sql`(c.end_date is null or c.end_date >= ${today})`;
+/** The campaign's columns, as the readers select them (dates and money as text). */
+const campaignColumns = sql`c.id, c.fund_id, c.name, c.description, c.goal_amount::text as goal_amount, c.start_date::text as start_date, c.end_date::text as end_date, c.show_public, c.allow_self_pledge`;
+/** The campaign's counted gifts: allocations to its fund on its days. */
+const giftsOf = sql`fd.church_id = c.church_id and fd.fund_id = c.fund_id and fd.gift_day is not null and fd.gift_day >= c.start_date and fd.gift_day <= coalesce(c.end_date, 'infinity'::date)`;
+/** A pledge's standing from `pledged` and `given` (numeric: compared exactly). */
+const status = (pledged: SQL, given: SQL) =>
+  sql`case when ${pledged} <= 0 then 'nonPledged' when ${given} <= 0 then 'notStarted' when ${given} < ${pledged} then 'inProgress' when ${given} = ${pledged} then 'fulfilled' else 'beyondPledged' end`;
+/** Of the goal, rounded half up; null without a goal. */
+const percent = (given: SQL) => sql`case when c.goal_amount > 0 then round(${given} * 100 / c.goal_amount)::int end`;
+
+interface TotalsRaw {
+  id: string;
+  fund_id: string;
+  name: string;
+  description: string | null;
+  goal_amount: string | null;
+  start_date: string;
+  end_date: string | null;
+  show_public: boolean;
+  allow_self_pledge: boolean;
+  total_given: string;
+  total_pledged: string;
+  pledge_count: number;
+  donor_count: number;
+  percent: number | null;
+}
+
+/**
+ * Each campaign with its totals, in start order: the gifts grouped by person (donors are the known people whose
+ * gifts sum above zero; anonymous gifts count in the total, not as donors) and the pledges summed.
+ */
+const totalsOf = (where: SQL) =>
+  prepared<TotalsRaw>(
+    sql.join(
+      [
+        sql`select ${campaignColumns}, coalesce(g.given, 0)::text as total_given, coalesce(g.donors, 0)::int as donor_count,`,
+        sql`coalesce(pl.pledged, 0)::text as total_pledged, coalesce(pl.pledges, 0)::int as pledge_count, ${percent(sql`coalesce(g.given, 0)`)} as percent`,
+        sql`from ${campaigns} c`,
+        sql`left join lateral (select sum(x.amount) as given, count(*) filter (where x.person_id is not null and x.amount > 0) as donors`,
+        sql`  from (select fd.person_id, sum(fd.amount) as amount from fund_donations fd where ${giftsOf} group by fd.person_id) x) g on true`,
+        sql`left join lateral (select sum(pl.amount) as pledged, count(*) as pledges from ${pledges} pl where pl.church_id = c.church_id and pl.campaign_id = c.id) pl on true`,
+        sql`where c.church_id = ${p('churchId', 'uuid')} and ${where}`,
+        sql`order by c.start_date, c.name, c.id`,
+      ],
+      sql` `,
+    ),
+  );
+// Rendered once each: the staff list (every campaign) is the read of every visit of the campaigns page, the
+// public one the member app's giving page.
+const readAll = totalsOf(sql`true`);
+const readPublic = totalsOf(sql`c.show_public and ${notEnded}`);
+
+function progressOf(r: TotalsRaw) {
+  return {
+    campaign: campaignItem({ id: r.id, fundId: r.fund_id, name: r.name, description: r.description, goalAmount: r.goal_amount, startDate: r.start_date, endDate: r.end_date, showPublic: r.show_public, allowSelfPledge: r.allow_self_pledge }),
+    totalGiven: amountOf(r.total_given),
+    totalPledged: amountOf(r.total_pledged),
+    pledgeCount: Number(r.pledge_count),
+    donorCount: Number(r.donor_count),
+    percent: r.percent === null ? null : Number(r.percent),
+  };
+}
+
+/** `GET /campaigns/progress`: every campaign of the church with its totals. */
+export async function campaignsProgress(db: DbOrTx, churchId: string) {
+  return (await readAll(db, { churchId })).map(progressOf);
+}
+
+/** `GET /campaigns/churchId/:churchId`: the church's public campaigns not ended, with their totals. */
+export async function publicCampaignsProgress(db: DbOrTx, churchId: string) {
+  return (await readPublic(db, { churchId })).map(progressOf);
+}
+
+interface RowsRaw extends TotalsRaw {
+  has_row: boolean;
+  person_id: string | null;
+  pledge_id: string | null;
+  pledged: string | null;
+  given: string | null;
+  status: PledgeStatus | null;
+}
+
+export interface ProgressRow {
+  campaignId: string;
+  campaignName: string;
+  personId: string | null;
+  pledgeId: string | null;
+  pledgedAmount: number;
+  givenAmount: number;
+  status: PledgeStatus;
+}
+
+/**
+ * Campaigns (all, one, or the public ones) with one row per person who pledged or gave (and one for anonymous
+ * gifts), in one statement; the campaigns' totals come with them (window sums over the same rows), so a
+ * campaign's page is consistent with itself. `personId` narrows the rows to one person (their statement, their
+ * own pledges): the totals are then that person's.
+ */
+export async function campaignRows(db: DbOrTx, churchId: string, opts: { campaignId?: string; personId?: string; pledgedOnly?: boolean } = {}) {
+  const campaign = opts.campaignId ? sql`and id = ${opts.campaignId}` : sql``;
+  const person = (column: SQL) => (opts.personId ? sql`and ${column} = ${opts.personId}` : sql``);
+  const raw = rowsOf<RowsRaw>(
+    await db.execute(sql`
+      with c as (select * from ${campaigns} where church_id = ${churchId} ${campaign}),
+      g as (select c.id as campaign_id, fd.person_id, sum(fd.amount) as amount
+              from c join fund_donations fd on ${giftsOf} ${person(sql`fd.person_id`)}
+             group by c.id, fd.person_id),
+      pl as (select pl.campaign_id, pl.id, pl.person_id, pl.amount
+               from c join ${pledges} pl on pl.church_id = c.church_id and pl.campaign_id = c.id ${person(sql`pl.person_id`)}),
+      r as (select coalesce(pl.campaign_id, g.campaign_id) as campaign_id, coalesce(pl.person_id, g.person_id) as person_id, pl.id as pledge_id,
+                   coalesce(pl.amount, 0) as pledged, coalesce(g.amount, 0) as given
+              from pl full join g on g.campaign_id = pl.campaign_id and g.person_id = pl.person_id
+             ${opts.pledgedOnly ? sql`where pl.id is not null` : sql``})
+      select ${campaignColumns}, r.campaign_id is not null as has_row, r.person_id, r.pledge_id, r.pledged::text as pledged, r.given::text as given,
+             ${status(sql`r.pledged`, sql`r.given`)} as status,
+             coalesce(sum(r.given) over w, 0)::text as total_given, coalesce(sum(r.pledged) over w, 0)::text as total_pledged,
+             (count(r.pledge_id) over w)::int as pledge_count, (count(*) filter (where r.person_id is not null and r.given > 0) over w)::int as donor_count,
+             ${percent(sql`coalesce(sum(r.given) over w, 0)`)} as percent
+        from c left join r on r.campaign_id = c.id
+      window w as (partition by c.id)
+       order by c.start_date, c.name, c.id, r.pledged desc, r.given desc, r.person_id nulls last`),
+  );
+  const out: Array<ReturnType<typeof progressOf> & { rows: ProgressRow[] }> = [];
+  for (const r of raw) {
+    if (out.at(-1)?.campaign.id !== r.id) out.push({ ...progressOf(r), rows: [] });
+    if (!r.has_row) continue;
+    out.at(-1)!.rows.push({
+      campaignId: r.id,
+      campaignName: r.name,
+      personId: r.person_id,
+      pledgeId: r.pledge_id,
+      pledgedAmount: amountOf(r.pledged),
+      givenAmount: amountOf(r.given),
+      status: r.status!,
+    });
+  }
+  return out;
+}
+
+/** The campaigns of the church among these ids (for a pledge's check and its person's page). */
+export async function campaignsByIds(db: DbOrTx, churchId: string, ids: string[]) {
+  if (!ids.length) return [];
+  return db.select().from(campaigns).where(and(eq(campaigns.churchId, churchId), inArray(campaigns.id, ids)));
+}
+
+/** Removes a campaign's pledges (the campaign going); answers them as they were. */
+export async function deletePledgesOf(tx: DbOrTx, churchId: string, campaignId: string) {
+  return tx.delete(pledges).where(and(eq(pledges.churchId, churchId), eq(pledges.campaignId, campaignId))).returning();
+}
+
+/** Whether a campaign's last day is past (UTC days, as its gifts are counted). */
+export function hasEnded(campaign: Pick<CampaignRow, 'endDate'>, now = new Date()): boolean {
+  return campaign.endDate !== null && campaign.endDate < now.toISOString().slice(0, 10);
+}
