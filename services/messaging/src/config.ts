@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfig } from '@church/common';
+import { isTimeZone } from './domain/quiet-hours';
 
 const optional = z
   .string()
@@ -47,6 +48,18 @@ export const messagingConfig = z.object({
   APP_URL: z.string().default('https://app.church.local'),
   /** `POST /notifications/ping` calls per church and minute */
   PING_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
+  /** how often the reminder scheduler sends what is due (cron, UTC) */
+  REMINDER_SCAN_CRON: z.string().default('* * * * *'),
+  /** how often every reminder is planned again from its event, plan or task (cron, UTC) */
+  REMINDER_REFRESH_CRON: z.string().default('17 * * * *'),
+  /**
+   * the time zone of churches' reminders until membership's church contract carries the church's own (a reminder may
+   * also name its zone)
+   */
+  REMINDER_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine((tz) => isTimeZone(tz), 'must be an IANA time zone'),
 });
 /** The messaging deployable's environment: the shared base plus its real-time fan-out and providers. */
 export const configSchema = baseConfig.extend(messagingConfig.shape);

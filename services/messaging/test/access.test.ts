@@ -21,6 +21,15 @@ const APP_ROUTES = [
   'POST /messaging/messaging/emailTemplates/send',
   'DELETE /messaging/messaging/emailTemplates/:id',
   'DELETE /messaging/messaging/emailTemplates/:churchId/:id',
+  // the reminder editors of events, plan types and tasks
+  'GET /messaging/reminders/event/:id',
+  'POST /messaging/reminders/event/:id',
+  'GET /messaging/reminders/event/:id/preview',
+  'GET /messaging/reminders/scope/plan/:id',
+  'POST /messaging/reminders/scope/plan/:id',
+  'GET /messaging/reminders/task/:id',
+  'POST /messaging/reminders/task/:id',
+  'DELETE /messaging/reminders/:id',
 ];
 
 const spec = (routesJson as Array<{ module: string; method: string; path: string; auth: string }>).filter((r) => r.module === 'messaging');

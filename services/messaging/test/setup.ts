@@ -28,7 +28,8 @@ export interface InternalCall {
 
 /**
  * Membership as messaging sees it over signed internal HTTP: people with contacts and groups, answering the
- * `membershipInternal` contracts (`contacts`, `optOut`, `church`, `peopleFacts`). Records every call.
+ * `membershipInternal` contracts (`contacts`, `optOut`, `church`, `peopleFacts`). Records every call. Tests add the
+ * other modules' contracts they need to `routes`.
  */
 export function fakeMembership() {
   const people: FakePerson[] = [];
@@ -80,6 +81,8 @@ export function fakeMembership() {
     internal,
     calls,
     people,
+    /** answers of other modules' contracts (`POST /content/internal/...`), set by the tests that need them */
+    routes,
     setDown: (v: boolean) => (down = v),
     addChurch: (churchId: string, name: string) => churches.set(churchId, name),
     addPerson(churchId: string, p: Partial<FakePerson> = {}): FakePerson {

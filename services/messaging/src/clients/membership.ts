@@ -27,3 +27,12 @@ export async function groupIdsOf(deps: Pick<ServiceDeps, 'internal'>, churchId: 
   const [facts] = await callInternal(deps.internal, membershipInternal.peopleFacts, { churchId, ids: [personId] });
   return facts?.groupIds ?? [];
 }
+
+/**
+ * The church's time zone (IANA), the clock its reminders keep. Membership's `church` contract does not carry it yet
+ * (asked of the lead: `timeZone: string | null` in `membershipInternal.church`'s answer, the church's own setting);
+ * until it does, every church keeps the deployment's `REMINDER_TIME_ZONE` (UTC unless set).
+ */
+export async function churchTimeZone(deps: { config: { REMINDER_TIME_ZONE: string } }, _churchId: string): Promise<string> {
+  return deps.config.REMINDER_TIME_ZONE;
+}

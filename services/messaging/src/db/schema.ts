@@ -274,3 +274,72 @@ export const consentLogs = pgTable(
   },
   (t) => [index('consent_logs_church_idx').on(t.churchId, t.receivedAt)],
 );
+
+/**
+ * A reminder set on an event (content), a plan or a plan type's plans (doing), or a task (doing): when (minutes
+ * before the day, at a local time of day), what, through which channels, to whom. One per entity (`entityId`), or
+ * one per scope (`scopeId`: a plan type, inherited by each of its plans).
+ */
+export const reminderDefinitions = pgTable(
+  'reminder_definitions',
+  {
+    id: id(),
+    churchId: churchId(),
+    /** `event`, `plan` or `task` */
+    entityType: text('entity_type').notNull(),
+    entityId: uuid('entity_id'),
+    scopeId: uuid('scope_id'),
+    /** minutes before the occurrence's day at `sendLocalTime`, comma-separated as the apps read them (`1440,0`) */
+    offsets: text('offsets').notNull(),
+    /** `HH:MM:SS` */
+    sendLocalTime: text('send_local_time').notNull(),
+    /** an IANA zone; without one, the church's */
+    timeZone: text('time_zone'),
+    message: text('message'),
+    /** `push,email`, as the apps read them */
+    channels: text('channels').notNull(),
+    recipientMode: text('recipient_mode'),
+    enabled: boolean('enabled').notNull().default(true),
+    dateCreated: at('date_created').notNull().defaultNow(),
+    dateModified: at('date_modified').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('reminder_definitions_entity_idx').on(t.churchId, t.entityType, t.entityId).where(sql`${t.entityId} is not null`),
+    uniqueIndex('reminder_definitions_scope_idx').on(t.churchId, t.entityType, t.scopeId).where(sql`${t.scopeId} is not null`),
+    // the hourly refresh walks every church's enabled reminders
+    index('reminder_definitions_enabled_idx').on(t.enabled, t.churchId),
+  ],
+);
+
+/**
+ * One reminder to send: a definition's offset for one occurrence of one entity, due at `fireAt`. `pending` until the
+ * scheduler claims it (`queued`, its send job enqueued in the same transaction), then `sent`, or `cancelled` (the
+ * occurrence moved or went) or `missed` (claimed only after `expiresAt`, when it would be of no use). The key is
+ * unique per definition: a reminder is sent once whatever the retries, refreshes and replicas.
+ */
+export const reminderOccurrences = pgTable(
+  'reminder_occurrences',
+  {
+    id: id(),
+    churchId: churchId(),
+    definitionId: uuid('definition_id')
+      .notNull()
+      .references(() => reminderDefinitions.id, { onDelete: 'cascade' }),
+    entityType: text('entity_type').notNull(),
+    entityId: uuid('entity_id').notNull(),
+    /** the occurrence: an event's start (ISO instant), a plan's service day or a task's due day (`YYYY-MM-DD`) */
+    occurrence: text('occurrence').notNull(),
+    offsetMinutes: integer('offset_minutes').notNull(),
+    fireAt: at('fire_at').notNull(),
+    /** after this a reminder is of no use (the event started, the day is over) */
+    expiresAt: at('expires_at').notNull(),
+    status: text('status').notNull().default('pending'),
+    sentAt: at('sent_at'),
+    recipientCount: integer('recipient_count'),
+  },
+  (t) => [
+    uniqueIndex('reminder_occurrences_key_idx').on(t.churchId, t.definitionId, t.entityId, t.occurrence, t.offsetMinutes),
+    // the scheduler's claim: what is due, across churches, only the pending rows in it
+    index('reminder_occurrences_due_idx').on(t.fireAt).where(sql`${t.status} = 'pending'`),
+  ],
+);

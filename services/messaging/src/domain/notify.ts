@@ -1,6 +1,6 @@
 import { emailOf, escapeHtml, providerMessage, type Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
-import { deliverNotifications as deliveryJob, quietPushes, realtimePush } from '../jobs/contracts';
+import { deliverNotifications as deliveryJob, quietPushes, realtimePush, type DeliveryOptions } from '../jobs/contracts';
 import { writeLogs } from '../repos/delivery-logs';
 import { forgetPushToken, pushTargets } from '../repos/devices';
 import { insertNotifications, markEmailed, notificationsByIds, preferencesRows, unreadCounts, type NewNotification, type NotificationRow } from '../repos/notifications';
@@ -20,21 +20,22 @@ export function notificationsFor({ personIds, ...input }: NotifyInput): NewNotif
 
 /**
  * Writes notifications and hands their delivery (socket, push, email) to the queue in the same transaction (`tx`,
- * or one of its own): the delivery exists exactly when the notifications do.
+ * or one of its own): the delivery exists exactly when the notifications do. `options` are the sender's say in how
+ * they go out (a reminder's channels, a push's title).
  */
-export async function notifyRows(deps: Pick<MessagingDeps, 'db' | 'queue'>, churchId: string, rows: NewNotification[], tx?: Tx): Promise<NotificationRow[]> {
+export async function notifyRows(deps: Pick<MessagingDeps, 'db' | 'queue'>, churchId: string, rows: NewNotification[], tx?: Tx, options?: DeliveryOptions): Promise<NotificationRow[]> {
   if (!rows.length) return [];
   const run = async (t: Tx) => {
     const saved = await insertNotifications(t, rows);
-    await deps.queue.enqueue(deliveryJob, { churchId, ids: saved.map((r) => r.id) }, { tx: t });
+    await deps.queue.enqueue(deliveryJob, { churchId, ids: saved.map((r) => r.id), ...(options ? { options } : {}) }, { tx: t });
     return saved;
   };
   return tx ? run(tx) : deps.db.transaction(run);
 }
 
 /** `notifyRows` for one message to several people. */
-export function notify(deps: Pick<MessagingDeps, 'db' | 'queue'>, input: NotifyInput, tx?: Tx): Promise<NotificationRow[]> {
-  return notifyRows(deps, input.churchId, notificationsFor(input), tx);
+export function notify(deps: Pick<MessagingDeps, 'db' | 'queue'>, input: NotifyInput, tx?: Tx, options?: DeliveryOptions): Promise<NotificationRow[]> {
+  return notifyRows(deps, input.churchId, notificationsFor(input), tx, options);
 }
 
 export interface Preferences {
@@ -58,11 +59,11 @@ export async function preferencesOf(deps: Pick<MessagingDeps, 'db'>, churchId: s
 }
 
 /** Pushes of notifications to a person's devices, one each, logged. */
-export async function pushNotifications(deps: MessagingDeps, churchId: string, personId: string, items: NotificationRow[]): Promise<number> {
+export async function pushNotifications(deps: MessagingDeps, churchId: string, personId: string, items: NotificationRow[], title = 'New notification'): Promise<number> {
   let sent = 0;
   for (const n of items) {
     const r = await pushToPerson(deps, churchId, personId, {
-      title: 'New notification',
+      title,
       body: n.message,
       data: { notificationId: n.id, ...(n.contentType ? { contentType: n.contentType } : {}), ...(n.contentId ? { contentId: n.contentId } : {}), ...(n.link ? { link: n.link } : {}) },
       contentType: n.contentType,
@@ -144,9 +145,10 @@ export function notificationEmail(appUrl: string, items: Array<{ message: string
  * Escalation of fresh notifications by each person's preferences: the socket at once (with the unread counts), push
  * to their devices when allowed (during their quiet hours, when those end, if still unread), and email at once when
  * they chose `individual`; `daily` ones wait for the digest. Muted people get neither push nor email: their
- * notifications are in the app.
+ * notifications are in the app. The sender's `options` narrow this: no push, mail at once (a reminder: unless the
+ * person chose never), or no mail at all (nor in the digest).
  */
-export async function deliverNotifications(deps: MessagingDeps, churchId: string, ids: string[]): Promise<void> {
+export async function deliverNotifications(deps: MessagingDeps, churchId: string, ids: string[], options: DeliveryOptions = {}): Promise<void> {
   const rows = await notificationsByIds(deps.db, churchId, ids);
   const byPerson = new Map<string, NotificationRow[]>();
   for (const r of rows) byPerson.set(r.personId, [...(byPerson.get(r.personId) ?? []), r]);
@@ -163,13 +165,16 @@ export async function deliverNotifications(deps: MessagingDeps, churchId: string
     });
     const pref = prefs.get(personId) ?? DEFAULT_PREFERENCES;
     if (pref.masterMute) continue;
-    if (pref.allowPush) {
+    if (pref.allowPush && options.push !== false) {
       const quiet = quietFor(new Date(), pref);
-      if (quiet) await deps.queue.enqueue(quietPushes, { churchId, personId, ids: items.map((n) => n.id) }, { delayMs: quiet });
-      else await pushNotifications(deps, churchId, personId, items);
+      if (quiet) await deps.queue.enqueue(quietPushes, { churchId, personId, ids: items.map((n) => n.id), ...(options.title ? { title: options.title } : {}) }, { delayMs: quiet });
+      else await pushNotifications(deps, churchId, personId, items, options.title);
     }
-    if (pref.emailFrequency === 'individual') emailNow.push({ personId, items });
+    const mail = options.email === 'now' ? pref.emailFrequency !== 'never' : options.email !== 'never' && pref.emailFrequency === 'individual';
+    if (mail) emailNow.push({ personId, items });
   }
+  // kept out of the digest: the sender wanted no mail
+  if (options.email === 'never') await markEmailed(deps.db, rows.map((r) => r.id));
   if (!emailNow.length) return;
   let found: Array<{ id: string; email: string | null }> = [];
   try {

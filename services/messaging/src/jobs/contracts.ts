@@ -7,19 +7,43 @@ import { DELIVERY_RETRIES, WebhookJob, emailOf, jobContract, notifyPeople, type 
  * for each (`OWNED`).
  */
 
+/**
+ * How the sender wants notifications delivered besides the app and its socket: `push` false sends none, `email`
+ * `now` mails them at once (unless the person chose never) and `never` keeps them out of mail and the digest
+ * (reminders set to push only); `title` is the push's title. Without them, each person's preferences decide.
+ */
+export const DeliveryOptions = z.object({
+  push: z.boolean().optional(),
+  email: z.enum(['now', 'never']).optional(),
+  title: z.string().min(1).max(200).optional(),
+});
+export type DeliveryOptions = z.output<typeof DeliveryOptions>;
+
 /** Escalation of notifications just written: socket, push and email, by each person's preferences. */
 export const deliverNotifications = jobContract({
   name: 'messaging.deliverNotifications',
-  schema: z.object({ churchId: z.uuid(), ids: z.array(z.uuid()).min(1).max(5000) }),
+  schema: z.object({ churchId: z.uuid(), ids: z.array(z.uuid()).min(1).max(5000), options: DeliveryOptions.optional() }),
   ...DELIVERY_RETRIES,
 });
 
 /** The pushes of notifications that arrived during a person's quiet hours, when they end (those still unread). */
 export const quietPushes = jobContract({
   name: 'messaging.quietPushes',
-  schema: z.object({ churchId: z.uuid(), personId: z.uuid(), ids: z.array(z.uuid()).min(1).max(5000) }),
+  schema: z.object({ churchId: z.uuid(), personId: z.uuid(), ids: z.array(z.uuid()).min(1).max(5000), title: z.string().max(200).optional() }),
   ...DELIVERY_RETRIES,
 });
+
+/** Plans a reminder definition's next reminders from its event, plan or task (on save, and every hour). */
+export const expandReminders = jobContract({ name: 'messaging.expandReminders', schema: z.object({ churchId: z.uuid(), definitionId: z.uuid() }), attempts: 6, backoffMs: 5000 });
+
+/** The reminder scheduler: claims the reminders due and enqueues each one's send (its cron is `REMINDER_SCAN_CRON`). */
+export const reminderScan = jobContract({ name: 'messaging.reminderScan', schema: z.object({}).passthrough(), attempts: 1 });
+
+/** Plans every enabled reminder again (its cron is `REMINDER_REFRESH_CRON`): events move, plans are added. */
+export const reminderRefresh = jobContract({ name: 'messaging.reminderRefresh', schema: z.object({}).passthrough(), attempts: 2, backoffMs: 60_000 });
+
+/** Sends one due reminder to its people, once (the job id is the reminder's; its row moves to `sent` with the notifications). */
+export const sendReminder = jobContract({ name: 'messaging.sendReminder', schema: z.object({ churchId: z.uuid(), occurrenceId: z.uuid() }), ...DELIVERY_RETRIES });
 
 /** Who hears of new messages of a conversation (a group's members, or the people who took part). */
 export const messageNotifications = jobContract({
@@ -62,4 +86,18 @@ export const realtimePush = jobContract({
 export type RealtimePush = z.input<typeof realtimePush.schema>;
 
 /** Every contract messaging owns: the start-up check wants exactly one handler for each. */
-export const OWNED: JobContract[] = [notifyPeople, emailOf('messaging'), deliverNotifications, quietPushes, messageNotifications, emailDigest, sendSms, smsWebhook, realtimePush];
+export const OWNED: JobContract[] = [
+  notifyPeople,
+  emailOf('messaging'),
+  deliverNotifications,
+  quietPushes,
+  messageNotifications,
+  emailDigest,
+  sendSms,
+  smsWebhook,
+  realtimePush,
+  expandReminders,
+  reminderScan,
+  reminderRefresh,
+  sendReminder,
+];

@@ -8,7 +8,21 @@ import { sendQueuedSms } from '../domain/texting';
 import { writeLogs } from '../repos/delivery-logs';
 import { markEmailed, notificationsByIds, unreadNotEmailed, type NotificationRow } from '../repos/notifications';
 import { applyStatus, insertConsentLog, logOfProviderMessage } from '../repos/texting';
-import { deliverNotifications as deliverJob, emailDigest, messageNotifications, quietPushes, realtimePush, sendSms, smsWebhook, type RealtimePush } from './contracts';
+import { expandDefinition, refreshAll, scanDue, sendDue } from '../domain/reminder-schedule';
+import {
+  deliverNotifications as deliverJob,
+  emailDigest,
+  expandReminders,
+  messageNotifications,
+  quietPushes,
+  realtimePush,
+  reminderRefresh,
+  reminderScan,
+  sendReminder,
+  sendSms,
+  smsWebhook,
+  type RealtimePush,
+} from './contracts';
 
 const STOP = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'REVOKE', 'OPTOUT']);
 const START = new Set(['START', 'YES', 'UNSTOP', 'OPTIN']);
@@ -95,19 +109,34 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
   const digest = handle(emailDigest, async () => {
     await runDigest(deps);
   });
+  // schedules from config, set where the handlers are registered
+  const scan = handle(reminderScan, async () => {
+    await scanDue(deps);
+  });
+  const refresh = handle(reminderRefresh, async () => {
+    await refreshAll(deps);
+  });
   return [
     // In one transaction with the delivery: a retry never writes the notifications twice.
     handle(notifyPeople, async (data) => {
       await notify(deps, data);
     }),
-    handle(deliverJob, (data) => deliverNotifications(deps, data.churchId, data.ids)),
-    handle(quietPushes, async ({ churchId, personId, ids }) => {
+    handle(deliverJob, (data) => deliverNotifications(deps, data.churchId, data.ids, data.options)),
+    handle(quietPushes, async ({ churchId, personId, ids, title }) => {
       // read meanwhile: no push
       const unread = (await notificationsByIds(deps.db, churchId, ids)).filter((n) => n.isNew && n.personId === personId);
-      await pushNotifications(deps, churchId, personId, unread);
+      await pushNotifications(deps, churchId, personId, unread, title);
     }),
     handle(messageNotifications, (data) => notifyOfMessages(deps, data.churchId, data.conversationId, data.messageIds)),
     { ...digest, repeat: { cron: deps.config.DIGEST_CRON } } as typeof digest,
+    { ...scan, repeat: { cron: deps.config.REMINDER_SCAN_CRON } } as typeof scan,
+    { ...refresh, repeat: { cron: deps.config.REMINDER_REFRESH_CRON } } as typeof refresh,
+    handle(expandReminders, async ({ churchId, definitionId }) => {
+      await expandDefinition(deps, churchId, definitionId);
+    }),
+    handle(sendReminder, async ({ churchId, occurrenceId }) => {
+      await sendDue(deps, churchId, occurrenceId);
+    }),
     handle(sendSms, (data, ctx) => sendQueuedSms(deps, data.deliveryLogId, ctx.attempt)),
     handle(realtimePush, (data) => runPush(deps, data)),
     handle(smsWebhook, async ({ webhookEventId }) => {

@@ -11,6 +11,7 @@ import texting from './texting';
 import emailTemplates from './email-templates';
 import blockedIps from './blocked-ips';
 import deliveryLogs from './delivery-logs';
+import reminders from './reminders';
 
 /** The messaging module's route files, one per spec table (connections also serves `/messaging/ws`). */
 export const routes: FastifyPluginAsync[] = [
@@ -26,4 +27,5 @@ export const routes: FastifyPluginAsync[] = [
   emailTemplates,
   blockedIps,
   deliveryLogs,
+  reminders,
 ];
