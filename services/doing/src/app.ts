@@ -1,13 +1,13 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { doingSettings, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type DoingProviders } from './providers';
 import { doingJobs, ownedJobs } from './jobs';
 
-export type DoingDeps = ModuleDeps<Config, DoingProviders>;
+export type { DoingDeps } from './deps';
 
-/** What the doing deployable is made of; main, worker, migrate and tests all start from it. */
+/** What the doing deployable is made of; main, worker, migrate and tests all start from it. Nothing imports this file but them. */
 export const doing = defineModule<Config, DoingProviders>({
   module: 'doing',
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, IdArray, OptionalText } from '@church/common';
+import { CONDITION_FIELDS, TODAY_PARTS } from './domain/conditions';
 
 // What the doing API accepts and answers. Response schemas list every field that leaves the service; save
 // bodies strip unknown fields (clients post back records as they read them) and the church comes from the token.
@@ -100,6 +101,46 @@ export const OverviewRow = z.object({
   personId: z.string().nullable(),
   status: z.string().nullable(),
 });
+/**
+ * `GET /plans/public/signup/:churchId` (public): a plan open to sign-ups as B1App's volunteer pages read it: the
+ * plan's public fields, its positions that take sign-ups with how many places are taken, and its times.
+ */
+export const SignupPlan = z.object({
+  plan: z.object({
+    id: z.string(),
+    churchId: z.string(),
+    ministryId: z.string().nullable(),
+    planTypeId: z.string().nullable(),
+    name: z.string().nullable(),
+    serviceDate: z.string().nullable(),
+    notes: z.string().nullable(),
+    signupDeadlineHours: z.number().nullable(),
+    showVolunteerNames: z.boolean(),
+  }),
+  positions: z.array(
+    z.object({
+      id: z.string(),
+      churchId: z.string(),
+      planId: z.string(),
+      categoryName: z.string().nullable(),
+      name: z.string(),
+      count: z.number(),
+      allowSelfSignup: z.boolean(),
+      description: z.string().nullable(),
+      filledCount: z.number(),
+    }),
+  ),
+  times: z.array(
+    z.object({
+      id: z.string(),
+      planId: z.string(),
+      displayName: z.string().nullable(),
+      startTime: z.date().nullable(),
+      endTime: z.date().nullable(),
+      serviceTimeType: z.string(),
+    }),
+  ),
+});
 export const NotifyRangeBody = z.object({ startDate: LocalDate, endDate: LocalDate, ministryId: Id, planTypeId: Id.nullish() });
 export const NotifyRangeAnswer = z.object({ sent: z.number(), failed: z.number(), capped: z.boolean() });
 
@@ -148,7 +189,7 @@ export const TimeSave = z.object({
   endTime: Instant.nullish(),
   teams: z.string().max(2000).nullish(),
   serviceTimeType: z.enum(['service', 'rehearsal', 'other']).nullish().transform((v) => v ?? undefined),
-});
+}).refine((t) => !t.startTime || !t.endTime || t.endTime >= t.startTime, { message: 'must not be before startTime', path: ['endTime'] });
 
 export const ASSIGNMENT_STATUSES = ['Unconfirmed', 'Accepted', 'Declined'] as const;
 export const Assignment = z.object({
@@ -198,6 +239,15 @@ export const PlanItem = z.object({
 export type PlanItemNode = z.output<typeof PlanItem> & { children?: PlanItemNode[] };
 /** An item with its children, to any depth. */
 export const PlanItemTree: z.ZodType<PlanItemNode> = PlanItem.extend({ get children() { return z.array(PlanItemTree).optional(); } });
+/** What the presenter's plan feed answers: `plan` (its own items), `lessonFeed` (from the external lesson feed) or `none`. */
+export const PlanFeed = z.object({
+  planId: z.string(),
+  name: z.string().nullable(),
+  serviceDate: z.string().nullable(),
+  contentId: z.string().nullable(),
+  source: z.enum(['plan', 'lessonFeed', 'none']),
+  items: z.array(PlanItemTree),
+});
 export const PlanItemSave = z.object({
   id: Id.optional(),
   planId: Id,
@@ -370,16 +420,23 @@ export const Condition = z.object({
   value: z.string().nullable(),
   label: z.string().nullable(),
 });
-export const ConditionSave = z.object({
-  id: Id.optional(),
-  automationId: Id,
-  conjunctionId: Id.nullish(),
-  field: z.string().trim().min(1).max(100),
-  fieldData: z.string().max(2000).nullish(),
-  operator: z.enum(CONDITION_OPERATORS).default('='),
-  value: z.string().max(2000).nullish(),
-  label: z.string().max(500).nullish(),
-});
+export const ConditionSave = z
+  .object({
+    id: Id.optional(),
+    automationId: Id,
+    conjunctionId: Id.nullish(),
+    field: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((f) => CONDITION_FIELDS.includes(f), `must be one of ${CONDITION_FIELDS.join(', ')}`),
+    fieldData: z.string().max(2000).nullish(),
+    operator: z.enum(CONDITION_OPERATORS).default('='),
+    value: z.string().max(2000).nullish(),
+    label: z.string().max(500).nullish(),
+  })
+  .refine((c) => c.field !== 'today' || !c.fieldData || (TODAY_PARTS as readonly string[]).includes(c.fieldData), { message: `must be one of ${TODAY_PARTS.join(', ')}`, path: ['fieldData'] });
 
 export const Conjunction = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), parentId: z.string().nullable(), groupType: z.string() });
 export const ConjunctionSave = z.object({

@@ -195,8 +195,10 @@ describe('POST /doing/plans/autofill/:id', () => {
     const assign = async (day: string, personId: string, status?: string) => {
       const p = await makePlan(c, { serviceDate: day });
       const pos = (await call(t.app, 'POST', '/doing/positions', { token, body: { planId: p.id, name: 'Greeter' } })).json()[0];
-      const res = await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: pos.id, personId, ...(status ? { status } : {}) } });
+      const res = await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: pos.id, personId } });
       expect(res.statusCode).toBe(200);
+      // the person's own answer
+      if (status) expect((await call(t.app, 'POST', `/doing/assignments/decline/${res.json()[0].id}`, { token: c.tokenOf(personId) })).statusCode).toBe(200);
     };
     // 2030-05-05 ± 90 days: 2030-02-04 … 2030-08-03
     await assign('2030-02-04', edge, 'Declined');
@@ -212,9 +214,10 @@ describe('POST /doing/plans/autofill/:id', () => {
   });
 
   it('fills a position listed twice only up to its count, answers what it stored, and keeps the plan\'s own people', async () => {
-    const { token, plan, position, people } = await setup(2);
+    const { c, token, plan, position, people } = await setup(2);
     const [kept, ...rest] = people as [string, ...string[]];
-    await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: kept, status: 'Declined' } });
+    const keptRow = (await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: kept } })).json()[0];
+    await call(t.app, 'POST', `/doing/assignments/decline/${keptRow.id}`, { token: c.tokenOf(kept) });
     const res = await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, {
       token,
       body: { teams: [{ positionId: position.id, personIds: [kept, rest[0]] }, { positionId: position.id, personIds: rest }] },

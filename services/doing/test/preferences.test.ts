@@ -26,7 +26,7 @@ describe('/doing/schedulingPreferences', () => {
   it('sets another person\'s only with Plans.Edit; refuses values the editor does not offer, naming the field', async () => {
     const c = makeChurch();
     const volunteer = randomUUID();
-    const refused = await save(c.token(), [{ personId: volunteer, maxPerMonth: 1 }]);
+    const refused = await save(c.token([]), [{ personId: volunteer, maxPerMonth: 1 }]);
     expect(refused.statusCode).toBe(401);
     expect(refused.json().errors[0]).toBe("Only holders of Plans.Edit can set another person's scheduling preferences");
     expect((await prefs(c.token(), [volunteer])).json()).toEqual([]);

@@ -80,9 +80,11 @@ describe('/doing/assignments', () => {
     const swapped = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { id: asg.id, positionId: position.id, personId: other.toUpperCase() } });
     expect(swapped.statusCode).toBe(200);
     expect(swapped.json()[0]).toMatchObject({ personId: other, status: 'Unconfirmed' });
-    // a status sent with the change is the coordinator's word and is kept
-    const told = await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { id: asg.id, positionId: position.id, personId: c.personId, status: 'Accepted' } });
-    expect(told.json()[0]).toMatchObject({ personId: c.personId, status: 'Accepted' });
+    // the status the coordinator posts back with the change (the previous person's answer, as loaded) is not the new person's
+    const coordinator = c.tokenOf(randomUUID(), ['Plans.Edit']);
+    const back = await call(t.app, 'POST', '/doing/assignments', { token: coordinator, body: { id: asg.id, positionId: position.id, personId: c.personId, status: 'Accepted' } });
+    expect(back.statusCode).toBe(200);
+    expect(back.json()[0]).toMatchObject({ personId: c.personId, status: 'Unconfirmed' });
     expect((await call(t.app, 'POST', '/doing/assignments', { token: makeChurch().token(), body: { id: asg.id, positionId: position.id, personId: other } })).statusCode).toBe(400);
   });
 

@@ -18,7 +18,12 @@ async function post<T = Record<string, unknown>>(c: Church, path: string, body: 
 type Row = { id: string; planId: string };
 const plan = (c: Church, body: Record<string, unknown>) => post<Row & { serviceDate: string }>(c, '/doing/plans', { name: 'Sunday', ...body });
 const position = (c: Church, planId: string, body: Record<string, unknown> = {}) => post<Row>(c, '/doing/positions', { planId, name: 'Drums', categoryName: 'Band', count: 2, ...body });
-const assign = (c: Church, positionId: string, personId: string, status?: string) => post<Row>(c, '/doing/assignments', { positionId, personId, ...(status ? { status } : {}) });
+/** An assignment made by the coordinator; a status other than Unconfirmed is the person's answer, given as they would. */
+async function assign(c: Church, positionId: string, personId: string, status?: 'Accepted' | 'Declined') {
+  const row = await post<Row>(c, '/doing/assignments', { positionId, personId });
+  if (status) await post(c, `/doing/assignments/${status === 'Accepted' ? 'accept' : 'decline'}/${row.id}`, {}, c.tokenOf(personId));
+  return row;
+}
 
 describe('GET /doing/plans/overview (the serving matrix)', () => {
   it('is a literal route, never read as a plan id: every position of every plan in the range, once per person serving or once open', async () => {
@@ -125,11 +130,15 @@ describe('POST /doing/plans/notifyRange ("Email all" of the matrix)', () => {
     const c = makeChurch();
     const ministryId = randomUUID();
     const body = { startDate: '2030-03-01', endDate: '2030-03-31', ministryId };
-    const outsider = await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token(), body });
+    const outsider = await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token([]), body });
     expect(outsider.statusCode).toBe(401);
-    expect(outsider.json().errors[0]).toBe('Only holders of Plans.Edit and members of the ministry can do this');
+    expect(outsider.json().errors[0]).toBe('Missing permission: Plans.Edit or member of the ministry');
+    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [randomUUID()] })]);
+    const otherTeam = await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token([]), body });
+    expect(otherTeam.statusCode).toBe(401);
+    expect(otherTeam.json().errors[0]).toBe('Only holders of Plans.Edit and members of the ministry can do this');
     membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [ministryId] })]);
-    expect((await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token(), body })).json()).toEqual({ sent: 0, failed: 0, capped: false });
+    expect((await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token([]), body })).json()).toEqual({ sent: 0, failed: 0, capped: false });
     const bad = await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token(['Plans.Edit']), body: { startDate: '2030-03-01', endDate: '2030-03-31' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([{ msg: 'ministryId is required', param: 'ministryId', location: 'body' }]);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fakeInternal, useApp } from '@church/common/testing';
+import { fakeInternal, makeChurch as baseMakeChurch, useApp, type TokenOptions } from '@church/common/testing';
 import { HttpError, type PersonFacts } from '@church/common';
 import { buildApp } from '../src/app';
 
@@ -8,11 +8,16 @@ export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
 /** Starts the doing app before the file's tests and closes it after. */
 export const useDoing = (opts: Parameters<typeof useApp>[3] = {}) => useApp('doing', MIGRATIONS, buildApp, opts);
-export { fakeInternal, makeChurch, type InternalCall } from '@church/common/testing';
+export { fakeInternal, type InternalCall } from '@church/common/testing';
 
-
-
-
+/**
+ * A church for one test whose `token()` is a coordinator's (Plans.Edit) unless other permissions are named:
+ * `token([])` is a member without permissions, `tokenOf(personId)` another member of the church.
+ */
+export function makeChurch() {
+  const church = baseMakeChurch();
+  return { ...church, token: (permissions: TokenOptions['permissions'] = ['Plans.Edit'], extra: Partial<TokenOptions> = {}) => church.token(permissions, extra) };
+}
 
 /** A person as membership's people facts answer them. */
 export function person(facts: Partial<PersonFacts> & { id?: string } = {}): PersonFacts {
@@ -70,7 +75,8 @@ export function fakeMembership() {
     internal,
     updates,
     setDown: (value: boolean) => (down = value),
-    addPeople: (churchId: string, list: PersonFacts[]) => people.set(churchId, [...(people.get(churchId) ?? []), ...list]),
+    /** adds people to the church (a person added again replaces their earlier facts) */
+    addPeople: (churchId: string, list: PersonFacts[]) => people.set(churchId, [...(people.get(churchId) ?? []).filter((p) => !list.some((q) => q.id === p.id)), ...list]),
     addMember: (churchId: string, groupId: string, personId: string, displayName: string, leader = false) =>
       groups.set(`${churchId}/${groupId}`, [...(groups.get(`${churchId}/${groupId}`) ?? []), { personId, displayName, leader }]),
   };

@@ -161,7 +161,13 @@ describe('/doing/plantemplates', () => {
   it('is for Plans.Edit or the ministry\'s own team (asked of membership); a new template needs a name', async () => {
     const c = makeChurch();
     const { plan, ministryId } = await fullPlan(c);
-    const member = c.token();
+    const member = c.token([]);
+    // in no group at all: refused by the route's rule
+    const outsider = await call(t.app, 'POST', `/doing/plantemplates/fromPlan/${plan.id}`, { token: member, body: { name: 'Mine' } });
+    expect(outsider.statusCode).toBe(401);
+    expect(outsider.json().errors[0]).toBe('Missing permission: Plans.Edit or member of the ministry');
+    // on another ministry's team: refused for this one
+    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [randomUUID()] })]);
     const refused = await call(t.app, 'POST', `/doing/plantemplates/fromPlan/${plan.id}`, { token: member, body: { name: 'Mine' } });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().errors[0]).toBe('Only holders of Plans.Edit and members of the ministry can do this');

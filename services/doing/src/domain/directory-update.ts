@@ -20,22 +20,23 @@ export function normalizeChanges(data: unknown, param = 'data'): Record<string, 
       throw badRequest(param, 'must be JSON: {field: value} or [{field, value}]');
     }
   }
-  const flat: Record<string, unknown> = {};
+  // A Map: a caller's key (`__proto__`, `constructor`) is a key like any other, refused below by name.
+  const flat = new Map<string, unknown>();
   if (Array.isArray(value)) {
     for (const [i, entry] of value.entries()) {
       if (!entry || typeof entry !== 'object' || typeof (entry as { field?: unknown }).field !== 'string') throw badRequest(`${param}[${i}].field`, 'is required');
-      flat[(entry as { field: string }).field] = (entry as { value?: unknown }).value ?? null;
+      flat.set((entry as { field: string }).field, (entry as { value?: unknown }).value ?? null);
     }
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k === 'contactInfo' && v && typeof v === 'object') Object.assign(flat, v);
-      else flat[k] = v;
+      if (k === 'contactInfo' && v && typeof v === 'object') for (const [ck, cv] of Object.entries(v)) flat.set(ck, cv);
+      else flat.set(k, v);
     }
   } else {
     throw badRequest(param, 'must list the requested changes');
   }
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(flat)) {
+  for (const [key, v] of flat) {
     const field = key.replace(/^(name|contactInfo)\./, '');
     if (!PERSON_FIELDS.includes(field) && !CONTACT_FIELDS.includes(field)) throw badRequest(`${param}.${key}`, 'is not a directory field');
     if (v !== null && typeof v !== 'string') throw badRequest(`${param}.${key}`, 'must be text or null');

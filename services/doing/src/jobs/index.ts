@@ -1,20 +1,19 @@
 import { z } from 'zod';
-import { handle, jobContract, notifyPeople } from '@church/common';
-import type { DoingDeps } from '../app';
+import { DELIVERY_RETRIES, handle, jobContract, notifyPeople, type DbOrTx, type Queue } from '@church/common';
+import type { DoingDeps } from '../deps';
 import { membershipClient } from '../clients/membership';
 import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
 
 /**
- * Tells a position's team leaders that a volunteer accepted, declined or signed up (from the accept/decline and
- * sign-up routes, after commit). A job rather than a call in the request: membership may be away, and a retry
- * must not repeat the answer to the volunteer.
+ * Tells a position's team leaders that a volunteer accepted, declined or signed up. Enqueued in the transaction of
+ * the answer or the sign-up (it exists only if that commits); a job rather than a call in the request: membership
+ * may be away, and it is retried as long as any delivery to a person is (`DELIVERY_RETRIES`).
  */
 export const notifyTeamLeaders = jobContract({
   name: 'doing.notifyTeamLeaders',
   schema: z.object({ churchId: z.uuid(), assignmentId: z.uuid(), status: z.enum(['Accepted', 'Declined', 'SignedUp']) }),
-  attempts: 5,
-  backoffMs: 2000,
+  ...DELIVERY_RETRIES,
 });
 
 /** Checks every active automation of every church once a day (and on `GET /doing/automations/check`). */
@@ -26,9 +25,19 @@ export const checkAutomations = jobContract({
   repeat: { cron: '15 6 * * *' },
 });
 
-const VERBS = { Accepted: 'accepted', Declined: 'declined', SignedUp: 'signed up for' } as const;
+/** How the leaders' notice says what the volunteer did. */
+const VERBS = new Map([
+  ['Accepted', 'accepted'],
+  ['Declined', 'declined'],
+  ['SignedUp', 'signed up for'],
+] as const);
 
 export const ownedJobs = [notifyTeamLeaders, checkAutomations];
+
+/** Enqueues the leaders' notice of an answer or a sign-up in the change's transaction (one per answer: its id is the row's version). */
+export function tellLeaders(queue: Queue, tx: DbOrTx, row: { id: string; churchId: string; updatedAt: Date }, status: 'Accepted' | 'Declined' | 'SignedUp') {
+  return queue.enqueue(notifyTeamLeaders, { churchId: row.churchId, assignmentId: row.id, status }, { jobId: `notify-${row.id}-${status}-${row.updatedAt.getTime()}`, tx });
+}
 
 export function doingJobs(deps: DoingDeps) {
   return [
@@ -46,7 +55,7 @@ export function doingJobs(deps: DoingDeps) {
         {
           churchId,
           personIds: leaders,
-          message: `${who} ${VERBS[status]} ${what}`,
+          message: `${who} ${VERBS.get(status)} ${what}`,
           // As B1Admin's own serving notices: an `assignment` notice opens its plan (B1App reads contentId as the plan).
           contentType: 'assignment',
           contentId: notice.planId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
-import { assignments, planItemTimes, planItems, plans, positions } from '../db/schema';
+import { assignments, planItemTimes, planItems, planTemplates, plans, positions } from '../db/schema';
 import type { TemplateData } from '../schemas';
 
 /** A plan as a template keeps it: its notes, its service order (items with their parent links) and its positions. */
@@ -99,3 +99,7 @@ export async function applyToPlan(tx: DbOrTx, churchId: string, planId: string, 
       .where(and(eq(plans.churchId, churchId), eq(plans.id, planId), or(isNull(plans.notes), eq(plans.notes, ''))));
   }
 }
+
+/** A ministry's templates by name. */
+export const templatesOfMinistry = (db: DbOrTx, churchId: string, ministryId: string) =>
+  db.select().from(planTemplates).where(and(eq(planTemplates.churchId, churchId), eq(planTemplates.ministryId, ministryId))).orderBy(asc(planTemplates.name), asc(planTemplates.id));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { getRow, notFound, type Db, type DbOrTx, type Tx } from '@church/common';
+import { getRow, type DbOrTx, type Tx } from '@church/common';
 import { assignments, planItemTimes, planItems, plans, positions, times } from '../db/schema';
 import { addDays, daysBetween } from '../domain/tree';
 import type { z } from 'zod';
@@ -24,28 +24,54 @@ export async function currentPlan(db: DbOrTx, planTypeId: string, today: string)
   return last;
 }
 
-/** Deletes a plan and everything that belongs to it, in one transaction; 404 when the church has no such plan. */
-export async function deletePlan(db: Db, churchId: string, planId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [gone] = await tx.delete(plans).where(and(eq(plans.churchId, churchId), eq(plans.id, planId))).returning({ id: plans.id });
-    if (!gone) throw notFound('Plan');
-    for (const table of [assignments, positions, times, planItems, planItemTimes]) await tx.delete(table).where(and(eq(table.churchId, churchId), eq(table.planId, planId)));
-  });
+/** Removes a plan's own rows (inside the delete's transaction, before the plan goes). */
+export async function deletePlanParts(tx: DbOrTx, churchId: string, planId: string): Promise<void> {
+  for (const table of [assignments, positions, times, planItems, planItemTimes]) await tx.delete(table).where(and(eq(table.churchId, churchId), eq(table.planId, planId)));
+}
+
+/**
+ * The public sign-up page's plans (B1App's volunteer pages): published plans from `today` on with a position open to
+ * self sign-up, soonest first, each with those positions (`filledCount`: Unconfirmed and Accepted assignments) and its
+ * times. Three statements whatever the number of plans.
+ */
+export async function signupPlans(db: DbOrTx, churchId: string, today: string) {
+  const found = await db
+    .selectDistinct({ plan: plans })
+    .from(plans)
+    .innerJoin(positions, and(eq(positions.churchId, plans.churchId), eq(positions.planId, plans.id), eq(positions.allowSelfSignup, true)))
+    .where(and(eq(plans.churchId, churchId), eq(plans.prepared, false), gte(plans.serviceDate, today)))
+    .orderBy(asc(plans.serviceDate), asc(plans.id))
+    .limit(200);
+  if (!found.length) return [];
+  const planIds = found.map((f) => f.plan.id);
+  const open = await db
+    .select({ position: positions, filledCount: sql<number>`count(${assignments.id}) filter (where ${assignments.status} in ('Unconfirmed', 'Accepted'))::int` })
+    .from(positions)
+    .leftJoin(assignments, and(eq(assignments.churchId, positions.churchId), eq(assignments.positionId, positions.id)))
+    .where(and(eq(positions.churchId, churchId), inArray(positions.planId, planIds), eq(positions.allowSelfSignup, true)))
+    .groupBy(positions.id)
+    .orderBy(sql`${positions.categoryName} nulls first`, asc(positions.name), asc(positions.id));
+  const planTimes = await db.select().from(times).where(and(eq(times.churchId, churchId), inArray(times.planId, planIds))).orderBy(asc(times.startTime), asc(times.id));
+  return found.map(({ plan }) => ({
+    plan,
+    positions: open.filter((o) => o.position.planId === plan.id).map((o) => ({ ...o.position, filledCount: o.filledCount })),
+    times: planTimes.filter((x) => x.planId === plan.id),
+  }));
 }
 
 export type CopyOptions = { serviceDate: string; copyMode: 'none' | 'positions' | 'all'; copyServiceOrder: boolean } & Partial<Omit<PlanRow, 'id' | 'churchId' | 'serviceDate' | 'lastAutofillRunId' | 'createdAt' | 'updatedAt'>>;
 
 /**
- * Copies a plan to a new date in one transaction: times (moved by the same number of days) and positions for
+ * Copies a plan to a new date in the caller's transaction: times (moved by the same number of days) and positions for
  * `positions` and `all`, assignments too for `all` (each back to `Unconfirmed`: the volunteer has not said
  * yes to the new date), the service order tree when asked, and with both the items' standing at each time.
  */
-export async function copyPlan(db: Db, churchId: string, planId: string, { copyMode, copyServiceOrder, ...given }: CopyOptions): Promise<PlanRow> {
+export async function copyPlan(tx: Tx, churchId: string, planId: string, { copyMode, copyServiceOrder, ...given }: CopyOptions): Promise<PlanRow> {
   const opts = { copyMode, copyServiceOrder, serviceDate: given.serviceDate };
   // what the body sends is the new plan's; `null` clears a field the copied plan had (a plan without a lesson)
   const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  return db.transaction(async (tx: Tx) => {
-    const source = (await getRow(tx, plans, churchId, planId, 'Plan')) as PlanRow;
+  {
+    const source = await getRow(tx, plans, churchId, planId, 'Plan');
     const newPlanId = randomUUID();
     const [plan] = await tx
       .insert(plans)
@@ -94,7 +120,7 @@ export async function copyPlan(db: Db, churchId: string, planId: string, { copyM
       }
     }
     return plan!;
-  });
+  }
 }
 
 /** Rows of a plan-owned table for several plans. */

@@ -56,28 +56,26 @@ export async function saveTokens(db: DbOrTx, secrets: SecretBox, id: string, tok
 
 /**
  * A sign-in's tokens as the ministry's authorization with the provider: the newest one is replaced (linking again
- * does not pile up records), or a first one is made.
+ * does not pile up records), or a first one is made; in the caller's transaction. Answers it and what it replaced.
  */
-export async function linkProvider(db: Db, secrets: SecretBox, churchId: string, ministryId: string, providerId: string, token: Token): Promise<ProviderAuthRow> {
-  return db.transaction(async (tx) => {
-    const [current] = await authsOf(tx, churchId, ministryId, providerId).limit(1).for('update');
-    if (current) return saveTokens(tx, secrets, current.id, { ...token, refreshToken: token.refreshToken ?? null });
-    const [row] = await tx
-      .insert(contentProviderAuths)
-      .values({
-        id: randomUUID(),
-        churchId,
-        ministryId,
-        providerId,
-        accessToken: secrets.encrypt(token.accessToken),
-        refreshToken: token.refreshToken ? secrets.encrypt(token.refreshToken) : null,
-        tokenType: token.tokenType ?? 'Bearer',
-        expiresAt: token.expiresAt,
-        scopes: token.scopes ?? null,
-      })
-      .returning();
-    return row!;
-  });
+export async function linkProvider(tx: DbOrTx, secrets: SecretBox, churchId: string, ministryId: string, providerId: string, token: Token): Promise<{ before?: ProviderAuthRow; row: ProviderAuthRow }> {
+  const [current] = await authsOf(tx, churchId, ministryId, providerId).limit(1).for('update');
+  if (current) return { before: current, row: await saveTokens(tx, secrets, current.id, { ...token, refreshToken: token.refreshToken ?? null }) };
+  const [row] = await tx
+    .insert(contentProviderAuths)
+    .values({
+      id: randomUUID(),
+      churchId,
+      ministryId,
+      providerId,
+      accessToken: secrets.encrypt(token.accessToken),
+      refreshToken: token.refreshToken ? secrets.encrypt(token.refreshToken) : null,
+      tokenType: token.tokenType ?? 'Bearer',
+      expiresAt: token.expiresAt,
+      scopes: token.scopes ?? null,
+    })
+    .returning();
+  return { row: row! };
 }
 
 /**

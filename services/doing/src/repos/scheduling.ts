@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { badRequest, notFound, prepared, type Db } from '@church/common';
+import { badRequest, notFound, prepared, type Db, type DbOrTx } from '@church/common';
 import { assignments, plans } from '../db/schema';
 import { autofill } from '../domain/autofill';
 import { addDays } from '../domain/tree';
@@ -144,20 +144,19 @@ export async function autofillPlan(db: Db, churchId: string, planId: string, giv
 }
 
 /**
- * Takes back the plan's last autofill: its assignments nobody has answered yet (an accepted or declined one is
- * the volunteer's word and stays). Answers how many went; a plan with no run to undo answers 0.
+ * Takes back the plan's last autofill, in the caller's transaction: its assignments nobody has answered yet (an
+ * accepted or declined one is the volunteer's word and stays). Answers the assignments removed; a plan with no run
+ * to undo removes none.
  */
-export async function undoAutofill(db: Db, churchId: string, planId: string): Promise<{ removed: number }> {
-  return db.transaction(async (tx) => {
-    const ofPlan = and(eq(plans.churchId, churchId), eq(plans.id, planId));
-    const [plan] = await tx.select({ runId: plans.lastAutofillRunId }).from(plans).where(ofPlan).for('update');
-    if (!plan) throw notFound('Plan');
-    if (!plan.runId) return { removed: 0 };
-    const gone = await tx
-      .delete(assignments)
-      .where(and(eq(assignments.churchId, churchId), eq(assignments.planId, planId), eq(assignments.autofillRunId, plan.runId), eq(assignments.status, 'Unconfirmed')))
-      .returning({ id: assignments.id });
-    await tx.update(plans).set({ lastAutofillRunId: null }).where(ofPlan);
-    return { removed: gone.length };
-  });
+export async function undoAutofill(tx: DbOrTx, churchId: string, planId: string): Promise<Array<typeof assignments.$inferSelect>> {
+  const ofPlan = and(eq(plans.churchId, churchId), eq(plans.id, planId));
+  const [plan] = await tx.select({ runId: plans.lastAutofillRunId }).from(plans).where(ofPlan).for('update');
+  if (!plan) throw notFound('Plan');
+  if (!plan.runId) return [];
+  const gone = await tx
+    .delete(assignments)
+    .where(and(eq(assignments.churchId, churchId), eq(assignments.planId, planId), eq(assignments.autofillRunId, plan.runId), eq(assignments.status, 'Unconfirmed')))
+    .returning();
+  await tx.update(plans).set({ lastAutofillRunId: null }).where(ofPlan);
+  return gone;
 }

@@ -1,37 +1,36 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, desc, eq, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, crud, itemParam, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
-import { assignments, plans, positions } from '../db/schema';
-import { requireRef } from '../repos/refs';
+import { Id, IdParams, batchOf, crud, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
+import { assignments } from '../db/schema';
 import { ofPlans } from '../repos/plans';
-import { answerAssignment, leaveSignup, monthCounts, signUp } from '../repos/assignments';
-import { notifyTeamLeaders } from '../jobs';
+import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
+import { answerAssignment, leaveSignup, monthCounts, myAssignments, saveAssignments, signUp, type AssignmentRow } from '../repos/assignments';
+import { tellLeaders } from '../jobs';
 import { utcDay } from '../domain/tree';
+import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { change, changesOf, report } from '../domain/changes';
 import { Assignment, AssignmentAnswer, AssignmentSave, IdsQuery, LocalDate, MonthCount, SignupBody } from '../schemas';
 
-const ANSWERS = { accept: 'Accepted', decline: 'Declined' } as const;
+/** The answer routes' verbs, by the status each gives (`Map`: a caller's string never reaches Object's own names). */
+const ANSWERS = new Map([
+  ['accept', 'Accepted'],
+  ['decline', 'Declined'],
+] as const);
 
 const base = '/doing/assignments';
 const List = z.array(Assignment);
 
-/** `/doing/assignments`: who serves where; the assignee accepts or declines, and the team's leaders hear of it. */
+/**
+ * `/doing/assignments`: who serves where. Coordinators (Plans.Edit or the plan's ministry's team) assign people; the
+ * assigned person alone accepts or declines, and the team's leaders hear of it; members sign up for open places.
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const read = { config: { access: anyUser } };
+  const scope = (req: FastifyRequest) => ministryScope(editableMinistries(req), assignments.planId, 'plan', req.auth.churchId);
 
-  app.get(`${base}/my`, { ...read, schema: { response: { 200: List } } }, async (req) => {
-    if (!req.auth.personId) return [];
-    return app.db
-      .select({ assignment: assignments })
-      .from(assignments)
-      .leftJoin(plans, and(eq(plans.id, assignments.planId), eq(plans.churchId, req.auth.churchId)))
-      // A penciled-in plan's assignments stay hidden from the volunteer until the plan is published.
-      .where(and(eq(assignments.churchId, req.auth.churchId), eq(assignments.personId, req.auth.personId), or(isNull(plans.id), eq(plans.prepared, false))))
-      .orderBy(desc(plans.serviceDate))
-      .then((rows) => rows.map((r) => r.assignment));
-  });
+  app.get(`${base}/my`, { ...read, schema: { response: { 200: List } } }, async (req) => (req.auth.personId ? myAssignments(app.db, req.auth.churchId, req.auth.personId) : []));
   // PlanValidation: how often each person serves in the plan's month, against their scheduling preference.
   app.get(`${base}/monthCounts`, { ...read, schema: { querystring: z.object({ date: LocalDate.optional() }), response: { 200: z.array(MonthCount) } } }, (req) =>
     monthCounts(app.db, req.auth.churchId, req.query.date ?? utcDay()),
@@ -39,49 +38,69 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/plan/ids`, { ...read, schema: { querystring: z.object({ planIds: IdsQuery }), response: { 200: List } } }, (req) => ofPlans(app.db, assignments, req.auth.churchId, req.query.planIds));
   app.get(`${base}/plan/:planId`, { ...read, schema: { params: z.object({ planId: Id }), response: { 200: List } } }, (req) => ofPlans(app.db, assignments, req.auth.churchId, [req.params.planId]));
 
-  app.post(base, { ...read, schema: { body: batchOf(AssignmentSave), response: { 200: List } } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const rows = [];
-      // Given to someone else without a status, an assignment goes back to Unconfirmed: the answer was the other person's.
-      const updates = req.body.flatMap((item) => (item.id && item.status === undefined ? [item.id.toLowerCase()] : []));
-      const storedPerson = new Map((await rowsByIds(tx, assignments, req.auth.churchId, updates)).map((r) => [r.id, r.personId]));
-      for (const [i, item] of req.body.entries()) {
-        const position = await requireRef<typeof positions.$inferSelect>(tx, positions, req.auth.churchId, item.positionId, itemParam(req, i, 'positionId'), 'Position');
-        if (item.planId && item.planId !== position.planId) throw badRequest(itemParam(req, i, 'planId'), 'must be the plan of the position');
-        let status = item.id ? item.status : (item.status ?? 'Unconfirmed');
-        const stored = item.id && status === undefined ? storedPerson.get(item.id.toLowerCase()) : undefined;
-        if (stored !== undefined && stored !== item.personId.toLowerCase()) status = 'Unconfirmed';
-        rows.push({ ...item, planId: position.planId, ...(status === undefined ? {} : { status }) });
-      }
-      return (await saveRows(tx, assignments, req.auth.churchId, rows)) as never;
+  /** The leaders hear of an answer or a sign-up; the job is written in the change's transaction. */
+  const told = (tx: Tx, row: AssignmentRow, status: 'Accepted' | 'Declined' | 'SignedUp') => tellLeaders(app.deps.queue, tx, row, status);
+
+  app.post(base, { config: { access: ministryEditor }, schema: { body: batchOf(AssignmentSave), response: { 200: List } } }, (req) =>
+    app.deps.queue.transaction(app.db, async (tx) => {
+      const churchId = req.auth.churchId;
+      const narrowed = scope(req);
+      // the assignments changed must be of the caller's ministries before and after the save
+      await refuseOutside(tx, assignments, churchId, req.body.flatMap((a) => (a.id ? [a.id.toLowerCase()] : [])), narrowed, outsideMinistry);
+      const { written, stored, answers } = await saveAssignments(tx, churchId, req.auth.personId, req.body, (i, f) => itemParam(req, i, f));
+      await refuseOutside(tx, assignments, churchId, written.map((r) => r.id), narrowed, outsideMinistry);
+      for (const answer of answers) await told(tx, answer.row, answer.status);
+      await report(app.deps, req, changesOf('assignment', written, stored), tx);
+      return written;
     }),
   );
 
-  const answer = async (req: FastifyRequest, id: string, status: 'Accepted' | 'Declined') => {
-    const { row, changed } = await answerAssignment(app.db, req.auth.churchId, id, req.auth.personId, status);
-    if (changed) await app.deps.queue.enqueue(notifyTeamLeaders, { churchId: req.auth.churchId, assignmentId: row.id, status }, { jobId: `notify-${row.id}-${status}-${row.updatedAt.getTime()}` });
-    return row;
-  };
-  for (const [verb, status] of Object.entries(ANSWERS)) {
+  const answer = (req: FastifyRequest, id: string, status: 'Accepted' | 'Declined') =>
+    app.deps.queue.transaction(app.db, async (tx) => {
+      const { before, row, changed } = await answerAssignment(tx, req.auth.churchId, id, req.auth.personId, status);
+      if (changed) {
+        await told(tx, row, status);
+        await report(app.deps, req, [change('assignment', before, row)], tx);
+      }
+      return row;
+    });
+  for (const [verb, status] of ANSWERS) {
     app.post(`${base}/${verb}/:id`, { ...read, schema: { params: IdParams, response: { 200: AssignmentAnswer } } }, (req) => answer(req, req.params.id, status));
   }
   // The same answers with the id first (`/assignments/:id/accept`): B1App's PlanDetail builds its path from the
   // action and the id, and either order reaches the assignee's answer.
   app.post(`${base}/:id/:action`, { ...read, schema: { params: z.object({ id: Id, action: z.enum(['accept', 'decline']) }), response: { 200: AssignmentAnswer } } }, (req) =>
-    answer(req, req.params.id, ANSWERS[req.params.action]),
+    answer(req, req.params.id, ANSWERS.get(req.params.action)!),
   );
 
   // A member takes an open place of a position that allows self sign-up (B1App's VolunteerDetail and
   // VolunteerSignup), and leaves it; the team's leaders hear of a sign-up.
-  app.post(`${base}/signup`, { ...read, schema: { body: SignupBody, response: { 200: Assignment } } }, async (req) => {
-    const row = await signUp(app.db, req.auth.churchId, req.auth.personId, req.body.positionId);
-    await app.deps.queue.enqueue(notifyTeamLeaders, { churchId: req.auth.churchId, assignmentId: row.id, status: 'SignedUp' }, { jobId: `notify-${row.id}-SignedUp-${row.updatedAt.getTime()}` });
-    return row;
-  });
-  app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams } }, async (req) => {
-    await leaveSignup(app.db, req.auth.churchId, req.auth.personId, req.params.id);
+  app.post(`${base}/signup`, { ...read, schema: { body: SignupBody, response: { 200: Assignment } } }, (req) =>
+    app.deps.queue.transaction(app.db, async (tx) => {
+      const { before, row } = await signUp(tx, req.auth.churchId, req.auth.personId, req.body.positionId);
+      await told(tx, row, 'SignedUp');
+      await report(app.deps, req, [change('assignment', before, row, 'signedUp')], tx);
+      return row;
+    }),
+  );
+  app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+    await app.deps.queue.transaction(app.db, async (tx) => {
+      const gone = await leaveSignup(tx, req.auth.churchId, req.auth.personId, req.params.id);
+      await report(app.deps, req, [change('assignment', gone, undefined, 'withdrawn')], tx);
+    });
     return {};
   });
 
-  crud(app, { path: base, table: assignments, item: Assignment, save: AssignmentSave, view: anyUser, edit: anyUser, only: ['get', 'delete'] });
+  crud(app, {
+    path: base,
+    name: 'Assignment',
+    table: assignments,
+    item: Assignment,
+    save: AssignmentSave,
+    view: anyUser,
+    edit: ministryEditor,
+    only: ['get', 'delete'],
+    scope: { where: (req, verb) => (verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
+    changes: { entityType: 'assignment' },
+  });
 }

@@ -1,16 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { IdParams, badRequest, batchOf, crud, itemParam, notFound, saveRows, type TenantTable, type ZodTypeProvider } from '@church/common';
-import { actions, automationRuns, automations, conditions, conjunctions } from '../db/schema';
-import { requireRef } from '../repos/refs';
+import { IdParams, badRequest, crud, itemParam, rowsByIds, type TenantTable, type ZodTypeProvider } from '@church/common';
+import { actions, automations, conditions, conjunctions } from '../db/schema';
 import { checkAutomations } from '../jobs';
-import { CONDITION_FIELDS, TODAY_PARTS } from '../domain/conditions';
+import { deleteAutomationParts, partsOf } from '../repos/automations';
+import { staffEditor } from '../domain/ministry-access';
 import { Action, ActionSave, Automation, AutomationSave, Condition, ConditionSave, Conjunction, ConjunctionSave } from '../schemas';
 
-/** `/doing/automations`, `/doing/actions`, `/doing/conditions`, `/doing/conjunctions`. */
+/**
+ * `/doing/automations`, `/doing/actions`, `/doing/conditions`, `/doing/conjunctions`. Read by anyone signed in
+ * (spec); written by holders of Plans.Edit (issue 31: the church's staff work).
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const read = { config: { access: anyUser } };
@@ -21,48 +23,52 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await app.deps.queue.enqueue(checkAutomations, {}, { jobId: `check-${new Date().toISOString().slice(0, 16)}` });
     return { queued: true };
   });
-  crud(app, { path: '/doing/automations', table: automations, item: Automation, save: AutomationSave, view: anyUser, edit: anyUser, only: ['list', 'get', 'save'], orderBy: automations.title });
-  app.delete('/doing/automations/:id', { ...read, schema: { params: IdParams } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      const [gone] = await tx.delete(automations).where(and(eq(automations.churchId, churchId), eq(automations.id, req.params.id))).returning({ id: automations.id });
-      if (!gone) throw notFound('Automation');
-      for (const table of [actions, conditions, conjunctions, automationRuns]) await tx.delete(table).where(and(eq(table.churchId, churchId), eq(table.automationId, gone.id)));
-      return {};
-    }),
-  );
+  crud(app, {
+    path: '/doing/automations',
+    name: 'Automation',
+    table: automations,
+    item: Automation,
+    save: AutomationSave,
+    view: anyUser,
+    edit: staffEditor,
+    orderBy: automations.title,
+    // an automation takes its actions, conditions, conjunctions and run keys with it
+    beforeDelete: (row, req, tx) => deleteAutomationParts(tx, req.auth.churchId, row.id),
+    changes: { entityType: 'automation' },
+  });
 
   /** The parts of an automation: by id, by automation, batch save (its automation checked), delete. */
-  const part = <I extends z.ZodType, S extends z.ZodType>(base: string, table: TenantTable & { automationId: PgColumn }, item: I, save: S, check?: (tx: Parameters<Parameters<typeof app.db.transaction>[0]>[0], churchId: string, row: z.output<S>, param: (f: string) => string) => Promise<void>) => {
-    app.get(`${base}/automation/:id`, { ...read, schema: { params: IdParams, response: { 200: z.array(item) } } }, async (req) =>
-      (await app.db.select().from(table).where(and(eq(table.churchId, req.auth.churchId), eq(table.automationId, req.params.id)))) as never,
-    );
-    app.post(base, { ...read, schema: { body: batchOf(save), response: { 200: z.array(item) } } }, (req) =>
-      app.db.transaction(async (tx) => {
-        const rows = req.body as Array<z.output<S> & { automationId: string }>;
-        for (const [i, row] of rows.entries()) {
-          await requireRef(tx, automations, req.auth.churchId, row.automationId, itemParam(req, i, 'automationId'), 'Automation');
-          await check?.(tx, req.auth.churchId, row, (f) => itemParam(req, i, f));
-        }
-        return (await saveRows(tx, table, req.auth.churchId, rows)) as never;
-      }),
-    );
-    crud(app, { path: base, table, item, save, view: anyUser, edit: anyUser, only: ['get', 'delete'] });
+  const part = <T extends TenantTable & { automationId: PgColumn }, I extends z.ZodType, S extends z.ZodType>(
+    base: string,
+    name: string,
+    table: T,
+    item: I,
+    save: S,
+    afterSave?: Parameters<typeof crud<T, I, S>>[1]['afterSave'],
+  ) => {
+    app.get(`${base}/automation/:id`, { ...read, schema: { params: IdParams, response: { 200: z.array(item) } } }, (req) => partsOf(app.db, table, req.auth.churchId, req.params.id) as never);
+    crud(app, { path: base, name, table, item, save, view: anyUser, edit: staffEditor, only: ['get', 'save', 'delete'], references: { automationId: automations } as never, afterSave, changes: { entityType: name.toLowerCase() } });
   };
 
-  part('/doing/actions', actions, Action, ActionSave);
-  part('/doing/conditions', conditions, Condition, ConditionSave, async (tx, churchId, row, param) => {
-    if (!CONDITION_FIELDS.includes(row.field)) throw badRequest(param('field'), `must be one of ${CONDITION_FIELDS.join(', ')}`);
-    if (row.field === 'today' && row.fieldData && !(TODAY_PARTS as readonly string[]).includes(row.fieldData)) throw badRequest(param('fieldData'), `must be one of ${TODAY_PARTS.join(', ')}`);
-    if (row.conjunctionId) {
-      const parent = await requireRef<{ automationId: string }>(tx, conjunctions, churchId, row.conjunctionId, param('conjunctionId'), 'Conjunction');
-      if (parent.automationId !== row.automationId) throw badRequest(param('conjunctionId'), 'belongs to another automation');
+  part('/doing/actions', 'Action', actions, Action, ActionSave);
+  // A condition's conjunction, and a conjunction's parent, must be of the same automation.
+  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, async (rows, req, tx) => {
+    const parents = new Map((await rowsByIds(tx, conjunctions, req.auth.churchId, rows.flatMap((r) => (r.conjunctionId ? [r.conjunctionId] : [])))).map((j) => [j.id, j]));
+    for (const [i, row] of rows.entries()) {
+      if (!row.conjunctionId) continue;
+      const parent = parents.get(row.conjunctionId);
+      if (!parent) throw badRequest(itemParam(req, i, 'conjunctionId'), 'Conjunction not found');
+      if (parent.automationId !== row.automationId) throw badRequest(itemParam(req, i, 'conjunctionId'), 'belongs to another automation');
     }
   });
-  part('/doing/conjunctions', conjunctions, Conjunction, ConjunctionSave, async (tx, churchId, row, param) => {
-    if (!row.parentId) return;
-    if (row.parentId === row.id) throw badRequest(param('parentId'), 'cannot be the conjunction itself');
-    const parent = await requireRef<{ automationId: string }>(tx, conjunctions, churchId, row.parentId, param('parentId'), 'Parent conjunction');
-    if (parent.automationId !== row.automationId) throw badRequest(param('parentId'), 'belongs to another automation');
+  part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, async (rows, req, tx) => {
+    const parents = new Map((await rowsByIds(tx, conjunctions, req.auth.churchId, rows.flatMap((r) => (r.parentId ? [r.parentId] : [])))).map((j) => [j.id, j]));
+    for (const [i, row] of rows.entries()) {
+      if (!row.parentId) continue;
+      if (row.parentId === row.id) throw badRequest(itemParam(req, i, 'parentId'), 'cannot be the conjunction itself');
+      const parent = parents.get(row.parentId);
+      if (!parent) throw badRequest(itemParam(req, i, 'parentId'), 'Parent conjunction not found');
+      if (parent.automationId !== row.automationId) throw badRequest(itemParam(req, i, 'parentId'), 'belongs to another automation');
+    }
   });
 }

@@ -1,56 +1,75 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, deleteRow, getRow, listRows, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, badRequest, crud, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { contentProviderAuths } from '../db/schema';
-import { doing } from '../app';
+import { doingDeps } from '../deps';
 import { providerOf } from '../providers';
-import { authsOf, linkProvider, refreshProvider, toAuthItem, type ProviderAuthRow } from '../repos/provider-auths';
+import { authsOf, linkProvider, refreshProvider, toAuthItem } from '../repos/provider-auths';
+import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
+import { editableMinistries, ministryAccess, ministryEditor } from '../domain/ministry-access';
+import { change, report } from '../domain/changes';
 import { ContentProviderAuth, ContentProviderAuthSave, ExchangeBody, IdsQuery, ProviderId, RefreshBody } from '../schemas';
 
 const base = '/doing/contentProviderAuths';
 const List = z.array(ContentProviderAuth);
 
-/** `/doing/contentProviderAuths`: OAuth records per ministry and provider; tokens sealed at rest, never answered. */
+/**
+ * `/doing/contentProviderAuths`: OAuth records per ministry and provider; tokens sealed at rest, never answered. Read
+ * by anyone signed in (spec); a ministry's sign-ins are made and removed by holders of Plans.Edit and the ministry's
+ * team (issue 31).
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const read = { config: { access: anyUser } };
-  const items = (rows: unknown[]) => (rows as ProviderAuthRow[]).map(toAuthItem);
+  const edit = { config: { access: ministryEditor } };
   const seal = (v: string | null | undefined) => (v ? app.deps.secrets.encrypt(v) : v);
+  const scope = (req: FastifyRequest) => ministryScope(editableMinistries(req), contentProviderAuths.ministryId, 'ministry', req.auth.churchId);
 
-  app.get(base, { ...read, schema: { response: { 200: List } } }, async (req) => items(await listRows(app.db, contentProviderAuths, req.auth.churchId, { orderBy: contentProviderAuths.providerId })));
-  app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: List } } }, async (req) => items(await rowsByIds(app.db, contentProviderAuths, req.auth.churchId, req.query.ids)));
-  app.get(`${base}/ministry/:ministryId`, { ...read, schema: { params: z.object({ ministryId: Id }), response: { 200: List } } }, async (req) => items(await authsOf(app.db, req.auth.churchId, req.params.ministryId)));
+  app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: List } } }, async (req) => (await rowsByIds(app.db, contentProviderAuths, req.auth.churchId, req.query.ids)).map(toAuthItem));
+  app.get(`${base}/ministry/:ministryId`, { ...read, schema: { params: z.object({ ministryId: Id }), response: { 200: List } } }, async (req) => (await authsOf(app.db, req.auth.churchId, req.params.ministryId)).map(toAuthItem));
   app.get(`${base}/ministry/:ministryId/:providerId`, { ...read, schema: { params: z.object({ ministryId: Id, providerId: ProviderId }), response: { 200: List } } }, async (req) =>
-    items(await authsOf(app.db, req.auth.churchId, req.params.ministryId, req.params.providerId)),
+    (await authsOf(app.db, req.auth.churchId, req.params.ministryId, req.params.providerId)).map(toAuthItem),
   );
-  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: ContentProviderAuth } } }, async (req) => toAuthItem((await getRow(app.db, contentProviderAuths, req.auth.churchId, req.params.id, 'Content provider auth')) as ProviderAuthRow));
-  app.post(base, { ...read, schema: { body: batchOf(ContentProviderAuthSave), response: { 200: List } } }, async (req) => {
-    const rows = req.body.map(({ expiresIn, accessToken, refreshToken, scope, ...item }) => ({
+  crud(app, {
+    path: base,
+    name: 'Content provider auth',
+    table: contentProviderAuths,
+    item: ContentProviderAuth,
+    save: ContentProviderAuthSave,
+    view: anyUser,
+    edit: ministryEditor,
+    orderBy: contentProviderAuths.providerId,
+    toRow: ({ expiresIn, accessToken, refreshToken, scope: appScope, ...item }) => ({
       ...item,
-      ...(item.scopes === undefined && scope !== undefined ? { scopes: scope } : {}),
+      ...(item.scopes === undefined && appScope !== undefined ? { scopes: appScope } : {}),
       // absent tokens keep the stored ones; null clears them
       ...(accessToken !== undefined ? { accessToken: seal(accessToken) } : {}),
       ...(refreshToken !== undefined ? { refreshToken: seal(refreshToken) } : {}),
       ...(expiresIn !== undefined ? { expiresAt: new Date(Date.now() + expiresIn * 1000) } : {}),
-    }));
-    return items(await app.db.transaction((tx) => saveRows(tx, contentProviderAuths, req.auth.churchId, rows)));
+    }),
+    toItem: toAuthItem,
+    scope: { where: (req, verb) => (verb === 'list' || verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
+    afterSave: (rows, req, tx) => refuseOutside(tx, contentProviderAuths, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
+    changes: { entityType: 'contentProviderAuth' },
   });
   // B1Admin's PKCE sign-in (ContentProviderAuthHelper.exchangeCode): the provider's code is exchanged here, where
-  // the client secret is, and the tokens are kept for the ministry; the same access as saving tokens directly.
-  app.post(`${base}/exchange`, { ...read, schema: { body: ExchangeBody, response: { 200: ContentProviderAuth } } }, async (req) => {
-    const provider = providerOf(doing.deps(app).providers, req.body.providerId);
+  // the client secret is, and the tokens are kept for the ministry.
+  app.post(`${base}/exchange`, { ...edit, schema: { body: ExchangeBody, response: { 200: ContentProviderAuth } } }, async (req) => {
+    await ministryAccess(app.deps, req).ministry(req.body.ministryId);
+    const provider = providerOf(doingDeps(app).providers, req.body.providerId);
     if (!provider.exchangeCode) throw badRequest('providerId', `${provider.name} has no sign-in to exchange a code from`);
     const token = await provider.exchangeCode(req.body.code, req.body.codeVerifier, req.body.redirectUri);
-    return toAuthItem(await linkProvider(app.db, app.deps.secrets, req.auth.churchId, req.body.ministryId, provider.id, token));
+    return app.deps.queue.transaction(app.db, async (tx) => {
+      const { before, row } = await linkProvider(tx, app.deps.secrets, req.auth.churchId, req.body.ministryId, provider.id, token);
+      await report(app.deps, req, [change('contentProviderAuth', before, row)], tx);
+      return toAuthItem(row);
+    });
   });
   // ContentProviderAuthHelper.getValidAuth: the stored token has expired; refresh it now and answer the record.
-  app.post(`${base}/refresh`, { ...read, schema: { body: RefreshBody, response: { 200: ContentProviderAuth } } }, async (req) => {
-    const provider = providerOf(doing.deps(app).providers, req.body.providerId);
+  app.post(`${base}/refresh`, { ...edit, schema: { body: RefreshBody, response: { 200: ContentProviderAuth } } }, async (req) => {
+    await ministryAccess(app.deps, req).ministry(req.body.ministryId);
+    const provider = providerOf(doingDeps(app).providers, req.body.providerId);
     return toAuthItem(await refreshProvider(app.db, app.deps.secrets, req.auth.churchId, req.body.ministryId, provider));
-  });
-  app.delete(`${base}/:id`, { ...read, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, contentProviderAuths, req.auth.churchId, req.params.id);
-    return {};
   });
 }

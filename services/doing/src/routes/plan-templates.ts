@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { Id, IdParams, badRequest, batchOf, getRow, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, batchOf, deleteRow, getRow, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { planTemplates } from '../db/schema';
 import { ministryAccess, ministryEditor } from '../domain/ministry-access';
-import { applyToPlan, captureFromPlan } from '../repos/plan-templates';
+import { change, changesOf, report } from '../domain/changes';
+import { applyToPlan, captureFromPlan, templatesOfMinistry } from '../repos/plan-templates';
 import { ApplyTemplateBody, FromPlanBody, PlanTemplate, PlanTemplateSave, TemplateData } from '../schemas';
 
 const base = '/doing/plantemplates';
 const List = z.array(PlanTemplate);
-type TemplateRow = typeof planTemplates.$inferSelect;
 
 /**
  * `/doing/plantemplates`: a ministry's reusable plans (B1Admin's PlanTemplateManager, SaveTemplateDialog, PlanEdit).
@@ -18,20 +17,16 @@ type TemplateRow = typeof planTemplates.$inferSelect;
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const edit = { config: { access: ministryEditor } };
-  const template = async (churchId: string, id: string) => (await getRow(app.db, planTemplates, churchId, id, 'Plan template')) as TemplateRow;
+  const template = (churchId: string, id: string) => getRow(app.db, planTemplates, churchId, id, 'Plan template');
 
   app.get(`${base}/ministry/:ministryId`, { ...edit, schema: { params: z.object({ ministryId: Id }), response: { 200: List } } }, async (req) => {
-    await ministryAccess(app.deps.internal, req).ministry(req.params.ministryId);
-    return app.db
-      .select()
-      .from(planTemplates)
-      .where(and(eq(planTemplates.churchId, req.auth.churchId), eq(planTemplates.ministryId, req.params.ministryId)))
-      .orderBy(asc(planTemplates.name), asc(planTemplates.id));
+    await ministryAccess(app.deps, req).ministry(req.params.ministryId);
+    return templatesOfMinistry(app.db, req.auth.churchId, req.params.ministryId);
   });
 
   // Renames and moves (the snapshot itself comes from a plan: fromPlan); both the old and the new ministry must be the caller's.
   app.post(base, { ...edit, schema: { body: batchOf(PlanTemplateSave), response: { 200: List } } }, async (req) => {
-    const access = ministryAccess(app.deps.internal, req);
+    const access = ministryAccess(app.deps, req);
     const ids = req.body.flatMap((t) => (t.id ? [t.id.toLowerCase()] : []));
     const stored = new Map((await rowsByIds(app.db, planTemplates, req.auth.churchId, ids)).map((r) => [r.id, r]));
     for (const item of req.body) {
@@ -40,13 +35,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (before) await access.ministry(before.ministryId);
       await access.ministry(item.ministryId === undefined ? before?.ministryId : item.ministryId);
     }
-    return app.db.transaction((tx) => saveRows(tx, planTemplates, req.auth.churchId, req.body, 'Plan template'));
+    return app.deps.queue.transaction(app.db, async (tx) => {
+      const written = await saveRows(tx, planTemplates, req.auth.churchId, req.body, 'Plan template');
+      await report(app.deps, req, changesOf('planTemplate', written, [...stored.values()]), tx);
+      return written;
+    });
   });
 
   // A plan's service order, positions and notes as a template: a new one (`name` needed), or the snapshot of an
   // existing one (`id`) taken again, its name and ministry kept unless sent.
   app.post(`${base}/fromPlan/:planId`, { ...edit, schema: { params: z.object({ planId: Id }), body: FromPlanBody, response: { 200: PlanTemplate } } }, async (req) => {
-    const access = ministryAccess(app.deps.internal, req);
+    const access = ministryAccess(app.deps, req);
     const plan = await access.plan(app.db, req.params.planId);
     const before = req.body.id ? await template(req.auth.churchId, req.body.id) : undefined;
     if (before) await access.ministry(before.ministryId);
@@ -55,28 +54,35 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const ministryId = req.body.ministryId ?? before?.ministryId ?? plan.ministryId;
     if (ministryId !== plan.ministryId) await access.ministry(ministryId);
     const data = await captureFromPlan(app.db, req.auth.churchId, plan);
-    const [saved] = await saveRows(app.db, planTemplates, req.auth.churchId, [{ id: before?.id, name, ministryId, data }], 'Plan template');
-    return saved!;
+    return app.deps.queue.transaction(app.db, async (tx) => {
+      const [saved] = await saveRows(tx, planTemplates, req.auth.churchId, [{ id: before?.id, name, ministryId, data }], 'Plan template');
+      await report(app.deps, req, [change('planTemplate', before, saved!)], tx);
+      return saved!;
+    });
   });
 
   // Plans get the template's service order (by default) and, when asked, its positions; all of them or none.
   app.post(`${base}/apply/:id`, { ...edit, schema: { params: IdParams, body: ApplyTemplateBody, response: { 200: z.object({ applied: z.number() }) } } }, async (req) => {
-    const access = ministryAccess(app.deps.internal, req);
+    const access = ministryAccess(app.deps, req);
     const found = await template(req.auth.churchId, req.params.id);
     const planIds = [...new Set(req.body.planIds.map((id) => id.toLowerCase()))];
     for (const planId of planIds) await access.plan(app.db, planId);
     const parsed = TemplateData.safeParse(found.data ?? {});
     if (!parsed.success) throw badRequest('id', 'the template holds no plan snapshot; save it from a plan again', 'params');
-    await app.db.transaction(async (tx) => {
+    await app.deps.queue.transaction(app.db, async (tx) => {
       for (const planId of planIds) await applyToPlan(tx, req.auth.churchId, planId, parsed.data, { serviceOrder: req.body.serviceOrder, positions: req.body.positions });
+      await report(app.deps, req, [{ churchId: req.auth.churchId, entityType: 'planTemplate', entityId: found.id, action: 'applied', after: { planIds } }], tx);
     });
     return { applied: planIds.length };
   });
 
-  app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
     const found = await template(req.auth.churchId, req.params.id);
-    await ministryAccess(app.deps.internal, req).ministry(found.ministryId);
-    await app.db.delete(planTemplates).where(and(eq(planTemplates.churchId, req.auth.churchId), eq(planTemplates.id, found.id)));
+    await ministryAccess(app.deps, req).ministry(found.ministryId);
+    await app.deps.queue.transaction(app.db, async (tx) => {
+      const gone = await deleteRow(tx, planTemplates, req.auth.churchId, found.id, 'Plan template');
+      await report(app.deps, req, [change('planTemplate', gone, undefined)], tx);
+    });
     return {};
   });
 }

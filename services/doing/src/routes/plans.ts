@@ -1,16 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { desc } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, notFound, notifyPeople, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
-import { requireRef } from '../repos/refs';
-import { copyPlan, currentPlan, deletePlan, overview, plansBetween, plansOfType } from '../repos/plans';
+import { requireRef, ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
+import { copyPlan, currentPlan, deletePlanParts, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
 import { autofillPlan, undoAutofill } from '../repos/scheduling';
 import { daysBetween, utcDay } from '../domain/tree';
 import { schedulesByPerson } from '../domain/serving-schedule';
-import { ministryAccess, ministryEditor } from '../domain/ministry-access';
-import { AutofillAnswer, AutofillBody, CopyBody, IdsQuery, NotifyRangeAnswer, NotifyRangeBody, OverviewQuery, OverviewRow, Plan, PlanSave } from '../schemas';
+import { editableMinistries, ministryAccess, ministryEditor } from '../domain/ministry-access';
+import { change, report } from '../domain/changes';
+import { AutofillAnswer, AutofillBody, CopyBody, IdsQuery, NotifyRangeAnswer, NotifyRangeBody, OverviewQuery, OverviewRow, Plan, PlanSave, SignupPlan } from '../schemas';
 
 const base = '/doing/plans';
 const List = z.array(Plan);
@@ -28,13 +29,21 @@ function checkRange(q: { startDate: string; endDate: string }, location: 'query'
   if (days > MAX_RANGE_DAYS) throw badRequest('endDate', `must be at most ${MAX_RANGE_DAYS} days after startDate`, location);
 }
 
-/** `/doing/plans`: plans, copies and autofill. Spec: doing routes need only a JWT. */
+/**
+ * `/doing/plans`: plans, copies and autofill. Read by anyone signed in (spec); changed by holders of Plans.Edit and
+ * the plan's ministry's team (issue 31).
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const read = { config: { access: anyUser } };
+  const edit = { config: { access: ministryEditor } };
+  const scope = (req: FastifyRequest) => ministryScope(editableMinistries(req), plans.ministryId, 'ministry', req.auth.churchId);
+  /** The plan, once the caller may edit its ministry (a query only for callers without Plans.Edit). */
+  const mayEditPlan = async (req: FastifyRequest, planId: string) => {
+    if (editableMinistries(req)) await ministryAccess(app.deps, req).plan(app.db, planId);
+  };
 
-  app.get(base, { ...read, schema: { response: { 200: List } } }, async (req) => (await listRows(app.db, plans, req.auth.churchId, { orderBy: [desc(plans.serviceDate), plans.id] })) as never);
-  app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: List } } }, async (req) => (await rowsByIds(app.db, plans, req.auth.churchId, req.query.ids)) as never);
+  app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: List } } }, (req) => rowsByIds(app.db, plans, req.auth.churchId, req.query.ids));
   app.get(`${base}/types/:planTypeId`, { ...read, schema: { params: z.object({ planTypeId: Id }), response: { 200: List } } }, (req) => plansOfType(app.db, req.auth.churchId, req.params.planTypeId));
   // B1Admin's serving matrix (ServingOverviewPage): literal, so it is never read as a plan id.
   app.get(`${base}/overview`, { ...read, schema: { querystring: OverviewQuery, response: { 200: z.array(OverviewRow) } } }, (req) => {
@@ -47,53 +56,79 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!plan) throw notFound('Plan');
     return plan;
   });
-  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Plan } } }, async (req) => (await getRow(app.db, plans, req.auth.churchId, req.params.id, 'Plan')) as never);
-
-  app.post(base, { ...read, schema: { body: batchOf(PlanSave), response: { 200: List } } }, (req) =>
-    app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      for (const [i, item] of req.body.entries()) if (item.planTypeId) await requireRef(tx, planTypes, churchId, item.planTypeId, itemParam(req, i, 'planTypeId'), 'Plan type');
-      return (await saveRows(tx, plans, churchId, req.body)) as never;
-    }),
+  // B1App's volunteer pages (public site and app): the church's published plans from today on that take sign-ups,
+  // with their open positions (how many are filled) and times; only what the pages show leaves.
+  app.get(`${base}/public/signup/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(SignupPlan) } } }, (req) =>
+    signupPlans(app.db, req.params.churchId, utcDay()),
   );
 
-  app.post(`${base}/copy/:id`, { ...read, schema: { params: IdParams, body: CopyBody, response: { 200: Plan } } }, async (req) => {
-    if (req.body.planTypeId) await requireRef(app.db, planTypes, req.auth.churchId, req.body.planTypeId, 'planTypeId', 'Plan type');
-    return copyPlan(app.db, req.auth.churchId, req.params.id, req.body);
+  crud(app, {
+    path: base,
+    name: 'Plan',
+    table: plans,
+    item: Plan,
+    save: PlanSave,
+    view: anyUser,
+    edit: ministryEditor,
+    orderBy: [desc(plans.serviceDate), plans.id],
+    references: { planTypeId: planTypes },
+    scope: { where: (req, verb) => (verb === 'list' || verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
+    afterSave: (rows, req, tx) => refuseOutside(tx, plans, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
+    // a plan takes its times, positions, assignments and service order with it
+    beforeDelete: (row, req, tx) => deletePlanParts(tx, req.auth.churchId, row.id),
+    changes: { entityType: 'plan' },
   });
 
-  app.post(`${base}/autofill/:id`, { ...read, schema: { params: IdParams, body: AutofillBody, response: { 200: AutofillAnswer } } }, (req) =>
-    autofillPlan(app.db, req.auth.churchId, req.params.id, req.body.teams),
-  );
+  app.post(`${base}/copy/:id`, { ...edit, schema: { params: IdParams, body: CopyBody, response: { 200: Plan } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const access = ministryAccess(app.deps, req);
+    const source = await access.plan(app.db, req.params.id);
+    if (req.body.ministryId !== undefined && req.body.ministryId !== source.ministryId) await access.ministry(req.body.ministryId);
+    return app.deps.queue.transaction(app.db, async (tx) => {
+      if (req.body.planTypeId) await requireRef(tx, planTypes, churchId, req.body.planTypeId, 'planTypeId', 'Plan type');
+      const copy = await copyPlan(tx, churchId, source.id, req.body);
+      await report(app.deps, req, [change('plan', undefined, copy)], tx);
+      return copy;
+    });
+  });
+
+  app.post(`${base}/autofill/:id`, { ...edit, schema: { params: IdParams, body: AutofillBody, response: { 200: AutofillAnswer } } }, async (req) => {
+    await mayEditPlan(req, req.params.id);
+    const filled = await autofillPlan(app.db, req.auth.churchId, req.params.id, req.body.teams);
+    // Reported as the run commits, outside its transaction: autofill keeps its four statements (its bench target).
+    await report(app.deps, req, filled.assignments.map((a) => change('assignment', undefined, { ...a, autofillRunId: filled.runId })));
+    return filled;
+  });
   // The same access as autofill itself: whoever may fill a plan may take the fill back.
-  app.post(`${base}/autofill/:id/undo`, { ...read, schema: { params: IdParams, response: { 200: z.object({ removed: z.number() }) } } }, (req) => undoAutofill(app.db, req.auth.churchId, req.params.id));
+  app.post(`${base}/autofill/:id/undo`, { ...edit, schema: { params: IdParams, response: { 200: z.object({ removed: z.number() }) } } }, async (req) => {
+    await mayEditPlan(req, req.params.id);
+    return app.deps.queue.transaction(app.db, async (tx) => {
+      const gone = await undoAutofill(tx, req.auth.churchId, req.params.id);
+      await report(app.deps, req, gone.map((a) => change('assignment', a, undefined)), tx);
+      return { removed: gone.length };
+    });
+  });
 
   // "Email all" of the serving matrix: each person serving in the range hears of their own plans (penciled-in plans
-  // are left out: volunteers do not see them yet), through messaging's notifyPeople.
-  app.post(`${base}/notifyRange`, { config: { access: ministryEditor }, schema: { body: NotifyRangeBody, response: { 200: NotifyRangeAnswer } } }, async (req) => {
+  // are left out: volunteers do not see them yet), through messaging's notifyPeople; all the notices are queued in
+  // one transaction, so either every one is on its way or the call fails and can be repeated.
+  app.post(`${base}/notifyRange`, { ...edit, schema: { body: NotifyRangeBody, response: { 200: NotifyRangeAnswer } } }, async (req) => {
     checkRange(req.body, 'body');
-    await ministryAccess(app.deps.internal, req).ministry(req.body.ministryId);
+    await ministryAccess(app.deps, req).ministry(req.body.ministryId);
     const schedules = schedulesByPerson(await overview(app.db, req.auth.churchId, { ...req.body, published: true }));
     const told = schedules.slice(0, NOTIFY_RANGE_CAP);
-    let failed = 0;
     const stamp = Date.now();
-    for (const s of told) {
-      await app.deps.queue
-        .enqueue(
-          notifyPeople,
-          { churchId: req.auth.churchId, personIds: [s.personId], message: s.message, contentType: 'schedule', contentId: s.firstPlanId, link: '/mobile/plans' },
-          { jobId: `doing.notifyRange.${req.auth.churchId}.${s.personId}.${stamp}` },
-        )
-        .catch((err: unknown) => {
-          failed++;
-          req.log.warn({ err, personId: s.personId }, 'serving schedule notice not queued');
-        });
+    if (told.length) {
+      await app.deps.queue.transaction(app.db, async (tx) => {
+        for (const s of told) {
+          await app.deps.queue.enqueue(
+            notifyPeople,
+            { churchId: req.auth.churchId, personIds: [s.personId], message: s.message, contentType: 'schedule', contentId: s.firstPlanId, link: '/mobile/plans' },
+            { jobId: `doing.notifyRange.${req.auth.churchId}.${s.personId}.${stamp}`, tx },
+          );
+        }
+      });
     }
-    return { sent: told.length - failed, failed, capped: schedules.length > told.length };
-  });
-
-  app.delete(`${base}/:id`, { ...read, schema: { params: IdParams } }, async (req) => {
-    await deletePlan(app.db, req.auth.churchId, req.params.id);
-    return {};
+    return { sent: told.length, failed: 0, capped: schedules.length > told.length };
   });
 }

@@ -2,18 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { Id, IdParams, batchOf, decodeDataUrl, badRequest, getRow, itemParam, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, batchOf, decodeDataUrl, badRequest, getRow, itemParam, rowsByIds, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
 import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { nextTaskNumber, openDirectoryUpdate, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
 import { normalizeChanges, toPersonChanges } from '../domain/directory-update';
+import { changesOf, report } from '../domain/changes';
 import { IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
 
 const base = '/doing/tasks';
 const List = z.array(Task);
 type TaskInput = z.output<typeof TaskSave>;
 
-/** `/doing/tasks`: numbered tasks; directory updates carry a person's requested changes until approved. */
+/**
+ * `/doing/tasks`: numbered tasks; directory updates carry a person's requested changes until approved. Read by anyone
+ * signed in for their own (spec). Written by holders of Plans.Edit (issue 31), with two exceptions: a person files
+ * their own directory update, and the person a task is assigned to may update it (close it, note it).
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const read = { config: { access: anyUser } };
@@ -36,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/closed`, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, false));
   app.get(`${base}/timeline`, { ...read, schema: { querystring: z.object({ taskIds: IdsQuery }), response: { 200: List } } }, (req) => timeline(app.db, req.auth.churchId, req.query.taskIds));
   app.get(`${base}/directoryUpdate/:personId`, { ...read, schema: { params: z.object({ personId: Id }), response: { 200: Task.nullable() } } }, (req) => openDirectoryUpdate(app.db, req.auth.churchId, req.params.personId));
-  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, async (req) => (await getRow(app.db, tasks, req.auth.churchId, req.params.id, 'Task')) as never);
+  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, (req) => getRow(app.db, tasks, req.auth.churchId, req.params.id, 'Task'));
   app.post(`${base}/loadForGroups`, { ...read, schema: { body: LoadForGroupsBody, response: { 200: List } } }, (req) => tasksOfGroups(app.db, req.auth.churchId, req.body.groupIds, req.body.status));
 
   app.post(base, { ...read, schema: { querystring: z.object({ type: z.enum(['directoryUpdate']).optional() }), body: batchOf(TaskSave), response: { 200: List } } }, async (req) => {
@@ -44,10 +49,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const directory = req.query.type === 'directoryUpdate';
     // Photos are stored before the transaction: a data URL becomes a file and the task keeps its address.
     const prepared = await Promise.all(req.body.map((item, i) => prepare(req, item, i, directory)));
-    return app.db.transaction(async (tx) => {
+    return app.deps.queue.transaction(app.db, async (tx) => {
+      const stored = await rowsByIds(tx, tasks, churchId, prepared.flatMap((t) => (t.id ? [t.id.toLowerCase()] : [])));
+      const byId = new Map(stored.map((t) => [t.id, t]));
       const rows = [];
-      for (const [i, item] of prepared.entries()) rows.push(await toRow(tx, req, item, i));
-      return (await saveRows(tx, tasks, churchId, rows)) as never;
+      for (const [i, item] of prepared.entries()) rows.push(await toRow(tx, req, item, i, item.id ? byId.get(item.id.toLowerCase()) : undefined));
+      const written = await saveRows(tx, tasks, churchId, rows, 'Task');
+      await report(app.deps, req, changesOf('task', written, stored), tx);
+      return written;
     });
   });
 
@@ -63,7 +72,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { ...item, taskType: 'directoryUpdate', changes };
   }
 
-  async function toRow(tx: Tx, req: FastifyRequest, input: TaskInput & { changes?: Record<string, unknown> }, i: number) {
+  const staff = (req: FastifyRequest) => hasPermission(req.auth, 'Plans.Edit');
+  const refused = () => unauthorized('Missing permission: Plans.Edit (tasks of others)');
+
+  async function toRow(tx: Tx, req: FastifyRequest, input: TaskInput & { changes?: Record<string, unknown> }, i: number, before: TaskRow | undefined) {
     const churchId = req.auth.churchId;
     const { approved, changes, data: _data, ...item } = input;
     const row: Record<string, unknown> = { ...item };
@@ -79,14 +91,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         row.associatedWithType = item.associatedWithType ?? 'person';
         row.associatedWithId = item.associatedWithId ?? req.auth.personId;
         if (!row.associatedWithId) throw badRequest(itemParam(req, i, 'associatedWithId'), 'is required');
+        // a member files their own request; staff may file one for anyone
+        if (!staff(req) && (row.associatedWithType !== 'person' || String(row.associatedWithId).toLowerCase() !== req.auth.personId?.toLowerCase())) throw refused();
         row.title ??= 'Directory update';
-      } else if (!item.title) {
-        throw badRequest(itemParam(req, i, 'title'), 'title is required');
+      } else {
+        if (!staff(req)) throw refused();
+        if (!item.title) throw badRequest(itemParam(req, i, 'title'), 'title is required');
       }
       if (row.status === 'Closed') row.dateClosed = new Date();
       return row;
     }
-    const before = (await getRow(tx, tasks, churchId, item.id, 'Task')) as TaskRow;
+    if (!before) return row; // not the church's: the save answers 404
+    // staff, or the person the task is assigned to
+    const assignee = before.assignedToType === 'person' && !!req.auth.personId && before.assignedToId?.toLowerCase() === req.auth.personId.toLowerCase();
+    if (!staff(req) && !assignee && !hasPermission(req.auth, 'People.Edit')) throw refused();
     if (item.status && item.status !== before.status) row.dateClosed = item.status === 'Closed' ? new Date() : null;
     const closing = before.status === 'Open' && item.status === 'Closed';
     const resolution = (row.resolution as string | undefined) ?? before.resolution;
