@@ -60,6 +60,18 @@ export const changesReported = jobContract({
   ...DELIVERY_RETRIES,
 });
 
+/**
+ * Doing's job that starts the workflow triggers a church set on webhook events (`person.created`,
+ * `donation.created`, …). Membership forwards the changes that are events, in the transaction that logs them, so a
+ * trigger sees each event once its change has committed; `records` keep their `at` and ids, by which doing runs a
+ * trigger once per event whatever the retries.
+ */
+export const workflowEvents = jobContract({
+  name: 'doing.workflowEvents',
+  schema: z.object({ records: z.array(ChangeRecord).min(1).max(5000) }),
+  ...DELIVERY_RETRIES,
+});
+
 /** Fields never written into the audit log, whatever the record: secrets and the bookkeeping of every row. */
 const NOT_LOGGED = /(password|secret|token|hash|key|guid|code)$/i;
 const BOOKKEEPING = new Set(['id', 'churchId', 'createdAt', 'updatedAt', 'removed', 'timeUpdated', 'dateModified']);

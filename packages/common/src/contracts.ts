@@ -207,8 +207,51 @@ export const attendanceInternal = {
   },
 } as const;
 
+/** An amount of money as decimal text with at most two places (`"25.00"`): never a float. */
+const MoneyText = z.string().regex(/^\d{1,10}(\.\d{1,2})?$/, 'must be an amount such as 25.00');
+
 /** Giving's internal routes other modules call (signed; `callInternal`). */
 export const givingInternal = {
+  /**
+   * A registration's payment, charged by giving through the church's gateway with giving's money rules (content's
+   * `POST /registrations/:id/pay` and a paid registration). Giving keeps it as a payment record of the registration
+   * (never a gift to a fund), reported to the audit log, and charges once per `idempotencyKey`: asked again with
+   * the same key and body it answers the first payment; with the same key and another body, 409. A refused card, an
+   * unknown gateway or a church without one is giving's 400 with its sentence (call with `passClientErrors`).
+   * `requires_action` carries the gateway's `clientSecret` for the browser to finish (3-D Secure).
+   */
+  registrationCharge: {
+    module: 'giving' as const,
+    path: '/giving/internal/registrations/charge',
+    body: z.object({
+      churchId: Uuid,
+      registrationId: Uuid,
+      personId: Uuid.nullable(),
+      email: z.string().max(255).nullable(),
+      name: z.string().max(255).nullable(),
+      amount: MoneyText,
+      currency: z.string().length(3).optional(),
+      /** the gateway by provider name (`stripe`, `paypal`) or id; the church's first gateway when neither is given */
+      provider: z.string().max(50).optional(),
+      gatewayId: Uuid.optional(),
+      type: z.enum(['card', 'bank']).default('card'),
+      /** a saved method (`pm_…`) with its customer, or a one-time token from the browser */
+      paymentMethodId: z.string().max(255).optional(),
+      customerId: z.string().max(255).optional(),
+      token: z.string().max(255).optional(),
+      idempotencyKey: z.string().min(1).max(255),
+    }),
+    answer: z.object({
+      status: z.enum(['succeeded', 'processing', 'requires_action']),
+      /** giving's payment record */
+      paymentId: z.string(),
+      provider: z.string(),
+      transactionId: z.string().nullable(),
+      amount: MoneyText,
+      currency: z.string(),
+      clientSecret: z.string().nullable(),
+    }),
+  },
   /** who gave (to a fund, in a date range): saved lists' giving conditions */
   donors: {
     module: 'giving' as const,
@@ -247,3 +290,71 @@ export const gdprAnonymize = (module: (typeof GDPR_MODULES)[number]) => ({
 
 /** Content removes a site's pages once membership has removed the site (enqueued in the delete's transaction). */
 export const siteRemoved = jobContract({ name: 'content.siteRemoved', schema: z.object({ churchId: Uuid, siteId: Uuid }), attempts: 12, backoffMs: 2000 });
+
+const Instant = z.iso.datetime({ offset: true });
+const Day = z.iso.date();
+
+/** Content's internal routes other modules call (signed; `callInternal`). */
+export const contentInternal = {
+  /**
+   * An event of the church (`null` when it is not the church's or is gone) and the starts of its occurrences in
+   * `[from, to)`: a recurring event's expanded, its exception dates left out (messaging's reminders).
+   */
+  eventOccurrences: {
+    module: 'content' as const,
+    path: '/content/internal/events/occurrences',
+    body: z.object({ churchId: Uuid, eventId: Uuid, from: Instant, to: Instant }),
+    answer: z.object({
+      event: z.object({ id: z.string(), groupId: z.string().nullable(), title: z.string().nullable(), registrationEnabled: z.boolean() }).nullable(),
+      starts: z.array(Instant).max(1000),
+    }),
+  },
+  /**
+   * The people of an event's active (pending or confirmed) registrations: who registered (`registrants`), and the
+   * people registered (`attendees`, `personId` null for a name typed in without a person record).
+   */
+  eventRegistrations: {
+    module: 'content' as const,
+    path: '/content/internal/events/registrations',
+    body: z.object({ churchId: Uuid, eventId: Uuid }),
+    answer: z.object({ registrants: z.array(z.string()), attendees: z.array(z.object({ personId: z.string().nullable() })) }),
+  },
+} as const;
+
+const ReminderPlan = z.object({ id: z.string(), name: z.string().nullable(), serviceDate: Day.nullable(), planTypeId: z.string().nullable() });
+
+/** Doing's internal routes other modules call (signed; `callInternal`). */
+export const doingInternal = {
+  /** A plan type of the church (`null` when it is not the church's) and its plans whose service day is in `[from, to]`. */
+  planTypePlans: {
+    module: 'doing' as const,
+    path: '/doing/internal/planTypes/plans',
+    body: z.object({ churchId: Uuid, planTypeId: Uuid, from: Day, to: Day }),
+    answer: z.object({ planType: z.object({ id: z.string(), name: z.string().nullable() }).nullable(), plans: z.array(ReminderPlan).max(1000) }),
+  },
+  /** A plan of the church (`null` when it is not the church's) and the people assigned to it who have not declined. */
+  planPeople: {
+    module: 'doing' as const,
+    path: '/doing/internal/plans/people',
+    body: z.object({ churchId: Uuid, planId: Uuid }),
+    answer: z.object({ plan: ReminderPlan.nullable(), personIds: z.array(z.string()) }),
+  },
+  /** A task of the church (`null` when it is not the church's), with its due date (a day, or an instant). */
+  task: {
+    module: 'doing' as const,
+    path: '/doing/internal/tasks/one',
+    body: z.object({ churchId: Uuid, taskId: Uuid }),
+    answer: z.object({
+      task: z
+        .object({
+          id: z.string(),
+          title: z.string().nullable(),
+          status: z.string().nullable(),
+          dueDate: z.string().nullable(),
+          assignedToType: z.string().nullable(),
+          assignedToId: z.string().nullable(),
+        })
+        .nullable(),
+    }),
+  },
+} as const;

@@ -1,4 +1,4 @@
-import { changesReported, handle, type ChangeRecord } from '@church/common';
+import { changesReported, handle, workflowEvents, type ChangeRecord } from '@church/common';
 import type { MembershipDeps } from '../deps';
 import { insertAudits } from '../repos/audit';
 import { stableUuid } from '../domain/secrets';
@@ -30,7 +30,8 @@ function detailsOf(r: ChangeRecord): string | null {
  * Every module's changes (`reportChanges`), written to the church's audit log in one statement per batch: who
  * (user, person, address), what (module, kind of record, id, action) and, in `details`, each changed field before
  * and after; and, for changes that are webhook events, one delivery per subscribed webhook, queued in the same
- * transaction. Entry and delivery ids are derived from the change, so a retried job writes nothing twice.
+ * transaction, and the events handed to doing's workflow triggers (`workflowEvents`) in it too. Entry and delivery
+ * ids are derived from the change, so a retried job writes nothing twice.
  */
 export function changesJob(deps: MembershipDeps) {
   return handle(changesReported, async ({ records }) => {
@@ -54,6 +55,9 @@ export function changesJob(deps: MembershipDeps) {
         })),
       );
       await fanOut(deps, tx, records);
+      const events = records.filter((r) => r.event);
+      const eventsKey = stableUuid(`workflow-events|${events.map((r) => `${r.churchId}|${r.at}|${r.entityId}|${r.event}`).join(',')}`);
+      if (events.length) await deps.queue.enqueue(workflowEvents, { records: events }, { tx, jobId: `workflow-events:${eventsKey}` });
     });
   });
 }

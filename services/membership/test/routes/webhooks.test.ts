@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { workflowEvents } from '@church/common';
 import { call, expectGuarded, fakeServer, type TestApp } from '@church/common/testing';
 import { startMembership, makeChurch } from '../setup';
 import { addForm } from './fixtures';
@@ -201,6 +202,24 @@ describe('deliveries', () => {
     expect(events.map((e) => e.event).sort()).toEqual(['form.submission.created', 'group.created', 'group.member.added']);
     expect(events.find((e) => e.event === 'group.created')!.data).toMatchObject({ id: group.id, name: 'Choir' });
     expect(events.find((e) => e.event === 'group.member.added')!.data).toMatchObject({ groupId: group.id, personId: c.personId });
+  });
+
+  it('hands every event (not other changes) to doing’s workflow triggers, once, whether or not a webhook listens', async () => {
+    const c = await makeChurch(t);
+    const [group] = (await call(t.app, 'POST', '/membership/groups', { token: c.token(['Groups.Edit']), body: [{ name: 'Ushers' }] })).json();
+    await call(t.app, 'POST', '/membership/groups', { token: c.token(['Groups.Edit']), body: [{ id: group.id, name: 'Ushers', about: 'At the doors' }] });
+    await t.drain();
+    const forwarded = t.deps.queue.handedOff
+      .filter((j) => j.name === workflowEvents.name)
+      .flatMap((j) => (j.data as { records: Array<{ churchId: string; event?: string; entityId: string }> }).records)
+      .filter((r) => r.churchId === c.churchId);
+    expect(forwarded.map((r) => [r.event, r.entityId])).toEqual([
+      ['group.created', group.id],
+      ['group.updated', group.id],
+    ]);
+    // the church's audit log holds both changes as well
+    const logged = (await call(t.app, 'GET', '/membership/auditLogs?category=group', { token: c.token(['Server.Admin', 'Settings.Edit']) })).json();
+    expect(JSON.stringify(logged)).toContain(group.id);
   });
 
   it('formats Slack and Discord messages and refuses a test event the webhook does not carry', async () => {
