@@ -8,6 +8,7 @@ import { findUserByEmail, findUserById, userOfAuthGuid, type UserRow } from '../
 import { clock } from './clock';
 import { apisOf, churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions, type ChurchContext } from './permissions';
 import { sha256 } from './secrets';
+import { PublicChurch } from '../schemas/churches';
 
 /** What user routes answer (never a password hash or authGuid). */
 export const UserOut = z.object({ id: z.string(), firstName: z.string().nullable(), lastName: z.string().nullable(), email: z.string() });
@@ -31,18 +32,7 @@ const LoginChurch = z.object({
  * API's naming their `apiName`) and the token the app sends to that API; `jwt` is the church's token.
  */
 export const UserChurch = z.object({
-  church: z.object({
-    id: z.string(),
-    name: z.string(),
-    subDomain: z.string().nullable(),
-    address1: z.string().nullable(),
-    address2: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    zip: z.string().nullable(),
-    country: z.string().nullable(),
-    archivedDate: z.date().nullable(),
-  }),
+  church: PublicChurch.extend({ archivedDate: z.date().nullable() }),
   person: z.object({ id: z.string(), membershipStatus: z.string() }),
   groups: z.array(z.object({ id: z.string(), name: z.string(), leader: z.boolean(), tags: z.string() })),
   apis: z.array(
