@@ -153,6 +153,21 @@ export const SCENARIOS: Scenario[] = [
     explain: true,
   },
   {
+    name: 'campaigns',
+    module: 'giving',
+    what: `GET /giving/campaigns/progress: ${SHAPE.giving.campaigns} campaigns with what each raised and was pledged (the building campaign: two years of its fund's gifts, ${SHAPE.giving.pledgers.toLocaleString('en-US')} pledges)`,
+    request: (token) => ({ method: 'GET', path: '/giving/campaigns/progress', token }),
+    target: { text: 'campaign progress p99 ≤ 50 ms', kind: 'p99', value: 50 },
+    explain: true,
+  },
+  {
+    name: 'campaign-people',
+    module: 'giving',
+    what: `GET /giving/campaigns/:id/progress: the building campaign with a row per person who pledged or gave`,
+    request: (token) => ({ method: 'GET', path: `/giving/campaigns/${fixtures.campaignId(0)}/progress`, token }),
+    target: { text: 'campaign rows p99 ≤ 50 ms', kind: 'p99', value: 50 },
+  },
+  {
     name: 'fund-total',
     module: 'giving',
     what: 'GET /giving/funds/public/:churchId/:fundId/total, no token: all-time total of the building campaign (~35,000 allocations)',

@@ -52,6 +52,10 @@ export const SHAPE = {
     splitRate: 0.2,
     /** the fund of the public-total scenario: the building campaign (about 6% of allocations) */
     totalFund: 7,
+    /** campaigns over the funds (campaign 0: the building campaign's last two years, the general fund's year, …) */
+    campaigns: 4,
+    /** people of the big church with a pledge to campaign 0 */
+    pledgers: 2_000,
   },
   /** content (big church): the website, the blog, a curated calendar and the sermon archive */
   content: { pages: 40, sectionsPerPage: 8, elementsPerSection: 40, posts: 200, calendarEvents: 200, sermons: 1_000, eventGroup: 1 },
@@ -102,6 +106,7 @@ export const fixtures = {
   /** check-ins go to service 0, service time 0 and group 12 (a linked group meeting at service time 0) */
   checkin: { service: 0, serviceTime: 0, group: 12 },
   fundId: (f: number, church = BIG) => uid(`fund:${church}:${f}`),
+  campaignId: (c: number) => uid(`campaign:${BIG}:${c}`),
   pageUrl: (p: number) => (p === 0 ? '/' : `/page-${p}`),
   curatedCalendarId: () => uid(`calendar:${BIG}:0`),
   planId: () => uid(`plan:${BIG}:items`),

@@ -2,7 +2,7 @@ import { historyStart, SHAPE, SQL_HELPERS } from '../lib/fixtures';
 import { step, textArray, withoutIndexes, type Exec, type StepTiming } from './exec';
 
 const g = SHAPE.giving;
-export const GIVING_TABLES = ['funds', 'donation_batches', 'donations', 'fund_donations'];
+export const GIVING_TABLES = ['funds', 'donation_batches', 'donations', 'fund_donations', 'campaigns', 'pledges'];
 const FUNDS = ['General Fund', 'Missions', 'Youth Ministry', 'Benevolence', 'Music Ministry', 'Children', 'Fellowship Meals', 'Building Campaign'];
 /** Fellowship Meals is the one fund that is not tax-deductible (the summary leaves it out). */
 const NOT_DEDUCTIBLE = 6;
@@ -71,5 +71,17 @@ export async function seedGiving(db: Exec): Promise<StepTiming[]> {
           select 1, f2, cents - cents / 2 where f2 is not null
         ) a`);
   });
+  // Four campaigns as a church runs them: the building campaign's last two years (with 2,000 pledges), the general
+  // fund's current year, missions over the last year and youth, open-ended, over three years.
+  await step(db, timings, 'campaigns', `
+    insert into campaigns (id, church_id, fund_id, name, goal_amount, start_date, end_date, show_public, allow_self_pledge)
+    select pg_temp.uid('campaign:0:' || c), pg_temp.uid('church:0'), ${fund('f')}, name, goal, now()::date - back, case when open then null else now()::date + 30 end, true, c = 0
+      from (values (0, 7, 'Building Campaign', 2000000.00, 730, false), (1, 0, 'General Fund ' || extract(year from now()), 3000000.00, 365, false),
+                   (2, 1, 'Missions', 400000.00, 365, false), (3, 2, 'Youth', null, 1095, true)) v(c, f, name, goal, back, open)`);
+  await step(db, timings, 'pledges', `
+    insert into pledges (id, church_id, campaign_id, person_id, amount)
+    select pg_temp.uid('pledge:0:' || i), pg_temp.uid('church:0'), pg_temp.uid('campaign:0:0'), pg_temp.uid('person:0:' || i),
+           (500 + floor(pg_temp.rnd(i, 49) * 45) * 100)::numeric(12,2)
+      from generate_series(0, ${g.pledgers - 1}) i`);
   return timings;
 }
