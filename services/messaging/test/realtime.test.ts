@@ -204,6 +204,37 @@ describeRedis('two messaging replicas on one Redis', () => {
     await onA.close();
   });
 
+  it('pushes to the publishing replica’s own sockets at once and once, Redis or not; the other replicas get what Redis refused when it is back', async () => {
+    const church = makeChurch();
+    const conv = randomUUID();
+    const onA = await openSocket(a.app);
+    const onB = await openSocket(b.app);
+    await call(a.app, 'POST', '/messaging/connections', {
+      body: [
+        { churchId: church.churchId, conversationId: conv, socketId: onA.socketId, displayName: 'On A' },
+        { churchId: church.churchId, conversationId: conv, socketId: onB.socketId, displayName: 'On B' },
+      ],
+    });
+    const hub = messaging.deps(a.app).providers.realtime;
+    const messages = (s: typeof onA) => s.received.filter((r) => r.action === 'message').map((r) => (r.data as { content: string }).content);
+    // while Redis is up: once at A (its own event coming back from Redis is not delivered again), once at B
+    await hub.publish(church.churchId, conv, { action: 'message', data: { content: 'first' } });
+    await onB.waitFor('message', (r) => (r.data as { content: string }).content === 'first');
+    // A's connection to Redis breaks: its own socket still gets the next message, B gets it once A reaches Redis again
+    const redis = (hub as unknown as { redis: { disconnect(): void; connect(): Promise<void> } }).redis;
+    redis.disconnect();
+    await hub.publish(church.churchId, conv, { action: 'message', data: { content: 'during' } });
+    await onA.waitFor('message', (r) => (r.data as { content: string }).content === 'during');
+    expect(messages(onB)).toEqual(['first']);
+    await redis.connect();
+    await onB.waitFor('message', (r) => (r.data as { content: string }).content === 'during');
+    await sleep(300);
+    expect(messages(onA)).toEqual(['first', 'during']);
+    expect(messages(onB)).toEqual(['first', 'during']);
+    await onA.close();
+    await onB.close();
+  });
+
   it('reaps the connections of a replica that died without cleaning up', async () => {
     const church = makeChurch();
     const c = await startMessaging({ config: { REALTIME_REDIS_URL: redisUrl!, REALTIME_HEARTBEAT_SECONDS: '1', REALTIME_PREFIX: prefix }, overrides: { database: a.deps.database } });

@@ -13,6 +13,10 @@ export interface Payload {
   data: unknown;
 }
 
+/** Events kept for the other replicas while Redis is away, and how often sending them is tried again. */
+const REMOTE_BACKLOG = 10_000;
+const REMOTE_RETRY_MS = 500;
+
 /** Events on the bus every replica listens to. */
 type BusEvent =
   | { t: 'conv'; churchId: string; conversationId: string; payload: Payload }
@@ -160,16 +164,44 @@ export class Realtime {
       void sub.subscribe(channel).catch((err: unknown) => opts.log.error({ err }, 'realtime subscribe failed'));
       sub.on('message', (_ch: string, raw: string) => {
         try {
-          this.receive(JSON.parse(raw) as BusEvent);
+          const event = JSON.parse(raw) as BusEvent & { from?: string };
+          // this replica's own events were delivered here when they were published
+          if (event.from !== this.replicaId) this.receive(event);
         } catch (err) {
           opts.log.warn({ err }, 'realtime: bad bus message');
         }
       });
       this.store = redisStore(this.redis, prefix);
       const redis = this.redis;
+      // This replica's sockets get an event at once, whatever Redis is doing; the other replicas get it through
+      // Redis, and what Redis refused is sent again once it answers (oldest first, at most REMOTE_BACKLOG events).
+      // Pub/sub keeps nothing: a replica whose subscription is still reconnecting misses what is published then.
+      const backlog: string[] = [];
+      let draining = false;
+      const drain = async () => {
+        if (draining) return;
+        draining = true;
+        try {
+          while (backlog.length && !this.closed) {
+            await redis.publish(channel, backlog[0]!);
+            backlog.shift();
+          }
+        } catch {
+          const retry = setTimeout(() => void drain(), REMOTE_RETRY_MS);
+          retry.unref();
+        } finally {
+          draining = false;
+        }
+      };
       this.bus = {
         publish: async (event) => {
-          await redis.publish(channel, JSON.stringify(event));
+          this.receive(event);
+          if (backlog.length >= REMOTE_BACKLOG) {
+            backlog.shift();
+            opts.log.warn({ backlog: REMOTE_BACKLOG }, 'realtime: Redis away, the oldest event for other replicas dropped');
+          }
+          backlog.push(JSON.stringify({ ...event, from: this.replicaId }));
+          await drain();
         },
         close: async () => {
           sub.disconnect();
