@@ -21,6 +21,7 @@ import { openDatabase, type Database } from './db';
 import type { RegisteredRoute, ServiceDeps } from './service';
 import { HttpError } from './errors';
 import type { InternalClient } from './internal';
+import type { PersonFacts } from './contracts';
 export { readOutbox } from './providers';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -435,6 +436,33 @@ export function makeChurch() {
     personId,
     token: (permissions: TokenOptions['permissions'] = [], extra: Partial<TokenOptions> = {}) => tokenFor({ churchId, personId, permissions, ...extra }),
     tokenOf: (otherPersonId: string, permissions: TokenOptions['permissions'] = []) => tokenFor({ churchId, personId: otherPersonId, permissions }),
+  };
+}
+
+/**
+ * A person as membership's `peopleFacts` contract answers them, for fakes of membership: a Member of no household
+ * or group, named after the id unless `facts` says otherwise.
+ */
+export function personFacts(facts: Partial<PersonFacts> & { id?: string } = {}): PersonFacts {
+  const id = facts.id ?? randomUUID();
+  return {
+    id,
+    firstName: 'First',
+    lastName: id.slice(0, 8),
+    displayName: `First ${id.slice(0, 8)}`,
+    email: null,
+    mobilePhone: null,
+    optedOut: false,
+    birthDate: null,
+    anniversary: null,
+    gender: null,
+    maritalStatus: null,
+    membershipStatus: 'Member',
+    campusId: null,
+    householdId: null,
+    groupIds: [],
+    leaderGroupIds: [],
+    ...facts,
   };
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, fakeInternal, useApp, type TestApp } from '@church/common/testing';
+import { createTestApp, fakeInternal, personFacts as sharedPersonFacts, useApp, type TestApp } from '@church/common/testing';
 import { membershipInternal, type ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../src/db/schema';
@@ -80,24 +80,7 @@ export function fakeGroupLists(extra: Record<string, (body: unknown) => unknown>
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /** A person as membership's `peopleFacts` answers them (`membershipInternal.peopleFacts`), of a household or none. */
-export const personFacts = (id: string, householdId: string | null) => ({
-  id,
-  firstName: 'First',
-  lastName: id.slice(0, 8),
-  displayName: `First ${id.slice(0, 8)}`,
-  email: null,
-  mobilePhone: null,
-  optedOut: false,
-  birthDate: null,
-  anniversary: null,
-  gender: null,
-  maritalStatus: null,
-  membershipStatus: 'Member',
-  campusId: null,
-  householdId,
-  groupIds: [],
-  leaderGroupIds: [],
-});
+export const personFacts = (id: string, householdId: string | null) => sharedPersonFacts({ id, householdId });
 
 /**
  * Membership's people as a fake answers `POST /membership/internal/people/facts` (`peopleFacts`: the church's
