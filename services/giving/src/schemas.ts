@@ -349,7 +349,8 @@ export const CampaignProgress = z.object({
   totalGiven: Amount,
   totalPledged: Amount,
   pledgeCount: z.number().int(),
-  donorCount: z.number().int(),
+  /** the known people whose gifts to it sum above zero: one campaign's page (not the lists) */
+  donorCount: z.number().int().optional(),
   /** of the goal, rounded, above 100 when it is passed; null without a goal */
   percent: z.number().int().nullable(),
   rows: z.array(PledgeProgressRow).optional(),
