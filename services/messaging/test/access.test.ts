@@ -30,7 +30,13 @@ const APP_ROUTES = [
   'GET /messaging/reminders/task/:id',
   'POST /messaging/reminders/task/:id',
   'DELETE /messaging/reminders/:id',
+  // B1App's Web Push enrolment (WebPushHelper)
+  'POST /messaging/webpush/subscribe',
+  'POST /messaging/webpush/unsubscribe',
 ];
+
+/** The apps' calls that are public: the VAPID public key every subscribing browser is given. */
+const APP_PUBLIC_ROUTES = ['GET /messaging/webpush/publicKey'];
 
 const spec = (routesJson as Array<{ module: string; method: string; path: string; auth: string }>).filter((r) => r.module === 'messaging');
 
@@ -51,6 +57,10 @@ describe('every messaging route', () => {
     for (const route of APP_ROUTES) {
       const [method, url] = route.split(' ');
       expect([route, registered.get(`${method} ${url!.toLowerCase()}`) !== undefined]).toEqual([route, true]);
+    }
+    for (const route of APP_PUBLIC_ROUTES) {
+      const [method, url] = route.split(' ');
+      expect([route, registered.get(`${method} ${url!.toLowerCase()}`)]).toEqual([route, 'public']);
     }
   });
 
