@@ -13,6 +13,7 @@ import blockedIps from './blocked-ips';
 import deliveryLogs from './delivery-logs';
 import reminders from './reminders';
 import webPush from './web-push';
+import gdpr from './gdpr';
 
 /** The messaging module's route files, one per spec table (connections also serves `/messaging/ws`). */
 export const routes: FastifyPluginAsync[] = [
@@ -30,4 +31,5 @@ export const routes: FastifyPluginAsync[] = [
   deliveryLogs,
   reminders,
   webPush,
+  gdpr,
 ];
