@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { call, tokenFor } from '@church/common/testing';
+import { messagingConfig } from '../src/config';
 import { deliveryLogs, webPushSubscriptions } from '../src/db/schema';
 import { makeChurch, startMessaging, type MessagingTest } from './setup';
 
@@ -68,6 +69,16 @@ afterAll(async () => {
 const subscribe = (app: MessagingTest, token: string, body: unknown) => call(app.app, 'POST', '/messaging/webpush/subscribe', { token, body });
 const rows = (app: MessagingTest, churchId: string) => app.app.db.select().from(webPushSubscriptions).where(eq(webPushSubscriptions.churchId, churchId));
 
+describe('the VAPID settings', () => {
+  it('are checked when the service starts', () => {
+    const param = (env: Record<string, string>) => messagingConfig.safeParse(env).error?.issues.map((i) => i.path.join('.'));
+    expect(param({ WEBPUSH_PUBLIC_KEY: vapid.publicKey, WEBPUSH_PRIVATE_KEY: vapid.privateKey, WEBPUSH_SUBJECT: 'https://church.test/contact' })).toBeUndefined();
+    expect(param({ WEBPUSH_PUBLIC_KEY: vapid.privateKey })).toEqual(['WEBPUSH_PUBLIC_KEY']);
+    expect(param({ WEBPUSH_PRIVATE_KEY: 'not base64!' })).toEqual(['WEBPUSH_PRIVATE_KEY']);
+    expect(param({ WEBPUSH_SUBJECT: 'admin@church.test' })).toEqual(['WEBPUSH_SUBJECT']);
+  });
+});
+
 describe('GET /messaging/webpush/publicKey', () => {
   it('answers the VAPID public key to anyone, and 400 naming the settings when there are none', async () => {
     const res = await call(t.app, 'GET', '/messaging/webpush/publicKey');
@@ -95,6 +106,17 @@ describe('POST /messaging/webpush/subscribe', () => {
     expect(second.json().id).toBe(res.json().id);
     saved = await rows(t, church.churchId);
     expect(saved.map((r) => [r.personId, r.p256dh])).toEqual([[other, again.subscription.keys.p256dh]]);
+    // the browser signed in to another church: only that browser knows its endpoint, and it now belongs there
+    const elsewhere = makeChurch();
+    expect((await subscribe(t, elsewhere.token(), { subscription: again.subscription })).statusCode).toBe(200);
+    expect(await rows(t, church.churchId)).toEqual([]);
+    expect((await rows(t, elsewhere.churchId)).map((r) => r.personId)).toEqual([elsewhere.personId]);
+  });
+
+  it('needs a signed-in caller', async () => {
+    const body = { subscription: browser(`${push.url}/sub/${randomUUID()}`).subscription };
+    expect((await call(t.app, 'POST', '/messaging/webpush/subscribe', { body })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', '/messaging/webpush/unsubscribe', { body: { endpoint: body.subscription.endpoint } })).statusCode).toBe(401);
   });
 
   it('refuses bad keys, endpoints that are not addresses, and a token without a person', async () => {
