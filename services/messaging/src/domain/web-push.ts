@@ -16,13 +16,14 @@ export function checkEndpoint(endpoint: string, allowPrivate: boolean): string {
   if (url.username || url.password) throw badRequest(param, 'must be an https address without credentials');
   if (allowPrivate) {
     if (!/^https?:$/.test(url.protocol)) throw badRequest(param, 'must be an http(s) address');
-    return url.toString();
+    return endpoint;
   }
   if (url.protocol !== 'https:') throw badRequest(param, 'must be an https address');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const literal = /^[\d.]+$/.test(host) || host.includes(':');
   if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.') || (literal && !isPublicAddress(host))) throw badRequest(param, 'must be a public address');
-  return url.toString();
+  // kept as the browser wrote it: its unsubscribe sends the same text back
+  return endpoint;
 }
 
 /** What a push service accepts in one message is about 4 KB once encrypted; the text is cut to stay well inside. */

@@ -19,7 +19,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/publicKey`, { config: { access: 'public' }, schema: { response: { 200: PublicKey } } }, async () => ({ publicKey: deps.providers.webPush.publicKey(), enabled: true }));
 
   app.post(`${base}/subscribe`, { config: { access: anyUser }, schema: { body: Subscribe, response: { 200: Subscribed } } }, async (req) => {
-    deps.providers.webPush.publicKey();
+    deps.providers.webPush.publicKey(); // 400 naming the missing settings before anything is stored
     const personId = req.auth.personId;
     if (!personId) throw badRequest('personId', 'the token has no person: pushes go to a person of the church', 'header');
     const { subscription, appName, deviceInfo } = req.body;
