@@ -7,6 +7,11 @@ const optional = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
+/** The length of a base64url text once decoded (0 when it is not base64url). */
+function base64urlBytes(v: string): number {
+  return /^[A-Za-z0-9_-]+={0,2}$/.test(v) ? Buffer.from(v, 'base64url').length : 0;
+}
+
 /**
  * Messaging's own settings. Parsing is idempotent (an already parsed value parses to itself), so `buildApp`
  * can apply it to whatever config it is handed (tests build theirs from the shared base only).
@@ -36,6 +41,22 @@ export const messagingConfig = z.object({
   FCM_BASE_URL: z.string().default('https://fcm.googleapis.com'),
   /** turn on real push delivery (Expo and FCM); otherwise pushes go to $DATA_DIR/outbox/push */
   PUSH_ENABLED: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
+  /**
+   * Web Push (VAPID, RFC 8292) for B1App's installed web app: the key pair (base64url, as `web-push
+   * generate-vapid-keys` prints it) and the contact the push services are given (`mailto:` or `https:`). Without all
+   * three, `GET /webpush/publicKey` and `POST /webpush/subscribe` answer 400 naming what is missing.
+   */
+  WEBPUSH_PUBLIC_KEY: optional.refine((v) => v === undefined || base64urlBytes(v) === 65, 'must be an uncompressed P-256 public key, base64url (65 bytes)'),
+  WEBPUSH_PRIVATE_KEY: optional.refine((v) => v === undefined || base64urlBytes(v) === 32, 'must be a P-256 private key, base64url (32 bytes)'),
+  WEBPUSH_SUBJECT: optional.refine((v) => v === undefined || /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v), 'must be a mailto: or https: address'),
+  /**
+   * `true` lets web pushes reach private and loopback addresses, over plain http too (development, tests against a
+   * push service on loopback). Off by default: a subscription's endpoint must be a public https address.
+   */
+  OUTBOUND_ALLOW_PRIVATE: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .default(false)
+    .transform((v) => v === true || v === 'true'),
   /** Twilio's API base URL (tests aim the SDK at a loopback fake) */
   TWILIO_BASE_URL: optional,
   /** texts per second per provider account (Twilio long codes take about 1 per second) */

@@ -30,7 +30,13 @@ const APP_ROUTES = [
   'GET /messaging/reminders/task/:id',
   'POST /messaging/reminders/task/:id',
   'DELETE /messaging/reminders/:id',
+  // B1App's Web Push enrolment (WebPushHelper)
+  'POST /messaging/webpush/subscribe',
+  'POST /messaging/webpush/unsubscribe',
 ];
+
+/** The apps' calls that are public: the VAPID public key every subscribing browser is given. */
+const APP_PUBLIC_ROUTES = ['GET /messaging/webpush/publicKey'];
 
 const spec = (routesJson as Array<{ module: string; method: string; path: string; auth: string }>).filter((r) => r.module === 'messaging');
 
@@ -52,12 +58,16 @@ describe('every messaging route', () => {
       const [method, url] = route.split(' ');
       expect([route, registered.get(`${method} ${url!.toLowerCase()}`) !== undefined]).toEqual([route, true]);
     }
+    for (const route of APP_PUBLIC_ROUTES) {
+      const [method, url] = route.split(' ');
+      expect([route, registered.get(`${method} ${url!.toLowerCase()}`)]).toEqual([route, 'public']);
+    }
   });
 
   it('refuses callers without a valid token or the permission, and never fails for another church', async () => {
     const report = await expectRoutesGuarded(t.app);
     expect(report.guarded).toBe(spec.filter((r) => r.auth === 'JWT').length + APP_ROUTES.length);
-    expect(report.internal).toBe(2); // internal/query and internal/blockedips/clear
+    expect(report.internal).toBe(4); // internal/query, internal/blockedips/clear, internal/gdpr/export and /anonymize
     expect(report.total).toBe(report.guarded + report.internal + report.public);
   });
 });

@@ -154,6 +154,28 @@ export const devices = pgTable(
   ],
 );
 
+/**
+ * A browser's Web Push subscription (B1App's installed web app): where the push service takes pushes for it
+ * (`endpoint`, a capability address, unique: one browser's subscription belongs to the login that enrolled it last)
+ * and the keys its pushes are encrypted to (`p256dh`, `auth`, RFC 8291).
+ */
+export const webPushSubscriptions = pgTable(
+  'web_push_subscriptions',
+  {
+    id: id(),
+    churchId: churchId(),
+    personId: uuid('person_id').notNull(),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    appName: text('app_name'),
+    deviceInfo: text('device_info'),
+    registrationDate: at('registration_date').notNull().defaultNow(),
+    lastActiveDate: at('last_active_date').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('web_push_subscriptions_endpoint_idx').on(t.endpoint), index('web_push_subscriptions_person_idx').on(t.churchId, t.personId)],
+);
+
 export const deviceContents = pgTable(
   'device_contents',
   {

@@ -3,9 +3,11 @@ import type { MessagingDeps } from '../deps';
 import { deliverNotifications as deliveryJob, quietPushes, realtimePush, type DeliveryOptions } from '../jobs/contracts';
 import { writeLogs } from '../repos/delivery-logs';
 import { forgetPushToken, pushTargets } from '../repos/devices';
+import { removeSubscription, subscriptionsOf } from '../repos/web-push';
 import { insertNotifications, markEmailed, notificationsByIds, preferencesRows, unreadCounts, type NewNotification, type NotificationRow } from '../repos/notifications';
 import { contacts } from '../clients/membership';
 import { quietFor } from './quiet-hours';
+import { endpointOrigin, webPushPayload } from './web-push';
 
 export type { NotificationRow } from '../repos/notifications';
 
@@ -75,8 +77,9 @@ export async function pushNotifications(deps: MessagingDeps, churchId: string, p
 }
 
 /**
- * Pushes to a person's devices, writing a delivery log per device; a token the provider reports unregistered is
- * removed from its device. Answers how many devices there were and how many pushes were accepted.
+ * Pushes to a person's devices and browsers (Web Push subscriptions), writing a delivery log for each; a token the
+ * provider reports unregistered is removed from its device, a subscription the push service reports gone (404/410)
+ * is removed. Answers how many devices and browsers there were and how many pushes were accepted.
  */
 export async function pushToPerson(
   deps: MessagingDeps,
@@ -84,30 +87,38 @@ export async function pushToPerson(
   personId: string,
   msg: { title: string; body: string; data?: Record<string, string>; contentType?: string | null; contentId?: string | null },
 ): Promise<{ devices: number; sent: number }> {
-  const targets = await pushTargets(deps.db, churchId, personId);
-  if (!targets.length) return { devices: 0, sent: 0 };
-  const results = await deps.providers.push.send(targets.map((t) => ({ token: t.pushToken, title: msg.title, body: msg.body, data: msg.data })));
+  const [targets, browsers] = await Promise.all([pushTargets(deps.db, churchId, personId), subscriptionsOf(deps.db, churchId, personId)]);
+  if (!targets.length && !browsers.length) return { devices: 0, sent: 0 };
+  const payload = browsers.length ? webPushPayload(msg) : '';
+  const [deviceResults, browserResults] = await Promise.all([
+    targets.length ? deps.providers.push.send(targets.map((t) => ({ token: t.pushToken, title: msg.title, body: msg.body, data: msg.data }))) : [],
+    Promise.all(browsers.map((b) => deps.providers.webPush.send({ endpoint: b.endpoint, keys: { p256dh: b.p256dh, auth: b.auth } }, payload))),
+  ]);
+  const outcomes = [
+    ...deviceResults.map((result, i) => ({ result, recipient: targets[i]!.pushToken, forget: () => forgetPushToken(deps.db, targets[i]!.id) })),
+    ...browserResults.map((result, i) => ({ result, recipient: endpointOrigin(browsers[i]!.endpoint), forget: () => removeSubscription(deps.db, browsers[i]!.id) })),
+  ];
   let sent = 0;
-  for (const [i, r] of results.entries()) {
-    if (r.status === 'sent') sent++;
-    if (r.status === 'unregistered') await forgetPushToken(deps.db, targets[i]!.id);
+  for (const o of outcomes) {
+    if (o.result.status === 'sent') sent++;
+    if (o.result.status === 'unregistered') await o.forget();
   }
   await writeLogs(
     deps.db,
-    results.map((r, i) => ({
+    outcomes.map(({ result: r, recipient }) => ({
       churchId,
       personId,
       contentType: msg.contentType,
       contentId: msg.contentId,
       channel: 'push' as const,
-      recipient: targets[i]!.pushToken,
+      recipient,
       provider: r.provider,
       status: r.status,
       providerMessageId: r.providerMessageId,
       error: r.error,
     })),
   );
-  return { devices: targets.length, sent };
+  return { devices: outcomes.length, sent };
 }
 
 /**
@@ -143,7 +154,7 @@ export function notificationEmail(appUrl: string, items: Array<{ message: string
 
 /**
  * Escalation of fresh notifications by each person's preferences: the socket at once (with the unread counts), push
- * to their devices when allowed (during their quiet hours, when those end, if still unread), and email at once when
+ * to their devices and browsers when allowed (during their quiet hours, when those end, if still unread), and email at once when
  * they chose `individual`; `daily` ones wait for the digest. Muted people get neither push nor email: their
  * notifications are in the app. The sender's `options` narrow this: no push, mail at once (a reminder: unless the
  * person chose never), or no mail at all (nor in the digest).

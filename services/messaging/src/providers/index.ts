@@ -4,11 +4,13 @@ import type { Config } from '../config';
 import { Realtime } from '@church/common';
 import { buildPush, type PushProvider } from './push';
 import { buildSms, type SmsProvider } from './sms';
+import { buildWebPush, type WebPushProvider } from './web-push';
 
 export interface MessagingProviders {
   realtime: Realtime;
   push: PushProvider;
   sms: SmsProvider;
+  webPush: WebPushProvider;
 }
 
 const quietLog = {
@@ -38,6 +40,7 @@ export function buildProviders(deps: ModuleDeps<Config, undefined>): MessagingPr
       fcmAccessToken: c.FCM_ACCESS_TOKEN,
       fcmServiceAccountJson: c.FCM_SERVICE_ACCOUNT_JSON,
     }),
+    webPush: buildWebPush({ publicKey: c.WEBPUSH_PUBLIC_KEY, privateKey: c.WEBPUSH_PRIVATE_KEY, subject: c.WEBPUSH_SUBJECT, allowPrivate: c.OUTBOUND_ALLOW_PRIVATE }),
     sms: buildSms({ dataDir, twilioBaseUrl: c.TWILIO_BASE_URL, outboxWithoutAccount: c.NODE_ENV !== 'production' }),
   };
 }

@@ -12,7 +12,7 @@ export interface PushMessage {
 
 /** What became of one push: `unregistered` means the token is dead and its device must forget it. */
 export interface PushResult {
-  provider: 'expo' | 'fcm' | 'outbox';
+  provider: 'expo' | 'fcm' | 'outbox' | 'webpush';
   status: 'sent' | 'failed' | 'unregistered';
   providerMessageId?: string;
   error?: string;

@@ -12,6 +12,8 @@ import emailTemplates from './email-templates';
 import blockedIps from './blocked-ips';
 import deliveryLogs from './delivery-logs';
 import reminders from './reminders';
+import webPush from './web-push';
+import gdpr from './gdpr';
 
 /** The messaging module's route files, one per spec table (connections also serves `/messaging/ws`). */
 export const routes: FastifyPluginAsync[] = [
@@ -28,4 +30,6 @@ export const routes: FastifyPluginAsync[] = [
   blockedIps,
   deliveryLogs,
   reminders,
+  webPush,
+  gdpr,
 ];
