@@ -1,23 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, TEST_SECRET } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
+import { call } from '@church/common/testing';
 import { customers, donations, fundDonations, paymentMethods, registrationPayments } from '../../src/db/schema';
-import { deliver, makeChurch, makeFunds, makePerson, makeStripeGateway, useGiving } from '../setup';
+import { deliver, makeChurch, signedInternal, makeFunds, makePerson, makeStripeGateway, useGiving } from '../setup';
 
 const t = useGiving();
 
-/** A call signed as another module's internal client signs it. */
-function signed(url: string, body: unknown, secret = TEST_SECRET) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) },
-  });
-}
+const signed = (url: string, body: unknown, secret?: string) => signedInternal(t, url, body, secret);
 
 const reported = () => t.deps.queue.handedOff.filter((j) => j.name === 'membership.changes').flatMap((j) => (j.data as { records: Array<Record<string, unknown>> }).records);
 
@@ -125,6 +114,7 @@ describe('POST /giving/internal/registrations/charge', () => {
     const [row] = await t.app.db.select().from(registrationPayments).where(eq(registrationPayments.id, answer.paymentId));
     expect(row).toMatchObject({ churchId: c.churchId, registrationId, personId: person.id, amount: '25.50', currency: 'usd', status: 'succeeded', provider: 'stripe', method: 'card', transactionId: answer.transactionId });
     expect(await t.app.db.select().from(donations).where(eq(donations.churchId, c.churchId))).toEqual([]);
+    await t.drain();
     const change = reported().find((r) => r.entityId === answer.paymentId)!;
     expect(change).toMatchObject({ churchId: c.churchId, entityType: 'registrationPayment', action: 'created' });
     expect(JSON.stringify(change)).not.toContain('request_hash');
@@ -243,6 +233,7 @@ describe('GDPR: POST /giving/internal/gdpr/export and /anonymize', () => {
     expect(payment).toMatchObject({ personId: person.id, amount: '15.00', email: null, name: null });
     // the bystander is untouched, and the audit log has ids only
     expect((await t.app.db.select().from(donations).where(eq(donations.id, theirs.id)))[0]!.notes).toBe('Bea');
+    await t.drain();
     const changes = reported().filter((r) => r.entityId === gift.id && r.action === 'anonymized');
     expect(changes).toHaveLength(1);
     expect(JSON.stringify(changes)).not.toContain('roof');
