@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { badRequest, conflict, HttpError, reportChanges, type givingInternal } from '@church/common';
 import { findCustomer } from '../repos/customers';
 import { paymentsFor, type GatewayRow } from '../repos/gateways';
-import { claimPayment, paymentByKey, releasePayment, settlePayment, type RegistrationPaymentRow } from '../repos/registration-payments';
+import { claimPayment, paymentByKey, releasePayment, retakeClaim, settlePayment, type RegistrationPaymentRow } from '../repos/registration-payments';
 import type { PaymentProvider, PaymentResult } from '../providers/payments';
 import { paymentCurrency } from './gifts';
 import { centsText, toCents } from './money';
@@ -12,6 +12,9 @@ import { isUuid } from './access';
 
 type ChargeBody = z.output<typeof givingInternal.registrationCharge.body>;
 type ChargeAnswer = z.output<typeof givingInternal.registrationCharge.answer>;
+
+/** How long a claim may stay `charging` before a retry takes it over (well above the gateway's timeout). */
+export const STALE_CLAIM_MS = 120_000;
 
 /** The request without its key, keys sorted: what "the same body" means for a retry. */
 function hashOf(body: ChargeBody): string {
@@ -69,7 +72,8 @@ export async function chargeRegistration(app: FastifyInstance, req: FastifyReque
   const churchId = body.churchId.toLowerCase();
   const hash = hashOf(body);
   const known = await paymentByKey(app.db, churchId, body.idempotencyKey);
-  if (known) return replay(known, hash);
+  const stale = known?.status === 'charging' && known.requestHash === hash && known.updatedAt.getTime() < Date.now() - STALE_CLAIM_MS;
+  if (known && !stale) return replay(known, hash);
 
   const amountCents = toCents(body.amount);
   if (amountCents <= 0) throw badRequest('amount', 'must be greater than 0 (a free registration is not charged)');
@@ -91,7 +95,9 @@ export async function chargeRegistration(app: FastifyInstance, req: FastifyReque
     if (order.amountCents !== amountCents) throw badRequest('amount', 'does not match the amount of the approved order');
   }
 
-  const claim = await claimPayment(app.db, {
+  // A claim left by a process stopped mid-charge is taken over: the gateway's idempotency key answers the payment
+  // it made, if it made one, so this charges at most once too.
+  const claim = known ? await retakeClaim(app.db, known, new Date(Date.now() - STALE_CLAIM_MS)) : await claimPayment(app.db, {
     churchId,
     registrationId: body.registrationId.toLowerCase(),
     personId: body.personId?.toLowerCase() ?? null,
@@ -104,7 +110,11 @@ export async function chargeRegistration(app: FastifyInstance, req: FastifyReque
     idempotencyKey: body.idempotencyKey,
     requestHash: hash,
   });
-  if (!claim) return replay((await paymentByKey(app.db, churchId, body.idempotencyKey))!, hash);
+  if (!claim) {
+    const current = await paymentByKey(app.db, churchId, body.idempotencyKey);
+    if (!current) throw conflict('A payment with this idempotencyKey is being charged; retry shortly', 'idempotencyKey');
+    return replay(current, hash);
+  }
 
   let result: PaymentResult;
   let status: ChargeAnswer['status'];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { registrationPayments } from '../db/schema';
 import { amountOf } from '../domain/money';
@@ -25,6 +25,16 @@ export async function claimPayment(db: DbOrTx, values: NewRegistrationPayment): 
     .onConflictDoNothing({ target: [registrationPayments.churchId, registrationPayments.idempotencyKey] })
     .returning();
   return row;
+}
+
+/** Takes over a claim left `charging` since before `before` (its process stopped mid-charge); undefined when another has it. */
+export async function retakeClaim(db: DbOrTx, row: RegistrationPaymentRow, before: Date): Promise<RegistrationPaymentRow | undefined> {
+  const [taken] = await db
+    .update(registrationPayments)
+    .set({ updatedAt: new Date() })
+    .where(and(eq(registrationPayments.churchId, row.churchId), eq(registrationPayments.id, row.id), eq(registrationPayments.status, 'charging'), lt(registrationPayments.updatedAt, before)))
+    .returning();
+  return taken;
 }
 
 /** The gateway's answer written to a claimed row. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { customers, donations, fundDonations, paymentMethods, registrationPayments } from '../../src/db/schema';
+import { STALE_CLAIM_MS } from '../../src/domain/registration-charge';
 import { deliver, makeChurch, signedInternal, makeFunds, makePerson, makeStripeGateway, useGiving } from '../setup';
 
 const t = useGiving();
@@ -118,6 +119,30 @@ describe('POST /giving/internal/registrations/charge', () => {
     const change = reported().find((r) => r.entityId === answer.paymentId)!;
     expect(change).toMatchObject({ churchId: c.churchId, entityType: 'registrationPayment', action: 'created' });
     expect(JSON.stringify(change)).not.toContain('request_hash');
+  });
+
+  it('charges once when the same pay arrives twice at once, and finishes a charge a stopped process left', async () => {
+    const c = makeChurch();
+    await makeStripeGateway(t, c.token(['Settings.Edit']));
+    const before = intents().length;
+    const body = { churchId: c.churchId, registrationId: randomUUID(), personId: null, email: null, name: null, amount: '10.00', paymentMethodId: 'pm_card_visa', idempotencyKey: 'twice' };
+    // (a few milliseconds apart: the same signature twice would be refused as a replayed request)
+    const both = await Promise.all([signed(url, body), new Promise((r) => setTimeout(r, 5)).then(() => signed(url, body))]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual(expect.arrayContaining([200]));
+    for (const r of both) expect([200, 409]).toContain(r.statusCode);
+    expect(intents().length).toBe(before + 1);
+    const first = both.find((r) => r.statusCode === 200)!.json();
+
+    // a claim still charging (its process is at the gateway) is a 409, never a second charge
+    await t.app.db.update(registrationPayments).set({ status: 'charging', transactionId: null }).where(eq(registrationPayments.id, first.paymentId));
+    expect((await signed(url, body)).statusCode).toBe(409);
+    // one left for minutes (its process stopped) is taken over: the gateway answers its first payment again
+    await t.app.db.update(registrationPayments).set({ updatedAt: new Date(Date.now() - STALE_CLAIM_MS - 1000) }).where(eq(registrationPayments.id, first.paymentId));
+    const finished = await signed(url, body);
+    expect(finished.statusCode).toBe(200);
+    expect(finished.json()).toEqual(first);
+    expect(new Set(intents().slice(before).map((r) => r.headers['idempotency-key'])).size).toBe(1);
+    expect(await t.app.db.select().from(registrationPayments).where(eq(registrationPayments.churchId, c.churchId))).toEqual([expect.objectContaining({ status: 'succeeded', transactionId: first.transactionId })]);
   });
 
   it('answers requires_action with the client secret, and a bank debit as processing', async () => {
