@@ -54,12 +54,15 @@ function statusOf(result: PaymentResult): ChargeAnswer['status'] {
 /** The church's gateway the body names; one it does not have is a 400 (the contract's), never a 404. */
 async function gatewayOf(app: FastifyInstance, body: ChargeBody): Promise<{ gateway: GatewayRow; provider: PaymentProvider }> {
   if (body.provider && body.provider !== 'stripe' && body.provider !== 'paypal') throw badRequest('provider', 'must be stripe or paypal');
+  let found: { gateway: GatewayRow; provider: PaymentProvider };
   try {
-    return await paymentsFor(app, body.churchId, { gatewayId: body.gatewayId, provider: body.provider });
+    found = await paymentsFor(app, body.churchId, { gatewayId: body.gatewayId, provider: body.provider });
   } catch (err) {
     if (err instanceof HttpError && err.statusCode === 404) throw badRequest('gatewayId', 'is not a gateway of this church');
     throw err;
   }
+  if (body.provider && found.gateway.provider !== body.provider) throw badRequest('provider', `is not the provider of the gateway named (${found.gateway.provider})`);
+  return found;
 }
 
 /**

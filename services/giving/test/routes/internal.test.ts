@@ -195,6 +195,8 @@ describe('POST /giving/internal/registrations/charge', () => {
     const theirGateway = await makeStripeGateway(t, other.token(['Settings.Edit']));
     expect((await charge(c, { gatewayId: theirGateway })).statusCode).toBe(400);
     expect((await charge(c, { provider: 'paypal' })).statusCode).toBe(400);
+    const [{ id: ours }] = (await call(t.app, 'GET', '/giving/gateways', { token: c.token(['Settings.Edit']) })).json();
+    expect((await charge(c, { gatewayId: ours, provider: 'paypal' })).json().errors[0].param).toBe('provider');
     expect((await charge(c, { provider: 'square' })).json().errors[0].param).toBe('provider');
     expect((await charge(c, { currency: 'eur' })).json().errors[0].param).toBe('currency');
     expect((await charge(c, { amount: '0' })).json().errors[0].param).toBe('amount');
