@@ -89,6 +89,9 @@ export const donations = pgTable(
     index('donations_church_person_list_idx').on(t.churchId, t.personId, t.donationDate).where(sql.raw(`person_id is not null and ${SHORT_DONATION}`)),
     index('donations_church_person_long_idx').on(t.churchId, t.personId, t.donationDate).where(sql.raw(`person_id is not null and not (${SHORT_DONATION})`)),
     index('donations_church_batch_idx').on(t.churchId, t.batchId),
+    // who gave in a date range (membership's saved lists, `givingInternal.donors`): an index-only range of the
+    // church's complete gifts of known people, with the person in the key
+    index('donations_church_complete_date_idx').on(t.churchId, t.donationDate, t.personId).where(sql`status = 'complete' and person_id is not null`),
   ],
 );
 
@@ -354,4 +357,43 @@ export const idempotencyKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('idempotency_keys_church_scope_key_idx').on(t.churchId, t.scope, t.key)],
+);
+
+/**
+ * A payment of one of content's event registrations, charged through the church's gateway (content's
+ * `givingInternal.registrationCharge`): never a gift, so it has no fund, receipt or place in the giving totals.
+ * One row per idempotency key of the church: the row is claimed (`charging`) before the gateway is asked, a retry
+ * with the key answers the row, and a failed charge releases it. `status` is the contract's: `succeeded`,
+ * `processing` (a bank debit under way), `requires_action` (the browser finishes 3-D Secure; the webhook moves it).
+ */
+export const registrationPayments = pgTable(
+  'registration_payments',
+  {
+    id: id(),
+    churchId: churchId(),
+    registrationId: uuid('registration_id').notNull(),
+    personId: uuid('person_id'),
+    email: text('email'),
+    name: text('name'),
+    gatewayId: uuid('gateway_id'),
+    provider: text('provider').notNull(),
+    transactionId: text('transaction_id'),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    /** `card`, `ach`, `paypal`, as the gateway reports the payment */
+    method: text('method'),
+    /** what the browser finishes a `requires_action` payment with (answered again to a retry of the key) */
+    clientSecret: text('client_secret'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** hash of the request body: the same key with another body is refused */
+    requestHash: text('request_hash').notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('registration_payments_church_key_idx').on(t.churchId, t.idempotencyKey),
+    uniqueIndex('registration_payments_church_transaction_idx').on(t.churchId, t.transactionId),
+    index('registration_payments_church_registration_idx').on(t.churchId, t.registrationId),
+    index('registration_payments_church_person_idx').on(t.churchId, t.personId).where(sql`person_id is not null`),
+  ],
 );

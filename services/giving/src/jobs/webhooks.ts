@@ -9,6 +9,7 @@ import { interpretPaypal } from '../providers/paypal';
 import { interpretStripe } from '../providers/stripe';
 import { donationByTransaction, donationsByTransactions, recordDonation, recordPaymentOfEvent, rowOf, setDonationStatus, setRefund, type DonationRow, type EventLogEntry } from '../repos/donations';
 import { logGatewayEvent } from '../repos/event-logs';
+import { paymentByTransaction, setPaymentStatus } from '../repos/registration-payments';
 import { providerOfChurch } from '../repos/gateway-keys';
 import { deleteSubscriptions, subscriptionAllocations, subscriptionOfProvider } from '../repos/subscriptions';
 import { webhookEventById } from '../repos/webhook-events';
@@ -59,6 +60,7 @@ export async function applyEffect(tx: Tx, churchId: string, provider: string, ef
         // Not a gift this service can record from the event alone; a known one still moves.
         const existing = await donationByTransaction(tx, churchId, effect.transactionId);
         if (existing) return transition(existing);
+        if (meta.kind === 'registration' && !otherChurch) return registrationPaymentMoved(tx, churchId, effect);
         return none(otherChurch ? 'ignored: payment of another church' : meta.funds ? 'ignored: the payment names allocations above its amount' : 'ignored: payment not made through this service');
       }
       // Recorded by its transaction id: a new payment is one statement (with its event-log entry); a known one
@@ -108,6 +110,25 @@ export async function applyEffect(tx: Tx, churchId: string, provider: string, ef
     default:
       return none(`ignored: ${effect.reason}`);
   }
+}
+
+/**
+ * A later word on a registration's payment (content's, `registration_payments`, never a gift): a 3-D Secure
+ * payment finished or failed, a bank debit cleared. A succeeded payment never goes back.
+ */
+async function registrationPaymentMoved(tx: Tx, churchId: string, effect: Extract<EventEffect, { kind: 'payment' }>): Promise<Applied> {
+  const none = (outcome: string): Applied => ({ outcome, receipts: [], changes: [] });
+  const payment = await paymentByTransaction(tx, churchId, effect.transactionId);
+  if (!payment) return none(`ignored: no registration payment with transaction ${effect.transactionId}`);
+  const status = effect.status === 'complete' ? 'succeeded' : effect.status === 'pending' ? 'processing' : 'failed';
+  if (payment.status === status || payment.status === 'succeeded' || payment.status === 'charging') return none(`registration payment ${payment.id} is ${payment.status}; ${status} ignored`);
+  const after = await setPaymentStatus(tx, payment, status);
+  const shown = (r: typeof payment) => ({ id: r.id, registrationId: r.registrationId, status: r.status, transactionId: r.transactionId });
+  return {
+    outcome: `registration payment ${payment.id} ${payment.status} -> ${status}`,
+    receipts: [],
+    changes: [{ churchId, entityType: 'registrationPayment', entityId: payment.id, action: 'updated', before: shown(payment), after: shown(after) }],
+  };
 }
 
 /** The fields of an event's row that applying it reads. */

@@ -97,11 +97,6 @@ export async function verifyWebhook(app: FastifyInstance, churchId: string, prov
 
 export const feeSettingsOf = (row: GatewayRow | undefined | null): FeeSettings => (row?.feeSettings ?? {}) as FeeSettings;
 
-export async function gatewayById(db: DbOrTx, churchId: string, id: string): Promise<GatewayRow | undefined> {
-  const [row] = await db.select().from(gateways).where(and(eq(gateways.churchId, churchId), eq(gateways.id, id))).limit(1);
-  return row;
-}
-
 /** Saves a gateway: the existing one updated, or a new one; answers the row. */
 export async function writeGateway(db: DbOrTx, churchId: string, existing: GatewayRow | undefined, values: Partial<GatewayRow> & { provider: string }): Promise<GatewayRow> {
   if (existing) {

@@ -49,3 +49,22 @@ export async function keepMethod(db: DbOrTx, churchId: string, customer: { id: s
 export async function forgetMethod(db: DbOrTx, churchId: string, providerMethodId: string): Promise<void> {
   await db.delete(paymentMethods).where(and(eq(paymentMethods.churchId, churchId), eq(paymentMethods.providerMethodId, providerMethodId)));
 }
+
+/** A stored method as the API answers it (`PaymentMethod`): by the provider's id, with the forms' names. */
+export const methodItem = (r: MethodRow) => ({
+  id: r.providerMethodId,
+  personId: r.personId,
+  customerId: r.customerId,
+  provider: r.provider,
+  providerMethodId: r.providerMethodId,
+  type: r.type,
+  brand: r.brand,
+  last4: r.last4,
+  expMonth: r.expMonth,
+  expYear: r.expYear,
+  bankName: r.bankName,
+  status: r.status,
+  name: r.brand ?? r.bankName,
+  exp_month: r.expMonth,
+  exp_year: r.expYear,
+});

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, coalesced, emailOf, Empty, Id, IdParams, IsoDate, notFound, reportChanges, sameRows, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, coalesced, emailOf, Empty, getRow, Id, IdParams, IsoDate, notFound, reportChanges, sameRows, type ZodTypeProvider } from '@church/common';
+import { donations } from '../db/schema';
 import { givingDeps } from '../deps';
 import { ownPersonIn } from '../domain/access';
 import { saveDonations } from '../domain/donation-save';
@@ -9,7 +10,7 @@ import { withIdempotency } from '../domain/idempotency';
 import { amountOf } from '../domain/money';
 import { allocationsOf, donationItem, listDonations, type DonationRow } from '../repos/donations';
 import { deleteAllocationsOf } from '../repos/fund-donations';
-import { deleteDonations, donationsByIds, givingKpis } from '../repos/manual-donations';
+import { deleteDonations, givingKpis } from '../repos/manual-donations';
 import { dayRange, donationSummary, fundSummary } from '../repos/summary';
 import { Donation, DonationList, DonationSave, SummaryRows } from '../schemas';
 
@@ -68,8 +69,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.get(`${base}/:id`, { config: { access: requires('Donations.View') }, schema: { params: IdParams, response: { 200: Donation } } }, async (req) => {
-    const [row] = (await donationsByIds(app.db, req.auth.churchId, [req.params.id])).values();
-    if (!row) throw notFound('Donation');
+    const row = await getRow(app.db, donations, req.auth.churchId, req.params.id, 'Donation');
     return (await withAllocations(req.auth.churchId, [row]))[0]!;
   });
 

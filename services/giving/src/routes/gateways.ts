@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, Empty, Id, IdParams, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, Empty, getRow, Id, IdParams, itemParam, reportChanges, type ZodTypeProvider } from '@church/common';
 import { givingDeps } from '../deps';
-import { churchGateways, deleteGateway, gatewayById, keysOf, mask, publicGateway, writeGateway, type GatewayRow } from '../repos/gateways';
+import { gateways } from '../db/schema';
+import { churchGateways, deleteGateway, keysOf, mask, publicGateway, writeGateway, type GatewayRow } from '../repos/gateways';
 import type { ProviderName } from '../providers/payments';
 import { Gateway, GatewaySave, PublicGateway } from '../schemas';
 
@@ -108,8 +109,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.get('/giving/gateways/:id', { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, response: { 200: Gateway } } }, async (req) => {
-    const row = await gatewayById(app.db, req.auth.churchId, req.params.id);
-    if (!row) throw notFound('Gateway');
+    const row = await getRow(app.db, gateways, req.auth.churchId, req.params.id, 'Gateway');
     return gatewayItem(app, row);
   });
 
@@ -119,8 +119,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     for (const [i, item] of req.body.entries()) {
       let existing: GatewayRow | undefined;
       if (item.id) {
-        existing = await gatewayById(app.db, churchId, item.id);
-        if (!existing) throw notFound('Gateway');
+        existing = await getRow(app.db, gateways, churchId, item.id, 'Gateway');
       } else if (item.provider) {
         // One gateway per provider and church: saving another of the same provider updates it.
         existing = (await churchGateways(app.db, churchId)).find((g) => g.provider === item.provider);
@@ -131,14 +130,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.patch('/giving/gateways/:id', { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, body: GatewaySave.omit({ id: true }), response: { 200: Gateway } } }, async (req) => {
-    const existing = await gatewayById(app.db, req.auth.churchId, req.params.id);
-    if (!existing) throw notFound('Gateway');
+    const existing = await getRow(app.db, gateways, req.auth.churchId, req.params.id, 'Gateway');
     return gatewayItem(app, await saveGateway(app, req, req.auth.churchId, req.body, existing, 0));
   });
 
   app.delete('/giving/gateways/:id', { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    const existing = await gatewayById(app.db, req.auth.churchId, req.params.id);
-    if (!existing) throw notFound('Gateway');
+    const existing = await getRow(app.db, gateways, req.auth.churchId, req.params.id, 'Gateway');
     if (existing.webhookId && existing.privateKey) {
       await givingDeps(app).providers.payments.forGateway(keysOf(app, existing)).deleteWebhook(existing.webhookId);
     }

@@ -14,6 +14,7 @@ import paymentMethods from './payment-methods';
 import eventLog from './event-log';
 import campaigns from './campaigns';
 import pledges from './pledges';
+import internal from './internal';
 
-/** The giving module's route files, one per spec table (`/donate` in three: payments, public parts, webhooks), and the apps' campaigns and pledges. */
-export const routes: FastifyPluginAsync[] = [donations, donationBatches, donatePayments, donatePublic, donateWebhooks, funds, fundDonations, gateways, customers, subscriptions, subscriptionFunds, paymentMethods, eventLog, campaigns, pledges];
+/** The giving module's route files, one per spec table (`/donate` in three: payments, public parts, webhooks), the apps' campaigns and pledges, and what the other modules ask (`internal`). */
+export const routes: FastifyPluginAsync[] = [donations, donationBatches, donatePayments, donatePublic, donateWebhooks, funds, fundDonations, gateways, customers, subscriptions, subscriptionFunds, paymentMethods, eventLog, campaigns, pledges, internal];

@@ -7,7 +7,7 @@ import { assertOwnPerson, customerOwner, ownByLookup, ownInBody, ownPersonIn } f
 import { checkPass } from '../domain/captcha-pass';
 import { ensureCustomer, findCustomer } from '../repos/customers';
 import { paymentsFor } from '../repos/gateways';
-import { forgetMethod, keepMethod, methodsById, methodsOfPerson, type MethodRow } from '../repos/payment-methods';
+import { forgetMethod, keepMethod, methodsById, methodItem, methodsOfPerson } from '../repos/payment-methods';
 import { PaymentMethod, ProviderId, ProviderName } from '../schemas';
 
 const Person = { personId: Id.optional(), customerId: ProviderId.optional(), email: z.string().trim().max(255).nullish(), name: z.string().trim().max(255).nullish(), churchId: Id.optional(), provider: ProviderName.optional() };
@@ -44,23 +44,6 @@ const VerifyBank = z.object({
   amountData: z.object({ amounts: z.array(z.coerce.number().int().min(1).max(99)).length(2).optional(), descriptorCode: z.string().trim().max(20).optional() }),
 });
 
-const item = (r: MethodRow) => ({
-  id: r.providerMethodId,
-  personId: r.personId,
-  customerId: r.customerId,
-  provider: r.provider,
-  providerMethodId: r.providerMethodId,
-  type: r.type,
-  brand: r.brand,
-  last4: r.last4,
-  expMonth: r.expMonth,
-  expYear: r.expYear,
-  bankName: r.bankName,
-  status: r.status,
-  name: r.brand ?? r.bankName,
-  exp_month: r.expMonth,
-  exp_year: r.expYear,
-});
 
 /** `/giving/paymentmethods`: cards and bank accounts held at the gateway, and the local index of them. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -81,7 +64,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     '/giving/paymentmethods/personid/:id',
     { config: { access: requires('Donations.View', ownPersonIn('params', 'id')) }, schema: { params: z.object({ id: Id }), response: { 200: z.array(PaymentMethod) } } },
-    async (req) => (await methodsOfPerson(app.db, req.auth.churchId, req.params.id)).map(item),
+    async (req) => (await methodsOfPerson(app.db, req.auth.churchId, req.params.id)).map(methodItem),
   );
 
   app.post('/giving/paymentmethods/addcard', { config: { access: anyUser }, schema: { body: AddCard, response: { 200: PaymentMethod } } }, async (req) => {
@@ -92,7 +75,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: body.provider });
     const customer = await ensureCustomer(app.db, req.auth, provider, { customerId: body.customerId, personId, email: body.email, name: body.name });
     const info = await provider.attachCard(body.id, customer.providerCustomerId);
-    return item(await keep(req, customer, info));
+    return methodItem(await keep(req, customer, info));
   });
 
   app.post('/giving/paymentmethods/updatecard', { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: UpdateCard, response: { 200: PaymentMethod } } }, async (req) => {
@@ -103,7 +86,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (body.personId && body.personId !== method.personId) throw badRequest('personId', 'does not own this payment method');
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: method.provider });
     const info = await provider.updateCard(body.paymentMethodId, { expMonth: body.cardData.exp_month, expYear: body.cardData.exp_year, name: body.cardData.name });
-    return item(await keep(req, { id: method.customerId, personId: method.personId, provider: method.provider }, info));
+    return methodItem(await keep(req, { id: method.customerId, personId: method.personId, provider: method.provider }, info));
   });
 
   app.post(
@@ -147,7 +130,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: body.provider });
     const customer = await ensureCustomer(app.db, req.auth, provider, { customerId: body.customerId, personId, email: body.email, name: body.name });
     const info = await provider.addBankAccount(body.id, customer.providerCustomerId);
-    return item(await keep(req, customer, info));
+    return methodItem(await keep(req, customer, info));
   });
 
   app.post('/giving/paymentmethods/updatebank', { config: { access: requires('Donations.Edit', ownInBody('own personId')) }, schema: { body: UpdateBank, response: { 200: PaymentMethod } } }, async (req) => {
@@ -158,7 +141,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (body.personId && customer.personId && body.personId !== customer.personId) throw badRequest('personId', 'does not own this customer');
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
     const info = await provider.updateBank(body.paymentMethodId, customer.providerCustomerId, { accountHolderName: body.bankData.account_holder_name, accountHolderType: body.bankData.account_holder_type });
-    return item(await keep(req, customer, info));
+    return methodItem(await keep(req, customer, info));
   });
 
   app.post('/giving/paymentmethods/verifybank', { config: { access: requires('Donations.Edit', ownInBody('own customer')) }, schema: { body: VerifyBank, response: { 200: PaymentMethod } } }, async (req) => {
@@ -169,7 +152,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!body.amountData.amounts && !body.amountData.descriptorCode) throw badRequest('amountData.amounts', 'two micro-deposit amounts in cents, or descriptorCode, are required');
     const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
     const info = await provider.verifyBank(body.paymentMethodId, customer.providerCustomerId, body.amountData.amounts ?? null, body.amountData.descriptorCode ?? null);
-    return item(await keep(req, customer, info));
+    return methodItem(await keep(req, customer, info));
   });
 
   app.delete(

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { donations, subscriptions } from '../../src/db/schema';
-import { makeChurch, makeFunds, makePerson, useGiving } from '../setup';
+import { donations, registrationPayments, subscriptions } from '../../src/db/schema';
+import { makeChurch, makeFunds, makePerson, signedInternal, useGiving } from '../setup';
 import { paypalHeaders, usePaypal } from '../fake-paypal';
 
 const paypal = usePaypal();
@@ -40,6 +40,26 @@ describe('PayPal through @paypal/paypal-server-sdk', () => {
     const outage = await call(t.app, 'POST', '/giving/donate/charge', { token, body: { provider: 'paypal', orderId: 'FAIL500', amount: 20, funds: [{ id: c.fund, amount: 20 }] } });
     expect(outage.statusCode).toBe(502);
     expect(await t.app.db.select().from(donations).where(eq(donations.churchId, c.churchId))).toHaveLength(1);
+  });
+
+  it("captures a registration's approved order once (content's registration charge), only for the registration's price", async () => {
+    const c = await church();
+    const order = await call(t.app, 'POST', '/giving/donate/create-order', { token: c.token([]), body: { provider: 'paypal', amount: 20, funds: [{ id: c.fund, amount: 20 }] } });
+    const body = { churchId: c.churchId, registrationId: c.personId, personId: null, email: null, name: 'Walk In', amount: '20.00', provider: 'paypal', token: order.json().id, idempotencyKey: 'pay-1' };
+    const url = '/giving/internal/registrations/charge';
+    const wrong = await signedInternal(t, url, { ...body, amount: '15.00', idempotencyKey: 'pay-0' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors[0].param).toBe('amount');
+    const paid = await signedInternal(t, url, body);
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json()).toMatchObject({ status: 'succeeded', provider: 'paypal', amount: '20.00', currency: 'usd', transactionId: expect.any(String) });
+    expect((await signedInternal(t, url, body)).json()).toEqual(paid.json());
+    expect(paypal.seen.filter((r) => r.path === `/v2/checkout/orders/${order.json().id}/capture`)).toHaveLength(1);
+    expect(await t.app.db.select().from(registrationPayments).where(eq(registrationPayments.churchId, c.churchId))).toEqual([expect.objectContaining({ status: 'succeeded', method: 'paypal', amount: '20.00' })]);
+    expect(await t.app.db.select().from(donations).where(eq(donations.churchId, c.churchId))).toEqual([]);
+    const declined = await signedInternal(t, url, { ...body, token: 'DECLINE', idempotencyKey: 'pay-2' });
+    expect(declined.statusCode).toBe(400);
+    expect(declined.json().errors[0].param).toBe('paymentMethodId');
   });
 
   it('verifies webhooks with PayPal and applies a refund to the captured donation', async () => {
