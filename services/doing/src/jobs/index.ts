@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { DELIVERY_RETRIES, handle, jobContract, notifyPeople, type DbOrTx, type Queue } from '@church/common';
+import { DELIVERY_RETRIES, handle, jobContract, notifyPeople, workflowEvents, type DbOrTx, type Queue } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { membershipClient } from '../clients/membership';
 import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
+import { runScheduledTriggers, runWorkflowEvents } from '../domain/workflow-triggers';
 
 /**
  * Tells a position's team leaders that a volunteer accepted, declined or signed up. Enqueued in the transaction of
@@ -16,7 +17,10 @@ export const notifyTeamLeaders = jobContract({
   ...DELIVERY_RETRIES,
 });
 
-/** Checks every active automation of every church once a day (and on `GET /doing/automations/check`). */
+/**
+ * Checks every active automation of every church once a day (and on `GET /doing/automations/check`), and runs the
+ * workflows' schedule triggers.
+ */
 export const checkAutomations = jobContract({
   name: 'doing.checkAutomations',
   schema: z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(), churchId: z.uuid().optional() }),
@@ -32,7 +36,8 @@ const VERBS = new Map([
   ['SignedUp', 'signed up for'],
 ] as const);
 
-export const ownedJobs = [notifyTeamLeaders, checkAutomations];
+/** `workflowEvents` is declared in `@church/common` (membership enqueues it); doing owns and runs it. */
+export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents];
 
 /** Enqueues the leaders' notice of an answer or a sign-up in the change's transaction (one per answer: its id is the row's version). */
 export function tellLeaders(queue: Queue, tx: DbOrTx, row: { id: string; churchId: string; updatedAt: Date }, status: 'Accepted' | 'Declined' | 'SignedUp') {
@@ -66,7 +71,12 @@ export function doingJobs(deps: DoingDeps) {
     }),
     handle(checkAutomations, async ({ date, churchId }, ctx) => {
       const result = await runAutomations(deps, { date, churchId });
-      ctx.log.info(result, 'automations checked');
+      const triggered = await runScheduledTriggers(deps, { date, churchId });
+      ctx.log.info({ ...result, triggered }, 'automations and schedule triggers checked');
+    }),
+    handle(workflowEvents, async ({ records }, ctx) => {
+      const result = await runWorkflowEvents(deps, records);
+      if (result.started) ctx.log.info(result, 'workflow triggers started cards');
     }),
   ];
 }
