@@ -142,6 +142,8 @@ describe('workflow cards', () => {
     // the assignee sees it among their cards; the coordinator has none
     expect((await get(c, '/doing/tasks/cards/my', c.tokenOf(helper))).map((x: Row) => x.id)).toEqual([v.id]);
     expect(await get(c, '/doing/tasks/cards/my')).toEqual([]);
+    // cards are not among the assignee's tasks (the page lists them apart)
+    expect(await get(c, '/doing/tasks', c.tokenOf(helper))).toEqual([]);
   });
 
   it('complete follows the chosen outcome (a step, another workflow) or closes; the assignee may act on their card, no one else', async () => {
@@ -188,6 +190,13 @@ describe('workflow cards', () => {
     expect(await post(c, '/doing/tasks/bulk/reassign', { ids, assignedToType: 'person', assignedToId: helper, assignedToLabel: 'Helper' })).toEqual({ updated: ids, skipped: [] });
     await t.drain();
     expect(notices(c.churchId).map((n) => n.contentId).sort()).toEqual([...ids].sort());
+    // each card write is reported to the audit log, in its transaction
+    const logged = t.deps.queue.handedOff
+      .filter((j) => j.name === 'membership.changes')
+      .flatMap((j) => (j.data as { records: Array<{ churchId: string; entityType: string; entityId: string; action: string; changes?: Record<string, unknown> }> }).records)
+      .filter((r) => r.churchId === c.churchId && r.entityType === 'task' && r.entityId === ids[0]);
+    expect(logged.map((r) => r.action)).toEqual(['created', 'updated', 'updated']);
+    expect(Object.keys(logged[2]!.changes ?? {})).toEqual(expect.arrayContaining(['assignedToId', 'assignedToLabel']));
     // the assignee may snooze and complete their own; a member with no card of theirs changes nothing
     expect(await post(c, '/doing/tasks/bulk/snooze', { ids, days: 1 }, c.tokenOf(randomUUID()))).toEqual({ updated: [], skipped: ids });
     expect(await post(c, '/doing/tasks/bulk/complete', { ids }, c.tokenOf(helper))).toEqual({ updated: ids, skipped: [] });
