@@ -123,4 +123,5 @@ CREATE INDEX "conditions_church_trigger_idx" ON "conditions" USING btree ("churc
 CREATE INDEX "conditions_church_step_route_idx" ON "conditions" USING btree ("church_id","step_route_id");--> statement-breakpoint
 CREATE INDEX "conjunctions_church_trigger_idx" ON "conjunctions" USING btree ("church_id","trigger_id");--> statement-breakpoint
 CREATE INDEX "conjunctions_church_step_route_idx" ON "conjunctions" USING btree ("church_id","step_route_id");--> statement-breakpoint
-CREATE INDEX "tasks_church_workflow_idx" ON "tasks" USING btree ("church_id","workflow_id","status","step_id","sort");
+CREATE INDEX "tasks_church_workflow_idx" ON "tasks" USING btree ("church_id","workflow_id","status","step_id","sort");--> statement-breakpoint
+CREATE INDEX "tasks_snoozed_idx" ON "tasks" USING btree ("snoozed_until") WHERE snoozed_until is not null;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
+import { wakeCards } from '../src/domain/cards';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
 const membership = fakeMembership();
@@ -204,5 +205,32 @@ describe('workflow cards', () => {
     expect(report.stepCounts).toEqual([]);
     expect(report.throughput).toEqual([{ day: new Date().toISOString().slice(0, 10), count: 2 }]);
     expect((await call(t.app, 'POST', '/doing/tasks/bulk/complete', { token: c.token(), body: { ids: ['x'] } })).json().errors[0].param).toBe('ids[0]');
+  });
+
+  it('a step\'s delay parks the card; once the delay ends the wake job runs the rest of the step, once', async () => {
+    const c = makeChurch();
+    const helper = randomUUID();
+    const { workflow: w, steps } = await workflow(c, [{ name: 'Drip', defaultAssignToType: 'person', defaultAssignToId: helper }, { name: 'After' }]);
+    await post(c, '/doing/workflowStepActions', [
+      { stepId: steps[0]!.id, actionType: 'delay', config: { days: 3 } },
+      { stepId: steps[0]!.id, actionType: 'addNote', config: { note: 'three days on' } },
+    ]);
+    await post(c, '/doing/workflowStepRoutes', [{ stepId: steps[0]!.id, trigger: 'onEnter', kind: 'always', targetStepId: steps[1]!.id }]);
+    const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { id: randomUUID(), label: 'Dee' } });
+    expect(card).toMatchObject({ stepId: steps[0]!.id, data: { history: [expect.objectContaining({ message: 'Waiting 3 day(s)' })], actionCursor: { index: 1 } } });
+    expect(await wakeCards(t.app.deps)).toBe(0);
+    const later = new Date(Date.now() + 3.5 * 86_400_000);
+    expect(await wakeCards(t.app.deps, later)).toBe(1);
+    expect(await wakeCards(t.app.deps, later)).toBe(0);
+    const woken = await get(c, `/doing/tasks/${card.id}`);
+    expect(woken).toMatchObject({ stepId: steps[1]!.id, snoozedUntil: null });
+    expect(woken.data.history.map((h: { message: string }) => h.message)).toEqual(['Waiting 3 day(s)', 'Note: three days on']);
+    expect(woken.data.actionCursor).toBeUndefined();
+    // a card snoozed by hand comes back to its assignee with a notice
+    await post(c, `/doing/tasks/${card.id}/reassign`, { assignedToType: 'person', assignedToId: helper });
+    await post(c, `/doing/tasks/${card.id}/snooze`, { days: 1 });
+    expect(await wakeCards(t.app.deps, new Date(Date.now() + 2 * 86_400_000))).toBe(1);
+    await t.drain();
+    expect(t.deps.queue.handedOff.some((j) => j.name === 'messaging.notifyPeople' && (j.data as { message: string; personIds: string[] }).message === 'Snooze ended: Dee')).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
@@ -234,6 +235,8 @@ export const tasks = pgTable(
     uniqueIndex('tasks_church_number_idx').on(t.churchId, t.taskNumber),
     // the board: a workflow's open cards by step and order, one index range
     index('tasks_church_workflow_idx').on(t.churchId, t.workflowId, t.status, t.stepId, t.sort),
+    // the wake job's sweep of ended snoozes across churches: only snoozed cards are in it
+    index('tasks_snoozed_idx').on(t.snoozedUntil).where(sql`snoozed_until is not null`),
     index('tasks_church_assigned_idx').on(t.churchId, t.assignedToType, t.assignedToId, t.status),
     index('tasks_church_created_by_idx').on(t.churchId, t.createdByType, t.createdById, t.status),
     index('tasks_church_associated_idx').on(t.churchId, t.associatedWithType, t.associatedWithId, t.taskType),

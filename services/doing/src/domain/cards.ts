@@ -6,7 +6,7 @@ import type { DoingDeps } from '../deps';
 import { tasks, workflowSteps, workflowStepRoutes, workflows } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { reserveTaskNumbers } from '../repos/tasks';
-import { actionsOfStep, nextSort, routesOfStep, stepsOf, treeOf, type StepRow, type TaskRow } from '../repos/workflows';
+import { actionsOfStep, dueSnoozed, lockDueCard, nextSort, routesOfStep, stepsOf, treeOf, type StepRow, type TaskRow } from '../repos/workflows';
 import { compileTree } from './conditions';
 import { change, report } from './changes';
 import { utcDay } from './tree';
@@ -138,6 +138,28 @@ export class CardRun {
     }
     if (manual || depth >= MAX_DEPTH) return;
     if (await this.runActions(card, step, 0, depth)) return;
+    await this.routeOn(card, step, depth);
+  }
+
+  /**
+   * A snoozed card whose time has come: a card parked by a `delay` goes on with the step's remaining actions and
+   * its routes; a card a person snoozed comes back to its assignee with a notice.
+   */
+  async wake(card: Card): Promise<void> {
+    card.snoozedUntil = null;
+    const cursor = dataOf(card).actionCursor;
+    if (cursor && cursor.stepId === card.stepId && card.workflowId) {
+      const [step] = await this.tx.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, this.churchId), eq(workflowSteps.id, cursor.stepId)));
+      if (step && !(await this.runActions(card, step, cursor.index, 0))) await this.routeOn(card, step, 0);
+      return;
+    }
+    this.reminders.push(`Snooze ended: ${card.title ?? card.associatedWithLabel ?? ''}`.trim());
+  }
+
+  private reminders: string[] = [];
+
+  /** The step's `onEnter` routes in order: the first that matches moves the card to its target step. */
+  private async routeOn(card: Card, step: StepRow, depth: number): Promise<void> {
     for (const route of await routesOfStep(this.tx, this.churchId, step.id)) {
       if (route.trigger !== 'onEnter') continue;
       if (!(await this.matches(card, route))) continue;
@@ -271,14 +293,14 @@ export class CardRun {
       ? await this.tx.update(tasks).set(fields).where(and(eq(tasks.churchId, churchId), eq(tasks.id, id))).returning()
       : await this.tx.insert(tasks).values(card).returning();
     await report(this.deps, this.req, [change('task', before, row!)], this.tx);
-    await this.notify(before, row!);
+    await this.notify(before, row!, this.reminders.shift());
     return row!;
   }
 
   /** Tells the person a card or task is newly assigned to (not when they assigned it to themselves). */
-  private async notify(before: Card | undefined, row: Card): Promise<void> {
+  private async notify(before: Card | undefined, row: Card, reminder?: string): Promise<void> {
     if (row.status !== 'Open' || row.assignedToType !== 'person' || !row.assignedToId) return;
-    if (before && before.assignedToType === row.assignedToType && before.assignedToId === row.assignedToId) return;
+    if (!reminder && before && before.assignedToType === row.assignedToType && before.assignedToId === row.assignedToId) return;
     const actor = this.req?.auth.personId ?? undefined;
     if (actor && actor.toLowerCase() === row.assignedToId.toLowerCase()) return;
     await this.deps.queue.enqueue(
@@ -286,7 +308,7 @@ export class CardRun {
       {
         churchId: this.churchId,
         personIds: [row.assignedToId],
-        message: `You have been assigned ${row.workflowId ? 'a card' : 'a task'}: ${row.title ?? row.associatedWithLabel ?? ''}`.trim().slice(0, 2000),
+        message: (reminder ?? `You have been assigned ${row.workflowId ? 'a card' : 'a task'}: ${row.title ?? row.associatedWithLabel ?? ''}`.trim()).slice(0, 2000),
         contentType: 'task',
         contentId: row.id,
         ...(actor ? { triggeredByPersonId: actor } : {}),
@@ -308,4 +330,31 @@ function parseConfig(text: string | null): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/**
+ * Wakes the cards whose snooze has ended, in batches, each card in its own transaction (locked, skipped if another
+ * worker holds it, and re-checked, so a card is woken once). Answers how many were woken.
+ */
+export async function wakeCards(deps: Deps, now = new Date()): Promise<number> {
+  let woken = 0;
+  for (let round = 0; round < 50; round++) {
+    const due = await dueSnoozed(deps.db, now, 200);
+    let changed = 0;
+    for (const { id, churchId } of due) {
+      const done = await deps.queue.transaction(deps.db, async (tx) => {
+        const before = await lockDueCard(tx, churchId, id, now);
+        if (!before) return false;
+        const run = new CardRun(deps, tx, churchId);
+        const card = { ...before };
+        await run.wake(card);
+        await run.save(before, card);
+        return true;
+      });
+      if (done) changed++;
+    }
+    woken += changed;
+    if (due.length < 200 || !changed) break;
+  }
+  return woken;
 }

@@ -5,6 +5,7 @@ import { membershipClient } from '../clients/membership';
 import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
 import { runScheduledTriggers, runWorkflowEvents } from '../domain/workflow-triggers';
+import { wakeCards } from '../domain/cards';
 
 /**
  * Tells a position's team leaders that a volunteer accepted, declined or signed up. Enqueued in the transaction of
@@ -29,6 +30,9 @@ export const checkAutomations = jobContract({
   repeat: { cron: '15 6 * * *' },
 });
 
+/** Every 15 minutes: cards whose snooze ended go on (a step's `delay`) or come back to their assignee. */
+export const wakeSnoozedCards = jobContract({ name: 'doing.wakeCards', schema: z.object({}), attempts: 3, backoffMs: 60_000, repeat: { cron: '*/15 * * * *' } });
+
 /** How the leaders' notice says what the volunteer did. */
 const VERBS = new Map([
   ['Accepted', 'accepted'],
@@ -37,7 +41,7 @@ const VERBS = new Map([
 ] as const);
 
 /** `workflowEvents` is declared in `@church/common` (membership enqueues it); doing owns and runs it. */
-export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents];
+export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents, wakeSnoozedCards];
 
 /** Enqueues the leaders' notice of an answer or a sign-up in the change's transaction (one per answer: its id is the row's version). */
 export function tellLeaders(queue: Queue, tx: DbOrTx, row: { id: string; churchId: string; updatedAt: Date }, status: 'Accepted' | 'Declined' | 'SignedUp') {
@@ -73,6 +77,10 @@ export function doingJobs(deps: DoingDeps) {
       const result = await runAutomations(deps, { date, churchId });
       const triggered = await runScheduledTriggers(deps, { date, churchId });
       ctx.log.info({ ...result, triggered }, 'automations and schedule triggers checked');
+    }),
+    handle(wakeSnoozedCards, async (_data, ctx) => {
+      const woken = await wakeCards(deps);
+      if (woken) ctx.log.info({ woken }, 'snoozed cards woken');
     }),
     handle(workflowEvents, async ({ records }, ctx) => {
       const result = await runWorkflowEvents(deps, records);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, max, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '@church/common';
 import { conditions, conjunctions, tasks, workflowExecutions, workflowStepActions, workflowStepRoutes, workflowSteps, workflowTriggers, workflows } from '../db/schema';
 
@@ -178,4 +178,23 @@ export async function setTriggerActive(db: DbOrTx, churchId: string, id: string,
 export async function setExecutionStatus(db: DbOrTx, churchId: string, id: string, status: string) {
   const [row] = await db.update(workflowExecutions).set({ status, updatedAt: new Date() }).where(and(eq(workflowExecutions.churchId, churchId), eq(workflowExecutions.id, id))).returning();
   return row!;
+}
+
+/** Open cards whose snooze has ended (every church), oldest first: the wake job's batch (`tasks_snoozed_idx`). */
+export const dueSnoozed = (db: DbOrTx, now: Date, limit: number) =>
+  db
+    .select({ id: tasks.id, churchId: tasks.churchId })
+    .from(tasks)
+    .where(and(isNotNull(tasks.snoozedUntil), lte(tasks.snoozedUntil, now), eq(tasks.status, 'Open')))
+    .orderBy(asc(tasks.snoozedUntil))
+    .limit(limit);
+
+/** The card, locked for the wake, if its snooze has still ended (another worker may have woken it meanwhile). */
+export async function lockDueCard(tx: DbOrTx, churchId: string, id: string, now: Date): Promise<TaskRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.churchId, churchId), eq(tasks.id, id), lte(tasks.snoozedUntil, now), eq(tasks.status, 'Open')))
+    .for('update', { skipLocked: true });
+  return row;
 }
