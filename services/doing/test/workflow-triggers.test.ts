@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
 import { workflowEvents, type ChangeRecord } from '@church/common';
 import { runWorkflowEvents } from '../src/domain/workflow-triggers';
+import { checkAutomations } from '../src/jobs';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
 const membership = fakeMembership();
@@ -135,6 +136,12 @@ describe('/doing/workflowTriggers', () => {
     expect(await post(c, `/doing/workflowTriggers/${rule.id}/runNow`, [])).toEqual({ created: 1, skipped: 0 });
     expect(await post(c, `/doing/workflowTriggers/${rule.id}/runNow`, [])).toEqual({ created: 0, skipped: 1 });
     expect((await cardsOf(c, w.id)).map((x) => x.associatedWithId)).toEqual([a.id]);
+    // the daily check runs schedule rules too: a woman added since gets her card, the first none again this month
+    const later = person({ gender: 'female' });
+    membership.addPeople(c.churchId, [later]);
+    await t.app.deps.queue.enqueue(checkAutomations, { churchId: c.churchId }, { jobId: `check-${c.churchId}` });
+    await t.drain();
+    expect((await cardsOf(c, w.id)).map((x) => x.associatedWithId).sort()).toEqual([a.id, later.id].sort());
 
     const [donations] = await post(c, '/doing/workflowTriggers', [{ name: 'Gifts', eventType: 'donation.created', workflowId: w.id }]);
     const res = await call(t.app, 'POST', `/doing/workflowTriggers/${donations.id}/runNow`, { token: c.token(), body: [] });
