@@ -7,6 +7,7 @@ import { tasks, workflowSteps, workflowStepRoutes, workflows } from '../db/schem
 import { membershipClient } from '../clients/membership';
 import { reserveTaskNumbers } from '../repos/tasks';
 import { actionsOfStep, dueSnoozed, lockDueCard, nextSort, routesOfStep, stepsOf, treeOf, type StepRow, type TaskRow } from '../repos/workflows';
+import { cardWebhook } from '../jobs/card-webhook';
 import { compileTree } from './conditions';
 import { change, report } from './changes';
 import { utcDay } from './tree';
@@ -223,8 +224,19 @@ export class CardRun {
               note(data, `Set ${config.field}`);
             }
             break;
+          case 'webhook': {
+            const url = typeof config.url === 'string' ? config.url : '';
+            if (!/^https?:\/\/[^\s]+$/i.test(url) || url.length > 2000) {
+              note(data, 'Webhook skipped: no http(s) URL');
+              break;
+            }
+            const payload = { cardId: card.id, workflowId: card.workflowId, stepId: card.stepId, personId: person, personName: card.associatedWithLabel };
+            await this.deps.queue.enqueue(cardWebhook, { churchId: this.churchId, url, payload }, { jobId: `doing.webhook.${card.id}.${action.id}.${Date.now()}`, tx: this.tx });
+            note(data, 'Webhook sent');
+            break;
+          }
           default:
-            // sendEmail, addToGroup, removeFromGroup, webhook: kept with the step, not run by this server yet (README)
+            // sendEmail, addToGroup, removeFromGroup: kept with the step, not run by this server yet (README)
             note(data, `Action ${action.actionType} is not run by this server`);
         }
       } catch (err) {

@@ -6,6 +6,7 @@ import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
 import { runScheduledTriggers, runWorkflowEvents } from '../domain/workflow-triggers';
 import { wakeCards } from '../domain/cards';
+import { cardWebhook, deliverCardWebhook } from './card-webhook';
 
 /**
  * Tells a position's team leaders that a volunteer accepted, declined or signed up. Enqueued in the transaction of
@@ -41,7 +42,7 @@ const VERBS = new Map([
 ] as const);
 
 /** `workflowEvents` is declared in `@church/common` (membership enqueues it); doing owns and runs it. */
-export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents, wakeSnoozedCards];
+export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents, wakeSnoozedCards, cardWebhook];
 
 /** Enqueues the leaders' notice of an answer or a sign-up in the change's transaction (one per answer: its id is the row's version). */
 export function tellLeaders(queue: Queue, tx: DbOrTx, row: { id: string; churchId: string; updatedAt: Date }, status: 'Accepted' | 'Declined' | 'SignedUp') {
@@ -82,6 +83,7 @@ export function doingJobs(deps: DoingDeps) {
       const woken = await wakeCards(deps);
       if (woken) ctx.log.info({ woken }, 'snoozed cards woken');
     }),
+    handle(cardWebhook, (data) => deliverCardWebhook(deps, data)),
     handle(workflowEvents, async ({ records }, ctx) => {
       const result = await runWorkflowEvents(deps, records);
       if (result.started) ctx.log.info(result, 'workflow triggers started cards');
