@@ -122,16 +122,20 @@ describe('workflow cards', () => {
     const [route] = await post(c, '/doing/workflowStepRoutes', [{ stepId: steps[0]!.id, trigger: 'onEnter', kind: 'personMatch', targetStepId: steps[1]!.id }]);
     const [root] = await get(c, `/doing/conjunctions/stepRoute/${route.id}`);
     await post(c, '/doing/conditions', [{ conjunctionId: root.id, field: 'membershipStatus', value: 'Visitor' }]);
-    await post(c, '/doing/workflowStepActions', [{ stepId: steps[1]!.id, actionType: 'addNote', config: { note: 'Say hi' } }]);
+    await post(c, '/doing/workflowStepActions', [
+      { stepId: steps[1]!.id, actionType: 'addNote', config: { note: 'Say hi' } },
+      { stepId: steps[1]!.id, actionType: 'createTask', config: JSON.stringify({ title: 'Bake cookies', assignedToType: 'person', assignedToId: helper, assignedToLabel: 'Helper' }) },
+    ]);
 
     const cards = await post(c, '/doing/tasks/bulkAddToWorkflow', { workflowId: w.id, people: [{ id: visitor.id, label: 'Vic Visitor' }, { id: member.id, label: 'Mo Member' }] });
     const [v, m] = cards;
     expect(v).toMatchObject({ stepId: steps[1]!.id, assignedToId: helper, taskType: 'card', status: 'Open', title: 'Vic Visitor', createdById: c.personId });
     expect(new Date(v.dueDate).getTime()).toBeGreaterThan(Date.now() + 2.9 * 86_400_000);
-    expect(v.data.history.map((h: { message: string }) => h.message)).toEqual(['Note: Say hi']);
+    expect(v.data.history.map((h: { message: string }) => h.message)).toEqual(['Note: Say hi', 'Task created: Bake cookies']);
     expect(m).toMatchObject({ stepId: steps[0]!.id, assignedToId: null });
     await t.drain();
-    expect(notices(c.churchId)).toEqual([expect.objectContaining({ personIds: [helper], contentId: v.id })]);
+    expect(notices(c.churchId).map((n) => n.personIds)).toEqual([[helper], [helper]]);
+    expect(notices(c.churchId).map((n) => n.contentId)).toContain(v.id);
 
     const board = await get(c, `/doing/tasks/board/${w.id}`);
     expect(board.workflow.id).toBe(w.id);
@@ -143,8 +147,8 @@ describe('workflow cards', () => {
     // the assignee sees it among their cards; the coordinator has none
     expect((await get(c, '/doing/tasks/cards/my', c.tokenOf(helper))).map((x: Row) => x.id)).toEqual([v.id]);
     expect(await get(c, '/doing/tasks/cards/my')).toEqual([]);
-    // cards are not among the assignee's tasks (the page lists them apart)
-    expect(await get(c, '/doing/tasks', c.tokenOf(helper))).toEqual([]);
+    // cards are not among the assignee's tasks (the page lists them apart); the step action's task is
+    expect((await get(c, '/doing/tasks', c.tokenOf(helper))).map((x: Row) => [x.title, x.associatedWithId])).toEqual([['Bake cookies', visitor.id]]);
   });
 
   it('complete follows the chosen outcome (a step, another workflow) or closes; the assignee may act on their card, no one else', async () => {

@@ -250,14 +250,14 @@ export class CardRun {
 
   /** A step action's standalone task about the card's subject. */
   private async plainTask(card: Card, config: Record<string, unknown>): Promise<void> {
-    const [number] = [await reserveTaskNumbers(this.tx, this.churchId, 1)];
+    const number = await reserveTaskNumbers(this.tx, this.churchId, 1);
     const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
     const [row] = await this.tx
       .insert(tasks)
       .values({
         id: randomUUID(),
         churchId: this.churchId,
-        taskNumber: number!,
+        taskNumber: number,
         taskType: 'followUp',
         associatedWithType: card.associatedWithType,
         associatedWithId: card.associatedWithId,
