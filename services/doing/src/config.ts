@@ -14,6 +14,14 @@ export const doingSettings = z.object({
   LESSON_FEED_BASE_URL: z.string().url().default('https://api.lessons.church'),
   /** a content provider call that takes longer fails with 502 */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * `true` lets a workflow step's `webhook` action reach private and loopback addresses (development, tests against a
+   * receiver on loopback). Off by default: the URL a church typed must be a public address (`fetchOutbound`).
+   */
+  OUTBOUND_ALLOW_PRIVATE: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .default(false)
+    .transform((v) => v === true || v === 'true'),
 });
 export const configSchema = baseConfig.extend(doingSettings.shape);
 export type Config = z.output<typeof configSchema>;

@@ -359,6 +359,13 @@ export const Task = z.object({
   automationId: z.string().nullable(),
   conversationId: z.string().nullable(),
   data: z.unknown().nullable(),
+  workflowId: z.string().nullable(),
+  stepId: z.string().nullable(),
+  triggerId: z.string().nullable(),
+  dueDate: Stamp.nullable(),
+  snoozedUntil: Stamp.nullable(),
+  sort: z.number().nullable(),
+  pinnedAssignment: z.boolean(),
 });
 const RefType = z.enum(['person', 'group', 'automation', 'system']);
 export const TaskSave = z.object({
@@ -409,10 +416,12 @@ export const ActionSave = z
   })]) });
 
 export const CONDITION_OPERATORS = ['=', '!=', '>', '>=', '<', '<=', 'contains', 'startsWith', 'endsWith', 'in', 'notIn', 'isEmpty', 'isNotEmpty'] as const;
+/** The owner of a condition tree: an automation, a workflow trigger or a step route (exactly one). */
+const Owners = { automationId: z.string().nullable(), triggerId: z.string().nullable(), stepRouteId: z.string().nullable() };
 export const Condition = z.object({
   id: z.string(),
   churchId: z.string(),
-  automationId: z.string(),
+  ...Owners,
   conjunctionId: z.string().nullable(),
   field: z.string(),
   fieldData: z.string().nullable(),
@@ -423,7 +432,10 @@ export const Condition = z.object({
 export const ConditionSave = z
   .object({
     id: Id.optional(),
-    automationId: Id,
+    /** the owner; a condition saved with only its `conjunctionId` (B1Admin's workflow screens) takes the conjunction's */
+    automationId: Id.nullish(),
+    triggerId: Id.nullish(),
+    stepRouteId: Id.nullish(),
     conjunctionId: Id.nullish(),
     field: z
       .string()
@@ -438,10 +450,12 @@ export const ConditionSave = z
   })
   .refine((c) => c.field !== 'today' || !c.fieldData || (TODAY_PARTS as readonly string[]).includes(c.fieldData), { message: `must be one of ${TODAY_PARTS.join(', ')}`, path: ['fieldData'] });
 
-export const Conjunction = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), parentId: z.string().nullable(), groupType: z.string() });
+export const Conjunction = z.object({ id: z.string(), churchId: z.string(), ...Owners, parentId: z.string().nullable(), groupType: z.string() });
 export const ConjunctionSave = z.object({
   id: Id.optional(),
-  automationId: Id,
+  automationId: Id.nullish(),
+  triggerId: Id.nullish(),
+  stepRouteId: Id.nullish(),
   parentId: Id.nullish(),
   groupType: z.string().trim().toLowerCase().pipe(z.enum(['and', 'or'])).default('and'),
 });

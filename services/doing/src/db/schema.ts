@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, real, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
@@ -216,12 +217,26 @@ export const tasks = pgTable(
     resolution: text('resolution'),
     automationId: uuid('automation_id'),
     conversationId: text('conversation_id'),
-    /** a directory update's requested changes */
+    /** a directory update's requested changes; a card's history and drip cursor */
     data: jsonb('data'),
+    // A task is a workflow's card when `workflowId` is set: it sits on `stepId`, ordered by `sort` in the column.
+    workflowId: uuid('workflow_id'),
+    stepId: uuid('step_id'),
+    /** the trigger that started the card, if one did */
+    triggerId: uuid('trigger_id'),
+    dueDate: at('due_date'),
+    snoozedUntil: at('snoozed_until'),
+    sort: integer('sort'),
+    /** a pinned assignee is kept when the card enters a step with a default assignee */
+    pinnedAssignment: boolean('pinned_assignment').notNull().default(false),
     ...timestamps(),
   },
   (t) => [
     uniqueIndex('tasks_church_number_idx').on(t.churchId, t.taskNumber),
+    // the board: a workflow's open cards by step and order, one index range
+    index('tasks_church_workflow_idx').on(t.churchId, t.workflowId, t.status, t.stepId, t.sort),
+    // the wake job's sweep of ended snoozes across churches: only snoozed cards are in it
+    index('tasks_snoozed_idx').on(t.snoozedUntil).where(sql`snoozed_until is not null`),
     index('tasks_church_assigned_idx').on(t.churchId, t.assignedToType, t.assignedToId, t.status),
     index('tasks_church_created_by_idx').on(t.churchId, t.createdByType, t.createdById, t.status),
     index('tasks_church_associated_idx').on(t.churchId, t.associatedWithType, t.associatedWithId, t.taskType),
@@ -248,8 +263,23 @@ export const actions = pgTable(
 /** AND/OR nodes of an automation's condition tree (`parentId` null at the root). */
 export const conjunctions = pgTable(
   'conjunctions',
-  { id: id(), churchId: churchId(), automationId: uuid('automation_id').notNull(), parentId: uuid('parent_id'), groupType: text('group_type').notNull().default('and'), ...timestamps() },
-  (t) => [index('conjunctions_church_automation_idx').on(t.churchId, t.automationId)],
+  {
+    id: id(),
+    churchId: churchId(),
+    // The tree belongs to exactly one owner: an automation, a workflow trigger (schedule rules) or a step route
+    // (`personMatch` routes).
+    automationId: uuid('automation_id'),
+    triggerId: uuid('trigger_id'),
+    stepRouteId: uuid('step_route_id'),
+    parentId: uuid('parent_id'),
+    groupType: text('group_type').notNull().default('and'),
+    ...timestamps(),
+  },
+  (t) => [
+    index('conjunctions_church_automation_idx').on(t.churchId, t.automationId),
+    index('conjunctions_church_trigger_idx').on(t.churchId, t.triggerId),
+    index('conjunctions_church_step_route_idx').on(t.churchId, t.stepRouteId),
+  ],
 );
 
 /** A test on a person (or on today's date) inside a conjunction. */
@@ -258,7 +288,10 @@ export const conditions = pgTable(
   {
     id: id(),
     churchId: churchId(),
-    automationId: uuid('automation_id').notNull(),
+    /** the owner, as the conjunction's (one of the three) */
+    automationId: uuid('automation_id'),
+    triggerId: uuid('trigger_id'),
+    stepRouteId: uuid('step_route_id'),
     conjunctionId: uuid('conjunction_id'),
     field: text('field').notNull(),
     fieldData: text('field_data'),
@@ -267,7 +300,11 @@ export const conditions = pgTable(
     label: text('label'),
     ...timestamps(),
   },
-  (t) => [index('conditions_church_automation_idx').on(t.churchId, t.automationId)],
+  (t) => [
+    index('conditions_church_automation_idx').on(t.churchId, t.automationId),
+    index('conditions_church_trigger_idx').on(t.churchId, t.triggerId),
+    index('conditions_church_step_route_idx').on(t.churchId, t.stepRouteId),
+  ],
 );
 
 /**
@@ -304,4 +341,117 @@ export const contentProviderAuths = pgTable(
     ...timestamps(),
   },
   (t) => [index('content_provider_auths_church_ministry_idx').on(t.churchId, t.ministryId, t.providerId)],
+);
+
+/** Categories the workflows page groups workflows under. */
+export const workflowCategories = pgTable(
+  'workflow_categories',
+  { id: id(), churchId: churchId(), name: text('name').notNull(), sort: integer('sort'), ...timestamps() },
+  (t) => [index('workflow_categories_church_idx').on(t.churchId)],
+);
+
+/** A workflow: ordered steps that cards (tasks with `workflowId`) move along. */
+export const workflows = pgTable(
+  'workflows',
+  { id: id(), churchId: churchId(), name: text('name').notNull(), categoryId: uuid('category_id'), active: boolean('active').notNull().default(true), sort: integer('sort'), ...timestamps() },
+  (t) => [index('workflows_church_idx').on(t.churchId, t.sort)],
+);
+
+/** A column of a workflow; a card entering it takes its default assignee and due date. */
+export const workflowSteps = pgTable(
+  'workflow_steps',
+  {
+    id: id(),
+    churchId: churchId(),
+    workflowId: uuid('workflow_id').notNull(),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+    defaultAssignToType: text('default_assign_to_type'),
+    defaultAssignToId: text('default_assign_to_id'),
+    defaultAssignToLabel: text('default_assign_to_label'),
+    expectedResponseDays: integer('expected_response_days'),
+    ...timestamps(),
+  },
+  (t) => [index('workflow_steps_church_workflow_idx').on(t.churchId, t.workflowId, t.sort)],
+);
+
+/** What happens when a card enters a step, in `sort` order (`config`: JSON text of the action's settings). */
+export const workflowStepActions = pgTable(
+  'workflow_step_actions',
+  { id: id(), churchId: churchId(), workflowId: uuid('workflow_id').notNull(), stepId: uuid('step_id').notNull(), sort: integer('sort').notNull().default(0), actionType: text('action_type').notNull(), config: text('config'), ...timestamps() },
+  (t) => [index('workflow_step_actions_church_step_idx').on(t.churchId, t.stepId, t.sort), index('workflow_step_actions_church_workflow_idx').on(t.churchId, t.workflowId)],
+);
+
+/**
+ * Where a card goes from a step. `trigger`: `onEnter` (checked as the card arrives: `always`, or `personMatch`
+ * through the route's condition tree) or `onComplete` (an outcome the user picks when completing). Target: another
+ * workflow (hand-off, onComplete only), else a step of this one; neither closes the card.
+ */
+export const workflowStepRoutes = pgTable(
+  'workflow_step_routes',
+  {
+    id: id(),
+    churchId: churchId(),
+    workflowId: uuid('workflow_id').notNull(),
+    stepId: uuid('step_id').notNull(),
+    sort: integer('sort').notNull().default(0),
+    trigger: text('trigger').notNull().default('onComplete'),
+    kind: text('kind').notNull().default('outcome'),
+    label: text('label'),
+    targetStepId: uuid('target_step_id'),
+    targetWorkflowId: uuid('target_workflow_id'),
+    ...timestamps(),
+  },
+  (t) => [index('workflow_step_routes_church_step_idx').on(t.churchId, t.stepId, t.sort), index('workflow_step_routes_church_workflow_idx').on(t.churchId, t.workflowId)],
+);
+
+/**
+ * What starts cards: `event` rules (a webhook event of the church, filtered by `conditions`, a JSON filter tree over
+ * the event's facts) or `schedule` rules (people selected by the trigger's condition tree, once per `recurs` period).
+ */
+export const workflowTriggers = pgTable(
+  'workflow_triggers',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    triggerKind: text('trigger_kind').notNull().default('event'),
+    eventType: text('event_type'),
+    recurs: text('recurs'),
+    workflowId: uuid('workflow_id').notNull(),
+    stepId: uuid('step_id'),
+    conditions: text('conditions'),
+    oncePerSubject: boolean('once_per_subject').notNull().default(true),
+    active: boolean('active').notNull().default(true),
+    ...timestamps(),
+  },
+  (t) => [index('workflow_triggers_church_event_idx').on(t.churchId, t.eventType, t.active), index('workflow_triggers_church_workflow_idx').on(t.churchId, t.workflowId)],
+);
+
+/**
+ * One firing of a trigger for one subject: `eventKey` names the event (`<event>|<entityId>|<at>`, or the schedule's
+ * period and person), unique per trigger, so an event delivered twice (a retried job) starts one card.
+ */
+export const workflowExecutions = pgTable(
+  'workflow_executions',
+  {
+    id: id(),
+    churchId: churchId(),
+    triggerId: uuid('trigger_id').notNull(),
+    workflowId: uuid('workflow_id').notNull(),
+    eventKey: text('event_key').notNull(),
+    eventType: text('event_type').notNull(),
+    subjectType: text('subject_type').notNull().default('person'),
+    subjectId: text('subject_id'),
+    subjectLabel: text('subject_label'),
+    /** `success`, `failed` (no card: `lastError` says why), `paused` */
+    status: text('status').notNull().default('pending'),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    lastError: text('last_error'),
+    taskId: uuid('task_id'),
+    dateCreated: at('date_created').notNull().defaultNow(),
+    dateCompleted: at('date_completed'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('workflow_executions_key_idx').on(t.churchId, t.triggerId, t.eventKey), index('workflow_executions_church_workflow_idx').on(t.churchId, t.workflowId, t.dateCreated)],
 );

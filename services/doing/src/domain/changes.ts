@@ -17,6 +17,7 @@ export type Kind =
   | 'automation'
   | 'workflow'
   | 'workflowStep'
+  | 'workflowTrigger'
   | 'contentProviderAuth';
 
 /** A row before and after a write (either may be absent: a creation, a deletion) as a change record. */

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { DELIVERY_RETRIES, handle, jobContract, notifyPeople, type DbOrTx, type Queue } from '@church/common';
+import { DELIVERY_RETRIES, handle, jobContract, notifyPeople, workflowEvents, type DbOrTx, type Queue } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { membershipClient } from '../clients/membership';
 import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
+import { runScheduledTriggers, runWorkflowEvents } from '../domain/workflow-triggers';
+import { wakeCards } from '../domain/cards';
+import { cardWebhook, deliverCardWebhook } from './card-webhook';
 
 /**
  * Tells a position's team leaders that a volunteer accepted, declined or signed up. Enqueued in the transaction of
@@ -16,7 +19,10 @@ export const notifyTeamLeaders = jobContract({
   ...DELIVERY_RETRIES,
 });
 
-/** Checks every active automation of every church once a day (and on `GET /doing/automations/check`). */
+/**
+ * Checks every active automation of every church once a day (and on `GET /doing/automations/check`), and runs the
+ * workflows' schedule triggers.
+ */
 export const checkAutomations = jobContract({
   name: 'doing.checkAutomations',
   schema: z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(), churchId: z.uuid().optional() }),
@@ -25,6 +31,9 @@ export const checkAutomations = jobContract({
   repeat: { cron: '15 6 * * *' },
 });
 
+/** Every 15 minutes: cards whose snooze ended go on (a step's `delay`) or come back to their assignee. */
+export const wakeSnoozedCards = jobContract({ name: 'doing.wakeCards', schema: z.object({}), attempts: 3, backoffMs: 60_000, repeat: { cron: '*/15 * * * *' } });
+
 /** How the leaders' notice says what the volunteer did. */
 const VERBS = new Map([
   ['Accepted', 'accepted'],
@@ -32,7 +41,8 @@ const VERBS = new Map([
   ['SignedUp', 'signed up for'],
 ] as const);
 
-export const ownedJobs = [notifyTeamLeaders, checkAutomations];
+/** `workflowEvents` is declared in `@church/common` (membership enqueues it); doing owns and runs it. */
+export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents, wakeSnoozedCards, cardWebhook];
 
 /** Enqueues the leaders' notice of an answer or a sign-up in the change's transaction (one per answer: its id is the row's version). */
 export function tellLeaders(queue: Queue, tx: DbOrTx, row: { id: string; churchId: string; updatedAt: Date }, status: 'Accepted' | 'Declined' | 'SignedUp') {
@@ -66,7 +76,17 @@ export function doingJobs(deps: DoingDeps) {
     }),
     handle(checkAutomations, async ({ date, churchId }, ctx) => {
       const result = await runAutomations(deps, { date, churchId });
-      ctx.log.info(result, 'automations checked');
+      const triggered = await runScheduledTriggers(deps, { date, churchId });
+      ctx.log.info({ ...result, triggered }, 'automations and schedule triggers checked');
+    }),
+    handle(wakeSnoozedCards, async (_data, ctx) => {
+      const woken = await wakeCards(deps);
+      if (woken) ctx.log.info({ woken }, 'snoozed cards woken');
+    }),
+    handle(cardWebhook, (data) => deliverCardWebhook(deps, data)),
+    handle(workflowEvents, async ({ records }, ctx) => {
+      const result = await runWorkflowEvents(deps, records);
+      if (result.started) ctx.log.info(result, 'workflow triggers started cards');
     }),
   ];
 }

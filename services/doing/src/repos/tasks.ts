@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { taskCounters, tasks } from '../db/schema';
 
@@ -18,7 +18,7 @@ const statusIs = (open: boolean) => (open ? eq(tasks.status, 'Open') : ne(tasks.
 
 /**
  * A person's tasks: assigned to them, to a group they belong to, or created by them; open or closed.
- * Newest first.
+ * Newest first. Workflow cards are not tasks here (B1Admin lists them apart, `GET /tasks/cards/my`).
  */
 export function tasksOfPerson(db: DbOrTx, churchId: string, personId: string, groupIds: string[], open: boolean): Promise<TaskRow[]> {
   const mine: SQL[] = [
@@ -26,7 +26,7 @@ export function tasksOfPerson(db: DbOrTx, churchId: string, personId: string, gr
     and(eq(tasks.createdByType, 'person'), eq(tasks.createdById, personId))!,
   ];
   if (groupIds.length) mine.push(and(eq(tasks.assignedToType, 'group'), inArray(tasks.assignedToId, groupIds))!);
-  return db.select().from(tasks).where(and(eq(tasks.churchId, churchId), statusIs(open), or(...mine))).orderBy(desc(tasks.taskNumber)).limit(1000);
+  return db.select().from(tasks).where(and(eq(tasks.churchId, churchId), statusIs(open), isNull(tasks.workflowId), or(...mine))).orderBy(desc(tasks.taskNumber)).limit(1000);
 }
 
 /** Tasks assigned to any of these groups with a status (`loadForGroups`). */
@@ -35,7 +35,7 @@ export function tasksOfGroups(db: DbOrTx, churchId: string, groupIds: string[], 
   return db
     .select()
     .from(tasks)
-    .where(and(eq(tasks.churchId, churchId), eq(tasks.assignedToType, 'group'), inArray(tasks.assignedToId, groupIds), status === 'Open' ? eq(tasks.status, 'Open') : ne(tasks.status, 'Open')))
+    .where(and(eq(tasks.churchId, churchId), eq(tasks.assignedToType, 'group'), inArray(tasks.assignedToId, groupIds), isNull(tasks.workflowId), status === 'Open' ? eq(tasks.status, 'Open') : ne(tasks.status, 'Open')))
     .orderBy(desc(tasks.taskNumber))
     .limit(1000);
 }

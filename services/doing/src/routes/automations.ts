@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { IdParams, badRequest, crud, itemParam, rowsByIds, type TenantTable, type ZodTypeProvider } from '@church/common';
-import { actions, automations, conditions, conjunctions } from '../db/schema';
+import { actions, automations, conditions, conjunctions, workflowStepRoutes, workflowTriggers } from '../db/schema';
 import { checkAutomations } from '../jobs';
 import { deleteAutomationParts, partsOf } from '../repos/automations';
+import { treeOf } from '../repos/workflows';
 import { staffEditor } from '../domain/ministry-access';
 import { Action, ActionSave, Automation, AutomationSave, Condition, ConditionSave, Conjunction, ConjunctionSave } from '../schemas';
 
@@ -44,31 +45,62 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     table: T,
     item: I,
     save: S,
-    afterSave?: Parameters<typeof crud<T, I, S>>[1]['afterSave'],
+    toRow?: Parameters<typeof crud<T, I, S>>[1]['toRow'],
   ) => {
     app.get(`${base}/automation/:id`, { ...read, schema: { params: IdParams, response: { 200: z.array(item) } } }, (req) => partsOf(app.db, table, req.auth.churchId, req.params.id) as never);
-    crud(app, { path: base, name, table, item, save, view: anyUser, edit: staffEditor, only: ['get', 'save', 'delete'], references: { automationId: automations } as never, afterSave, changes: { entityType: name.toLowerCase() } });
+    crud(app, {
+      path: base,
+      name,
+      table,
+      item,
+      save,
+      view: anyUser,
+      edit: staffEditor,
+      only: ['get', 'save', 'delete'],
+      // every owner named (or taken from the conjunction) must be the church's
+      references: { automationId: automations, triggerId: workflowTriggers, stepRouteId: workflowStepRoutes } as never,
+      toRow,
+      changes: { entityType: name.toLowerCase() },
+    });
   };
 
   part('/doing/actions', 'Action', actions, Action, ActionSave);
-  // A condition's conjunction, and a conjunction's parent, must be of the same automation.
-  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, async (rows, req, tx) => {
-    const parents = new Map((await rowsByIds(tx, conjunctions, req.auth.churchId, rows.flatMap((r) => (r.conjunctionId ? [r.conjunctionId] : [])))).map((j) => [j.id, j]));
-    for (const [i, row] of rows.entries()) {
-      if (!row.conjunctionId) continue;
-      const parent = parents.get(row.conjunctionId);
-      if (!parent) throw badRequest(itemParam(req, i, 'conjunctionId'), 'Conjunction not found');
-      if (parent.automationId !== row.automationId) throw badRequest(itemParam(req, i, 'conjunctionId'), 'belongs to another automation');
-    }
+  // A condition takes the owner of its conjunction; a conjunction the owner of its parent (B1Admin's workflow screens
+  // send only `conjunctionId`). Sending another owner than the parent's is a 400.
+  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, (input, req) => withOwner(req, input, input.conjunctionId, 'conjunctionId'));
+  part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, (input, req) => {
+    if (input.id && input.parentId === input.id) throw badRequest(itemParam(req, indexIn(req, input), 'parentId'), 'cannot be the conjunction itself');
+    return withOwner(req, input, input.parentId, 'parentId');
   });
-  part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, async (rows, req, tx) => {
-    const parents = new Map((await rowsByIds(tx, conjunctions, req.auth.churchId, rows.flatMap((r) => (r.parentId ? [r.parentId] : [])))).map((j) => [j.id, j]));
-    for (const [i, row] of rows.entries()) {
-      if (!row.parentId) continue;
-      if (row.parentId === row.id) throw badRequest(itemParam(req, i, 'parentId'), 'cannot be the conjunction itself');
-      const parent = parents.get(row.parentId);
-      if (!parent) throw badRequest(itemParam(req, i, 'parentId'), 'Parent conjunction not found');
-      if (parent.automationId !== row.automationId) throw badRequest(itemParam(req, i, 'parentId'), 'belongs to another automation');
+
+  // The trees of workflow step routes (`personMatch`) and schedule triggers, as the workflow screens read them.
+  const staffRead = { config: { access: staffEditor } };
+  for (const [owner, field] of [
+    ['stepRoute', 'stepRouteId'],
+    ['trigger', 'triggerId'],
+  ] as const) {
+    app.get(`/doing/conditions/${owner}/:id`, { ...staffRead, schema: { params: IdParams, response: { 200: z.array(Condition) } } }, async (req) => (await treeOf(app.db, req.auth.churchId, { [field]: req.params.id } as never)).conds);
+    app.get(`/doing/conjunctions/${owner}/:id`, { ...staffRead, schema: { params: IdParams, response: { 200: z.array(Conjunction) } } }, async (req) => (await treeOf(app.db, req.auth.churchId, { [field]: req.params.id } as never)).conjs);
+  }
+
+  type Owned = { id?: string; automationId?: string | null; triggerId?: string | null; stepRouteId?: string | null };
+  /** The row's owner: its parent conjunction's when it has one, else the one it names (exactly one on a new row). */
+  async function withOwner<T extends Owned>(req: FastifyRequest, input: T, parentId: string | null | undefined, parentField: string) {
+    const i = indexIn(req, input);
+    const named = OWNERS.filter((f) => input[f]);
+    if (parentId) {
+      const [parent] = await rowsByIds(app.db, conjunctions, req.auth.churchId, [parentId]);
+      if (!parent) throw badRequest(itemParam(req, i, parentField), 'Conjunction not found');
+      const differs = named.find((f) => input[f] !== parent[f]);
+      if (differs) throw badRequest(itemParam(req, i, parentField), `belongs to another ${differs.replace(/Id$/, '').replace('stepRoute', 'step route')}`);
+      return { ...input, ...Object.fromEntries(OWNERS.map((f) => [f, parent[f]])) };
     }
-  });
+    if (named.length > 1) throw badRequest(itemParam(req, i, named[1]!), 'a tree has one owner: an automation, a trigger or a step route');
+    if (!input.id && !named.length) throw badRequest(itemParam(req, i, 'automationId'), 'automationId is required');
+    return named.length ? { ...input, ...Object.fromEntries(OWNERS.map((f) => [f, input[f] ?? null])) } : input;
+  }
 }
+
+const OWNERS = ['automationId', 'triggerId', 'stepRouteId'] as const;
+/** Where an item of a batch save stands in the body (crud hands `toRow` the body's own items). */
+export const indexIn = (req: FastifyRequest, input: unknown) => Math.max(0, (req.body as unknown[]).indexOf(input));

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import assignments from './assignments';
 import automations from './automations';
+import cards from './cards';
 import blockoutDates from './blockout-dates';
 import contentProviderAuths from './content-provider-auths';
+import internal from './internal';
 import planItemTimes from './plan-item-times';
 import planItems from './plan-items';
 import planTemplates from './plan-templates';
@@ -13,6 +15,8 @@ import providerProxy from './provider-proxy';
 import schedulingPreferences from './scheduling-preferences';
 import tasks from './tasks';
 import times from './times';
+import workflowTriggers from './workflow-triggers';
+import workflows from './workflows';
 
 /** The doing module's route files, one line per spec table, then the tables the apps use besides the spec's. */
 export const routes: FastifyPluginAsync[] = [
@@ -30,4 +34,9 @@ export const routes: FastifyPluginAsync[] = [
   planItemTimes,
   planTemplates,
   schedulingPreferences,
+  // issue 36: workflows and their cards, triggers; the internal contracts
+  workflows,
+  workflowTriggers,
+  cards,
+  internal,
 ];

@@ -1,0 +1,372 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { badRequest, notFound, notifyPeople, type PersonFacts, type Tx } from '@church/common';
+import type { DoingDeps } from '../deps';
+import { tasks, workflowSteps, workflowStepRoutes, workflows } from '../db/schema';
+import { membershipClient } from '../clients/membership';
+import { reserveTaskNumbers } from '../repos/tasks';
+import { actionsOfStep, dueSnoozed, lockDueCard, nextSort, routesOfStep, stepsOf, treeOf, type StepRow, type TaskRow } from '../repos/workflows';
+import { cardWebhook } from '../jobs/card-webhook';
+import { compileTree } from './conditions';
+import { change, report } from './changes';
+import { utcDay } from './tree';
+
+/**
+ * Workflow cards: tasks with a `workflowId`, moving along the workflow's steps. Every operation runs in one
+ * transaction (`CardRun.tx`): the card's rows, the tasks and cards its step actions open, the audit-log changes and
+ * the assignee's notification (messaging's `notifyPeople`, enqueued in the transaction) commit together or not at all.
+ */
+
+/** Routes and actions that chain (a route into a step whose route leads on) stop this deep: a loop of routes ends. */
+const MAX_DEPTH = 25;
+type Deps = Pick<DoingDeps, 'db' | 'internal' | 'queue' | 'module'>;
+type Card = TaskRow;
+export interface Subject {
+  type: string;
+  id: string;
+  label?: string | null;
+}
+export interface Actor {
+  type: string;
+  id?: string | null;
+  label?: string | null;
+}
+
+interface CardData {
+  history?: Array<{ date: string; message: string }>;
+  actionCursor?: { stepId: string; index: number };
+  [key: string]: unknown;
+}
+
+/** One request's or one job's work on cards. */
+export class CardRun {
+  private facts = new Map<string, PersonFacts | null>();
+  constructor(
+    readonly deps: Deps,
+    readonly tx: Tx,
+    readonly churchId: string,
+    readonly req?: FastifyRequest,
+  ) {}
+
+  private async person(id: string): Promise<PersonFacts | null> {
+    if (!this.facts.has(id)) this.facts.set(id, (await membershipClient(this.deps.internal).peopleFacts(this.churchId, [id]))[0] ?? null);
+    return this.facts.get(id)!;
+  }
+
+  async step(stepId: string, workflowId?: string): Promise<StepRow> {
+    const [step] = await this.tx.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, this.churchId), eq(workflowSteps.id, stepId)));
+    if (!step || (workflowId && step.workflowId !== workflowId)) throw badRequest('stepId', 'is not a step of this workflow');
+    return step;
+  }
+
+  /** The workflow's step a new card starts on: the one named, else the first. 404 for another church's workflow. */
+  async startStep(workflowId: string, stepId?: string | null): Promise<StepRow> {
+    const [workflow] = await this.tx.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.churchId, this.churchId), eq(workflows.id, workflowId)));
+    if (!workflow) throw notFound('Workflow');
+    if (stepId) return this.step(stepId, workflowId);
+    const [first] = await stepsOf(this.tx, this.churchId, workflowId);
+    if (!first) throw badRequest('workflowId', 'the workflow has no steps');
+    return first;
+  }
+
+  /** New cards for these subjects on a step, each entering it (actions, routes) and saved. */
+  async create(workflowId: string, step: StepRow, subjects: Subject[], createdBy: Actor, triggerId?: string, depth = 0): Promise<Card[]> {
+    if (!subjects.length) return [];
+    let number = await reserveTaskNumbers(this.tx, this.churchId, subjects.length);
+    let sort = await nextSort(this.tx, this.churchId, workflowId, step.id);
+    const out: Card[] = [];
+    for (const subject of subjects) {
+      const now = new Date();
+      const card = {
+        id: randomUUID(),
+        churchId: this.churchId,
+        taskNumber: number++,
+        taskType: 'card',
+        dateCreated: now,
+        dateClosed: null,
+        associatedWithType: subject.type,
+        associatedWithId: subject.id,
+        associatedWithLabel: subject.label ?? null,
+        createdByType: createdBy.type,
+        createdById: createdBy.id ?? null,
+        createdByLabel: createdBy.label ?? null,
+        assignedToType: null,
+        assignedToId: null,
+        assignedToLabel: null,
+        title: subject.label ?? null,
+        note: null,
+        status: 'Open',
+        resolution: null,
+        automationId: null,
+        conversationId: null,
+        data: null,
+        workflowId,
+        stepId: step.id,
+        triggerId: triggerId ?? null,
+        dueDate: null,
+        snoozedUntil: null,
+        sort: sort++,
+        pinnedAssignment: false,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies Card;
+      await this.enter(card, step, depth, false);
+      out.push(await this.save(undefined, card));
+    }
+    return out;
+  }
+
+  /** Puts the card on a step (the bottom of its column). A manual move (`manual`) runs no actions and no routes. */
+  async moveTo(card: Card, step: StepRow, manual: boolean, depth = 0): Promise<void> {
+    card.stepId = step.id;
+    card.sort = await nextSort(this.tx, this.churchId, card.workflowId!, step.id);
+    await this.enter(card, step, depth, manual);
+  }
+
+  /**
+   * A card arriving on a step: snooze cleared, due date from the step's expected response, the step's default
+   * assignee unless the assignment is pinned; then (unless manual) the step's actions in order (a `delay` parks the
+   * card and stops there) and its `onEnter` routes, the first that matches moving the card on.
+   */
+  private async enter(card: Card, step: StepRow, depth: number, manual: boolean): Promise<void> {
+    card.snoozedUntil = null;
+    card.dueDate = step.expectedResponseDays ? new Date(Date.now() + step.expectedResponseDays * 86_400_000) : null;
+    if (!card.pinnedAssignment && step.defaultAssignToId) {
+      card.assignedToType = step.defaultAssignToType ?? 'person';
+      card.assignedToId = step.defaultAssignToId;
+      card.assignedToLabel = step.defaultAssignToLabel ?? null;
+    }
+    if (manual || depth >= MAX_DEPTH) return;
+    if (await this.runActions(card, step, 0, depth)) return;
+    await this.routeOn(card, step, depth);
+  }
+
+  /**
+   * A snoozed card whose time has come: a card parked by a `delay` goes on with the step's remaining actions and
+   * its routes; a card a person snoozed comes back to its assignee with a notice.
+   */
+  async wake(card: Card): Promise<void> {
+    card.snoozedUntil = null;
+    const cursor = dataOf(card).actionCursor;
+    if (cursor && cursor.stepId === card.stepId && card.workflowId) {
+      const [step] = await this.tx.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, this.churchId), eq(workflowSteps.id, cursor.stepId)));
+      if (step && !(await this.runActions(card, step, cursor.index, 0))) await this.routeOn(card, step, 0);
+      return;
+    }
+    this.reminders.push(`Snooze ended: ${card.title ?? card.associatedWithLabel ?? ''}`.trim());
+  }
+
+  private reminders: string[] = [];
+
+  /** The step's `onEnter` routes in order: the first that matches moves the card to its target step. */
+  private async routeOn(card: Card, step: StepRow, depth: number): Promise<void> {
+    for (const route of await routesOfStep(this.tx, this.churchId, step.id)) {
+      if (route.trigger !== 'onEnter') continue;
+      if (!(await this.matches(card, route))) continue;
+      if (route.targetStepId && route.targetStepId !== card.stepId) {
+        const [next] = await this.tx.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, this.churchId), eq(workflowSteps.id, route.targetStepId)));
+        if (next && next.workflowId === card.workflowId) await this.moveTo(card, next, false, depth + 1);
+      }
+      return;
+    }
+  }
+
+  private async matches(card: Card, route: { id: string; kind: string }): Promise<boolean> {
+    if (route.kind === 'always') return true;
+    if (route.kind !== 'personMatch' || card.associatedWithType !== 'person' || !card.associatedWithId) return false;
+    const person = await this.person(card.associatedWithId);
+    if (!person) return false;
+    const { conds, conjs } = await treeOf(this.tx, this.churchId, { stepRouteId: route.id });
+    return compileTree(conds, conjs)(person, utcDay());
+  }
+
+  /** Runs a step's actions from `start`; answers whether a delay parked the card. A failing action is noted, not fatal. */
+  private async runActions(card: Card, step: StepRow, start: number, depth: number): Promise<boolean> {
+    const actions = await actionsOfStep(this.tx, this.churchId, step.id);
+    const data = dataOf(card);
+    for (let i = start; i < actions.length; i++) {
+      const action = actions[i]!;
+      const config = parseConfig(action.config);
+      const person = card.associatedWithType === 'person' ? card.associatedWithId : null;
+      try {
+        switch (action.actionType) {
+          case 'delay': {
+            const days = Number(config.days ?? 0);
+            if (days > 0 && Number.isFinite(days)) {
+              card.snoozedUntil = new Date(Date.now() + days * 86_400_000);
+              note(data, `Waiting ${days} day(s)`);
+              data.actionCursor = { stepId: step.id, index: i + 1 };
+              card.data = data;
+              return true;
+            }
+            break;
+          }
+          case 'addNote':
+            note(data, config.note ? `Note: ${String(config.note)}` : 'Note added');
+            break;
+          case 'createTask':
+            if (config.title) {
+              await this.plainTask(card, config);
+              note(data, `Task created: ${String(config.title)}`);
+            }
+            break;
+          case 'addToWorkflow':
+            if (person && typeof config.workflowId === 'string' && config.workflowId !== card.workflowId) {
+              const target = await this.startStep(config.workflowId, typeof config.stepId === 'string' ? config.stepId : undefined);
+              await this.create(config.workflowId, target, [{ type: 'person', id: person, label: card.associatedWithLabel }], { type: 'system', label: 'System' }, undefined, depth + 1);
+              note(data, config.workflowLabel ? `Added to workflow: ${String(config.workflowLabel)}` : 'Added to workflow');
+            }
+            break;
+          case 'setField':
+            if (person && typeof config.field === 'string') {
+              await membershipClient(this.deps.internal).updatePerson(this.churchId, person, { [config.field]: config.value ?? '' });
+              note(data, `Set ${config.field}`);
+            }
+            break;
+          case 'webhook': {
+            const url = typeof config.url === 'string' ? config.url : '';
+            if (!/^https?:\/\/[^\s]+$/i.test(url) || url.length > 2000) {
+              note(data, 'Webhook skipped: no http(s) URL');
+              break;
+            }
+            const payload = { cardId: card.id, workflowId: card.workflowId, stepId: card.stepId, personId: person, personName: card.associatedWithLabel };
+            await this.deps.queue.enqueue(cardWebhook, { churchId: this.churchId, url, payload }, { jobId: `doing.webhook.${card.id}.${action.id}.${Date.now()}`, tx: this.tx });
+            note(data, 'Webhook sent');
+            break;
+          }
+          default:
+            // sendEmail, addToGroup, removeFromGroup: kept with the step, not run by this server yet (README)
+            note(data, `Action ${action.actionType} is not run by this server`);
+        }
+      } catch (err) {
+        note(data, `Action ${action.actionType} failed: ${(err as Error).message}`);
+      }
+    }
+    delete data.actionCursor;
+    card.data = data;
+    return false;
+  }
+
+  /** A step action's standalone task about the card's subject. */
+  private async plainTask(card: Card, config: Record<string, unknown>): Promise<void> {
+    const number = await reserveTaskNumbers(this.tx, this.churchId, 1);
+    const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+    const [row] = await this.tx
+      .insert(tasks)
+      .values({
+        id: randomUUID(),
+        churchId: this.churchId,
+        taskNumber: number,
+        taskType: 'followUp',
+        associatedWithType: card.associatedWithType,
+        associatedWithId: card.associatedWithId,
+        associatedWithLabel: card.associatedWithLabel,
+        createdByType: 'system',
+        createdByLabel: 'Workflow',
+        assignedToType: text(config.assignedToType),
+        assignedToId: text(config.assignedToId),
+        assignedToLabel: text(config.assignedToLabel),
+        title: String(config.title).slice(0, 500),
+        note: text(config.description),
+        status: 'Open',
+      })
+      .returning();
+    await report(this.deps, this.req, [change('task', undefined, row!)], this.tx);
+    await this.notify(undefined, row!);
+  }
+
+  /**
+   * Completing a card: with a route (an outcome of its step), where the route leads (a step of this workflow: moved
+   * there with actions and routes; another workflow: a new card there and this one closed); otherwise closed.
+   */
+  async complete(card: Card, routeId?: string | null): Promise<void> {
+    if (routeId) {
+      const [route] = await this.tx.select().from(workflowStepRoutes).where(and(eq(workflowStepRoutes.churchId, this.churchId), eq(workflowStepRoutes.id, routeId)));
+      if (!route || route.stepId !== card.stepId) throw badRequest('routeId', "is not a route of the card's step");
+      if (route.targetWorkflowId && route.targetWorkflowId !== card.workflowId) {
+        if (card.associatedWithId) {
+          const start = await this.startStep(route.targetWorkflowId);
+          await this.create(route.targetWorkflowId, start, [{ type: card.associatedWithType ?? 'person', id: card.associatedWithId, label: card.associatedWithLabel }], { type: 'system', label: 'System' });
+        }
+      } else if (route.targetStepId) {
+        return this.moveTo(card, await this.step(route.targetStepId, card.workflowId!), false);
+      }
+    }
+    card.status = 'Closed';
+    card.dateClosed = new Date();
+  }
+
+  /** Saves a card (new when `before` is absent): the change reported and a newly assigned person notified, in the transaction. */
+  async save(before: Card | undefined, card: Card): Promise<Card> {
+    card.updatedAt = new Date();
+    const { id, churchId, ...fields } = card;
+    const [row] = before
+      ? await this.tx.update(tasks).set(fields).where(and(eq(tasks.churchId, churchId), eq(tasks.id, id))).returning()
+      : await this.tx.insert(tasks).values(card).returning();
+    await report(this.deps, this.req, [change('task', before, row!)], this.tx);
+    await this.notify(before, row!, this.reminders.shift());
+    return row!;
+  }
+
+  /** Tells the person a card or task is newly assigned to (not when they assigned it to themselves). */
+  private async notify(before: Card | undefined, row: Card, reminder?: string): Promise<void> {
+    if (row.status !== 'Open' || row.assignedToType !== 'person' || !row.assignedToId) return;
+    if (!reminder && before && before.assignedToType === row.assignedToType && before.assignedToId === row.assignedToId) return;
+    const actor = this.req?.auth.personId ?? undefined;
+    if (actor && actor.toLowerCase() === row.assignedToId.toLowerCase()) return;
+    await this.deps.queue.enqueue(
+      notifyPeople,
+      {
+        churchId: this.churchId,
+        personIds: [row.assignedToId],
+        message: (reminder ?? `You have been assigned ${row.workflowId ? 'a card' : 'a task'}: ${row.title ?? row.associatedWithLabel ?? ''}`.trim()).slice(0, 2000),
+        contentType: 'task',
+        contentId: row.id,
+        ...(actor ? { triggeredByPersonId: actor } : {}),
+      },
+      { jobId: `doing.card.${row.id}.${row.assignedToId}.${row.updatedAt.getTime()}`, tx: this.tx },
+    );
+  }
+}
+
+const dataOf = (card: Card): CardData => (card.data && typeof card.data === 'object' && !Array.isArray(card.data) ? { ...(card.data as CardData) } : {});
+function note(data: CardData, message: string) {
+  data.history = [...(Array.isArray(data.history) ? data.history : []), { date: new Date().toISOString(), message }];
+}
+function parseConfig(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Wakes the cards whose snooze has ended, in batches, each card in its own transaction (locked, skipped if another
+ * worker holds it, and re-checked, so a card is woken once). Answers how many were woken.
+ */
+export async function wakeCards(deps: Deps, now = new Date()): Promise<number> {
+  let woken = 0;
+  for (let round = 0; round < 50; round++) {
+    const due = await dueSnoozed(deps.db, now, 200);
+    let changed = 0;
+    for (const { id, churchId } of due) {
+      const done = await deps.queue.transaction(deps.db, async (tx) => {
+        const before = await lockDueCard(tx, churchId, id, now);
+        if (!before) return false;
+        const run = new CardRun(deps, tx, churchId);
+        const card = { ...before };
+        await run.wake(card);
+        await run.save(before, card);
+        return true;
+      });
+      if (done) changed++;
+    }
+    woken += changed;
+    if (due.length < 200 || !changed) break;
+  }
+  return woken;
+}

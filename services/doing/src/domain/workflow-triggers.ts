@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { badRequest, type ChangeRecord, type PersonFacts } from '@church/common';
+import type { DoingDeps } from '../deps';
+import { workflowExecutions, workflowTriggers } from '../db/schema';
+import { membershipClient } from '../clients/membership';
+import { eventTriggers, hasCard, treeOf, type TriggerRow } from '../repos/workflows';
+import { CardRun, type Subject } from './cards';
+import { compileTree, periodOf } from './conditions';
+import { matchesFilter, needsPerson, parseFilter, type FilterNode } from './workflow-catalog';
+import { utcDay } from './tree';
+
+type Deps = Pick<DoingDeps, 'db' | 'internal' | 'queue' | 'module'>;
+type Execution = typeof workflowExecutions.$inferSelect;
+interface Candidate {
+  trigger: TriggerRow;
+  subject: Subject;
+  eventKey: string;
+  eventType: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
+
+/** The subject (whom a card would be about) and the facts of one change record, by event; `[]` when it has none. */
+export function subjectsOf(record: ChangeRecord): Array<{ subject: Subject; facts: Record<string, unknown> }> {
+  const d = (record.data && typeof record.data === 'object' ? record.data : {}) as Record<string, unknown>;
+  const person = (id: unknown, facts: Record<string, unknown>) => (str(id) ? [{ subject: { type: 'person', id: str(id)! }, facts }] : []);
+  switch (record.event) {
+    case 'person.created':
+    case 'person.updated':
+      return [{ subject: { type: 'person', id: record.entityId, label: str(d.displayName) }, facts: { 'person.membershipStatus': d.membershipStatus, 'person.gender': d.gender, 'person.maritalStatus': d.maritalStatus } }];
+    case 'donation.created': {
+      const funds = Array.isArray(d.funds) ? d.funds : Array.isArray(d.fundDonations) ? d.fundDonations : [];
+      return person(d.personId, { 'donation.amount': d.amount, 'donation.method': d.method, 'fundDonation.fundId': funds.map((f) => (f as { fundId?: unknown }).fundId).filter(Boolean) });
+    }
+    case 'group.member.added':
+    case 'group.member.removed':
+    case 'group.member.requested':
+      return person(d.personId, { 'group.id': d.groupId, 'group.name': d.groupName });
+    case 'form.submission.created':
+      return d.contentType === 'person' ? person(d.contentId, { 'formSubmission.formId': d.formId }) : [];
+    case 'attendance.recorded':
+      return person(d.personId, { 'group.id': d.groupId });
+    case 'registration.created':
+      return person(d.personId, { 'registration.eventId': d.eventId });
+    case 'list.member.added':
+    case 'list.member.removed':
+      return person(d.personId, { 'list.id': d.listId, 'list.name': d.listName });
+    default:
+      return [];
+  }
+}
+
+/**
+ * `doing.workflowEvents`: the church's active event triggers for these change records start cards. Each firing claims
+ * an execution row keyed by trigger and event (`<event>|<entityId>|<at>`, unique), in the transaction that starts its
+ * card, so the same records handled again (a retried or duplicated job) start nothing more. Facts a filter needs
+ * about the person (membership status) come from membership's people facts, asked once per church; if membership
+ * is away the job fails before anything is written and is retried.
+ */
+export async function runWorkflowEvents(deps: Deps, records: ChangeRecord[]): Promise<{ started: number }> {
+  const byChurch = new Map<string, ChangeRecord[]>();
+  for (const r of records) if (r.event) byChurch.set(r.churchId, [...(byChurch.get(r.churchId) ?? []), r]);
+  let started = 0;
+  for (const [churchId, list] of byChurch) {
+    const triggers = await eventTriggers(deps.db, churchId, [...new Set(list.map((r) => r.event!))]);
+    if (!triggers.length) continue;
+    const filters = new Map<string, FilterNode | null>();
+    for (const t of triggers) {
+      try {
+        filters.set(t.id, parseFilter(t.conditions));
+      } catch {
+        filters.set(t.id, { type: 'condition', field: '', operator: 'never' }); // a broken filter matches nothing
+      }
+    }
+    const pairs = list.flatMap((record) => subjectsOf(record).flatMap(({ subject, facts }) => triggers.filter((t) => t.eventType === record.event).map((trigger) => ({ record, subject, facts, trigger }))));
+    const personIds = [...new Set(pairs.filter((p) => p.subject.type === 'person').map((p) => p.subject.id))];
+    const people = new Map<string, PersonFacts>(personIds.length ? (await membershipClient(deps.internal).peopleFacts(churchId, personIds)).map((p) => [p.id, p]) : []);
+    const candidates: Candidate[] = [];
+    for (const { record, subject, facts, trigger } of pairs) {
+      const person = people.get(subject.id);
+      const all = { ...facts, ...(person && facts['person.membershipStatus'] === undefined ? { 'person.membershipStatus': person.membershipStatus } : {}) };
+      const filter = filters.get(trigger.id) ?? null;
+      if (needsPerson(filter) && subject.type === 'person' && !person && facts['person.membershipStatus'] === undefined) continue;
+      if (!matchesFilter(all, filter)) continue;
+      candidates.push({ trigger, subject: { ...subject, label: subject.label ?? person?.displayName ?? null }, eventType: record.event!, eventKey: `${record.event}|${record.entityId}|${record.at}` });
+    }
+    started += await fire(deps, churchId, candidates);
+  }
+  return { started };
+}
+
+/** Claims each candidate's execution and starts its card, in one transaction; answers how many cards started. */
+async function fire(deps: Deps, churchId: string, candidates: Candidate[], req?: FastifyRequest): Promise<number> {
+  if (!candidates.length) return 0;
+  return deps.queue.transaction(deps.db, async (tx) => {
+    let started = 0;
+    for (const c of candidates) {
+      if (c.trigger.oncePerSubject && (await hasCard(tx, churchId, c.trigger.workflowId, c.subject.type, c.subject.id))) continue;
+      const [claimed] = await tx
+        .insert(workflowExecutions)
+        .values({ id: randomUUID(), churchId, triggerId: c.trigger.id, workflowId: c.trigger.workflowId, eventKey: c.eventKey, eventType: c.eventType, subjectType: c.subject.type, subjectId: c.subject.id, subjectLabel: c.subject.label ?? null })
+        .onConflictDoNothing()
+        .returning();
+      if (!claimed) continue;
+      if ((await attempt(deps, tx, claimed, c.trigger, req)).status === 'success') started++;
+    }
+    return started;
+  });
+}
+
+/** One attempt of an execution: its card started in a savepoint; a failure (no steps, a step gone) is kept on the row. */
+export async function attempt(deps: Deps, tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0], execution: Execution, trigger: TriggerRow, req?: FastifyRequest): Promise<Execution> {
+  let taskId: string | null = null;
+  let lastError: string | null = null;
+  try {
+    await tx.transaction(async (sp) => {
+      const run = new CardRun(deps, sp, execution.churchId, req);
+      const step = await run.startStep(trigger.workflowId, trigger.stepId);
+      const [card] = await run.create(trigger.workflowId, step, [{ type: execution.subjectType, id: execution.subjectId!, label: execution.subjectLabel }], { type: 'system', label: 'Trigger' }, trigger.id);
+      taskId = card!.id;
+    });
+  } catch (err) {
+    lastError = ((err as { errors?: Array<{ msg: string }> }).errors?.[0]?.msg ?? (err as Error).message).slice(0, 1000);
+  }
+  const [row] = await tx
+    .update(workflowExecutions)
+    .set({ status: taskId ? 'success' : 'failed', taskId, lastError, attemptCount: execution.attemptCount + 1, dateCompleted: new Date(), updatedAt: new Date() })
+    .where(and(eq(workflowExecutions.churchId, execution.churchId), eq(workflowExecutions.id, execution.id)))
+    .returning();
+  return row!;
+}
+
+/**
+ * A schedule trigger's people (its condition tree over membership's people facts) start cards once per `recurs`
+ * period each (the execution key holds the period); `runNow` of an event trigger starts cards for who matches it today:
+ * every person (person events) or the members of the groups its filter names (`group.member.added`).
+ */
+export async function runTrigger(deps: Deps, trigger: TriggerRow, source: 'schedule' | 'runNow', today = utcDay(), req?: FastifyRequest): Promise<{ created: number; skipped: number }> {
+  const membership = membershipClient(deps.internal);
+  let subjects: Subject[];
+  let keyOf: (s: Subject) => string;
+  if (trigger.triggerKind === 'schedule') {
+    const { conds, conjs } = await treeOf(deps.db, trigger.churchId, { triggerId: trigger.id });
+    const test = compileTree(conds, conjs);
+    subjects = (await membership.peopleFacts(trigger.churchId)).filter((p) => test(p, today)).map((p) => ({ type: 'person', id: p.id, label: p.displayName }));
+    const period = trigger.recurs === 'daily' ? `day:${today}` : periodOf(trigger.recurs ?? 'none', today);
+    keyOf = (s) => `schedule|${period}|${s.id}`;
+  } else {
+    const filter = parseFilter(trigger.conditions);
+    if (trigger.eventType === 'person.created' || trigger.eventType === 'person.updated') {
+      subjects = (await membership.peopleFacts(trigger.churchId))
+        .filter((p) => matchesFilter({ 'person.membershipStatus': p.membershipStatus, 'person.gender': p.gender, 'person.maritalStatus': p.maritalStatus }, filter))
+        .map((p) => ({ type: 'person', id: p.id, label: p.displayName }));
+    } else if (trigger.eventType === 'group.member.added') {
+      const groups = pinned(filter, 'group.id');
+      if (!groups.length) throw badRequest('conditions', 'Run now needs a Group condition on this trigger');
+      const members = (await Promise.all(groups.map((g) => membership.groupMembers(trigger.churchId, g)))).flat();
+      subjects = [...new Map(members.map((m) => [m.personId, { type: 'person', id: m.personId, label: m.displayName }])).values()];
+    } else throw badRequest('eventType', `Run now is not available for ${trigger.eventType ?? 'this trigger'}: the event has no current set of people`);
+    keyOf = (s) => `runNow|${today}|${s.id}`;
+  }
+  const created = await fire(deps, trigger.churchId, subjects.map((subject) => ({ trigger, subject, eventType: source, eventKey: keyOf(subject) })), req);
+  return { created, skipped: subjects.length - created };
+}
+
+/** The ids a filter pins a field to (`=` or `in`). */
+function pinned(node: FilterNode | null, field: string): string[] {
+  if (!node) return [];
+  if (node.type === 'group') return (node.children ?? []).flatMap((c) => pinned(c, field));
+  if (node.field !== field || !node.value) return [];
+  return node.operator === '=' ? [node.value] : node.operator === 'in' ? node.value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+}
+
+/** Every active schedule trigger (of one church, or of all), once a day with the automations. */
+export async function runScheduledTriggers(deps: Deps, opts: { date?: string; churchId?: string } = {}): Promise<number> {
+  const list = await deps.db
+    .select()
+    .from(workflowTriggers)
+    .where(and(eq(workflowTriggers.triggerKind, 'schedule'), eq(workflowTriggers.active, true), opts.churchId ? eq(workflowTriggers.churchId, opts.churchId) : undefined));
+  let created = 0;
+  const failed: string[] = [];
+  for (const trigger of list) {
+    try {
+      created += (await runTrigger(deps, trigger, 'schedule', opts.date)).created;
+    } catch (err) {
+      failed.push(`${trigger.id}: ${(err as Error).message}`);
+    }
+  }
+  if (failed.length) throw new Error(`schedule triggers failed: ${failed.join('; ').slice(0, 500)}`);
+  return created;
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { doingInternal, gdprAnonymize, gdprExport, type ZodTypeProvider } from '@church/common';
+import { anonymizePerson, personRecords, planPeople, planTypePlans, taskForReminder } from '../repos/internal';
+
+/**
+ * Server-to-server (signed, access `internal`): what messaging's reminders ask of doing (`doingInternal`) and the
+ * GDPR contracts membership calls. Another church's plan type, plan or task answers `null`, never its data.
+ */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const internal = { config: { access: 'internal' as const } };
+  const { planTypePlans: typePlans, planPeople: people, task } = doingInternal;
+
+  app.post(typePlans.path, { ...internal, schema: { body: typePlans.body, response: { 200: typePlans.answer } } }, (req) => planTypePlans(app.db, req.body.churchId, req.body.planTypeId, req.body.from, req.body.to));
+  app.post(people.path, { ...internal, schema: { body: people.body, response: { 200: people.answer } } }, (req) => planPeople(app.db, req.body.churchId, req.body.planId));
+  app.post(task.path, { ...internal, schema: { body: task.body, response: { 200: task.answer } } }, (req) => taskForReminder(app.db, req.body.churchId, req.body.taskId));
+
+  // GDPR: a person's serving (assignments, blockout dates, preference), their tasks and cards and the executions about
+  // them; anonymizing clears the names and requested changes the tasks carry (see `anonymizePerson`).
+  const exportContract = gdprExport('doing');
+  app.post(exportContract.path, { ...internal, schema: { body: exportContract.body, response: { 200: exportContract.answer } } }, async (req) => ({ data: await personRecords(app.db, req.body.churchId, req.body.personId) }));
+  const anonymizeContract = gdprAnonymize('doing');
+  app.post(anonymizeContract.path, { ...internal, schema: { body: anonymizeContract.body, response: { 200: anonymizeContract.answer } } }, async (req) => ({
+    changed: await app.db.transaction((tx) => anonymizePerson(tx, req.body.churchId, req.body.personId)),
+  }));
+}
