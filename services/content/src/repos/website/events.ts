@@ -5,9 +5,11 @@ import { curatedEvents, eventExceptions, events, settings } from '../../db/websi
 export type EventRow = typeof events.$inferSelect;
 export type EventWithExceptions = EventRow & { exceptionDates: Date[] };
 
-/** Events of the church matching `where`, by start, each with its exception dates (two queries). */
+/** Events of the church on its calendars matching `where`, by start, each with its exception dates (two queries). */
 export async function eventsWithExceptions(db: DbOrTx, churchId: string, where?: SQL): Promise<EventWithExceptions[]> {
-  const rows = await db.select().from(events).where(and(eq(events.churchId, churchId), where)).orderBy(asc(events.start), asc(events.id));
+  // A member's request is on no calendar until staff approve it.
+  const onCalendar = or(isNull(events.approvalStatus), eq(events.approvalStatus, 'approved'));
+  const rows = await db.select().from(events).where(and(eq(events.churchId, churchId), onCalendar, where)).orderBy(asc(events.start), asc(events.id));
   return attachExceptions(db, churchId, rows);
 }
 
@@ -47,4 +49,15 @@ export async function churchTimeZone(db: DbOrTx, churchId: string, fallback: str
     .where(and(eq(settings.churchId, churchId), isNull(settings.userId), eq(settings.keyName, 'timeZone')))
     .limit(1);
   return row?.value || fallback;
+}
+
+/** Whether the event is the person's own request still waiting for approval (they may withdraw it). */
+export async function isOwnPendingRequest(db: DbOrTx, churchId: string, id: string, personId: string | null): Promise<boolean> {
+  if (!personId) return false;
+  const [row] = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.churchId, churchId), eq(events.id, id), eq(events.requestedBy, personId), eq(events.approvalStatus, 'pending')))
+    .limit(1);
+  return Boolean(row);
 }

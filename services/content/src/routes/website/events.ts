@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, gte, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
-import { anyUser, hasPermission, requires } from '@church/auth';
-import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { anyUser, hasPermission, requires, rule } from '@church/auth';
+import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, Id, IdParams, itemParam, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
 import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
 import { personGroupIds } from '../../domain/website/membership';
-import { attachExceptions, calendarEvents, churchTimeZone, eventsWithExceptions, type EventRow } from '../../repos/website/events';
+import { attachExceptions, calendarEvents, churchTimeZone, eventsWithExceptions, isOwnPendingRequest, type EventRow } from '../../repos/website/events';
 
 import { Event, EventIdsQuery, EventSave, SubscribeQuery } from './schemas';
 
@@ -110,14 +110,23 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           ? await tx.update(events).set({ ...values, updatedAt: new Date() }).where(and(eq(events.churchId, churchId), eq(events.id, old.id))).returning()
           : await tx.insert(events).values({ ...values, groupId: fields.groupId!, start, end, title: fields.title!, id: randomUUID(), churchId }).returning();
         out.push(row!);
+        const action = old ? 'updated' : 'created';
+        await reportChanges(deps, [{ churchId, entityType: 'event', entityId: row!.id, action, event: `event.${action}`, before: old, after: row! }], { req, tx });
       }
       return out;
     });
     return attachExceptions(app.db, churchId, rows);
   });
 
-  app.delete(`${base}/:id`, { config: { access: requires('Content.Edit') }, schema: { params: IdParams } }, async (req) => {
-    await deleteRow(app.db, events, req.auth.churchId, req.params.id);
+  // Content.Edit by the spec; beside it, a member withdraws their own request while it waits (B1App MyRequestsPage).
+  const ownPendingRequest = rule('own pending request', (req, auth) =>
+    isOwnPendingRequest(app.db, auth.churchId, (req.params as { id?: string }).id ?? '', auth.personId).catch(() => false),
+  );
+  app.delete(`${base}/:id`, { config: { access: requires('Content.Edit', ownPendingRequest) }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
+    await app.db.transaction(async (tx) => {
+      const gone = await deleteRow(tx, events, req.auth.churchId, req.params.id, 'Event');
+      await reportChanges(deps, [{ churchId: req.auth.churchId, entityType: 'event', entityId: gone.id, action: 'destroyed', event: 'event.destroyed', before: gone, data: { id: gone.id } }], { req, tx });
+    });
     return {};
   });
 }
