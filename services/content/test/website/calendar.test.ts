@@ -151,3 +151,15 @@ describe('/content/eventBookings', () => {
     expect(reported().filter((r) => r.entityType === 'eventBooking' && r.churchId === c.churchId).map((r) => r.action)).toEqual(['created', 'created', 'approved', 'updated', 'destroyed']);
   });
 });
+
+describe('POST /content/events/ical without the private-address setting', () => {
+  it('refuses to read a feed on a loopback address (SSRF rules) and writes nothing', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    const res = await call(t.app, 'POST', '/content/events/ical', { token: c.editor, body: { url: 'http://127.0.0.1:9/church.ics', groupId } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0]).toMatchObject({ param: 'url' });
+    expect((await call(t.app, 'POST', '/content/events/ical', { token: c.editor, body: { url: 'file:///etc/passwd', groupId } })).statusCode).toBe(400);
+    expect(await ok(t.app, 'GET', `/content/events/group/${groupId}`, { token: c.anyone })).toEqual([]);
+  });
+});
