@@ -131,6 +131,9 @@ describe('/content/eventBookings', () => {
     expect((await ok(t.app, 'GET', '/content/eventBookings/pending', { token: c.tokenOf(approver) })).map((b: { id: string }) => b.id)).toEqual([hallBooking.id]);
     const approved = await ok(t.app, 'POST', `/content/eventBookings/${hallBooking.id}/approve`, { token: c.tokenOf(approver), body: {} });
     expect(approved).toMatchObject({ status: 'approved', resolvedBy: approver });
+    await t.drain();
+    const notices = t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople').map((j) => j.data as { churchId: string; personIds: string[]; message: string });
+    expect(notices.filter((n) => n.churchId === c.churchId)).toEqual([expect.objectContaining({ personIds: [c.personId], message: 'Your request for Hall for "Youth night" was approved.' })]);
     expect((await call(t.app, 'POST', `/content/eventBookings/${hallBooking.id}/maybe`, { token: c.editor, body: {} })).statusCode).toBe(400);
     expect((await call(t.app, 'POST', `/content/eventBookings/${hallBooking.id}/reject`, { token: church().editor, body: {} })).statusCode).toBe(404);
 
@@ -148,7 +151,7 @@ describe('/content/eventBookings', () => {
     await ok(t.app, 'DELETE', `/content/eventBookings/${chapel.id}`, { token: leaderToken });
     expect((await ok(t.app, 'GET', `/content/eventBookings/event/${ev.id}`, { token: c.anyone })).map((b: { id: string }) => b.id)).toEqual([hallBooking.id]);
     await t.drain();
-    expect(reported().filter((r) => r.entityType === 'eventBooking' && r.churchId === c.churchId).map((r) => r.action)).toEqual(['created', 'created', 'approved', 'updated', 'destroyed']);
+    expect(reported().filter((r) => r.entityType === 'eventBooking' && r.churchId === c.churchId).map((r) => r.action).sort()).toEqual(['approved', 'created', 'created', 'destroyed', 'updated']);
   });
 });
 

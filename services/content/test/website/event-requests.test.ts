@@ -71,6 +71,9 @@ describe('event requests (B1App RequestEventPage, MyRequestsPage; B1Admin Approv
     expect((await call(t.app, 'POST', `/content/events/${event.id}/approve`, { token: church().editor, body: {} })).statusCode).toBe(404);
     const approved = await ok(t.app, 'POST', `/content/events/${event.id}/approve`, { token: c.editor, body: { groupId } });
     expect(approved).toMatchObject({ id: event.id, approvalStatus: 'approved', visibility: 'public', groupId });
+    await t.drain();
+    const notices = t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople').map((j) => j.data as { churchId: string; personIds: string[]; message: string });
+    expect(notices.filter((n) => n.churchId === c.churchId).map((n) => n.message)).toEqual(['Your event request "Baby shower" was approved.']);
     expect((await ok(t.app, 'GET', `/content/events/group/${groupId}`, { token: c.anyone })).map((e: { id: string }) => e.id)).toEqual([event.id]);
     expect(await ok(t.app, 'GET', '/content/events/pending', { token: c.editor })).toEqual([]);
 

@@ -36,8 +36,8 @@ describe('POST /content/events', () => {
     await t.drain();
     const records = t.deps.queue.handedOff.filter((j) => j.name === 'membership.changes').flatMap((j) => (j.data as { records: Array<Record<string, unknown>> }).records);
     const mine = records.filter((r) => r.churchId === c.churchId && r.entityId === ev.id);
-    expect(mine.map((r) => r.event)).toEqual(['event.created', 'event.updated', 'event.destroyed']);
-    expect(mine[1]!.changes).toEqual({ title: { before: 'Worship', after: 'Sunday Worship' } });
+    expect(mine.map((r) => r.event).sort()).toEqual(['event.created', 'event.destroyed', 'event.updated']);
+    expect(mine.find((r) => r.event === 'event.updated')!.changes).toEqual({ title: { before: 'Worship', after: 'Sunday Worship' } });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { badRequest, batchOf, type DbOrTx, Empty, getRow, Id, IdParams, itemParam, notFound, reportChanges, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, type DbOrTx, Empty, getRow, Id, IdParams, itemParam, notFound, notifyPeople, reportChanges, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { eventBookings, events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
@@ -131,15 +131,25 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(`${base}/:id/:action`, { config: { access: anyUser }, schema: { params: ActionParams, body: z.unknown(), response: { 200: EventBooking } } }, async (req) => {
     const churchId = req.auth.churchId;
     const before = await getRow(app.db, eventBookings, churchId, req.params.id, 'Booking');
+    const target = (await targetNames(app.db, churchId, before.roomId ? [before.roomId] : [], before.resourceId ? [before.resourceId] : [])).get((before.roomId ?? before.resourceId)!);
     if (!isEditor(req)) {
-      const approvalGroupId = (await targetNames(app.db, churchId, before.roomId ? [before.roomId] : [], before.resourceId ? [before.resourceId] : [])).get((before.roomId ?? before.resourceId)!)?.approvalGroupId;
       const groups = req.auth.personId ? await personGroupIds(app, churchId, req.auth.personId) : [];
-      if (!approvalGroupId || !groups.includes(approvalGroupId)) throw unauthorized('Missing permission: Content.Edit or member of the approval group');
+      if (!target?.approvalGroupId || !groups.includes(target.approvalGroupId)) throw unauthorized('Missing permission: Content.Edit or member of the approval group');
     }
     const status = req.params.action === 'approve' ? 'approved' : 'rejected';
+    const event = await getRow(app.db, events, churchId, before.eventId, 'Event');
     return app.db.transaction(async (tx) => {
       const after = (await updateBooking(tx, churchId, before.id, { status, resolvedBy: req.auth.personId, resolvedDate: new Date() }))!;
       await report(req, tx, [{ before, after, action: status }]);
+      // The person who asked hears of the decision (messaging's notification, escalated by their preferences).
+      if (before.requestedBy) {
+        const message = `Your request for ${target?.name ?? 'a room or resource'} for "${event.title}" was ${status}.`;
+        await deps.queue.enqueue(
+          notifyPeople,
+          { churchId, personIds: [before.requestedBy], message: message.slice(0, 2000), contentType: 'eventBooking', contentId: before.id, ...(req.auth.personId ? { triggeredByPersonId: req.auth.personId } : {}) },
+          { tx },
+        );
+      }
       return after;
     });
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, type DbOrTx, getRow, readOutbound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
@@ -104,6 +104,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return app.db.transaction(async (tx) => {
         const after = await setApproval(tx, churchId, before.id, values);
         await reportEvents(req, tx, [{ before, after }], approve ? 'approved' : 'rejected');
+        if (before.requestedBy) {
+          const message = `Your event request "${before.title}" was ${approve ? 'approved' : 'rejected'}.`;
+          await deps.queue.enqueue(
+            notifyPeople,
+            { churchId, personIds: [before.requestedBy], message: message.slice(0, 2000), contentType: 'event', contentId: before.id, ...(req.auth.personId ? { triggeredByPersonId: req.auth.personId } : {}) },
+            { tx },
+          );
+        }
         return (await attachExceptions(tx, churchId, [after]))[0]!;
       });
     },
