@@ -133,7 +133,12 @@ describe('/content/eventBookings', () => {
     expect(approved).toMatchObject({ status: 'approved', resolvedBy: approver });
     await t.drain();
     const notices = t.deps.queue.handedOff.filter((j) => j.name === 'messaging.notifyPeople').map((j) => j.data as { churchId: string; personIds: string[]; message: string });
-    expect(notices.filter((n) => n.churchId === c.churchId)).toEqual([expect.objectContaining({ personIds: [c.personId], message: 'Your request for Hall for "Youth night" was approved.' })]);
+    expect(notices.filter((n) => n.churchId === c.churchId).slice(0, 1)).toEqual([expect.objectContaining({ personIds: [c.personId], message: 'Your request for Hall for "Youth night" was approved.' })]);
+    // The leader moving the approved booking's times sends it back to the approval group; an editor's change does not.
+    const [retimed] = await ok(t.app, 'POST', '/content/eventBookings', { token: leaderToken, body: { id: hallBooking.id, setupMinutes: 15 } });
+    expect(retimed).toMatchObject({ status: 'pending', setupMinutes: 15, resolvedBy: null });
+    await ok(t.app, 'POST', `/content/eventBookings/${hallBooking.id}/approve`, { token: c.editor, body: {} });
+    expect((await ok(t.app, 'POST', '/content/eventBookings', { token: c.editor, body: { id: hallBooking.id, setupMinutes: 20 } }))[0]).toMatchObject({ status: 'approved', setupMinutes: 20 });
     expect((await call(t.app, 'POST', `/content/eventBookings/${hallBooking.id}/maybe`, { token: c.editor, body: {} })).statusCode).toBe(400);
     expect((await call(t.app, 'POST', `/content/eventBookings/${hallBooking.id}/reject`, { token: church().editor, body: {} })).statusCode).toBe(404);
 
@@ -151,7 +156,7 @@ describe('/content/eventBookings', () => {
     await ok(t.app, 'DELETE', `/content/eventBookings/${chapel.id}`, { token: leaderToken });
     expect((await ok(t.app, 'GET', `/content/eventBookings/event/${ev.id}`, { token: c.anyone })).map((b: { id: string }) => b.id)).toEqual([hallBooking.id]);
     await t.drain();
-    expect(reported().filter((r) => r.entityType === 'eventBooking' && r.churchId === c.churchId).map((r) => r.action).sort()).toEqual(['approved', 'created', 'created', 'destroyed', 'updated']);
+    expect(reported().filter((r) => r.entityType === 'eventBooking' && r.churchId === c.churchId).map((r) => r.action).sort()).toEqual(['approved', 'approved', 'created', 'created', 'destroyed', 'updated', 'updated', 'updated']);
   });
 });
 

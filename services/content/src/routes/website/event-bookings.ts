@@ -86,8 +86,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const names = await targetNames(
       app.db,
       churchId,
-      req.body.flatMap((b) => (b.roomId ? [b.roomId] : [])),
-      req.body.flatMap((b) => (b.resourceId ? [b.resourceId] : [])),
+      [...req.body.flatMap((b) => (b.roomId ? [b.roomId] : [])), ...[...old.values()].flatMap((b) => (b.roomId ? [b.roomId] : []))],
+      [...req.body.flatMap((b) => (b.resourceId ? [b.resourceId] : [])), ...[...old.values()].flatMap((b) => (b.resourceId ? [b.resourceId] : []))],
     );
     const mine: { groups?: string[] } = {};
     const planned: Array<{ before?: BookingRow; values: Partial<BookingRow> }> = [];
@@ -108,7 +108,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const times = { setupMinutes: item.setupMinutes, teardownMinutes: item.teardownMinutes, startTime: item.startTime, endTime: item.endTime, ...(item.quantity ? { quantity: item.quantity } : {}) };
       if (before) {
         if ((item.roomId && item.roomId !== before.roomId) || (item.resourceId && item.resourceId !== before.resourceId)) throw badRequest(at('roomId'), 'a booking keeps what it books: delete it and book anew');
-        planned.push({ before, values: times });
+        // New times from someone outside the approval group go back to it for approval.
+        const approvalGroupId = names.get((before.roomId ?? before.resourceId)!)?.approvalGroupId;
+        const retimed = (['setupMinutes', 'teardownMinutes', 'startTime', 'endTime', 'quantity'] as const).some((f) => times[f] !== undefined && String(times[f]) !== String(before[f]));
+        const again = retimed && before.status !== 'pending' && (await statusFor(app, req, approvalGroupId, mine)) === 'pending';
+        planned.push({ before, values: again ? { ...times, status: 'pending', resolvedBy: null, resolvedDate: null } : times });
         continue;
       }
       if (Boolean(item.roomId) === Boolean(item.resourceId)) throw badRequest(at('roomId'), 'a booking books one room or one resource');
