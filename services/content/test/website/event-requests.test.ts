@@ -108,7 +108,8 @@ describe('RSVPs (B1App GroupCalendarTab, B1Admin GroupRsvpRosterDialog)', () => 
     await ok(t.app, 'POST', `/content/events/${weekly.id}/rsvp`, { token: c.tokenOf(bob), body: { occurrenceStart: second, response: 'no' } });
     // Not a member, not an occurrence, not an answer, not this church's event.
     expect((await call(t.app, 'POST', `/content/events/${weekly.id}/rsvp`, { token: c.anyone, body: { occurrenceStart: second, response: 'yes' } })).statusCode).toBe(401);
-    expect((await call(t.app, 'POST', `/content/events/${weekly.id}/rsvp`, { token: c.tokenOf(alice), body: { occurrenceStart: at(1, 14, 1), response: 'yes' } })).json().errors[0]).toMatchObject({ param: 'occurrenceStart' });
+    expect((await call(t.app, 'POST', `/content/events/${weekly.id}/rsvp`, { token: c.tokenOf(alice), body: { occurrenceStart: at(1, 16, 1), response: 'yes' } })).json().errors[0]).toMatchObject({ param: 'occurrenceStart' });
+    expect((await call(t.app, 'POST', `/content/events/${weekly.id}/rsvp`, { token: c.tokenOf(alice), body: { occurrenceStart: at(1, 2, 1), response: 'yes' } })).statusCode).toBe(400);
     expect((await call(t.app, 'POST', `/content/events/${weekly.id}/rsvp`, { token: c.tokenOf(alice), body: { occurrenceStart: second, response: 'sure' } })).statusCode).toBe(400);
     expect((await call(t.app, 'POST', `/content/events/${weekly.id}/rsvp`, { token: church().anyone, body: { occurrenceStart: second, response: 'yes' } })).statusCode).toBe(404);
 

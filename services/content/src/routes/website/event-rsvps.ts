@@ -66,10 +66,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     const event = await memberEvent(req, req.params.id);
     if (event.rsvpDisabled) throw badRequest('response', 'answers are turned off for this event');
-    // The answer must name one of the event's occurrences (exception dates are not).
+    // The answer must be for one of the event's occurrences (not an exception date). The apps expand recurrences
+    // in the browser's zone and key answers by their own start, so a start within a day of an occurrence in the
+    // church's zone is taken as the app sent it.
     const at = req.body.occurrenceStart;
     const tz = await zoneOf(app, app.db, churchId);
-    const found = occurrences(event, new Date(at.getTime() - 1000), new Date(at.getTime() + 1000), tz).some((o) => o.start.getTime() === at.getTime());
+    const slack = 26 * 3_600_000;
+    const found = occurrences(event, new Date(at.getTime() - slack), new Date(at.getTime() + slack), tz).some((o) => Math.abs(o.start.getTime() - at.getTime()) <= slack);
     if (!found) throw badRequest('occurrenceStart', 'is not an occurrence of the event');
     return app.db.transaction(async (tx) => {
       const { before, after } = await upsertRsvp(tx, churchId, { eventId: event.id, personId: req.auth.personId!, occurrenceStart: at, response: req.body.response });
