@@ -7,6 +7,8 @@ export const websiteConfig = z.object({
   CONTENT_DEFAULT_TIME_ZONE: z.string().optional(),
   /** page history entries older than this many days are removed by `content.cleanPageHistory`; default 30 */
   PAGE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+  /** `true` lets the calendar import read feeds at private and loopback addresses (development, tests); off by default */
+  OUTBOUND_ALLOW_PRIVATE: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
 });
 
 /** The website half's settings with their defaults applied. */

@@ -1,7 +1,7 @@
 // The website half's tables (pages, sections, elements, blocks, links, styles, history, posts, redirects,
 // settings, events and calendars). Every index that serves a query leads with church_id.
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, text, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, text, type AnyPgColumn, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
 // The public page tree is served from a kept answer per church and data version (snapshots.ts); the tree
@@ -207,7 +207,8 @@ export const events = pgTable(
   {
     id: id(),
     churchId: churchId(),
-    groupId: uuid('group_id').notNull(),
+    // null only for a member's request of an event that names no group (B1App RequestEventPage sends none)
+    groupId: uuid('group_id'),
     allDay: boolean('all_day').notNull().default(false),
     start: at('start').notNull(),
     end: at('end').notNull(),
@@ -225,11 +226,17 @@ export const events = pgTable(
     /** comma-separated, as the apps write and split them */
     tags: text('tags'),
     formId: uuid('form_id'),
+    // A member's request (`POST /events/request`): `pending` until staff approve or reject it; null for events
+    // staff and leaders write. Only null and `approved` events are on calendars.
+    approvalStatus: text('approval_status'),
+    requestedBy: uuid('requested_by'),
+    rsvpDisabled: boolean('rsvp_disabled').notNull().default(false),
     ...timestamps(),
   },
   (t) => [
     index('events_church_group_idx').on(t.churchId, t.groupId, t.start),
     index('events_church_registration_idx').on(t.churchId, t.start).where(sql`${t.registrationEnabled}`),
+    index('events_church_requested_idx').on(t.churchId, t.requestedBy).where(sql`${t.requestedBy} is not null`),
   ],
 );
 
@@ -271,4 +278,129 @@ export const curatedEvents = pgTable(
     eventId: uuid('event_id').references(() => events.id, { onDelete: 'cascade' }),
   },
   (t) => [index('curated_events_church_calendar_idx').on(t.churchId, t.curatedCalendarId)],
+);
+
+// ---- rooms, resources and their bookings (calendar side)
+
+/** A room of the church that events book; `approvalGroupId` routes bookings by others to that group's approval. */
+export const rooms = pgTable(
+  'rooms',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    description: text('description'),
+    capacity: integer('capacity'),
+    approvalGroupId: uuid('approval_group_id'),
+    ...timestamps(),
+  },
+  (t) => [index('rooms_church_idx').on(t.churchId, t.name)],
+);
+
+/** Equipment events book, `quantity` of them in all (a booking takes some of them for its occurrences). */
+export const resources = pgTable(
+  'resources',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    description: text('description'),
+    quantity: integer('quantity').notNull().default(1),
+    approvalGroupId: uuid('approval_group_id'),
+    ...timestamps(),
+  },
+  (t) => [index('resources_church_idx').on(t.churchId, t.name)],
+);
+
+/**
+ * A room or a resource booked by an event: for each of the event's occurrences, padded by set-up and tear-down
+ * minutes, or for one fixed window (`startTime`-`endTime`). `status`: `approved`, `pending` or `rejected`.
+ */
+export const eventBookings = pgTable(
+  'event_bookings',
+  {
+    id: id(),
+    churchId: churchId(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id').references(() => resources.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull().default(1),
+    status: text('status').notNull().default('approved'),
+    setupMinutes: integer('setup_minutes'),
+    teardownMinutes: integer('teardown_minutes'),
+    startTime: at('start_time'),
+    endTime: at('end_time'),
+    requestedBy: uuid('requested_by'),
+    requestedDate: at('requested_date'),
+    resolvedBy: uuid('resolved_by'),
+    resolvedDate: at('resolved_date'),
+    ...timestamps(),
+  },
+  (t) => [
+    index('event_bookings_church_event_idx').on(t.churchId, t.eventId),
+    index('event_bookings_church_room_idx').on(t.churchId, t.roomId).where(sql`${t.roomId} is not null`),
+    index('event_bookings_church_resource_idx').on(t.churchId, t.resourceId).where(sql`${t.resourceId} is not null`),
+    index('event_bookings_church_pending_idx').on(t.churchId, t.requestedDate).where(sql`${t.status} = 'pending'`),
+    check('event_bookings_one_target', sql`(${t.roomId} is null) <> (${t.resourceId} is null)`),
+    check('event_bookings_quantity', sql`${t.quantity} > 0`),
+  ],
+);
+
+/** A time a room, a resource or (neither) every room and resource cannot be booked. */
+export const calendarBlockouts = pgTable(
+  'calendar_blockouts',
+  {
+    id: id(),
+    churchId: churchId(),
+    roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id').references(() => resources.id, { onDelete: 'cascade' }),
+    startTime: at('start_time').notNull(),
+    endTime: at('end_time').notNull(),
+    reason: text('reason'),
+    ...timestamps(),
+  },
+  (t) => [
+    index('calendar_blockouts_church_time_idx').on(t.churchId, t.startTime),
+    check('calendar_blockouts_one_target', sql`${t.roomId} is null or ${t.resourceId} is null`),
+  ],
+);
+
+/** What a new event starts from: title, length, visibility, rooms (comma-separated ids) and resources (JSON text). */
+export const eventTemplates = pgTable(
+  'event_templates',
+  {
+    id: id(),
+    churchId: churchId(),
+    name: text('name').notNull(),
+    title: text('title'),
+    description: text('description'),
+    durationMinutes: integer('duration_minutes'),
+    visibility: text('visibility'),
+    roomIds: text('room_ids'),
+    resourcesJson: text('resources_json'),
+    ...timestamps(),
+  },
+  (t) => [index('event_templates_church_idx').on(t.churchId, t.name)],
+);
+
+/** A member's answer (`yes`, `no`, `maybe`) for one occurrence of a group event, one per person and occurrence. */
+export const eventRsvps = pgTable(
+  'event_rsvps',
+  {
+    id: id(),
+    churchId: churchId(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    personId: uuid('person_id').notNull(),
+    occurrenceStart: at('occurrence_start').notNull(),
+    response: text('response').notNull(),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex('event_rsvps_church_event_person_occurrence_idx').on(t.churchId, t.eventId, t.personId, t.occurrenceStart),
+    index('event_rsvps_church_event_occurrence_idx').on(t.churchId, t.eventId, t.occurrenceStart),
+  ],
 );

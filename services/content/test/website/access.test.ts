@@ -34,6 +34,8 @@ describe('the website half of the spec', () => {
       const access = registered.get(`${r.method} ${shape(r.path)}`);
       if (!access) return [`missing ${r.method} ${r.path}`];
       const permission = r.path.startsWith('/content/pageHistory') ? 'Content.Edit' : (r.permission ?? '—');
+      // A member also withdraws their own pending event request (B1App MyRequestsPage), beside Content.Edit.
+      if (`${r.method} ${r.path}` === 'DELETE /content/events/:id') return access !== 'public' && access !== 'internal' && access.text === 'Content.Edit or own pending request' ? [] : [`${r.method} ${r.path}: ${access === 'public' || access === 'internal' ? access : access.text}`];
       if (r.auth === 'Public') return access === 'public' ? [] : [`${r.method} ${r.path} should be public`];
       if (access === 'public' || access === 'internal') return [`${r.method} ${r.path} should need a token`];
       return access.text === permission ? [] : [`${r.method} ${r.path}: ${access.text}, spec ${permission}`];
@@ -45,9 +47,28 @@ describe('the website half of the spec', () => {
 describe('the website half', () => {
   it('has the 82 routes of the spec and the one the apps call beside them', () => {
     const website = t.app.routeList.filter((r) => PREFIXES.some((p) => r.url === `/content/${p}` || r.url.startsWith(`/content/${p}/`)));
-    expect(website).toHaveLength(83);
+    // 82 of the spec, GET /events/registerable, and the calendar side's 10 under /content/events: conflicts, request,
+    // requests/mine, pending, /:id/:action, /:id/rsvp (POST, DELETE), /:id/rsvps, rsvps/group/:groupId, ical.
+    expect(website).toHaveLength(93);
     const routes = new Set(website.map((r) => `${r.method} ${r.url}`));
     // B1Admin:src/registrations/RegistrationsPage.tsx, B1App GroupsPage.tsx (a literal route beside /:id)
     expect(routes).toContain('GET /content/events/registerable');
+  });
+});
+
+describe('the calendar side', () => {
+  it('has rooms, resources, templates and blockouts (the standard set each), six booking routes and the internal occurrences', () => {
+    const calendar = t.app.routeList.filter((r) => ['rooms', 'resources', 'eventTemplates', 'calendarBlockouts', 'eventBookings'].some((p) => r.url === `/content/${p}` || r.url.startsWith(`/content/${p}/`)));
+    expect(calendar).toHaveLength(4 * 4 + 6);
+    const internal = t.app.routeList.filter((r) => r.url === '/content/internal/events/occurrences');
+    expect(internal.map((r) => r.access)).toEqual(['internal']);
+    const access = new Map(t.app.routeList.map((r) => [`${r.method} ${r.url}`, typeof r.access === 'string' ? r.access : r.access.text]));
+    // Writes of the church's facilities and the availability calendar are website editors'; reads any user's.
+    expect(access.get('POST /content/rooms')).toBe('Content.Edit');
+    expect(access.get('GET /content/rooms')).toBe('—');
+    expect(access.get('GET /content/eventBookings/calendar')).toBe('Content.Edit');
+    expect(access.get('POST /content/events/ical')).toBe('Content.Edit');
+    expect(access.get('POST /content/events/:id/:action')).toBe('Content.Edit');
+    expect(access.get('GET /content/events/:id/rsvps')).toBe('Groups.Edit or Group Leader');
   });
 });

@@ -30,6 +30,14 @@ describe('POST /content/events', () => {
     expect(updated).toMatchObject({ id: ev.id, title: 'Sunday Worship', recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU' });
     expect((await call(t.app, 'POST', '/content/events', { token: church().editor, body: { id: ev.id, title: 'stolen' } })).statusCode).toBe(404);
     expect((await call(t.app, 'DELETE', `/content/events/${ev.id}`, { token: leader })).statusCode).toBe(401);
+    await ok(t.app, 'DELETE', `/content/events/${ev.id}`, { token: c.editor });
+    expect((await call(t.app, 'GET', `/content/events/${ev.id}`, { token: c.editor })).statusCode).toBe(404);
+    // Saves and deletes are the webhook events event.created / .updated / .destroyed, reported in their transactions.
+    await t.drain();
+    const records = t.deps.queue.handedOff.filter((j) => j.name === 'membership.changes').flatMap((j) => (j.data as { records: Array<Record<string, unknown>> }).records);
+    const mine = records.filter((r) => r.churchId === c.churchId && r.entityId === ev.id);
+    expect(mine.map((r) => r.event).sort()).toEqual(['event.created', 'event.destroyed', 'event.updated']);
+    expect(mine.find((r) => r.event === 'event.updated')!.changes).toEqual({ title: { before: 'Worship', after: 'Sunday Worship' } });
   });
 });
 

@@ -1,13 +1,16 @@
-import { and, asc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
-import { curatedEvents, eventExceptions, events, settings } from '../../db/website';
+import { curatedCalendars, curatedEvents, eventExceptions, events, settings } from '../../db/website';
 
 export type EventRow = typeof events.$inferSelect;
 export type EventWithExceptions = EventRow & { exceptionDates: Date[] };
 
-/** Events of the church matching `where`, by start, each with its exception dates (two queries). */
+/** Events of the church on its calendars matching `where`, by start, each with its exception dates (two queries). */
 export async function eventsWithExceptions(db: DbOrTx, churchId: string, where?: SQL): Promise<EventWithExceptions[]> {
-  const rows = await db.select().from(events).where(and(eq(events.churchId, churchId), where)).orderBy(asc(events.start), asc(events.id));
+  // A member's request is on no calendar until staff approve it.
+  const onCalendar = or(isNull(events.approvalStatus), eq(events.approvalStatus, 'approved'));
+  const rows = await db.select().from(events).where(and(eq(events.churchId, churchId), onCalendar, where)).orderBy(asc(events.start), asc(events.id));
   return attachExceptions(db, churchId, rows);
 }
 
@@ -48,3 +51,107 @@ export async function churchTimeZone(db: DbOrTx, churchId: string, fallback: str
     .limit(1);
   return row?.value || fallback;
 }
+
+/** Whether the event is the person's own request still waiting for approval (they may withdraw it). */
+export async function isOwnPendingRequest(db: DbOrTx, churchId: string, id: string, personId: string | null): Promise<boolean> {
+  if (!personId) return false;
+  const [row] = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.churchId, churchId), eq(events.id, id), eq(events.requestedBy, personId), eq(events.approvalStatus, 'pending')))
+    .limit(1);
+  return Boolean(row);
+}
+
+// ---- reads and writes of the events routes (route files hold no SQL)
+
+/** The groups' upcoming events (not yet ended, or from a day ago on), or those of `eventIds`. */
+export function groupsTimeline(db: DbOrTx, churchId: string, groupIds: string[], eventIds?: string[]): Promise<EventWithExceptions[]> {
+  if (!groupIds.length) return Promise.resolve([]);
+  const which = eventIds?.length ? inArray(events.id, eventIds) : gte(events.end, new Date(Date.now() - 86_400_000));
+  return eventsWithExceptions(db, churchId, and(inArray(events.groupId, groupIds), which));
+}
+
+/** A group's events; `publicOnly` leaves private ones out (public lists and the feed). */
+export const groupEvents = (db: DbOrTx, churchId: string, groupId: string, publicOnly: boolean) =>
+  eventsWithExceptions(db, churchId, and(eq(events.groupId, groupId), publicOnly ? eq(events.visibility, 'public') : undefined));
+
+/** Events with registration; `openAt` narrows to those not over whose registration has not closed by then. */
+export function registerableEvents(db: DbOrTx, churchId: string, openAt?: Date): Promise<EventWithExceptions[]> {
+  const open = openAt
+    ? and(or(gte(events.end, openAt), isNotNull(events.recurrenceRule)), or(isNull(events.registrationCloseDate), gt(events.registrationCloseDate, openAt)))
+    : undefined;
+  return eventsWithExceptions(db, churchId, and(eq(events.registrationEnabled, true), open));
+}
+
+export async function updateEvent(db: DbOrTx, churchId: string, id: string, values: Partial<typeof events.$inferInsert>): Promise<EventRow> {
+  const [row] = await db.update(events).set({ ...values, updatedAt: new Date() }).where(and(eq(events.churchId, churchId), eq(events.id, id))).returning();
+  return row!;
+}
+
+export async function insertEvent(db: DbOrTx, churchId: string, values: Omit<typeof events.$inferInsert, 'id' | 'churchId'>): Promise<EventRow> {
+  const [row] = await db.insert(events).values({ ...values, id: randomUUID(), churchId }).returning();
+  return row!;
+}
+
+// ---- exceptions and curated calendars
+
+export async function updateException(db: DbOrTx, churchId: string, id: string, values: Partial<typeof eventExceptions.$inferInsert>) {
+  const [row] = await db.update(eventExceptions).set(values).where(and(eq(eventExceptions.churchId, churchId), eq(eventExceptions.id, id))).returning();
+  return row!;
+}
+
+export async function insertException(db: DbOrTx, churchId: string, values: { eventId: string; exceptionDate: Date }) {
+  const [row] = await db.insert(eventExceptions).values({ ...values, id: randomUUID(), churchId }).returning();
+  return row!;
+}
+
+export const curatedCalendarOrder = () => [asc(curatedCalendars.name), asc(curatedCalendars.id)];
+
+export type CuratedEntry = typeof curatedEvents.$inferSelect;
+
+export const calendarEntries = (db: DbOrTx, churchId: string, calendarId: string): Promise<CuratedEntry[]> =>
+  db
+    .select()
+    .from(curatedEvents)
+    .where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.curatedCalendarId, calendarId)))
+    .orderBy(asc(curatedEvents.groupId), asc(curatedEvents.id));
+
+/** The calendar's entry for this group and event (or whole group, `eventId` null), if it has one. */
+export async function findEntry(db: DbOrTx, churchId: string, v: { curatedCalendarId: string; groupId: string; eventId: string | null }): Promise<CuratedEntry | undefined> {
+  const [row] = await db
+    .select()
+    .from(curatedEvents)
+    .where(
+      and(
+        eq(curatedEvents.churchId, churchId),
+        eq(curatedEvents.curatedCalendarId, v.curatedCalendarId),
+        eq(curatedEvents.groupId, v.groupId),
+        v.eventId ? eq(curatedEvents.eventId, v.eventId) : isNull(curatedEvents.eventId),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function updateEntry(db: DbOrTx, churchId: string, id: string, v: { curatedCalendarId: string; groupId: string; eventId: string | null }): Promise<CuratedEntry> {
+  const [row] = await db.update(curatedEvents).set(v).where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.id, id))).returning();
+  return row!;
+}
+
+export async function insertEntry(db: DbOrTx, churchId: string, v: { curatedCalendarId: string; groupId: string; eventId: string | null }): Promise<CuratedEntry> {
+  const [row] = await db.insert(curatedEvents).values({ ...v, id: randomUUID(), churchId }).returning();
+  return row!;
+}
+
+/** Takes an event, or every entry of a group, out of a calendar. */
+export const deleteEntries = (db: DbOrTx, churchId: string, calendarId: string, which: { eventId: string } | { groupId: string }) =>
+  db
+    .delete(curatedEvents)
+    .where(
+      and(
+        eq(curatedEvents.churchId, churchId),
+        eq(curatedEvents.curatedCalendarId, calendarId),
+        'eventId' in which ? eq(curatedEvents.eventId, which.eventId) : eq(curatedEvents.groupId, which.groupId),
+      ),
+    );

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { asc } from 'drizzle-orm';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, crud, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars } from '../../db/website';
+import { curatedCalendarOrder } from '../../repos/website/events';
 import { CuratedCalendar, CuratedCalendarSave } from './schemas';
 
 /** `/content/curatedCalendars`: the standard set; a calendar's entries go with it. */
@@ -15,7 +15,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     save: CuratedCalendarSave,
     view: anyUser,
     edit: requires('Content.Edit'),
-    orderBy: [asc(curatedCalendars.name), asc(curatedCalendars.id)],
+    orderBy: curatedCalendarOrder(),
     toRow: (item) => {
       if (!item.id && !item.name) throw badRequest('name', 'is required');
       return item;

@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, getRow, Id, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, Empty, getRow, Id, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars, curatedEvents, events } from '../../db/website';
-import { calendarEvents } from '../../repos/website/events';
+import { calendarEntries, calendarEvents, deleteEntries, findEntry, insertEntry, updateEntry, type CuratedEntry } from '../../repos/website/events';
 import { CuratedEvent, CuratedEventSave, CuratedEventWithEvents, Event, WithoutEventsQuery } from './schemas';
 
 const base = '/content/curatedEvents';
 const edit = requires('Content.Edit');
-type Entry = typeof curatedEvents.$inferSelect;
+type Entry = CuratedEntry;
 
 /**
  * `/content/curatedEvents`: what a curated calendar holds: single events of groups, or whole groups (an entry
@@ -25,11 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     { config: { access: anyUser }, schema: { params: z.object({ curatedCalendarId: Id }), querystring: WithoutEventsQuery, response: { 200: z.array(CuratedEventWithEvents) } } },
     async (req) => {
       const churchId = req.auth.churchId;
-      const entries = await app.db
-        .select()
-        .from(curatedEvents)
-        .where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.curatedCalendarId, req.params.curatedCalendarId)))
-        .orderBy(asc(curatedEvents.groupId), asc(curatedEvents.id));
+      const entries = await calendarEntries(app.db, churchId, req.params.curatedCalendarId);
       const without = req.query.withoutEvents !== undefined && req.query.withoutEvents !== 'false' && req.query.withoutEvents !== '0';
       if (without || !entries.length) return entries;
       const all = await calendarEvents(app.db, churchId, req.params.curatedCalendarId, false);
@@ -73,24 +67,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           if (event && item.groupId && event.groupId !== item.groupId) throw badRequest(field, 'the event belongs to another group');
           const values = { curatedCalendarId: calendarId, groupId, eventId: eventId ?? null };
           if (old && k === 0) {
-            const [row] = await tx.update(curatedEvents).set(values).where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.id, old.id))).returning();
-            out.push(row!);
+            out.push(await updateEntry(tx, churchId, old.id, values));
             continue;
           }
-          const [existing] = await tx
-            .select()
-            .from(curatedEvents)
-            .where(
-              and(
-                eq(curatedEvents.churchId, churchId),
-                eq(curatedEvents.curatedCalendarId, calendarId),
-                eq(curatedEvents.groupId, groupId),
-                eventId ? eq(curatedEvents.eventId, eventId) : isNull(curatedEvents.eventId),
-              ),
-            )
-            .limit(1);
-          if (existing) out.push(existing);
-          else out.push((await tx.insert(curatedEvents).values({ ...values, id: randomUUID(), churchId }).returning())[0]!);
+          out.push((await findEntry(tx, churchId, values)) ?? (await insertEntry(tx, churchId, values)));
         }
       }
       return out;
@@ -99,25 +79,21 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(
     `${base}/calendar/:curatedCalendarId/event/:eventId`,
-    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, eventId: Id }) } },
+    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, eventId: Id }), response: { 200: Empty } } },
     async (req) => {
       const churchId = req.auth.churchId;
       await getRow(app.db, curatedCalendars, churchId, req.params.curatedCalendarId, 'Calendar');
-      await app.db
-        .delete(curatedEvents)
-        .where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.curatedCalendarId, req.params.curatedCalendarId), eq(curatedEvents.eventId, req.params.eventId)));
+      await deleteEntries(app.db, churchId, req.params.curatedCalendarId, { eventId: req.params.eventId });
       return {};
     },
   );
   app.delete(
     `${base}/calendar/:curatedCalendarId/group/:groupId`,
-    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, groupId: Id }) } },
+    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, groupId: Id }), response: { 200: Empty } } },
     async (req) => {
       const churchId = req.auth.churchId;
       await getRow(app.db, curatedCalendars, churchId, req.params.curatedCalendarId, 'Calendar');
-      await app.db
-        .delete(curatedEvents)
-        .where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.curatedCalendarId, req.params.curatedCalendarId), eq(curatedEvents.groupId, req.params.groupId)));
+      await deleteEntries(app.db, churchId, req.params.curatedCalendarId, { groupId: req.params.groupId });
       return {};
     },
   );

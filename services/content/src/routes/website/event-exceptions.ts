@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, crud, findRow, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { eventExceptions, events } from '../../db/website';
+import { insertException, updateException } from '../../repos/website/events';
 import { EventException, EventExceptionSave } from './schemas';
 
 const base = '/content/eventExceptions';
@@ -28,11 +27,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const { id, ...fields } of req.body) {
         if (id) {
           if (!(await findRow(tx, eventExceptions, churchId, id))) throw notFound('Event exception');
-          const [row] = await tx.update(eventExceptions).set(fields).where(and(eq(eventExceptions.churchId, churchId), eq(eventExceptions.id, id))).returning();
-          out.push(row!);
+          out.push(await updateException(tx, churchId, id, fields));
         } else {
-          const [row] = await tx.insert(eventExceptions).values({ id: randomUUID(), churchId, eventId: fields.eventId!, exceptionDate: fields.exceptionDate! }).returning();
-          out.push(row!);
+          out.push(await insertException(tx, churchId, { eventId: fields.eventId!, exceptionDate: fields.exceptionDate! }));
         }
       }
       return out;

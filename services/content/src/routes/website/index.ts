@@ -13,6 +13,11 @@ import events from './events';
 import eventExceptions from './event-exceptions';
 import curatedCalendars from './curated-calendars';
 import curatedEvents from './curated-events';
+import roomsResources from './rooms-resources';
+import eventBookings from './event-bookings';
+import eventRequests from './event-requests';
+import eventRsvps from './event-rsvps';
+import eventOccurrences from './event-occurrences';
 
 /** The website half's route files, one per spec table. */
 export const websiteRoutes: FastifyPluginAsync[] = [
@@ -30,4 +35,9 @@ export const websiteRoutes: FastifyPluginAsync[] = [
   eventExceptions,
   curatedCalendars,
   curatedEvents,
+  roomsResources,
+  eventBookings,
+  eventRequests,
+  eventRsvps,
+  eventOccurrences,
 ];

@@ -343,7 +343,7 @@ export const SettingSave = z.object({
 export const Event = z.object({
   id: z.string(),
   churchId: z.string(),
-  groupId: z.string(),
+  groupId: z.string().nullable(),
   allDay: z.boolean(),
   start: Stamp,
   end: Stamp,
@@ -358,6 +358,9 @@ export const Event = z.object({
   registrationCloseDate: Stamp.nullable(),
   tags: z.string().nullable(),
   formId: z.string().nullable(),
+  approvalStatus: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+  rsvpDisabled: z.boolean(),
   exceptionDates: z.array(Stamp).optional(),
 });
 export const EventSave = z.object({
@@ -378,6 +381,8 @@ export const EventSave = z.object({
   registrationCloseDate: IsoDate.nullish(),
   tags: OptText(1000),
   formId: Id.nullish(),
+  /** B1Admin/B1App hide the RSVP buttons of such an event; the RSVP routes refuse it */
+  rsvpDisabled: z.boolean().optional(),
 });
 export const EventException = z.object({ id: z.string(), churchId: z.string(), eventId: z.string(), exceptionDate: Stamp });
 export const EventExceptionSave = z.object({ id: Id.optional(), eventId: Id.optional(), exceptionDate: IsoDate.optional() });
