@@ -13,6 +13,7 @@ import events from './events';
 import eventExceptions from './event-exceptions';
 import curatedCalendars from './curated-calendars';
 import curatedEvents from './curated-events';
+import { registrationRoutes } from './registrations';
 
 /** The website half's route files, one per spec table. */
 export const websiteRoutes: FastifyPluginAsync[] = [
@@ -30,4 +31,5 @@ export const websiteRoutes: FastifyPluginAsync[] = [
   eventExceptions,
   curatedCalendars,
   curatedEvents,
+  ...registrationRoutes,
 ];
