@@ -158,15 +158,14 @@ export async function deleteRegistration(tx: DbOrTx, churchId: string, id: strin
   await tx.delete(registrations).where(and(eq(registrations.churchId, churchId), eq(registrations.id, id)));
 }
 
-/** The next registration of the wait list: the earliest registered. */
-export async function firstWaitlisted(tx: DbOrTx, churchId: string, eventId: string): Promise<RegistrationRow | undefined> {
-  const [row] = await tx
+/** The event's wait list, earliest registered first (the first `limit`). */
+export function waitlistOf(tx: DbOrTx, churchId: string, eventId: string, limit = 50): Promise<RegistrationRow[]> {
+  return tx
     .select()
     .from(registrations)
     .where(and(eq(registrations.churchId, churchId), eq(registrations.eventId, eventId), eq(registrations.status, 'waitlisted')))
     .orderBy(asc(registrations.registeredDate), asc(registrations.id))
-    .limit(1);
-  return row;
+    .limit(limit);
 }
 
 export function registrationsOfEvent(db: DbOrTx, churchId: string, eventId: string): Promise<RegistrationRow[]> {
@@ -194,6 +193,7 @@ export function membersOf(db: DbOrTx, churchId: string, registrationIds: string[
     .orderBy(asc(registrationMembers.lastName), asc(registrationMembers.firstName), asc(registrationMembers.id));
 }
 
+/** One registration's chosen extras (the event's totals: `selectionUsage`). */
 export function choicesOf(db: DbOrTx, churchId: string, registrationId: string): Promise<ChoiceRow[]> {
   return db
     .select()

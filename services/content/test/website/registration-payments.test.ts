@@ -162,6 +162,29 @@ describe('wait list', () => {
     expect((await ok(t.app, 'GET', `/content/registrations/${back.id}`, { token: c.tokenOf(a) })).status).toBe('confirmed');
   });
 
+  it('a freed place goes to the first wait-listed registration whose attendee types still have room', async () => {
+    const c = church();
+    const event = await registrableEvent(t.app, c.editor, { capacity: 2, waitlistEnabled: true });
+    const [kids] = await ok(t.app, 'POST', '/content/registrations/types', { token: c.editor, body: [{ eventId: event.id, name: 'Child', capacity: 1 }] });
+    const reg = (n: number, typed: boolean) =>
+      ok(t.app, 'POST', '/content/registrations/register', {
+        body: { churchId: c.churchId, eventId: event.id, guestInfo: { firstName: 'G', lastName: `${n}`, email: `g${n}@example.test` }, members: [{ firstName: 'M', registrationTypeId: typed ? kids.id : null }] },
+      });
+    const withKid = await reg(1, true);
+    const plain = await reg(2, false);
+    const waitingKid = await reg(3, true);
+    const waitingPlain = await reg(4, false);
+    expect([withKid.status, plain.status, waitingKid.status, waitingPlain.status]).toEqual(['confirmed', 'confirmed', 'waitlisted', 'waitlisted']);
+    await ok(t.app, 'POST', `/content/registrations/${plain.id}/cancel`, { token: c.editor });
+    // The child type is still full: the second in line takes the place.
+    expect((await ok(t.app, 'GET', `/content/registrations/${waitingKid.id}`, { token: c.editor })).status).toBe('waitlisted');
+    expect((await ok(t.app, 'GET', `/content/registrations/${waitingPlain.id}`, { token: c.editor })).status).toBe('confirmed');
+    await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ id: event.id, capacity: 3 }] });
+    const refused = await call(t.app, 'POST', `/content/registrations/${waitingKid.id}/promote`, { token: c.editor });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().errors).toEqual(['Attendee type is at capacity']);
+  });
+
   it('staff promote a wait-listed registration when a place is free; a person reads only their own list', async () => {
     const c = church();
     const event = await registrableEvent(t.app, c.editor, { capacity: 0, waitlistEnabled: true });

@@ -1,8 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest, conflict, notFound, notifyPeople, reportChanges, unauthorized, type ChangeInput, type Tx } from '@church/common';
-import { countActive, deleteRegistration, findRegistration, firstWaitlisted, lockEvent, updateRegistration, type EventRow, type RegistrationRow } from '../../repos/registrations';
+import {
+  activeSelections,
+  activeTypes,
+  choicesOf,
+  countActive,
+  deleteRegistration,
+  findRegistration,
+  lockEvent,
+  membersOf,
+  updateRegistration,
+  waitlistOf,
+  type EventRow,
+  type RegistrationRow,
+} from '../../repos/registrations';
 import { toCents } from './pricing';
-import { isStaff } from './register';
+import { checkPlaces, isStaff } from './register';
 import { registrationChange } from './views';
 
 /** The registration of the caller's church, refused (401) unless it is the caller's own or the caller is staff. */
@@ -27,11 +40,26 @@ async function promoteRow(app: FastifyInstance, tx: Tx, event: EventRow, row: Re
 
 const hasPlace = async (tx: Tx, event: EventRow) => event.capacity === null || (await countActive(tx, event.churchId, event.id)) < event.capacity;
 
-/** After a place is freed: the first of the wait list takes it (under the event's lock). */
+/** A wait-listed registration's attendee types and extras must still have room for it (409 otherwise). */
+async function checkRoomFor(tx: Tx, event: EventRow, row: RegistrationRow): Promise<void> {
+  const types = new Map((await activeTypes(tx, event.churchId, event.id)).map((t) => [t.id, t]));
+  const selections = new Map((await activeSelections(tx, event.churchId, event.id)).map((s) => [s.id, s]));
+  // Types or extras turned off since are not counted (they no longer limit anything).
+  const members = (await membersOf(tx, event.churchId, [row.id])).filter((m) => m.registrationTypeId && types.has(m.registrationTypeId));
+  const choices = (await choicesOf(tx, event.churchId, row.id)).filter((c) => selections.has(c.selectionId));
+  await checkPlaces(tx, event.churchId, event.id, members, choices, types, selections);
+}
+
+/** After a place is freed: the earliest wait-listed registration whose types and extras still fit takes it. */
 async function promoteNext(app: FastifyInstance, tx: Tx, event: EventRow, changes: ChangeInput[]): Promise<void> {
   if (!(await hasPlace(tx, event))) return;
-  const next = await firstWaitlisted(tx, event.churchId, event.id);
-  if (next) await promoteRow(app, tx, event, next, changes);
+  for (const next of await waitlistOf(tx, event.churchId, event.id)) {
+    const fits = await checkRoomFor(tx, event, next).then(
+      () => true,
+      () => false,
+    );
+    if (fits) return void (await promoteRow(app, tx, event, next, changes));
+  }
 }
 
 /**
@@ -75,6 +103,7 @@ export function promote(app: FastifyInstance, req: FastifyRequest, row: Registra
   return underEventLock(app, req, row, async (tx, event, current, changes) => {
     if (current.status !== 'waitlisted') throw badRequest('id', 'Registration is not on the wait list', 'params');
     if (!(await hasPlace(tx, event))) throw conflict('No spot available to promote');
+    await checkRoomFor(tx, event, current);
     return promoteRow(app, tx, event, current, changes);
   });
 }

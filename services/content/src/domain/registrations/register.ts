@@ -125,12 +125,12 @@ export async function register(app: FastifyInstance, req: FastifyRequest, body: 
 }
 
 /** Per-type and per-extra capacities, counted under the event's lock (409 naming which is full). */
-async function checkPlaces(
+export async function checkPlaces(
   tx: Parameters<typeof countActive>[0],
   churchId: string,
   eventId: string,
-  members: Body['members'] & object,
-  choices: Body['selections'] & object,
+  members: Array<{ registrationTypeId?: string | null }>,
+  choices: Array<{ selectionId: string; quantity: number }>,
   typeOf: Map<string, { capacity: number | null }>,
   selectionOf: Map<string, { capacity: number | null }>,
 ): Promise<void> {
