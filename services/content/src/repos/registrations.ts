@@ -227,3 +227,36 @@ export async function activeAttendance(db: DbOrTx, churchId: string, eventId: st
     .where(and(eq(registrations.churchId, churchId), eq(registrations.eventId, eventId), active));
   return { registrations: regs, members: await membersOf(db, churchId, regs.map((r) => r.id)) };
 }
+
+export async function findCoupon(db: DbOrTx, churchId: string, id: string): Promise<CouponRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(registrationCoupons)
+    .where(and(eq(registrationCoupons.churchId, churchId), eq(registrationCoupons.id, id)));
+  return row;
+}
+
+/**
+ * Replaces a registration's members and/or chosen extras (those given), answering what it holds afterwards;
+ * `check` runs between the removal of the old ones and the insert of the new (places counted without the old).
+ */
+export async function replaceParts(
+  tx: DbOrTx,
+  churchId: string,
+  registrationId: string,
+  members: Array<Omit<typeof registrationMembers.$inferInsert, 'id' | 'registrationId' | 'churchId'>> | undefined,
+  choices: Array<Omit<typeof registrationSelectionChoices.$inferInsert, 'id' | 'registrationId' | 'churchId'>> | undefined,
+  check: () => Promise<void>,
+): Promise<{ members: MemberRow[]; choices: ChoiceRow[] }> {
+  const mine = (table: typeof registrationMembers | typeof registrationSelectionChoices) => and(eq(table.churchId, churchId), eq(table.registrationId, registrationId));
+  if (members) await tx.delete(registrationMembers).where(mine(registrationMembers));
+  if (choices) await tx.delete(registrationSelectionChoices).where(mine(registrationSelectionChoices));
+  await check();
+  if (members) {
+    if (members.length) await tx.insert(registrationMembers).values(members.map((m) => ({ ...m, id: randomUUID(), churchId, registrationId })));
+  }
+  if (choices) {
+    if (choices.length) await tx.insert(registrationSelectionChoices).values(choices.map((c) => ({ ...c, id: randomUUID(), churchId, registrationId })));
+  }
+  return { members: await membersOf(tx, churchId, [registrationId]), choices: await choicesOf(tx, churchId, registrationId) };
+}

@@ -144,6 +144,14 @@ export const RegisterBody = z.object({
   formSubmissionId: Id.nullish(),
 });
 
+/** B1App's edit of a registration: the lists given replace the registration's. */
+export const RegistrationEdit = z.object({
+  notes: OptText(2000),
+  formSubmissionId: Id.nullish(),
+  members: RegisterBody.shape.members.unwrap().unwrap().optional(),
+  selections: RegisterBody.shape.selections.unwrap().unwrap().optional(),
+});
+
 export const RegistrationMember = z.object({
   id: z.string(),
   churchId: z.string(),

@@ -55,7 +55,7 @@ describe('the website half', () => {
 });
 
 describe('event registrations (not in the spec: the routes B1App and B1Admin call)', () => {
-  it('has 19 routes under /content/registrations with the access each needs, and messaging\'s internal route', () => {
+  it('has 20 routes under /content/registrations with the access each needs, and messaging\'s internal route', () => {
     const access = new Map(
       t.app.routeList.filter((r) => r.url.startsWith('/content/registrations/')).map((r) => [`${r.method} ${r.url}`, typeof r.access === 'string' ? r.access : r.access.text]),
     );
@@ -69,6 +69,7 @@ describe('event registrations (not in the spec: the routes B1App and B1Admin cal
       // the registrant's own, or staff (checked per record: 401 otherwise)
       'GET /content/registrations/:id': '—',
       'GET /content/registrations/person/:personId': '—',
+      'PUT /content/registrations/:id': '—',
       'POST /content/registrations/:id/cancel': '—',
       'POST /content/registrations/:id/pay': '—',
       // B1Admin's registrations screens (Content.Edit)

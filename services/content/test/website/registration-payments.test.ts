@@ -127,6 +127,37 @@ describe('paid registrations', () => {
   });
 });
 
+describe('PUT /content/registrations/:id (B1App edit)', () => {
+  it('replaces members and extras under the places rules and prices again; own or staff only', async () => {
+    const c = church();
+    const p = await pricedEvent(c.editor);
+    const me = modules.addPerson(c.churchId, 'Fay');
+    const mine = c.tokenOf(me);
+    const reg = await ok(t.app, 'POST', '/content/registrations/register', { token: mine, body: { eventId: p.event.id, members: [{ firstName: 'Fay', registrationTypeId: p.adult }], ...card } });
+    expect(reg).toMatchObject({ status: 'confirmed', totalAmount: 25, amountPaid: 25 });
+    const put = (token: string, body: unknown) => call(t.app, 'PUT', `/content/registrations/${reg.id}`, { token, body });
+    const edited = await put(mine, {
+      members: [
+        { firstName: 'Fay', lastName: 'Lee', registrationTypeId: p.adult },
+        { firstName: 'Kid', lastName: 'Lee', registrationTypeId: p.child },
+      ],
+      selections: [{ selectionId: p.shirt, quantity: 1 }],
+    });
+    expect(edited.statusCode).toBe(200);
+    // 25.00 + 10.50 + 7.25: a balance of 17.75 is due, nothing charged
+    expect(edited.json()).toMatchObject({ totalAmount: 42.75, amountPaid: 25, status: 'confirmed', members: [expect.anything(), expect.anything()], selectionChoices: [expect.objectContaining({ quantity: 1 })] });
+    // The one child place is this registration's own: saving it again keeps it.
+    expect((await put(mine, { members: [{ firstName: 'Kid', registrationTypeId: p.child }] })).json()).toMatchObject({ totalAmount: 17.75 });
+    const other = await ok(t.app, 'POST', '/content/registrations/register', { token: c.editor, body: { eventId: p.event.id, personId: modules.addPerson(c.churchId), members: [{ firstName: 'O', registrationTypeId: p.adult }] } });
+    const full = await call(t.app, 'PUT', `/content/registrations/${other.id}`, { token: c.editor, body: { members: [{ firstName: 'O', registrationTypeId: p.child }] } });
+    expect(full.statusCode).toBe(409);
+    expect((await ok(t.app, 'GET', `/content/registrations/${other.id}`, { token: c.editor })).members).toEqual([expect.objectContaining({ firstName: 'O', registrationTypeId: p.adult })]);
+    expect((await put(c.anyone, { members: [] })).statusCode).toBe(401);
+    expect((await put(church().editor, { members: [] })).statusCode).toBe(404);
+    expect((await put(mine, { selections: [{ selectionId: p.shirt, quantity: 9 }] })).json().errors[0]).toMatchObject({ param: 'selections[0].quantity' });
+  });
+});
+
 describe('wait list', () => {
   it('cancel frees a place for the first of the wait list, who is told; staff promote and delete', async () => {
     const c = church();

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
 import { Empty, IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { editRegistration } from '../../../domain/registrations/edit';
 import { cancel, ownOrStaff, promote, remove } from '../../../domain/registrations/lifecycle';
 import { isStaff } from '../../../domain/registrations/register';
 import { registrationDetail } from '../../../domain/registrations/views';
 import { choicesOf, countActive, eventsByIds, findEvent, findRegistration, membersOf, paymentsOf, registrationsOfEvent, registrationsOfPerson, type MemberRow } from '../../../repos/registrations';
-import { ChurchQuery, EventParams, PersonParams, Registration, RegistrationCount, Registrations } from '../../../schemas/registrations';
+import { ChurchQuery, EventParams, PersonParams, Registration, RegistrationCount, RegistrationEdit, Registrations } from '../../../schemas/registrations';
 
 const base = '/content/registrations';
 const staff = requires('Content.Edit');
@@ -54,6 +55,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       payments: await paymentsOf(app.db, churchId, row.id),
       event: (await findEvent(app.db, churchId, row.eventId)) ?? null,
     });
+  });
+
+  // B1App's My registrations edit (apiPut): members and extras replaced, the total computed again.
+  app.put(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, body: RegistrationEdit, response: { 200: Registration } } }, async (req) => {
+    const saved = await editRegistration(app, req, await ownOrStaff(app, req, req.params.id), req.body);
+    return registrationDetail(saved.registration, { members: saved.members, choices: saved.choices });
   });
 
   app.post(`${base}/:id/cancel`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Registration } } }, async (req) =>
