@@ -91,6 +91,29 @@ describe('POST /content/registrations/types, /selections, /coupons (B1Admin useE
     expect(pair.id && later.id).toBeTruthy();
   });
 
+  it('takes a percentage in integer cents, rounded half up, and never below zero', async () => {
+    const c = church();
+    const event = await registrableEvent(t.app, c.editor);
+    const [type] = await ok(t.app, 'POST', '/content/registrations/types', { token: c.editor, body: [{ eventId: event.id, name: 'Adult', price: 10 }] });
+    await ok(t.app, 'POST', '/content/registrations/coupons', {
+      token: c.editor,
+      body: [
+        { eventId: event.id, code: 'THIRD', discountType: 'percent', value: 33.33 },
+        { eventId: event.id, code: 'HALFCENT', discountType: 'percent', value: 0.05 },
+        { eventId: event.id, code: 'BIG', discountType: 'amount', value: 25 },
+      ],
+    });
+    const total = async (n: number, couponCode: string, people = 1) =>
+      (
+        await ok(t.app, 'POST', '/content/registrations/register', {
+          body: { churchId: c.churchId, eventId: event.id, guestInfo: guest(n), couponCode, members: Array.from({ length: people }, () => ({ firstName: 'M', registrationTypeId: type.id })) },
+        })
+      ).totalAmount;
+    expect(await total(1, 'THIRD')).toBe(6.67); // 10.00 − 3.333 → 3.33
+    expect(await total(2, 'HALFCENT')).toBe(9.99); // 10.00 × 0.05% = 0.005 → 0.01 (half up)
+    expect(await total(3, 'BIG', 2)).toBe(0);
+  });
+
   it('lists extras with the quantity left, and refuses more than an extra has', async () => {
     const c = church();
     const event = await registrableEvent(t.app, c.editor);
