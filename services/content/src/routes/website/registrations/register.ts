@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser } from '@church/auth';
-import { callInternal, HttpError, IdParams, membershipInternal, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
-import { hasPaymentDetails, chargeBalance } from '../../../domain/registrations/payments';
+import { badRequest, callInternal, HttpError, IdParams, membershipInternal, notFound, type ZodTypeProvider } from '@church/common';
+import { chargeBalance, hasPaymentDetails } from '../../../domain/registrations/payments';
 import { checkCoupon } from '../../../domain/registrations/pricing';
 import { register } from '../../../domain/registrations/register';
-import { ownOrStaff } from '../../../domain/registrations/lifecycle';
-import { registrationChange, registrationDetail } from '../../../domain/registrations/views';
-import { couponByCode, couponUses, deleteRegistration, findEvent } from '../../../repos/registrations';
+import { ownOrStaff, remove } from '../../../domain/registrations/lifecycle';
+import { registrationDetail } from '../../../domain/registrations/views';
+import { couponByCode, couponUses, findEvent } from '../../../repos/registrations';
 import { CouponValidateBody, CouponValidation, PayBody, RegisterBody, Registration } from '../../../schemas/registrations';
 
 const base = '/content/registrations';
@@ -26,12 +26,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const paid = await chargeBalance(app, req, saved.registration, req.body, saved.payer);
       return { ...registrationDetail(paid.registration, { members: saved.members }), ...(paid.action ? { payment: paid.action } : {}) };
     } catch (err) {
-      if (err instanceof HttpError && err.statusCode < 500) {
-        await app.deps.queue.transaction(app.db, async (tx) => {
-          await deleteRegistration(tx, saved.registration.churchId, saved.registration.id);
-          await reportChanges(app.deps, [registrationChange('destroyed', saved.registration, undefined)], { req, tx });
-        });
-      }
+      // Removed like a staff delete: under the event's lock, its place going to the wait list if anyone waits.
+      if (err instanceof HttpError && err.statusCode < 500) await remove(app, req, saved.registration);
       throw err;
     }
   });
@@ -39,7 +35,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // The registrant or staff pay the balance (after a wait list promotion, or a staff sign-up without payment).
   app.post(`${base}/:id/pay`, { config: { access: anyUser }, schema: { params: IdParams, body: PayBody, response: { 200: Registration } } }, async (req) => {
     const row = await ownOrStaff(app, req, req.params.id);
-    if (row.status === 'waitlisted' || row.status === 'cancelled') throw new HttpError(400, [{ msg: `A ${row.status} registration cannot be paid`, param: 'id', location: 'params' }]);
+    if (row.status === 'waitlisted' || row.status === 'cancelled') throw badRequest('id', `A ${row.status} registration cannot be paid`, 'params');
     let email: string | null = row.guestEmail;
     let name: string | null = row.guestFirstName ? `${row.guestFirstName} ${row.guestLastName ?? ''}`.trim() : null;
     if (row.personId) {
