@@ -45,14 +45,50 @@ describe('the website half of the spec', () => {
 });
 
 describe('the website half', () => {
-  it('has the 82 routes of the spec and the one the apps call beside them', () => {
+  it('has the 82 routes of the spec and the ones the apps call beside them', () => {
     const website = t.app.routeList.filter((r) => PREFIXES.some((p) => r.url === `/content/${p}` || r.url.startsWith(`/content/${p}/`)));
-    // 82 of the spec, GET /events/registerable, and the calendar side's 10 under /content/events: conflicts, request,
-    // requests/mine, pending, /:id/:action, /:id/rsvp (POST, DELETE), /:id/rsvps, rsvps/group/:groupId, ical.
-    expect(website).toHaveLength(93);
+    // 82 of the spec, GET /events/registerable, the public registration page's GET /events/public/:churchId/:eventId,
+    // and the calendar side's 10 under /content/events: conflicts, request, requests/mine, pending, /:id/:action,
+    // /:id/rsvp (POST, DELETE), /:id/rsvps, rsvps/group/:groupId, ical.
+    expect(website).toHaveLength(94);
     const routes = new Set(website.map((r) => `${r.method} ${r.url}`));
     // B1Admin:src/registrations/RegistrationsPage.tsx, B1App GroupsPage.tsx (a literal route beside /:id)
     expect(routes).toContain('GET /content/events/registerable');
+    expect(routes).toContain('GET /content/events/public/:churchId/:eventId');
+  });
+});
+
+describe('event registrations (not in the spec: the routes B1App and B1Admin call)', () => {
+  it('has 20 routes under /content/registrations with the access each needs, and messaging\'s internal route', () => {
+    const access = new Map(
+      t.app.routeList.filter((r) => r.url.startsWith('/content/registrations/')).map((r) => [`${r.method} ${r.url}`, typeof r.access === 'string' ? r.access : r.access.text]),
+    );
+    expect(Object.fromEntries(access)).toEqual({
+      // the public wizard (B1App runs it signed out)
+      'POST /content/registrations/register': 'public',
+      'POST /content/registrations/coupons/validate': 'public',
+      'GET /content/registrations/event/:eventId/count': 'public',
+      'GET /content/registrations/types/event/:eventId': 'public',
+      'GET /content/registrations/selections/event/:eventId': 'public',
+      // the registrant's own, or staff (checked per record: 401 otherwise)
+      'GET /content/registrations/:id': '—',
+      'GET /content/registrations/person/:personId': '—',
+      'PUT /content/registrations/:id': '—',
+      'POST /content/registrations/:id/cancel': '—',
+      'POST /content/registrations/:id/pay': '—',
+      // B1Admin's registrations screens (Content.Edit)
+      'GET /content/registrations/event/:eventId': 'Content.Edit',
+      'POST /content/registrations/:id/promote': 'Content.Edit',
+      'DELETE /content/registrations/:id': 'Content.Edit',
+      'GET /content/registrations/coupons/event/:eventId': 'Content.Edit',
+      'POST /content/registrations/types': 'Content.Edit',
+      'DELETE /content/registrations/types/:id': 'Content.Edit',
+      'POST /content/registrations/selections': 'Content.Edit',
+      'DELETE /content/registrations/selections/:id': 'Content.Edit',
+      'POST /content/registrations/coupons': 'Content.Edit',
+      'DELETE /content/registrations/coupons/:id': 'Content.Edit',
+    });
+    expect(t.app.routeList.find((r) => r.url === '/content/internal/events/registrations')?.access).toBe('internal');
   });
 });
 

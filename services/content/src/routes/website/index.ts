@@ -18,6 +18,7 @@ import eventBookings from './event-bookings';
 import eventRequests from './event-requests';
 import eventRsvps from './event-rsvps';
 import eventOccurrences from './event-occurrences';
+import { registrationRoutes } from './registrations';
 
 /** The website half's route files, one per spec table. */
 export const websiteRoutes: FastifyPluginAsync[] = [
@@ -40,4 +41,5 @@ export const websiteRoutes: FastifyPluginAsync[] = [
   eventRequests,
   eventRsvps,
   eventOccurrences,
+  ...registrationRoutes,
 ];

@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest, conflict, notFound, notifyPeople, reportChanges, unauthorized, type ChangeInput, type Tx } from '@church/common';
+import {
+  activeSelections,
+  activeTypes,
+  choicesOf,
+  countActive,
+  deleteRegistration,
+  findRegistration,
+  lockEvent,
+  membersOf,
+  updateRegistration,
+  waitlistOf,
+  type EventRow,
+  type RegistrationRow,
+} from '../../repos/registrations';
+import { toCents } from './pricing';
+import { checkPlaces, isStaff } from './register';
+import { registrationChange } from './views';
+
+/** The registration of the caller's church, refused (401) unless it is the caller's own or the caller is staff. */
+export async function ownOrStaff(app: FastifyInstance, req: FastifyRequest, id: string): Promise<RegistrationRow> {
+  const row = await findRegistration(app.db, req.auth.churchId, id);
+  if (!row) throw notFound('Registration');
+  if (!(row.personId && row.personId === req.auth.personId) && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit or own registration');
+  return row;
+}
+
+/** Moves a wait-listed registration to the places: pending while it has a balance, else confirmed. */
+async function promoteRow(app: FastifyInstance, tx: Tx, event: EventRow, row: RegistrationRow, changes: ChangeInput[]): Promise<RegistrationRow> {
+  const status = toCents(row.totalAmount) > toCents(row.amountPaid) ? 'pending' : 'confirmed';
+  const after = await updateRegistration(tx, row.churchId, row.id, { status, waitlistNotifiedDate: new Date() });
+  changes.push(registrationChange('updated', row, after));
+  if (row.personId) {
+    const message = status === 'pending' ? `A place opened for ${event.title}: complete your payment to keep it.` : `A place opened for ${event.title}: your registration is confirmed.`;
+    await app.deps.queue.enqueue(notifyPeople, { churchId: row.churchId, personIds: [row.personId], message, contentType: 'registration', contentId: row.id }, { tx });
+  }
+  return after;
+}
+
+const hasPlace = async (tx: Tx, event: EventRow) => event.capacity === null || (await countActive(tx, event.churchId, event.id)) < event.capacity;
+
+/** A wait-listed registration's attendee types and extras must still have room for it (409 otherwise). */
+async function checkRoomFor(tx: Tx, event: EventRow, row: RegistrationRow): Promise<void> {
+  const types = new Map((await activeTypes(tx, event.churchId, event.id)).map((t) => [t.id, t]));
+  const selections = new Map((await activeSelections(tx, event.churchId, event.id)).map((s) => [s.id, s]));
+  // Types or extras turned off since are not counted (they no longer limit anything).
+  const members = (await membersOf(tx, event.churchId, [row.id])).filter((m) => m.registrationTypeId && types.has(m.registrationTypeId));
+  const choices = (await choicesOf(tx, event.churchId, row.id)).filter((c) => selections.has(c.selectionId));
+  await checkPlaces(tx, event.churchId, event.id, members, choices, types, selections);
+}
+
+/** After a place is freed: the earliest wait-listed registration whose types and extras still fit takes it. */
+async function promoteNext(app: FastifyInstance, tx: Tx, event: EventRow, changes: ChangeInput[]): Promise<void> {
+  if (!(await hasPlace(tx, event))) return;
+  for (const next of await waitlistOf(tx, event.churchId, event.id)) {
+    const fits = await checkRoomFor(tx, event, next).then(
+      () => true,
+      () => false,
+    );
+    if (fits) return void (await promoteRow(app, tx, event, next, changes));
+  }
+}
+
+/**
+ * Runs `work` on the registration under its event's lock (every change of a registration's status takes it
+ * first, so places are counted one change at a time), reporting the changes it collects in the same transaction.
+ */
+function underEventLock<T>(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow, work: (tx: Tx, event: EventRow, current: RegistrationRow, changes: ChangeInput[]) => Promise<T>): Promise<T> {
+  return app.deps.queue.transaction(app.db, async (tx) => {
+    const event = await lockEvent(tx, row.churchId, row.eventId);
+    const current = await findRegistration(tx, row.churchId, row.id);
+    if (!event || !current) throw notFound('Registration');
+    const changes: ChangeInput[] = [];
+    const out = await work(tx, event, current, changes);
+    await reportChanges(app.deps, changes, { req, tx });
+    return out;
+  });
+}
+
+/** Cancels a registration (no refund: staff refund in giving) and gives its place to the wait list. */
+export function cancel(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow): Promise<RegistrationRow> {
+  return underEventLock(app, req, row, async (tx, event, current, changes) => {
+    if (current.status === 'cancelled') throw badRequest('id', 'Already cancelled', 'params');
+    const after = await updateRegistration(tx, current.churchId, current.id, { status: 'cancelled', cancelledDate: new Date() });
+    changes.push(registrationChange('updated', current, after));
+    if (current.status !== 'waitlisted') await promoteNext(app, tx, event, changes);
+    return after;
+  });
+}
+
+/** Deletes a registration with its members, choices and payment records, and gives its place to the wait list. */
+export function remove(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow): Promise<void> {
+  return underEventLock(app, req, row, async (tx, event, current, changes) => {
+    await deleteRegistration(tx, current.churchId, current.id);
+    changes.push(registrationChange('destroyed', current, undefined));
+    if (current.status === 'pending' || current.status === 'confirmed') await promoteNext(app, tx, event, changes);
+  });
+}
+
+/** Staff move this wait-listed registration to the places; 409 when the event is full. */
+export function promote(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow): Promise<RegistrationRow> {
+  return underEventLock(app, req, row, async (tx, event, current, changes) => {
+    if (current.status !== 'waitlisted') throw badRequest('id', 'Registration is not on the wait list', 'params');
+    if (!(await hasPlace(tx, event))) throw conflict('No spot available to promote');
+    await checkRoomFor(tx, event, current);
+    return promoteRow(app, tx, event, current, changes);
+  });
+}
