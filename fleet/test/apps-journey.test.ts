@@ -33,6 +33,7 @@ describe('the staff app’s first hour on the fleet (the apps’ own calls)', ()
   const membership = api('membership', 'MembershipApi');
   const attendance = api('attendance', 'AttendanceApi');
   const giving = api('giving', 'GivingApi');
+  const doing = api('doing', 'DoingApi');
 
   const mailTo = async (to: string) => {
     for (let i = 0; i < 100; i++) {
@@ -143,6 +144,21 @@ describe('the staff app’s first hour on the fleet (the apps’ own calls)', ()
     expect((await giving.post('/funddonations', [{ donationId: named.id, fundId: fund.id, amount: 40 }, { donationId: anonymous.id, fundId: fund.id, amount: 10 }])).status).toBe(200);
     const batches = (await giving.get('/donationbatches')).body;
     expect(batches.find((b: { id: string }) => b.id === batch.id)).toEqual(expect.objectContaining({ donationCount: 2, totalAmount: 50 }));
+  });
+
+  it('starts a workflow card for each new visitor, as a trigger set on the workflows screen says (membership’s change reaches doing)', async () => {
+    // serving/tasks/workflows: WorkflowEdit, WorkflowStepEdit, TriggerEditDialog; WorkflowBoardPage reads the board
+    const [workflow] = (await doing.post('/workflows', [{ id: '', name: 'Welcome visitors' }])).body;
+    const [step] = (await doing.post('/workflowSteps', [{ id: '', workflowId: workflow.id, name: 'Call them' }])).body;
+    const trigger = await doing.post('/workflowTriggers', [{ id: '', name: 'New people', triggerKind: 'event', eventType: 'person.created', workflowId: workflow.id, stepId: step.id, active: true }]);
+    expect(trigger.status).toBe(200);
+    const [visitor] = (await membership.post('/people', [{ id: '', name: { first: 'Vic', last: 'Visitor' }, membershipStatus: 'Visitor' }])).body;
+    let cards: Array<{ associatedWithId: string; stepId: string }> = [];
+    for (let i = 0; i < 100 && !cards.length; i++) {
+      cards = (await doing.get(`/tasks/board/${workflow.id}`)).body.cards;
+      if (!cards.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(cards).toEqual([expect.objectContaining({ associatedWithId: visitor.id, stepId: step.id })]);
   });
 
   it('shows errors the app can print: errors[0] is a sentence outside 400 validation', async () => {
