@@ -23,6 +23,7 @@ export * from './api-keys';
 export { OUTBOX_MIGRATIONS } from './outbox';
 export * from './webhooks';
 export * from './contracts';
+export * from './zones';
 export { webhookEvents, dataVersionSql } from './tables';
 export * from './service';
 export { RequestValidationError, exactShape } from './validation';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseConfig } from '@church/common';
-import { isTimeZone } from './domain/quiet-hours';
+import { isTimeZone } from '@church/common';
 
 const optional = z
   .string()

@@ -4,7 +4,7 @@ import { call, readOutbox } from '@church/common/testing';
 import { depsOf } from '../src/deps';
 import { deliveryLogs, notifications, reminderOccurrences } from '../src/db/schema';
 import { expandDefinition, refreshAll, scanDue, sendDue } from '../src/domain/reminder-schedule';
-import { zonedInstant } from '../src/domain/zoned-time';
+import { zonedInstant } from '@church/common';
 import { makeChurch, useMessaging } from './setup';
 
 const t = useMessaging();

@@ -1,15 +1,7 @@
+import { isTimeZone } from '@church/common';
+
 /** `HH:MM`, 24-hour. */
 export const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
-
-/** Whether a time zone name is one this runtime knows (an IANA name such as `America/Chicago`). */
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const minutesOf = (clock: string) => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 

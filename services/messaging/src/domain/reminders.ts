@@ -6,7 +6,7 @@ import { planPeople, planTypePlans, task as loadTask, type ReminderPlan, type Re
 import { churchTimeZone, contacts } from '../clients/membership';
 import type { DeliveryOptions } from '../jobs/contracts';
 import type { DefinitionRow, OccurrenceRow, PlannedOccurrence } from '../repos/reminders';
-import { endOfDay, localDay, zonedInstant } from './zoned-time';
+import { endOfDay, localDay, zonedInstant } from '@church/common';
 
 /** How far ahead reminders are planned (and the hourly refresh rolls the window on). */
 export const HORIZON_DAYS = 14;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id } from '@church/common';
-import { CLOCK, isTimeZone } from '../domain/quiet-hours';
+import { isTimeZone } from '@church/common';
+import { CLOCK } from '../domain/quiet-hours';
 import { ContentId, ContentType, Stamp, Text } from './common';
 
 export const Notification = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTimeZone } from '../domain/quiet-hours';
+import { isTimeZone } from '@church/common';
 import { MAX_OFFSET_MINUTES } from '../domain/reminders';
 import { Stamp, Text } from './common';
 

@@ -2,7 +2,8 @@ import { rrulestr } from 'rrule';
 import ical, { ICalCalendarMethod } from 'ical-generator';
 import { badRequest } from '@church/common';
 import type { EventWithExceptions } from '../../repos/website/events';
-import { isTimeZone, localStamp, vtimezone, zonedDate } from './zones';
+import { isTimeZone } from '@church/common';
+import { localStamp, vtimezone, zonedDate } from './zones';
 
 /**
  * A recurrence rule as stored: the RRULE's value without the `RRULE:` prefix, checked by the rrule library

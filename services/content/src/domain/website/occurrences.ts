@@ -1,5 +1,5 @@
 import { RRule } from 'rrule';
-import { offsetMinutes, wallClock } from './zones';
+import { offsetMinutes, wallClock } from '@church/common';
 
 /**
  * Occurrences of events, expanded in the church's time zone: a weekly 10:00 service stays at 10:00 local time

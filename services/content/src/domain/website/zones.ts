@@ -1,47 +1,9 @@
 /**
- * Time-zone arithmetic on the platform's own zone data (Intl): wall-clock parts of an instant in a zone, and
- * the VTIMEZONE a calendar feed carries so that calendar apps expand recurrences in the church's local time.
+ * What a calendar feed needs of a church's clock (`@church/common`'s zones): TZID date-times, the dates
+ * ical-generator writes in a zone, and the VTIMEZONE a feed carries so that calendar apps expand recurrences in the
+ * church's local time.
  */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    formatters.set(tz, f);
-  }
-  return f;
-}
-
-export function isTimeZone(tz: string): boolean {
-  try {
-    formatter(tz);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-export function wallClock(date: Date, tz: string): WallClock {
-  const parts = Object.fromEntries(formatter(tz).formatToParts(date).map((p) => [p.type, p.value]));
-  return { year: +parts.year!, month: +parts.month!, day: +parts.day!, hour: +parts.hour! % 24, minute: +parts.minute!, second: +parts.second! };
-}
-
-/** Minutes east of UTC in `tz` at `date`. */
-export function offsetMinutes(date: Date, tz: string): number {
-  const w = wallClock(date, tz);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return Math.round((asUtc - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
-}
+import { offsetMinutes, wallClock } from '@church/common';
 
 const pad = (n: number, size = 2) => String(n).padStart(size, '0');
 
