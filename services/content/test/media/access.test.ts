@@ -11,14 +11,17 @@ describe('the content app (route walk)', () => {
     expect(report.public).toBeGreaterThan(15);
   }, 120_000);
 
-  it('has the 85 routes of the media half', () => {
+  // 85 of the spec's tables, plus the names B1Admin calls for the channel imports (youtubeImport, vimeoImport)
+  it('has the 85 routes of the media half and the apps\' 2 import names', () => {
     const prefixes = ['sermons', 'playlists', 'streamingServices', 'preview', 'files', 'gallery', 'stock', 'bibles', 'songs', 'songDetails', 'songDetailLinks', 'arrangements', 'arrangementKeys', 'sheetMusicProvider', 'support'];
     const media = t.app.routeList.filter((r) => prefixes.some((p) => r.url === `/content/${p}` || r.url.startsWith(`/content/${p}/`)));
-    expect(media).toHaveLength(85);
+    expect(media).toHaveLength(87);
     const routes = new Set(t.app.routeList.map((r) => `${r.method} ${r.url}`));
     for (const route of [
       'GET /content/sermons/public/presenterSample',
       'GET /content/sermons/videoHostBImport/:channelId',
+      'GET /content/sermons/youtubeImport/:channelId',
+      'GET /content/sermons/vimeoImport/:channelId',
       'DELETE /content/playlists/:id',
       'GET /content/streamingServices/:id/hostChat',
       'GET /content/preview/data/:key',

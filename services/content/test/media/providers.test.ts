@@ -103,6 +103,9 @@ describe('videoHostA (YouTube, real client)', () => {
     expect(res.json().map((s: { videoData: string }) => s.videoData)).toEqual(['v1', 'v3']);
     expect(res.json()[0]).toMatchObject({ videoType: 'youtube', title: 'Video v1', duration: 3723 });
     expect(seen('/youtube/v3/playlistItems').map((r) => r.query.get('pageToken'))).toEqual([null, 'P2']);
+    // B1Admin YouTubeImport.tsx calls the same import by the host's own name
+    const named = await call(t.app, 'GET', '/content/sermons/youtubeImport/UCchan', { token: a.token() });
+    expect(named.json()).toEqual(res.json());
   });
 
   it('answers 502 naming the provider when it fails', async () => {
@@ -122,6 +125,8 @@ describe('videoHostB (Vimeo HTTP API)', () => {
     const a = makeChurch();
     const imported = (await call(t.app, 'GET', '/content/sermons/videoHostBImport/chan', { token: a.token() })).json();
     expect(imported.map((s: { videoData: string }) => s.videoData)).toEqual(['11', '12']);
+    expect((await call(t.app, 'GET', '/content/sermons/vimeoImport/chan', { token: a.token() })).json()).toEqual(imported);
+    expect((await call(t.app, 'GET', '/content/sermons/vimeoImport/chan')).statusCode).toBe(401);
     state.down = true;
     expect((await call(t.app, 'GET', '/content/sermons/lookup?videoType=vimeo&videoData=555')).statusCode).toBe(502);
   });
@@ -143,6 +148,10 @@ describe('the AI chat endpoint (openai client)', () => {
     const prompt = (seen('/v1/chat/completions').at(-1)!.json as { messages: Array<{ content: string }> }).messages[1]!.content;
     expect(prompt).not.toContain('<p>');
     expect(prompt).toContain('Title: Shepherd');
+    // a far end that fails is the one shared text, whatever happened there
+    const gone = await call(t.app, 'GET', `/content/sermons/outline?url=${encodeURIComponent(`${server.url}/no-such-article`)}`, { token: a.token() });
+    expect(gone.statusCode).toBe(502);
+    expect(gone.json().errors[0]).toBe('The address could not be read');
     state.down = true;
     expect((await call(t.app, 'GET', '/content/sermons/socialSuggestions?videoHostAVideoId=abc', { token: a.token() })).statusCode).toBe(502);
   });

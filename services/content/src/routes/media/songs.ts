@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { IdParams, crud, getRow, listRows, type ZodTypeProvider } from '@church/common';
 import { arrangementKeys, arrangements, songDetails, songs } from '../../db/media';
-import { deleteSong, findOrCreateDetail } from '../../repos/media/songs';
+import { deleteSong } from '../../repos/media/songs';
+import { findOrCreateDetail } from '../../repos/media/song-details';
 import { Song, SongSave } from './schemas';
 
 const ImportItem = z.object({
@@ -66,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           out.push({ presenterAppId: item.presenterAppId, songId: existing.songId, arrangementId: existing.id, songDetailId: existing.songDetailId ?? '', created: false });
           continue;
         }
-        const detail = await findOrCreateDetail(tx, item, by);
+        const detail = await findOrCreateDetail(tx, churchId, item, by);
         const [song] = await tx.insert(songs).values({ id: crypto.randomUUID(), churchId, name: item.title }).returning();
         const [arrangement] = await tx
           .insert(arrangements)
