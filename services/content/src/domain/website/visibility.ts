@@ -41,3 +41,17 @@ export function groupsMemo(app: FastifyInstance, churchId: string): (personId: s
   let pending: Promise<string[]> | undefined;
   return (personId) => (pending ??= personGroupIds(app, churchId, personId));
 }
+
+/** Whether the caller edits the church's website (and so reads every row, gated or not yet published). */
+export const editsContent = (auth: Claims): boolean => isServerAdmin(auth) || hasPermission(auth, 'Content.Edit', 'ContentApi');
+
+/**
+ * The rows (pages, links) the caller may see by their gates: signed-in reads must not show a guest the titles of
+ * staff-only or group pages. Membership is asked at most once for the caller's groups.
+ */
+export async function seenRows<T extends { visibility: string; groupIds: string[] }>(app: FastifyInstance, auth: Claims, rows: T[]): Promise<T[]> {
+  if (editsContent(auth)) return rows;
+  const groupsOf = groupsMemo(app, auth.churchId);
+  const seen = await Promise.all(rows.map((r) => satisfiesGate(app, auth.churchId, r, auth, groupsOf)));
+  return rows.filter((_, i) => seen[i]);
+}

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
-import { satisfiesGate } from '../../domain/website/visibility';
+import { satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, replacePageTree } from '../../domain/website/tree';
 import { ofSite } from '../../repos/website/sites';
 import { serialized } from '../../kept';
@@ -63,12 +63,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   // The pages of one site (B1Admin's page list and its helpers: `?siteId=` for an additional site).
-  app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) =>
-    (await listRows(app.db, pages, req.auth.churchId, { where: ofSite(pages.siteId, req.query.siteId), orderBy: asc(pages.url) })).map((p) => pageAnswer(p as PageRow)),
-  );
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) =>
-    pageAnswer((await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow),
-  );
+  // Open to any signed-in user (spec), but a gated page is listed only to those its gate lets in (and editors).
+  app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) => {
+    const rows = (await listRows(app.db, pages, req.auth.churchId, { where: ofSite(pages.siteId, req.query.siteId), orderBy: asc(pages.url) })) as PageRow[];
+    return (await seenRows(app, req.auth, rows)).map(pageAnswer);
+  });
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) => {
+    const [row] = await seenRows(app, req.auth, [(await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow]);
+    if (!row) throw notFound('Page');
+    return pageAnswer(row);
+  });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) => {
     const churchId = req.auth.churchId;
