@@ -222,6 +222,30 @@ describe('the sheet-music provider (OAuth 1.0a)', () => {
     expect((await call(t.app, 'GET', '/content/sheetMusicProvider/access?verifier=v&token=unknown', { token })).json().errors[0].param).toBe('secret');
   });
 
+  it('serves the same under /content/praiseCharts as B1Admin calls it (LinkedAccounts, SongDialog, Keys, SongSearchDialog, Arrangement, PraiseChartsProducts)', async () => {
+    const a = makeChurch();
+    const token = a.token();
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount', { token })).json()).toEqual({ hasAccount: false });
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount')).statusCode).toBe(401);
+    // without a linked account the arrangement is a 400 naming what is missing
+    expect((await call(t.app, 'GET', '/content/praiseCharts/arrangement/raw/pc-9?keys=D', { token })).json().errors[0].param).toBe('account');
+    const auth = (await call(t.app, 'GET', `/content/praiseCharts/authUrl?returnUrl=${encodeURIComponent('https://admin.example/pingback')}`)).json();
+    expect(auth).toMatchObject({ oauthToken: 'req-token', oauthTokenSecret: 'req-secret' });
+    const access = await call(t.app, 'GET', `/content/praiseCharts/access?verifier=v9&token=${auth.oauthToken}&secret=${auth.oauthTokenSecret}`, { token });
+    expect(access.json()).toEqual({ hasAccount: true });
+    expect(String(seen('/oauth/access_token').at(-1)!.headers.authorization)).toContain('oauth_verifier="v9"');
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount', { token })).json()).toEqual({ hasAccount: true });
+    expect((await call(t.app, 'GET', '/content/praiseCharts/search?q=grace', { token })).json()).toEqual({ results: [{ id: 'pc-9', title: 'match grace' }] });
+    expect((await call(t.app, 'GET', '/content/praiseCharts/raw/pc-9', { token })).json().title).toBe('Great Is Thy Faithfulness');
+    expect((await call(t.app, 'GET', '/content/praiseCharts/products/pc-9?keys=D', { token })).json()).toEqual({ products: ['library'] });
+    const arrangementPath = '/api/v1.0/library/arrangements/pc-9';
+    await call(t.app, 'GET', '/content/praiseCharts/arrangement/raw/pc-9?keys=D', { token });
+    expect(seen(arrangementPath).at(-1)!.query.get('keys')).toBe('D');
+    expect(String(seen(arrangementPath).at(-1)!.headers.authorization)).toContain('oauth_token="acc-token"');
+    // another user of the same church has not linked an account
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount', { token: a.tokenOf(crypto.randomUUID()) })).json()).toEqual({ hasAccount: false });
+  });
+
   it('creates a global song detail from a provider id once, with its metadata', async () => {
     const a = makeChurch();
     const first = await call(t.app, 'POST', '/content/songDetails/create', { token: a.token(), body: { sheetMusicId: 'pc-9' } });
