@@ -410,3 +410,8 @@ export const CuratedEventSave = z.object({
   eventIds: z.array(Id).max(500).optional(),
 });
 export const WithoutEventsQuery = z.object({ withoutEvents: z.string().max(10).optional() });
+
+/** `POST /sections/tree`: one section with its nested elements, for a page or a block (B1Admin's templates and AI). */
+export const SectionTreeBody = z.object({
+  section: jsonTextInput(TreeSectionFields.extend({ pageId: Id.nullish(), blockId: Id.nullish() })),
+});

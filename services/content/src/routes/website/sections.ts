@@ -6,9 +6,9 @@ import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
-import { blockTree, sectionOwner } from '../../domain/website/tree';
+import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
-import { Section, SectionSave, TreeAnswer } from './schemas';
+import { Section, SectionSave, SectionTreeBody, TreeAnswer } from './schemas';
 
 const base = '/content/sections';
 const edit = requires('Content.Edit');
@@ -76,6 +76,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (owner) await renumberSections(tx, churchId, owner);
     });
     return {};
+  });
+
+  // A section and its whole element tree in one call (B1Admin's section templates, layout switch and AI
+  // rewrite): placed by its `sort` (a fraction puts it between two), then the zone is renumbered.
+  app.post(`${base}/tree`, { config: { access: edit }, schema: { body: SectionTreeBody, response: { 200: TreeAnswer } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const { pageId, blockId, ...input } = req.body.section;
+    checkLimits([input]);
+    return app.db.transaction(async (tx) => {
+      const owner = await ownerOf(tx, churchId, { pageId, blockId });
+      const sort = input.sort ?? (await nextSectionSort(tx, churchId, owner, input.zone ?? 'main'));
+      if (input.targetBlockId && !(await findRow(tx, blocks, churchId, input.targetBlockId))) throw badRequest('section.targetBlockId', 'no such block');
+      // insertSections numbers from startSort + 1: the section lands exactly on `sort`
+      const [newId] = await insertSections(tx, churchId, owner, [{ ...input, sort }], sort - 1);
+      await renumberSections(tx, churchId, owner);
+      const [created] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
+      return treeWithJsonText(created);
+    });
   });
 
   // A copy right after the original (same page or block), or with `convertToBlock=true` a new reusable block
