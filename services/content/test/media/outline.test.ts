@@ -35,3 +35,13 @@ describe('GET /content/sermons/outline (the shared outbound rules)', () => {
     expect(asked).toBe(0);
   });
 });
+
+describe('a church’s own storage endpoint (POST /content/storage/providers)', () => {
+  it.each(['http://127.0.0.1:9000', 'http://169.254.169.254', 'http://localhost:9000', 'ftp://files.example'])('refuses %s without STORAGE_ALLOW_PRIVATE_ENDPOINTS', async (endpoint) => {
+    const a = makeChurch();
+    const settings = JSON.stringify({ endpoint, bucket: 'b', publicBase: 'https://cdn.example/b' });
+    const res = await call(t.app, 'POST', '/content/storage/providers', { token: a.token(['Content.Edit']), body: [{ provider: 's3', enabled: true, apiKey: 'k', apiSecret: 's', settings }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('[0].settings');
+  });
+});
