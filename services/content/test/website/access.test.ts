@@ -46,10 +46,12 @@ describe('the website half', () => {
   it('has the 82 routes of the spec and the one the apps call beside them', () => {
     const website = t.app.routeList.filter((r) => PREFIXES.some((p) => r.url === `/content/${p}` || r.url.startsWith(`/content/${p}/`)));
     // + POST /sections/tree (B1Admin ContentEditor.tsx: section templates, layout switch, AI rewrite)
-    expect(website).toHaveLength(84);
+    // + POST /pages/:id/publish, POST /pages/:id/discard, DELETE /pages/:id/published (its drafts)
+    expect(website).toHaveLength(87);
     const routes = new Set(website.map((r) => `${r.method} ${r.url}`));
     // B1Admin:src/registrations/RegistrationsPage.tsx, B1App GroupsPage.tsx (a literal route beside /:id)
     expect(routes).toContain('GET /content/events/registerable');
     expect(routes).toContain('POST /content/sections/tree');
+    expect(routes).toContain('POST /content/pages/:id/publish');
   });
 });

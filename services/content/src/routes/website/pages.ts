@@ -5,10 +5,11 @@ import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
 import { satisfiesGate, seenRows } from '../../domain/website/visibility';
-import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, replacePageTree } from '../../domain/website/tree';
+import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
+import { setPublished } from '../../repos/website/drafts';
 import { ofSite } from '../../repos/website/sites';
 import { serialized } from '../../kept';
-import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer } from './schemas';
+import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer, type TreeSectionInput } from './schemas';
 
 type PageRow = typeof pages.$inferSelect;
 
@@ -48,8 +49,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!gate) throw notFound('Page');
       if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
       return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
-        const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
-        return serialized(reply, await pageTree(app.db, page as typeof pages.$inferSelect, Boolean(url)));
+        const page = (await getRow(app.db, pages, churchId, gate.id, 'Page')) as PageRow;
+        // the public site (by url) serves a page's published version once it has one; the editor (by id) its tree
+        return serialized(reply, url && page.published ? page.published.tree : await pageTree(app.db, page, Boolean(url)));
       });
     },
   );
@@ -100,6 +102,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
     await deleteRow(app.db, pages, req.auth.churchId, req.params.id);
+    return {};
+  });
+
+  // Drafts (B1Admin ContentEditor.tsx): the editor works on the page's tree; the public site serves what was
+  // published, once a page has been published. Writes raise the data version, so the kept tree follows.
+  app.post(`${base}/:id/publish`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ publishedAt: z.date() }) } } }, async (req) => ({
+    publishedAt: await app.db.transaction((tx) => publishPage(tx, req.auth.churchId, req.params.id)),
+  }));
+  app.post(`${base}/:id/discard`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ success: z.boolean() }) } } }, async (req) => {
+    const page = (await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow;
+    if (!page.published) throw badRequest('id', 'the page has no published version', 'params');
+    const { snapshot } = page.published;
+    await app.db.transaction((tx) => restoreTree(tx, req.auth.churchId, { pageId: page.id }, snapshot as { sections: TreeSectionInput[] }));
+    return { success: true };
+  });
+  app.delete(`${base}/:id/published`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+    await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page');
+    await setPublished(app.db, req.auth.churchId, req.params.id, null, null);
     return {};
   });
 

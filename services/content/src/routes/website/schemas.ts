@@ -43,6 +43,8 @@ export const Page = z.object({
   visibility: z.string(),
   /** JSON text of the ids, as the page settings dialog reads and writes it; null when none */
   groupIds: z.string().nullable(),
+  /** when the public version was published (drafts); null: never, the working tree is live */
+  publishedAt: z.date().nullable().optional(),
 });
 export const PageSave = z.object({
   id: Id.optional(),
