@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, type DbOrTx, type Storage, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, type DbOrTx, type Storage, type ZodTypeProvider } from '@church/common';
 import { files } from '../../db/media';
 import { MAX_BYTES_PER_CONTENT, assertCanManage, assertQuota } from '../../domain/media/files';
 import { directUploads, safeName, signedUpload, type SignedUpload } from '../../domain/media/uploads';
@@ -140,7 +140,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { id: row!.id, key, ...upload };
   });
 
-  app.delete('/content/files/:id', { config: { access: anyUser }, schema: { params: IdParams } }, async (req) => {
+  app.delete('/content/files/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const file = await getRow(app.db, files, req.auth.churchId, req.params.id, 'File');
     await assertCanManage(app, req, file.contentType, file.contentId);
     await app.db.delete(files).where(and(eq(files.churchId, req.auth.churchId), eq(files.id, file.id)));

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { elements, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { checkLayout, syncChildren } from '../../domain/website/layout';
@@ -68,7 +68,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }) as never;
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
       const row = (await getRow(tx, elements, churchId, req.params.id, 'Element')) as ElementRow;

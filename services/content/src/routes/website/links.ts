@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { links } from '../../db/website';
 import { groupsMemo, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
@@ -74,7 +74,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
       const row = (await getRow(tx, links, churchId, req.params.id, 'Link')) as LinkRow;

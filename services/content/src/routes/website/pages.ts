@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
 import { satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
-import { ofSite } from '../../repos/website/sites';
+import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
 import { serialized } from '../../kept';
 import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer, type TreeSectionInput } from './schemas';
 
@@ -40,9 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         `page-gate\n${churchId}\n${key}`,
         version,
         async () => {
-          const where = url ? and(ofSite(pages.siteId, siteId), eq(pages.url, normalizeUrl(url))) : eq(pages.id, id!);
-          const [row] = await app.db.select({ id: pages.id, visibility: pages.visibility, groupIds: pages.groupIds }).from(pages).where(and(eq(pages.churchId, churchId), where)).limit(1);
-          return row ?? null;
+          return pageGate(app.db, churchId, url ? { url: normalizeUrl(url), siteId } : { id: id! });
         },
         () => 200,
       );
@@ -57,17 +54,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: PublicPage } } }, async (req) =>
-    app.db
-      .select({ url: pages.url, title: pages.title, metaDescription: pages.metaDescription })
-      .from(pages)
-      .where(and(eq(pages.churchId, req.params.churchId), ofSite(pages.siteId, req.query.siteId), eq(pages.visibility, 'everyone')))
-      .orderBy(asc(pages.url)),
+    publicPages(app.db, req.params.churchId, req.query.siteId),
   );
 
-  // The pages of one site (B1Admin's page list and its helpers: `?siteId=` for an additional site).
   // Open to any signed-in user (spec), but a gated page is listed only to those its gate lets in (and editors).
   app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) => {
-    const rows = (await listRows(app.db, pages, req.auth.churchId, { where: ofSite(pages.siteId, req.query.siteId), orderBy: asc(pages.url) })) as PageRow[];
+    const rows = await sitePages(app.db, req.auth.churchId, req.query.siteId);
     return (await seenRows(app, req.auth, rows)).map(pageAnswer);
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) => {
@@ -100,7 +92,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, pages, req.auth.churchId, req.params.id);
     return {};
   });

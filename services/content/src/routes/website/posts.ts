@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires, type Claims } from '@church/auth';
-import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
 import { keptDisplayNames } from '../../domain/website/membership';
 import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
@@ -97,7 +97,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return withAuthors(app, churchId, saved);
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, posts, req.auth.churchId, req.params.id);
     return {};
   });

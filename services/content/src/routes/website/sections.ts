@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
@@ -67,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }) as never;
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
       const row = (await getRow(tx, sections, churchId, req.params.id, 'Section')) as SectionRow;
