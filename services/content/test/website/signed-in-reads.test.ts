@@ -28,6 +28,13 @@ describe('signed-in reads of gated pages and links (GET /content/pages, /content
     expect(await titles(a.token(EDIT))).toEqual(['Members area', 'Open', 'Staff payroll']);
     expect((await call(t.app, 'GET', `/content/pages/${staffPage.id}`, { token: guest })).statusCode).toBe(404);
     expect((await call(t.app, 'GET', `/content/pages/${staffPage.id}`, { token: a.token(EDIT) })).json().title).toBe('Staff payroll');
+    // nor the content of its sections and elements by id
+    const [section] = (await call(t.app, 'POST', '/content/sections', { token: a.token(EDIT), body: [{ pageId: staffPage.id }] })).json();
+    const [element] = (await call(t.app, 'POST', '/content/elements', { token: a.token(EDIT), body: [{ sectionId: section.id, elementType: 'text', answers: { text: 'Salaries' } }] })).json();
+    expect((await call(t.app, 'GET', `/content/sections/${section.id}`, { token: guest })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/content/elements/${element.id}`, { token: guest })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/content/elements/${element.id}`, { token: a.token([], { membershipStatus: 'Staff' }) })).json().answers).toEqual({ text: 'Salaries' });
+    expect((await call(t.app, 'GET', `/content/sections/${section.id}`, { token: a.token(EDIT) })).statusCode).toBe(200);
 
     const links = (
       await call(t.app, 'POST', '/content/links', { token: a.token(EDIT), body: [{ text: 'Home', url: '/', visibility: 'everyone' }, { text: 'Payroll', url: '/staff', visibility: 'staff' }] })

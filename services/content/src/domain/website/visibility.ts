@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hasPermission, isMember, isServerAdmin, type Claims } from '@church/auth';
+import { notFound } from '@church/common';
+import { pageGate } from '../../repos/website/pages';
 import { personGroupIds } from './membership';
 
 /**
@@ -54,4 +56,11 @@ export async function seenRows<T extends { visibility: string; groupIds: string[
   const groupsOf = groupsMemo(app, auth.churchId);
   const seen = await Promise.all(rows.map((r) => satisfiesGate(app, auth.churchId, r, auth, groupsOf)));
   return rows.filter((_, i) => seen[i]);
+}
+
+/** 404 unless the caller may see the page a section or element belongs to (block content is not gated). */
+export async function assertPageSeen(app: FastifyInstance, auth: Claims, pageId: string | null | undefined): Promise<void> {
+  if (!pageId || editsContent(auth)) return;
+  const gate = await pageGate(app.db, auth.churchId, { id: pageId });
+  if (gate && !(await satisfiesGate(app, auth.churchId, gate, auth))) throw notFound('Page');
 }

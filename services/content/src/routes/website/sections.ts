@@ -7,6 +7,7 @@ import { Empty, badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFo
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
+import { assertPageSeen } from '../../domain/website/visibility';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
 import { Section, SectionSave, SectionTreeBody, TreeAnswer } from './schemas';
 
@@ -18,9 +19,12 @@ const ownerKey = (o: Owner) => (o.pageId ? `p:${o.pageId}` : `b:${o.blockId}`);
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) =>
-    withJsonText(await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section')) as never,
-  );
+  // Any signed-in user (spec), but a section of a gated page only for those the page's gate lets in.
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) => {
+    const row = await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section');
+    await assertPageSeen(app, req.auth, row.pageId);
+    return withJsonText(row) as never;
+  });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(SectionSave), response: { 200: z.array(Section) } } }, async (req) => {
     const churchId = req.auth.churchId;
