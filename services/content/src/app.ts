@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, siteRemoved, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
 import { contentSettings, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type ContentProviders } from './providers';
 import { cleanPageHistory, websiteJobs } from './jobs/website';
 import { mediaJobs, refreshStreamingServices } from './jobs/media';
+import { siteJobs } from './jobs/sites';
 
 export type ContentDeps = ModuleDeps<Config, ContentProviders>;
 
@@ -14,8 +15,8 @@ export const content = defineModule<Config, ContentProviders>({
   migrationsFolder: [path.join(__dirname, '..', 'drizzle', 'website'), path.join(__dirname, '..', 'drizzle', 'media')],
   routes,
   providers: buildProviders,
-  owns: [refreshStreamingServices, cleanPageHistory],
-  jobs: (deps) => [emailJob('content', () => deps.mailer), ...websiteJobs(deps), ...mediaJobs(deps)],
+  owns: [refreshStreamingServices, cleanPageHistory, siteRemoved],
+  jobs: (deps) => [emailJob('content', () => deps.mailer), ...websiteJobs(deps), ...mediaJobs(deps), ...siteJobs(deps)],
 });
 export const definition = content.definition;
 

@@ -37,4 +37,16 @@ export const mediaConfig = z.object({
   SHEET_MUSIC_CONSUMER_KEY: optional,
   SHEET_MUSIC_CONSUMER_SECRET: optional,
   SHEET_MUSIC_BASE_URL: optional,
+  /** `true` lets a church's own S3 endpoint be an address inside the network (development, tests) */
+  STORAGE_ALLOW_PRIVATE_ENDPOINTS: optional,
+  /** linking a church's drive (OAuth code exchange): each provider's client id and secret; token URL overridable */
+  BYOS_GOOGLEDRIVE_CLIENT_ID: optional,
+  BYOS_GOOGLEDRIVE_CLIENT_SECRET: optional,
+  BYOS_GOOGLEDRIVE_TOKEN_URL: optional,
+  BYOS_DROPBOX_CLIENT_ID: optional,
+  BYOS_DROPBOX_CLIENT_SECRET: optional,
+  BYOS_DROPBOX_TOKEN_URL: optional,
+  BYOS_ONEDRIVE_CLIENT_ID: optional,
+  BYOS_ONEDRIVE_CLIENT_SECRET: optional,
+  BYOS_ONEDRIVE_TOKEN_URL: optional,
 });

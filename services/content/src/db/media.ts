@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id, timestamps } from '@church/common';
 
@@ -84,9 +85,34 @@ export const files = pgTable(
     contentPath: text('content_path').notNull(),
     /** false for files sent straight to the bucket with a signed form (the service never sees their bytes) */
     uploaded: boolean('uploaded').notNull().default(true),
+    /** the church's own storage the object was written to (`storage_providers`); null: the platform's */
+    providerId: uuid('provider_id'),
     ...timestamps(),
   },
   (t) => [index('files_church_content_idx').on(t.churchId, t.contentType, t.contentId)],
+);
+
+/**
+ * A church's own storage (bring your own): an S3-compatible bucket (`s3`, key and secret encrypted with
+ * `deps.secrets`, endpoint, region, bucket and public base in `settings`) or an OAuth-linked drive (tokens
+ * encrypted). At most one is `enabled`: new files are written there.
+ */
+export const storageProviders = pgTable(
+  'storage_providers',
+  {
+    id: id(),
+    churchId: churchId(),
+    provider: text('provider').notNull(),
+    enabled: boolean('enabled').notNull().default(false),
+    apiKey: text('api_key'),
+    apiSecret: text('api_secret'),
+    settings: text('settings'),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    tokenExpiresAt: at('token_expires_at'),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex('storage_providers_church_provider_idx').on(t.churchId, t.provider)],
 );
 
 /** Gallery images of a church by folder (the object lives in storage under `key`). */
@@ -200,11 +226,16 @@ export const songs = pgTable(
   (t) => [index('songs_church_idx').on(t.churchId, t.name)],
 );
 
-/** Song details: global (shared by every church), from a sheet-music provider or entered by a user. */
+/**
+ * Song details: global rows (`churchId` null, shared by every church: the sheet-music provider's import, or a
+ * server admin's) and a church's own rows (its entries, and its edits of a global row), which only that church
+ * sees and changes.
+ */
 export const songDetails = pgTable(
   'song_details',
   {
     id: id(),
+    churchId: uuid('church_id'),
     sheetMusicId: text('sheet_music_id'),
     musicBrainzId: text('music_brainz_id'),
     title: text('title'),
@@ -223,14 +254,20 @@ export const songDetails = pgTable(
     updatedBy: text('updated_by'),
     ...timestamps(),
   },
-  (t) => [uniqueIndex('song_details_sheet_music_idx').on(t.sheetMusicId), index('song_details_title_idx').on(t.title)],
+  (t) => [
+    // one global row per provider song; a church's edited copy keeps the provider id
+    uniqueIndex('song_details_sheet_music_idx').on(t.sheetMusicId).where(sql`${t.churchId} is null`),
+    index('song_details_title_idx').on(t.title),
+    index('song_details_church_idx').on(t.churchId),
+  ],
 );
 
-/** Links of a song detail to outside services (global). */
+/** Links of a song detail to outside services: global (`churchId` null) or a church's own. */
 export const songDetailLinks = pgTable(
   'song_detail_links',
   {
     id: id(),
+    churchId: uuid('church_id'),
     songDetailId: uuid('song_detail_id').notNull(),
     service: text('service').notNull(),
     serviceKey: text('service_key'),

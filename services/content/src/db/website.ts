@@ -32,6 +32,12 @@ export const pages = pgTable(
     layout: text('layout'),
     visibility: text('visibility').notNull().default('everyone'),
     groupIds: jsonb('group_ids').$type<string[]>().notNull().default([]),
+    /**
+     * The published version (B1Admin's drafts): the public tree as it was published, served by url while set,
+     * and the snapshot `discard` restores. Null: the page has never been published, its working tree is live.
+     */
+    published: jsonb('published').$type<{ tree: unknown; snapshot: Record<string, unknown> }>(),
+    publishedAt: at('published_at'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('pages_church_site_url_idx').on(t.churchId, siteKey(t.siteId), t.url)],

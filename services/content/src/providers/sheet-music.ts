@@ -83,9 +83,11 @@ export function praiseChartsProvider(opts: { consumerKey?: string; consumerSecre
   };
   const tokenCall = async (path: string, token: SheetMusicUser | undefined, extra: Record<string, string>) => {
     const url = joinUrl(base, path);
+    // signed before the call: a missing consumer key is the 400 naming it, not a provider failure
+    const authorization = oauthHeader('POST', url, consumer(), token, extra);
     let res: Response;
     try {
-      res = await fetch(url, { method: 'POST', headers: { authorization: oauthHeader('POST', url, consumer(), token, extra) }, signal: AbortSignal.timeout(15_000) });
+      res = await fetch(url, { method: 'POST', headers: { authorization }, signal: AbortSignal.timeout(15_000) });
     } catch (err) {
       throw providerFailed(WHAT, err instanceof Error ? err.message : 'unreachable');
     }

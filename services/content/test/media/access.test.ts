@@ -11,14 +11,19 @@ describe('the content app (route walk)', () => {
     expect(report.public).toBeGreaterThan(15);
   }, 120_000);
 
-  it('has the 85 routes of the media half', () => {
-    const prefixes = ['sermons', 'playlists', 'streamingServices', 'preview', 'files', 'gallery', 'stock', 'bibles', 'songs', 'songDetails', 'songDetailLinks', 'arrangements', 'arrangementKeys', 'sheetMusicProvider', 'support'];
+  // 85 of the spec's tables, plus the names B1Admin calls for the channel imports (youtubeImport, vimeoImport)
+  // and the 9 sheet-music routes under the provider's own name (/content/praiseCharts, B1Admin and B1App),
+  // and the 5 routes of a church's own storage (/content/storage, B1Admin StorageSettingsEdit.tsx)
+  it('has the 85 routes of the media half and the apps\' 16 others', () => {
+    const prefixes = ['storage', 'praiseCharts', 'sermons', 'playlists', 'streamingServices', 'preview', 'files', 'gallery', 'stock', 'bibles', 'songs', 'songDetails', 'songDetailLinks', 'arrangements', 'arrangementKeys', 'sheetMusicProvider', 'support'];
     const media = t.app.routeList.filter((r) => prefixes.some((p) => r.url === `/content/${p}` || r.url.startsWith(`/content/${p}/`)));
-    expect(media).toHaveLength(85);
+    expect(media).toHaveLength(101);
     const routes = new Set(t.app.routeList.map((r) => `${r.method} ${r.url}`));
     for (const route of [
       'GET /content/sermons/public/presenterSample',
       'GET /content/sermons/videoHostBImport/:channelId',
+      'GET /content/sermons/youtubeImport/:channelId',
+      'GET /content/sermons/vimeoImport/:channelId',
       'DELETE /content/playlists/:id',
       'GET /content/streamingServices/:id/hostChat',
       'GET /content/preview/data/:key',
@@ -33,6 +38,11 @@ describe('the content app (route walk)', () => {
       'GET /content/arrangementKeys/presenter/:churchId/:id',
       'POST /content/support/createAudio',
       'GET /content/sheetMusicProvider/library',
+      'GET /content/praiseCharts/access',
+      'GET /content/praiseCharts/arrangement/raw/:id',
+      'GET /content/praiseCharts/download',
+      'POST /content/storage/exchange',
+      'DELETE /content/storage/providers/:id',
     ]) {
       expect(routes).toContain(route);
     }
@@ -51,7 +61,7 @@ describe('route coverage of the media half', () => {
   it('no route answers a server error, with or without a church token (route-coverage.mjs inputs)', async () => {
     const c = makeChurch();
     const token = c.token('all');
-    const media = t.app.routeList.filter((r) => /^\/content\/(sermons|playlists|streamingServices|preview|files|gallery|stock|bibles|songs|songDetails|songDetailLinks|arrangements|arrangementKeys|sheetMusicProvider|support)(\/|$)/i.test(r.url));
+    const media = t.app.routeList.filter((r) => /^\/content\/(sermons|playlists|streamingServices|preview|files|gallery|stock|bibles|songs|songDetails|songDetailLinks|arrangements|arrangementKeys|sheetMusicProvider|praiseCharts|storage|support)(\/|$)/i.test(r.url));
     const failures: string[] = [];
     for (const route of media) {
       const url = placeholders(route.url);

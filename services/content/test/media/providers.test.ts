@@ -103,6 +103,9 @@ describe('videoHostA (YouTube, real client)', () => {
     expect(res.json().map((s: { videoData: string }) => s.videoData)).toEqual(['v1', 'v3']);
     expect(res.json()[0]).toMatchObject({ videoType: 'youtube', title: 'Video v1', duration: 3723 });
     expect(seen('/youtube/v3/playlistItems').map((r) => r.query.get('pageToken'))).toEqual([null, 'P2']);
+    // B1Admin YouTubeImport.tsx calls the same import by the host's own name
+    const named = await call(t.app, 'GET', '/content/sermons/youtubeImport/UCchan', { token: a.token() });
+    expect(named.json()).toEqual(res.json());
   });
 
   it('answers 502 naming the provider when it fails', async () => {
@@ -122,6 +125,8 @@ describe('videoHostB (Vimeo HTTP API)', () => {
     const a = makeChurch();
     const imported = (await call(t.app, 'GET', '/content/sermons/videoHostBImport/chan', { token: a.token() })).json();
     expect(imported.map((s: { videoData: string }) => s.videoData)).toEqual(['11', '12']);
+    expect((await call(t.app, 'GET', '/content/sermons/vimeoImport/chan', { token: a.token() })).json()).toEqual(imported);
+    expect((await call(t.app, 'GET', '/content/sermons/vimeoImport/chan')).statusCode).toBe(401);
     state.down = true;
     expect((await call(t.app, 'GET', '/content/sermons/lookup?videoType=vimeo&videoData=555')).statusCode).toBe(502);
   });
@@ -143,6 +148,10 @@ describe('the AI chat endpoint (openai client)', () => {
     const prompt = (seen('/v1/chat/completions').at(-1)!.json as { messages: Array<{ content: string }> }).messages[1]!.content;
     expect(prompt).not.toContain('<p>');
     expect(prompt).toContain('Title: Shepherd');
+    // a far end that fails is the one shared text, whatever happened there
+    const gone = await call(t.app, 'GET', `/content/sermons/outline?url=${encodeURIComponent(`${server.url}/no-such-article`)}`, { token: a.token() });
+    expect(gone.statusCode).toBe(502);
+    expect(gone.json().errors[0]).toBe('The address could not be read');
     state.down = true;
     expect((await call(t.app, 'GET', '/content/sermons/socialSuggestions?videoHostAVideoId=abc', { token: a.token() })).statusCode).toBe(502);
   });
@@ -211,6 +220,30 @@ describe('the sheet-music provider (OAuth 1.0a)', () => {
     expect((await call(t.app, 'GET', '/content/sheetMusicProvider/search?q=grace', { token })).json()).toEqual({ results: [{ id: 'pc-9', title: 'match grace' }] });
     expect((await call(t.app, 'GET', '/content/sheetMusicProvider/raw/pc-9', { token })).json().title).toBe('Great Is Thy Faithfulness');
     expect((await call(t.app, 'GET', '/content/sheetMusicProvider/access?verifier=v&token=unknown', { token })).json().errors[0].param).toBe('secret');
+  });
+
+  it('serves the same under /content/praiseCharts as B1Admin calls it (LinkedAccounts, SongDialog, Keys, SongSearchDialog, Arrangement, PraiseChartsProducts)', async () => {
+    const a = makeChurch();
+    const token = a.token();
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount', { token })).json()).toEqual({ hasAccount: false });
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount')).statusCode).toBe(401);
+    // without a linked account the arrangement is a 400 naming what is missing
+    expect((await call(t.app, 'GET', '/content/praiseCharts/arrangement/raw/pc-9?keys=D', { token })).json().errors[0].param).toBe('account');
+    const auth = (await call(t.app, 'GET', `/content/praiseCharts/authUrl?returnUrl=${encodeURIComponent('https://admin.example/pingback')}`)).json();
+    expect(auth).toMatchObject({ oauthToken: 'req-token', oauthTokenSecret: 'req-secret' });
+    const access = await call(t.app, 'GET', `/content/praiseCharts/access?verifier=v9&token=${auth.oauthToken}&secret=${auth.oauthTokenSecret}`, { token });
+    expect(access.json()).toEqual({ hasAccount: true });
+    expect(String(seen('/oauth/access_token').at(-1)!.headers.authorization)).toContain('oauth_verifier="v9"');
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount', { token })).json()).toEqual({ hasAccount: true });
+    expect((await call(t.app, 'GET', '/content/praiseCharts/search?q=grace', { token })).json()).toEqual({ results: [{ id: 'pc-9', title: 'match grace' }] });
+    expect((await call(t.app, 'GET', '/content/praiseCharts/raw/pc-9', { token })).json().title).toBe('Great Is Thy Faithfulness');
+    expect((await call(t.app, 'GET', '/content/praiseCharts/products/pc-9?keys=D', { token })).json()).toEqual({ products: ['library'] });
+    const arrangementPath = '/api/v1.0/library/arrangements/pc-9';
+    await call(t.app, 'GET', '/content/praiseCharts/arrangement/raw/pc-9?keys=D', { token });
+    expect(seen(arrangementPath).at(-1)!.query.get('keys')).toBe('D');
+    expect(String(seen(arrangementPath).at(-1)!.headers.authorization)).toContain('oauth_token="acc-token"');
+    // another user of the same church has not linked an account
+    expect((await call(t.app, 'GET', '/content/praiseCharts/hasAccount', { token: a.tokenOf(crypto.randomUUID()) })).json()).toEqual({ hasAccount: false });
   });
 
   it('creates a global song detail from a provider id once, with its metadata', async () => {

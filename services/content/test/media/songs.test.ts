@@ -112,16 +112,16 @@ describe('presentation-app import', () => {
   });
 });
 
-describe('global song details and links', () => {
-  it('any signed-in user edits them, with who did it recorded; the church list shows the details it uses', async () => {
+describe('song details and links', () => {
+  it('a church edits its own details, with who did it recorded; another church neither sees nor changes them; the church list shows the details it uses', async () => {
     const a = makeChurch();
     const b = makeChurch();
     const [detail] = (await call(t.app, 'POST', '/content/songDetails', { token: a.token(), body: { title: 'Shared', bpm: 72 } })).json();
     expect(detail.createdBy).toContain(a.churchId);
-    const [updated] = (await call(t.app, 'POST', '/content/songDetails', { token: b.token(), body: { id: detail.id, title: 'Shared', artist: 'Someone' } })).json();
-    expect(updated).toMatchObject({ artist: 'Someone', bpm: 72 });
-    expect(updated.updatedBy).toContain(b.churchId);
-    expect((await call(t.app, 'GET', `/content/songDetails/${detail.id}`, { token: b.token() })).json().title).toBe('Shared');
+    expect((await call(t.app, 'POST', '/content/songDetails', { token: b.token(), body: { id: detail.id, title: 'Shared', artist: 'Someone' } })).statusCode).toBe(404);
+    const [updated] = (await call(t.app, 'POST', '/content/songDetails', { token: a.token(), body: { id: detail.id, title: 'Shared', artist: 'Someone' } })).json();
+    expect(updated).toMatchObject({ id: detail.id, artist: 'Someone', bpm: 72 });
+    expect((await call(t.app, 'GET', `/content/songDetails/${detail.id}`, { token: b.token() })).statusCode).toBe(404);
     expect((await call(t.app, 'POST', '/content/songDetails', { token: a.token(), body: { id: crypto.randomUUID(), title: 'x' } })).statusCode).toBe(404);
     expect((await call(t.app, 'POST', '/content/songDetails', { token: a.token(), body: { bpm: 'fast' } })).statusCode).toBe(400);
 
@@ -129,12 +129,14 @@ describe('global song details and links', () => {
     expect((await call(t.app, 'GET', '/content/songDetails', { token: a.token() })).json().map((d: { id: string }) => d.id)).toEqual([used.id]);
 
     const [link] = (await call(t.app, 'POST', '/content/songDetailLinks', { token: a.token(), body: { songDetailId: detail.id, service: 'spotify', serviceKey: 'sp1', url: 'https://open.spotify.com/track/sp1' } })).json();
-    expect((await call(t.app, 'GET', `/content/songDetailLinks/${link.id}`, { token: b.token() })).json().service).toBe('spotify');
-    expect((await call(t.app, 'GET', `/content/songDetailLinks/songDetail/${detail.id}`, { token: b.token() })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/content/songDetailLinks/${link.id}`, { token: a.token() })).json().service).toBe('spotify');
+    expect((await call(t.app, 'GET', `/content/songDetailLinks/songDetail/${detail.id}`, { token: a.token() })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/content/songDetailLinks/songDetail/${detail.id}`, { token: b.token() })).json()).toEqual([]);
     const badLink = await call(t.app, 'POST', '/content/songDetailLinks', { token: a.token(), body: { songDetailId: crypto.randomUUID(), service: 'x' } });
     expect(badLink.json().errors[0].param).toBe('songDetailId');
-    expect((await call(t.app, 'DELETE', `/content/songDetailLinks/${link.id}`, { token: b.token() })).statusCode).toBe(200);
     expect((await call(t.app, 'DELETE', `/content/songDetailLinks/${link.id}`, { token: b.token() })).statusCode).toBe(404);
+    expect((await call(t.app, 'DELETE', `/content/songDetailLinks/${link.id}`, { token: a.token() })).statusCode).toBe(200);
+    expect((await call(t.app, 'DELETE', `/content/songDetailLinks/${link.id}`, { token: a.token() })).statusCode).toBe(404);
   });
 
   it('create from a sheet-music id returns an existing detail, and names the setting when it would have to fetch', async () => {

@@ -151,10 +151,17 @@ describe('sermons', () => {
     expect((await call(t.app, 'GET', '/content/sermons/lookup')).statusCode).toBe(400);
     expect((await call(t.app, 'GET', '/content/sermons/videoHostBImport/chan', { token: a.token() })).json().errors[0].param).toBe('VIMEO_ACCESS_TOKEN');
     expect((await call(t.app, 'GET', '/content/sermons/outline?url=notaurl', { token: a.token() })).statusCode).toBe(400);
-    // The outline reads only public addresses: the service's own network is refused before the AI is asked.
-    const inside = await call(t.app, 'GET', `/content/sermons/outline?url=${encodeURIComponent('http://127.0.0.1:5432/')}`, { token: a.token() });
-    expect(inside.statusCode).toBe(400);
-    expect(inside.json().errors[0]).toMatchObject({ param: 'url', msg: 'must be a public address' });
+    // PraiseCharts without its consumer key: a 400 naming the setting
+    const praise = await call(t.app, 'GET', '/content/praiseCharts/search?q=grace', { token: a.token() });
+    expect(praise.statusCode).toBe(400);
+    expect(praise.json().errors[0].param).toBe('SHEET_MUSIC_CONSUMER_KEY');
+    const authUrl = await call(t.app, 'GET', '/content/praiseCharts/authUrl?returnUrl=https%3A%2F%2Fa.example%2F');
+    expect(authUrl.statusCode).toBe(400);
+    expect(authUrl.json().errors[0].param).toBe('SHEET_MUSIC_CONSUMER_KEY');
+    // Without an AI key nothing is fetched: the missing setting is named first.
+    const noKey = await call(t.app, 'GET', `/content/sermons/outline?url=${encodeURIComponent('https://example.org/')}`, { token: a.token() });
+    expect(noKey.statusCode).toBe(400);
+    expect(noKey.json().errors[0].param).toBe('OPENAI_API_KEY');
   });
 });
 

@@ -49,12 +49,16 @@ describe('the website half', () => {
     const website = t.app.routeList.filter((r) => PREFIXES.some((p) => r.url === `/content/${p}` || r.url.startsWith(`/content/${p}/`)));
     // 82 of the spec, GET /events/registerable, the public registration page's GET /events/public/:churchId/:eventId,
     // and the calendar side's 10 under /content/events: conflicts, request, requests/mine, pending, /:id/:action,
-    // /:id/rsvp (POST, DELETE), /:id/rsvps, rsvps/group/:groupId, ical.
-    expect(website).toHaveLength(94);
+    // /:id/rsvp (POST, DELETE), /:id/rsvps, rsvps/group/:groupId, ical;
+    // + POST /sections/tree (B1Admin ContentEditor.tsx: section templates, layout switch, AI rewrite)
+    // + POST /pages/:id/publish, POST /pages/:id/discard, DELETE /pages/:id/published (its drafts)
+    expect(website).toHaveLength(98);
     const routes = new Set(website.map((r) => `${r.method} ${r.url}`));
     // B1Admin:src/registrations/RegistrationsPage.tsx, B1App GroupsPage.tsx (a literal route beside /:id)
     expect(routes).toContain('GET /content/events/registerable');
     expect(routes).toContain('GET /content/events/public/:churchId/:eventId');
+    expect(routes).toContain('POST /content/sections/tree');
+    expect(routes).toContain('POST /content/pages/:id/publish');
   });
 });
 

@@ -23,10 +23,12 @@ describe('/content/links', () => {
     });
     expect(saved.map((l: { category: string; sort: number }) => `${l.category}:${l.sort}`)).toEqual(['footer:1', 'website:1', 'website:2', 'website:3', 'website:4', 'website:5']);
     await ok(t.app, 'POST', '/content/links', { token: c.editor, body: { category: 'website', text: 'First', sort: 0 } });
-    const site = await ok(t.app, 'GET', '/content/links?category=website', { token: c.anyone });
+    const site = await ok(t.app, 'GET', '/content/links?category=website', { token: c.editor });
     expect(site.map((l: { text: string }) => l.text)).toEqual(['First', 'Home', 'Members', 'Staff', 'Team', 'Signed in']);
     expect(site.map((l: { sort: number }) => l.sort)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(await ok(t.app, 'GET', '/content/links', { token: c.anyone })).toHaveLength(7);
+    expect(await ok(t.app, 'GET', '/content/links', { token: c.editor })).toHaveLength(7);
+    // a signed-in guest reads only the links open to them (gated ones are the editors' and their audience's)
+    expect(await ok(t.app, 'GET', '/content/links', { token: c.anyone })).toHaveLength(4);
     expect((await ok(t.app, 'GET', `/content/links/church/${c.churchId}?category=website`)).map((l: { text: string }) => l.text)).toEqual(['First', 'Home']);
     const filtered = (token: string) => ok(t.app, 'GET', `/content/links/church/${c.churchId}/filtered?category=website`, { token }).then((l) => l.map((x: { text: string }) => x.text));
     expect(await filtered(c.token([], { membershipStatus: 'Visitor' }))).toEqual(['First', 'Home', 'Signed in']);
@@ -36,7 +38,7 @@ describe('/content/links', () => {
     expect(await filtered(c.token([], { membershipStatus: 'Visitor' }))).toEqual(['First', 'Home', 'Team', 'Signed in']);
     expect(await ok(t.app, 'GET', `/content/links/church/${c.churchId}/filtered`, { token: church().editor })).toEqual([]);
     await ok(t.app, 'DELETE', `/content/links/${saved[1].id}`, { token: c.editor });
-    expect((await ok(t.app, 'GET', '/content/links?category=website', { token: c.anyone })).map((l: { sort: number }) => l.sort)).toEqual([1, 2, 3, 4, 5]);
+    expect((await ok(t.app, 'GET', '/content/links?category=website', { token: c.editor })).map((l: { sort: number }) => l.sort)).toEqual([1, 2, 3, 4, 5]);
     expect(await ok(t.app, 'GET', `/content/links/${saved[0].id}`, { token: c.anyone })).toMatchObject({ text: 'Contact' });
     expect((await call(t.app, 'GET', `/content/links/${saved[0].id}`, { token: church().anyone })).statusCode).toBe(404);
     const bad = await call(t.app, 'POST', '/content/links', { token: c.editor, body: [{ visibility: 'friends' }] });

@@ -128,6 +128,7 @@ describe('GET /content/pages/:churchId/tree', () => {
       layout: null,
       visibility: 'everyone',
       groupIds: null,
+      publishedAt: null,
       sections: [
         {
           zone: 'main',

@@ -149,6 +149,7 @@ describe('adding a website page, as B1Admin does it', () => {
       layout: null,
       visibility: 'everyone',
       groupIds: null,
+      publishedAt: null,
     });
     const [link] = await ok(t.app, 'POST', '/content/links', { token: c.editor, body: [{ text: 'About', url: page.url }] });
     expect(link).toMatchObject({ category: 'website', text: 'About', url: '/about-us', sort: 1, siteId: null });

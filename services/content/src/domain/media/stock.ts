@@ -35,9 +35,12 @@ export interface BundledImage {
   license: string;
 }
 
+// Looked up by the caller's folder name: a Map, so `__proto__` or `constructor` is just an unknown folder.
+const FOLDERS = new Map(Object.entries(PALETTES));
+
 /** The bundled images of a folder; an unknown folder has none. */
 export function bundledStock(folder: string): BundledImage[] {
-  return (PALETTES[folder.toLowerCase()] ?? []).map(([name, from, to]) => ({ folder: folder.toLowerCase(), image: `${name}.svg`, url: svg(from, to), license: 'CC0 1.0 (public domain)' }));
+  return (FOLDERS.get(folder.toLowerCase()) ?? []).map(([name, from, to]) => ({ folder: folder.toLowerCase(), image: `${name}.svg`, url: svg(from, to), license: 'CC0 1.0 (public domain)' }));
 }
 
 export const STOCK_FOLDERS = Object.keys(PALETTES);

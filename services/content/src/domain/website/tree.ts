@@ -15,6 +15,7 @@ import {
 } from '../../repos/website/tree';
 import type { TreeSectionInput } from '../../routes/website/schemas';
 import type { SiteId } from '../../repos/website/sites';
+import { setPublished } from '../../repos/website/drafts';
 import { treeWithJsonText } from './json-text';
 
 export const MAX_SECTIONS = 30;
@@ -67,7 +68,7 @@ export async function blockTree(db: DbOrTx, block: typeof blocks.$inferSelect) {
 }
 
 export function pageFields(page: PageRow) {
-  const { createdAt: _c, updatedAt: _u, ...fields } = page;
+  const { createdAt: _c, updatedAt: _u, published: _p, ...fields } = page;
   return fields;
 }
 
@@ -78,7 +79,7 @@ export function pageAnswer(page: PageRow) {
 }
 
 /** Creates a page with its whole tree in one transaction (import and the AI page). */
-export async function createPageWithTree(db: Db, churchId: string, input: Omit<PageRow, 'id' | 'churchId' | 'createdAt' | 'updatedAt'>, tree: TreeSectionInput[]) {
+export async function createPageWithTree(db: Db, churchId: string, input: Omit<PageRow, 'id' | 'churchId' | 'createdAt' | 'updatedAt' | 'published' | 'publishedAt'>, tree: TreeSectionInput[]) {
   checkLimits(tree);
   return db.transaction(async (tx) => {
     await checkUrlFree(tx, churchId, input.url, input.siteId);
@@ -111,7 +112,7 @@ export async function duplicatePage(db: Db, churchId: string, pageId: string) {
     const url = await copyUrl(tx, churchId, page.url, page.siteId);
     const [copy] = await tx
       .insert(pages)
-      .values({ ...pageFields(page), id: randomUUID(), churchId, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name })
+      .values({ ...pageFields(page), publishedAt: null, id: randomUUID(), churchId, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name })
       .returning();
     await insertSections(tx, churchId, { pageId: copy!.id }, tree);
     return pageTree(tx, copy!);
@@ -164,3 +165,13 @@ export function sectionOwner(section: Pick<typeof sections.$inferSelect, 'pageId
 }
 
 export const notFoundPage = () => notFound('Page');
+
+/** Publishes a page's working tree: the public tree as it is now, and a snapshot to discard back to. */
+export async function publishPage(tx: DbOrTx, churchId: string, pageId: string): Promise<Date> {
+  const page = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
+  const tree = await pageTree(tx, page, true);
+  const snapshot = await takeSnapshot(tx, churchId, { pageId });
+  const publishedAt = new Date();
+  await setPublished(tx, churchId, pageId, { tree, snapshot }, publishedAt);
+  return publishedAt;
+}

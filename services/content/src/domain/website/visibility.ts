@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hasPermission, isMember, isServerAdmin, type Claims } from '@church/auth';
+import { notFound } from '@church/common';
+import { pageGate } from '../../repos/website/pages';
 import { personGroupIds } from './membership';
 
 /**
@@ -40,4 +42,25 @@ export async function satisfiesGate(
 export function groupsMemo(app: FastifyInstance, churchId: string): (personId: string) => Promise<string[]> {
   let pending: Promise<string[]> | undefined;
   return (personId) => (pending ??= personGroupIds(app, churchId, personId));
+}
+
+/** Whether the caller edits the church's website (and so reads every row, gated or not yet published). */
+export const editsContent = (auth: Claims): boolean => isServerAdmin(auth) || hasPermission(auth, 'Content.Edit', 'ContentApi');
+
+/**
+ * The rows (pages, links) the caller may see by their gates: signed-in reads must not show a guest the titles of
+ * staff-only or group pages. Membership is asked at most once for the caller's groups.
+ */
+export async function seenRows<T extends { visibility: string; groupIds: string[] }>(app: FastifyInstance, auth: Claims, rows: T[]): Promise<T[]> {
+  if (editsContent(auth)) return rows;
+  const groupsOf = groupsMemo(app, auth.churchId);
+  const seen = await Promise.all(rows.map((r) => satisfiesGate(app, auth.churchId, r, auth, groupsOf)));
+  return rows.filter((_, i) => seen[i]);
+}
+
+/** 404 unless the caller may see the page a section or element belongs to (block content is not gated). */
+export async function assertPageSeen(app: FastifyInstance, auth: Claims, pageId: string | null | undefined): Promise<void> {
+  if (!pageId || editsContent(auth)) return;
+  const gate = await pageGate(app.db, auth.churchId, { id: pageId });
+  if (gate && !(await satisfiesGate(app, auth.churchId, gate, auth))) throw notFound('Page');
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
-import { arrangementKeys, arrangements, songDetails, songs } from '../../db/media';
+import { arrangementKeys, arrangements, songs } from '../../db/media';
 
 /** Deletes an arrangement with its keys, then its song when no arrangement of it remains. */
 export async function deleteArrangement(tx: DbOrTx, churchId: string, arrangement: { id: string; songId: string }): Promise<{ songDeleted: boolean }> {
@@ -19,19 +18,4 @@ export async function deleteSong(tx: DbOrTx, churchId: string, songId: string): 
   if (arr.length) await tx.delete(arrangementKeys).where(and(eq(arrangementKeys.churchId, churchId), inArray(arrangementKeys.arrangementId, arr.map((a) => a.id))));
   await tx.delete(arrangements).where(and(eq(arrangements.churchId, churchId), eq(arrangements.songId, songId)));
   await tx.delete(songs).where(and(eq(songs.churchId, churchId), eq(songs.id, songId)));
-}
-
-/** The global song detail with this title and artist, created when none exists. */
-export async function findOrCreateDetail(tx: DbOrTx, fields: { title: string; artist?: string | null; keySignature?: string | null; bpm?: number | null; seconds?: number | null }, by: string) {
-  const [existing] = await tx
-    .select()
-    .from(songDetails)
-    .where(and(eq(songDetails.title, fields.title), fields.artist ? eq(songDetails.artist, fields.artist) : undefined))
-    .limit(1);
-  if (existing) return existing;
-  const [row] = await tx
-    .insert(songDetails)
-    .values({ id: randomUUID(), title: fields.title, artist: fields.artist ?? null, keySignature: fields.keySignature ?? null, bpm: fields.bpm ?? null, seconds: fields.seconds ?? null, createdBy: by, updatedBy: by })
-    .returning();
-  return row!;
 }

@@ -3,8 +3,9 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdParams, HttpError, crud, getRow, itemParam, listRows, type Tx, type ZodTypeProvider } from '@church/common';
-import { arrangements, songDetails, songs } from '../../db/media';
+import { arrangements, songs } from '../../db/media';
 import { deleteArrangement } from '../../repos/media/songs';
+import { visibleDetail } from '../../repos/media/song-details';
 import { Arrangement, ArrangementSave } from './schemas';
 
 const edit = requires('Content.Edit');
@@ -15,7 +16,7 @@ async function checkRefs(rows: Array<Record<string, unknown>>, req: FastifyReque
     const [song] = await tx.select({ id: songs.id }).from(songs).where(and(eq(songs.churchId, req.auth.churchId), eq(songs.id, row.songId as string)));
     if (!song) throw new HttpError(400, [{ msg: 'no such song', param: itemParam(req, i, 'songId'), location: 'body' }]);
     if (row.songDetailId) {
-      const [detail] = await tx.select({ id: songDetails.id }).from(songDetails).where(eq(songDetails.id, row.songDetailId as string));
+      const detail = await visibleDetail(tx, req.auth.churchId, row.songDetailId as string);
       if (!detail) throw new HttpError(400, [{ msg: 'no such song detail', param: itemParam(req, i, 'songDetailId'), location: 'body' }]);
     }
   }

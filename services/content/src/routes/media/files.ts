@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, type DbOrTx, type Storage, type ZodTypeProvider } from '@church/common';
 import { files } from '../../db/media';
 import { MAX_BYTES_PER_CONTENT, assertCanManage, assertQuota } from '../../domain/media/files';
-import { directUploads, safeName, signedUpload } from '../../domain/media/uploads';
+import { directUploads, safeName, signedUpload, type SignedUpload } from '../../domain/media/uploads';
+import { storageFor, storageOfFile } from '../../domain/media/byos';
 
 const File = z.object({
   id: z.string(),
@@ -79,6 +80,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       }
     });
     for (const item of req.body) await assertCanManage(app, req, item.contentType, item.contentId);
+    // new files go to the church's own storage when it has one enabled
+    const { storage, providerId } = await storageFor(app, churchId);
     const stored: string[] = [];
     try {
       return await app.db.transaction(async (tx) => {
@@ -95,20 +98,23 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           const id = existing?.id ?? randomUUID();
           const key = `${churchId}/files/${item.contentType}/${item.contentId}/${id}/${safeName(item.fileName)}`;
           const fileType = item.fileType ?? type ?? 'application/octet-stream';
-          const contentPath = await app.deps.storage.put(key, body, fileType);
+          const contentPath = await storage.put(key, body, fileType);
           stored.push(key);
-          const values = { contentType: item.contentType, contentId: item.contentId, fileName: item.fileName, fileType, size: body.length, storageKey: key, contentPath, uploaded: true };
+          const values = { contentType: item.contentType, contentId: item.contentId, fileName: item.fileName, fileType, size: body.length, storageKey: key, contentPath, uploaded: true, providerId };
           const [row] = existing
             ? await tx.update(files).set({ ...values, updatedAt: new Date() }).where(eq(files.id, id)).returning()
             : await tx.insert(files).values({ ...values, id, churchId }).returning();
-          if (existing && existing.storageKey !== key) await app.deps.storage.remove(existing.storageKey).catch(() => undefined);
+          if (existing && (existing.storageKey !== key || existing.providerId !== providerId)) {
+            const was = await storageOfFile(app, churchId, existing.providerId);
+            await was.remove(existing.storageKey).catch(() => undefined);
+          }
           out.push(row!);
         }
         return out;
       });
     } catch (err) {
       // Nothing half-written: objects stored for a batch that failed are removed again.
-      await Promise.all(stored.map((k) => app.deps.storage.remove(k).catch(() => undefined)));
+      await Promise.all(stored.map((k) => storage.remove(k).catch(() => undefined)));
       throw err;
     }
   });
@@ -121,22 +127,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     await assertCanManage(app, req, contentType, contentId);
     await assertQuota(app.db, churchId, contentType, contentId, size, 'size');
-    if (!directUploads(app)) return {};
+    const own = await storageFor(app, churchId);
+    if (!own.providerId && !directUploads(app)) return {};
     const id = randomUUID();
     const key = `${churchId}/files/${contentType}/${contentId}/${id}/${safeName(fileName)}`;
-    const upload = await signedUpload(app, key, fileType, size, size);
+    // the church's own bucket: a signed PUT address of its storage (its key and content type fixed)
+    const upload = own.providerId ? await ownUpload(own.storage, key, fileType) : await signedUpload(app, key, fileType, size, size);
     const [row] = await app.db
       .insert(files)
-      .values({ id, churchId, contentType, contentId, fileName, fileType, size, storageKey: key, contentPath: upload.contentPath, uploaded: false })
+      .values({ id, churchId, contentType, contentId, fileName, fileType, size, storageKey: key, contentPath: upload.contentPath, uploaded: false, providerId: own.providerId })
       .returning();
     return { id: row!.id, key, ...upload };
   });
 
-  app.delete('/content/files/:id', { config: { access: anyUser }, schema: { params: IdParams } }, async (req) => {
+  app.delete('/content/files/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const file = await getRow(app.db, files, req.auth.churchId, req.params.id, 'File');
     await assertCanManage(app, req, file.contentType, file.contentId);
     await app.db.delete(files).where(and(eq(files.churchId, req.auth.churchId), eq(files.id, file.id)));
-    await app.deps.storage.remove(file.storageKey);
+    await (await storageOfFile(app, req.auth.churchId, file.providerId)).remove(file.storageKey);
     return {};
   });
 }
@@ -168,4 +176,10 @@ async function confirmDirectUpload(tx: DbOrTx, churchId: string, item: z.output<
     .where(eq(files.id, pending.id))
     .returning();
   return row!;
+}
+
+async function ownUpload(storage: Storage, key: string, contentType: string): Promise<SignedUpload> {
+  const expiresIn = 900;
+  const signed = await storage.presignUpload(key, contentType, expiresIn);
+  return { method: 'PUT', url: signed.uploadUrl, fields: {}, headers: { 'content-type': contentType }, contentPath: signed.url, expiresIn };
 }

@@ -14,6 +14,7 @@ import songs from './songs';
 import stock from './stock';
 import streamingServices from './streaming-services';
 import support from './support';
+import storage from './storage';
 
 /** The media half's route files, one per spec table. */
 export const mediaRoutes: FastifyPluginAsync[] = [
@@ -32,4 +33,5 @@ export const mediaRoutes: FastifyPluginAsync[] = [
   arrangementKeys,
   support,
   sheetMusicProvider,
+  storage,
 ];

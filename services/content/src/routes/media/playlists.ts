@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, IsoDate, deleteRow, listRows, type ZodTypeProvider, crud } from '@church/common';
+import { Empty, Id, IdParams, IsoDate, deleteRow, listRows, type ZodTypeProvider, crud } from '@church/common';
 import { playlists, sermons } from '../../db/media';
 import { storeInlineImage } from '../../domain/media/uploads';
 
@@ -46,7 +46,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Deleting a playlist keeps its sermons; they leave the playlist.
-  app.delete('/content/playlists/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete('/content/playlists/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.db.transaction(async (tx) => {
       await deleteRow(tx, playlists, req.auth.churchId, req.params.id);
       await tx.update(sermons).set({ playlistId: null }).where(and(eq(sermons.churchId, req.auth.churchId), eq(sermons.playlistId, req.params.id)));

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { convert } from 'html-to-text';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { HttpError, IdList, Id, IsoDate, badRequest, crud, getRow, listRows, notFound, providerFailed, type ZodTypeProvider } from '@church/common';
+import { IdList, Id, IsoDate, badRequest, crud, getRow, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
 import { playlists, sermons } from '../../db/media';
 import { mediaDeps } from '../../domain/media/deps';
-import { fetchPublicPage, hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
+import { hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
 import { storeInlineImage } from '../../domain/media/uploads';
 import { publishStep, serialized } from '../../kept';
+import { knownVideoIds, publicPlaylists, publicSermons, scheduledSermons, sermonOrder, sermonsByIds, type SermonRow } from '../../repos/media/sermons';
 
 export const Sermon = z.object({
   id: z.string(),
@@ -39,30 +39,28 @@ const SermonSave = z.object({
 });
 const VideoInfo = z.object({ title: z.string(), description: z.string(), thumbnail: z.string(), duration: z.number(), publishDate: z.string().nullable() });
 const ChurchParams = z.object({ churchId: Id });
+const TvItem = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  image: z.string(),
+  url: z.string(),
+  videoType: z.string(),
+  videoData: z.string(),
+  duration: z.number(),
+  publishDate: z.string().nullable(),
+});
+const TvPlaylist = z.object({ id: z.string(), title: z.string(), description: z.string(), image: z.string(), items: z.array(TvItem) });
+const TvFeed = z.object({ churchId: z.string(), playlists: z.array(TvPlaylist), items: z.array(TvItem) });
+const TvWrapper = z.object({ churchId: z.string(), sources: z.array(z.object({ key: z.string(), name: z.string(), url: z.string() })) });
+const PresenterSample = z.object({
+  name: z.string(),
+  image: z.string(),
+  items: z.array(z.object({ type: z.string(), label: z.string(), url: z.string().optional(), seconds: z.number() })),
+});
+const ImportedSermon = Sermon.omit({ id: true, playlistId: true, publishDate: true }).extend({ publishDate: z.string().nullable() });
 const edit = requires('StreamingServices.Edit');
 
-/** Sermons of the church that the public sees: those not in a private playlist, published by `at` (now). */
-async function publicSermons(app: FastifyInstance, churchId: string, at = new Date()) {
-  return app.db
-    .select({ s: sermons })
-    .from(sermons)
-    .leftJoin(playlists, and(eq(playlists.id, sermons.playlistId), eq(playlists.churchId, churchId)))
-    .where(and(eq(sermons.churchId, churchId), or(isNull(playlists.id), eq(playlists.isPublic, true)), or(isNull(sermons.publishDate), lte(sermons.publishDate, at))))
-    .orderBy(desc(sermons.publishDate))
-    .then((rows) => rows.map((r) => r.s));
-}
-
-/** Publish times (epoch ms, rounded up) of the church's sermons scheduled after `after`, earliest first. */
-async function scheduledSermons(app: FastifyInstance, churchId: string, after: Date): Promise<number[]> {
-  const rows = await app.db
-    .select({ at: sql<string>`ceil(extract(epoch from ${sermons.publishDate}) * 1000)::text` })
-    .from(sermons)
-    .where(and(eq(sermons.churchId, churchId), gt(sermons.publishDate, after)))
-    .orderBy(asc(sermons.publishDate));
-  return rows.map((r) => Number(r.at));
-}
-
-type SermonRow = typeof sermons.$inferSelect;
 const tvItem = (s: SermonRow) => ({
   id: s.id,
   title: s.title,
@@ -79,7 +77,7 @@ const tvItem = (s: SermonRow) => ({
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/content/sermons/public/presenterSample', { config: { access: anyUser } }, async () => ({
+  app.get('/content/sermons/public/presenterSample', { config: { access: anyUser }, schema: { response: { 200: PresenterSample } } }, async () => ({
     name: 'Sample playlist',
     image: '',
     items: [
@@ -91,7 +89,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     ],
   }));
 
-  app.get('/content/sermons/public/tvWrapper/:churchId', { config: { access: anyUser }, schema: { params: ChurchParams } }, async (req) => {
+  app.get('/content/sermons/public/tvWrapper/:churchId', { config: { access: anyUser }, schema: { params: ChurchParams, response: { 200: TvWrapper } } }, async (req) => {
     const { churchId } = req.params;
     return {
       churchId,
@@ -103,18 +101,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/content/sermons/public/tvFeed/:churchId/:sermonId', { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, sermonId: Id }) } }, async (req) => {
+  app.get('/content/sermons/public/tvFeed/:churchId/:sermonId', { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, sermonId: Id }), response: { 200: TvPlaylist } } }, async (req) => {
     const { churchId, sermonId } = req.params;
-    const [s] = (await publicSermons(app, churchId)).filter((x) => x.id === sermonId);
+    const [s] = (await publicSermons(app.db, churchId)).filter((x) => x.id === sermonId);
     if (!s) throw notFound('Sermon');
     return { id: s.id, title: s.title, description: s.description ?? '', image: s.thumbnail ?? '', items: [tvItem(s)] };
   });
 
-  app.get('/content/sermons/public/tvFeed/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams } }, async (req) => {
+  app.get('/content/sermons/public/tvFeed/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: TvFeed } } }, async (req) => {
     const { churchId } = req.params;
     const [all, lists] = await Promise.all([
-      publicSermons(app, churchId),
-      listRows(app.db, playlists, churchId, { where: eq(playlists.isPublic, true), orderBy: desc(playlists.publishDate) }),
+      publicSermons(app.db, churchId),
+      publicPlaylists(app.db, churchId),
     ]);
     return {
       churchId,
@@ -135,14 +133,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get('/content/sermons/public/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(Sermon) } } }, async (req, reply) => {
     const { churchId } = req.params;
     const version = await app.deps.snapshots.version(churchId);
-    const { now, step } = await publishStep(app, 'sermons', churchId, version, (after) => scheduledSermons(app, churchId, after));
-    return app.deps.snapshots.sendAt(req, reply, churchId, String(step), version, async () => serialized(reply, await publicSermons(app, churchId, now)));
+    const { now, step } = await publishStep(app, 'sermons', churchId, version, (after) => scheduledSermons(app.db, churchId, after));
+    return app.deps.snapshots.sendAt(req, reply, churchId, String(step), version, async () => serialized(reply, await publicSermons(app.db, churchId, now)));
   });
 
   app.get('/content/sermons/timeline', { config: { access: anyUser }, schema: { querystring: z.object({ sermonIds: IdList.optional() }), response: { 200: z.array(Sermon) } } }, async (req) => {
     const ids = req.query.sermonIds ?? [];
     if (!ids.length) return [];
-    return listRows(app.db, sermons, req.auth.churchId, { where: inArray(sermons.id, ids), orderBy: desc(sermons.publishDate) }) as never;
+    return sermonsByIds(app.db, req.auth.churchId, ids);
   });
 
   app.get(
@@ -161,7 +159,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     '/content/sermons/socialSuggestions',
-    { config: { access: anyUser }, schema: { querystring: z.object({ videoHostAVideoId: z.string().trim().min(1, 'is required').max(100) }) } },
+    { config: { access: anyUser }, schema: { querystring: z.object({ videoHostAVideoId: z.string().trim().min(1, 'is required').max(100) }), response: { 200: z.object({ suggestions: z.array(z.string()) }) } } },
     async (req) => {
       const { providers } = mediaDeps(app);
       const transcript = await providers.videoHostA.transcript(req.query.videoHostAVideoId);
@@ -178,17 +176,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     '/content/sermons/outline',
     {
       config: { access: anyUser },
-      schema: { querystring: z.object({ url: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }), title: z.string().max(500).optional(), author: z.string().max(200).optional() }) },
+      schema: { querystring: z.object({ url: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }), title: z.string().max(500).optional(), author: z.string().max(200).optional() }), response: { 200: z.object({ outline: z.string() }) } },
     },
     async (req) => {
-      const { providers } = mediaDeps(app);
-      let html: string;
-      try {
-        html = await fetchPublicPage(req.query.url, mediaDeps(app).config.OUTLINE_ALLOW_PRIVATE_URLS === 'true');
-      } catch (err) {
-        if (err instanceof HttpError) throw err;
-        throw providerFailed('Reading the address', err instanceof Error ? err.message : undefined);
-      }
+      const { providers, config } = mediaDeps(app);
+      // Nothing is fetched for a request that cannot be answered anyway (no AI key).
+      providers.ai.ready();
+      // The caller's address goes through the shared SSRF rules: a refused address is a 400 naming `url`, any
+      // failure at the far end the one 502 text (no oracle of what answered inside).
+      const allowAddress = config.OUTLINE_ALLOW_PRIVATE_URLS === 'true' ? () => true : undefined;
+      const { body: html } = await readOutbound(req.query.url, { param: 'url', location: 'query', allowAddress });
       const text = convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }, { selector: 'img', format: 'skip' }] }).slice(0, 30_000);
       const outline = await providers.ai.complete(
         'You turn sermon and lesson text into a clear outline for a small-group leader: a title, 3 to 6 main points with scripture references, and 3 discussion questions. Answer in Markdown.',
@@ -198,17 +195,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
+  // The spec's neutral names and the names B1Admin's YouTubeImport.tsx and VimeoImport.tsx call: one handler each.
   for (const [path, hostKey, videoType] of [
     ['/content/sermons/videoHostAImport/:channelId', 'videoHostA', 'youtube'],
+    ['/content/sermons/youtubeImport/:channelId', 'videoHostA', 'youtube'],
     ['/content/sermons/videoHostBImport/:channelId', 'videoHostB', 'vimeo'],
+    ['/content/sermons/vimeoImport/:channelId', 'videoHostB', 'vimeo'],
   ] as const) {
-    app.get(path, { config: { access: anyUser }, schema: { params: z.object({ channelId: z.string().trim().min(1).max(200) }) } }, async (req) => {
+    const schema = { params: z.object({ channelId: z.string().trim().min(1).max(200) }), response: { 200: z.array(ImportedSermon) } };
+    app.get(path, { config: { access: anyUser }, schema }, async (req) => {
       const videos = await mediaDeps(app).providers[hostKey].channelVideos(req.params.channelId);
-      const existing = await app.db
-        .select({ videoData: sermons.videoData })
-        .from(sermons)
-        .where(and(eq(sermons.churchId, req.auth.churchId), sql`lower(${sermons.videoType}) in (${videoType}, ${hostKey.toLowerCase()})`));
-      const known = new Set(existing.map((e) => e.videoData));
+      const known = await knownVideoIds(app.db, req.auth.churchId, [videoType, hostKey]);
       const seen = new Set<string>();
       return videos
         .filter((v) => v.videoId && !known.has(v.videoId) && !seen.has(v.videoId) && seen.add(v.videoId))
@@ -234,7 +231,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     save: SermonSave,
     view: anyUser,
     edit,
-    orderBy: [desc(sermons.publishDate), sermons.title],
+    orderBy: sermonOrder,
     toRow: async (input, req) => {
       if (input.playlistId) await getRow(app.db, playlists, req.auth.churchId, input.playlistId, 'Playlist').catch(() => {
         throw badRequest('playlistId', 'no such playlist');

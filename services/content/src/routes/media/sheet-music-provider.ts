@@ -1,24 +1,31 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { badRequest, type ZodTypeProvider } from '@church/common';
-import { sheetMusicRequests, sheetMusicTokens } from '../../db/media';
 import { mediaDeps } from '../../domain/media/deps';
 import type { SheetMusicUser } from '../../providers/sheet-music';
+import { dropRequest, keepRequest, pendingRequest, storedToken, storeToken } from '../../repos/media/sheet-music';
 
 const Ref = z.string().trim().min(1, 'is required').max(200);
 const Keys = z.string().trim().max(200).optional();
+/** The provider's own JSON, passed on as it answers (the apps read its fields). */
+const ProviderJson = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+/** What the provider answered, checked against `ProviderJson` by the response schema. */
+const asJson = (value: unknown) => (value ?? {}) as z.output<typeof ProviderJson>;
+const HasAccount = z.object({ hasAccount: z.boolean() });
+const AuthUrl = z.object({ authUrl: z.string(), oauthToken: z.string(), oauthTokenSecret: z.string() });
 
-/** `/content/sheetMusicProvider`: the catalog, and the user's library through their linked account (OAuth 1.0a). */
+/**
+ * `/content/sheetMusicProvider` (the spec's name) and `/content/praiseCharts` (the name B1Admin and B1App call,
+ * the provider's own): the catalog, and the user's library through their linked account (OAuth 1.0a).
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const provider = () => mediaDeps(app).providers.sheetMusic;
 
   /** The caller's linked account, decrypted; undefined when they have none. */
   const userToken = async (req: FastifyRequest): Promise<SheetMusicUser | undefined> => {
-    const [row] = await app.db.select().from(sheetMusicTokens).where(and(eq(sheetMusicTokens.churchId, req.auth.churchId), eq(sheetMusicTokens.userId, req.auth.id)));
+    const row = await storedToken(app.db, req.auth.churchId, req.auth.id);
     if (!row) return undefined;
     return { token: app.deps.secrets.decrypt(row.token), secret: app.deps.secrets.decrypt(row.secret) };
   };
@@ -28,59 +35,58 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return token;
   };
 
-  app.get('/content/sheetMusicProvider/raw/:id', { config: { access: anyUser }, schema: { params: z.object({ id: Ref }) } }, async (req) => (await provider().raw(req.params.id)) ?? {});
+  for (const base of ['/content/sheetMusicProvider', '/content/praiseCharts']) {
+    app.get(`${base}/raw/:id`, { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), response: { 200: ProviderJson } } }, async (req) => asJson(await provider().raw(req.params.id)));
 
-  app.get('/content/sheetMusicProvider/hasAccount', { config: { access: anyUser } }, async (req) => ({ hasAccount: Boolean(await userToken(req)) }));
+    app.get(`${base}/hasAccount`, { config: { access: anyUser }, schema: { response: { 200: HasAccount } } }, async (req) => ({ hasAccount: Boolean(await userToken(req)) }));
 
-  app.get('/content/sheetMusicProvider/search', { config: { access: anyUser }, schema: { querystring: z.object({ q: Ref }) } }, async (req) => provider().search(req.query.q));
+    app.get(`${base}/search`, { config: { access: anyUser }, schema: { querystring: z.object({ q: Ref }), response: { 200: ProviderJson } } }, async (req) => asJson(await provider().search(req.query.q)));
 
-  app.get('/content/sheetMusicProvider/products/:id', { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), querystring: z.object({ keys: Keys }) } }, async (req) =>
-    provider().products(req.params.id, req.query.keys, await userToken(req)),
-  );
+    app.get(
+      `${base}/arrangement/raw/:id`,
+      { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), querystring: z.object({ keys: Keys }), response: { 200: ProviderJson } } },
+      async (req) => asJson(await provider().arrangementRaw(req.params.id, req.query.keys, await requireToken(req))),
+    );
 
-  app.get('/content/sheetMusicProvider/arrangement/raw/:id', { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), querystring: z.object({ keys: Keys }) } }, async (req) =>
-    (await provider().arrangementRaw(req.params.id, req.query.keys, await requireToken(req))) ?? {},
-  );
+    app.get(
+      `${base}/authUrl`,
+      { config: { access: 'public' }, schema: { querystring: z.object({ returnUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(2000) }), response: { 200: AuthUrl } } },
+      async (req) => {
+        const t = await provider().requestToken(req.query.returnUrl);
+        // The request token's secret is kept (encrypted) for an hour, so `access` also works without `secret`.
+        await keepRequest(app.db, t.token, app.deps.secrets.encrypt(t.secret));
+        return { authUrl: t.authUrl, oauthToken: t.token, oauthTokenSecret: t.secret };
+      },
+    );
 
-  app.get(
-    '/content/sheetMusicProvider/download',
-    { config: { access: anyUser }, schema: { querystring: z.object({ skus: Ref, keys: Keys, file_name: z.string().trim().max(200).optional() }) } },
-    async (req) => ({ redirectUrl: await provider().download(req.query.skus, req.query.keys, req.query.file_name, await requireToken(req)) }),
-  );
+    app.get(
+      `${base}/access`,
+      { config: { access: anyUser }, schema: { querystring: z.object({ verifier: Ref, token: Ref, secret: z.string().trim().max(500).optional() }), response: { 200: HasAccount } } },
+      async (req) => {
+        const { verifier, token } = req.query;
+        let secret = req.query.secret;
+        if (!secret) {
+          const pending = await pendingRequest(app.db, token);
+          if (!pending) throw badRequest('secret', 'is required (no pending authorization for this token)', 'query');
+          secret = app.deps.secrets.decrypt(pending.secret);
+        }
+        const access = await provider().accessToken(token, secret, verifier);
+        await storeToken(app.db, req.auth.churchId, req.auth.id, { token: app.deps.secrets.encrypt(access.token), secret: app.deps.secrets.encrypt(access.secret) });
+        await dropRequest(app.db, token);
+        return { hasAccount: true };
+      },
+    );
 
-  app.get(
-    '/content/sheetMusicProvider/authUrl',
-    { config: { access: 'public' }, schema: { querystring: z.object({ returnUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(2000) }) } },
-    async (req) => {
-      const t = await provider().requestToken(req.query.returnUrl);
-      // The request token's secret is kept (encrypted) for an hour, so `access` also works without `secret`.
-      await app.db.delete(sheetMusicRequests).where(lt(sheetMusicRequests.createdAt, new Date(Date.now() - 3600_000)));
-      await app.db.insert(sheetMusicRequests).values({ id: randomUUID(), token: t.token, secret: app.deps.secrets.encrypt(t.secret) }).onConflictDoNothing();
-      return { authUrl: t.authUrl, oauthToken: t.token, oauthTokenSecret: t.secret };
-    },
-  );
+    app.get(`${base}/products/:id`, { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), querystring: z.object({ keys: Keys }), response: { 200: ProviderJson } } }, async (req) =>
+      asJson(await provider().products(req.params.id, req.query.keys, await userToken(req))),
+    );
 
-  app.get(
-    '/content/sheetMusicProvider/access',
-    { config: { access: anyUser }, schema: { querystring: z.object({ verifier: Ref, token: Ref, secret: z.string().trim().max(500).optional() }) } },
-    async (req) => {
-      const { verifier, token } = req.query;
-      let secret = req.query.secret;
-      if (!secret) {
-        const [pending] = await app.db.select().from(sheetMusicRequests).where(eq(sheetMusicRequests.token, token));
-        if (!pending) throw badRequest('secret', 'is required (no pending authorization for this token)', 'query');
-        secret = app.deps.secrets.decrypt(pending.secret);
-      }
-      const access = await provider().accessToken(token, secret, verifier);
-      const values = { token: app.deps.secrets.encrypt(access.token), secret: app.deps.secrets.encrypt(access.secret) };
-      await app.db
-        .insert(sheetMusicTokens)
-        .values({ id: randomUUID(), churchId: req.auth.churchId, userId: req.auth.id, ...values })
-        .onConflictDoUpdate({ target: [sheetMusicTokens.churchId, sheetMusicTokens.userId], set: { ...values, updatedAt: new Date() } });
-      await app.db.delete(sheetMusicRequests).where(eq(sheetMusicRequests.token, token));
-      return { hasAccount: true };
-    },
-  );
+    app.get(
+      `${base}/download`,
+      { config: { access: anyUser }, schema: { querystring: z.object({ skus: Ref, keys: Keys, file_name: z.string().trim().max(200).optional() }), response: { 200: z.object({ redirectUrl: z.string() }) } } },
+      async (req) => ({ redirectUrl: await provider().download(req.query.skus, req.query.keys, req.query.file_name, await requireToken(req)) }),
+    );
 
-  app.get('/content/sheetMusicProvider/library', { config: { access: anyUser } }, async (req) => provider().library(await requireToken(req)));
+    app.get(`${base}/library`, { config: { access: anyUser }, schema: { response: { 200: ProviderJson } } }, async (req) => asJson(await provider().library(await requireToken(req))));
+  }
 }

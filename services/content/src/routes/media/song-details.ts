@@ -1,63 +1,61 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { anyUser } from '@church/auth';
+import { anyUser, isServerAdmin } from '@church/auth';
 import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
-import { arrangements, songDetails } from '../../db/media';
 import { mediaDeps } from '../../domain/media/deps';
+import { detailsInUse, forkDetail, globalDetailOf, insertDetail, updateDetail, visibleDetail } from '../../repos/media/song-details';
 import { SongDetail, SongDetailSave } from './schemas';
 
-/** `/content/songDetails`: global song details (shared by every church; any signed-in user may edit). */
+const base = '/content/songDetails';
+
+/**
+ * `/content/songDetails`: song details, global (the sheet-music provider's, changed only by its import or a
+ * server admin) or a church's own (its entries and its edits of global rows, which no other church sees).
+ */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/content/songDetails/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: SongDetail } } }, async (req) => {
-    const [row] = await app.db.select().from(songDetails).where(eq(songDetails.id, req.params.id));
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: SongDetail } } }, async (req) => {
+    const row = await visibleDetail(app.db, req.auth.churchId, req.params.id);
     if (!row) throw notFound('Song detail');
     return row;
   });
 
-  app.get('/content/songDetails', { config: { access: anyUser }, schema: { response: { 200: z.array(SongDetail) } } }, async (req) => {
-    const used = app.db.select({ id: arrangements.songDetailId }).from(arrangements).where(eq(arrangements.churchId, req.auth.churchId));
-    return app.db.select().from(songDetails).where(inArray(songDetails.id, used)).orderBy(asc(songDetails.title));
-  });
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(SongDetail) } } }, async (req) => detailsInUse(app.db, req.auth.churchId));
 
+  // The provider import: a global row per provider song, created once (the first church to pick the song).
   app.post(
-    '/content/songDetails/create',
+    `${base}/create`,
     { config: { access: anyUser }, schema: { body: z.object({ sheetMusicId: z.string().trim().min(1, 'is required').max(100) }), response: { 200: SongDetail } } },
     async (req) => {
       const id = req.body.sheetMusicId;
-      const [existing] = await app.db.select().from(songDetails).where(eq(songDetails.sheetMusicId, id));
+      const existing = await globalDetailOf(app.db, id);
       if (existing) return existing;
       const song = await mediaDeps(app).providers.sheetMusic.song(id);
       if (!song) throw notFound('Song at the sheet-music provider');
       const by = `${req.auth.id}@${req.auth.churchId}`;
       const releaseDate = song.releaseDate && !Number.isNaN(Date.parse(song.releaseDate)) ? new Date(song.releaseDate) : null;
-      const [row] = await app.db
-        .insert(songDetails)
-        .values({ id: randomUUID(), sheetMusicId: id, title: song.title, artist: song.artist, album: song.album, thumbnail: song.thumbnail, bpm: song.bpm, keySignature: song.keySignature, meter: song.meter, seconds: song.seconds, releaseDate, createdBy: by, updatedBy: by })
-        .onConflictDoNothing()
-        .returning();
-      if (row) return row;
-      const [raced] = await app.db.select().from(songDetails).where(eq(songDetails.sheetMusicId, id));
-      return raced!;
+      const fields = { sheetMusicId: id, title: song.title, artist: song.artist, album: song.album, thumbnail: song.thumbnail, bpm: song.bpm, keySignature: song.keySignature, meter: song.meter, seconds: song.seconds, releaseDate };
+      return (await insertDetail(app.db, null, { ...fields, createdBy: by, updatedBy: by })) ?? (await globalDetailOf(app.db, id))!;
     },
   );
 
-  app.post('/content/songDetails', { config: { access: anyUser }, schema: { body: batchOf(SongDetailSave), response: { 200: z.array(SongDetail) } } }, async (req) => {
+  // A new row is the church's own. A change of a global row by anyone but a server admin becomes the church's
+  // own copy (its arrangements follow it); another church's row is a 404.
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SongDetailSave), response: { 200: z.array(SongDetail) } } }, async (req) => {
     const by = `${req.auth.id}@${req.auth.churchId}`;
+    const churchId = req.auth.churchId;
     return app.db.transaction(async (tx) => {
       const out = [];
       for (const { id, ...fields } of req.body) {
-        if (id) {
-          const [row] = await tx.update(songDetails).set({ ...fields, updatedBy: by, updatedAt: new Date() }).where(eq(songDetails.id, id)).returning();
-          if (!row) throw notFound('Song detail');
-          out.push(row);
-        } else {
-          const [row] = await tx.insert(songDetails).values({ ...fields, id: randomUUID(), createdBy: by, updatedBy: by }).returning();
-          out.push(row!);
+        if (!id) {
+          out.push((await insertDetail(tx, churchId, { ...fields, createdBy: by, updatedBy: by }))!);
+          continue;
         }
+        const row = await visibleDetail(tx, churchId, id);
+        if (!row) throw notFound('Song detail');
+        if (row.churchId || isServerAdmin(req.auth)) out.push(await updateDetail(tx, id, { ...fields, updatedBy: by }));
+        else out.push(await forkDetail(tx, churchId, row, { ...fields, createdBy: by, updatedBy: by }));
       }
       return out;
     });

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, ilike, inArray, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, crud, getRow, listRows, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, crud, getRow, listRows, type ZodTypeProvider } from '@church/common';
 import { arrangementKeys, arrangements, songDetails, songs } from '../../db/media';
-import { deleteSong, findOrCreateDetail } from '../../repos/media/songs';
+import { deleteSong } from '../../repos/media/songs';
+import { findOrCreateDetail } from '../../repos/media/song-details';
 import { Song, SongSave } from './schemas';
 
 const ImportItem = z.object({
@@ -66,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           out.push({ presenterAppId: item.presenterAppId, songId: existing.songId, arrangementId: existing.id, songDetailId: existing.songDetailId ?? '', created: false });
           continue;
         }
-        const detail = await findOrCreateDetail(tx, item, by);
+        const detail = await findOrCreateDetail(tx, churchId, item, by);
         const [song] = await tx.insert(songs).values({ id: crypto.randomUUID(), churchId, name: item.title }).returning();
         const [arrangement] = await tx
           .insert(arrangements)
@@ -83,7 +84,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get('/content/songs/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Song } } }, async (req) => getRow(app.db, songs, req.auth.churchId, req.params.id, 'Song') as never);
   app.get('/content/songs', { config: { access: edit }, schema: { response: { 200: z.array(Song) } } }, async (req) => listRows(app.db, songs, req.auth.churchId, { orderBy: asc(songs.name) }) as never);
   crud(app, { path: '/content/songs', table: songs, item: Song, save: SongSave, view: edit, edit, only: ['save'] });
-  app.delete('/content/songs/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete('/content/songs/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await getRow(app.db, songs, req.auth.churchId, req.params.id, 'Song');
     await app.db.transaction((tx) => deleteSong(tx, req.auth.churchId, req.params.id));
     return {};

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asc } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, IsoDate, batchOf, deleteRow, getRow, listRows, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, IsoDate, batchOf, deleteRow, getRow, listRows, saveRows, type ZodTypeProvider } from '@church/common';
 import { streamingServices } from '../../db/media';
 import { listedTime, refreshServices } from '../../domain/media/streaming';
 
@@ -75,7 +75,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return saved as never;
   });
 
-  app.delete('/content/streamingServices/:id', { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete('/content/streamingServices/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, streamingServices, req.auth.churchId, req.params.id);
     await clearBlockedIps(app, req, req.auth.churchId, [req.params.id]);
     return {};

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { batchOf, crud, deleteRow, getRow, Id, IdParams, listRows, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, crud, deleteRow, getRow, Id, IdParams, listRows, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks } from '../../db/website';
 import { blockTree } from '../../domain/website/tree';
 import { firstBlockOfType } from '../../repos/website/tree';
@@ -28,7 +28,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)) as never,
   );
   // The block's sections and elements go with it.
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, blocks, req.auth.churchId, req.params.id);
     return {};
   });

@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { elements, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { checkLayout, syncChildren } from '../../domain/website/layout';
+import { assertPageSeen } from '../../domain/website/visibility';
 import { insertElements, loadElementTree, nextElementSort, renumberElements, type ElementNode, type ElementRow } from '../../repos/website/tree';
 import { Element, ElementSave, TreeAnswer, type TreeElementInput } from './schemas';
 
@@ -19,9 +20,13 @@ const asInput = (e: ElementNode): TreeElementInput => ({ elementType: e.elementT
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Element } } }, async (req) =>
-    withJsonText(await getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element')) as never,
-  );
+  // Any signed-in user (spec), but an element of a gated page only for those the page's gate lets in.
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Element } } }, async (req) => {
+    const row = await getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element');
+    const section = await getRow(app.db, sections, req.auth.churchId, row.sectionId, 'Element');
+    await assertPageSeen(app, req.auth, section.pageId);
+    return withJsonText(row) as never;
+  });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(ElementSave), response: { 200: z.array(Element) } } }, async (req) => {
     const churchId = req.auth.churchId;
@@ -68,7 +73,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }) as never;
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
       const row = (await getRow(tx, elements, churchId, req.params.id, 'Element')) as ElementRow;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { batchOf, deleteRow, Id, IdParams, notFound, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, deleteRow, Id, IdParams, notFound, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { globalStyles } from '../../db/website';
 import { ofSite, ofSiteOrMain } from '../../repos/website/sites';
 import { GlobalStyle, GlobalStyleSave, SiteQuery } from './schemas';
@@ -82,7 +82,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, globalStyles, req.auth.churchId, req.params.id);
     return {};
   });

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { links } from '../../db/website';
-import { groupsMemo, satisfiesGate } from '../../domain/website/visibility';
+import { groupsMemo, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
 import { CategoryQuery, Link, LinkSave } from './schemas';
 
@@ -18,12 +18,15 @@ const Links = z.array(Link);
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
+  // Open to any signed-in user (spec); gated links only to those their gate lets in (and editors).
   app.get(base, { config: { access: anyUser }, schema: { querystring: CategoryQuery, response: { 200: Links } } }, async (req) =>
-    listLinks(app.db, req.auth.churchId, req.query.siteId, req.query.category),
+    seenRows(app, req.auth, await listLinks(app.db, req.auth.churchId, req.query.siteId, req.query.category)),
   );
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Link } } }, async (req) =>
-    getRow(app.db, links, req.auth.churchId, req.params.id, 'Link') as never,
-  );
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Link } } }, async (req) => {
+    const [row] = await seenRows(app, req.auth, [await getRow(app.db, links, req.auth.churchId, req.params.id, 'Link')]);
+    if (!row) throw notFound('Link');
+    return row;
+  });
 
   // The links the caller may see; another church's links are not the caller's to filter (empty).
   app.get(
@@ -71,7 +74,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
       const row = (await getRow(tx, links, churchId, req.params.id, 'Link')) as LinkRow;

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
-import { satisfiesGate } from '../../domain/website/visibility';
-import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, replacePageTree } from '../../domain/website/tree';
-import { ofSite } from '../../repos/website/sites';
+import { satisfiesGate, seenRows } from '../../domain/website/visibility';
+import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
+import { setPublished } from '../../repos/website/drafts';
+import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
 import { serialized } from '../../kept';
-import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer } from './schemas';
+import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer, type TreeSectionInput } from './schemas';
 
 type PageRow = typeof pages.$inferSelect;
 
@@ -39,36 +39,34 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         `page-gate\n${churchId}\n${key}`,
         version,
         async () => {
-          const where = url ? and(ofSite(pages.siteId, siteId), eq(pages.url, normalizeUrl(url))) : eq(pages.id, id!);
-          const [row] = await app.db.select({ id: pages.id, visibility: pages.visibility, groupIds: pages.groupIds }).from(pages).where(and(eq(pages.churchId, churchId), where)).limit(1);
-          return row ?? null;
+          return pageGate(app.db, churchId, url ? { url: normalizeUrl(url), siteId } : { id: id! });
         },
         () => 200,
       );
       if (!gate) throw notFound('Page');
       if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
       return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
-        const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
-        return serialized(reply, await pageTree(app.db, page as typeof pages.$inferSelect, Boolean(url)));
+        const page = (await getRow(app.db, pages, churchId, gate.id, 'Page')) as PageRow;
+        // the public site (by url) serves a page's published version once it has one; the editor (by id) its tree
+        return serialized(reply, url && page.published ? page.published.tree : await pageTree(app.db, page, Boolean(url)));
       });
     },
   );
 
   app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: PublicPage } } }, async (req) =>
-    app.db
-      .select({ url: pages.url, title: pages.title, metaDescription: pages.metaDescription })
-      .from(pages)
-      .where(and(eq(pages.churchId, req.params.churchId), ofSite(pages.siteId, req.query.siteId), eq(pages.visibility, 'everyone')))
-      .orderBy(asc(pages.url)),
+    publicPages(app.db, req.params.churchId, req.query.siteId),
   );
 
-  // The pages of one site (B1Admin's page list and its helpers: `?siteId=` for an additional site).
-  app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) =>
-    (await listRows(app.db, pages, req.auth.churchId, { where: ofSite(pages.siteId, req.query.siteId), orderBy: asc(pages.url) })).map((p) => pageAnswer(p as PageRow)),
-  );
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) =>
-    pageAnswer((await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow),
-  );
+  // Open to any signed-in user (spec), but a gated page is listed only to those its gate lets in (and editors).
+  app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) => {
+    const rows = await sitePages(app.db, req.auth.churchId, req.query.siteId);
+    return (await seenRows(app, req.auth, rows)).map(pageAnswer);
+  });
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) => {
+    const [row] = await seenRows(app, req.auth, [(await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow]);
+    if (!row) throw notFound('Page');
+    return pageAnswer(row);
+  });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) => {
     const churchId = req.auth.churchId;
@@ -94,8 +92,26 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, pages, req.auth.churchId, req.params.id);
+    return {};
+  });
+
+  // Drafts (B1Admin ContentEditor.tsx): the editor works on the page's tree; the public site serves what was
+  // published, once a page has been published. Writes raise the data version, so the kept tree follows.
+  app.post(`${base}/:id/publish`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ publishedAt: z.date() }) } } }, async (req) => ({
+    publishedAt: await app.db.transaction((tx) => publishPage(tx, req.auth.churchId, req.params.id)),
+  }));
+  app.post(`${base}/:id/discard`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ success: z.boolean() }) } } }, async (req) => {
+    const page = (await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow;
+    if (!page.published) throw badRequest('id', 'the page has no published version', 'params');
+    const { snapshot } = page.published;
+    await app.db.transaction((tx) => restoreTree(tx, req.auth.churchId, { pageId: page.id }, snapshot as { sections: TreeSectionInput[] }));
+    return { success: true };
+  });
+  app.delete(`${base}/:id/published`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+    await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page');
+    await setPublished(app.db, req.auth.churchId, req.params.id, null, null);
     return {};
   });
 

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
+import { anyUser, requires, type Claims } from '@church/auth';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
 import { keptDisplayNames } from '../../domain/website/membership';
 import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
+import { editsContent } from '../../domain/website/visibility';
 import { publishStep, serialized } from '../../kept';
 import { latestPublished, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
 import { Post, PostPage, PostSave, PublicPostsQuery } from './schemas';
@@ -14,6 +15,8 @@ import { Post, PostPage, PostSave, PublicPostsQuery } from './schemas';
 const base = '/content/posts';
 const edit = requires('Content.Edit');
 const ChurchParams = z.object({ churchId: Id });
+/** Published = a publish date that has passed (README). */
+const isPublished = (p: PostRow) => p.publishDate !== null && p.publishDate.getTime() <= Date.now();
 const SiteUrl = z.object({ siteUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(500) });
 
 /** `/content/posts`: the blog. A post is published once its `publishDate` has passed. */
@@ -53,12 +56,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return reply.type('application/rss+xml; charset=utf-8').send(xml);
   });
 
+  // Open to any signed-in user (spec); drafts and scheduled posts only to those who edit the website.
+  const published = (req: { auth: Claims }, rows: PostRow[]) => (editsContent(req.auth) ? rows : rows.filter(isPublished));
   app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req) =>
-    withAuthors(app, req.auth.churchId, (await listRows(app.db, posts, req.auth.churchId, { orderBy: [desc(posts.publishDate), asc(posts.title)] })) as PostRow[]),
+    withAuthors(app, req.auth.churchId, published(req, (await listRows(app.db, posts, req.auth.churchId, { orderBy: [desc(posts.publishDate), asc(posts.title)] })) as PostRow[])),
   );
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) =>
-    (await withAuthors(app, req.auth.churchId, [(await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')) as PostRow]))[0]!,
-  );
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) => {
+    const [row] = published(req, [(await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')) as PostRow]);
+    if (!row) throw notFound('Post');
+    return (await withAuthors(app, req.auth.churchId, [row]))[0]!;
+  });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(PostSave), response: { 200: z.array(Post) } } }, async (req) => {
     const churchId = req.auth.churchId;
@@ -90,7 +97,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return withAuthors(app, churchId, saved);
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, posts, req.auth.churchId, req.params.id);
     return {};
   });

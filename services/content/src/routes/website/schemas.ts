@@ -43,6 +43,8 @@ export const Page = z.object({
   visibility: z.string(),
   /** JSON text of the ids, as the page settings dialog reads and writes it; null when none */
   groupIds: z.string().nullable(),
+  /** when the public version was published (drafts); null: never, the working tree is live */
+  publishedAt: z.date().nullable().optional(),
 });
 export const PageSave = z.object({
   id: Id.optional(),
@@ -415,3 +417,8 @@ export const CuratedEventSave = z.object({
   eventIds: z.array(Id).max(500).optional(),
 });
 export const WithoutEventsQuery = z.object({ withoutEvents: z.string().max(10).optional() });
+
+/** `POST /sections/tree`: one section with its nested elements, for a page or a block (B1Admin's templates and AI). */
+export const SectionTreeBody = z.object({
+  section: jsonTextInput(TreeSectionFields.extend({ pageId: Id.nullish(), blockId: Id.nullish() })),
+});

@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
-import { blockTree, sectionOwner } from '../../domain/website/tree';
+import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
+import { assertPageSeen } from '../../domain/website/visibility';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
-import { Section, SectionSave, TreeAnswer } from './schemas';
+import { Section, SectionSave, SectionTreeBody, TreeAnswer } from './schemas';
 
 const base = '/content/sections';
 const edit = requires('Content.Edit');
@@ -18,9 +19,12 @@ const ownerKey = (o: Owner) => (o.pageId ? `p:${o.pageId}` : `b:${o.blockId}`);
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) =>
-    withJsonText(await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section')) as never,
-  );
+  // Any signed-in user (spec), but a section of a gated page only for those the page's gate lets in.
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) => {
+    const row = await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section');
+    await assertPageSeen(app, req.auth, row.pageId);
+    return withJsonText(row) as never;
+  });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(SectionSave), response: { 200: z.array(Section) } } }, async (req) => {
     const churchId = req.auth.churchId;
@@ -67,7 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }) as never;
   });
 
-  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
       const row = (await getRow(tx, sections, churchId, req.params.id, 'Section')) as SectionRow;
@@ -76,6 +80,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (owner) await renumberSections(tx, churchId, owner);
     });
     return {};
+  });
+
+  // A section and its whole element tree in one call (B1Admin's section templates, layout switch and AI
+  // rewrite): placed by its `sort` (a fraction puts it between two), then the zone is renumbered.
+  app.post(`${base}/tree`, { config: { access: edit }, schema: { body: SectionTreeBody, response: { 200: TreeAnswer } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const { pageId, blockId, ...input } = req.body.section;
+    checkLimits([input]);
+    return app.db.transaction(async (tx) => {
+      const owner = await ownerOf(tx, churchId, { pageId, blockId });
+      const sort = input.sort ?? (await nextSectionSort(tx, churchId, owner, input.zone ?? 'main'));
+      if (input.targetBlockId && !(await findRow(tx, blocks, churchId, input.targetBlockId))) throw badRequest('section.targetBlockId', 'no such block');
+      // insertSections numbers from startSort + 1: the section lands exactly on `sort`
+      const [newId] = await insertSections(tx, churchId, owner, [{ ...input, sort }], sort - 1);
+      await renumberSections(tx, churchId, owner);
+      const [created] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
+      return treeWithJsonText(created);
+    });
   });
 
   // A copy right after the original (same page or block), or with `convertToBlock=true` a new reusable block

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, decodeDataUrl, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, decodeDataUrl, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { settings } from '../../db/website';
 import { Setting, SettingSave } from './schemas';
 
@@ -36,7 +36,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(base, { config: { access: edit }, schema: { body: batchOf(SettingSave), response: { 200: Settings } } }, async (req) => save(req, null, req.body));
   app.post(`${base}/my`, { config: { access: anyUser }, schema: { body: batchOf(SettingSave), response: { 200: Settings } } }, async (req) => save(req, userIdOf(req), req.body));
 
-  app.delete(`${base}/my/:id`, { config: { access: anyUser }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/my/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const gone = await app.db.delete(settings).where(and(userWhere(req), eq(settings.id, req.params.id))).returning({ id: settings.id });
     if (!gone.length) throw notFound('Setting');
     return {};

@@ -1,0 +1,143 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { anyUser, requires } from '@church/auth';
+import { Id, IdParams, badRequest, batchOf, itemParam, notConfigured, notFound, type ZodTypeProvider } from '@church/common';
+import { checkEndpoint, OAUTH_PROVIDERS, parseSettings, PROVIDERS } from '../../domain/media/byos';
+import { mediaDeps } from '../../domain/media/deps';
+import { fetchJson } from '../../providers/http';
+import {
+  deleteProvider,
+  disableOthers,
+  enabledProvider,
+  filesIn,
+  listProviders,
+  providerById,
+  setEnabled,
+  upsertProvider,
+  usedBytes,
+  type StorageProviderRow,
+} from '../../repos/media/storage-providers';
+
+const base = '/content/storage';
+const edit = requires('Content.Edit');
+/** What the apps show for a stored secret; sent back unchanged it keeps the stored one. */
+const MASK = '********';
+const Provider = z.object({ id: z.string(), churchId: z.string(), provider: z.string(), enabled: z.boolean(), settings: z.string().nullable(), apiKey: z.string(), apiSecret: z.string(), connected: z.boolean() });
+const ProviderSave = z.object({
+  id: Id.optional(),
+  provider: z.enum(PROVIDERS),
+  enabled: z.boolean().optional(),
+  apiKey: z.string().trim().max(500).nullish(),
+  apiSecret: z.string().trim().max(500).nullish(),
+  settings: z.string().max(4000).nullish(),
+});
+const Exchange = z.object({ provider: z.enum(OAUTH_PROVIDERS), code: z.string().trim().min(1, 'is required').max(2000), codeVerifier: z.string().trim().min(1, 'is required').max(200), redirectUri: z.url().max(2000) });
+const TOKEN_URLS: Record<(typeof OAUTH_PROVIDERS)[number], string> = {
+  googledrive: 'https://oauth2.googleapis.com/token',
+  dropbox: 'https://api.dropboxapi.com/oauth2/token',
+  onedrive: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+};
+
+/** Never the credentials: only whether they are set. */
+const masked = (p: StorageProviderRow) => ({
+  id: p.id,
+  churchId: p.churchId,
+  provider: p.provider,
+  enabled: p.enabled,
+  settings: p.settings,
+  apiKey: p.apiKey ? MASK : '',
+  apiSecret: p.apiSecret ? MASK : '',
+  connected: Boolean(p.accessToken),
+});
+
+/** `/content/storage`: a church's own storage (B1Admin StorageSettingsEdit.tsx); new files go to the enabled one. */
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const secret = (value: string | null | undefined, old: string | null | undefined) => (!value || value === MASK ? (old ?? null) : app.deps.secrets.encrypt(value));
+
+  app.get(`${base}/providers`, { config: { access: edit }, schema: { response: { 200: z.array(Provider) } } }, async (req) => (await listProviders(app.db, req.auth.churchId)).map(masked));
+
+  app.post(`${base}/providers`, { config: { access: edit }, schema: { body: batchOf(ProviderSave), response: { 200: z.array(Provider) } } }, async (req) => {
+    const churchId = req.auth.churchId;
+    const existing = await listProviders(app.db, churchId);
+    // checked before anything is written: an endpoint the service would connect to, and a usable bucket
+    for (const [i, item] of req.body.entries()) {
+      if (item.id && !existing.some((r) => r.id === item.id)) throw notFound('Storage provider');
+      if (item.provider !== 's3') {
+        if (item.enabled) throw badRequest(itemParam(req, i, 'provider'), 'only s3 storage can take the church’s files here');
+        continue;
+      }
+      const settings = parseSettings(item.settings, itemParam(req, i, 'settings'));
+      if (item.enabled && (!settings.bucket || !settings.publicBase)) throw badRequest(itemParam(req, i, 'settings'), 'bucket and publicBase are required');
+      if (settings.publicBase && !/^https?:\/\//.test(settings.publicBase)) throw badRequest(itemParam(req, i, 'settings'), 'publicBase must be an http(s) address');
+      await checkEndpoint(app, settings.endpoint, itemParam(req, i, 'settings'));
+    }
+    return app.db.transaction(async (tx) => {
+      const out = [];
+      for (const item of req.body) {
+        const old = existing.find((r) => (item.id ? r.id === item.id : r.provider === item.provider));
+        const row = await upsertProvider(tx, churchId, item.provider, {
+          enabled: item.enabled ?? old?.enabled ?? false,
+          settings: item.settings ?? old?.settings ?? null,
+          apiKey: secret(item.apiKey, old?.apiKey),
+          apiSecret: secret(item.apiSecret, old?.apiSecret),
+        });
+        if (row.enabled) await disableOthers(tx, churchId, row.id);
+        out.push(masked(row));
+      }
+      return out;
+    });
+  });
+
+  // Files still in the storage keep its credentials (they are read and deleted through it): it is only disabled.
+  app.delete(
+    `${base}/providers/:id`,
+    { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ disabled: z.boolean().optional(), fileCount: z.number().optional() }) } } },
+    async (req) => {
+      const churchId = req.auth.churchId;
+      const row = await providerById(app.db, churchId, req.params.id);
+      if (!row) throw notFound('Storage provider');
+      const inUse = await filesIn(app.db, churchId, row.id);
+      if (inUse > 0) {
+        await setEnabled(app.db, churchId, row.id, false);
+        return { disabled: true, fileCount: inUse };
+      }
+      await deleteProvider(app.db, churchId, row.id);
+      return {};
+    },
+  );
+
+  // Read by the apps' file screens (B1Admin FilesManager, B1App group resources): which storage takes new files.
+  app.get(`${base}/status`, { config: { access: anyUser }, schema: { response: { 200: z.object({ provider: z.string(), usedBytes: z.number() }) } } }, async (req) => {
+    const row = await enabledProvider(app.db, req.auth.churchId);
+    return { provider: row?.provider ?? 'default', usedBytes: await usedBytes(app.db, req.auth.churchId) };
+  });
+
+  // The OAuth code exchange of a drive (the token endpoint needs the client secret): tokens kept encrypted.
+  app.post(`${base}/exchange`, { config: { access: edit }, schema: { body: Exchange, response: { 200: Provider } } }, async (req) => {
+    const { provider, code, codeVerifier, redirectUri } = req.body;
+    const c = mediaDeps(app).config;
+    const settings = new Map([
+      ['googledrive', [c.BYOS_GOOGLEDRIVE_CLIENT_ID, c.BYOS_GOOGLEDRIVE_CLIENT_SECRET, c.BYOS_GOOGLEDRIVE_TOKEN_URL]],
+      ['dropbox', [c.BYOS_DROPBOX_CLIENT_ID, c.BYOS_DROPBOX_CLIENT_SECRET, c.BYOS_DROPBOX_TOKEN_URL]],
+      ['onedrive', [c.BYOS_ONEDRIVE_CLIENT_ID, c.BYOS_ONEDRIVE_CLIENT_SECRET, c.BYOS_ONEDRIVE_TOKEN_URL]],
+    ]);
+    const [clientId, clientSecret, tokenUrl] = settings.get(provider)!;
+    const name = `BYOS_${provider.toUpperCase()}`;
+    if (!clientId) throw notConfigured(`Linking ${provider}`, `${name}_CLIENT_ID`);
+    if (!clientSecret) throw notConfigured(`Linking ${provider}`, `${name}_CLIENT_SECRET`);
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: redirectUri, client_id: clientId, client_secret: clientSecret });
+    const { status, data } = await fetchJson<{ access_token?: string; refresh_token?: string; expires_in?: number }>(`The ${provider} sign-in`, tokenUrl || TOKEN_URLS[provider], {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: body.toString(),
+    });
+    if (status === 404 || !data?.access_token) throw badRequest('code', 'the sign-in could not be completed');
+    const row = await upsertProvider(app.db, req.auth.churchId, provider, {
+      accessToken: app.deps.secrets.encrypt(data.access_token),
+      ...(data.refresh_token ? { refreshToken: app.deps.secrets.encrypt(data.refresh_token) } : {}),
+      tokenExpiresAt: data.expires_in ? new Date(Date.now() + data.expires_in * 1000) : null,
+    });
+    return masked(row);
+  });
+}
