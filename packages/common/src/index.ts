@@ -24,6 +24,7 @@ export { OUTBOX_MIGRATIONS } from './outbox';
 export * from './webhooks';
 export * from './contracts';
 export * from './zones';
+export * from './money';
 export { webhookEvents, dataVersionSql } from './tables';
 export * from './service';
 export { RequestValidationError, exactShape } from './validation';

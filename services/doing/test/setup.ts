@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { fakeInternal, makeChurch as baseMakeChurch, useApp, type TokenOptions } from '@church/common/testing';
+import { fakeInternal, makeChurch as baseMakeChurch, personFacts, useApp, type TokenOptions } from '@church/common/testing';
 import { HttpError, type PersonFacts } from '@church/common';
 import { buildApp } from '../src/app';
 
@@ -19,28 +18,8 @@ export function makeChurch() {
   return { ...church, token: (permissions: TokenOptions['permissions'] = ['Plans.Edit'], extra: Partial<TokenOptions> = {}) => church.token(permissions, extra) };
 }
 
-/** A person as membership's people facts answer them. */
-export function person(facts: Partial<PersonFacts> & { id?: string } = {}): PersonFacts {
-  return {
-    id: facts.id ?? randomUUID(),
-    firstName: 'Pat',
-    lastName: 'Doe',
-    displayName: 'Pat Doe',
-    email: null,
-    mobilePhone: null,
-    optedOut: false,
-    birthDate: null,
-    anniversary: null,
-    gender: null,
-    maritalStatus: null,
-    membershipStatus: 'Member',
-    campusId: null,
-    householdId: null,
-    groupIds: [],
-    leaderGroupIds: [],
-    ...facts,
-  };
-}
+/** A person as membership's people facts answer them (Pat Doe unless told otherwise). */
+export const person = (facts: Partial<PersonFacts> & { id?: string } = {}): PersonFacts => personFacts({ firstName: 'Pat', lastName: 'Doe', displayName: 'Pat Doe', ...facts });
 
 /** Membership as the doing module sees it: people facts per church, group members, updates recorded. */
 export function fakeMembership() {

@@ -1,4 +1,5 @@
 import { HttpError, type InternalClient } from '@church/common';
+import { personFacts } from '@church/common/testing';
 
 /**
  * Membership as the website half sees it, for tests: people's groups (`groupsOf`), names (`names`) and the
@@ -14,24 +15,9 @@ export function fakeMembership() {
     if (state.down) throw new HttpError(502, [{ msg: 'membership is down' }]);
     const b = body as { churchId: string; ids?: string[] };
     if (path === '/membership/internal/people/facts') {
-      return (b.ids ?? []).map((id) => ({
-        id,
-        firstName: null,
-        lastName: null,
-        displayName: names.get(id) ?? null,
-        email: null,
-        mobilePhone: null,
-        optedOut: false,
-        birthDate: null,
-        anniversary: null,
-        gender: null,
-        maritalStatus: null,
-        membershipStatus: null,
-        campusId: null,
-        householdId: null,
-        groupIds: groupsOf.get(id) ?? [],
-        leaderGroupIds: [],
-      })) as T;
+      return (b.ids ?? []).map((id) =>
+        personFacts({ id, firstName: null, lastName: null, displayName: names.get(id) ?? null, membershipStatus: null, groupIds: groupsOf.get(id) ?? [] }),
+      ) as T;
     }
     if (path === '/membership/internal/people/basic') {
       return (b.ids ?? []).filter((id) => names.has(id)).map((id) => ({ id, displayName: names.get(id)!, firstName: null, lastName: null, photo: null })) as T;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { HttpError, SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
-import { fakeInternal, TEST_SECRET } from '@church/common/testing';
+import { fakeInternal, personFacts, TEST_SECRET } from '@church/common/testing';
 import { ok } from './helpers';
 
 /**
@@ -16,24 +16,9 @@ export function fakeModules() {
   const personOf = (churchId: string, ids: string[]) => ids.flatMap((id) => (people.get(id)?.churchId === churchId ? [{ id, ...people.get(id)! }] : []));
   const internal = fakeInternal({
     'POST /membership/internal/people/facts': (b: { churchId: string; ids: string[] }) =>
-      personOf(b.churchId, b.ids).map((p) => ({
-        id: p.id,
-        firstName: p.firstName,
-        lastName: p.lastName,
-        displayName: `${p.firstName} ${p.lastName}`,
-        email: p.email,
-        mobilePhone: null,
-        optedOut: false,
-        birthDate: null,
-        anniversary: null,
-        gender: null,
-        maritalStatus: null,
-        membershipStatus: 'Member',
-        campusId: null,
-        householdId: p.householdId,
-        groupIds: [],
-        leaderGroupIds: [],
-      })),
+      personOf(b.churchId, b.ids).map((p) =>
+        personFacts({ id: p.id, firstName: p.firstName, lastName: p.lastName, displayName: `${p.firstName} ${p.lastName}`, email: p.email, householdId: p.householdId }),
+      ),
     'POST /membership/internal/people/contacts': (b: { churchId: string; ids: string[] }) =>
       personOf(b.churchId, b.ids).map((p) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName, displayName: null, email: p.email, mobilePhone: null, optedOut: false, leader: false })),
     'POST /giving/internal/registrations/charge': (b: { idempotencyKey: string; amount: string; currency?: string }) => {

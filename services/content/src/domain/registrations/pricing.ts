@@ -3,22 +3,12 @@
  * conversion goes through decimal text, never through float arithmetic (the open-source Api rounds floats).
  */
 
-/** Cents of a numeric(12,2) text or of a JSON amount (already validated to two decimals). */
-export function toCents(value: string | number | null | undefined): number {
-  if (value === null || value === undefined) return 0;
-  const text = typeof value === 'number' ? value.toFixed(2) : value.trim();
-  const m = /^(-)?(\d+)(?:\.(\d{1,2})\d*)?$/.exec(text);
-  if (!m) throw new Error(`not an amount: ${text}`);
-  const cents = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
-  return m[1] ? -cents : cents;
-}
+import { centsText, toCents as cents } from '@church/common';
 
-/** The decimal text of cents (`2500` → `"25.00"`), as the database and giving's contract take it. */
-export function centsText(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
+export { centsText };
+
+/** Cents of a numeric(12,2) text or of a JSON amount (already validated to two decimals); none is 0. */
+export const toCents = (value: string | number | null | undefined): number => (value === null || value === undefined ? 0 : cents(value));
 
 /** The JSON number of a numeric text (null stays null): the apps read prices and totals as numbers. */
 export const moneyOut = (value: string | null): number | null => (value === null ? null : Number(centsText(toCents(value))));
