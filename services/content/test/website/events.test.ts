@@ -102,6 +102,14 @@ describe('events of groups, exceptions and timelines', () => {
     });
     const [ex] = await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { eventId: open.id, exceptionDate: '2026-01-11T16:00:00.000Z' } });
     expect(await ok(t.app, 'GET', `/content/eventExceptions/${ex.id}`, { token: c.anyone })).toEqual(ex);
+    // a private event is its group's and the editors': someone outside the group sees the public ones only, and
+    // cannot tell the private one from none
+    expect((await ok(t.app, 'GET', `/content/events/group/${g1}`, { token: c.anyone })).map((e: { title: string }) => e.title)).toEqual(['Open']);
+    expect((await ok(t.app, 'GET', `/content/events/timeline/group/${g1}?eventIds=${hidden.id}`, { token: c.anyone })).map((e: { id: string }) => e.id)).toEqual([]);
+    expect((await call(t.app, 'GET', `/content/events/${hidden.id}`, { token: c.anyone })).statusCode).toBe(404);
+    expect((await ok(t.app, 'GET', `/content/events/${hidden.id}`, { token: c.editor })).title).toBe('Hidden');
+    expect((await ok(t.app, 'GET', `/content/events/${hidden.id}`, { token: c.token([], { leaderGroupIds: [g1] }) })).title).toBe('Hidden');
+    membership.groupsOf.set(c.personId, [g1]);
     const group = await ok(t.app, 'GET', `/content/events/group/${g1}`, { token: c.anyone });
     expect(group.map((e: { title: string }) => e.title).sort()).toEqual(['Hidden', 'Open']);
     expect(group.find((e: { id: string }) => e.id === open.id).exceptionDates).toEqual(['2026-01-11T16:00:00.000Z']);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
 import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, Id, IdParams, itemParam, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
@@ -22,8 +22,22 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   /** Upcoming events (not yet ended), or the ones asked for by id. */
   const timeline = (churchId: string, groupIds: string[], eventIds?: string[]) => groupsTimeline(app.db, churchId, groupIds, eventIds);
 
+  /**
+   * Whether the caller reads a group's events that are not public: website editors, and the group's leaders and
+   * members (asked of membership once). Everyone else sees its public events only (issue 31: a guest read private
+   * events of any group).
+   */
+  const readsPrivate = async (req: FastifyRequest, groupId: string | null) => {
+    if (hasPermission(req.auth, 'Content.Edit', 'ContentApi')) return true;
+    if (!groupId) return false;
+    if (req.auth.leaderGroupIds.includes(groupId)) return true;
+    return !!req.auth.personId && (await personGroupIds(app, req.auth.churchId, req.auth.personId)).includes(groupId);
+  };
+  const visibleTo = async <T extends { visibility: string }>(req: FastifyRequest, groupId: string, rows: T[]) =>
+    (await readsPrivate(req, groupId)) ? rows : rows.filter((e) => e.visibility === 'public');
+
   app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: z.object({ groupId: Id }), querystring: EventIdsQuery, response: { 200: Events } } }, async (req) =>
-    timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds),
+    visibleTo(req, req.params.groupId, await timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds)),
   );
   // The caller's groups come from membership (the token carries only the groups they lead).
   app.get(`${base}/timeline`, { config: { access: anyUser }, schema: { querystring: EventIdsQuery, response: { 200: Events } } }, async (req) => {
@@ -61,7 +75,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   }
 
   app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: z.object({ groupId: Id }), response: { 200: Events } } }, async (req) =>
-    groupEvents(app.db, req.auth.churchId, req.params.groupId, false),
+    groupEvents(app.db, req.auth.churchId, req.params.groupId, !(await readsPrivate(req, req.params.groupId))),
   );
   app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, groupId: Id }), response: { 200: Events } } }, async (req) =>
     groupEvents(app.db, req.params.churchId, req.params.groupId, true),
@@ -71,9 +85,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/registerable`, { config: { access: anyUser }, schema: { response: { 200: Events } } }, async (req) => {
     return registerableEvents(app.db, req.auth.churchId, hasPermission(req.auth, 'Content.Edit', 'ContentApi') ? undefined : new Date());
   });
-  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) =>
-    (await attachExceptions(app.db, req.auth.churchId, [(await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event')) as EventRow]))[0]!,
-  );
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) => {
+    const row = (await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event')) as EventRow;
+    // an event the caller may not read is one they cannot tell from none
+    if (row.visibility !== 'public' && !(await readsPrivate(req, row.groupId))) throw notFound('Event');
+    return (await attachExceptions(app.db, req.auth.churchId, [row]))[0]!;
+  });
 
   // Open to any user by the spec; an event is written by website editors or by leaders of its group.
   app.post(base, { config: { access: anyUser }, schema: { body: batchOf(EventSave), response: { 200: Events } } }, async (req) => {
