@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Email, Id, IsoDate } from '@church/common';
+import { Event } from '../routes/website/schemas';
 
 // What the registration routes accept and answer: the fields of the open-source Api's models that B1App's wizard
 // and B1Admin's registration screens send and read. Amounts are numbers in JSON with at most two decimals.
@@ -184,18 +185,7 @@ export const RegistrationPayment = z.object({
 });
 
 /** The event as a registration shows it (B1App's My registrations: title, dates). */
-const RegistrationEvent = z.object({
-  id: z.string(),
-  groupId: z.string().nullable(),
-  title: z.string(),
-  description: z.string().nullable(),
-  start: Stamp,
-  end: Stamp,
-  allDay: z.boolean(),
-  capacity: z.number().nullable(),
-  waitlistEnabled: z.boolean(),
-  registrationEnabled: z.boolean(),
-});
+const RegistrationEvent = Event.pick({ id: true, groupId: true, title: true, description: true, start: true, end: true, allDay: true, capacity: true, waitlistEnabled: true, registrationEnabled: true });
 
 export const Registration = z.object({
   id: z.string(),
@@ -227,20 +217,20 @@ export const Registrations = z.array(Registration);
 export const RegistrationCount = z.object({ count: z.number() });
 
 /** The public registration page's event: what a visitor may see of a public event, nothing of its group's. */
-export const PublicEvent = z.object({
-  id: z.string(),
-  churchId: z.string(),
-  title: z.string(),
-  description: z.string().nullable(),
-  start: Stamp,
-  end: Stamp,
-  allDay: z.boolean(),
-  recurrenceRule: z.string().nullable(),
-  registrationEnabled: z.boolean(),
-  capacity: z.number().nullable(),
-  waitlistEnabled: z.boolean(),
-  registrationOpenDate: Stamp.nullable(),
-  registrationCloseDate: Stamp.nullable(),
-  tags: z.string().nullable(),
-  formId: z.string().nullable(),
+export const PublicEvent = Event.pick({
+  id: true,
+  churchId: true,
+  title: true,
+  description: true,
+  start: true,
+  end: true,
+  allDay: true,
+  recurrenceRule: true,
+  registrationEnabled: true,
+  capacity: true,
+  waitlistEnabled: true,
+  registrationOpenDate: true,
+  registrationCloseDate: true,
+  tags: true,
+  formId: true,
 });

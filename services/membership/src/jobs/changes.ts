@@ -56,8 +56,10 @@ export function changesJob(deps: MembershipDeps) {
       );
       await fanOut(deps, tx, records);
       const events = records.filter((r) => r.event);
-      const eventsKey = stableUuid(`workflow-events|${events.map((r) => `${r.churchId}|${r.at}|${r.entityId}|${r.event}`).join(',')}`);
-      if (events.length) await deps.queue.enqueue(workflowEvents, { records: events }, { tx, jobId: `workflow-events:${eventsKey}` });
+      if (events.length) {
+        const key = stableUuid(`workflow-events|${events.map((r) => `${r.churchId}|${r.at}|${r.entityId}|${r.event}`).join(',')}`);
+        await deps.queue.enqueue(workflowEvents, { records: events }, { tx, jobId: `workflow-events:${key}` });
+      }
     });
   });
 }
