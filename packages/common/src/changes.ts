@@ -1,7 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleName } from './config';
+import { keptPer } from './batch';
+import { callInternal, membershipInternal } from './contracts';
 import type { DbOrTx } from './db';
+import type { InternalClient } from './internal';
 import { DELIVERY_RETRIES, jobContract, type Queue } from './queue';
 
 /**
@@ -50,6 +53,8 @@ export const ChangeRecord = z.object({
   data: z.unknown().optional(),
   /** the import or bulk change this was part of, which the audit log keeps (and an undo finds) */
   batchId: z.string().max(100).optional(),
+  /** `false` for a high-volume change the audit log does not keep (a check-in): it travels only as its event */
+  logged: z.literal(false).optional(),
 });
 export type ChangeRecord = z.output<typeof ChangeRecord>;
 
@@ -108,17 +113,33 @@ export interface ChangeInput {
   /** the webhook payload when it differs from `after` */
   data?: unknown;
   batchId?: string;
+  /**
+   * `false` for the high-volume changes the audit log leaves out, as the apps' own API does (a Sunday's check-ins:
+   * each visit, the sessions it opens and the visits it replaces). Such a change is reported only as its event,
+   * and only when the church listens for that event (`listening`), so a check-in nobody hears costs no job.
+   */
+  logged?: false;
 }
 
 /**
  * Reports changes of this module's records: in `tx` (the change's transaction) when given, so the report and the
  * change commit together. An update that changed no field is not reported.
  */
-export async function reportChanges(deps: { module: ModuleName; queue: Queue }, changes: ChangeInput[], opts: { req?: FastifyRequest; tx?: DbOrTx } = {}): Promise<void> {
+export async function reportChanges(
+  deps: { module: ModuleName; queue: Queue },
+  changes: ChangeInput[],
+  opts: {
+    req?: FastifyRequest;
+    tx?: DbOrTx;
+    /** the events the church listens for (`listenedEvents`), for the changes not logged; `null` when unknown: all go */
+    listening?: ReadonlySet<string> | null;
+  } = {},
+): Promise<void> {
   const actor = actorOf(opts.req);
   const at = new Date().toISOString();
   const records: ChangeRecord[] = [];
   for (const c of changes) {
+    if (c.logged === false && (!c.event || (opts.listening && !opts.listening.has(c.event)))) continue;
     const fields = fieldChanges(c.before, c.after);
     if (c.action === 'updated' && !Object.keys(fields).length) continue;
     records.push({
@@ -133,9 +154,35 @@ export async function reportChanges(deps: { module: ModuleName; queue: Queue }, 
       changes: fields,
       ...(c.event ? { data: jsonSafe(c.data ?? c.after ?? { id: c.entityId }) } : {}),
       ...(c.batchId ? { batchId: c.batchId } : {}),
+      ...(c.logged === false ? { logged: false as const } : {}),
     });
   }
   for (let i = 0; i < records.length; i += 5000) await deps.queue.enqueue(changesReported, { records: records.slice(i, i + 5000) }, { tx: opts.tx });
+}
+
+/** How long a module trusts what membership said a church listens for: a new webhook or trigger hears within it. */
+export const LISTENED_EVENTS_TTL_MS = 5_000;
+const listenedKept = keptPer<InternalClient, Promise<ReadonlySet<string> | null>>({ max: 10_000, ttl: LISTENED_EVENTS_TTL_MS });
+
+/**
+ * The events a church listens for now (its webhooks' and its workflow triggers'), from membership, kept for
+ * `LISTENED_EVENTS_TTL_MS` per church and asked once however many requests wait for it. `null` when membership
+ * cannot say (away, or an old deployment): the caller then hands every event on, and asks again a second later.
+ */
+export function listenedEvents(internal: InternalClient, churchId: string): Promise<ReadonlySet<string> | null> {
+  const kept = listenedKept(internal);
+  let answer = kept.get(churchId);
+  if (!answer) {
+    answer = callInternal(internal, membershipInternal.listenedEvents, { churchId }).then(
+      (a) => new Set(a.events),
+      () => {
+        kept.set(churchId, Promise.resolve(null), { ttl: 1000 });
+        return null;
+      },
+    );
+    kept.set(churchId, answer);
+  }
+  return answer;
 }
 
 /** A record as JSON would carry it (dates as ISO text, no secrets). */

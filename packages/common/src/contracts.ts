@@ -115,6 +115,15 @@ const membershipRoutes = {
     ),
   },
   /**
+   * the events the church listens for now: those its active webhooks subscribe to and those its workflow triggers
+   * start on (membership asks doing), so a module reporting high-volume changes hands on only what someone hears
+   */
+  listenedEvents: {
+    path: '/membership/internal/events/listened',
+    body: z.object({ churchId: Uuid }),
+    answer: z.object({ events: z.array(z.string()) }),
+  },
+  /**
    * the church's live groups as `GET /membership/groups` answers them (a snapshot: ask with `revalidate`); the
    * contract names the fields other modules read, the answer carries the rest too
    */
@@ -338,6 +347,13 @@ export const doingInternal = {
     path: '/doing/internal/plans/people',
     body: z.object({ churchId: Uuid, planId: Uuid }),
     answer: z.object({ plan: ReminderPlan.nullable(), personIds: z.array(z.string()) }),
+  },
+  /** The events the church's active event triggers start on (membership's `listenedEvents` adds them to its webhooks'). */
+  triggerEvents: {
+    module: 'doing' as const,
+    path: '/doing/internal/triggers/events',
+    body: z.object({ churchId: Uuid }),
+    answer: z.object({ events: z.array(z.string()) }),
   },
   /** A task of the church (`null` when it is not the church's), with its due date (a day, or an instant). */
   task: {

@@ -103,9 +103,11 @@ export type ModuleDeps<C extends BaseConfig, P> = Omit<ServiceDeps, 'config' | '
  * `deps(app).config.STRIPE_API_BASE` or `deps(app).providers.sms` with no cast at any call site.
  */
 export function defineModule<C extends BaseConfig, P = Record<string, never>>(
-  def: Omit<ServiceDefinition, 'providers' | 'jobs'> & {
+  def: Omit<ServiceDefinition, 'providers' | 'jobs' | 'revocationSource' | 'apiKeySource'> & {
     providers?: (deps: ModuleDeps<C, undefined>) => P | Promise<P>;
     jobs?: (deps: ModuleDeps<C, P>) => JobDefinition[];
+    revocationSource?: (deps: ModuleDeps<C, P>) => RevocationOptions['source'];
+    apiKeySource?: (deps: ModuleDeps<C, P>) => ApiKeySource;
   },
 ): { definition: ServiceDefinition; deps(app: { deps: ServiceDeps }): ModuleDeps<C, P> } {
   return {

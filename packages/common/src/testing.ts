@@ -20,7 +20,7 @@ import { baseConfig, loadConfig, type BaseConfig, type ModuleName } from './conf
 import { openDatabase, type Database } from './db';
 import type { RegisteredRoute, ServiceDeps } from './service';
 import { HttpError } from './errors';
-import type { InternalClient } from './internal';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type InternalClient } from './internal';
 import type { PersonFacts } from './contracts';
 export { readOutbox } from './providers';
 
@@ -472,6 +472,18 @@ export interface InternalCall {
   method: string;
   path: string;
   body?: unknown;
+}
+
+/** A server-to-server POST to `app`, signed as another module's internal client signs it (`secret`: a wrong one to refuse). */
+export function signedCall(app: FastifyInstance, url: string, body: unknown, secret = TEST_SECRET): Promise<LightMyRequestResponse> {
+  const payload = JSON.stringify(body);
+  const timestamp = String(Date.now());
+  return app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) },
+  });
 }
 
 /**

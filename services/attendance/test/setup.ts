@@ -110,7 +110,19 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
       .filter((p) => p.churchId === churchId && !p.removed)
       .map((p) => personFacts(p.id, p.householdId));
   };
-  const routes = { 'POST /membership/internal/people/facts': facts, [`POST ${membershipInternal.version.path}`]: version, ...extra };
+  // the events each church listens for (webhooks, workflow triggers); a church not set here cannot be answered for
+  const listening = new Map<string, string[]>();
+  const listened = (body: unknown) => {
+    const events = listening.get((body as { churchId: string }).churchId);
+    if (!events) throw new TypeError('fetch failed');
+    return { events };
+  };
+  const routes = {
+    'POST /membership/internal/people/facts': facts,
+    [`POST ${membershipInternal.version.path}`]: version,
+    [`POST ${membershipInternal.listenedEvents.path}`]: listened,
+    ...extra,
+  };
   const internal = fakeInternal(routes);
   return {
     internal,
@@ -130,6 +142,10 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
       const person = people.get(id)!;
       person.householdId = householdId;
       changed(person.churchId);
+    },
+    /** the events the church listens for, as membership will answer them (unset: membership cannot answer) */
+    listen(churchId: string, ...events: string[]) {
+      listening.set(churchId, events);
     },
     /** while true, asking for facts fails as an unreachable membership does */
     set down(value: boolean) {

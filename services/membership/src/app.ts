@@ -25,7 +25,7 @@ export const membership = defineModule<Config>({
   // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
   revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
   // ...and exchanges an API key sent to one of its own routes itself.
-  apiKeySource: (deps) => (key) => exchangeApiKey(deps as never, key),
+  apiKeySource: (deps) => (key) => exchangeApiKey(deps, key),
 });
 export const definition = membership.definition;
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { notFound, reportChanges, validationFailed, type ChangeInput, type Db, type ErrorItem, type ServiceDeps } from '@church/common';
+import { listenedEvents, notFound, reportChanges, validationFailed, type ChangeInput, type Db, type ErrorItem, type ServiceDeps } from '@church/common';
 import { runCheckin, type CheckinAnswer, type CheckinInput } from '../repos/checkin';
 import { RECORDED } from './changes';
 import { lastLoggedDate, visitsOn, withVisitSessions } from '../repos/visits';
@@ -27,15 +27,16 @@ export async function lastCheckin(db: Db, churchId: string, serviceId: string, p
  * The visits today at this service of everyone in scope (the `peopleIds` of the query and the people of the
  * body) are replaced by the submission: a submitted person keeps their visit (so a child moved to another
  * group is moved, not duplicated), gains the missing visit sessions and loses the stale ones; a person in
- * scope but absent from the body loses their visit. One statement whatever the number of people, and the
- * report of what it did (`reportChanges`: one job for the audit log and the church's webhooks, each visit of the
- * submission an `attendance.recorded`) in the same transaction, so a committed check-in is always reported and a
- * refused one never. A refused submission writes nothing. The answer is built from what the statement wrote, not
- * read back.
+ * scope but absent from the body loses their visit. One statement whatever the number of people. A check-in is
+ * the Sunday storm the audit log leaves out (as the apps' own API does): it is reported only as its events (each
+ * visit an `attendance.recorded`, each session it opened a `session.created`), and only those the church listens
+ * for (a webhook or a workflow trigger; `listenedEvents`), in the same transaction, so a committed check-in is
+ * always heard and a refused one never, and one nobody listens for costs no job. A refused submission writes
+ * nothing. The answer is built from what the statement wrote, not read back.
  */
 export async function submitCheckin(
   db: Db,
-  audit: { deps: Pick<ServiceDeps, 'module' | 'queue'>; req: FastifyRequest },
+  audit: { deps: Pick<ServiceDeps, 'module' | 'queue' | 'internal'>; req: FastifyRequest },
   input: {
     churchId: string;
     userId: string;
@@ -90,13 +91,14 @@ export async function submitCheckin(
     keys,
     links,
   };
+  const listening = await listenedEvents(audit.deps.internal, churchId);
   // the report's job is handed on as the transaction commits (`queue.transaction`: no relay timers on this hot path)
   return audit.deps.queue.transaction(db, async (tx) => {
     const answer = await runCheckin(tx, checkin);
     if (!answer.service) throw notFound('Service');
     if (!answer.written) throw validationFailed(refusals(items, new Set(answer.times), input.known, input.param));
     const result = checkinResult(answer, items, keys, serviceId, visitDate, checkinTime);
-    await reportChanges(audit.deps, checkinChanges(churchId, answer, result, visitDate), { req: audit.req, tx });
+    await reportChanges(audit.deps, checkinChanges(churchId, answer, result, visitDate), { req: audit.req, tx, listening });
     return result;
   });
 }
@@ -122,19 +124,19 @@ function checkinResult(answer: CheckinAnswer, items: CheckinItem[], keys: Checki
 }
 
 /**
- * What a check-in did, for the audit log and webhooks: each visit of the submission checked in (its fields, and the
- * visit as answered for `attendance.recorded`), each visit it removed, each session it created (`session.created`).
+ * What a check-in did, as events only (`logged: false`): each visit of the submission checked in (the visit as
+ * answered is `attendance.recorded`'s payload) and each session it created (`session.created`). The visits it
+ * replaced are no event, so they are not reported.
  */
 function checkinChanges(churchId: string, answer: CheckinAnswer, result: CheckinResult, visitDate: string): ChangeInput[] {
   const changes: ChangeInput[] = [];
   for (const [id, groupId, serviceTimeId] of answer.sessions ?? []) {
-    changes.push({ churchId, entityType: 'session', entityId: id, action: 'created', event: 'session.created', after: { id, groupId, serviceTimeId, sessionDate: visitDate } });
+    changes.push({ churchId, entityType: 'session', entityId: id, action: 'created', event: 'session.created', after: { id, groupId, serviceTimeId, sessionDate: visitDate }, logged: false });
   }
   for (const visit of result.visits) {
     const { personId, serviceId, checkinTime } = visit;
-    changes.push({ churchId, entityType: 'visit', entityId: visit.id, action: 'checkedIn', event: RECORDED, after: { personId, serviceId, visitDate: visit.visitDate, checkinTime }, data: visit });
+    changes.push({ churchId, entityType: 'visit', entityId: visit.id, action: 'checkedIn', event: RECORDED, after: { personId, serviceId, visitDate: visit.visitDate, checkinTime }, data: visit, logged: false });
   }
-  for (const [id, personId] of answer.dropped ?? []) changes.push({ churchId, entityType: 'visit', entityId: id, action: 'destroyed', before: { personId, visitDate } });
   return changes;
 }
 

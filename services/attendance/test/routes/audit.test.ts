@@ -2,11 +2,12 @@ import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
 import { sessions, visitSessions, visits } from '../../src/db/schema';
-import { fakePeople, makeChurch, makePlaces, makeSession, makeVisit, todayUtc, useAttendance } from '../setup';
+import { fakePeople, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // Every write of attendance is reported to the church's audit log (and its webhooks) as `membership.changes` jobs,
-// written in the write's transaction: crud()'s saves and deletes by themselves, the hand-written ones (check-in,
-// visits, visit sessions, session deletes, label templates) through reportChanges.
+// written in the write's transaction: crud()'s saves and deletes by themselves, the hand-written ones (visits,
+// visit sessions, session deletes, label templates) through reportChanges. A check-in is reported only as the
+// events the church listens for, and is no line of the audit log.
 const people = fakePeople();
 const t = useAttendance({ overrides: { internal: people.internal } });
 
@@ -130,8 +131,10 @@ describe('the standard tables (crud)', () => {
 });
 
 describe('check-in', () => {
-  it('reports one job per submission, in its transaction: each visit as attendance.recorded, the sessions it created and the visits it removed', async () => {
+  // A check-in is reported only as its events, and only those the church listens for: the audit log leaves it out.
+  async function checkInTwice(listen?: string[]) {
     const c = makeChurch();
+    if (listen) people.listen(c.churchId, ...listen);
     const p = await makePlaces(t, c.churchId);
     const home = randomUUID();
     const [ann, bob] = [people.add(c.churchId, home), people.add(c.churchId, home)];
@@ -148,27 +151,49 @@ describe('check-in', () => {
       // refused (a stranger): nothing written, nothing reported
       expect((await post([item(ann), item(randomUUID())])).statusCode).toBe(400);
     });
+    expect((await t.app.db.select().from(visits).where(eq(visits.churchId, c.churchId))).map((v) => v.id)).toEqual([first.visits[0]!.id]);
+    return { c, ann, first, records, sessionId: first.visits[0]!.visitSessions[0]!.sessionId };
+  }
+  const lines = (records: Record_[][]) => jobsOf(records.map((job) => job.map((r) => [...brief(r), r.entityId, (r as { logged?: boolean }).logged ?? null])));
+
+  it('hands on each visit as attendance.recorded and each session opened as session.created, one job per submission, when the church listens for them', async () => {
+    const { c, ann, first, records, sessionId } = await checkInTwice(['attendance.recorded', 'session.created']);
     const [annVisit, bobVisit] = first.visits;
-    const sessionId = annVisit!.visitSessions[0]!.sessionId;
-    expect(jobsOf(records.map((job) => job.map((r) => [...brief(r), r.entityId])))).toEqual(
+    expect(lines(records)).toEqual(
       jobsOf([
         [
-          ['session', 'created', 'session.created', sessionId],
-          ['visit', 'checkedIn', 'attendance.recorded', annVisit!.id],
-          ['visit', 'checkedIn', 'attendance.recorded', bobVisit!.id],
+          ['session', 'created', 'session.created', sessionId, false],
+          ['visit', 'checkedIn', 'attendance.recorded', annVisit!.id, false],
+          ['visit', 'checkedIn', 'attendance.recorded', bobVisit!.id, false],
         ],
-        [
-          ['visit', 'checkedIn', 'attendance.recorded', annVisit!.id],
-          ['visit', 'destroyed', null, bobVisit!.id],
-        ],
+        [['visit', 'checkedIn', 'attendance.recorded', annVisit!.id, false]],
       ]),
     );
     // the webhook's payload is the visit as the check-in answered it
     const firstJob = records.find((job) => job.length === 3)!;
     expect(firstJob[1]!.data).toEqual(first.visits[0]);
-    expect(firstJob[1]!.changes).toMatchObject({ personId: { before: null, after: ann }, serviceId: { before: null, after: p.serviceId } });
-    expect((await t.app.db.select().from(visits).where(eq(visits.churchId, c.churchId))).map((v) => v.id)).toEqual([annVisit!.id]);
-    expect(find(records, bobVisit!.id, 'destroyed').changes).toMatchObject({ personId: { before: bob, after: null }, visitDate: { before: `${todayUtc()}T00:00:00.000Z`, after: null } });
+    expect(firstJob[1]!).toMatchObject({ churchId: c.churchId, changes: { personId: { before: null, after: ann } } });
+  });
+
+  it('hands on only the events the church listens for, and no job when it listens for none', async () => {
+    const recorded = await checkInTwice(['attendance.recorded']);
+    expect(recorded.records.flat().map((r) => r.event)).toEqual(['attendance.recorded', 'attendance.recorded', 'attendance.recorded']);
+    const none = await checkInTwice(['person.created']);
+    expect(none.records).toEqual([]);
+  });
+
+  it('hands on every event when membership cannot say what the church listens for', async () => {
+    const { records, sessionId, first } = await checkInTwice();
+    expect(lines(records)).toEqual(
+      jobsOf([
+        [
+          ['session', 'created', 'session.created', sessionId, false],
+          ['visit', 'checkedIn', 'attendance.recorded', first.visits[0]!.id, false],
+          ['visit', 'checkedIn', 'attendance.recorded', first.visits[1]!.id, false],
+        ],
+        [['visit', 'checkedIn', 'attendance.recorded', first.visits[0]!.id, false]],
+      ]),
+    );
   });
 });
 

@@ -31,7 +31,9 @@ const fail = (path: string) => {
 const groupId = randomUUID();
 const member = randomUUID();
 const visitor = randomUUID();
-const { groupsList, groupMembers, peopleBasic, peopleFacts, version } = membershipInternal;
+const { groupsList, groupMembers, peopleBasic, peopleFacts, version, listenedEvents } = membershipInternal;
+/** whether membership says what churches listen for (when it cannot, a check-in hands every event on) */
+const listening = { answers: true };
 let versions = 0;
 const internal = fakeInternal({
   [`POST ${groupsList.path}`]: () =>
@@ -44,6 +46,10 @@ const internal = fakeInternal({
   [`POST ${version.path}`]: () => fail(version.path) ?? { version: String(++versions) },
   // everyone asked about is a live person of one household
   [`POST ${peopleFacts.path}`]: (body: { ids?: string[] }) => fail(peopleFacts.path) ?? (body.ids ?? []).map((id) => personFacts(id, 'home')),
+  [`POST ${listenedEvents.path}`]: () => {
+    if (!listening.answers) throw new TypeError('fetch failed');
+    return { events: ['attendance.recorded'] };
+  },
 });
 // a staff check-in asks membership's version every time (no window in which kept people are taken as current)
 const t = useAttendance({ config: { CHECKIN_PEOPLE_MAX_AGE_MS: '0' }, overrides: { internal } });
@@ -85,7 +91,25 @@ describe('a route that asks membership', () => {
       internal.calls.length = 0;
       const res = await send(route);
       expect([route.name, res.statusCode]).toEqual([route.name, 200]);
-      expect([route.name, internal.calls.map((x) => x.path)]).toEqual([route.name, route.asks]);
+      // what a check-in's events are handed on to is asked once a while per church, and never fails it (below)
+      expect([route.name, internal.calls.map((x) => x.path).filter((path) => path !== listenedEvents.path)]).toEqual([route.name, route.asks]);
+    }
+    expect(await checkedIn(c.churchId)).toHaveLength(1);
+  });
+
+  it('checks in when membership cannot say what the church listens for, and hands every event of it on', async () => {
+    const c = await church();
+    listening.answers = false;
+    try {
+      await t.drain();
+      const before = t.deps.queue.handedOff.length;
+      const res = await send(c.routes.find((r) => r.name === 'a household check-in')!);
+      expect(res.statusCode).toBe(200);
+      await t.drain();
+      const events = t.deps.queue.handedOff.slice(before).flatMap((j) => (j.data as { records: Array<{ churchId: string; event?: string }> }).records.filter((r) => r.churchId === c.churchId).map((r) => r.event));
+      expect(events.sort()).toEqual(['attendance.recorded', 'session.created']);
+    } finally {
+      listening.answers = true;
     }
     expect(await checkedIn(c.churchId)).toHaveLength(1);
   });

@@ -38,7 +38,8 @@ export function changesJob(deps: MembershipDeps) {
     await deps.db.transaction(async (tx) => {
       await insertAudits(
         tx,
-        records.map((r, i) => ({
+        // a change reported only as its event (`logged: false`, a check-in's visits) is no line of the log
+        records.flatMap((r, i) => (r.logged === false ? [] : [{
           id: stableUuid(`audit|${r.churchId}|${r.at}|${i}|${r.module}|${r.entityType}|${r.entityId}|${r.action}`),
           churchId: r.churchId,
           userId: r.userId ?? null,
@@ -52,7 +53,7 @@ export function changesJob(deps: MembershipDeps) {
           ipAddress: r.ip ?? null,
           module: r.module,
           createdAt: new Date(r.at),
-        })),
+        }])),
       );
       await fanOut(deps, tx, records);
       const events = records.filter((r) => r.event);

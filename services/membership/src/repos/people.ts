@@ -37,6 +37,9 @@ const oneById = preparedReader(recordColumns, (qb) =>
 );
 
 /** People matching `where` (already church-scoped through `peopleScope`), sorted by name. */
+/** A condition over the church's people, built by this file's `…Where` functions (routes pass it through, never build it). */
+export type PeopleFilter = SQL;
+
 export function peopleWhere(db: DbOrTx, where: SQL, limit?: number): Promise<PersonRecord[]> {
   const query = selectRecords(db).where(where).orderBy(...byName);
   return readRecords(db, limit ? query.limit(limit) : query);

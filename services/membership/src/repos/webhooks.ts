@@ -38,6 +38,15 @@ export async function deleteWebhook(db: DbOrTx, churchId: string, id: string): P
   return gone;
 }
 
+/** The events the church's active webhooks subscribe to, each once. */
+export async function subscribedEvents(db: DbOrTx, churchId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ event: sql<string>`unnest(${webhooks.events})` })
+    .from(webhooks)
+    .where(and(eq(webhooks.churchId, churchId), eq(webhooks.active, true)));
+  return rows.map((r) => r.event);
+}
+
 /** The active webhooks of these churches subscribed to any of these events (the changes job's fan-out). */
 export function subscribers(db: DbOrTx, churchIds: string[], events: string[]): Promise<WebhookRow[]> {
   if (!churchIds.length || !events.length) return Promise.resolve([]);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { checkDomains, saveDomains } from '../domain/domains';
 import { PROXY_CONFIG_JOB } from '../jobs/proxy-config';
 import { deleteDomain, findDomain, findDomainByName, listDomains } from '../repos/domains';
@@ -53,7 +53,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return saved;
   });
 
-  app.delete(`${base}/:id`, { config: { access: requires('Settings.Edit') }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: requires('Settings.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.db.transaction(async (tx) => {
       if (!(await deleteDomain(tx, req.auth.churchId, req.params.id))) throw notFound('Domain');
       await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'domain', entityId: req.params.id, action: 'destroyed' }], { req, tx });

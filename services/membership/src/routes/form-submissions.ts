@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { submitForms } from '../domain/form-submit';
 import { deleteSubmission, findForm, findSubmission, listAnswers, listQuestions, listSubmissions } from '../repos/forms';
@@ -52,7 +52,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     submitForms(app, req.auth, req.body, req),
   );
 
-  app.delete(`${base}/:id`, { config: { access: editors }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: editors }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.db.transaction(async (tx) => {
       if (!(await deleteSubmission(tx, req.auth.churchId, req.params.id))) throw notFound('Form submission');
       await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'formSubmission', entityId: req.params.id, action: 'destroyed' }], { req, tx });

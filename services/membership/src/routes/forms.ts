@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, batchOf, deleteRow, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, deleteRow, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { forms } from '../db/schema';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { duplicateForm, formsFor, saveForms } from '../domain/forms';
@@ -47,7 +47,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     duplicateForm(app.db, req.auth, req.params.id),
   );
 
-  app.delete(`${base}/:id`, { config: { access: formAccess }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: formAccess }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await requireFormAccess(app.db, req.auth, req.params.id, 'edit');
     await app.db.transaction(async (tx) => {
       const gone = await deleteRow(tx, forms, req.auth.churchId, req.params.id);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { HttpError, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { saveMembers, toMember, toPublicMember } from '../domain/group-members';
 import { recordHistory } from '../repos/group-health';
 import { deleteMember, findGroup, listMembers, memberGroupIds } from '../repos/groups';
@@ -114,7 +114,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // GroupMembers.View (the spec), or the caller's own membership: B1App's "Leave group". A removed membership is a
   // leave in the groups' history (the health screens).
-  app.delete(`${base}/:id`, { config: { access: ownOrViewer }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: ownOrViewer }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const canView = hasPermission(req.auth, 'GroupMembers.View');
     if (!canView && !req.auth.personId) throw unauthorized('Missing permission: GroupMembers.View');
     await app.db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Id, IdList, IdParams, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdList, IdParams, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { groupsMeetingAt } from '../clients/attendance';
 import { groupHealth, healthSummary } from '../domain/group-health';
 import { saveGroups, toGroup } from '../domain/groups';
@@ -133,7 +133,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     groupsOf(saveGroups(app.db, req.auth.churchId, req.body, { deps: app.deps, req })),
   );
 
-  app.delete(`${base}/:id`, { config: { access: requires('Groups.Edit') }, schema: { params: IdParams } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: requires('Groups.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const { churchId } = req.auth;
     await app.db.transaction(async (tx) => {
       if (!(await softDeleteGroup(tx, churchId, req.params.id))) throw notFound('Group');

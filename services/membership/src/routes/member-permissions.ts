@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hasPermission } from '@church/auth';
-import { Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { saveMemberPermissions } from '../domain/forms';
 import { deleteMemberPermissions, deletePermission, formIdsOfMember, listPermissions, permissionsOf, type PermissionWithNames } from '../repos/forms';
@@ -61,7 +61,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(
     `${base}/member/:id`,
-    { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id }) } },
+    { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id }), response: { 200: Empty } } },
     async (req) => {
       await requireFormAccess(app.db, req.auth, req.query.formId, 'edit');
       await deleteMemberPermissions(app.db, req.auth.churchId, req.params.id, req.query.formId);
@@ -71,7 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(
     `${base}/:id`,
-    { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id.optional() }) } },
+    { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id.optional() }), response: { 200: Empty } } },
     async (req) => {
       const [row] = await listPermissions(app.db, req.auth.churchId, { id: req.params.id });
       if (!row || (req.query.formId && row.permission.contentId !== req.query.formId)) throw notFound('Member permission');

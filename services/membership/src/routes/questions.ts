@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { deleteQuestion, moveQuestion, saveQuestions } from '../domain/forms';
 import { findFormAnyChurch, findQuestion, listQuestions } from '../repos/forms';
@@ -50,7 +50,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(
     `${base}/:id`,
-    { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id.optional() }) } },
+    { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id.optional() }), response: { 200: Empty } } },
     async (req) => {
       await deleteQuestion(app.db, req.auth, req.params.id, req.query.formId, { deps: app.deps, req });
       return {};

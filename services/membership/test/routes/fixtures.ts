@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InjectOptions } from 'fastify';
-import { signInternal, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '@church/common';
-import { TEST_SECRET, type TestApp } from '@church/common/testing';
+import { signedCall as signed, type TestApp } from '@church/common/testing';
 import { forms, groupMembers, groups, households, people } from '../../src/db/schema';
 
 type PersonInsert = Partial<typeof people.$inferInsert>;
@@ -41,14 +39,6 @@ export async function addToGroup(t: TestApp, churchId: string, groupId: string, 
 }
 
 /** A server-to-server call signed as the internal client signs it. */
-export function signedCall(t: TestApp, url: string, body: unknown, secret = TEST_SECRET) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  const opts: InjectOptions = {
-    method: 'POST',
-    url,
-    payload,
-    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) },
-  };
-  return t.app.inject(opts);
+export function signedCall(t: TestApp, url: string, body: unknown, secret?: string) {
+  return signed(t.app, url, body, secret);
 }

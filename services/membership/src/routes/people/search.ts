@@ -1,4 +1,3 @@
-import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
@@ -7,7 +6,7 @@ import { memoryTest } from '../../domain/advanced-match';
 import { ConditionList, parseCondition } from '../../domain/advanced-search';
 import { advancedWhere } from '../../domain/member-search';
 import { PersonRecords, toPerson, viewerOf } from '../../domain/person';
-import { inGroupWhere, peopleIdsWhere, peopleWhere, phoneWhere, searchPeople, searchPeopleIds } from '../../repos/people';
+import { type PeopleFilter, inGroupWhere, peopleIdsWhere, peopleWhere, phoneWhere, searchPeople, searchPeopleIds } from '../../repos/people';
 import { personRecords } from './records';
 import { BASE, SearchInput } from '../../schemas/people';
 
@@ -17,7 +16,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   const records = personRecords(app);
-  const answerWhere = (reply: FastifyReply, churchId: string, where: SQL) =>
+  const answerWhere = (reply: FastifyReply, churchId: string, where: PeopleFilter) =>
     records.byIds(
       reply,
       churchId,
