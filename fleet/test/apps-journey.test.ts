@@ -161,6 +161,24 @@ describe('the staff app’s first hour on the fleet (the apps’ own calls)', ()
     expect(cards).toEqual([expect.objectContaining({ associatedWithId: visitor.id, stepId: step.id })]);
   });
 
+  it('starts a card for a child checked in, as a trigger on check-ins says (attendance asks who listens, membership asks doing)', async () => {
+    const [workflow] = (await doing.post('/workflows', [{ id: '', name: 'First-time kids' }])).body;
+    const [step] = (await doing.post('/workflowSteps', [{ id: '', workflowId: workflow.id, name: 'Welcome the family' }])).body;
+    expect((await doing.post('/workflowTriggers', [{ id: '', name: 'Checked in', triggerKind: 'event', eventType: 'attendance.recorded', workflowId: workflow.id, stepId: step.id, active: true }])).status).toBe(200);
+    const [service] = (await attendance.post('/services', [{ id: '', name: 'Kids Church' }])).body;
+    const [time] = (await attendance.post('/servicetimes', [{ id: '', serviceId: service.id, name: '11:00' }])).body;
+    const [group] = (await membership.post('/groups', [{ id: '', name: 'Nursery', trackAttendance: true }])).body;
+    const [kid] = (await membership.post('/people', [{ id: '', name: { first: 'Kit', last: 'Kid' } }])).body;
+    const checkin = await attendance.post(`/visits/checkin?serviceId=${service.id}`, [{ personId: kid.id, visitSessions: [{ session: { serviceTimeId: time.id, groupId: group.id } }] }]);
+    expect(checkin.status).toBe(200);
+    let cards: Array<{ associatedWithId: string; stepId: string }> = [];
+    for (let i = 0; i < 100 && !cards.length; i++) {
+      cards = (await doing.get(`/tasks/board/${workflow.id}`)).body.cards;
+      if (!cards.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(cards).toEqual([expect.objectContaining({ associatedWithId: kid.id, stepId: step.id })]);
+  });
+
   it('shows errors the app can print: errors[0] is a sentence outside 400 validation', async () => {
     const missing = await membership.get('/people/00000000-0000-4000-8000-000000000000');
     expect(missing.status).toBe(404);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { call } from '@church/common/testing';
-import { workflowEvents, type ChangeRecord } from '@church/common';
+import { call, signedCall } from '@church/common/testing';
+import { doingInternal, workflowEvents, type ChangeRecord } from '@church/common';
 import { runWorkflowEvents } from '../src/domain/workflow-triggers';
 import { checkAutomations } from '../src/jobs';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
@@ -148,5 +148,27 @@ describe('/doing/workflowTriggers', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].param).toBe('eventType');
     expect((await call(t.app, 'POST', `/doing/workflowTriggers/${rule.id}/runNow`, { token: makeChurch().token(), body: [] })).statusCode).toBe(404);
+  });
+});
+
+describe('POST /doing/internal/triggers/events', () => {
+  it("answers the events of the church's active event triggers, each once: what membership adds to what the church listens for", async () => {
+    const c = makeChurch();
+    const { workflow: w } = await workflow(c);
+    const save = (name: string, eventType: string | null, active = true) =>
+      post(c, '/doing/workflowTriggers', [{ name, triggerKind: eventType ? 'event' : 'schedule', eventType, recurs: eventType ? null : 'yearly', workflowId: w.id, conditions: null, active }]);
+    await save('Kids checked in', 'attendance.recorded');
+    await save('Kids checked in again', 'attendance.recorded');
+    const [paused] = await save('Givers', 'donation.created');
+    await save('Birthdays', null);
+    await save('Off', 'person.created', false);
+    const ask = (churchId: string) => signedCall(t.app, doingInternal.triggerEvents.path, { churchId });
+    expect((await ask(c.churchId)).json()).toEqual({ events: expect.arrayContaining(['attendance.recorded', 'donation.created']) });
+    expect((await ask(c.churchId)).json().events).toHaveLength(2);
+    // a paused trigger hears nothing
+    await post(c, `/doing/workflowTriggers/${paused.id}/pauseAll`, {});
+    expect((await ask(c.churchId)).json()).toEqual({ events: ['attendance.recorded'] });
+    expect((await ask(makeChurch().churchId)).json()).toEqual({ events: [] });
+    expect((await call(t.app, 'POST', doingInternal.triggerEvents.path, { token: c.token('all'), body: { churchId: c.churchId } })).statusCode).toBe(401);
   });
 });

@@ -160,6 +160,15 @@ export const eventTriggers = (db: DbOrTx, churchId: string, events: string[]): P
     .from(workflowTriggers)
     .where(and(eq(workflowTriggers.churchId, churchId), inArray(workflowTriggers.eventType, events), eq(workflowTriggers.active, true), eq(workflowTriggers.triggerKind, 'event')));
 
+/** The events the church's active event triggers start on, each once (what membership says the church listens for). */
+export async function triggerEventTypes(db: DbOrTx, churchId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ eventType: workflowTriggers.eventType })
+    .from(workflowTriggers)
+    .where(and(eq(workflowTriggers.churchId, churchId), eq(workflowTriggers.active, true), eq(workflowTriggers.triggerKind, 'event')));
+  return rows.flatMap((r) => (r.eventType ? [r.eventType] : []));
+}
+
 /** Whether the subject already has a card (open or closed) in the workflow (`oncePerSubject`). */
 export async function hasCard(db: DbOrTx, churchId: string, workflowId: string, type: string, id: string): Promise<boolean> {
   const [row] = await db
