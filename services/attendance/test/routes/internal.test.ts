@@ -1,23 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { call, TEST_SECRET } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, attendanceInternal, signInternal } from '@church/common';
+import { call, signedCall } from '@church/common/testing';
+import { attendanceInternal } from '@church/common';
 import { campuses } from '../../src/db/schema';
 import { linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
 
 const t = useAttendance();
 
 /** A call signed as another module's internal client signs it. */
-function signed(url: string, body: unknown, secret = TEST_SECRET) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) },
-  });
-}
+const signed = (url: string, body: unknown, secret?: string) => signedCall(t.app, url, body, secret);
 
 describe('POST /attendance/internal/people', () => {
   it('refuses unsigned, badly signed and token-bearing calls', async () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, TEST_SECRET, type TestApp } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
+import { call, expectGuarded, signedCall, type TestApp } from '@church/common/testing';
 import { groupMembers, groups, people } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
 
@@ -214,16 +213,7 @@ describe('DELETE /membership/groupmembers/:id', () => {
 
 describe('POST /membership/internal/groups/members', () => {
   const url = '/membership/internal/groups/members';
-  const signed = (body: unknown, secret = TEST_SECRET) => {
-    const payload = JSON.stringify(body);
-    const ts = String(Date.now());
-    return t.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, ts, payload) },
-    });
-  };
+  const signed = (body: unknown, secret?: string) => signedCall(t.app, url, body, secret);
 
   it("answers the group's people for a signed call", async () => {
     const { c, g, ann, bob } = await scene();
@@ -240,12 +230,7 @@ describe('POST /membership/internal/groups/members', () => {
   it("POST /membership/internal/groups/list answers the church's live groups for a signed call only", async () => {
     const { c, g } = await scene();
     const listUrl = '/membership/internal/groups/list';
-    const list = (body: unknown) => {
-      const payload = JSON.stringify(body);
-      const ts = String(Date.now());
-      const headers = { 'content-type': 'application/json', [TIMESTAMP_HEADER]: ts, [SIGNATURE_HEADER]: signInternal(TEST_SECRET, 'POST', listUrl, ts, payload) };
-      return t.app.inject({ method: 'POST', url: listUrl, payload, headers });
-    };
+    const list = (body: unknown) => signedCall(t.app, listUrl, body);
     const res = await list({ churchId: c.churchId });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual((await call(t.app, 'GET', '/membership/groups', { token: c.token() })).json());
