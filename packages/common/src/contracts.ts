@@ -134,6 +134,17 @@ const membershipRoutes = {
   },
 } as const;
 
+/**
+ * Membership's job that adds a person to a group or takes them out (doing's `addToGroup` / `removeFromGroup` step
+ * actions, enqueued in the card's transaction). Adding someone already in the group and removing someone not in it
+ * change nothing, so a retried job is harmless; a group or person that is not the church's (or is gone) is skipped.
+ */
+export const groupMembershipChange = jobContract({
+  name: 'membership.groupMembership',
+  schema: z.object({ churchId: Uuid, groupId: Uuid, personId: Uuid, action: z.enum(['add', 'remove']) }),
+  ...DELIVERY_RETRIES,
+});
+
 /** Membership's internal routes, each with the module that serves it (`callInternal`). */
 export const membershipInternal = Object.fromEntries(Object.entries(membershipRoutes).map(([k, v]) => [k, { module: 'membership' as const, ...v }])) as {
   [K in keyof typeof membershipRoutes]: (typeof membershipRoutes)[K] & { module: 'membership' };

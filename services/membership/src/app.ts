@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { changesReported, createService, defineModule, emailJob, handle, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
+import { changesReported, createService, groupMembershipChange, defineModule, emailJob, handle, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { membershipSettings, type Config } from './config';
 import { changesJob } from './jobs/changes';
 import { passwordReset, passwordResetJob } from './jobs/password-reset';
@@ -8,6 +8,7 @@ import { routes } from './routes';
 import { deliver, webhookDelivery } from './domain/webhooks';
 import { revocationsSince } from './domain/revocations';
 import { exchangeApiKey } from './domain/api-keys';
+import { changeMembership } from './domain/group-members';
 
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
 export const membership = defineModule<Config>({
@@ -20,8 +21,9 @@ export const membership = defineModule<Config>({
     passwordResetJob(deps),
     changesJob(deps),
     handle(webhookDelivery, (data, ctx) => deliver(deps, data, ctx)),
+    handle(groupMembershipChange, async (data) => void (await changeMembership(deps.db, { deps }, data))),
   ],
-  owns: [changesReported, passwordReset, webhookDelivery],
+  owns: [changesReported, passwordReset, webhookDelivery, groupMembershipChange],
   // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
   revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
   // ...and exchanges an API key sent to one of its own routes itself.

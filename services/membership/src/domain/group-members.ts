@@ -1,7 +1,7 @@
 import { notFound, saveRows, type Db, type Tx, type ChangeInput } from '@church/common';
 import { groupMembers } from '../db/schema';
 import { recordHistory } from '../repos/group-health';
-import { existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
+import { deleteMember, existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
 import { report as reportTo, type Reporter } from './report';
 
 export interface MemberInput {
@@ -48,6 +48,36 @@ export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[],
     return out;
   };
   return 'rollback' in db ? run(db) : (db as Db).transaction(run);
+}
+
+/**
+ * Takes a membership away (by its id; only the person's own when `personId` is given): a leave in the groups'
+ * history and a `group.member.removed`. Answers the row that went, or undefined when there was none.
+ */
+export async function removeMember(tx: Tx, churchId: string, id: string, report?: Reporter, personId?: string): Promise<GroupMemberRow | undefined> {
+  const removed = await deleteMember(tx, churchId, id, personId);
+  if (!removed) return undefined;
+  await recordHistory(tx, churchId, [{ groupId: removed.groupId, personId: removed.personId, action: 'left' }]);
+  const data = { id: removed.id, groupId: removed.groupId, personId: removed.personId };
+  await reportTo(report, tx, [{ churchId, entityType: 'groupMember', entityId: removed.id, action: 'destroyed', event: 'group.member.removed', before: removed, data }]);
+  return removed;
+}
+
+/**
+ * `membership.groupMembership`: a person added to a group (as "add member" does: a repeat changes nothing) or taken
+ * out of it. A group or person that is not a live record of the church is skipped, not retried.
+ */
+export async function changeMembership(db: Db, reporter: Reporter, job: { churchId: string; groupId: string; personId: string; action: 'add' | 'remove' }): Promise<'added' | 'removed' | 'unchanged' | 'skipped'> {
+  const { churchId, groupId, personId } = job;
+  return db.transaction(async (tx) => {
+    const existing = await findMembership(tx, churchId, groupId, personId);
+    if (job.action === 'remove') return existing && (await removeMember(tx, churchId, existing.id, reporter)) ? 'removed' : 'unchanged';
+    if (existing) return 'unchanged';
+    const [group] = await listGroups(tx, churchId, { ids: [groupId], includeArchived: true });
+    if (!group || !(await existingPeople(tx, churchId, [personId])).has(personId)) return 'skipped';
+    await saveMembers(tx, churchId, [{ groupId, personId }], reporter);
+    return 'added';
+  });
 }
 
 /** A membership as the API answers it: the person's name and photo, and the email only for viewers. */

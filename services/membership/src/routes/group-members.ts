@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
-import { saveMembers, toMember, toPublicMember } from '../domain/group-members';
-import { recordHistory } from '../repos/group-health';
-import { deleteMember, findGroup, listMembers, memberGroupIds } from '../repos/groups';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { removeMember, saveMembers, toMember, toPublicMember } from '../domain/group-members';
+import { findGroup, listMembers, memberGroupIds } from '../repos/groups';
 import { GroupMember, GroupMemberList, PublicMemberList, MemberSave, ListQuery, PublicParams } from '../schemas/group-members';
 
 /**
@@ -118,15 +117,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const canView = hasPermission(req.auth, 'GroupMembers.View');
     if (!canView && !req.auth.personId) throw unauthorized('Missing permission: GroupMembers.View');
     await app.db.transaction(async (tx) => {
-      const removed = await deleteMember(tx, req.auth.churchId, req.params.id, canView ? undefined : req.auth.personId!);
+      const removed = await removeMember(tx, req.auth.churchId, req.params.id, { deps: app.deps, req }, canView ? undefined : req.auth.personId!);
       // Someone else's membership (or none) is the same refusal for a caller without the permission.
       if (!removed) throw canView ? notFound('Group member') : unauthorized('Missing permission: GroupMembers.View');
-      await recordHistory(tx, req.auth.churchId, [{ groupId: removed.groupId, personId: removed.personId, action: 'left' }]);
-      await reportChanges(
-        app.deps,
-        [{ churchId: req.auth.churchId, entityType: 'groupMember', entityId: removed.id, action: 'destroyed', event: 'group.member.removed', before: removed, data: { id: removed.id, groupId: removed.groupId, personId: removed.personId } }],
-        { req, tx },
-      );
     });
     return {};
   });

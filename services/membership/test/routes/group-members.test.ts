@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call, expectGuarded, signedCall, type TestApp } from '@church/common/testing';
-import { groupMembers, groups, people } from '../../src/db/schema';
+import { groupMembershipChange } from '@church/common';
+import { auditLogs, groupMembers, groups, people } from '../../src/db/schema';
 import { makeChurch, startMembership } from '../setup';
 
 let t: TestApp;
@@ -249,5 +250,47 @@ describe('POST /membership/internal/groups/members', () => {
     const bad = await signed({ churchId: c.churchId });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].param).toBe('groupId');
+  });
+});
+
+describe('membership.groupMembership (doing’s addToGroup / removeFromGroup step actions)', () => {
+  const run = async (data: { churchId: string; groupId: string; personId: string; action: 'add' | 'remove' }) => {
+    await t.deps.queue.enqueue(groupMembershipChange, data);
+    await t.drain();
+  };
+  const membersOf = async (churchId: string, groupId: string) =>
+    (await t.app.db.select().from(groupMembers).where(eq(groupMembers.groupId, groupId))).filter((m) => m.churchId === churchId).map((m) => m.personId);
+  // the church's audit log, which membership writes from the changes reported
+  const reported = async (churchId: string) =>
+    (await t.app.db.select().from(auditLogs).where(eq(auditLogs.churchId, churchId)).orderBy(auditLogs.createdAt))
+      .filter((r) => r.entityType === 'groupMember')
+      .map((r) => r.action);
+
+  it('adds the person once however often it runs, takes them out once, and reports each as the group screens do', async () => {
+    const c = await makeChurch(t);
+    const g = await group(c.churchId);
+    const ann = await person(c.churchId, 'Ann', 'Able');
+    await run({ churchId: c.churchId, groupId: g, personId: ann, action: 'add' });
+    await run({ churchId: c.churchId, groupId: g, personId: ann, action: 'add' });
+    expect(await membersOf(c.churchId, g)).toEqual([ann]);
+    await run({ churchId: c.churchId, groupId: g, personId: ann, action: 'remove' });
+    await run({ churchId: c.churchId, groupId: g, personId: ann, action: 'remove' });
+    expect(await membersOf(c.churchId, g)).toEqual([]);
+    expect(await reported(c.churchId)).toEqual(['created', 'deleted']);
+  });
+
+  it("skips a group or person that is not the church's, and writes nothing for them", async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const theirs = await group(other.churchId);
+    const ours = await group(c.churchId);
+    const ann = await person(c.churchId, 'Ann', 'Able');
+    const stranger = await person(other.churchId, 'Sam', 'Stranger');
+    await run({ churchId: c.churchId, groupId: theirs, personId: ann, action: 'add' });
+    await run({ churchId: c.churchId, groupId: ours, personId: stranger, action: 'add' });
+    expect(await membersOf(c.churchId, theirs)).toEqual([]);
+    expect(await membersOf(other.churchId, theirs)).toEqual([]);
+    expect(await membersOf(c.churchId, ours)).toEqual([]);
+    expect(await reported(c.churchId)).toEqual([]);
   });
 });
