@@ -145,6 +145,25 @@ export const groupMembershipChange = jobContract({
   ...DELIVERY_RETRIES,
 });
 
+/**
+ * Messaging's job that sends one of the church's email templates to one person, merge fields filled in (doing's
+ * `sendEmail` step action, enqueued in the card's transaction; `subject` overrides the template's). A person
+ * without an address, or a template that is not the church's, sends nothing; the delivery log says which.
+ */
+export const templateEmail = jobContract({
+  name: 'messaging.templateEmail',
+  schema: z.object({
+    churchId: Uuid,
+    templateId: Uuid,
+    personId: Uuid,
+    subject: z.string().max(500).optional(),
+    /** what the mail is about, for the delivery log (`task` and the card's id) */
+    contentType: z.string().max(40).optional(),
+    contentId: z.string().max(100).optional(),
+  }),
+  ...DELIVERY_RETRIES,
+});
+
 /** Membership's internal routes, each with the module that serves it (`callInternal`). */
 export const membershipInternal = Object.fromEntries(Object.entries(membershipRoutes).map(([k, v]) => [k, { module: 'membership' as const, ...v }])) as {
   [K in keyof typeof membershipRoutes]: (typeof membershipRoutes)[K] & { module: 'membership' };
