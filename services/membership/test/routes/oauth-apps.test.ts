@@ -80,6 +80,8 @@ describe('OAuth relay sessions', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('Signed in');
+    // the page itself, not a JSON string of it (the route declares its answer as text)
+    expect(page.body.trimStart().startsWith('<')).toBe(true);
     expect((await call(t.app, 'GET', `/membership/oauth/relay/sessions/${sessionCode}`)).json()).toEqual({ status: 'completed', authCode: 'provider-code-123' });
     expect((await call(t.app, 'GET', `/membership/oauth/relay/sessions/${sessionCode}`)).statusCode).toBe(404);
     // The code was kept encrypted while it waited.

@@ -71,7 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Where the provider sends the person back (`?code&state=<sessionCode>`): a small page telling them to return to the app.
-  app.get(`${base}/relay/callback`, { config: { access: 'public' }, schema: { summary: 'Where the provider returns the person after signing in', querystring: RelayCallbackQuery } }, async (req, reply) => {
+  app.get(`${base}/relay/callback`, { config: { access: 'public' }, schema: { summary: 'Where the provider returns the person after signing in', querystring: RelayCallbackQuery, response: { 200: z.string().describe('an HTML page the person reads') } } }, async (req, reply) => {
     const { code, state, error } = req.query;
     let title = 'Signed in';
     let message = 'You can close this window and go back to the app.';
