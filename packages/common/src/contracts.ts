@@ -302,7 +302,8 @@ export const givingInternal = {
 
 /** The modules besides membership that keep personal data, and so answer the two GDPR contracts below. */
 export const GDPR_MODULES = ['attendance', 'giving', 'messaging', 'content', 'doing'] as const satisfies readonly ModuleName[];
-const GdprBody = z.object({ churchId: Uuid, personId: Uuid });
+/** The person, and the logins linked to them in the church (records kept per user: settings, page history, linked accounts). */
+const GdprBody = z.object({ churchId: Uuid, personId: Uuid, userIds: z.array(Uuid).max(100).default([]) });
 
 /**
  * One person's records in a module, for a GDPR export: `{data: {<kind of record>: [rows]}}`, every row about the

@@ -13,18 +13,18 @@ function named(what: string) {
   };
 }
 
-/** Every other module's records about the person, by module; any module that cannot answer fails the whole export. */
-export async function exportFromModules(internal: InternalClient, churchId: string, personId: string): Promise<Record<string, Record<string, unknown[]>>> {
+/** Every other module's records about the person (and kept per login of theirs: `userIds`), by module; any module that cannot answer fails the whole export. */
+export async function exportFromModules(internal: InternalClient, churchId: string, personId: string, userIds: string[]): Promise<Record<string, Record<string, unknown[]>>> {
   const parts = await Promise.all(
-    GDPR_MODULES.map((m) => callInternal(internal, gdprExport(m), { churchId, personId }).catch(named('The export needs every module’s records and one could not give them'))),
+    GDPR_MODULES.map((m) => callInternal(internal, gdprExport(m), { churchId, personId, userIds }).catch(named('The export needs every module’s records and one could not give them'))),
   );
   return Object.fromEntries(GDPR_MODULES.map((m, i) => [m, parts[i]!.data]));
 }
 
 /** Asks every other module to anonymize the person; any failure stops before membership changes anything. */
-export async function anonymizeInModules(internal: InternalClient, churchId: string, personId: string): Promise<Record<string, Record<string, number>>> {
+export async function anonymizeInModules(internal: InternalClient, churchId: string, personId: string, userIds: string[]): Promise<Record<string, Record<string, number>>> {
   const parts = await Promise.all(
-    GDPR_MODULES.map((m) => callInternal(internal, gdprAnonymize(m), { churchId, personId }).catch(named('Anonymizing needs every module and one could not do its part; nothing was changed in membership, try again'))),
+    GDPR_MODULES.map((m) => callInternal(internal, gdprAnonymize(m), { churchId, personId, userIds }).catch(named('Anonymizing needs every module and one could not do its part; nothing was changed in membership, try again'))),
   );
   return Object.fromEntries(GDPR_MODULES.map((m, i) => [m, parts[i]!.changed]));
 }

@@ -111,6 +111,13 @@ export async function anonymizePerson(db: DbOrTx, churchId: string, personId: st
   return { userIds, photo: before?.photo ?? null };
 }
 
+/** The logins linked to the person in the church: the person's own user, and every user whose church link names them. */
+export async function usersOfPerson(db: DbOrTx, churchId: string, personId: string): Promise<string[]> {
+  const [person] = await db.select({ userId: people.userId }).from(people).where(and(eq(people.churchId, churchId), eq(people.id, personId)));
+  const links = await db.select({ userId: userChurches.userId }).from(userChurches).where(and(eq(userChurches.churchId, churchId), eq(userChurches.personId, personId)));
+  return [...new Set([...links.map((l) => l.userId), ...(person?.userId ? [person.userId] : [])])];
+}
+
 /** A person of the church, removed or not. */
 export async function anyPersonById(db: DbOrTx, churchId: string, personId: string) {
   const [row] = await db.select().from(people).where(and(eq(people.churchId, churchId), eq(people.id, personId))).limit(1);

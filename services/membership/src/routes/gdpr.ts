@@ -5,7 +5,7 @@ import { anonymizeInModules, exportFromModules } from '../clients/gdpr';
 import { membershipDeps } from '../deps';
 import { toPerson } from '../domain/person';
 import { announce, revokeTokens } from '../domain/revocations';
-import { anonymizePerson, anyPersonById, membershipRecordsOf } from '../repos/gdpr';
+import { anonymizePerson, anyPersonById, membershipRecordsOf, usersOfPerson } from '../repos/gdpr';
 import { formSubmissionsAbout } from '../repos/people';
 import { GdprAnonymized, GdprExport, GdprParams } from '../schemas/gdpr';
 
@@ -32,7 +32,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const person = await personOf(churchId, req.params.personId);
     // Every module answers or the export fails (502 naming it): a partial export would look complete.
     const [modules, own, submissions] = await Promise.all([
-      exportFromModules(app.deps.internal, churchId, person.id),
+      usersOfPerson(app.db, churchId, person.id).then((users) => exportFromModules(app.deps.internal, churchId, person.id, users)),
       membershipRecordsOf(app.db, churchId, person.id, person.householdId),
       formSubmissionsAbout(app.db, churchId, person.id),
     ]);
@@ -44,7 +44,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const person = await personOf(churchId, req.params.personId);
     // The other modules first (each idempotent): if one cannot, membership still holds the person and the staff
     // member can try again; once they have all answered, membership's part is one transaction.
-    const modules = await anonymizeInModules(app.deps.internal, churchId, person.id);
+    const modules = await anonymizeInModules(app.deps.internal, churchId, person.id, await usersOfPerson(app.db, churchId, person.id));
     const { stamps, photo } = await app.db.transaction(async (tx) => {
       const done = await anonymizePerson(tx, churchId, person.id);
       await reportChanges(deps, [{ churchId, entityType: 'person', entityId: person.id, action: 'anonymized', event: 'person.destroyed', data: { id: person.id } }], { req, tx });

@@ -42,7 +42,8 @@ beforeEach(() => {
 describe('GDPR export', () => {
   it('answers one person’s data from membership and every other module as one document', async () => {
     const c = await makeChurch(t);
-    const p = await addPerson(t, c.churchId, { firstName: 'Ada', lastName: 'Byron', email: 'ada@example.org' });
+    const userId = randomUUID();
+    const p = await addPerson(t, c.churchId, { firstName: 'Ada', lastName: 'Byron', email: 'ada@example.org', userId });
     const groupId = await addGroup(t, c.churchId, 'Choir');
     await addToGroup(t, c.churchId, groupId, p.id);
     const res = await call(t.app, 'GET', `/membership/gdpr/people/${p.id}/export`, { token: c.token(['People.Edit']) });
@@ -53,7 +54,8 @@ describe('GDPR export', () => {
     expect(body.membership.household).toEqual({ id: p.householdId, name: 'Byron' });
     expect(Object.keys(body.modules).sort()).toEqual([...GDPR_MODULES].sort());
     expect(body.modules.giving.donations).toEqual([{ id: 'd1', amount: '25.00', personId: p.id }]);
-    expect(internal.calls.filter((x) => x.path.endsWith('/gdpr/export')).at(-1)!.body).toEqual({ churchId: c.churchId, personId: p.id });
+    // each module is told the person and their login, for what it keeps per user (settings, page history)
+    expect(internal.calls.filter((x) => x.path.endsWith('/gdpr/export')).at(-1)!.body).toEqual({ churchId: c.churchId, personId: p.id, userIds: [userId] });
   });
 
   it('answers a 502 naming the module that could not answer, never a partial export', async () => {
@@ -86,6 +88,7 @@ describe('GDPR anonymize', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ personId: p.id, modules: expect.objectContaining({ attendance: { visits: 0 } }) });
     expect(anonymized.map((a) => a.module).sort()).toEqual([...GDPR_MODULES].sort());
+    expect(anonymized[0]!.body).toEqual({ churchId: c.churchId, personId: p.id, userIds: [] });
     const [row] = await t.deps.database.rows<Record<string, unknown>>('select first_name, last_name, email, mobile_phone, birth_date, removed, opted_out from people where id = $1', [p.id]);
     expect(row).toEqual({ first_name: 'Anonymized', last_name: 'Person', email: null, mobile_phone: null, birth_date: null, removed: true, opted_out: true });
     expect(await t.deps.database.rows('select id from group_members where person_id = $1', [p.id])).toEqual([]);
