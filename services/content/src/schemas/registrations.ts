@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Email, Id, IsoDate } from '@church/common';
-import { Event } from '../routes/website/schemas';
+import { Event } from './website';
 
 // What the registration routes accept and answer: the fields of the open-source Api's models that B1App's wizard
 // and B1Admin's registration screens send and read. Amounts are numbers in JSON with at most two decimals.

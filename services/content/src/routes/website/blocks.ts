@@ -7,7 +7,7 @@ import { blocks } from '../../db/website';
 import { blockTree } from '../../domain/website/tree';
 import { firstBlockOfType } from '../../repos/website/tree';
 import { ofSiteOrMain } from '../../repos/website/sites';
-import { Block, BlockSave, SiteQuery, TreeAnswer } from './schemas';
+import { Block, BlockSave, SiteQuery, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/blocks';
 const edit = requires('Content.Edit');
@@ -21,11 +21,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const ofSiteBlocks = (churchId: string, siteId: string | undefined, where?: SQL) =>
     listRows(app.db, blocks, churchId, { where: and(ofSiteOrMain(blocks.siteId, siteId), where), orderBy: [asc(blocks.name), asc(blocks.id)] });
   app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Block) } } }, async (req) =>
-    ofSiteBlocks(req.auth.churchId, req.query.siteId) as never,
+    ofSiteBlocks(req.auth.churchId, req.query.siteId),
   );
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(BlockSave), response: { 200: z.array(Block) } } }, async (req) =>
-    app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)) as never,
+    app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)),
   );
   // The block's sections and elements go with it.
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
@@ -36,7 +36,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     `${base}/blockType/:blockType`,
     { config: { access: anyUser }, schema: { params: z.object({ blockType: z.string().max(100) }), querystring: SiteQuery, response: { 200: z.array(Block) } } },
-    async (req) => ofSiteBlocks(req.auth.churchId, req.query.siteId, eq(blocks.blockType, req.params.blockType)) as never,
+    async (req) => ofSiteBlocks(req.auth.churchId, req.query.siteId, eq(blocks.blockType, req.params.blockType)),
   );
 
   app.get(

@@ -4,7 +4,7 @@ import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, crud, Empty, getRow, Id, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars, curatedEvents, events } from '../../db/website';
 import { calendarEntries, calendarEvents, deleteEntries, findEntry, insertEntry, updateEntry, type CuratedEntry } from '../../repos/website/events';
-import { CuratedEvent, CuratedEventSave, CuratedEventWithEvents, Event, WithoutEventsQuery } from './schemas';
+import { CuratedEvent, CuratedEventSave, CuratedEventWithEvents, Event, WithoutEventsQuery } from '../../schemas/website';
 
 const base = '/content/curatedEvents';
 const edit = requires('Content.Edit');

@@ -9,7 +9,7 @@ import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { checkLayout, syncChildren } from '../../domain/website/layout';
 import { assertPageSeen } from '../../domain/website/visibility';
 import { insertElements, loadElementTree, nextElementSort, renumberElements, type ElementNode, type ElementRow } from '../../repos/website/tree';
-import { Element, ElementSave, TreeAnswer, type TreeElementInput } from './schemas';
+import { Element, ElementSave, TreeAnswer, type TreeElementInput } from '../../schemas/website';
 
 const base = '/content/elements';
 const edit = requires('Content.Edit');
@@ -25,7 +25,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const row = await getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element');
     const section = await getRow(app.db, sections, req.auth.churchId, row.sectionId, 'Element');
     await assertPageSeen(app, req.auth, section.pageId);
-    return withJsonText(row) as never;
+    return withJsonText(row);
   });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(ElementSave), response: { 200: z.array(Element) } } }, async (req) => {
@@ -70,7 +70,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const sectionId of touched) await renumberElements(tx, churchId, sectionId);
       const fresh = new Map((await rowsByIds(tx, elements, churchId, saved.map((r) => r.id))).map((r) => [r.id, r]));
       return saved.map((r) => withJsonText(fresh.get(r.id) ?? r));
-    }) as never;
+    });
   });
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {

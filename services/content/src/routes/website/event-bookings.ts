@@ -7,7 +7,7 @@ import { eventBookings, events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
 import { bookingsForEvents, calendarBookings, deleteBooking, eventWithExceptions, insertBookings, pendingBookings, targetNames, updateBooking, type BookingRow } from '../../repos/website/calendar';
-import { ActionParams, CalendarBooking, CalendarQuery, EventBooking, EventBookingSave, NamedBooking, PendingBooking } from './calendar-schemas';
+import { ActionParams, CalendarBooking, CalendarQuery, EventBooking, EventBookingSave, NamedBooking, PendingBooking } from '../../schemas/calendar';
 
 const base = '/content/eventBookings';
 type EventRow = typeof events.$inferSelect;

@@ -4,7 +4,7 @@ import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, crud, findRow, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { eventExceptions, events } from '../../db/website';
 import { insertException, updateException } from '../../repos/website/events';
-import { EventException, EventExceptionSave } from './schemas';
+import { EventException, EventExceptionSave } from '../../schemas/website';
 
 const base = '/content/eventExceptions';
 const edit = requires('Content.Edit');

@@ -9,9 +9,9 @@ import { normalizeRule } from '../../domain/website/events';
 import { parseIcs } from '../../domain/website/ics-import';
 import { bookingsForEvents, insertBookings, insertEvents, insertExceptions, pendingRequests, requestsOf, setApproval, targetNames, type BookingRow } from '../../repos/website/calendar';
 import { attachExceptions, type EventRow } from '../../repos/website/events';
-import { ApprovalBody, Conflict, ConflictsBody, EventBooking, EventRequest, IcalImport, NamedBooking } from './calendar-schemas';
+import { ApprovalBody, Conflict, ConflictsBody, EventBooking, EventRequest, IcalImport, NamedBooking } from '../../schemas/calendar';
 import { statusFor } from './event-bookings';
-import { Event } from './schemas';
+import { Event } from '../../schemas/website';
 
 const base = '/content/events';
 const edit = requires('Content.Edit');

@@ -8,7 +8,7 @@ import { zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
 import { occurrences } from '../../domain/website/occurrences';
 import { deleteRsvp, eventWithExceptions, groupRsvps, rsvpRoster, upsertRsvp } from '../../repos/website/calendar';
-import { OccurrenceQuery, RosterEntry, Rsvp, RsvpBody, RsvpCounts, RsvpWindowQuery } from './calendar-schemas';
+import { OccurrenceQuery, RosterEntry, Rsvp, RsvpBody, RsvpCounts, RsvpWindowQuery } from '../../schemas/calendar';
 
 const base = '/content/events';
 type Counts = z.output<typeof RsvpCounts>;

@@ -9,7 +9,7 @@ import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/even
 import { personGroupIds } from '../../domain/website/membership';
 import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, insertEvent, isOwnPendingRequest, registerableEvents, updateEvent, type EventRow } from '../../repos/website/events';
 
-import { Event, EventIdsQuery, EventSave, SubscribeQuery } from './schemas';
+import { Event, EventIdsQuery, EventSave, SubscribeQuery } from '../../schemas/website';
 
 const base = '/content/events';
 const Events = z.array(Event);

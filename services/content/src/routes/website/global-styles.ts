@@ -6,7 +6,7 @@ import { anyUser, requires } from '@church/auth';
 import { Empty, batchOf, deleteRow, Id, IdParams, notFound, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { globalStyles } from '../../db/website';
 import { ofSite, ofSiteOrMain } from '../../repos/website/sites';
-import { GlobalStyle, GlobalStyleSave, SiteQuery } from './schemas';
+import { GlobalStyle, GlobalStyleSave, SiteQuery } from '../../schemas/website';
 
 const base = '/content/globalStyles';
 const edit = requires('Content.Edit');

@@ -7,7 +7,7 @@ import { Empty, batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, row
 import { links } from '../../db/website';
 import { groupsMemo, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
-import { CategoryQuery, Link, LinkSave } from './schemas';
+import { CategoryQuery, Link, LinkSave } from '../../schemas/website';
 
 const base = '/content/links';
 const edit = requires('Content.Edit');

@@ -7,7 +7,7 @@ import { badRequest, getRow, Id, IdParams, type DbOrTx, type ZodTypeProvider } f
 import { blocks, pageHistory, pages } from '../../db/website';
 import { blockTree, ownerOf, pageTree, restoreTree, takeSnapshot } from '../../domain/website/tree';
 import type { Owner } from '../../repos/website/tree';
-import { HistoryEntry, HistorySave, RestoreSnapshotBody, SnapshotIn, TreeAnswer } from './schemas';
+import { HistoryEntry, HistorySave, RestoreSnapshotBody, SnapshotIn, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/pageHistory';
 const edit = requires('Content.Edit');

@@ -8,7 +8,7 @@ import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnsw
 import { setPublished } from '../../repos/website/drafts';
 import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
 import { serialized } from '../../kept';
-import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer, type TreeSectionInput } from './schemas';
+import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer, type TreeSectionInput } from '../../schemas/website';
 
 type PageRow = typeof pages.$inferSelect;
 

@@ -10,7 +10,7 @@ import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domai
 import { editsContent } from '../../domain/website/visibility';
 import { publishStep, serialized } from '../../kept';
 import { latestPublished, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
-import { Post, PostPage, PostSave, PublicPostsQuery } from './schemas';
+import { Post, PostPage, PostSave, PublicPostsQuery } from '../../schemas/website';
 
 const base = '/content/posts';
 const edit = requires('Content.Edit');

@@ -6,7 +6,7 @@ import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, crud, Id, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { redirects } from '../../db/website';
 import { checkRedirects, normalizePath, normalizeTarget } from '../../domain/website/redirects';
-import { Redirect, RedirectSave } from './schemas';
+import { Redirect, RedirectSave } from '../../schemas/website';
 
 const base = '/content/redirects';
 const edit = requires('Content.Edit');

@@ -9,7 +9,7 @@ import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
 import { assertPageSeen } from '../../domain/website/visibility';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
-import { Section, SectionSave, SectionTreeBody, TreeAnswer } from './schemas';
+import { Section, SectionSave, SectionTreeBody, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/sections';
 const edit = requires('Content.Edit');
@@ -23,7 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) => {
     const row = await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section');
     await assertPageSeen(app, req.auth, row.pageId);
-    return withJsonText(row) as never;
+    return withJsonText(row);
   });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(SectionSave), response: { 200: z.array(Section) } } }, async (req) => {
@@ -68,7 +68,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       // Answer the rows as renumbered.
       const fresh = new Map((await rowsByIds(tx, sections, churchId, out.map((r) => r.id))).map((r) => [r.id, r]));
       return out.map((r) => withJsonText(fresh.get(r.id) ?? r));
-    }) as never;
+    });
   });
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Empty, badRequest, batchOf, decodeDataUrl, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { settings } from '../../db/website';
-import { Setting, SettingSave } from './schemas';
+import { Setting, SettingSave } from '../../schemas/website';
 
 const base = '/content/settings';
 const edit = requires('Settings.Edit');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, IsoDate } from '@church/common';
-import { jsonTextInput } from '../../domain/website/json-text';
+import { jsonTextInput } from '../domain/website/json-text';
 
 // What the website half accepts and answers. Save bodies strip unknown fields (clients post records back as
 // they read them, with `churchId`); the church always comes from the token.
