@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires, type Claims } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
 import { keptDisplayNames } from '../../domain/website/membership';
 import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
 import { editsContent } from '../../domain/website/visibility';
 import { publishStep, serialized } from '../../kept';
-import { latestPublished, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
+import { latestPublished, newestPostsFirst, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
 import { Post, PostPage, PostSave, PublicPostsQuery } from '../../schemas/website';
 
 const base = '/content/posts';
@@ -59,10 +57,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Open to any signed-in user (spec); drafts and scheduled posts only to those who edit the website.
   const published = (req: { auth: Claims }, rows: PostRow[]) => (editsContent(req.auth) ? rows : rows.filter(isPublished));
   app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req) =>
-    withAuthors(app, req.auth.churchId, published(req, (await listRows(app.db, posts, req.auth.churchId, { orderBy: [desc(posts.publishDate), asc(posts.title)] })) as PostRow[])),
+    withAuthors(app, req.auth.churchId, published(req, await listRows(app.db, posts, req.auth.churchId, { orderBy: newestPostsFirst }))),
   );
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) => {
-    const [row] = published(req, [(await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')) as PostRow]);
+    const [row] = published(req, [await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')]);
     if (!row) throw notFound('Post');
     return (await withAuthors(app, req.auth.churchId, [row]))[0]!;
   });
@@ -75,7 +73,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const saved = await app.db.transaction(async (tx) => {
       const out: PostRow[] = [];
       for (const [i, { id, ...fields }] of req.body.entries()) {
-        const old = id ? ((await findRow(tx, posts, churchId, id)) as PostRow | undefined) : undefined;
+        const old = id ? await findRow(tx, posts, churchId, id) : undefined;
         if (id && !old) throw notFound('Post');
         if (!old && !fields.title) throw badRequest(itemParam(req, i, 'title'), 'is required');
         let slug = fields.slug;
@@ -87,9 +85,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           for (let n = 2; await slugTaken(tx, churchId, slug); n++) slug = `${stem}-${n}`;
         }
         const values = { ...fields, ...(slug ? { slug } : {}) };
-        const [row] = old
-          ? await tx.update(posts).set({ ...values, updatedAt: new Date() }).where(and(eq(posts.churchId, churchId), eq(posts.id, old.id))).returning()
-          : await tx.insert(posts).values({ ...values, title: fields.title!, slug: slug!, id: randomUUID(), churchId }).returning();
+        // A save with an id stamps `updatedAt` (saveRows does for tables that have it).
+        const [row] = await saveRows(tx, posts, churchId, [old ? { ...values, id: old.id } : { ...values, title: fields.title!, slug: slug! }]);
         out.push(row!);
       }
       return out;
