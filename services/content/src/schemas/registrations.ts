@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Email, Id, IsoDate } from '@church/common';
-import { Event } from './website';
+import { Event, EventParams } from './website';
 
 // What the registration routes accept and answer: the fields of the open-source Api's models that B1App's wizard
 // and B1Admin's registration screens send and read. Amounts are numbers in JSON with at most two decimals.
@@ -14,7 +14,7 @@ const MoneyIn = z.number().min(0).max(9_999_999_999.99).multipleOf(0.01, 'must h
 const Count = z.number().int().min(0).max(1_000_000);
 
 export const ChurchQuery = z.object({ churchId: Id });
-export const EventParams = z.object({ eventId: Id });
+export { EventParams };
 export const PersonParams = z.object({ personId: Id });
 export const PublicEventParams = z.object({ churchId: Id, eventId: Id });
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, crud, deleteRow, getRow, Id, IdParams, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, crud, deleteRow, getRow, IdParams, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks } from '../../db/website';
 import { blockTree } from '../../domain/website/tree';
 import { firstBlockOfType } from '../../repos/website/tree';
 import { siteBlocks } from '../../repos/website/blocks';
-import { Block, BlockSave, SiteQuery, TreeAnswer } from '../../schemas/website';
+import { Block, BlockSave, BlockTypeParams, ChurchItemParams, ChurchParams, SiteQuery, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/blocks';
 const edit = requires('Content.Edit');
@@ -32,13 +32,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/blockType/:blockType`,
-    { config: { access: anyUser }, schema: { params: z.object({ blockType: z.string().max(100) }), querystring: SiteQuery, response: { 200: z.array(Block) } } },
+    { config: { access: anyUser }, schema: { params: BlockTypeParams, querystring: SiteQuery, response: { 200: z.array(Block) } } },
     async (req) => siteBlocks(app.db, req.auth.churchId, req.query.siteId, req.params.blockType),
   );
 
   app.get(
     `${base}/:churchId/tree/:id`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, id: Id }), response: { 200: TreeAnswer } } },
+    { config: { access: 'public' }, schema: { params: ChurchItemParams, response: { 200: TreeAnswer } } },
     async (req) => blockTree(app.db, await getRow(app.db, blocks, req.params.churchId, req.params.id, 'Block')),
   );
 
@@ -46,7 +46,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // their elements (a site's own footer, else the main site's); none without one (B1App draws its default).
   app.get(
     `${base}/public/footer/:churchId`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), querystring: SiteQuery, response: { 200: TreeAnswer } } },
+    { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: TreeAnswer } } },
     async (req) => {
     const block = await firstBlockOfType(app.db, req.params.churchId, 'footerBlock', req.query.siteId);
     if (!block) return [];

@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { badRequest, batchOf, type DbOrTx, Empty, getRow, Id, IdParams, itemParam, notFound, notifyPeople, reportChanges, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, type DbOrTx, Empty, getRow, IdParams, itemParam, notFound, notifyPeople, reportChanges, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { eventBookings, events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
 import { bookingsForEvents, calendarBookings, deleteBooking, eventWithExceptions, insertBookings, pendingBookings, targetNames, updateBooking, type BookingRow } from '../../repos/website/calendar';
-import { ActionParams, CalendarBooking, CalendarQuery, EventBooking, EventBookingSave, NamedBooking, PendingBooking } from '../../schemas/calendar';
+import { ActionParams, CalendarBooking, CalendarQuery, EventBooking, EventBookingSave, NamedBooking, PendingBooking, UnreadBody } from '../../schemas/calendar';
+import { EventParams } from '../../schemas/website';
 
 const base = '/content/eventBookings';
 type EventRow = typeof events.$inferSelect;
@@ -40,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       { req, tx },
     );
 
-  app.get(`${base}/event/:eventId`, { config: { access: anyUser }, schema: { params: z.object({ eventId: Id }), response: { 200: z.array(NamedBooking) } } }, async (req) => {
+  app.get(`${base}/event/:eventId`, { config: { access: anyUser }, schema: { params: EventParams, response: { 200: z.array(NamedBooking) } } }, async (req) => {
     await getRow(app.db, events, req.auth.churchId, req.params.eventId, 'Event');
     return bookingsForEvents(app.db, req.auth.churchId, [req.params.eventId]);
   });
@@ -132,7 +133,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  app.post(`${base}/:id/:action`, { config: { access: anyUser }, schema: { params: ActionParams, body: z.unknown(), response: { 200: EventBooking } } }, async (req) => {
+  app.post(`${base}/:id/:action`, { config: { access: anyUser }, schema: { params: ActionParams, body: UnreadBody, response: { 200: EventBooking } } }, async (req) => {
     const churchId = req.auth.churchId;
     const before = await getRow(app.db, eventBookings, churchId, req.params.id, 'Booking');
     const target = (await targetNames(app.db, churchId, before.roomId ? [before.roomId] : [], before.resourceId ? [before.resourceId] : [])).get((before.roomId ?? before.resourceId)!);

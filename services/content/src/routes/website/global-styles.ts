@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, deleteRow, findRow, Id, IdParams, notFound, saveRows, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, deleteRow, findRow, IdParams, notFound, saveRows, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { globalStyles } from '../../db/website';
 import { ownStyles, stylesInUse, type StylesRow } from '../../repos/website/styles';
-import { GlobalStyle, GlobalStyleSave, SiteQuery } from '../../schemas/website';
+import { ChurchParams, GlobalStyle, GlobalStyleSave, SiteQuery } from '../../schemas/website';
 
 const base = '/content/globalStyles';
 const edit = requires('Content.Edit');
@@ -39,7 +39,7 @@ async function stylesOf(db: DbOrTx, churchId: string, siteId: string | undefined
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) =>
+  app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) =>
     stylesOf(app.db, req.params.churchId, req.query.siteId),
   );
   app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) => stylesOf(app.db, req.auth.churchId, req.query.siteId));

@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, deleteRow, findRow, getRow, IdParams, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { links } from '../../db/website';
 import { groupsMemo, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
-import { CategoryQuery, Link, LinkSave } from '../../schemas/website';
+import { CategoryQuery, ChurchParams, Link, Links, LinkSave } from '../../schemas/website';
 
 const base = '/content/links';
 const edit = requires('Content.Edit');
-const ChurchParams = z.object({ churchId: Id });
-const Links = z.array(Link);
 
 /** `/content/links`: navigation links by category, with who may see each; sorts kept 1..n per category. */
 export default async function routes(root: FastifyInstance): Promise<void> {

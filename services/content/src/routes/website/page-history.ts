@@ -1,24 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { badRequest, getRow, Id, IdParams, type ZodTypeProvider } from '@church/common';
+import { badRequest, getRow, IdParams, type ZodTypeProvider } from '@church/common';
 import { blocks, pageHistory, pages } from '../../db/website';
 import { blockTree, ownerOf, pageTree, restoreTree, takeSnapshot } from '../../domain/website/tree';
 import { historyOf, recordHistory, type HistoryRow } from '../../repos/website/history';
 import type { Owner } from '../../repos/website/tree';
-import { HistoryEntry, HistorySave, RestoreSnapshotBody, SnapshotIn, TreeAnswer } from '../../schemas/website';
+import { BlockParams, HistoryEntries, HistoryEntry, HistorySave, PageParams, RestoreSnapshotBody, SnapshotIn, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/pageHistory';
 const edit = requires('Content.Edit');
-const Entries = z.array(HistoryEntry);
 
 /** `/content/pageHistory`: snapshots of page and block trees, and restoring them (all Content.Edit). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  app.get(`${base}/page/:pageId`, { config: { access: edit }, schema: { params: z.object({ pageId: Id }), response: { 200: Entries } } }, async (req) =>
+  app.get(`${base}/page/:pageId`, { config: { access: edit }, schema: { params: PageParams, response: { 200: HistoryEntries } } }, async (req) =>
     (await historyOf(app.db, req.auth.churchId, { pageId: req.params.pageId })).map(entryAnswer),
   );
-  app.get(`${base}/block/:blockId`, { config: { access: edit }, schema: { params: z.object({ blockId: Id }), response: { 200: Entries } } }, async (req) =>
+  app.get(`${base}/block/:blockId`, { config: { access: edit }, schema: { params: BlockParams, response: { 200: HistoryEntries } } }, async (req) =>
     (await historyOf(app.db, req.auth.churchId, { blockId: req.params.blockId })).map(entryAnswer),
   );
   app.get(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: HistoryEntry } } }, async (req) =>

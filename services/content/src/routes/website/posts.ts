@@ -1,21 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires, type Claims } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
 import { keptDisplayNames } from '../../domain/website/membership';
 import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
 import { editsContent } from '../../domain/website/visibility';
 import { publishStep, serialized } from '../../kept';
 import { latestPublished, newestPostsFirst, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
-import { Post, PostPage, PostSave, PublicPostsQuery } from '../../schemas/website';
+import { ChurchParams, Post, PostCategories, PostPage, PostSave, PublicPostsQuery, RssFeed, SiteUrlQuery, SlugParams } from '../../schemas/website';
 
 const base = '/content/posts';
 const edit = requires('Content.Edit');
-const ChurchParams = z.object({ churchId: Id });
 /** Published = a publish date that has passed (README). */
 const isPublished = (p: PostRow) => p.publishDate !== null && p.publishDate.getTime() <= Date.now();
-const SiteUrl = z.object({ siteUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(500) });
 
 /** `/content/posts`: the blog. A post is published once its `publishDate` has passed. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -37,19 +35,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!authors.complete) return answer();
     return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, answer()));
   });
-  app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(z.string()) } } }, async (req) =>
+  app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PostCategories } } }, async (req) =>
     publishedCategories(app.db, req.params.churchId),
   );
   app.get(
     `${base}/public/:churchId/slug/:slug`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, slug: z.string().max(200) }), response: { 200: Post } } },
+    { config: { access: 'public' }, schema: { params: SlugParams, response: { 200: Post } } },
     async (req) => {
       const row = await publishedBySlug(app.db, req.params.churchId, req.params.slug.toLowerCase());
       if (!row) throw notFound('Post');
       return (await withAuthors(app, req.params.churchId, [row]))[0]!;
     },
   );
-  app.get(`${base}/rss/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteUrl } }, async (req, reply) => {
+  app.get(`${base}/rss/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteUrlQuery, produces: ['application/rss+xml'], response: { 200: RssFeed } } }, async (req, reply) => {
     const xml = await rssFeed(app, req.params.churchId, req.query.siteUrl, await latestPublished(app.db, req.params.churchId, 50));
     return reply.type('application/rss+xml; charset=utf-8').send(xml);
   });

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, Id, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { redirects } from '../../db/website';
 import { checkRedirects, normalizePath, normalizeTarget } from '../../domain/website/redirects';
 import { byFromPath, churchRedirects, lockedRedirects, redirectOf, type RedirectRow } from '../../repos/website/redirects';
-import { Redirect, RedirectSave } from '../../schemas/website';
+import { ChurchParams, PublicRedirects, Redirect, RedirectPathQuery, RedirectSave } from '../../schemas/website';
 
 const base = '/content/redirects';
 const edit = requires('Content.Edit');
@@ -18,10 +18,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // One path resolves to its redirect (404 when it has none); without `path`, every redirect of the church.
   app.get(
     `${base}/public/:churchId`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), querystring: z.object({ path: z.string().max(1000).optional() }), response: { 200: z.any() } } },
+    { config: { access: 'public' }, schema: { params: ChurchParams, querystring: RedirectPathQuery, response: { 200: PublicRedirects } } },
     async (req) => {
       const { churchId } = req.params;
-      // One answer is a record, the other a list: the fields are picked here (a union would not serialize fast).
       if (req.query.path === undefined) return (await churchRedirects(app.db, churchId)).map(view);
       const row = await redirectOf(app.db, churchId, normalizePath(req.query.path));
       if (!row) throw notFound('Redirect');

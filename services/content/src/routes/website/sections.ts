@@ -7,7 +7,7 @@ import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
 import { assertPageSeen } from '../../domain/website/visibility';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
-import { Section, SectionSave, SectionTreeBody, TreeAnswer } from '../../schemas/website';
+import { ConvertToBlockQuery, Section, SectionSave, SectionTreeBody, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/sections';
 const edit = requires('Content.Edit');
@@ -101,7 +101,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // holding a copy of the section; either way with all its elements, in one transaction.
   app.post(
     `${base}/duplicate/:id`,
-    { config: { access: edit }, schema: { params: IdParams, querystring: z.object({ convertToBlock: z.enum(['true', 'false', '1', '0']).optional() }), response: { 200: TreeAnswer } } },
+    { config: { access: edit }, schema: { params: IdParams, querystring: ConvertToBlockQuery, response: { 200: TreeAnswer } } },
     async (req) => {
       const churchId = req.auth.churchId;
       const convert = req.query.convertToBlock === 'true' || req.query.convertToBlock === '1';

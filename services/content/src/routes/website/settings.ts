@@ -2,14 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, decodeDataUrl, Id, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, decodeDataUrl, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { settings } from '../../db/website';
 import { deleteUserSetting, findSetting, publicSettings, settingsOf, type SettingRow } from '../../repos/website/settings';
-import { Setting, SettingSave } from '../../schemas/website';
+import { ChurchParams, PublicSettings, Settings, SettingSave } from '../../schemas/website';
 
 const base = '/content/settings';
 const edit = requires('Settings.Edit');
-const Settings = z.array(Setting);
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
@@ -24,7 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: Settings } } }, async (req) =>
     settingsOf(app.db, req.auth.churchId, userIdOf(req)),
   );
-  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.record(z.string(), z.string().nullable()) } } }, async (req) => {
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PublicSettings } } }, async (req) => {
     const rows = await publicSettings(app.db, req.params.churchId);
     return Object.fromEntries(rows.map((r) => [r.keyName, r.value]));
   });
