@@ -166,6 +166,11 @@ describe('curated calendars and events', () => {
     await ok(t.app, 'DELETE', `/content/curatedEvents/calendar/${cal.id}/group/${g2}`, { token: c.editor });
     expect((await ok(t.app, 'GET', '/content/curatedEvents', { token: c.anyone })).map((e: { eventId: string }) => e.eventId).sort()).toEqual([b.id, priv.id].sort());
     expect(await ok(t.app, 'GET', `/content/curatedEvents/${added[1].id}`, { token: c.anyone })).toMatchObject({ eventId: b.id });
+    // An entry saved by id takes the event given; an id of another church's entry is a 404.
+    const [moved] = await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { id: added[2].id, eventId: a.id } });
+    expect(moved).toMatchObject({ id: added[2].id, curatedCalendarId: cal.id, groupId: g1, eventId: a.id });
+    await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { id: added[2].id, eventId: priv.id } });
+    expect((await call(t.app, 'POST', '/content/curatedEvents', { token: church().editor, body: { id: added[2].id, eventId: null } })).statusCode).toBe(404);
     await ok(t.app, 'DELETE', `/content/curatedEvents/${added[1].id}`, { token: c.editor });
     const other = church();
     const foreign = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: cal.id, groupId: g1 } });

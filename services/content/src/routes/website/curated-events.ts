@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, Empty, getRow, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, Empty, findRow, getRow, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars, curatedEvents, events } from '../../db/website';
 import { calendarEntries, calendarEvents, deleteEntries, findEntry, insertEntry, updateEntry, type CuratedEntry } from '../../repos/website/events';
 import {
@@ -62,7 +62,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const out: Entry[] = [];
       for (const [i, item] of req.body.entries()) {
         const at = (field: string) => itemParam(req, i, field);
-        const old = item.id ? ((await getRow(tx, curatedEvents, churchId, item.id, 'Curated event').catch(() => undefined)) as Entry | undefined) : undefined;
+        const old = item.id ? await findRow(tx, curatedEvents, churchId, item.id) : undefined;
         if (item.id && !old) throw notFound('Curated event');
         const calendarId = item.curatedCalendarId ?? old?.curatedCalendarId;
         if (!calendarId) throw badRequest(at('curatedCalendarId'), 'is required');

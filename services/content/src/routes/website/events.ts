@@ -84,7 +84,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return registerableEvents(app.db, req.auth.churchId, hasPermission(req.auth, 'Content.Edit', 'ContentApi') ? undefined : new Date());
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) => {
-    const row = (await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event')) as EventRow;
+    const row = await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event');
     // an event the caller may not read is one they cannot tell from none
     if (row.visibility !== 'public' && !(await readsPrivate(req, row.groupId))) throw notFound('Event');
     return (await attachExceptions(app.db, req.auth.churchId, [row]))[0]!;
@@ -98,7 +98,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const out: EventRow[] = [];
       for (const [i, { id, ...fields }] of req.body.entries()) {
         const at = (field: string) => itemParam(req, i, field);
-        const old = id ? ((await findRow(tx, events, churchId, id)) as EventRow | undefined) : undefined;
+        const old = id ? await findRow(tx, events, churchId, id) : undefined;
         if (id && !old) throw notFound('Event');
         if (!old) for (const f of ['groupId', 'start', 'end', 'title'] as const) if (!fields[f]) throw badRequest(at(f), 'is required');
         for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {

@@ -10,8 +10,6 @@ import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
 import { serialized } from '../../kept';
 import { AiPageBody, ChurchParams, ImportTreeBody, Page, PageSave, PublicPage, Published, SiteQuery, Success, TreeAnswer, TreeQuery, type TreeSectionInput } from '../../schemas/website';
 
-type PageRow = typeof pages.$inferSelect;
-
 const base = '/content/pages';
 const edit = requires('Content.Edit');
 
@@ -43,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!gate) throw notFound('Page');
       if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
       return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
-        const page = (await getRow(app.db, pages, churchId, gate.id, 'Page')) as PageRow;
+        const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
         // the public site (by url) serves a page's published version once it has one; the editor (by id) its tree
         return serialized(reply, url && page.published ? page.published.tree : await pageTree(app.db, page, Boolean(url)));
       });
@@ -60,7 +58,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return (await seenRows(app, req.auth, rows)).map(pageAnswer);
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) => {
-    const [row] = await seenRows(app, req.auth, [(await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow]);
+    const [row] = await seenRows(app, req.auth, [await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')]);
     if (!row) throw notFound('Page');
     return pageAnswer(row);
   });
@@ -76,7 +74,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const claimed = new Set<string>();
       for (const [i, item] of items.entries()) {
         if (!item.url) continue;
-        const old = item.id ? ((await findRow(tx, pages, churchId, item.id)) as PageRow | undefined) : undefined;
+        const old = item.id ? await findRow(tx, pages, churchId, item.id) : undefined;
         const siteId = item.siteId === undefined ? (old?.siteId ?? null) : item.siteId;
         const key = `${siteId ?? ''}\n${item.url}`;
         if (claimed.has(key)) throw badRequest(itemParam(req, i, 'url'), `${item.url} is given twice`);
@@ -85,7 +83,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           throw badRequest(itemParam(req, i, 'url'), `another page already uses ${item.url}`);
         });
       }
-      return (await saveRows(tx, pages, churchId, items)).map((p) => pageAnswer(p as PageRow));
+      return (await saveRows(tx, pages, churchId, items)).map(pageAnswer);
     });
   });
 
@@ -100,7 +98,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     publishedAt: await app.db.transaction((tx) => publishPage(tx, req.auth.churchId, req.params.id)),
   }));
   app.post(`${base}/:id/discard`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Success } } }, async (req) => {
-    const page = (await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow;
+    const page = await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page');
     if (!page.published) throw badRequest('id', 'the page has no published version', 'params');
     const { snapshot } = page.published;
     await app.db.transaction((tx) => restoreTree(tx, req.auth.churchId, { pageId: page.id }, snapshot as { sections: TreeSectionInput[] }));
