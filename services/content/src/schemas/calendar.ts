@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { Id, IsoDate } from '@church/common';
 import { Event } from './website';
+import { Stamp, Text } from './website-fields';
 
 // Rooms, resources, blockouts, templates, bookings, requests and RSVPs: what the calendar side accepts and answers.
 
-const Text = (max = 1000) => z.string().trim().max(max);
 /** Optional text; the apps send `''` for none. */
 const OptText = (max = 1000) => Text(max).nullish().transform((s) => (s === '' ? null : s));
-const Stamp = z.date();
 const Minutes = z.number().int().min(0).max(7 * 24 * 60);
 
 export const Room = z.object({

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { Id, IsoDate } from '@church/common';
 import { jsonTextInput } from '../domain/website/json-text';
+import { OptText, Stamp, Text } from './website-fields';
 
 // What the website half accepts and answers. Save bodies strip unknown fields (clients post records back as
 // they read them, with `churchId`); the church always comes from the token.
 
-const Text = (max = 1000) => z.string().trim().max(max);
-const OptText = (max = 1000) => Text(max).nullish();
 /** JSON settings of a section or element (`answers`, `styles`). */
 const JsonObject = z.record(z.string(), z.unknown());
-const Stamp = z.date();
 /** The settings objects as JSON text, as the site editor reads them (`null` when empty). */
 const JsonTextOut = { answersJSON: z.string().nullable(), stylesJSON: z.string().nullable(), animationsJSON: z.string().nullable() };
 
