@@ -102,6 +102,11 @@ describe('events of groups, exceptions and timelines', () => {
     });
     const [ex] = await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { eventId: open.id, exceptionDate: '2026-01-11T16:00:00.000Z' } });
     expect(await ok(t.app, 'GET', `/content/eventExceptions/${ex.id}`, { token: c.anyone })).toEqual(ex);
+    // by id: the date moves; another church's id is a 404
+    const [movedEx] = await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { id: ex.id, exceptionDate: '2026-01-18T16:00:00.000Z' } });
+    expect(movedEx).toMatchObject({ id: ex.id, eventId: open.id, exceptionDate: '2026-01-18T16:00:00.000Z' });
+    expect((await call(t.app, 'POST', '/content/eventExceptions', { token: church().editor, body: { id: ex.id, exceptionDate: '2026-01-11T16:00:00.000Z' } })).statusCode).toBe(404);
+    await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { id: ex.id, exceptionDate: '2026-01-11T16:00:00.000Z' } });
     // a private event is its group's and the editors': someone outside the group sees the public ones only, and
     // cannot tell the private one from none
     expect((await ok(t.app, 'GET', `/content/events/group/${g1}`, { token: c.anyone })).map((e: { title: string }) => e.title)).toEqual(['Open']);

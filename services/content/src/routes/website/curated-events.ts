@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, Empty, findRow, getRow, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, Empty, findRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars, curatedEvents, events } from '../../db/website';
-import { calendarEntries, calendarEvents, deleteEntries, findEntry, insertEntry, updateEntry, type CuratedEntry } from '../../repos/website/events';
+import { calendarEntries, calendarEvents, deleteEntries, findEntry, type CuratedEntry } from '../../repos/website/events';
 import {
   CalendarEventParams,
   CalendarGroupParams,
@@ -77,10 +77,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           if (event && item.groupId && event.groupId !== item.groupId) throw badRequest(field, 'the event belongs to another group');
           const values = { curatedCalendarId: calendarId, groupId, eventId: eventId ?? null };
           if (old && k === 0) {
-            out.push(await updateEntry(tx, churchId, old.id, values));
+            out.push(...(await saveRows(tx, curatedEvents, churchId, [{ ...values, id: old.id }])));
             continue;
           }
-          out.push((await findEntry(tx, churchId, values)) ?? (await insertEntry(tx, churchId, values)));
+          out.push((await findEntry(tx, churchId, values)) ?? (await saveRows(tx, curatedEvents, churchId, [values]))[0]!);
         }
       }
       return out;

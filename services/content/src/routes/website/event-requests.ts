@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { normalizeRule } from '../../domain/website/events';
 import { parseIcs } from '../../domain/website/ics-import';
-import { bookingsForEvents, insertBookings, insertEvents, insertExceptions, pendingRequests, requestsOf, setApproval, targetNames, type BookingRow } from '../../repos/website/calendar';
+import { bookingsForEvents, insertBookings, insertEvents, insertExceptions, pendingRequests, requestsOf, targetNames, type BookingRow } from '../../repos/website/calendar';
 import { attachExceptions, type EventRow } from '../../repos/website/events';
 import { ActionParams, ApprovalBody, Conflict, ConflictsBody, EventRequest, IcalImport, RequestAnswer, RequestWithBookings } from '../../schemas/calendar';
 import { statusFor } from './event-bookings';
@@ -102,7 +102,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const approve = req.params.action === 'approve';
       const values = approve ? { approvalStatus: 'approved', visibility: 'public', ...(req.body?.groupId ? { groupId: req.body.groupId } : {}) } : { approvalStatus: 'rejected' };
       return app.db.transaction(async (tx) => {
-        const after = await setApproval(tx, churchId, before.id, values);
+        const [after] = await saveRows(tx, events, churchId, [{ ...values, id: before.id }]);
         await reportEvents(req, tx, [{ before, after }], approve ? 'approved' : 'rejected');
         if (before.requestedBy) {
           const message = `Your event request "${before.title}" was ${approve ? 'approved' : 'rejected'}.`;

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
 import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
 import { personGroupIds } from '../../domain/website/membership';
-import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, insertEvent, isOwnPendingRequest, registerableEvents, updateEvent, type EventRow } from '../../repos/website/events';
+import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
 
 import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery } from '../../schemas/website';
 
@@ -111,7 +111,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const closes = fields.registrationCloseDate === undefined ? old?.registrationCloseDate : fields.registrationCloseDate;
         if (opens && closes && closes < opens) throw badRequest(at('registrationCloseDate'), 'must not be before registrationOpenDate');
         const values = { ...fields, ...(fields.recurrenceRule !== undefined ? { recurrenceRule: normalizeRule(fields.recurrenceRule, at('recurrenceRule')) } : {}) };
-        const row = old ? await updateEvent(tx, churchId, old.id, values) : await insertEvent(tx, churchId, { ...values, groupId: fields.groupId!, start, end, title: fields.title! });
+        const [row] = await saveRows(tx, events, churchId, [old ? { ...values, id: old.id } : { ...values, groupId: fields.groupId!, start, end, title: fields.title! }]);
         out.push(row);
         const action = old ? 'updated' : 'created';
         await reportChanges(deps, [{ churchId, entityType: 'event', entityId: row.id, action, event: `event.${action}`, before: old, after: row }], { req, tx });
