@@ -34,7 +34,7 @@ export const pages = pgTable(
     groupIds: jsonb('group_ids').$type<string[]>().notNull().default([]),
     /**
      * The published version (B1Admin's drafts): the public tree as it was published, served by url while set,
-     * and the snapshot `discard` restores. Null: the page has never been published, its working tree is live.
+     * and the snapshot `discard` restores. Null: nothing of the page is published yet, its working tree is live.
      */
     published: jsonb('published').$type<{ tree: unknown; snapshot: Record<string, unknown> }>(),
     publishedAt: at('published_at'),

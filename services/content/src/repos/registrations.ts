@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, sql, sum } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { findRow, rowsByIds, type DbOrTx } from '@church/common';
 import { events } from '../db/website';
 import { registrationCoupons, registrationMembers, registrationPayments, registrations, registrationSelectionChoices, registrationSelections, registrationTypes } from '../db/registrations';
+import type { EventRow } from './website/events';
 
-export type EventRow = typeof events.$inferSelect;
+export type { EventRow };
 export type RegistrationRow = typeof registrations.$inferSelect;
 export type MemberRow = typeof registrationMembers.$inferSelect;
 export type ChoiceRow = typeof registrationSelectionChoices.$inferSelect;
@@ -17,10 +18,7 @@ export type CouponRow = typeof registrationCoupons.$inferSelect;
 export const ACTIVE = ['pending', 'confirmed'];
 const active = inArray(registrations.status, ACTIVE);
 
-export async function findEvent(db: DbOrTx, churchId: string, eventId: string): Promise<EventRow | undefined> {
-  const [row] = await db.select().from(events).where(and(eq(events.churchId, churchId), eq(events.id, eventId)));
-  return row;
-}
+export const findEvent = (db: DbOrTx, churchId: string, eventId: string): Promise<EventRow | undefined> => findRow(db, events, churchId, eventId);
 
 /**
  * The event locked for the rest of the transaction: every registration of an event takes this lock before it
@@ -35,10 +33,7 @@ export async function lockEvent(tx: DbOrTx, churchId: string, eventId: string): 
   return row;
 }
 
-export async function eventsByIds(db: DbOrTx, churchId: string, ids: string[]): Promise<EventRow[]> {
-  if (!ids.length) return [];
-  return db.select().from(events).where(and(eq(events.churchId, churchId), inArray(events.id, [...new Set(ids)])));
-}
+export const eventsByIds = (db: DbOrTx, churchId: string, ids: string[]): Promise<EventRow[]> => rowsByIds(db, events, churchId, [...new Set(ids)]);
 
 export function activeTypes(db: DbOrTx, churchId: string, eventId: string): Promise<TypeRow[]> {
   return db
@@ -228,13 +223,7 @@ export async function activeAttendance(db: DbOrTx, churchId: string, eventId: st
   return { registrations: regs, members: await membersOf(db, churchId, regs.map((r) => r.id)) };
 }
 
-export async function findCoupon(db: DbOrTx, churchId: string, id: string): Promise<CouponRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(registrationCoupons)
-    .where(and(eq(registrationCoupons.churchId, churchId), eq(registrationCoupons.id, id)));
-  return row;
-}
+export const findCoupon = (db: DbOrTx, churchId: string, id: string): Promise<CouponRow | undefined> => findRow(db, registrationCoupons, churchId, id);
 
 /**
  * Replaces a registration's members and/or chosen extras (those given), answering what it holds afterwards;

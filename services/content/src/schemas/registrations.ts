@@ -1,20 +1,18 @@
 import { z } from 'zod';
 import { Email, Id, IsoDate } from '@church/common';
-import { Event } from '../routes/website/schemas';
+import { Event, EventParams } from './website';
+import { OptText, Stamp, Text } from './website-fields';
 
 // What the registration routes accept and answer: the fields of the open-source Api's models that B1App's wizard
 // and B1Admin's registration screens send and read. Amounts are numbers in JSON with at most two decimals.
 
-const Text = (max = 1000) => z.string().trim().max(max);
-const OptText = (max = 1000) => Text(max).nullish();
-const Stamp = z.date();
 const Amount = z.number();
 /** A price or discount as the staff app sends it: at most two decimals, never negative. */
 const MoneyIn = z.number().min(0).max(9_999_999_999.99).multipleOf(0.01, 'must have at most two decimals');
 const Count = z.number().int().min(0).max(1_000_000);
 
 export const ChurchQuery = z.object({ churchId: Id });
-export const EventParams = z.object({ eventId: Id });
+export { EventParams };
 export const PersonParams = z.object({ personId: Id });
 export const PublicEventParams = z.object({ churchId: Id, eventId: Id });
 

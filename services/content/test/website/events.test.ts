@@ -102,6 +102,11 @@ describe('events of groups, exceptions and timelines', () => {
     });
     const [ex] = await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { eventId: open.id, exceptionDate: '2026-01-11T16:00:00.000Z' } });
     expect(await ok(t.app, 'GET', `/content/eventExceptions/${ex.id}`, { token: c.anyone })).toEqual(ex);
+    // by id: the date moves; another church's id is a 404
+    const [movedEx] = await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { id: ex.id, exceptionDate: '2026-01-18T16:00:00.000Z' } });
+    expect(movedEx).toMatchObject({ id: ex.id, eventId: open.id, exceptionDate: '2026-01-18T16:00:00.000Z' });
+    expect((await call(t.app, 'POST', '/content/eventExceptions', { token: church().editor, body: { id: ex.id, exceptionDate: '2026-01-11T16:00:00.000Z' } })).statusCode).toBe(404);
+    await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { id: ex.id, exceptionDate: '2026-01-11T16:00:00.000Z' } });
     // a private event is its group's and the editors': someone outside the group sees the public ones only, and
     // cannot tell the private one from none
     expect((await ok(t.app, 'GET', `/content/events/group/${g1}`, { token: c.anyone })).map((e: { title: string }) => e.title)).toEqual(['Open']);
@@ -166,6 +171,11 @@ describe('curated calendars and events', () => {
     await ok(t.app, 'DELETE', `/content/curatedEvents/calendar/${cal.id}/group/${g2}`, { token: c.editor });
     expect((await ok(t.app, 'GET', '/content/curatedEvents', { token: c.anyone })).map((e: { eventId: string }) => e.eventId).sort()).toEqual([b.id, priv.id].sort());
     expect(await ok(t.app, 'GET', `/content/curatedEvents/${added[1].id}`, { token: c.anyone })).toMatchObject({ eventId: b.id });
+    // An entry saved by id takes the event given; an id of another church's entry is a 404.
+    const [moved] = await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { id: added[2].id, eventId: a.id } });
+    expect(moved).toMatchObject({ id: added[2].id, curatedCalendarId: cal.id, groupId: g1, eventId: a.id });
+    await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { id: added[2].id, eventId: priv.id } });
+    expect((await call(t.app, 'POST', '/content/curatedEvents', { token: church().editor, body: { id: added[2].id, eventId: null } })).statusCode).toBe(404);
     await ok(t.app, 'DELETE', `/content/curatedEvents/${added[1].id}`, { token: c.editor });
     const other = church();
     const foreign = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: cal.id, groupId: g1 } });

@@ -37,6 +37,11 @@ describe('/content/links', () => {
     membership.groupsOf.set(c.personId, [groupId]);
     expect(await filtered(c.token([], { membershipStatus: 'Visitor' }))).toEqual(['First', 'Home', 'Team', 'Signed in']);
     expect(await ok(t.app, 'GET', `/content/links/church/${c.churchId}/filtered`, { token: church().editor })).toEqual([]);
+    // by id: a link moved to another category is renumbered there, and its old category closes up
+    const [moved] = await ok(t.app, 'POST', '/content/links', { token: c.editor, body: { id: saved[5].id, category: 'footer' } });
+    expect(moved).toMatchObject({ id: saved[5].id, category: 'footer', text: 'Signed in', sort: 2 });
+    expect((await call(t.app, 'POST', '/content/links', { token: church().editor, body: { id: saved[5].id, text: 'x' } })).statusCode).toBe(404);
+    await ok(t.app, 'POST', '/content/links', { token: c.editor, body: { id: saved[5].id, category: 'website', sort: 99 } });
     await ok(t.app, 'DELETE', `/content/links/${saved[1].id}`, { token: c.editor });
     expect((await ok(t.app, 'GET', '/content/links?category=website', { token: c.editor })).map((l: { sort: number }) => l.sort)).toEqual([1, 2, 3, 4, 5]);
     expect(await ok(t.app, 'GET', `/content/links/${saved[0].id}`, { token: c.anyone })).toMatchObject({ text: 'Contact' });
@@ -57,6 +62,10 @@ describe('/content/globalStyles', () => {
     const [again] = await ok(t.app, 'POST', '/content/globalStyles', { token: c.editor, body: { fonts: '{"body":"Lato"}' } });
     expect(again).toMatchObject({ id: saved.id, fonts: '{"body":"Lato"}', palette: '{"accent":"#123456"}' });
     expect(await ok(t.app, 'GET', `/content/globalStyles/church/${c.churchId}`)).toEqual(again);
+    // by id: the apps' `customJS` is saved as `customJs`; another church's id is a 404
+    const [byId] = await ok(t.app, 'POST', '/content/globalStyles', { token: c.editor, body: { id: saved.id, customJS: 'go()' } });
+    expect(byId).toMatchObject({ id: saved.id, customJs: 'go()', customJS: 'go()', fonts: '{"body":"Lato"}' });
+    expect((await call(t.app, 'POST', '/content/globalStyles', { token: church().editor, body: { id: saved.id, fonts: 'x' } })).statusCode).toBe(404);
     expect((await call(t.app, 'DELETE', `/content/globalStyles/${saved.id}`, { token: church().editor })).statusCode).toBe(404);
     await ok(t.app, 'DELETE', `/content/globalStyles/${saved.id}`, { token: c.editor });
     expect((await ok(t.app, 'GET', '/content/globalStyles', { token: c.anyone })).id).toBeNull();

@@ -14,6 +14,12 @@ describe('/content/settings', () => {
     expect(saved).toHaveLength(2);
     const [again] = await ok(t.app, 'POST', '/content/settings', { token: c.settingsEditor, body: { keyName: 'timeZone', value: 'Europe/London' } });
     expect(again.id).toBe(saved[0].id);
+    // by id: the setting keeps its key; another church's id, or a user's setting, is not the church's to change
+    const [byId] = await ok(t.app, 'POST', '/content/settings', { token: c.settingsEditor, body: { id: saved[1].id, value: 'rotated' } });
+    expect(byId).toMatchObject({ id: saved[1].id, keyName: 'apiKey', value: 'rotated', public: false });
+    expect((await call(t.app, 'POST', '/content/settings', { token: church().settingsEditor, body: { id: saved[1].id, value: 'x' } })).statusCode).toBe(404);
+    const [own] = await ok(t.app, 'POST', '/content/settings/my', { token: c.token(), body: { keyName: 'theme', value: 'dark' } });
+    expect((await call(t.app, 'POST', '/content/settings', { token: c.settingsEditor, body: { id: own.id, value: 'x' } })).statusCode).toBe(404);
     expect(await ok(t.app, 'GET', `/content/settings/public/${c.churchId}`)).toEqual({ timeZone: 'Europe/London' });
     expect((await ok(t.app, 'GET', '/content/settings', { token: c.settingsEditor })).map((s: { keyName: string }) => s.keyName)).toEqual(['apiKey', 'timeZone']);
     expect((await call(t.app, 'GET', '/content/settings', { token: c.editor })).statusCode).toBe(401);

@@ -13,7 +13,7 @@ import {
   toInput,
   type Owner,
 } from '../../repos/website/tree';
-import type { TreeSectionInput } from '../../routes/website/schemas';
+import type { TreeSectionInput } from '../../schemas/website';
 import type { SiteId } from '../../repos/website/sites';
 import { setPublished } from '../../repos/website/drafts';
 import { treeWithJsonText } from './json-text';

@@ -122,11 +122,6 @@ export const requestsOf = (db: DbOrTx, churchId: string, personId: string) =>
 export const pendingRequests = (db: DbOrTx, churchId: string) =>
   db.select().from(events).where(and(eq(events.churchId, churchId), eq(events.approvalStatus, 'pending'))).orderBy(asc(events.start), asc(events.id));
 
-export async function setApproval(db: DbOrTx, churchId: string, id: string, values: Partial<EventRow>): Promise<EventRow> {
-  const [row] = await db.update(events).set({ ...values, updatedAt: new Date() }).where(and(eq(events.churchId, churchId), eq(events.id, id))).returning();
-  return row!;
-}
-
 export async function insertEvents(db: DbOrTx, churchId: string, rows: Array<Omit<typeof events.$inferInsert, 'id' | 'churchId'>>): Promise<EventRow[]> {
   if (!rows.length) return [];
   return db.insert(events).values(rows.map((r) => ({ ...r, id: randomUUID(), churchId }))).returning();
@@ -135,11 +130,6 @@ export async function insertEvents(db: DbOrTx, churchId: string, rows: Array<Omi
 export async function insertBookings(db: DbOrTx, churchId: string, rows: Array<Omit<typeof eventBookings.$inferInsert, 'id' | 'churchId'>>): Promise<BookingRow[]> {
   if (!rows.length) return [];
   return db.insert(eventBookings).values(rows.map((r) => ({ ...r, id: randomUUID(), churchId }))).returning();
-}
-
-export async function updateBooking(db: DbOrTx, churchId: string, id: string, values: Partial<BookingRow>): Promise<BookingRow | undefined> {
-  const [row] = await db.update(eventBookings).set({ ...values, updatedAt: new Date() }).where(and(eq(eventBookings.churchId, churchId), eq(eventBookings.id, id))).returning();
-  return row;
 }
 
 // ---- RSVPs

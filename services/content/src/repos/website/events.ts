@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { curatedCalendars, curatedEvents, eventExceptions, events, settings } from '../../db/website';
@@ -63,7 +62,7 @@ export async function isOwnPendingRequest(db: DbOrTx, churchId: string, id: stri
   return Boolean(row);
 }
 
-// ---- reads and writes of the events routes (route files hold no SQL)
+// ---- reads of the events routes (route files hold no SQL; their single-row writes are the shared saveRows)
 
 /** The groups' upcoming events (not yet ended, or from a day ago on), or those of `eventIds`. */
 export function groupsTimeline(db: DbOrTx, churchId: string, groupIds: string[], eventIds?: string[]): Promise<EventWithExceptions[]> {
@@ -84,27 +83,7 @@ export function registerableEvents(db: DbOrTx, churchId: string, openAt?: Date):
   return eventsWithExceptions(db, churchId, and(eq(events.registrationEnabled, true), open));
 }
 
-export async function updateEvent(db: DbOrTx, churchId: string, id: string, values: Partial<typeof events.$inferInsert>): Promise<EventRow> {
-  const [row] = await db.update(events).set({ ...values, updatedAt: new Date() }).where(and(eq(events.churchId, churchId), eq(events.id, id))).returning();
-  return row!;
-}
-
-export async function insertEvent(db: DbOrTx, churchId: string, values: Omit<typeof events.$inferInsert, 'id' | 'churchId'>): Promise<EventRow> {
-  const [row] = await db.insert(events).values({ ...values, id: randomUUID(), churchId }).returning();
-  return row!;
-}
-
 // ---- exceptions and curated calendars
-
-export async function updateException(db: DbOrTx, churchId: string, id: string, values: Partial<typeof eventExceptions.$inferInsert>) {
-  const [row] = await db.update(eventExceptions).set(values).where(and(eq(eventExceptions.churchId, churchId), eq(eventExceptions.id, id))).returning();
-  return row!;
-}
-
-export async function insertException(db: DbOrTx, churchId: string, values: { eventId: string; exceptionDate: Date }) {
-  const [row] = await db.insert(eventExceptions).values({ ...values, id: randomUUID(), churchId }).returning();
-  return row!;
-}
 
 export const curatedCalendarOrder = () => [asc(curatedCalendars.name), asc(curatedCalendars.id)];
 
@@ -132,16 +111,6 @@ export async function findEntry(db: DbOrTx, churchId: string, v: { curatedCalend
     )
     .limit(1);
   return row;
-}
-
-export async function updateEntry(db: DbOrTx, churchId: string, id: string, v: { curatedCalendarId: string; groupId: string; eventId: string | null }): Promise<CuratedEntry> {
-  const [row] = await db.update(curatedEvents).set(v).where(and(eq(curatedEvents.churchId, churchId), eq(curatedEvents.id, id))).returning();
-  return row!;
-}
-
-export async function insertEntry(db: DbOrTx, churchId: string, v: { curatedCalendarId: string; groupId: string; eventId: string | null }): Promise<CuratedEntry> {
-  const [row] = await db.insert(curatedEvents).values({ ...v, id: randomUUID(), churchId }).returning();
-  return row!;
 }
 
 /** Takes an event, or every entry of a group, out of a calendar. */

@@ -4,6 +4,9 @@ import { posts } from '../../db/website';
 
 export type PostRow = typeof posts.$inferSelect;
 
+/** The staff list's order: newest publish date first (unscheduled drafts last), then by title. */
+export const newestPostsFirst = [desc(posts.publishDate), asc(posts.title)];
+
 /** Published by `at` (the database's clock when not given). */
 const published = (churchId: string, at?: Date) => and(eq(posts.churchId, churchId), isNotNull(posts.publishDate), lte(posts.publishDate, at ?? sql`now()`));
 

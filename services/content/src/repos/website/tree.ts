@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { blocks, elements, pages, sections } from '../../db/website';
-import type { TreeElementInput, TreeSectionInput } from '../../routes/website/schemas';
+import type { TreeElementInput, TreeSectionInput } from '../../schemas/website';
 import { ofSite, ofSiteOrMain, type SiteId } from './sites';
 
 export type SectionRow = typeof sections.$inferSelect;

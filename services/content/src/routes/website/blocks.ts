@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, crud, deleteRow, getRow, Id, IdParams, listRows, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, crud, deleteRow, getRow, IdParams, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks } from '../../db/website';
 import { blockTree } from '../../domain/website/tree';
 import { firstBlockOfType } from '../../repos/website/tree';
-import { ofSiteOrMain } from '../../repos/website/sites';
-import { Block, BlockSave, SiteQuery, TreeAnswer } from './schemas';
+import { siteBlocks } from '../../repos/website/blocks';
+import { Block, BlockSave, BlockTypeParams, ChurchItemParams, ChurchParams, SiteQuery, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/blocks';
 const edit = requires('Content.Edit');
@@ -18,14 +17,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   crud(app, { path: base, table: blocks, item: Block, save: BlockSave, view: anyUser, edit, only: ['get'] });
 
   // A site's blocks are its own and the main site's (shared); without `siteId`, the main site's.
-  const ofSiteBlocks = (churchId: string, siteId: string | undefined, where?: SQL) =>
-    listRows(app.db, blocks, churchId, { where: and(ofSiteOrMain(blocks.siteId, siteId), where), orderBy: [asc(blocks.name), asc(blocks.id)] });
   app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Block) } } }, async (req) =>
-    ofSiteBlocks(req.auth.churchId, req.query.siteId) as never,
+    siteBlocks(app.db, req.auth.churchId, req.query.siteId),
   );
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(BlockSave), response: { 200: z.array(Block) } } }, async (req) =>
-    app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)) as never,
+    app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)),
   );
   // The block's sections and elements go with it.
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
@@ -35,21 +32,21 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/blockType/:blockType`,
-    { config: { access: anyUser }, schema: { params: z.object({ blockType: z.string().max(100) }), querystring: SiteQuery, response: { 200: z.array(Block) } } },
-    async (req) => ofSiteBlocks(req.auth.churchId, req.query.siteId, eq(blocks.blockType, req.params.blockType)) as never,
+    { config: { access: anyUser }, schema: { params: BlockTypeParams, querystring: SiteQuery, response: { 200: z.array(Block) } } },
+    async (req) => siteBlocks(app.db, req.auth.churchId, req.query.siteId, req.params.blockType),
   );
 
   app.get(
     `${base}/:churchId/tree/:id`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, id: Id }), response: { 200: TreeAnswer } } },
-    async (req) => blockTree(app.db, (await getRow(app.db, blocks, req.params.churchId, req.params.id, 'Block')) as typeof blocks.$inferSelect),
+    { config: { access: 'public' }, schema: { params: ChurchItemParams, response: { 200: TreeAnswer } } },
+    async (req) => blockTree(app.db, await getRow(app.db, blocks, req.params.churchId, req.params.id, 'Block')),
   );
 
   // The site's footer as B1App's page footer renders it: the footer block's sections (zone `siteFooter`) with
   // their elements (a site's own footer, else the main site's); none without one (B1App draws its default).
   app.get(
     `${base}/public/footer/:churchId`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), querystring: SiteQuery, response: { 200: TreeAnswer } } },
+    { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: TreeAnswer } } },
     async (req) => {
     const block = await firstBlockOfType(app.db, req.params.churchId, 'footerBlock', req.query.siteId);
     if (!block) return [];

@@ -3,7 +3,7 @@ import { anyUser, requires } from '@church/auth';
 import { badRequest, crud, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars } from '../../db/website';
 import { curatedCalendarOrder } from '../../repos/website/events';
-import { CuratedCalendar, CuratedCalendarSave } from './schemas';
+import { CuratedCalendar, CuratedCalendarSave } from '../../schemas/website';
 
 /** `/content/curatedCalendars`: the standard set; a calendar's entries go with it. */
 export default async function routes(root: FastifyInstance): Promise<void> {

@@ -1,10 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, Empty, getRow, Id, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, Empty, findRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars, curatedEvents, events } from '../../db/website';
-import { calendarEntries, calendarEvents, deleteEntries, findEntry, insertEntry, updateEntry, type CuratedEntry } from '../../repos/website/events';
-import { CuratedEvent, CuratedEventSave, CuratedEventWithEvents, Event, WithoutEventsQuery } from './schemas';
+import { calendarEntries, calendarEvents, deleteEntries, findEntry, type CuratedEntry } from '../../repos/website/events';
+import {
+  CalendarEventParams,
+  CalendarGroupParams,
+  CalendarParams,
+  ChurchCalendarParams,
+  CuratedEvent,
+  CuratedEventSave,
+  CuratedEventWithEvents,
+  Events,
+  WithoutEventsQuery,
+} from '../../schemas/website';
 
 const base = '/content/curatedEvents';
 const edit = requires('Content.Edit');
@@ -20,7 +30,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/calendar/:curatedCalendarId`,
-    { config: { access: anyUser }, schema: { params: z.object({ curatedCalendarId: Id }), querystring: WithoutEventsQuery, response: { 200: z.array(CuratedEventWithEvents) } } },
+    { config: { access: anyUser }, schema: { params: CalendarParams, querystring: WithoutEventsQuery, response: { 200: z.array(CuratedEventWithEvents) } } },
     async (req) => {
       const churchId = req.auth.churchId;
       const entries = await calendarEntries(app.db, churchId, req.params.curatedCalendarId);
@@ -33,7 +43,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/public/calendar/:churchId/:curatedCalendarId`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, curatedCalendarId: Id }), response: { 200: z.array(Event) } } },
+    { config: { access: 'public' }, schema: { params: ChurchCalendarParams, response: { 200: Events } } },
     async (req) => {
       await getRow(app.db, curatedCalendars, req.params.churchId, req.params.curatedCalendarId, 'Calendar');
       return calendarEvents(app.db, req.params.churchId, req.params.curatedCalendarId, true);
@@ -52,7 +62,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const out: Entry[] = [];
       for (const [i, item] of req.body.entries()) {
         const at = (field: string) => itemParam(req, i, field);
-        const old = item.id ? ((await getRow(tx, curatedEvents, churchId, item.id, 'Curated event').catch(() => undefined)) as Entry | undefined) : undefined;
+        const old = item.id ? await findRow(tx, curatedEvents, churchId, item.id) : undefined;
         if (item.id && !old) throw notFound('Curated event');
         const calendarId = item.curatedCalendarId ?? old?.curatedCalendarId;
         if (!calendarId) throw badRequest(at('curatedCalendarId'), 'is required');
@@ -67,10 +77,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           if (event && item.groupId && event.groupId !== item.groupId) throw badRequest(field, 'the event belongs to another group');
           const values = { curatedCalendarId: calendarId, groupId, eventId: eventId ?? null };
           if (old && k === 0) {
-            out.push(await updateEntry(tx, churchId, old.id, values));
+            out.push(...(await saveRows(tx, curatedEvents, churchId, [{ ...values, id: old.id }])));
             continue;
           }
-          out.push((await findEntry(tx, churchId, values)) ?? (await insertEntry(tx, churchId, values)));
+          out.push((await findEntry(tx, churchId, values)) ?? (await saveRows(tx, curatedEvents, churchId, [values]))[0]!);
         }
       }
       return out;
@@ -79,7 +89,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(
     `${base}/calendar/:curatedCalendarId/event/:eventId`,
-    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, eventId: Id }), response: { 200: Empty } } },
+    { config: { access: edit }, schema: { params: CalendarEventParams, response: { 200: Empty } } },
     async (req) => {
       const churchId = req.auth.churchId;
       await getRow(app.db, curatedCalendars, churchId, req.params.curatedCalendarId, 'Calendar');
@@ -89,7 +99,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
   app.delete(
     `${base}/calendar/:curatedCalendarId/group/:groupId`,
-    { config: { access: edit }, schema: { params: z.object({ curatedCalendarId: Id, groupId: Id }), response: { 200: Empty } } },
+    { config: { access: edit }, schema: { params: CalendarGroupParams, response: { 200: Empty } } },
     async (req) => {
       const churchId = req.auth.churchId;
       await getRow(app.db, curatedCalendars, churchId, req.params.curatedCalendarId, 'Calendar');

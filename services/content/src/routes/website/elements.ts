@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { elements, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { checkLayout, syncChildren } from '../../domain/website/layout';
 import { assertPageSeen } from '../../domain/website/visibility';
 import { insertElements, loadElementTree, nextElementSort, renumberElements, type ElementNode, type ElementRow } from '../../repos/website/tree';
-import { Element, ElementSave, TreeAnswer, type TreeElementInput } from './schemas';
+import { Element, ElementSave, TreeAnswer, type TreeElementInput } from '../../schemas/website';
 
 const base = '/content/elements';
 const edit = requires('Content.Edit');
@@ -25,7 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const row = await getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element');
     const section = await getRow(app.db, sections, req.auth.churchId, row.sectionId, 'Element');
     await assertPageSeen(app, req.auth, section.pageId);
-    return withJsonText(row) as never;
+    return withJsonText(row);
   });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(ElementSave), response: { 200: z.array(Element) } } }, async (req) => {
@@ -43,12 +41,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const touched = new Set<string>();
       for (const [i, item] of items.entries()) {
         const { id, ...fields } = item;
-        const old = id ? ((await findRow(tx, elements, churchId, id)) as ElementRow | undefined) : undefined;
+        const old = id ? await findRow(tx, elements, churchId, id) : undefined;
         if (id && !old) throw notFound('Element');
         const sectionId = fields.sectionId ?? old!.sectionId;
         const parentId = fields.parentId === undefined ? (old?.parentId ?? null) : fields.parentId;
         if (parentId) {
-          const parent = (await findRow(tx, elements, churchId, parentId)) as ElementRow | undefined;
+          const parent = await findRow(tx, elements, churchId, parentId);
           if (!parent || parent.sectionId !== sectionId || parent.id === id) throw badRequest(itemParam(req, i, 'parentId'), 'no such element in this section');
         }
         checkLayout(fields.elementType ?? old?.elementType, fields.answers, itemParam(req, i, 'answers'));
@@ -57,11 +55,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const blockId = fields.blockId !== undefined ? fields.blockId : (section?.blockId ?? null);
         let row: ElementRow | undefined;
         if (old) {
-          [row] = await tx.update(elements).set({ ...fields, blockId, parentId }).where(and(eq(elements.churchId, churchId), eq(elements.id, old.id))).returning();
+          [row] = await saveRows(tx, elements, churchId, [{ ...fields, blockId, parentId, id: old.id }]);
           touched.add(old.sectionId);
         } else {
           const sort = fields.sort ?? (await nextElementSort(tx, churchId, sectionId, parentId));
-          [row] = await tx.insert(elements).values({ ...fields, elementType: fields.elementType!, sectionId, blockId, parentId, sort, id: randomUUID(), churchId }).returning();
+          [row] = await saveRows(tx, elements, churchId, [{ ...fields, elementType: fields.elementType!, sectionId, blockId, parentId, sort }]);
         }
         touched.add(sectionId);
         saved.push(row!);
@@ -70,14 +68,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const sectionId of touched) await renumberElements(tx, churchId, sectionId);
       const fresh = new Map((await rowsByIds(tx, elements, churchId, saved.map((r) => r.id))).map((r) => [r.id, r]));
       return saved.map((r) => withJsonText(fresh.get(r.id) ?? r));
-    }) as never;
+    });
   });
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
-      const row = (await getRow(tx, elements, churchId, req.params.id, 'Element')) as ElementRow;
-      await tx.delete(elements).where(and(eq(elements.churchId, churchId), eq(elements.id, row.id)));
+      const row = await deleteRow(tx, elements, churchId, req.params.id, 'Element');
       await renumberElements(tx, churchId, row.sectionId);
     });
     return {};
@@ -87,11 +84,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(`${base}/duplicate/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: TreeAnswer } } }, async (req) => {
     const churchId = req.auth.churchId;
     return app.db.transaction(async (tx) => {
-      const row = (await getRow(tx, elements, churchId, req.params.id, 'Element')) as ElementRow;
+      const row = await getRow(tx, elements, churchId, req.params.id, 'Element');
       const tree = await loadElementTree(tx, churchId, row);
       const [copyId] = await insertElements(tx, churchId, row.sectionId, row.blockId, row.parentId, [asInput(tree)], row.sort + 0.5);
       await renumberElements(tx, churchId, row.sectionId);
-      const copy = (await findRow(tx, elements, churchId, copyId!)) as ElementRow;
+      const copy = await getRow(tx, elements, churchId, copyId!, 'Element');
       return treeWithJsonText(await loadElementTree(tx, churchId, copy));
     });
   });

@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { badRequest, batchOf, type DbOrTx, Empty, getRow, Id, IdParams, itemParam, notFound, notifyPeople, reportChanges, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, type DbOrTx, Empty, getRow, IdParams, itemParam, notFound, notifyPeople, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { eventBookings, events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
-import { bookingsForEvents, calendarBookings, deleteBooking, eventWithExceptions, insertBookings, pendingBookings, targetNames, updateBooking, type BookingRow } from '../../repos/website/calendar';
-import { ActionParams, CalendarBooking, CalendarQuery, EventBooking, EventBookingSave, NamedBooking, PendingBooking } from './calendar-schemas';
+import { bookingsForEvents, calendarBookings, deleteBooking, eventWithExceptions, pendingBookings, targetNames, type BookingRow } from '../../repos/website/calendar';
+import { ActionParams, CalendarBooking, CalendarQuery, EventBooking, EventBookingSave, NamedBooking, PendingBooking, UnreadBody } from '../../schemas/calendar';
+import { EventParams } from '../../schemas/website';
 
 const base = '/content/eventBookings';
 type EventRow = typeof events.$inferSelect;
@@ -40,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       { req, tx },
     );
 
-  app.get(`${base}/event/:eventId`, { config: { access: anyUser }, schema: { params: z.object({ eventId: Id }), response: { 200: z.array(NamedBooking) } } }, async (req) => {
+  app.get(`${base}/event/:eventId`, { config: { access: anyUser }, schema: { params: EventParams, response: { 200: z.array(NamedBooking) } } }, async (req) => {
     await getRow(app.db, events, req.auth.churchId, req.params.eventId, 'Event');
     return bookingsForEvents(app.db, req.auth.churchId, [req.params.eventId]);
   });
@@ -124,15 +125,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return app.db.transaction(async (tx) => {
       const out: BookingRow[] = [];
       for (const p of planned) {
-        const after = p.before ? (await updateBooking(tx, churchId, p.before.id, p.values))! : (await insertBookings(tx, churchId, [p.values as BookingRow]))[0]!;
-        await report(req, tx, [{ before: p.before, after, action: p.before ? 'updated' : 'created' }]);
-        out.push(after);
+        const [after] = await saveRows(tx, eventBookings, churchId, [p.before ? { ...p.values, id: p.before.id } : p.values]);
+        await report(req, tx, [{ before: p.before, after: after!, action: p.before ? 'updated' : 'created' }]);
+        out.push(after!);
       }
       return out;
     });
   });
 
-  app.post(`${base}/:id/:action`, { config: { access: anyUser }, schema: { params: ActionParams, body: z.unknown(), response: { 200: EventBooking } } }, async (req) => {
+  app.post(`${base}/:id/:action`, { config: { access: anyUser }, schema: { params: ActionParams, body: UnreadBody, response: { 200: EventBooking } } }, async (req) => {
     const churchId = req.auth.churchId;
     const before = await getRow(app.db, eventBookings, churchId, req.params.id, 'Booking');
     const target = (await targetNames(app.db, churchId, before.roomId ? [before.roomId] : [], before.resourceId ? [before.resourceId] : [])).get((before.roomId ?? before.resourceId)!);
@@ -143,7 +144,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const status = req.params.action === 'approve' ? 'approved' : 'rejected';
     const event = await getRow(app.db, events, churchId, before.eventId, 'Event');
     return app.db.transaction(async (tx) => {
-      const after = (await updateBooking(tx, churchId, before.id, { status, resolvedBy: req.auth.personId, resolvedDate: new Date() }))!;
+      const [after] = await saveRows(tx, eventBookings, churchId, [{ id: before.id, status, resolvedBy: req.auth.personId, resolvedDate: new Date() }]);
       await report(req, tx, [{ before, after, action: status }]);
       // The person who asked hears of the decision (messaging's notification, escalated by their preferences).
       if (before.requestedBy) {

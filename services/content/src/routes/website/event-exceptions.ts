@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, findRow, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, crud, findRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { eventExceptions, events } from '../../db/website';
-import { insertException, updateException } from '../../repos/website/events';
-import { EventException, EventExceptionSave } from './schemas';
+import { EventException, EventExceptionSave } from '../../schemas/website';
 
 const base = '/content/eventExceptions';
 const edit = requires('Content.Edit');
@@ -27,9 +26,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const { id, ...fields } of req.body) {
         if (id) {
           if (!(await findRow(tx, eventExceptions, churchId, id))) throw notFound('Event exception');
-          out.push(await updateException(tx, churchId, id, fields));
+          out.push(...(await saveRows(tx, eventExceptions, churchId, [{ ...fields, id }])));
         } else {
-          out.push(await insertException(tx, churchId, { eventId: fields.eventId!, exceptionDate: fields.exceptionDate! }));
+          out.push(...(await saveRows(tx, eventExceptions, churchId, [{ eventId: fields.eventId!, exceptionDate: fields.exceptionDate! }])));
         }
       }
       return out;

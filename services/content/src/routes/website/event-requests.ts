@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { normalizeRule } from '../../domain/website/events';
 import { parseIcs } from '../../domain/website/ics-import';
-import { bookingsForEvents, insertBookings, insertEvents, insertExceptions, pendingRequests, requestsOf, setApproval, targetNames, type BookingRow } from '../../repos/website/calendar';
+import { bookingsForEvents, insertBookings, insertEvents, insertExceptions, pendingRequests, requestsOf, targetNames, type BookingRow } from '../../repos/website/calendar';
 import { attachExceptions, type EventRow } from '../../repos/website/events';
-import { ApprovalBody, Conflict, ConflictsBody, EventBooking, EventRequest, IcalImport, NamedBooking } from './calendar-schemas';
+import { ActionParams, ApprovalBody, Conflict, ConflictsBody, EventRequest, IcalImport, RequestAnswer, RequestWithBookings } from '../../schemas/calendar';
 import { statusFor } from './event-bookings';
-import { Event } from './schemas';
+import { Event, Events } from '../../schemas/website';
 
 const base = '/content/events';
 const edit = requires('Content.Edit');
@@ -46,7 +46,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // A member asks for an event (B1App RequestEventPage): private and `pending` until staff approve it, with the
   // rooms and resources it needs booked (each approved at once or pending as its approval group decides).
-  app.post(`${base}/request`, { config: { access: anyUser }, schema: { body: EventRequest, response: { 200: z.object({ event: Event, bookings: z.array(EventBooking) }) } } }, async (req) => {
+  app.post(`${base}/request`, { config: { access: anyUser }, schema: { body: EventRequest, response: { 200: RequestAnswer } } }, async (req) => {
     const { churchId, personId } = req.auth;
     if (!personId) throw unauthorized('Requesting an event takes a person of the church');
     const b = req.body;
@@ -80,21 +80,21 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // The caller's own requests, newest first, each with its bookings and their statuses (B1App MyRequestsPage).
-  app.get(`${base}/requests/mine`, { config: { access: anyUser }, schema: { response: { 200: z.array(Event.extend({ bookings: z.array(NamedBooking) })) } } }, async (req) => {
+  app.get(`${base}/requests/mine`, { config: { access: anyUser }, schema: { response: { 200: z.array(RequestWithBookings) } } }, async (req) => {
     if (!req.auth.personId) return [];
     const rows = await requestsOf(app.db, req.auth.churchId, req.auth.personId);
     const bookings = await bookingsForEvents(app.db, req.auth.churchId, rows.map((r) => r.id));
     return (await attachExceptions(app.db, req.auth.churchId, rows)).map((e) => ({ ...e, bookings: bookings.filter((b) => b.eventId === e.id) }));
   });
 
-  app.get(`${base}/pending`, { config: { access: edit }, schema: { response: { 200: z.array(Event) } } }, async (req) =>
+  app.get(`${base}/pending`, { config: { access: edit }, schema: { response: { 200: Events } } }, async (req) =>
     attachExceptions(app.db, req.auth.churchId, await pendingRequests(app.db, req.auth.churchId)),
   );
 
   // Approving puts the request on the calendar: public, under the group staff name (or the one it was asked for).
   app.post(
     `${base}/:id/:action`,
-    { config: { access: edit }, schema: { params: z.object({ id: z.uuid({ message: 'must be a UUID' }), action: z.enum(['approve', 'reject']) }), body: ApprovalBody, response: { 200: Event } } },
+    { config: { access: edit }, schema: { params: ActionParams, body: ApprovalBody, response: { 200: Event } } },
     async (req) => {
       const churchId = req.auth.churchId;
       const before = await getRow(app.db, events, churchId, req.params.id, 'Event');
@@ -102,7 +102,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const approve = req.params.action === 'approve';
       const values = approve ? { approvalStatus: 'approved', visibility: 'public', ...(req.body?.groupId ? { groupId: req.body.groupId } : {}) } : { approvalStatus: 'rejected' };
       return app.db.transaction(async (tx) => {
-        const after = await setApproval(tx, churchId, before.id, values);
+        const [after] = await saveRows(tx, events, churchId, [{ ...values, id: before.id }]);
         await reportEvents(req, tx, [{ before, after }], approve ? 'approved' : 'rejected');
         if (before.requestedBy) {
           const message = `Your event request "${before.title}" was ${approve ? 'approved' : 'rejected'}.`;
@@ -119,7 +119,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // ImportIcsModal sends the calendar's text; a feed's address is read through the outbound rules (public
   // addresses only, size and time limits). Each VEVENT becomes an event of the group, its EXDATEs exceptions.
-  app.post(`${base}/ical`, { config: { access: edit }, schema: { body: IcalImport, response: { 200: z.array(Event) } } }, async (req) => {
+  app.post(`${base}/ical`, { config: { access: edit }, schema: { body: IcalImport, response: { 200: Events } } }, async (req) => {
     const churchId = req.auth.churchId;
     const { groupId, ics, url, visibility } = req.body;
     if (!ics && !url) throw badRequest('ics', 'ics or url is required');

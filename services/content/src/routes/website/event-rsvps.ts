@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { badRequest, Empty, getRow, Id, IdParams, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, Empty, getRow, IdParams, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { events } from '../../db/website';
 import { zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
 import { occurrences } from '../../domain/website/occurrences';
 import { deleteRsvp, eventWithExceptions, groupRsvps, rsvpRoster, upsertRsvp } from '../../repos/website/calendar';
-import { OccurrenceQuery, RosterEntry, Rsvp, RsvpBody, RsvpCounts, RsvpWindowQuery } from './calendar-schemas';
+import { OccurrenceQuery, RosterEntry, Rsvp, RsvpBody, RsvpCounts, RsvpWindowQuery } from '../../schemas/calendar';
+import { GroupParams } from '../../schemas/website';
 
 const base = '/content/events';
 type Counts = z.output<typeof RsvpCounts>;
@@ -35,7 +36,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return event!;
   };
 
-  app.get(`${base}/rsvps/group/:groupId`, { config: { access: anyUser }, schema: { params: z.object({ groupId: Id }), querystring: RsvpWindowQuery, response: { 200: z.array(RsvpCounts) } } }, async (req) => {
+  app.get(`${base}/rsvps/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, querystring: RsvpWindowQuery, response: { 200: z.array(RsvpCounts) } } }, async (req) => {
     if (!(await inGroup(req, req.params.groupId)) && !hasPermission(req.auth, 'Groups.Edit')) throw unauthorized('Only members of the group read its answers');
     const from = req.query.from ?? new Date();
     const to = req.query.to ?? new Date(from.getTime() + 90 * 86_400_000);

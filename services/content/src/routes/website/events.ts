@@ -1,18 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, Id, IdParams, itemParam, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { content } from '../../app';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
 import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
 import { personGroupIds } from '../../domain/website/membership';
-import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, insertEvent, isOwnPendingRequest, registerableEvents, updateEvent, type EventRow } from '../../repos/website/events';
+import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
 
-import { Event, EventIdsQuery, EventSave, SubscribeQuery } from './schemas';
+import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery } from '../../schemas/website';
 
 const base = '/content/events';
-const Events = z.array(Event);
 
 /** `/content/events`: group events with exceptions and recurrence rules, timelines and the ICS feed. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -36,7 +34,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const visibleTo = async <T extends { visibility: string }>(req: FastifyRequest, groupId: string, rows: T[]) =>
     (await readsPrivate(req, groupId)) ? rows : rows.filter((e) => e.visibility === 'public');
 
-  app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: z.object({ groupId: Id }), querystring: EventIdsQuery, response: { 200: Events } } }, async (req) =>
+  app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, querystring: EventIdsQuery, response: { 200: Events } } }, async (req) =>
     visibleTo(req, req.params.groupId, await timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds)),
   );
   // The caller's groups come from membership (the token carries only the groups they lead).
@@ -48,7 +46,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Calendar apps poll this feed: the text is kept per church and data version (events, exceptions, curated
   // calendars and settings raise it), compressed once (a 200-event feed: about 100 KB of text, a few KB of
   // brotli), so a poll costs one version lookup while nothing changed.
-  app.get(`${base}/subscribe`, { config: { access: 'public' }, schema: { querystring: SubscribeQuery, response: { 200: z.string().describe('the ICS calendar (text/calendar)') } } }, async (req, reply) => {
+  app.get(`${base}/subscribe`, { config: { access: 'public' }, schema: { querystring: SubscribeQuery, produces: ['text/calendar'], response: { 200: IcsFeed } } }, async (req, reply) => {
     const { churchId, groupId, curatedCalendarId } = req.query;
     if (!groupId && !curatedCalendarId) throw badRequest('groupId', 'groupId or curatedCalendarId is required', 'query');
     const version = await app.deps.snapshots.version(churchId);
@@ -74,10 +72,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return buildIcs({ name, timeZone, host: 'content.church', events: list });
   }
 
-  app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: z.object({ groupId: Id }), response: { 200: Events } } }, async (req) =>
+  app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, response: { 200: Events } } }, async (req) =>
     groupEvents(app.db, req.auth.churchId, req.params.groupId, !(await readsPrivate(req, req.params.groupId))),
   );
-  app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, groupId: Id }), response: { 200: Events } } }, async (req) =>
+  app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: ChurchGroupParams, response: { 200: Events } } }, async (req) =>
     groupEvents(app.db, req.params.churchId, req.params.groupId, true),
   );
   // The events people may register for (B1Admin's registrations list, B1App's groups screen), by start.
@@ -86,7 +84,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return registerableEvents(app.db, req.auth.churchId, hasPermission(req.auth, 'Content.Edit', 'ContentApi') ? undefined : new Date());
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) => {
-    const row = (await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event')) as EventRow;
+    const row = await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event');
     // an event the caller may not read is one they cannot tell from none
     if (row.visibility !== 'public' && !(await readsPrivate(req, row.groupId))) throw notFound('Event');
     return (await attachExceptions(app.db, req.auth.churchId, [row]))[0]!;
@@ -100,7 +98,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const out: EventRow[] = [];
       for (const [i, { id, ...fields }] of req.body.entries()) {
         const at = (field: string) => itemParam(req, i, field);
-        const old = id ? ((await findRow(tx, events, churchId, id)) as EventRow | undefined) : undefined;
+        const old = id ? await findRow(tx, events, churchId, id) : undefined;
         if (id && !old) throw notFound('Event');
         if (!old) for (const f of ['groupId', 'start', 'end', 'title'] as const) if (!fields[f]) throw badRequest(at(f), 'is required');
         for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {
@@ -113,7 +111,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const closes = fields.registrationCloseDate === undefined ? old?.registrationCloseDate : fields.registrationCloseDate;
         if (opens && closes && closes < opens) throw badRequest(at('registrationCloseDate'), 'must not be before registrationOpenDate');
         const values = { ...fields, ...(fields.recurrenceRule !== undefined ? { recurrenceRule: normalizeRule(fields.recurrenceRule, at('recurrenceRule')) } : {}) };
-        const row = old ? await updateEvent(tx, churchId, old.id, values) : await insertEvent(tx, churchId, { ...values, groupId: fields.groupId!, start, end, title: fields.title! });
+        const [row] = await saveRows(tx, events, churchId, [old ? { ...values, id: old.id } : { ...values, groupId: fields.groupId!, start, end, title: fields.title! }]);
         out.push(row);
         const action = old ? 'updated' : 'created';
         await reportChanges(deps, [{ churchId, entityType: 'event', entityId: row.id, action, event: `event.${action}`, before: old, after: row }], { req, tx });

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, deleteRow, Id, IdParams, notFound, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, deleteRow, findRow, IdParams, notFound, saveRows, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { globalStyles } from '../../db/website';
-import { ofSite, ofSiteOrMain } from '../../repos/website/sites';
-import { GlobalStyle, GlobalStyleSave, SiteQuery } from './schemas';
+import { ownStyles, stylesInUse, type StylesRow } from '../../repos/website/styles';
+import { ChurchParams, GlobalStyle, GlobalStyleSave, SiteQuery } from '../../schemas/website';
 
 const base = '/content/globalStyles';
 const edit = requires('Content.Edit');
@@ -23,33 +21,25 @@ export const DEFAULT_STYLES = {
   customJs: null,
 };
 
-type StylesRow = typeof globalStyles.$inferSelect;
-
 /** Styles as answered: `customJs` also under the apps' name `customJS`. */
-const answer = (row: Omit<StylesRow, 'id' | 'createdAt' | 'updatedAt'> & { id: string | null }) => {
-  const { createdAt: _c, updatedAt: _u, ...fields } = row as StylesRow;
-  return { ...fields, customJS: row.customJs };
-};
+const answer = ({ createdAt: _c, updatedAt: _u, ...fields }: Omit<StylesRow, 'id' | 'createdAt' | 'updatedAt'> & { id: string | null; createdAt?: Date; updatedAt?: Date }) => ({
+  ...fields,
+  customJS: fields.customJs,
+});
 
 /**
  * The styles of a site: its own row, else the main site's (with that row's id and site, so the staff app
  * saves a copy for the site instead of changing the main one), else the defaults (no id).
  */
 async function stylesOf(db: DbOrTx, churchId: string, siteId: string | undefined) {
-  const [row] = await db
-    .select()
-    .from(globalStyles)
-    .where(and(eq(globalStyles.churchId, churchId), ofSiteOrMain(globalStyles.siteId, siteId)))
-    .orderBy(sql`${globalStyles.siteId} is null`)
-    .limit(1);
-  return answer(row ?? { id: null, churchId, siteId: null, ...DEFAULT_STYLES });
+  return answer((await stylesInUse(db, churchId, siteId)) ?? { id: null, churchId, siteId: null, ...DEFAULT_STYLES });
 }
 
 /** `/content/globalStyles`: one set of site styles per church and site, defaults when none is saved. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) =>
+  app.get(`${base}/church/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) =>
     stylesOf(app.db, req.params.churchId, req.query.siteId),
   );
   app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: GlobalStyle } } }, async (req) => stylesOf(app.db, req.auth.churchId, req.query.siteId));
@@ -60,23 +50,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return app.db.transaction(async (tx) => {
       const out = [];
       for (const { id, ...fields } of req.body) {
-        const [existing] = id
-          ? await tx.select().from(globalStyles).where(and(eq(globalStyles.churchId, churchId), eq(globalStyles.id, id))).limit(1)
-          : await tx.select().from(globalStyles).where(and(eq(globalStyles.churchId, churchId), ofSite(globalStyles.siteId, fields.siteId))).limit(1);
+        const existing = id ? await findRow(tx, globalStyles, churchId, id) : await ownStyles(tx, churchId, fields.siteId);
         if (id && !existing) throw notFound('Global styles');
-        if (existing) {
-          // A set of styles stays with its site.
-          const { siteId: _site, ...changes } = fields;
-          const [row] = await tx
-            .update(globalStyles)
-            .set({ ...changes, updatedAt: new Date() })
-            .where(and(eq(globalStyles.churchId, churchId), eq(globalStyles.id, existing.id)))
-            .returning();
-          out.push(answer(row!));
-        } else {
-          const [row] = await tx.insert(globalStyles).values({ ...DEFAULT_STYLES, ...fields, id: randomUUID(), churchId }).returning();
-          out.push(answer(row!));
-        }
+        // A set of styles stays with its site.
+        const { siteId: _site, ...changes } = fields;
+        const [row] = await saveRows(tx, globalStyles, churchId, [existing ? { ...changes, id: existing.id } : { ...DEFAULT_STYLES, ...fields }]);
+        out.push(answer(row!));
       }
       return out;
     });

@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, deleteRow, findRow, getRow, Id, IdParams, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, batchOf, deleteRow, findRow, getRow, IdParams, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { links } from '../../db/website';
 import { groupsMemo, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
-import { CategoryQuery, Link, LinkSave } from './schemas';
+import { CategoryQuery, ChurchParams, Link, Links, LinkSave } from '../../schemas/website';
 
 const base = '/content/links';
 const edit = requires('Content.Edit');
-const ChurchParams = z.object({ churchId: Id });
-const Links = z.array(Link);
 
 /** `/content/links`: navigation links by category, with who may see each; sorts kept 1..n per category. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -56,20 +51,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const { id, ...fields } of req.body) {
         let row: LinkRow | undefined;
         if (id) {
-          const old = (await findRow(tx, links, churchId, id)) as LinkRow | undefined;
+          const old = await findRow(tx, links, churchId, id);
           if (!old) throw notFound('Link');
           touch(old);
-          [row] = await tx.update(links).set(fields).where(and(eq(links.churchId, churchId), eq(links.id, id))).returning();
+          [row] = await saveRows(tx, links, churchId, [{ ...fields, id }]);
         } else {
           const category = fields.category ?? 'website';
           const sort = fields.sort ?? (await nextLinkSort(tx, churchId, category, fields.siteId ?? null));
-          [row] = await tx.insert(links).values({ ...fields, category, sort, id: randomUUID(), churchId }).returning();
+          [row] = await saveRows(tx, links, churchId, [{ ...fields, category, sort }]);
         }
         touch(row!);
         saved.push(row!);
       }
       for (const { category, siteId } of lists.values()) await renumberLinks(tx, churchId, category, siteId);
-      const fresh = new Map((await rowsByIds(tx, links, churchId, saved.map((r) => r.id))).map((r) => [r.id, r as LinkRow]));
+      const fresh = new Map((await rowsByIds(tx, links, churchId, saved.map((r) => r.id))).map((r) => [r.id, r]));
       return saved.map((r) => fresh.get(r.id) ?? r).sort((a, b) => a.category.localeCompare(b.category) || a.sort - b.sort);
     });
   });
@@ -77,8 +72,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
-      const row = (await getRow(tx, links, churchId, req.params.id, 'Link')) as LinkRow;
-      await deleteRow(tx, links, churchId, row.id);
+      const row = await deleteRow(tx, links, churchId, req.params.id, 'Link');
       await renumberLinks(tx, churchId, row.category, row.siteId);
     });
     return {};

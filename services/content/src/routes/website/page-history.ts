@@ -1,32 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { badRequest, getRow, Id, IdParams, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { badRequest, getRow, IdParams, type ZodTypeProvider } from '@church/common';
 import { blocks, pageHistory, pages } from '../../db/website';
 import { blockTree, ownerOf, pageTree, restoreTree, takeSnapshot } from '../../domain/website/tree';
+import { historyOf, recordHistory, type HistoryRow } from '../../repos/website/history';
 import type { Owner } from '../../repos/website/tree';
-import { HistoryEntry, HistorySave, RestoreSnapshotBody, SnapshotIn, TreeAnswer } from './schemas';
+import { BlockParams, HistoryEntries, HistoryEntry, HistorySave, PageParams, RestoreSnapshotBody, SnapshotIn, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/pageHistory';
 const edit = requires('Content.Edit');
-const Entries = z.array(HistoryEntry);
 
 /** `/content/pageHistory`: snapshots of page and block trees, and restoring them (all Content.Edit). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const list = (churchId: string, where: ReturnType<typeof eq>) =>
-    app.db.select().from(pageHistory).where(and(eq(pageHistory.churchId, churchId), where)).orderBy(desc(pageHistory.createdAt)).limit(500);
-
-  app.get(`${base}/page/:pageId`, { config: { access: edit }, schema: { params: z.object({ pageId: Id }), response: { 200: Entries } } }, async (req) =>
-    (await list(req.auth.churchId, eq(pageHistory.pageId, req.params.pageId))).map(entryAnswer),
+  app.get(`${base}/page/:pageId`, { config: { access: edit }, schema: { params: PageParams, response: { 200: HistoryEntries } } }, async (req) =>
+    (await historyOf(app.db, req.auth.churchId, { pageId: req.params.pageId })).map(entryAnswer),
   );
-  app.get(`${base}/block/:blockId`, { config: { access: edit }, schema: { params: z.object({ blockId: Id }), response: { 200: Entries } } }, async (req) =>
-    (await list(req.auth.churchId, eq(pageHistory.blockId, req.params.blockId))).map(entryAnswer),
+  app.get(`${base}/block/:blockId`, { config: { access: edit }, schema: { params: BlockParams, response: { 200: HistoryEntries } } }, async (req) =>
+    (await historyOf(app.db, req.auth.churchId, { blockId: req.params.blockId })).map(entryAnswer),
   );
   app.get(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: HistoryEntry } } }, async (req) =>
-    entryAnswer((await getRow(app.db, pageHistory, req.auth.churchId, req.params.id, 'History entry')) as EntryRow),
+    entryAnswer(await getRow(app.db, pageHistory, req.auth.churchId, req.params.id, 'History entry')),
   );
 
   // Without a `snapshot` (or the editor's `snapshotJSON`) in the body, the page's or block's current tree is
@@ -35,7 +30,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     const owner = await ownerOf(app.db, churchId, req.body);
     const snapshot = (req.body.snapshotJSON ? snapshotOfText(req.body.snapshotJSON) : req.body.snapshot) ?? (await takeSnapshot(app.db, churchId, owner));
-    return entryAnswer(await record(app.db, churchId, owner, snapshot, req.body.description ?? null, req.auth.id));
+    return entryAnswer(await recordHistory(app.db, churchId, owner, snapshot, req.body.description ?? null, req.auth.id));
   });
 
   // The current content is kept as an entry first, so a restore can itself be undone. The answer is the
@@ -56,17 +51,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   async function restore(churchId: string, owner: Owner, snapshot: z.output<typeof SnapshotIn>, userId: string) {
     return app.db.transaction(async (tx) => {
-      await record(tx, churchId, owner, await takeSnapshot(tx, churchId, owner), 'Before restore', userId);
+      await recordHistory(tx, churchId, owner, await takeSnapshot(tx, churchId, owner), 'Before restore', userId);
       await restoreTree(tx, churchId, owner, snapshot);
-      if (owner.pageId) return pageTree(tx, (await getRow(tx, pages, churchId, owner.pageId, 'Page')) as typeof pages.$inferSelect);
-      return blockTree(tx, (await getRow(tx, blocks, churchId, owner.blockId!, 'Block')) as typeof blocks.$inferSelect);
+      if (owner.pageId) return pageTree(tx, await getRow(tx, pages, churchId, owner.pageId, 'Page'));
+      return blockTree(tx, await getRow(tx, blocks, churchId, owner.blockId!, 'Block'));
     });
   }
 }
 
-type EntryRow = typeof pageHistory.$inferSelect;
-
-const entryAnswer = (row: EntryRow) => ({ ...row, snapshotJSON: JSON.stringify(row.snapshot), createdDate: row.createdAt });
+const entryAnswer = (row: HistoryRow) => ({ ...row, snapshotJSON: JSON.stringify(row.snapshot), createdDate: row.createdAt });
 
 /** The editor's snapshot text: JSON of a tree that restores (400 naming `snapshotJSON` otherwise), kept as sent. */
 function snapshotOfText(text: string): Record<string, unknown> {
@@ -82,12 +75,4 @@ function snapshotOfText(text: string): Record<string, unknown> {
     throw badRequest(['snapshotJSON', ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join(''), issue.message);
   }
   return value as Record<string, unknown>;
-}
-
-async function record(db: DbOrTx, churchId: string, owner: Owner, snapshot: Record<string, unknown>, description: string | null, userId: string) {
-  const [row] = await db
-    .insert(pageHistory)
-    .values({ id: randomUUID(), churchId, pageId: owner.pageId ?? null, blockId: owner.blockId ?? null, snapshot, description, userId: /^[0-9a-f-]{36}$/i.test(userId) ? userId : null })
-    .returning();
-  return row!;
 }

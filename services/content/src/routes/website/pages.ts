@@ -1,22 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
 import { satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
 import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
 import { serialized } from '../../kept';
-import { AiPageBody, ImportTreeBody, Page, PageSave, SiteQuery, TreeAnswer, type TreeSectionInput } from './schemas';
-
-type PageRow = typeof pages.$inferSelect;
+import { AiPageBody, ChurchParams, ImportTreeBody, Page, PageSave, PublicPage, Published, SiteQuery, Success, TreeAnswer, TreeQuery, type TreeSectionInput } from '../../schemas/website';
 
 const base = '/content/pages';
 const edit = requires('Content.Edit');
-const ChurchParams = z.object({ churchId: Id });
-const TreeQuery = SiteQuery.extend({ url: z.string().trim().min(1).max(500).optional(), id: Id.optional() });
-const PublicPage = z.array(z.object({ url: z.string(), title: z.string().nullable(), metaDescription: z.string().nullable() }));
 
 /** `/content/pages`: pages, their whole trees (public, kept per data version), copies, imports. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -46,14 +41,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!gate) throw notFound('Page');
       if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
       return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
-        const page = (await getRow(app.db, pages, churchId, gate.id, 'Page')) as PageRow;
+        const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
         // the public site (by url) serves a page's published version once it has one; the editor (by id) its tree
         return serialized(reply, url && page.published ? page.published.tree : await pageTree(app.db, page, Boolean(url)));
       });
     },
   );
 
-  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: PublicPage } } }, async (req) =>
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: z.array(PublicPage) } } }, async (req) =>
     publicPages(app.db, req.params.churchId, req.query.siteId),
   );
 
@@ -63,7 +58,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return (await seenRows(app, req.auth, rows)).map(pageAnswer);
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) => {
-    const [row] = await seenRows(app, req.auth, [(await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow]);
+    const [row] = await seenRows(app, req.auth, [await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')]);
     if (!row) throw notFound('Page');
     return pageAnswer(row);
   });
@@ -79,7 +74,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const claimed = new Set<string>();
       for (const [i, item] of items.entries()) {
         if (!item.url) continue;
-        const old = item.id ? ((await findRow(tx, pages, churchId, item.id)) as PageRow | undefined) : undefined;
+        const old = item.id ? await findRow(tx, pages, churchId, item.id) : undefined;
         const siteId = item.siteId === undefined ? (old?.siteId ?? null) : item.siteId;
         const key = `${siteId ?? ''}\n${item.url}`;
         if (claimed.has(key)) throw badRequest(itemParam(req, i, 'url'), `${item.url} is given twice`);
@@ -88,7 +83,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           throw badRequest(itemParam(req, i, 'url'), `another page already uses ${item.url}`);
         });
       }
-      return (await saveRows(tx, pages, churchId, items)).map((p) => pageAnswer(p as PageRow));
+      return (await saveRows(tx, pages, churchId, items)).map(pageAnswer);
     });
   });
 
@@ -99,17 +94,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Drafts (B1Admin ContentEditor.tsx): the editor works on the page's tree; the public site serves what was
   // published, once a page has been published. Writes raise the data version, so the kept tree follows.
-  app.post(`${base}/:id/publish`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ publishedAt: z.date() }) } } }, async (req) => ({
+  app.post(`${base}/:id/publish`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Published } } }, async (req) => ({
     publishedAt: await app.db.transaction((tx) => publishPage(tx, req.auth.churchId, req.params.id)),
   }));
-  app.post(`${base}/:id/discard`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ success: z.boolean() }) } } }, async (req) => {
-    const page = (await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')) as PageRow;
+  app.post(`${base}/:id/discard`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Success } } }, async (req) => {
+    const page = await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page');
     if (!page.published) throw badRequest('id', 'the page has no published version', 'params');
     const { snapshot } = page.published;
     await app.db.transaction((tx) => restoreTree(tx, req.auth.churchId, { pageId: page.id }, snapshot as { sections: TreeSectionInput[] }));
     return { success: true };
   });
-  app.delete(`${base}/:id/published`, { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+  app.delete(`${base}/:id/published`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page');
     await setPublished(app.db, req.auth.churchId, req.params.id, null, null);
     return {};

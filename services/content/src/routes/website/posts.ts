@@ -1,23 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires, type Claims } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, Id, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
 import { keptDisplayNames } from '../../domain/website/membership';
 import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
 import { editsContent } from '../../domain/website/visibility';
 import { publishStep, serialized } from '../../kept';
-import { latestPublished, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
-import { Post, PostPage, PostSave, PublicPostsQuery } from './schemas';
+import { latestPublished, newestPostsFirst, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
+import { ChurchParams, Post, PostCategories, PostPage, PostSave, PublicPostsQuery, RssFeed, SiteUrlQuery, SlugParams } from '../../schemas/website';
 
 const base = '/content/posts';
 const edit = requires('Content.Edit');
-const ChurchParams = z.object({ churchId: Id });
 /** Published = a publish date that has passed (README). */
 const isPublished = (p: PostRow) => p.publishDate !== null && p.publishDate.getTime() <= Date.now();
-const SiteUrl = z.object({ siteUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(500) });
 
 /** `/content/posts`: the blog. A post is published once its `publishDate` has passed. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -39,19 +35,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!authors.complete) return answer();
     return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, answer()));
   });
-  app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(z.string()) } } }, async (req) =>
+  app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PostCategories } } }, async (req) =>
     publishedCategories(app.db, req.params.churchId),
   );
   app.get(
     `${base}/public/:churchId/slug/:slug`,
-    { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, slug: z.string().max(200) }), response: { 200: Post } } },
+    { config: { access: 'public' }, schema: { params: SlugParams, response: { 200: Post } } },
     async (req) => {
       const row = await publishedBySlug(app.db, req.params.churchId, req.params.slug.toLowerCase());
       if (!row) throw notFound('Post');
       return (await withAuthors(app, req.params.churchId, [row]))[0]!;
     },
   );
-  app.get(`${base}/rss/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteUrl } }, async (req, reply) => {
+  app.get(`${base}/rss/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteUrlQuery, produces: ['application/rss+xml'], response: { 200: RssFeed } } }, async (req, reply) => {
     const xml = await rssFeed(app, req.params.churchId, req.query.siteUrl, await latestPublished(app.db, req.params.churchId, 50));
     return reply.type('application/rss+xml; charset=utf-8').send(xml);
   });
@@ -59,10 +55,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Open to any signed-in user (spec); drafts and scheduled posts only to those who edit the website.
   const published = (req: { auth: Claims }, rows: PostRow[]) => (editsContent(req.auth) ? rows : rows.filter(isPublished));
   app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req) =>
-    withAuthors(app, req.auth.churchId, published(req, (await listRows(app.db, posts, req.auth.churchId, { orderBy: [desc(posts.publishDate), asc(posts.title)] })) as PostRow[])),
+    withAuthors(app, req.auth.churchId, published(req, await listRows(app.db, posts, req.auth.churchId, { orderBy: newestPostsFirst }))),
   );
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) => {
-    const [row] = published(req, [(await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')) as PostRow]);
+    const [row] = published(req, [await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')]);
     if (!row) throw notFound('Post');
     return (await withAuthors(app, req.auth.churchId, [row]))[0]!;
   });
@@ -75,7 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const saved = await app.db.transaction(async (tx) => {
       const out: PostRow[] = [];
       for (const [i, { id, ...fields }] of req.body.entries()) {
-        const old = id ? ((await findRow(tx, posts, churchId, id)) as PostRow | undefined) : undefined;
+        const old = id ? await findRow(tx, posts, churchId, id) : undefined;
         if (id && !old) throw notFound('Post');
         if (!old && !fields.title) throw badRequest(itemParam(req, i, 'title'), 'is required');
         let slug = fields.slug;
@@ -87,9 +83,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           for (let n = 2; await slugTaken(tx, churchId, slug); n++) slug = `${stem}-${n}`;
         }
         const values = { ...fields, ...(slug ? { slug } : {}) };
-        const [row] = old
-          ? await tx.update(posts).set({ ...values, updatedAt: new Date() }).where(and(eq(posts.churchId, churchId), eq(posts.id, old.id))).returning()
-          : await tx.insert(posts).values({ ...values, title: fields.title!, slug: slug!, id: randomUUID(), churchId }).returning();
+        // A save with an id stamps `updatedAt` (saveRows does for tables that have it).
+        const [row] = await saveRows(tx, posts, churchId, [old ? { ...values, id: old.id } : { ...values, title: fields.title!, slug: slug! }]);
         out.push(row!);
       }
       return out;

@@ -3,7 +3,7 @@ import { anyUser, requires } from '@church/auth';
 import { badRequest, crud, type ZodTypeProvider } from '@church/common';
 import { calendarBlockouts, eventTemplates, resources, rooms } from '../../db/website';
 import { roomsAndResourcesOrder } from '../../repos/website/calendar';
-import { CalendarBlockout, CalendarBlockoutSave, EventTemplate, EventTemplateSave, Resource, ResourceSave, Room, RoomSave } from './calendar-schemas';
+import { CalendarBlockout, CalendarBlockoutSave, EventTemplate, EventTemplateSave, Resource, ResourceSave, Room, RoomSave } from '../../schemas/calendar';
 
 const edit = requires('Content.Edit');
 

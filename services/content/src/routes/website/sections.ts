@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
 import { assertPageSeen } from '../../domain/website/visibility';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
-import { Section, SectionSave, SectionTreeBody, TreeAnswer } from './schemas';
+import { ConvertToBlockQuery, Section, SectionSave, SectionTreeBody, TreeAnswer } from '../../schemas/website';
 
 const base = '/content/sections';
 const edit = requires('Content.Edit');
@@ -23,7 +21,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) => {
     const row = await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section');
     await assertPageSeen(app, req.auth, row.pageId);
-    return withJsonText(row) as never;
+    return withJsonText(row);
   });
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(SectionSave), response: { 200: z.array(Section) } } }, async (req) => {
@@ -48,16 +46,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const { id, ...fields } = item;
         let row: SectionRow | undefined;
         if (id) {
-          const old = (await findRow(tx, sections, churchId, id)) as SectionRow | undefined;
+          const old = await findRow(tx, sections, churchId, id);
           if (!old) throw notFound('Section');
           const before = sectionOwner(old);
           if (before) touched.set(ownerKey(before), before);
           const moved = fields.pageId ? { blockId: null } : fields.blockId ? { pageId: null } : {};
-          [row] = await tx.update(sections).set({ ...fields, ...moved }).where(and(eq(sections.churchId, churchId), eq(sections.id, id))).returning();
+          [row] = await saveRows(tx, sections, churchId, [{ ...fields, ...moved, id }]);
         } else {
           const owner: Owner = item.pageId ? { pageId: item.pageId } : { blockId: item.blockId! };
           const sort = fields.sort ?? (await nextSectionSort(tx, churchId, owner, fields.zone ?? 'main'));
-          [row] = await tx.insert(sections).values({ ...fields, id: randomUUID(), churchId, sort }).returning();
+          [row] = await saveRows(tx, sections, churchId, [{ ...fields, sort }]);
         }
         const owner = sectionOwner(row!);
         if (!owner) throw badRequest(itemParam(req, i, 'pageId'), 'pageId or blockId is required');
@@ -68,14 +66,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       // Answer the rows as renumbered.
       const fresh = new Map((await rowsByIds(tx, sections, churchId, out.map((r) => r.id))).map((r) => [r.id, r]));
       return out.map((r) => withJsonText(fresh.get(r.id) ?? r));
-    }) as never;
+    });
   });
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     await app.db.transaction(async (tx) => {
-      const row = (await getRow(tx, sections, churchId, req.params.id, 'Section')) as SectionRow;
-      await tx.delete(sections).where(and(eq(sections.churchId, churchId), eq(sections.id, row.id)));
+      const row = await deleteRow(tx, sections, churchId, req.params.id, 'Section');
       const owner = sectionOwner(row);
       if (owner) await renumberSections(tx, churchId, owner);
     });
@@ -104,18 +101,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // holding a copy of the section; either way with all its elements, in one transaction.
   app.post(
     `${base}/duplicate/:id`,
-    { config: { access: edit }, schema: { params: IdParams, querystring: z.object({ convertToBlock: z.enum(['true', 'false', '1', '0']).optional() }), response: { 200: TreeAnswer } } },
+    { config: { access: edit }, schema: { params: IdParams, querystring: ConvertToBlockQuery, response: { 200: TreeAnswer } } },
     async (req) => {
       const churchId = req.auth.churchId;
       const convert = req.query.convertToBlock === 'true' || req.query.convertToBlock === '1';
       return app.db.transaction(async (tx) => {
-        const row = (await getRow(tx, sections, churchId, req.params.id, 'Section')) as SectionRow;
+        const row = await getRow(tx, sections, churchId, req.params.id, 'Section');
         const owner = sectionOwner(row);
         if (!owner) throw notFound('Section');
         const [input] = toInput((await loadSections(tx, churchId, owner)).filter((s) => s.id === row.id));
         if (convert) {
           const name = typeof row.answers?.name === 'string' ? row.answers.name : 'Section block';
-          const [block] = await tx.insert(blocks).values({ id: randomUUID(), churchId, name, blockType: 'sectionBlock' }).returning();
+          const [block] = await saveRows(tx, blocks, churchId, [{ name, blockType: 'sectionBlock' }]);
           await insertSections(tx, churchId, { blockId: block!.id }, [{ ...input!, sort: 1 }]);
           return blockTree(tx, block!);
         }

@@ -1,17 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, decodeDataUrl, Id, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, decodeDataUrl, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { settings } from '../../db/website';
-import { Setting, SettingSave } from './schemas';
+import { deleteUserSetting, findSetting, publicSettings, settingsOf, type SettingRow } from '../../repos/website/settings';
+import { ChurchParams, PublicSettings, Settings, SettingSave } from '../../schemas/website';
 
 const base = '/content/settings';
 const edit = requires('Settings.Edit');
-const Settings = z.array(Setting);
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-type SettingRow = typeof settings.$inferSelect;
 
 /**
  * `/content/settings`: the church's key-value settings (some public), and each user's own. A value sent as a
@@ -19,17 +17,14 @@ type SettingRow = typeof settings.$inferSelect;
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const churchWhere = (churchId: string) => and(eq(settings.churchId, churchId), isNull(settings.userId));
-  const userWhere = (req: FastifyRequest) => and(eq(settings.churchId, req.auth.churchId), eq(settings.userId, userIdOf(req)));
-
   app.get(base, { config: { access: edit }, schema: { response: { 200: Settings } } }, async (req) =>
-    app.db.select().from(settings).where(churchWhere(req.auth.churchId)).orderBy(asc(settings.keyName)),
+    settingsOf(app.db, req.auth.churchId, null),
   );
   app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: Settings } } }, async (req) =>
-    app.db.select().from(settings).where(userWhere(req)).orderBy(asc(settings.keyName)),
+    settingsOf(app.db, req.auth.churchId, userIdOf(req)),
   );
-  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.record(z.string(), z.string().nullable()) } } }, async (req) => {
-    const rows = await app.db.select({ keyName: settings.keyName, value: settings.value }).from(settings).where(and(churchWhere(req.params.churchId), eq(settings.public, true)));
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PublicSettings } } }, async (req) => {
+    const rows = await publicSettings(app.db, req.params.churchId);
     return Object.fromEntries(rows.map((r) => [r.keyName, r.value]));
   });
 
@@ -37,8 +32,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(`${base}/my`, { config: { access: anyUser }, schema: { body: batchOf(SettingSave), response: { 200: Settings } } }, async (req) => save(req, userIdOf(req), req.body));
 
   app.delete(`${base}/my/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    const gone = await app.db.delete(settings).where(and(userWhere(req), eq(settings.id, req.params.id))).returning({ id: settings.id });
-    if (!gone.length) throw notFound('Setting');
+    if (!(await deleteUserSetting(app.db, req.auth.churchId, userIdOf(req), req.params.id))) throw notFound('Setting');
     return {};
   });
 
@@ -58,18 +52,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         return item.value;
       }),
     );
-    const scope = userId ? and(eq(settings.churchId, churchId), eq(settings.userId, userId)) : and(eq(settings.churchId, churchId), isNull(settings.userId));
     return app.db.transaction(async (tx) => {
       const out: SettingRow[] = [];
       for (const [i, item] of items.entries()) {
         const fields = { ...(item.keyName ? { keyName: item.keyName } : {}), ...(values[i] !== undefined ? { value: values[i] } : {}), ...(item.public !== undefined ? { public: item.public } : {}) };
-        const [existing] = item.id
-          ? await tx.select().from(settings).where(and(scope, eq(settings.id, item.id)))
-          : await tx.select().from(settings).where(and(scope, eq(settings.keyName, item.keyName!)));
+        const existing = await findSetting(tx, churchId, userId, item.id ? { id: item.id } : { keyName: item.keyName! });
         if (item.id && !existing) throw notFound('Setting');
-        const [row] = existing
-          ? await tx.update(settings).set(fields).where(eq(settings.id, existing.id)).returning()
-          : await tx.insert(settings).values({ id: randomUUID(), churchId, userId, keyName: item.keyName!, value: values[i] ?? null, public: userId ? false : (item.public ?? false) }).returning();
+        const [row] = await saveRows(tx, settings, churchId, [
+          existing ? { ...fields, id: existing.id } : { userId, keyName: item.keyName!, value: values[i] ?? null, public: userId ? false : (item.public ?? false) },
+        ]);
         out.push(row!);
       }
       return out;

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { Id, IsoDate } from '@church/common';
-import { jsonTextInput } from '../../domain/website/json-text';
+import { jsonTextInput } from '../domain/website/json-text';
+import { OptText, Stamp, Text } from './website-fields';
 
 // What the website half accepts and answers. Save bodies strip unknown fields (clients post records back as
 // they read them, with `churchId`); the church always comes from the token.
 
-const Text = (max = 1000) => z.string().trim().max(max);
-const OptText = (max = 1000) => Text(max).nullish();
 /** JSON settings of a section or element (`answers`, `styles`). */
 const JsonObject = z.record(z.string(), z.unknown());
-const Stamp = z.date();
 /** The settings objects as JSON text, as the site editor reads them (`null` when empty). */
 const JsonTextOut = { answersJSON: z.string().nullable(), stylesJSON: z.string().nullable(), animationsJSON: z.string().nullable() };
 
@@ -311,6 +309,8 @@ export const PublicPostsQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(50, 'at most 50 a page').default(10),
 });
+/** The categories of the published posts. */
+export const PostCategories = z.array(z.string());
 export const PostPage = z.object({ posts: z.array(Post), total: z.number(), page: z.number(), pageSize: z.number() });
 
 // ---- redirects
@@ -422,3 +422,45 @@ export const WithoutEventsQuery = z.object({ withoutEvents: z.string().max(10).o
 export const SectionTreeBody = z.object({
   section: jsonTextInput(TreeSectionFields.extend({ pageId: Id.nullish(), blockId: Id.nullish() })),
 });
+
+// ---- parameters, queries and answers of the website routes
+
+export const ChurchParams = z.object({ churchId: Id });
+export const ChurchItemParams = z.object({ churchId: Id, id: Id });
+export const PageParams = z.object({ pageId: Id });
+export const BlockParams = z.object({ blockId: Id });
+export const GroupParams = z.object({ groupId: Id });
+export const EventParams = z.object({ eventId: Id });
+export const ChurchGroupParams = z.object({ churchId: Id, groupId: Id });
+export const BlockTypeParams = z.object({ blockType: z.string().max(100) });
+export const SlugParams = z.object({ churchId: Id, slug: z.string().max(200) });
+export const CalendarParams = z.object({ curatedCalendarId: Id });
+export const ChurchCalendarParams = z.object({ churchId: Id, curatedCalendarId: Id });
+export const CalendarEventParams = z.object({ curatedCalendarId: Id, eventId: Id });
+export const CalendarGroupParams = z.object({ curatedCalendarId: Id, groupId: Id });
+
+/** The page tree by `url` on a site, or by `id`. */
+export const TreeQuery = SiteQuery.extend({ url: z.string().trim().min(1).max(500).optional(), id: Id.optional() });
+/** A public page as sitemaps read it. */
+export const PublicPage = z.object({ url: z.string(), title: z.string().nullable(), metaDescription: z.string().nullable() });
+export const Published = z.object({ publishedAt: z.date() });
+export const Success = z.object({ success: z.boolean() });
+export const ConvertToBlockQuery = z.object({ convertToBlock: z.enum(['true', 'false', '1', '0']).optional() });
+
+export const Links = z.array(Link);
+export const HistoryEntries = z.array(HistoryEntry);
+export const Settings = z.array(Setting);
+/** The public settings as key and value. */
+export const PublicSettings = z.record(z.string(), z.string().nullable());
+export const Events = z.array(Event);
+
+/** The site's address the feed's links are made from. */
+export const SiteUrlQuery = z.object({ siteUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(500) });
+/** The blog as RSS 2.0: the route sets the type, and Fastify's serializer leaves a string of a non-JSON type as it is. */
+export const RssFeed = z.string().describe('the RSS feed (application/rss+xml)');
+/** The ICS calendar: sent as text/calendar (a kept, compressed body). */
+export const IcsFeed = z.string().describe('the ICS calendar (text/calendar)');
+
+export const RedirectPathQuery = z.object({ path: z.string().max(1000).optional() });
+/** One redirect (with `path`) or every redirect of the church: the route picks the fields (a union would not serialize fast). */
+export const PublicRedirects = z.any();

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { Id, IsoDate } from '@church/common';
+import { Event } from './website';
+import { Stamp, Text } from './website-fields';
 
 // Rooms, resources, blockouts, templates, bookings, requests and RSVPs: what the calendar side accepts and answers.
 
-const Text = (max = 1000) => z.string().trim().max(max);
 /** Optional text; the apps send `''` for none. */
 const OptText = (max = 1000) => Text(max).nullish().transform((s) => (s === '' ? null : s));
-const Stamp = z.date();
 const Minutes = z.number().int().min(0).max(7 * 24 * 60);
 
 export const Room = z.object({
@@ -133,7 +133,10 @@ export const PendingBooking = CalendarBooking.extend({
   conflicts: z.array(Conflict),
 });
 export const CalendarQuery = z.object({ startTime: IsoDate.optional(), endTime: IsoDate.optional(), roomId: Id.optional(), resourceId: Id.optional() });
+/** A booking's or a request's decision. */
 export const ActionParams = z.object({ id: Id, action: z.enum(['approve', 'reject']) });
+/** The body of a booking's decision, which is not read. */
+export const UnreadBody = z.unknown();
 
 const Wanted = {
   roomIds: z.array(Id).max(100).nullish(),
@@ -161,6 +164,10 @@ export const EventRequest = z.object({
   recurrenceRule: OptText(1000),
   ...Wanted,
 });
+/** A member's request as made: the event with the bookings it asked for. */
+export const RequestAnswer = z.object({ event: Event, bookings: z.array(EventBooking) });
+/** One of the caller's requests with its bookings and their statuses. */
+export const RequestWithBookings = Event.extend({ bookings: z.array(NamedBooking) });
 /** Staff may file an approved request under a group (ApprovalsPage sends nothing). */
 export const ApprovalBody = z.object({ groupId: Id.nullish() }).nullish();
 
