@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, siteRemoved, withSettings, type BaseConfig, type ModuleDeps, type ServiceDeps } from '@church/common';
+import { createService, defineModule, emailJob, siteRemoved, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { contentSettings, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type ContentProviders } from './providers';
@@ -7,7 +7,7 @@ import { cleanPageHistory, websiteJobs } from './jobs/website';
 import { mediaJobs, refreshStreamingServices } from './jobs/media';
 import { siteJobs } from './jobs/sites';
 
-export type ContentDeps = ModuleDeps<Config, ContentProviders>;
+export type { ContentDeps } from './deps';
 
 /** What the content deployable is made of; main, worker, migrate and tests all start from it. */
 export const content = defineModule<Config, ContentProviders>({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { handle, jobContract, type JobDefinition } from '@church/common';
-import type { ContentDeps } from '../app';
+import type { ContentDeps } from '../deps';
 import { refreshServices } from '../domain/media/streaming';
 
 /** Every 15 minutes: expired one-time streaming services removed, recurring ones advanced (every church). */

@@ -1,5 +1,5 @@
 import { handle, reportChanges, siteRemoved, type JobDefinition } from '@church/common';
-import type { ContentDeps } from '../app';
+import type { ContentDeps } from '../deps';
 import { removeSiteContent } from '../repos/website/site-removal';
 
 /**

@@ -1,7 +1,7 @@
 import { lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { handle, jobContract, type JobDefinition } from '@church/common';
-import type { ContentDeps } from '../app';
+import type { ContentDeps } from '../deps';
 import { pageHistory } from '../db/website';
 import { websiteSettings } from '../config/website';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '@church/common';
-import { content } from '../../app';
+import { contentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { activeBookings, blockoutsOverlapping, targetNames } from '../../repos/website/calendar';
 import { churchTimeZone } from '../../repos/website/events';
@@ -9,7 +9,7 @@ import { conflictWindow, findConflicts, type Conflict, type Proposal } from './o
 
 /** The church's time zone (its `timeZone` setting, else the configured default), always a valid IANA name. */
 export async function zoneOf(app: FastifyInstance, db: DbOrTx, churchId: string): Promise<string> {
-  const fallback = websiteSettings(content.deps(app).config).defaultTimeZone;
+  const fallback = websiteSettings(contentDeps(app).config).defaultTimeZone;
   return safeTimeZone(await churchTimeZone(db, churchId, fallback), fallback);
 }
 

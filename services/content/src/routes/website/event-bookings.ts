@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
 import { badRequest, batchOf, type DbOrTx, Empty, getRow, IdParams, itemParam, notFound, notifyPeople, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
-import { content } from '../../app';
+import { contentDeps } from '../../deps';
 import { eventBookings, events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
@@ -33,7 +33,7 @@ export async function statusFor(app: FastifyInstance, req: FastifyRequest, appro
 /** `/content/eventBookings`: rooms and resources booked by events, their approval, and the availability calendar. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const deps = content.deps(app);
+  const deps = contentDeps(app);
   const report = (req: FastifyRequest, tx: DbOrTx, pairs: Array<{ before?: BookingRow; after?: BookingRow; action: string }>) =>
     reportChanges(
       deps,

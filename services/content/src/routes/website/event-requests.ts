@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
-import { content } from '../../app';
+import { contentDeps } from '../../deps';
 import { events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { normalizeRule } from '../../domain/website/events';
@@ -24,7 +24,7 @@ const MAX_IMPORT = 500;
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const deps = content.deps(app);
+  const deps = contentDeps(app);
   const reportEvents = (req: FastifyRequest, tx: DbOrTx, pairs: Array<{ before?: EventRow; after: EventRow }>, action?: string) =>
     reportChanges(
       deps,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
 import { badRequest, Empty, getRow, IdParams, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
-import { content } from '../../app';
+import { contentDeps } from '../../deps';
 import { events } from '../../db/website';
 import { zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
@@ -21,7 +21,7 @@ type Counts = z.output<typeof RsvpCounts>;
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const deps = content.deps(app);
+  const deps = contentDeps(app);
 
   /** Whether the caller belongs to (or leads) the group; the token carries only the groups one leads. */
   const inGroup = async (req: FastifyRequest, groupId: string | null) => {

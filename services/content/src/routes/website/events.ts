@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
 import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
-import { content } from '../../app';
+import { contentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
 import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
@@ -15,7 +15,7 @@ const base = '/content/events';
 /** `/content/events`: group events with exceptions and recurrence rules, timelines and the ICS feed. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const deps = content.deps(app);
+  const deps = contentDeps(app);
 
   /** Upcoming events (not yet ended), or the ones asked for by id. */
   const timeline = (churchId: string, groupIds: string[], eventIds?: string[]) => groupsTimeline(app.db, churchId, groupIds, eventIds);
