@@ -1,4 +1,4 @@
-import { PollyClient, SynthesizeSpeechCommand } from '@aws-sdk/client-polly';
+import { PollyClient, SynthesizeSpeechCommand, type VoiceId } from '@aws-sdk/client-polly';
 import { notConfigured, providerFailed, providerMessage } from '@church/common';
 import { http1Handler } from './http1-handler';
 
@@ -21,9 +21,9 @@ export function pollySpeech(opts: { region?: string; accessKeyId?: string; secre
         requestHandler: http1Handler(),
       });
       try {
-        const res = await client.send(
-          new SynthesizeSpeechCommand({ OutputFormat: 'mp3', Text: ssml, TextType: 'ssml', VoiceId: (opts.voice ?? 'Joanna') as never, Engine: 'standard' }),
-        );
+        // The configured voice is any string: Polly itself refuses a name that is not one of its voices.
+        const voice = (opts.voice ?? 'Joanna') as VoiceId;
+        const res = await client.send(new SynthesizeSpeechCommand({ OutputFormat: 'mp3', Text: ssml, TextType: 'ssml', VoiceId: voice, Engine: 'standard' }));
         if (!res.AudioStream) throw new Error('no audio in the answer');
         return Buffer.from(await res.AudioStream.transformToByteArray());
       } catch (err) {

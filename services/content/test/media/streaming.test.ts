@@ -393,5 +393,13 @@ describe('GET /content/preview/data/:key', () => {
     expect(latest).toMatchObject({ earlyStart: '0:00', chatBefore: '0:00', chatAfter: '0:00' });
     // "latest": the church's newest sermon already published ('Latest', saved by the test above).
     expect(latest.sermon.title).toBe('Latest');
+    // every key the page reads (the response schema keeps only what it lists)
+    const keys = (o: object) => Object.keys(o).sort();
+    expect(keys(body)).toEqual(['buttons', 'church', 'churchId', 'links', 'sermons', 'services', 'tabs']);
+    expect(keys(body.church)).toEqual(['id', 'name', 'subDomain']);
+    expect(keys(body.tabs[0])).toEqual(['data', 'icon', 'id', 'linkData', 'linkType', 'sort', 'text', 'type', 'url']);
+    expect(keys(picked)).toEqual(['chatAfter', 'chatBefore', 'duration', 'earlyStart', 'id', 'label', 'provider', 'providerKey', 'recurring', 'sermon', 'sermonId', 'serviceTime', 'timezoneOffset', 'videoUrl']);
+    expect(keys(picked.sermon)).toEqual(['description', 'duration', 'id', 'publishDate', 'thumbnail', 'title', 'videoData', 'videoType', 'videoUrl']);
+    expect(body.sermons.map(keys)).toEqual(body.sermons.map(() => keys(picked.sermon)));
   });
 });

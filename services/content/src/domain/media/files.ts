@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, eq, sql } from 'drizzle-orm';
 import { hasPermission } from '@church/auth';
 import { badRequest, membershipInternal, unauthorized, type DbOrTx } from '@church/common';
-import { files } from '../../db/media';
+import { bytesOfContent } from '../../repos/media/files';
 
 /** Spec limit: at most 100 MB of files per content item. */
 export const MAX_BYTES_PER_CONTENT = 100 * 1024 * 1024;
@@ -25,11 +24,7 @@ export async function assertCanManage(app: FastifyInstance, req: FastifyRequest,
 
 /** Refuses an upload that would take a content item past 100 MB (`param` names the size field). */
 export async function assertQuota(db: DbOrTx, churchId: string, contentType: string, contentId: string, adding: number, param: string, replacingId?: string): Promise<void> {
-  const [row] = await db
-    .select({ used: sql<string>`coalesce(sum(${files.size}), 0)` })
-    .from(files)
-    .where(and(eq(files.churchId, churchId), eq(files.contentType, contentType), eq(files.contentId, contentId), replacingId ? sql`${files.id} <> ${replacingId}` : undefined));
-  const used = Number(row?.used ?? 0);
+  const used = await bytesOfContent(db, churchId, contentType, contentId, replacingId);
   if (used + adding > MAX_BYTES_PER_CONTENT) {
     throw badRequest(param, `files of this content item would take ${Math.ceil((used + adding) / 1048576)} MB; at most 100 MB are allowed`);
   }

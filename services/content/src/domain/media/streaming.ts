@@ -1,10 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
-import { streamingServices } from '../../db/media';
+import { expiredRecurring, moveService, removeExpiredOneTime, type StreamingServiceRow } from '../../repos/media/streaming';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-type Service = Pick<typeof streamingServices.$inferSelect, 'serviceTime' | 'duration' | 'chatAfter'>;
+type Service = Pick<StreamingServiceRow, 'serviceTime' | 'duration' | 'chatAfter'>;
 
 /** When a service is over: its start, its length, then the chat's time after it (both in seconds). */
 export function endOf(s: Service): Date {
@@ -21,7 +20,7 @@ export function minutesAndSeconds(seconds: number): string {
  * entering browser's getTimezoneOffset() gives it), which the staff app adds again to show the wall-clock
  * time the service was entered in. A service saved without an offset is answered as stored.
  */
-export function listedTime(s: Pick<typeof streamingServices.$inferSelect, 'serviceTime' | 'timezoneOffset'>): Date {
+export function listedTime(s: Pick<StreamingServiceRow, 'serviceTime' | 'timezoneOffset'>): Date {
   return new Date(s.serviceTime.getTime() - (s.timezoneOffset ?? 0) * 60_000);
 }
 
@@ -39,11 +38,6 @@ export function nextOccurrence(s: Service, now: Date): Date {
  * advanced to their next weekly occurrence. For one church, or for every church (the repeatable job).
  */
 export async function refreshServices(db: DbOrTx, churchId: string | null, now = new Date()): Promise<void> {
-  const expired = sql`${streamingServices.serviceTime} + make_interval(secs => ${streamingServices.duration} + ${streamingServices.chatAfter}) < ${now}`;
-  const scope = churchId ? eq(streamingServices.churchId, churchId) : undefined;
-  await db.delete(streamingServices).where(and(scope, eq(streamingServices.recurring, false), expired));
-  const stale = await db.select().from(streamingServices).where(and(scope, eq(streamingServices.recurring, true), expired));
-  for (const s of stale) {
-    await db.update(streamingServices).set({ serviceTime: nextOccurrence(s, now), updatedAt: now }).where(eq(streamingServices.id, s.id));
-  }
+  await removeExpiredOneTime(db, churchId, now);
+  for (const s of await expiredRecurring(db, churchId, now)) await moveService(db, s.id, nextOccurrence(s, now), now);
 }

@@ -44,3 +44,14 @@ export async function knownVideoIds(db: DbOrTx, churchId: string, names: string[
 
 /** The list order of `GET /content/sermons`. */
 export const sermonOrder = [desc(sermons.publishDate), sermons.title];
+
+/** The list order of `GET /content/playlists`: newest first, then by title. */
+export const newestPlaylistsFirst = [desc(playlists.publishDate), playlists.title];
+
+/** The sermons of a (deleted) playlist leave it. */
+export async function detachSermons(db: DbOrTx, churchId: string, playlistId: string): Promise<void> {
+  await db.update(sermons).set({ playlistId: null }).where(and(eq(sermons.churchId, churchId), eq(sermons.playlistId, playlistId)));
+}
+
+/** The church's newest `count` sermons, scheduled ones included. */
+export const newestSermons = async (db: DbOrTx, churchId: string, count: number) => (await listRows(db, sermons, churchId, { orderBy: desc(sermons.publishDate) })).slice(0, count);

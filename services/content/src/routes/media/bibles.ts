@@ -1,29 +1,28 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { HttpError, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
+import type { z } from 'zod';
+import { HttpError, badRequest, type ZodTypeProvider } from '@church/common';
 import { mediaDeps } from '../../domain/media/deps';
 import { serialized } from '../../kept';
 import { BibleRepo, EMBEDDED_SOURCE, ensureEmbedded, flushLookups, type VerseOut } from '../../repos/media/bible';
-
-const Key = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9._' -]+$/, 'letters, digits, ., - and _ only');
-const TranslationParams = z.object({ translationKey: Key });
-const Verse = z.object({ translationKey: z.string(), verseKey: z.string(), bookKey: z.string(), chapterNumber: z.number(), verseNumber: z.number(), content: z.string() });
-const Translation = z.object({
-  id: z.string(),
-  keyName: z.string(),
-  source: z.string(),
-  sourceKey: z.string(),
-  abbreviation: z.string().nullable(),
-  name: z.string(),
-  nameLocal: z.string().nullable(),
-  description: z.string().nullable(),
-  language: z.string().nullable(),
-  countries: z.string().nullable(),
-  copyright: z.string().nullable(),
-  attributionRequired: z.boolean(),
-  attributionString: z.string().nullable(),
-  cacheable: z.boolean(),
-});
+import {
+  BookParams,
+  Books,
+  ChapterParams,
+  Chapters,
+  CopyrightsUpdated,
+  LookupStats,
+  RangeParams,
+  SourceParams,
+  SourceTranslations,
+  StatsQuery,
+  SyncResult,
+  SyncResults,
+  Translation,
+  TranslationParams,
+  Translations,
+  Verses,
+  VerseSearchQuery,
+} from '../../schemas/media-bibles';
 
 /** A range read that must not be kept (the cache lacks some of it): answered, not kept, to each reader who shared it. */
 class NotFinal extends Error {
@@ -45,11 +44,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const sources = () => [EMBEDDED_SOURCE, mediaDeps(app).providers.bibleSource.name];
   const access = 'public' as const;
 
-  app.get('/content/bibles', { config: { access }, schema: { response: { 200: z.array(Translation) } } }, async () => repo().translations());
+  app.get('/content/bibles', { config: { access }, schema: { response: { 200: Translations } } }, async () => repo().translations());
 
   app.get(
     '/content/bibles/stats',
-    { config: { access }, schema: { querystring: z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional() }) } },
+    { config: { access }, schema: { querystring: StatsQuery, response: { 200: LookupStats } } },
     async (req) => {
       const end = req.query.endDate ?? new Date();
       const start = req.query.startDate ?? new Date(end.getTime() - 30 * 24 * 3600 * 1000);
@@ -58,10 +57,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get('/content/bibles/availableTranslations/:source', { config: { access }, schema: { params: z.object({ source: Key }) } }, async (req) => repo().available(req.params.source));
+  app.get('/content/bibles/availableTranslations/:source', { config: { access }, schema: { params: SourceParams, response: { 200: SourceTranslations } } }, async (req) => repo().available(req.params.source));
 
-  app.get('/content/bibles/updateTranslations', { config: { access } }, async () => {
-    const results = [];
+  app.get('/content/bibles/updateTranslations', { config: { access }, schema: { response: { 200: SyncResults } } }, async () => {
+    const results: Array<z.output<typeof SyncResult>> = [];
     for (const source of sources()) {
       try {
         results.push({ source, translations: await repo().sync(source) });
@@ -72,12 +71,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return results;
   });
 
-  app.get('/content/bibles/updateTranslations/:source', { config: { access }, schema: { params: z.object({ source: Key }) } }, async (req) => ({
+  app.get('/content/bibles/updateTranslations/:source', { config: { access }, schema: { params: SourceParams, response: { 200: SyncResult } } }, async (req) => ({
     source: req.params.source,
     translations: await repo().sync(req.params.source),
   }));
 
-  app.get('/content/bibles/updateCopyrights', { config: { access } }, async () => {
+  app.get('/content/bibles/updateCopyrights', { config: { access }, schema: { response: { 200: CopyrightsUpdated } } }, async () => {
     const r = repo();
     const missing = await r.missingCopyrights();
     let updated = 0;
@@ -92,20 +91,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     '/content/bibles/:translationKey/search',
-    { config: { access }, schema: { params: TranslationParams, querystring: z.object({ query: z.string().trim().min(2, 'at least 2 characters').max(200), limit: z.coerce.number().int().min(1).max(500).default(50) }), response: { 200: z.array(Verse) } } },
+    { config: { access }, schema: { params: TranslationParams, querystring: VerseSearchQuery, response: { 200: Verses } } },
     async (req) => {
       const r = repo();
       return r.search(await r.translation(req.params.translationKey), req.query.query, req.query.limit);
     },
   );
 
-  app.get('/content/bibles/:translationKey/books', { config: { access }, schema: { params: TranslationParams } }, async (req) => {
+  app.get('/content/bibles/:translationKey/books', { config: { access }, schema: { params: TranslationParams, response: { 200: Books } } }, async (req) => {
     const r = repo();
     const t = await r.translation(req.params.translationKey);
     return (await r.books(t)).map((b) => ({ translationKey: t.keyName, keyName: b.keyName, abbreviation: b.abbreviation, name: b.name, sort: b.sort }));
   });
 
-  app.get('/content/bibles/:translationKey/:bookKey/chapters', { config: { access }, schema: { params: z.object({ translationKey: Key, bookKey: Key }) } }, async (req) => {
+  app.get('/content/bibles/:translationKey/:bookKey/chapters', { config: { access }, schema: { params: BookParams, response: { 200: Chapters } } }, async (req) => {
     const r = repo();
     const t = await r.translation(req.params.translationKey);
     return (await r.chapters(t, req.params.bookKey)).map((c) => ({ translationKey: t.keyName, bookKey: c.bookKey, keyName: c.keyName, number: c.number }));
@@ -113,7 +112,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     '/content/bibles/:translationKey/chapters/:chapterKey/verses',
-    { config: { access }, schema: { params: z.object({ translationKey: Key, chapterKey: Key }), response: { 200: z.array(Verse) } } },
+    { config: { access }, schema: { params: ChapterParams, response: { 200: Verses } } },
     async (req) => {
       const r = repo();
       return r.chapterVerses(await r.translation(req.params.translationKey), req.params.chapterKey);
@@ -125,7 +124,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // and with an ETag. Only a final answer is kept (`verses`' `complete`); each lookup is still logged.
   app.get(
     '/content/bibles/:translationKey/verses/:startVerseKey-:endVerseKey',
-    { config: { access }, schema: { params: z.object({ translationKey: Key, startVerseKey: Key, endVerseKey: Key }), response: { 200: z.array(Verse) } } },
+    { config: { access }, schema: { params: RangeParams, response: { 200: Verses } } },
     async (req, reply) => {
       const { translationKey, startVerseKey, endVerseKey } = req.params;
       const r = repo();

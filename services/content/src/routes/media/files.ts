@@ -1,50 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { and, asc, desc, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, getRow, itemParam, listRows, type DbOrTx, type Storage, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, badRequest, batchOf, getRow, itemParam, type DbOrTx, type Storage, type ZodTypeProvider } from '@church/common';
 import { files } from '../../db/media';
-import { MAX_BYTES_PER_CONTENT, assertCanManage, assertQuota } from '../../domain/media/files';
+import { assertCanManage, assertQuota } from '../../domain/media/files';
 import { directUploads, safeName, signedUpload, type SignedUpload } from '../../domain/media/uploads';
 import { storageFor, storageOfFile } from '../../domain/media/byos';
-
-const File = z.object({
-  id: z.string(),
-  churchId: z.string(),
-  contentType: z.string(),
-  contentId: z.string(),
-  fileName: z.string(),
-  fileType: z.string().nullable(),
-  size: z.number(),
-  contentPath: z.string(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
-});
-const ContentType = z.string().trim().min(1, 'is required').max(50).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
-const ContentId = z.string().trim().min(1, 'is required').max(100).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
-const FileName = z.string().trim().min(1, 'is required').max(255);
-const FileSave = z.object({
-  id: Id.optional(),
-  contentType: ContentType,
-  contentId: ContentId,
-  fileName: FileName,
-  fileType: z.string().trim().max(200).nullish(),
-  /** the file as base64, or as a `data:` URL; absent: the file was uploaded straight to storage (`postUrl`) */
-  fileContents: z.string().min(1, 'is required').max(140_000_000).nullish(),
-  /** sent by the apps with every file; the stored size is what was uploaded (or declared to `postUrl`) */
-  size: z.coerce.number().int().min(0).nullish(),
-});
-const PostUrlBody = z.object({
-  contentType: ContentType,
-  contentId: ContentId,
-  fileName: FileName,
-  fileType: z.string().trim().min(1).max(200).optional(),
-  /** the apps' name for `fileType` */
-  mimeType: z.string().trim().max(200).nullish(),
-  /** bytes the client will upload */
-  size: z.coerce.number().int().min(0).max(MAX_BYTES_PER_CONTENT),
-});
+import { deleteFile, filesOf, insertFile, pendingUpload, updateFile } from '../../repos/media/files';
+import { ContentParams, File, Files, FileSave, PostUrlAnswer, PostUrlBody } from '../../schemas/media';
 
 function decodeContents(value: string): { body: Buffer; type?: string } {
   const m = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w=-]+)*;base64,(.*)$/s.exec(value);
@@ -57,19 +21,16 @@ function decodeContents(value: string): { body: Buffer; type?: string } {
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/content/files/:contentType/:contentId', { config: { access: anyUser }, schema: { params: z.object({ contentType: ContentType, contentId: ContentId }), response: { 200: z.array(File) } } }, async (req) =>
-    listRows(app.db, files, req.auth.churchId, { where: and(eq(files.contentType, req.params.contentType), eq(files.contentId, req.params.contentId)), orderBy: asc(files.fileName) }) as never,
+  app.get('/content/files/:contentType/:contentId', { config: { access: anyUser }, schema: { params: ContentParams, response: { 200: Files } } }, async (req) =>
+    filesOf(app.db, req.auth.churchId, req.params.contentType, req.params.contentId),
   );
 
-  app.get('/content/files', { config: { access: anyUser }, schema: { response: { 200: z.array(File) } } }, async (req) =>
-    listRows(app.db, files, req.auth.churchId, { where: eq(files.contentType, 'website'), orderBy: asc(files.fileName) }) as never,
-  );
+  // The website's files (the site editor's file picker).
+  app.get('/content/files', { config: { access: anyUser }, schema: { response: { 200: Files } } }, async (req) => filesOf(app.db, req.auth.churchId, 'website'));
 
-  app.get('/content/files/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: File } } }, async (req) =>
-    getRow(app.db, files, req.auth.churchId, req.params.id, 'File') as never,
-  );
+  app.get('/content/files/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: File } } }, async (req) => getRow(app.db, files, req.auth.churchId, req.params.id, 'File'));
 
-  app.post('/content/files', { config: { access: anyUser }, schema: { body: batchOf(FileSave), response: { 200: z.array(File) } } }, async (req) => {
+  app.post('/content/files', { config: { access: anyUser }, schema: { body: batchOf(FileSave), response: { 200: Files } } }, async (req) => {
     const churchId = req.auth.churchId;
     const decoded = req.body.map((item, i) => {
       if (!item.fileContents) return undefined;
@@ -101,14 +62,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           const contentPath = await storage.put(key, body, fileType);
           stored.push(key);
           const values = { contentType: item.contentType, contentId: item.contentId, fileName: item.fileName, fileType, size: body.length, storageKey: key, contentPath, uploaded: true, providerId };
-          const [row] = existing
-            ? await tx.update(files).set({ ...values, updatedAt: new Date() }).where(eq(files.id, id)).returning()
-            : await tx.insert(files).values({ ...values, id, churchId }).returning();
+          const row = existing ? await updateFile(tx, id, values) : await insertFile(tx, churchId, id, values);
           if (existing && (existing.storageKey !== key || existing.providerId !== providerId)) {
             const was = await storageOfFile(app, churchId, existing.providerId);
             await was.remove(existing.storageKey).catch(() => undefined);
           }
-          out.push(row!);
+          out.push(row);
         }
         return out;
       });
@@ -121,7 +80,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // On the local store there is no direct upload: the answer is `{}` (no `key`), and the apps send the file
   // inline to POST /files instead.
-  app.post('/content/files/postUrl', { config: { access: anyUser }, schema: { body: PostUrlBody } }, async (req) => {
+  app.post('/content/files/postUrl', { config: { access: anyUser }, schema: { body: PostUrlBody, response: { 200: PostUrlAnswer } } }, async (req) => {
     const { contentType, contentId, fileName, size } = req.body;
     const fileType = req.body.fileType ?? (req.body.mimeType || 'application/octet-stream');
     const churchId = req.auth.churchId;
@@ -133,17 +92,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const key = `${churchId}/files/${contentType}/${contentId}/${id}/${safeName(fileName)}`;
     // the church's own bucket: a signed PUT address of its storage (its key and content type fixed)
     const upload = own.providerId ? await ownUpload(own.storage, key, fileType) : await signedUpload(app, key, fileType, size, size);
-    const [row] = await app.db
-      .insert(files)
-      .values({ id, churchId, contentType, contentId, fileName, fileType, size, storageKey: key, contentPath: upload.contentPath, uploaded: false, providerId: own.providerId })
-      .returning();
-    return { id: row!.id, key, ...upload };
+    const row = await insertFile(app.db, churchId, id, { contentType, contentId, fileName, fileType, size, storageKey: key, contentPath: upload.contentPath, uploaded: false, providerId: own.providerId });
+    return { id: row.id, key, ...upload };
   });
 
   app.delete('/content/files/:id', { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const file = await getRow(app.db, files, req.auth.churchId, req.params.id, 'File');
     await assertCanManage(app, req, file.contentType, file.contentId);
-    await app.db.delete(files).where(and(eq(files.churchId, req.auth.churchId), eq(files.id, file.id)));
+    await deleteFile(app.db, req.auth.churchId, file.id);
     await (await storageOfFile(app, req.auth.churchId, file.providerId)).remove(file.storageKey);
     return {};
   });
@@ -155,27 +111,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
  * content item) is marked done. None waiting: 400 naming `fileContents`.
  */
 async function confirmDirectUpload(tx: DbOrTx, churchId: string, item: z.output<typeof FileSave>, param: string) {
-  const [pending] = await tx
-    .select()
-    .from(files)
-    .where(
-      and(
-        eq(files.churchId, churchId),
-        eq(files.contentType, item.contentType),
-        eq(files.contentId, item.contentId),
-        item.id ? eq(files.id, item.id) : and(eq(files.fileName, item.fileName), eq(files.uploaded, false)),
-      ),
-    )
-    .orderBy(desc(files.createdAt))
-    .limit(1);
+  const pending = await pendingUpload(tx, churchId, item);
   if (!pending) throw badRequest(param, 'is required');
-  const [row] = await tx
-    .update(files)
-    // The size stays the one declared to postUrl (what the signed form let through, and what the quota counted).
-    .set({ uploaded: true, updatedAt: new Date() })
-    .where(eq(files.id, pending.id))
-    .returning();
-  return row!;
+  // The size stays the one declared to postUrl (what the signed form let through, and what the quota counted).
+  return updateFile(tx, pending.id, { uploaded: true });
 }
 
 async function ownUpload(storage: Storage, key: string, contentType: string): Promise<SignedUpload> {

@@ -1,34 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { requires } from '@church/auth';
-import { badRequest, decodeDataUrl, listRows, notFound, type ZodTypeProvider } from '@church/common';
-import { galleryImages } from '../../db/media';
+import { Empty, badRequest, decodeDataUrl, notFound, type ZodTypeProvider } from '@church/common';
 import { bundledStock } from '../../domain/media/stock';
 import { MAX_INLINE_IMAGE_BYTES, safeName, signedUpload, type SignedUpload } from '../../domain/media/uploads';
+import { deleteImage, imagesIn, upsertImage } from '../../repos/media/gallery';
+import { BundledImages, FolderParams, GalleryImageParams, GalleryImages, RequestedUpload, RequestUpload } from '../../schemas/media';
 
-const Folder = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
-const GalleryImage = z.object({ id: z.string(), folder: z.string(), image: z.string(), url: z.string(), fileType: z.string().nullable(), createdAt: z.date() });
-const RequestUpload = z.object({
-  folder: Folder,
-  fileName: z.string().trim().min(1, 'is required').max(200),
-  fileType: z.string().trim().regex(/^image\/[\w.+-]+$/, 'must be an image type').default('image/jpeg'),
-  /** the local store (no S3 bucket) takes the image inline as a `data:` URL instead of a pre-signed upload */
-  fileContents: z.string().max(15_000_000).optional(),
-});
 const edit = requires('Content.Edit');
 
 /** `/content/gallery`: a church's images by folder, and the bundled stock images. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/content/gallery/stock/:folder', { config: { access: 'public' }, schema: { params: z.object({ folder: Folder }) } }, async (req) => bundledStock(req.params.folder));
+  app.get('/content/gallery/stock/:folder', { config: { access: 'public' }, schema: { params: FolderParams, response: { 200: BundledImages } } }, async (req) => bundledStock(req.params.folder));
 
-  app.get('/content/gallery/:folder', { config: { access: edit }, schema: { params: z.object({ folder: Folder }), response: { 200: z.array(GalleryImage) } } }, async (req) =>
-    listRows(app.db, galleryImages, req.auth.churchId, { where: eq(galleryImages.folder, req.params.folder), orderBy: asc(galleryImages.image) }) as never,
-  );
+  app.get('/content/gallery/:folder', { config: { access: edit }, schema: { params: FolderParams, response: { 200: GalleryImages } } }, async (req) => imagesIn(app.db, req.auth.churchId, req.params.folder));
 
-  app.post('/content/gallery/requestUpload', { config: { access: edit }, schema: { body: RequestUpload } }, async (req) => {
+  app.post('/content/gallery/requestUpload', { config: { access: edit }, schema: { body: RequestUpload, response: { 200: RequestedUpload } } }, async (req) => {
     const churchId = req.auth.churchId;
     const { folder, fileType } = req.body;
     const image = safeName(req.body.fileName);
@@ -44,16 +32,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       upload = await signedUpload(app, key, fileType, 1, MAX_INLINE_IMAGE_BYTES);
       url = upload.contentPath;
     }
-    await app.db
-      .insert(galleryImages)
-      .values({ id: crypto.randomUUID(), churchId, folder, image, storageKey: key, url, fileType })
-      .onConflictDoUpdate({ target: [galleryImages.churchId, galleryImages.folder, galleryImages.image], set: { url, fileType, updatedAt: new Date() } });
+    await upsertImage(app.db, churchId, { folder, image, storageKey: key, url, fileType });
     return { folder, image, key, imageUrl: url, method: upload?.method ?? null, url: upload?.url ?? '', fields: upload?.fields ?? {}, headers: upload?.headers ?? {}, expiresIn: upload?.expiresIn ?? 0 };
   });
 
-  app.delete('/content/gallery/:folder/:image', { config: { access: edit }, schema: { params: z.object({ folder: Folder, image: z.string().min(1).max(200) }) } }, async (req) => {
-    const where = and(eq(galleryImages.churchId, req.auth.churchId), eq(galleryImages.folder, req.params.folder), eq(galleryImages.image, req.params.image));
-    const [row] = await app.db.delete(galleryImages).where(where).returning();
+  app.delete('/content/gallery/:folder/:image', { config: { access: edit }, schema: { params: GalleryImageParams, response: { 200: Empty } } }, async (req) => {
+    const row = await deleteImage(app.db, req.auth.churchId, req.params.folder, req.params.image);
     if (!row) throw notFound('Image');
     await app.deps.storage.remove(row.storageKey);
     return {};

@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { z } from 'zod';
-import { HttpError, listRows, notFound, providerFailed, type ZodTypeProvider } from '@church/common';
-import { sermons, streamingServices } from '../../db/media';
-import { links } from '../../db/website';
+import { HttpError, notFound, providerFailed, type ZodTypeProvider } from '@church/common';
 import { minutesAndSeconds, refreshServices } from '../../domain/media/streaming';
+import { newestSermons, type SermonRow } from '../../repos/media/sermons';
+import { servicesOf, streamingLinks, type StreamingLinkRow } from '../../repos/media/streaming';
+import { PreviewData, PreviewParams } from '../../schemas/media-streaming';
 
 /** `/content/preview`: everything the streaming page shows, by the church's subdomain, in one answer. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/content/preview/data/:key',
-    { config: { access: 'public' }, schema: { params: z.object({ key: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, 'must be a subdomain') }) } },
+    { config: { access: 'public' }, schema: { params: PreviewParams, response: { 200: PreviewData } } },
     async (req) => {
       let church: { id?: string; name?: string; subDomain?: string | null } | undefined;
       try {
@@ -25,16 +24,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const churchId = church.id;
       await refreshServices(app.db, churchId);
       const [tabLinks, services, recent] = await Promise.all([
-        app.db
-          .select()
-          .from(links)
-          .where(and(eq(links.churchId, churchId), inArray(links.category, ['streamingTab', 'streamingLink'])))
-          .orderBy(asc(links.sort)),
-        listRows(app.db, streamingServices, churchId, { orderBy: asc(streamingServices.serviceTime) }),
-        listRows(app.db, sermons, churchId, { orderBy: desc(sermons.publishDate) }).then((rows) => rows.slice(0, 50)),
+        streamingLinks(app.db, churchId),
+        servicesOf(app.db, churchId),
+        newestSermons(app.db, churchId, 50),
       ]);
-      const link = (l: typeof links.$inferSelect) => ({ id: l.id, text: l.text, url: l.url, icon: l.icon, linkType: l.linkType, linkData: l.linkData, sort: l.sort, type: l.linkType, data: l.linkData });
-      const sermonOf = (s: (typeof recent)[number]) => ({
+      const link = (l: StreamingLinkRow) => ({ id: l.id, text: l.text, url: l.url, icon: l.icon, linkType: l.linkType, linkData: l.linkData, sort: l.sort, type: l.linkType, data: l.linkData });
+      const sermonOf = (s: SermonRow) => ({
         id: s.id,
         title: s.title,
         description: s.description,
@@ -43,10 +38,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         videoType: s.videoType,
         videoData: s.videoData,
         duration: s.duration,
-        publishDate: s.publishDate ? (s.publishDate as Date).toISOString() : null,
+        publishDate: s.publishDate ? s.publishDate.toISOString() : null,
       });
       const now = Date.now();
-      const latest = recent.find((s) => !s.publishDate || (s.publishDate as Date).getTime() <= now) ?? recent[0];
+      const latest = recent.find((s) => !s.publishDate || s.publishDate.getTime() <= now) ?? recent[0];
       const streamLinks = tabLinks.filter((l) => l.category === 'streamingLink');
       return {
         churchId,

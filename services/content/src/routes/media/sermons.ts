@@ -1,64 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import { convert } from 'html-to-text';
-import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { IdList, Id, IsoDate, badRequest, crud, getRow, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
+import { badRequest, crud, getRow, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
 import { playlists, sermons } from '../../db/media';
 import { mediaDeps } from '../../domain/media/deps';
 import { hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
 import { storeInlineImage } from '../../domain/media/uploads';
 import { publishStep, serialized } from '../../kept';
 import { knownVideoIds, publicPlaylists, publicSermons, scheduledSermons, sermonOrder, sermonsByIds, type SermonRow } from '../../repos/media/sermons';
+import {
+  ChannelParams,
+  ChurchParams,
+  ImportedSermons,
+  Outline,
+  OutlineQuery,
+  PresenterSample,
+  Sermon,
+  SermonParams,
+  Sermons,
+  SermonSave,
+  SocialQuery,
+  Suggestions,
+  TimelineQuery,
+  TvFeed,
+  TvPlaylist,
+  TvWrapper,
+  VideoInfo,
+  VideoLookupQuery,
+} from '../../schemas/media-streaming';
 
-export const Sermon = z.object({
-  id: z.string(),
-  churchId: z.string(),
-  playlistId: z.string().nullable(),
-  videoType: z.string().nullable(),
-  videoData: z.string().nullable(),
-  videoUrl: z.string().nullable(),
-  title: z.string(),
-  description: z.string().nullable(),
-  publishDate: z.date().nullable(),
-  thumbnail: z.string().nullable(),
-  duration: z.number().nullable(),
-  permanentUrl: z.boolean(),
-});
-const SermonSave = z.object({
-  id: Id.optional(),
-  playlistId: Id.nullish(),
-  videoType: z.string().trim().max(50).nullish(),
-  videoData: z.string().trim().max(1000).nullish(),
-  videoUrl: z.string().trim().max(2000).nullish(),
-  title: z.string().trim().min(1, 'is required').max(500),
-  description: z.string().max(20_000).nullish(),
-  publishDate: IsoDate.nullish(),
-  thumbnail: z.string().max(15_000_000).nullish(),
-  duration: z.coerce.number().int().min(0).max(1_000_000).nullish(),
-  permanentUrl: z.boolean().optional(),
-});
-const VideoInfo = z.object({ title: z.string(), description: z.string(), thumbnail: z.string(), duration: z.number(), publishDate: z.string().nullable() });
-const ChurchParams = z.object({ churchId: Id });
-const TvItem = z.object({
-  id: z.string(),
-  title: z.string(),
-  description: z.string(),
-  image: z.string(),
-  url: z.string(),
-  videoType: z.string(),
-  videoData: z.string(),
-  duration: z.number(),
-  publishDate: z.string().nullable(),
-});
-const TvPlaylist = z.object({ id: z.string(), title: z.string(), description: z.string(), image: z.string(), items: z.array(TvItem) });
-const TvFeed = z.object({ churchId: z.string(), playlists: z.array(TvPlaylist), items: z.array(TvItem) });
-const TvWrapper = z.object({ churchId: z.string(), sources: z.array(z.object({ key: z.string(), name: z.string(), url: z.string() })) });
-const PresenterSample = z.object({
-  name: z.string(),
-  image: z.string(),
-  items: z.array(z.object({ type: z.string(), label: z.string(), url: z.string().optional(), seconds: z.number() })),
-});
-const ImportedSermon = Sermon.omit({ id: true, playlistId: true, publishDate: true }).extend({ publishDate: z.string().nullable() });
 const edit = requires('StreamingServices.Edit');
 
 const tvItem = (s: SermonRow) => ({
@@ -101,7 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/content/sermons/public/tvFeed/:churchId/:sermonId', { config: { access: 'public' }, schema: { params: z.object({ churchId: Id, sermonId: Id }), response: { 200: TvPlaylist } } }, async (req) => {
+  app.get('/content/sermons/public/tvFeed/:churchId/:sermonId', { config: { access: 'public' }, schema: { params: SermonParams, response: { 200: TvPlaylist } } }, async (req) => {
     const { churchId, sermonId } = req.params;
     const [s] = (await publicSermons(app.db, churchId)).filter((x) => x.id === sermonId);
     if (!s) throw notFound('Sermon');
@@ -130,14 +100,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Served from a kept answer per church and data version (writes to sermons and playlists raise it). The
   // answer also depends on the clock (scheduled sermons): it is kept per publish step, so it is built again
   // when a scheduled sermon's time comes, and only then.
-  app.get('/content/sermons/public/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: z.array(Sermon) } } }, async (req, reply) => {
+  app.get('/content/sermons/public/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: Sermons } } }, async (req, reply) => {
     const { churchId } = req.params;
     const version = await app.deps.snapshots.version(churchId);
     const { now, step } = await publishStep(app, 'sermons', churchId, version, (after) => scheduledSermons(app.db, churchId, after));
     return app.deps.snapshots.sendAt(req, reply, churchId, String(step), version, async () => serialized(reply, await publicSermons(app.db, churchId, now)));
   });
 
-  app.get('/content/sermons/timeline', { config: { access: anyUser }, schema: { querystring: z.object({ sermonIds: IdList.optional() }), response: { 200: z.array(Sermon) } } }, async (req) => {
+  app.get('/content/sermons/timeline', { config: { access: anyUser }, schema: { querystring: TimelineQuery, response: { 200: Sermons } } }, async (req) => {
     const ids = req.query.sermonIds ?? [];
     if (!ids.length) return [];
     return sermonsByIds(app.db, req.auth.churchId, ids);
@@ -147,7 +117,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     '/content/sermons/lookup',
     {
       config: { access: 'public' },
-      schema: { querystring: z.object({ videoType: z.string().trim().min(1, 'is required').max(50), videoData: z.string().trim().min(1, 'is required').max(200) }), response: { 200: VideoInfo } },
+      schema: { querystring: VideoLookupQuery, response: { 200: VideoInfo } },
     },
     async (req) => {
       const host = hostOf(mediaDeps(app).providers, req.query.videoType);
@@ -159,7 +129,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     '/content/sermons/socialSuggestions',
-    { config: { access: anyUser }, schema: { querystring: z.object({ videoHostAVideoId: z.string().trim().min(1, 'is required').max(100) }), response: { 200: z.object({ suggestions: z.array(z.string()) }) } } },
+    { config: { access: anyUser }, schema: { querystring: SocialQuery, response: { 200: Suggestions } } },
     async (req) => {
       const { providers } = mediaDeps(app);
       const transcript = await providers.videoHostA.transcript(req.query.videoHostAVideoId);
@@ -176,7 +146,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     '/content/sermons/outline',
     {
       config: { access: anyUser },
-      schema: { querystring: z.object({ url: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }), title: z.string().max(500).optional(), author: z.string().max(200).optional() }), response: { 200: z.object({ outline: z.string() }) } },
+      schema: { querystring: OutlineQuery, response: { 200: Outline } },
     },
     async (req) => {
       const { providers, config } = mediaDeps(app);
@@ -202,7 +172,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     ['/content/sermons/videoHostBImport/:channelId', 'videoHostB', 'vimeo'],
     ['/content/sermons/vimeoImport/:channelId', 'videoHostB', 'vimeo'],
   ] as const) {
-    const schema = { params: z.object({ channelId: z.string().trim().min(1).max(200) }), response: { 200: z.array(ImportedSermon) } };
+    const schema = { params: ChannelParams, response: { 200: ImportedSermons } };
     app.get(path, { config: { access: anyUser }, schema }, async (req) => {
       const videos = await mediaDeps(app).providers[hostKey].channelVideos(req.params.channelId);
       const known = await knownVideoIds(app.db, req.auth.churchId, [videoType, hostKey]);

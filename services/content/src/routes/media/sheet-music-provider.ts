@@ -1,19 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { badRequest, type ZodTypeProvider } from '@church/common';
 import { mediaDeps } from '../../domain/media/deps';
 import type { SheetMusicUser } from '../../providers/sheet-music';
 import { dropRequest, keepRequest, pendingRequest, storedToken, storeToken } from '../../repos/media/sheet-music';
+import {
+  AuthUrl,
+  HasAccount,
+  ProviderJson,
+  RedirectUrl,
+  SheetMusicAccessQuery,
+  SheetMusicAuthUrlQuery,
+  SheetMusicDownloadQuery,
+  SheetMusicKeysQuery,
+  SheetMusicRefParams,
+  SheetMusicSearchQuery,
+} from '../../schemas/media-songs';
 
-const Ref = z.string().trim().min(1, 'is required').max(200);
-const Keys = z.string().trim().max(200).optional();
-/** The provider's own JSON, passed on as it answers (the apps read its fields). */
-const ProviderJson = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 /** What the provider answered, checked against `ProviderJson` by the response schema. */
 const asJson = (value: unknown) => (value ?? {}) as z.output<typeof ProviderJson>;
-const HasAccount = z.object({ hasAccount: z.boolean() });
-const AuthUrl = z.object({ authUrl: z.string(), oauthToken: z.string(), oauthTokenSecret: z.string() });
 
 /**
  * `/content/sheetMusicProvider` (the spec's name) and `/content/praiseCharts` (the name B1Admin and B1App call,
@@ -36,21 +42,21 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   };
 
   for (const base of ['/content/sheetMusicProvider', '/content/praiseCharts']) {
-    app.get(`${base}/raw/:id`, { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), response: { 200: ProviderJson } } }, async (req) => asJson(await provider().raw(req.params.id)));
+    app.get(`${base}/raw/:id`, { config: { access: anyUser }, schema: { params: SheetMusicRefParams, response: { 200: ProviderJson } } }, async (req) => asJson(await provider().raw(req.params.id)));
 
     app.get(`${base}/hasAccount`, { config: { access: anyUser }, schema: { response: { 200: HasAccount } } }, async (req) => ({ hasAccount: Boolean(await userToken(req)) }));
 
-    app.get(`${base}/search`, { config: { access: anyUser }, schema: { querystring: z.object({ q: Ref }), response: { 200: ProviderJson } } }, async (req) => asJson(await provider().search(req.query.q)));
+    app.get(`${base}/search`, { config: { access: anyUser }, schema: { querystring: SheetMusicSearchQuery, response: { 200: ProviderJson } } }, async (req) => asJson(await provider().search(req.query.q)));
 
     app.get(
       `${base}/arrangement/raw/:id`,
-      { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), querystring: z.object({ keys: Keys }), response: { 200: ProviderJson } } },
+      { config: { access: anyUser }, schema: { params: SheetMusicRefParams, querystring: SheetMusicKeysQuery, response: { 200: ProviderJson } } },
       async (req) => asJson(await provider().arrangementRaw(req.params.id, req.query.keys, await requireToken(req))),
     );
 
     app.get(
       `${base}/authUrl`,
-      { config: { access: 'public' }, schema: { querystring: z.object({ returnUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(2000) }), response: { 200: AuthUrl } } },
+      { config: { access: 'public' }, schema: { querystring: SheetMusicAuthUrlQuery, response: { 200: AuthUrl } } },
       async (req) => {
         const t = await provider().requestToken(req.query.returnUrl);
         // The request token's secret is kept (encrypted) for an hour, so `access` also works without `secret`.
@@ -61,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
     app.get(
       `${base}/access`,
-      { config: { access: anyUser }, schema: { querystring: z.object({ verifier: Ref, token: Ref, secret: z.string().trim().max(500).optional() }), response: { 200: HasAccount } } },
+      { config: { access: anyUser }, schema: { querystring: SheetMusicAccessQuery, response: { 200: HasAccount } } },
       async (req) => {
         const { verifier, token } = req.query;
         let secret = req.query.secret;
@@ -77,13 +83,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       },
     );
 
-    app.get(`${base}/products/:id`, { config: { access: anyUser }, schema: { params: z.object({ id: Ref }), querystring: z.object({ keys: Keys }), response: { 200: ProviderJson } } }, async (req) =>
+    app.get(`${base}/products/:id`, { config: { access: anyUser }, schema: { params: SheetMusicRefParams, querystring: SheetMusicKeysQuery, response: { 200: ProviderJson } } }, async (req) =>
       asJson(await provider().products(req.params.id, req.query.keys, await userToken(req))),
     );
 
     app.get(
       `${base}/download`,
-      { config: { access: anyUser }, schema: { querystring: z.object({ skus: Ref, keys: Keys, file_name: z.string().trim().max(200).optional() }), response: { 200: z.object({ redirectUrl: z.string() }) } } },
+      { config: { access: anyUser }, schema: { querystring: SheetMusicDownloadQuery, response: { 200: RedirectUrl } } },
       async (req) => ({ redirectUrl: await provider().download(req.query.skus, req.query.keys, req.query.file_name, await requireToken(req)) }),
     );
 

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { anyUser, isServerAdmin } from '@church/auth';
-import { Empty, HttpError, IdParams, Id, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, HttpError, IdParams, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { mediaDeps } from '../../domain/media/deps';
 import { deleteLink, insertLink, linksOf, updateDetail, updateLink, visibleDetail, visibleLink, type SongDetailLinkRow } from '../../repos/media/song-details';
-import { SongDetailLink, SongDetailLinkSave } from './schemas';
+import { SongDetailLink, SongDetailLinks, SongDetailLinkSave, SongDetailIdParams } from '../../schemas/media-songs';
 
 const base = '/content/songDetailLinks';
 /** Services whose key is a sheet-music provider id: linking one fills in the detail's missing metadata. */
@@ -26,11 +25,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return row;
   });
 
-  app.get(`${base}/songDetail/:songDetailId`, { config: { access: anyUser }, schema: { params: z.object({ songDetailId: Id }), response: { 200: z.array(SongDetailLink) } } }, async (req) =>
+  app.get(`${base}/songDetail/:songDetailId`, { config: { access: anyUser }, schema: { params: SongDetailIdParams, response: { 200: SongDetailLinks } } }, async (req) =>
     linksOf(app.db, req.auth.churchId, req.params.songDetailId),
   );
 
-  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SongDetailLinkSave), response: { 200: z.array(SongDetailLink) } } }, async (req) => {
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SongDetailLinkSave), response: { 200: SongDetailLinks } } }, async (req) => {
     const by = `${req.auth.id}@${req.auth.churchId}`;
     const churchId = req.auth.churchId;
     const saved = await app.db.transaction(async (tx) => {

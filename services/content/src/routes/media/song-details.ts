@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { anyUser, isServerAdmin } from '@church/auth';
 import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
 import { mediaDeps } from '../../domain/media/deps';
 import { detailsInUse, forkDetail, globalDetailOf, insertDetail, updateDetail, visibleDetail } from '../../repos/media/song-details';
-import { SongDetail, SongDetailSave } from './schemas';
+import { SheetMusicCreateBody, SongDetail, SongDetails, SongDetailSave } from '../../schemas/media-songs';
 
 const base = '/content/songDetails';
 
@@ -21,12 +20,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return row;
   });
 
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(SongDetail) } } }, async (req) => detailsInUse(app.db, req.auth.churchId));
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: SongDetails } } }, async (req) => detailsInUse(app.db, req.auth.churchId));
 
   // The provider import: a global row per provider song, created once (the first church to pick the song).
   app.post(
     `${base}/create`,
-    { config: { access: anyUser }, schema: { body: z.object({ sheetMusicId: z.string().trim().min(1, 'is required').max(100) }), response: { 200: SongDetail } } },
+    { config: { access: anyUser }, schema: { body: SheetMusicCreateBody, response: { 200: SongDetail } } },
     async (req) => {
       const id = req.body.sheetMusicId;
       const existing = await globalDetailOf(app.db, id);
@@ -42,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // A new row is the church's own. A change of a global row by anyone but a server admin becomes the church's
   // own copy (its arrangements follow it); another church's row is a 404.
-  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SongDetailSave), response: { 200: z.array(SongDetail) } } }, async (req) => {
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SongDetailSave), response: { 200: SongDetails } } }, async (req) => {
     const by = `${req.auth.id}@${req.auth.churchId}`;
     const churchId = req.auth.churchId;
     return app.db.transaction(async (tx) => {

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, itemParam, notConfigured, notFound, type ZodTypeProvider } from '@church/common';
-import { checkEndpoint, OAUTH_PROVIDERS, parseSettings, PROVIDERS } from '../../domain/media/byos';
+import { IdParams, badRequest, batchOf, itemParam, notConfigured, notFound, type ZodTypeProvider } from '@church/common';
+import { checkEndpoint, type OAUTH_PROVIDERS, parseSettings } from '../../domain/media/byos';
 import { mediaDeps } from '../../domain/media/deps';
 import { fetchJson } from '../../providers/http';
 import {
@@ -17,21 +16,12 @@ import {
   usedBytes,
   type StorageProviderRow,
 } from '../../repos/media/storage-providers';
+import { StorageExchange, StorageProvider, StorageProviderDeleted, StorageProviders, StorageProviderSave, StorageStatus } from '../../schemas/media';
 
 const base = '/content/storage';
 const edit = requires('Content.Edit');
 /** What the apps show for a stored secret; sent back unchanged it keeps the stored one. */
 const MASK = '********';
-const Provider = z.object({ id: z.string(), churchId: z.string(), provider: z.string(), enabled: z.boolean(), settings: z.string().nullable(), apiKey: z.string(), apiSecret: z.string(), connected: z.boolean() });
-const ProviderSave = z.object({
-  id: Id.optional(),
-  provider: z.enum(PROVIDERS),
-  enabled: z.boolean().optional(),
-  apiKey: z.string().trim().max(500).nullish(),
-  apiSecret: z.string().trim().max(500).nullish(),
-  settings: z.string().max(4000).nullish(),
-});
-const Exchange = z.object({ provider: z.enum(OAUTH_PROVIDERS), code: z.string().trim().min(1, 'is required').max(2000), codeVerifier: z.string().trim().min(1, 'is required').max(200), redirectUri: z.url().max(2000) });
 const TOKEN_URLS: Record<(typeof OAUTH_PROVIDERS)[number], string> = {
   googledrive: 'https://oauth2.googleapis.com/token',
   dropbox: 'https://api.dropboxapi.com/oauth2/token',
@@ -55,9 +45,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const secret = (value: string | null | undefined, old: string | null | undefined) => (!value || value === MASK ? (old ?? null) : app.deps.secrets.encrypt(value));
 
-  app.get(`${base}/providers`, { config: { access: edit }, schema: { response: { 200: z.array(Provider) } } }, async (req) => (await listProviders(app.db, req.auth.churchId)).map(masked));
+  app.get(`${base}/providers`, { config: { access: edit }, schema: { response: { 200: StorageProviders } } }, async (req) => (await listProviders(app.db, req.auth.churchId)).map(masked));
 
-  app.post(`${base}/providers`, { config: { access: edit }, schema: { body: batchOf(ProviderSave), response: { 200: z.array(Provider) } } }, async (req) => {
+  app.post(`${base}/providers`, { config: { access: edit }, schema: { body: batchOf(StorageProviderSave), response: { 200: StorageProviders } } }, async (req) => {
     const churchId = req.auth.churchId;
     const existing = await listProviders(app.db, churchId);
     // checked before anything is written: an endpoint the service would connect to, and a usable bucket
@@ -92,7 +82,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Files still in the storage keep its credentials (they are read and deleted through it): it is only disabled.
   app.delete(
     `${base}/providers/:id`,
-    { config: { access: edit }, schema: { params: IdParams, response: { 200: z.object({ disabled: z.boolean().optional(), fileCount: z.number().optional() }) } } },
+    { config: { access: edit }, schema: { params: IdParams, response: { 200: StorageProviderDeleted } } },
     async (req) => {
       const churchId = req.auth.churchId;
       const row = await providerById(app.db, churchId, req.params.id);
@@ -108,13 +98,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   // Read by the apps' file screens (B1Admin FilesManager, B1App group resources): which storage takes new files.
-  app.get(`${base}/status`, { config: { access: anyUser }, schema: { response: { 200: z.object({ provider: z.string(), usedBytes: z.number() }) } } }, async (req) => {
+  app.get(`${base}/status`, { config: { access: anyUser }, schema: { response: { 200: StorageStatus } } }, async (req) => {
     const row = await enabledProvider(app.db, req.auth.churchId);
     return { provider: row?.provider ?? 'default', usedBytes: await usedBytes(app.db, req.auth.churchId) };
   });
 
   // The OAuth code exchange of a drive (the token endpoint needs the client secret): tokens kept encrypted.
-  app.post(`${base}/exchange`, { config: { access: edit }, schema: { body: Exchange, response: { 200: Provider } } }, async (req) => {
+  app.post(`${base}/exchange`, { config: { access: edit }, schema: { body: StorageExchange, response: { 200: StorageProvider } } }, async (req) => {
     const { provider, code, codeVerifier, redirectUri } = req.body;
     const c = mediaDeps(app).config;
     const settings = new Map([
