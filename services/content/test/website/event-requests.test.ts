@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, contentInternal, signInternal } from '@church/common';
-import { call, fakeServer, TEST_SECRET } from '@church/common/testing';
+import { contentInternal } from '@church/common';
+import { call, fakeServer, signedCall } from '@church/common/testing';
 import { useContent } from '../setup';
 import { fakeMembership } from './fakes';
 import { church, ok } from './helpers';
@@ -37,11 +37,7 @@ const t = useContent(() => ({ config: { OUTBOUND_ALLOW_PRIVATE: 'true' }, overri
 const year = new Date().getUTCFullYear() + 1;
 const at = (month: number, day: number, hour: number) => new Date(Date.UTC(year, month - 1, day, hour)).toISOString();
 
-function signed(url: string, body: unknown) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(TEST_SECRET, 'POST', url, timestamp, payload) } });
-}
+const signed = (url: string, body: unknown) => signedCall(t.app, url, body);
 
 describe('event requests (B1App RequestEventPage, MyRequestsPage; B1Admin ApprovalsPage)', () => {
   it('keeps a member request off calendars until staff approve it; the member sees and withdraws their own', async () => {

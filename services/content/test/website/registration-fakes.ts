@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { HttpError, SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
-import { fakeInternal, personFacts, TEST_SECRET } from '@church/common/testing';
+import { HttpError } from '@church/common';
+import { fakeInternal, personFacts, signedCall } from '@church/common/testing';
 import { ok } from './helpers';
 
 /**
@@ -59,13 +59,4 @@ export async function registrableEvent(app: FastifyInstance, editor: string, set
 }
 
 /** A call signed as another module's internal client signs it. */
-export function signed(app: FastifyInstance, url: string, body: unknown) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(TEST_SECRET, 'POST', url, timestamp, payload) },
-  });
-}
+export const signed = (app: FastifyInstance, url: string, body: unknown) => signedCall(app, url, body);

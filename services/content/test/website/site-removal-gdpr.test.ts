@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, TEST_SECRET } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, siteRemoved } from '@church/common';
+import { call, signedCall } from '@church/common/testing';
+import { siteRemoved } from '@church/common';
 import { blocks, elements, globalStyles, links, pageHistory, pages, posts, sections } from '../../src/db/website';
 import { definition } from '../../src/app';
 import { makeChurch, useContent } from '../setup';
@@ -11,16 +11,7 @@ const t = useContent({ overrides: { internal: fakeMembership().internal } });
 const EDIT = ['Content.Edit'];
 
 /** A call signed as another module's internal client signs it. */
-function signed(url: string, body: unknown) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(TEST_SECRET, 'POST', url, timestamp, payload) },
-  });
-}
+const signed = (url: string, body: unknown) => signedCall(t.app, url, body);
 
 async function siteWithContent(c: ReturnType<typeof makeChurch>, siteId: string | null) {
   const token = c.token(EDIT);

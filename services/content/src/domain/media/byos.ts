@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { badRequest, createStorage, isPublicAddress, type Storage } from '@church/common';
 import { enabledProvider, providerById, type StorageProviderRow } from '../../repos/media/storage-providers';
-import { mediaDeps } from './deps';
+import { contentDeps } from '../../deps';
 
 /** A church's own S3-compatible storage: where it is (the key and secret are kept apart, encrypted). */
 export const S3Settings = z.object({
@@ -44,7 +44,7 @@ export async function checkEndpoint(app: FastifyInstance, endpoint: string, para
     throw badRequest(param, 'must be an http(s) address');
   }
   if (!/^https?:$/.test(url.protocol) || url.username || url.password) throw badRequest(param, 'must be an http(s) address');
-  if (mediaDeps(app).config.STORAGE_ALLOW_PRIVATE_ENDPOINTS === 'true') return;
+  if (contentDeps(app).config.STORAGE_ALLOW_PRIVATE_ENDPOINTS === 'true') return;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = await lookup(host, { all: true, verbatim: true }).catch(() => []);
   if (!addresses.length || addresses.some((a) => !isPublicAddress(a.address))) throw badRequest(param, 'must be a public http(s) address');

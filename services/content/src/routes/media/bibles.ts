@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { HttpError, badRequest, type ZodTypeProvider } from '@church/common';
-import { mediaDeps } from '../../domain/media/deps';
+import { contentDeps } from '../../deps';
 import { serialized } from '../../kept';
 import { BibleRepo, EMBEDDED_SOURCE, ensureEmbedded, flushLookups, type VerseOut } from '../../repos/media/bible';
 import {
@@ -34,14 +34,14 @@ class NotFinal extends Error {
 /** `/content/bibles` (all public): translations, books, chapters and verses, cached from their sources. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const repo = () => new BibleRepo(app.db, mediaDeps(app).providers.bibleSource, (err) => app.log.warn({ err }, 'could not log Bible lookups'));
+  const repo = () => new BibleRepo(app.db, contentDeps(app).providers.bibleSource, (err) => app.log.warn({ err }, 'could not log Bible lookups'));
   app.addHook('onClose', async () => flushLookups(app.db).catch(() => undefined));
   // A running server (not a test's app.inject) loads the bundled text as soon as it listens, so the first reader
   // of a verse does not wait the seconds it takes (on PGlite) for it, nor do other content requests behind it.
   app.addHook('onListen', async () => {
     void ensureEmbedded(app.db).catch((err) => app.log.warn({ err }, 'the bundled Bible could not be loaded yet; the first read tries again'));
   });
-  const sources = () => [EMBEDDED_SOURCE, mediaDeps(app).providers.bibleSource.name];
+  const sources = () => [EMBEDDED_SOURCE, contentDeps(app).providers.bibleSource.name];
   const access = 'public' as const;
 
   app.get('/content/bibles', { config: { access }, schema: { response: { 200: Translations } } }, async () => repo().translations());

@@ -3,7 +3,7 @@ import { convert } from 'html-to-text';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, crud, getRow, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
 import { playlists, sermons } from '../../db/media';
-import { mediaDeps } from '../../domain/media/deps';
+import { contentDeps } from '../../deps';
 import { hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
 import { storeInlineImage } from '../../domain/media/uploads';
 import { publishStep, serialized } from '../../kept';
@@ -120,7 +120,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       schema: { querystring: VideoLookupQuery, response: { 200: VideoInfo } },
     },
     async (req) => {
-      const host = hostOf(mediaDeps(app).providers, req.query.videoType);
+      const host = hostOf(contentDeps(app).providers, req.query.videoType);
       const info = await host.lookup(req.query.videoData);
       if (!info) throw notFound('Video');
       return info;
@@ -131,7 +131,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     '/content/sermons/socialSuggestions',
     { config: { access: anyUser }, schema: { querystring: SocialQuery, response: { 200: Suggestions } } },
     async (req) => {
-      const { providers } = mediaDeps(app);
+      const { providers } = contentDeps(app);
       const transcript = await providers.videoHostA.transcript(req.query.videoHostAVideoId);
       if (!transcript) throw notFound('Video');
       const answer = await providers.ai.complete(
@@ -149,7 +149,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       schema: { querystring: OutlineQuery, response: { 200: Outline } },
     },
     async (req) => {
-      const { providers, config } = mediaDeps(app);
+      const { providers, config } = contentDeps(app);
       // Nothing is fetched for a request that cannot be answered anyway (no AI key).
       providers.ai.ready();
       // The caller's address goes through the shared SSRF rules: a refused address is a 400 naming `url`, any
@@ -174,7 +174,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   ] as const) {
     const schema = { params: ChannelParams, response: { 200: ImportedSermons } };
     app.get(path, { config: { access: anyUser }, schema }, async (req) => {
-      const videos = await mediaDeps(app).providers[hostKey].channelVideos(req.params.channelId);
+      const videos = await contentDeps(app).providers[hostKey].channelVideos(req.params.channelId);
       const known = await knownVideoIds(app.db, req.auth.churchId, [videoType, hostKey]);
       const seen = new Set<string>();
       return videos

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { badRequest, type ZodTypeProvider } from '@church/common';
-import { mediaDeps } from '../../domain/media/deps';
+import { contentDeps } from '../../deps';
 import type { SheetMusicUser } from '../../providers/sheet-music';
 import { dropRequest, keepRequest, pendingRequest, storedToken, storeToken } from '../../repos/media/sheet-music';
 import {
@@ -27,7 +27,7 @@ const asJson = (value: unknown) => (value ?? {}) as z.output<typeof ProviderJson
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const provider = () => mediaDeps(app).providers.sheetMusic;
+  const provider = () => contentDeps(app).providers.sheetMusic;
 
   /** The caller's linked account, decrypted; undefined when they have none. */
   const userToken = async (req: FastifyRequest): Promise<SheetMusicUser | undefined> => {

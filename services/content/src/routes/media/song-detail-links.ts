@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, isServerAdmin } from '@church/auth';
 import { Empty, HttpError, IdParams, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { mediaDeps } from '../../domain/media/deps';
+import { contentDeps } from '../../deps';
 import { deleteLink, insertLink, linksOf, updateDetail, updateLink, visibleDetail, visibleLink, type SongDetailLinkRow } from '../../repos/media/song-details';
 import { SongDetailLink, SongDetailLinks, SongDetailLinkSave, SongDetailIdParams } from '../../schemas/media-songs';
 
@@ -56,7 +56,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const detail = await visibleDetail(app.db, churchId, link.songDetailId);
       if (!detail || detail.sheetMusicId || (!detail.churchId && !isServerAdmin(req.auth))) continue;
       try {
-        const song = await mediaDeps(app).providers.sheetMusic.song(link.serviceKey);
+        const song = await contentDeps(app).providers.sheetMusic.song(link.serviceKey);
         if (!song) continue;
         await updateDetail(app.db, detail.id, {
           sheetMusicId: link.serviceKey,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, isServerAdmin } from '@church/auth';
 import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
-import { mediaDeps } from '../../domain/media/deps';
+import { contentDeps } from '../../deps';
 import { detailsInUse, forkDetail, globalDetailOf, insertDetail, updateDetail, visibleDetail } from '../../repos/media/song-details';
 import { SheetMusicCreateBody, SongDetail, SongDetails, SongDetailSave } from '../../schemas/media-songs';
 
@@ -30,7 +30,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const id = req.body.sheetMusicId;
       const existing = await globalDetailOf(app.db, id);
       if (existing) return existing;
-      const song = await mediaDeps(app).providers.sheetMusic.song(id);
+      const song = await contentDeps(app).providers.sheetMusic.song(id);
       if (!song) throw notFound('Song at the sheet-music provider');
       const by = `${req.auth.id}@${req.auth.churchId}`;
       const releaseDate = song.releaseDate && !Number.isNaN(Date.parse(song.releaseDate)) ? new Date(song.releaseDate) : null;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
 import { IdParams, badRequest, batchOf, itemParam, notConfigured, notFound, type ZodTypeProvider } from '@church/common';
 import { checkEndpoint, type OAUTH_PROVIDERS, parseSettings } from '../../domain/media/byos';
-import { mediaDeps } from '../../domain/media/deps';
+import { contentDeps } from '../../deps';
 import { fetchJson } from '../../providers/http';
 import {
   deleteProvider,
@@ -106,7 +106,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // The OAuth code exchange of a drive (the token endpoint needs the client secret): tokens kept encrypted.
   app.post(`${base}/exchange`, { config: { access: edit }, schema: { body: StorageExchange, response: { 200: StorageProvider } } }, async (req) => {
     const { provider, code, codeVerifier, redirectUri } = req.body;
-    const c = mediaDeps(app).config;
+    const c = contentDeps(app).config;
     const settings = new Map([
       ['googledrive', [c.BYOS_GOOGLEDRIVE_CLIENT_ID, c.BYOS_GOOGLEDRIVE_CLIENT_SECRET, c.BYOS_GOOGLEDRIVE_TOKEN_URL]],
       ['dropbox', [c.BYOS_DROPBOX_CLIENT_ID, c.BYOS_DROPBOX_CLIENT_SECRET, c.BYOS_DROPBOX_TOKEN_URL]],
