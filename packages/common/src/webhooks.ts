@@ -23,8 +23,8 @@ export const WebhookJob = z.object({ webhookEventId: z.uuid() });
 export interface WebhookIntakeOptions {
   /** the route, for example `/giving/donate/webhook/:provider` */
   path: string;
-  /** zod schemas of params and query string (the body is raw bytes, never parsed before `verify`) */
-  schema?: Pick<FastifySchema, 'params' | 'querystring'> & { summary?: string; description?: string; tags?: string[] };
+  /** zod schemas of params, query string and answers, and whether the docs hide the route (the body is raw bytes, never parsed before `verify`) */
+  schema?: Pick<FastifySchema, 'params' | 'querystring' | 'response' | 'hide'> & { summary?: string; description?: string; tags?: string[] };
   /** the provider's name for this request (`stripe`, `paypal`, `twilio`) */
   provider(req: FastifyRequest): string;
   /**
