@@ -395,6 +395,8 @@ export const LoadForGroupsBody = z.object({ groupIds: z.array(Id).max(1000), sta
 export const RECURS = ['none', 'weekly', 'monthly', 'yearly'] as const;
 export const Automation = z.object({ id: z.string(), churchId: z.string(), title: z.string(), recurs: z.string(), active: z.boolean() });
 export const AutomationSave = z.object({ id: Id.optional(), title: Name, recurs: z.enum(RECURS).default('none'), active: z.boolean().default(true) });
+/** `GET /doing/automations/check`: the check was asked for (it runs at most once a minute). */
+export const CheckQueued = z.object({ queued: z.boolean() });
 
 export const Action = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), actionType: z.string(), actionData: z.unknown().nullable() });
 /** `task`: open one task per person, assigned as `actionData` says. */
@@ -405,6 +407,7 @@ export const TaskActionData = z.object({
   title: z.string().trim().min(1).max(500),
   note: z.string().max(5000).nullish(),
 });
+export const ActionList = z.array(Action);
 export const ActionSave = z
   .object({ id: Id.optional(), automationId: Id, actionType: z.enum(['task']), actionData: z.union([TaskActionData, z.string().transform((s, ctx) => {
     try {
@@ -429,6 +432,7 @@ export const Condition = z.object({
   value: z.string().nullable(),
   label: z.string().nullable(),
 });
+export const ConditionList = z.array(Condition);
 export const ConditionSave = z
   .object({
     id: Id.optional(),
@@ -451,6 +455,7 @@ export const ConditionSave = z
   .refine((c) => c.field !== 'today' || !c.fieldData || (TODAY_PARTS as readonly string[]).includes(c.fieldData), { message: `must be one of ${TODAY_PARTS.join(', ')}`, path: ['fieldData'] });
 
 export const Conjunction = z.object({ id: z.string(), churchId: z.string(), ...Owners, parentId: z.string().nullable(), groupType: z.string() });
+export const ConjunctionList = z.array(Conjunction);
 export const ConjunctionSave = z.object({
   id: Id.optional(),
   automationId: Id.nullish(),

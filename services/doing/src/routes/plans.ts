@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { desc } from 'drizzle-orm';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { Id, IdParams, badRequest, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
 import { requireRef, ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
-import { copyPlan, currentPlan, deletePlanParts, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
+import { copyPlan, currentPlan, deletePlanParts, newestPlansFirst, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
 import { autofillPlan, undoAutofill } from '../repos/scheduling';
 import { daysBetween, utcDay } from '../domain/tree';
 import { schedulesByPerson } from '../domain/serving-schedule';
@@ -70,7 +69,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     save: PlanSave,
     view: anyUser,
     edit: ministryEditor,
-    orderBy: [desc(plans.serviceDate), plans.id],
+    orderBy: newestPlansFirst,
     references: { planTypeId: planTypes },
     scope: { where: (req, verb) => (verb === 'list' || verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
     afterSave: (rows, req, tx) => refuseOutside(tx, plans, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
