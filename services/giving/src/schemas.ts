@@ -360,3 +360,8 @@ export const PublicCampaignProgress = CampaignProgress.omit({ rows: true }).exte
 /** A member's own pledge with its campaign, what they gave to it and how it stands (the member app's giving page). */
 export const MyPledge = z.object({ pledge: Pledge, campaign: Campaign, givenAmount: Amount, status: PledgeStatus });
 export const PeopleProgressQuery = z.object({ personId: Id.optional(), campaignId: Id.optional() });
+
+export const WebhookParams = z.object({ provider: ProviderName });
+export const WebhookQuery = z.object({ churchId: Id });
+/** A provider's webhook delivery, answered: `duplicate` when the event was recorded before (webhookIntake's default answer). */
+export const WebhookReceived = z.object({ received: z.literal(true), duplicate: z.boolean() });
