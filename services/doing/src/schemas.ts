@@ -30,6 +30,10 @@ export const IdsQuery = z
   .optional()
   .transform((s) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean))
   .pipe(z.array(Id).max(1000));
+/** `?ids=a,b` as a query-string schema. */
+export const IdsQueryString = z.object({ ids: IdsQuery });
+export const ChurchParams = z.object({ churchId: Id });
+export const PlanTypeParams = z.object({ planTypeId: Id });
 
 export const Plan = z.object({
   id: z.string(),
@@ -52,6 +56,7 @@ export const Plan = z.object({
   autoReplaceOnDecline: z.boolean(),
   lastAutofillRunId: z.string().nullable(),
 });
+export const PlanList = z.array(Plan);
 export const PlanSave = z.object({
   id: Id.optional(),
   ministryId: Id.nullish(),
@@ -101,6 +106,7 @@ export const OverviewRow = z.object({
   personId: z.string().nullable(),
   status: z.string().nullable(),
 });
+export const OverviewRows = z.array(OverviewRow);
 /**
  * `GET /plans/public/signup/:churchId` (public): a plan open to sign-ups as B1App's volunteer pages read it: the
  * plan's public fields, its positions that take sign-ups with how many places are taken, and its times.
@@ -141,6 +147,7 @@ export const SignupPlan = z.object({
     }),
   ),
 });
+export const SignupPlans = z.array(SignupPlan);
 export const NotifyRangeBody = z.object({ startDate: LocalDate, endDate: LocalDate, ministryId: Id, planTypeId: Id.nullish() });
 export const NotifyRangeAnswer = z.object({ sent: z.number(), failed: z.number(), capped: z.boolean() });
 
@@ -213,6 +220,8 @@ export const AssignmentSave = z.object({
 });
 /** What autofill answers: B1Admin's matrix counts `created`; `assignments` are the new rows, `runId` what undo takes back. */
 export const AutofillAnswer = z.object({ plan: Plan, created: z.number(), runId: z.string().nullable(), assignments: z.array(Assignment) });
+/** `POST /doing/plans/autofill/:id/undo`: how many assignments the undo removed. */
+export const UndoneAutofill = z.object({ removed: z.number() });
 export const SignupBody = z.object({ positionId: Id });
 /** `GET /assignments/monthCounts`: how often each person serves in the month (declined assignments left out). */
 export const MonthCount = z.object({ personId: z.string(), count: z.number() });
