@@ -30,6 +30,10 @@ export const IdsQuery = z
   .optional()
   .transform((s) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean))
   .pipe(z.array(Id).max(1000));
+/** `?ids=a,b` as a query-string schema. */
+export const IdsQueryString = z.object({ ids: IdsQuery });
+export const ChurchParams = z.object({ churchId: Id });
+export const PlanTypeParams = z.object({ planTypeId: Id });
 
 export const Plan = z.object({
   id: z.string(),
@@ -52,6 +56,7 @@ export const Plan = z.object({
   autoReplaceOnDecline: z.boolean(),
   lastAutofillRunId: z.string().nullable(),
 });
+export const PlanList = z.array(Plan);
 export const PlanSave = z.object({
   id: Id.optional(),
   ministryId: Id.nullish(),
@@ -101,6 +106,7 @@ export const OverviewRow = z.object({
   personId: z.string().nullable(),
   status: z.string().nullable(),
 });
+export const OverviewRows = z.array(OverviewRow);
 /**
  * `GET /plans/public/signup/:churchId` (public): a plan open to sign-ups as B1App's volunteer pages read it: the
  * plan's public fields, its positions that take sign-ups with how many places are taken, and its times.
@@ -141,6 +147,7 @@ export const SignupPlan = z.object({
     }),
   ),
 });
+export const SignupPlans = z.array(SignupPlan);
 export const NotifyRangeBody = z.object({ startDate: LocalDate, endDate: LocalDate, ministryId: Id, planTypeId: Id.nullish() });
 export const NotifyRangeAnswer = z.object({ sent: z.number(), failed: z.number(), capped: z.boolean() });
 
@@ -213,6 +220,8 @@ export const AssignmentSave = z.object({
 });
 /** What autofill answers: B1Admin's matrix counts `created`; `assignments` are the new rows, `runId` what undo takes back. */
 export const AutofillAnswer = z.object({ plan: Plan, created: z.number(), runId: z.string().nullable(), assignments: z.array(Assignment) });
+/** `POST /doing/plans/autofill/:id/undo`: how many assignments the undo removed. */
+export const UndoneAutofill = z.object({ removed: z.number() });
 export const SignupBody = z.object({ positionId: Id });
 /** `GET /assignments/monthCounts`: how often each person serves in the month (declined assignments left out). */
 export const MonthCount = z.object({ personId: z.string(), count: z.number() });
@@ -395,6 +404,8 @@ export const LoadForGroupsBody = z.object({ groupIds: z.array(Id).max(1000), sta
 export const RECURS = ['none', 'weekly', 'monthly', 'yearly'] as const;
 export const Automation = z.object({ id: z.string(), churchId: z.string(), title: z.string(), recurs: z.string(), active: z.boolean() });
 export const AutomationSave = z.object({ id: Id.optional(), title: Name, recurs: z.enum(RECURS).default('none'), active: z.boolean().default(true) });
+/** `GET /doing/automations/check`: the check was asked for (it runs at most once a minute). */
+export const CheckQueued = z.object({ queued: z.boolean() });
 
 export const Action = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), actionType: z.string(), actionData: z.unknown().nullable() });
 /** `task`: open one task per person, assigned as `actionData` says. */
@@ -405,6 +416,7 @@ export const TaskActionData = z.object({
   title: z.string().trim().min(1).max(500),
   note: z.string().max(5000).nullish(),
 });
+export const ActionList = z.array(Action);
 export const ActionSave = z
   .object({ id: Id.optional(), automationId: Id, actionType: z.enum(['task']), actionData: z.union([TaskActionData, z.string().transform((s, ctx) => {
     try {
@@ -429,6 +441,7 @@ export const Condition = z.object({
   value: z.string().nullable(),
   label: z.string().nullable(),
 });
+export const ConditionList = z.array(Condition);
 export const ConditionSave = z
   .object({
     id: Id.optional(),
@@ -451,6 +464,7 @@ export const ConditionSave = z
   .refine((c) => c.field !== 'today' || !c.fieldData || (TODAY_PARTS as readonly string[]).includes(c.fieldData), { message: `must be one of ${TODAY_PARTS.join(', ')}`, path: ['fieldData'] });
 
 export const Conjunction = z.object({ id: z.string(), churchId: z.string(), ...Owners, parentId: z.string().nullable(), groupType: z.string() });
+export const ConjunctionList = z.array(Conjunction);
 export const ConjunctionSave = z.object({
   id: Id.optional(),
   automationId: Id.nullish(),

@@ -360,3 +360,45 @@ export const PublicCampaignProgress = CampaignProgress.omit({ rows: true }).exte
 /** A member's own pledge with its campaign, what they gave to it and how it stands (the member app's giving page). */
 export const MyPledge = z.object({ pledge: Pledge, campaign: Campaign, givenAmount: Amount, status: PledgeStatus });
 export const PeopleProgressQuery = z.object({ personId: Id.optional(), campaignId: Id.optional() });
+
+export const WebhookParams = z.object({ provider: ProviderName });
+export const WebhookQuery = z.object({ churchId: Id });
+/** A provider's webhook delivery, answered: `duplicate` when the event was recorded before (webhookIntake's default answer). */
+export const WebhookReceived = z.object({ received: z.literal(true), duplicate: z.boolean() });
+
+/** `GET /giving/donations`: a batch's or a person's donations. */
+export const DonationListQuery = z.object({ batchId: Id.optional(), personId: Id.optional() });
+export const DonationSummaryQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional(), type: z.enum(['fund', 'person', '']).optional() });
+export const DonationKpiQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional(), fundId: Id.optional() });
+export const DonationKpis = z.object({ totalGiving: z.number(), avgGift: z.number(), donorCount: z.number().int(), donationCount: z.number().int() });
+/** `GET /giving/donations/testEmail`: how the receipt test mail went. */
+export const TestEmailAnswer = z.object({ sent: z.boolean(), to: z.string().nullable(), via: z.string(), message: z.string() });
+
+/** `POST /giving/donate/replay-gatewayA-events`: what a replay found and did. */
+export const ReplayAnswer = z.object({
+  dryRun: z.boolean(),
+  total: z.number().int(),
+  alreadyRecorded: z.number().int(),
+  missing: z.number().int(),
+  processed: z.number().int(),
+  events: z.array(z.object({ id: z.string(), type: z.string(), created: z.string(), action: z.string() })),
+});
+/** The staff app's Stripe import page: dates as it sends them, a dry run unless it says otherwise. */
+export const StripeReplayBody = z.object({ startDate: IsoDate, endDate: IsoDate, dryRun: z.boolean().default(true) });
+/** B1Admin's Stripe import page's answer. */
+export const StripeImport = z.object({
+  dryRun: z.boolean(),
+  summary: z.object({ total: z.number().int(), new: z.number().int(), alreadyImported: z.number().int(), imported: z.number().int(), skipped: z.number().int(), errors: z.number().int() }),
+  results: z.array(
+    z.object({
+      eventId: z.string(),
+      type: z.string(),
+      amount: z.number(),
+      currency: z.string().nullable(),
+      created: z.string(),
+      customer: z.string().nullable(),
+      status: z.enum(['new', 'already_imported', 'imported', 'skipped', 'error']),
+      error: z.string().optional(),
+    }),
+  ),
+});

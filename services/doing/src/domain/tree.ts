@@ -1,6 +1,9 @@
+/** An item of a tree with the items under it. */
+export type TreeNode<T> = T & { children: Array<TreeNode<T>> };
+
 /** Items with `parentId` as a tree: roots first, every level in `sort` order (ties by id, so the order is stable). */
-export function buildTree<T extends { id: string; parentId: string | null; sort: number }>(rows: T[]): Array<T & { children: Array<T & { children: unknown[] }> }> {
-  type Node = T & { children: Node[] };
+export function buildTree<T extends { id: string; parentId: string | null; sort: number }>(rows: T[]): Array<TreeNode<T>> {
+  type Node = TreeNode<T>;
   const byId = new Map<string, Node>(rows.map((r) => [r.id, { ...r, children: [] }]));
   const roots: Node[] = [];
   for (const node of byId.values()) {
@@ -14,7 +17,7 @@ export function buildTree<T extends { id: string; parentId: string | null; sort:
     for (const n of list) sortAll(n.children);
   };
   sortAll(roots);
-  return roots as never;
+  return roots;
 }
 
 /** Today's UTC calendar day `YYYY-MM-DD`, shifted by `days`. */

@@ -9,6 +9,9 @@ import type { OverviewRow as OverviewRowSchema } from '../schemas';
 
 export type PlanRow = typeof plans.$inferSelect;
 
+/** The plan list's order: latest service first, ties by id so pages are stable. */
+export const newestPlansFirst = [desc(plans.serviceDate), plans.id];
+
 export const plansOfType = (db: DbOrTx, churchId: string, planTypeId: string) =>
   db.select().from(plans).where(and(eq(plans.churchId, churchId), eq(plans.planTypeId, planTypeId))).orderBy(desc(plans.serviceDate));
 

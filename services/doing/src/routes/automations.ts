@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PgColumn } from 'drizzle-orm/pg-core';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { IdParams, badRequest, crud, itemParam, rowsByIds, type TenantTable, type ZodTypeProvider } from '@church/common';
 import { actions, automations, conditions, conjunctions, workflowStepRoutes, workflowTriggers } from '../db/schema';
@@ -8,7 +7,10 @@ import { checkAutomations } from '../jobs';
 import { deleteAutomationParts, partsOf } from '../repos/automations';
 import { treeOf } from '../repos/workflows';
 import { staffEditor } from '../domain/ministry-access';
-import { Action, ActionSave, Automation, AutomationSave, Condition, ConditionSave, Conjunction, ConjunctionSave } from '../schemas';
+import { Action, ActionList, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
+
+/** The options of the resource helper for one table (the parts share everything but their table, schemas and owners). */
+type CrudOptions<T extends TenantTable, I extends z.ZodType, S extends z.ZodType> = Parameters<typeof crud<T, I, S>>[1];
 
 /**
  * `/doing/automations`, `/doing/actions`, `/doing/conditions`, `/doing/conjunctions`. Read by anyone signed in
@@ -20,7 +22,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Public (spec): anyone may ask for a check, which only runs what the automations already say; one check
   // per minute at most, however often it is asked for.
-  app.get('/doing/automations/check', { config: { access: 'public' }, schema: { response: { 200: z.object({ queued: z.boolean() }) } } }, async () => {
+  app.get('/doing/automations/check', { config: { access: 'public' }, schema: { response: { 200: CheckQueued } } }, async () => {
     await app.deps.queue.enqueue(checkAutomations, {}, { jobId: `check-${new Date().toISOString().slice(0, 16)}` });
     return { queued: true };
   });
@@ -38,16 +40,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     changes: { entityType: 'automation' },
   });
 
-  /** The parts of an automation: by id, by automation, batch save (its automation checked), delete. */
-  const part = <T extends TenantTable & { automationId: PgColumn }, I extends z.ZodType, S extends z.ZodType>(
+  /** The parts of an automation: by id, batch save (its automation checked), delete. */
+  const part = <T extends TenantTable, I extends z.ZodType, S extends z.ZodType>(
     base: string,
     name: string,
     table: T,
     item: I,
     save: S,
-    toRow?: Parameters<typeof crud<T, I, S>>[1]['toRow'],
+    // every owner named (or taken from the conjunction) must be the church's
+    references: CrudOptions<T, I, S>['references'],
+    toRow?: CrudOptions<T, I, S>['toRow'],
   ) => {
-    app.get(`${base}/automation/:id`, { ...read, schema: { params: IdParams, response: { 200: z.array(item) } } }, (req) => partsOf(app.db, table, req.auth.churchId, req.params.id) as never);
     crud(app, {
       path: base,
       name,
@@ -57,30 +60,35 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       view: anyUser,
       edit: staffEditor,
       only: ['get', 'save', 'delete'],
-      // every owner named (or taken from the conjunction) must be the church's
-      references: { automationId: automations, triggerId: workflowTriggers, stepRouteId: workflowStepRoutes } as never,
+      references,
       toRow,
       changes: { entityType: name.toLowerCase() },
     });
   };
 
-  part('/doing/actions', 'Action', actions, Action, ActionSave);
+  const owners = { automationId: automations, triggerId: workflowTriggers, stepRouteId: workflowStepRoutes };
+  part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations });
   // A condition takes the owner of its conjunction; a conjunction the owner of its parent (B1Admin's workflow screens
   // send only `conjunctionId`). Sending another owner than the parent's is a 400.
-  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, (input, req) => withOwner(req, input, input.conjunctionId, 'conjunctionId'));
-  part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, (input, req) => {
+  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, owners, (input, req) => withOwner(req, input, input.conjunctionId, 'conjunctionId'));
+  part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, owners, (input, req) => {
     if (input.id && input.parentId === input.id) throw badRequest(itemParam(req, indexIn(req, input), 'parentId'), 'cannot be the conjunction itself');
     return withOwner(req, input, input.parentId, 'parentId');
   });
+  // The parts of one automation, each from its own table.
+  app.get('/doing/actions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ActionList } } }, (req) => partsOf(app.db, actions, req.auth.churchId, req.params.id));
+  app.get('/doing/conditions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ConditionList } } }, (req) => partsOf(app.db, conditions, req.auth.churchId, req.params.id));
+  app.get('/doing/conjunctions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ConjunctionList } } }, (req) => partsOf(app.db, conjunctions, req.auth.churchId, req.params.id));
 
   // The trees of workflow step routes (`personMatch`) and schedule triggers, as the workflow screens read them.
   const staffRead = { config: { access: staffEditor } };
-  for (const [owner, field] of [
-    ['stepRoute', 'stepRouteId'],
-    ['trigger', 'triggerId'],
-  ] as const) {
-    app.get(`/doing/conditions/${owner}/:id`, { ...staffRead, schema: { params: IdParams, response: { 200: z.array(Condition) } } }, async (req) => (await treeOf(app.db, req.auth.churchId, { [field]: req.params.id } as never)).conds);
-    app.get(`/doing/conjunctions/${owner}/:id`, { ...staffRead, schema: { params: IdParams, response: { 200: z.array(Conjunction) } } }, async (req) => (await treeOf(app.db, req.auth.churchId, { [field]: req.params.id } as never)).conjs);
+  const treeOwners = [
+    ['stepRoute', (id: string) => ({ stepRouteId: id })],
+    ['trigger', (id: string) => ({ triggerId: id })],
+  ] as const;
+  for (const [owner, ownerOf] of treeOwners) {
+    app.get(`/doing/conditions/${owner}/:id`, { ...staffRead, schema: { params: IdParams, response: { 200: ConditionList } } }, async (req) => (await treeOf(app.db, req.auth.churchId, ownerOf(req.params.id))).conds);
+    app.get(`/doing/conjunctions/${owner}/:id`, { ...staffRead, schema: { params: IdParams, response: { 200: ConjunctionList } } }, async (req) => (await treeOf(app.db, req.auth.churchId, ownerOf(req.params.id))).conjs);
   }
 
   type Owned = { id?: string; automationId?: string | null; triggerId?: string | null; stepRouteId?: string | null };

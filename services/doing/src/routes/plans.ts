@@ -1,20 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { desc } from 'drizzle-orm';
-import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { IdParams, badRequest, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
 import { requireRef, ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
-import { copyPlan, currentPlan, deletePlanParts, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
+import { copyPlan, currentPlan, deletePlanParts, newestPlansFirst, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
 import { autofillPlan, undoAutofill } from '../repos/scheduling';
 import { daysBetween, utcDay } from '../domain/tree';
 import { schedulesByPerson } from '../domain/serving-schedule';
 import { editableMinistries, ministryAccess, ministryEditor } from '../domain/ministry-access';
 import { change, report } from '../domain/changes';
-import { AutofillAnswer, AutofillBody, CopyBody, IdsQuery, NotifyRangeAnswer, NotifyRangeBody, OverviewQuery, OverviewRow, Plan, PlanSave, SignupPlan } from '../schemas';
+import { AutofillAnswer, AutofillBody, ChurchParams, CopyBody, IdsQueryString, NotifyRangeAnswer, NotifyRangeBody, OverviewQuery, OverviewRows, Plan, PlanList, PlanSave, PlanTypeParams, SignupPlans, UndoneAutofill } from '../schemas';
 
 const base = '/doing/plans';
-const List = z.array(Plan);
 /** `GET /presenter`: plans of the next 7 days (spec limit), today included. */
 export const PRESENTER_DAYS = 7;
 /** The longest range the serving matrix and its notice cover (a year and a day, so any calendar year fits). */
@@ -43,22 +40,22 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (editableMinistries(req)) await ministryAccess(app.deps, req).plan(app.db, planId);
   };
 
-  app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: List } } }, (req) => rowsByIds(app.db, plans, req.auth.churchId, req.query.ids));
-  app.get(`${base}/types/:planTypeId`, { ...read, schema: { params: z.object({ planTypeId: Id }), response: { 200: List } } }, (req) => plansOfType(app.db, req.auth.churchId, req.params.planTypeId));
+  app.get(`${base}/ids`, { ...read, schema: { querystring: IdsQueryString, response: { 200: PlanList } } }, (req) => rowsByIds(app.db, plans, req.auth.churchId, req.query.ids));
+  app.get(`${base}/types/:planTypeId`, { ...read, schema: { params: PlanTypeParams, response: { 200: PlanList } } }, (req) => plansOfType(app.db, req.auth.churchId, req.params.planTypeId));
   // B1Admin's serving matrix (ServingOverviewPage): literal, so it is never read as a plan id.
-  app.get(`${base}/overview`, { ...read, schema: { querystring: OverviewQuery, response: { 200: z.array(OverviewRow) } } }, (req) => {
+  app.get(`${base}/overview`, { ...read, schema: { querystring: OverviewQuery, response: { 200: OverviewRows } } }, (req) => {
     checkRange(req.query, 'query');
     return overview(app.db, req.auth.churchId, req.query);
   });
-  app.get(`${base}/presenter`, { ...read, schema: { response: { 200: List } } }, (req) => plansBetween(app.db, req.auth.churchId, utcDay(), utcDay(PRESENTER_DAYS)));
-  app.get(`${base}/public/current/:planTypeId`, { config: { access: 'public' }, schema: { params: z.object({ planTypeId: Id }), response: { 200: Plan } } }, async (req) => {
+  app.get(`${base}/presenter`, { ...read, schema: { response: { 200: PlanList } } }, (req) => plansBetween(app.db, req.auth.churchId, utcDay(), utcDay(PRESENTER_DAYS)));
+  app.get(`${base}/public/current/:planTypeId`, { config: { access: 'public' }, schema: { params: PlanTypeParams, response: { 200: Plan } } }, async (req) => {
     const plan = await currentPlan(app.db, req.params.planTypeId, utcDay());
     if (!plan) throw notFound('Plan');
     return plan;
   });
   // B1App's volunteer pages (public site and app): the church's published plans from today on that take sign-ups,
   // with their open positions (how many are filled) and times; only what the pages show leaves.
-  app.get(`${base}/public/signup/:churchId`, { config: { access: 'public' }, schema: { params: z.object({ churchId: Id }), response: { 200: z.array(SignupPlan) } } }, (req) =>
+  app.get(`${base}/public/signup/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: SignupPlans } } }, (req) =>
     signupPlans(app.db, req.params.churchId, utcDay()),
   );
 
@@ -70,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     save: PlanSave,
     view: anyUser,
     edit: ministryEditor,
-    orderBy: [desc(plans.serviceDate), plans.id],
+    orderBy: newestPlansFirst,
     references: { planTypeId: planTypes },
     scope: { where: (req, verb) => (verb === 'list' || verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
     afterSave: (rows, req, tx) => refuseOutside(tx, plans, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
@@ -100,7 +97,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return filled;
   });
   // The same access as autofill itself: whoever may fill a plan may take the fill back.
-  app.post(`${base}/autofill/:id/undo`, { ...edit, schema: { params: IdParams, response: { 200: z.object({ removed: z.number() }) } } }, async (req) => {
+  app.post(`${base}/autofill/:id/undo`, { ...edit, schema: { params: IdParams, response: { 200: UndoneAutofill } } }, async (req) => {
     await mayEditPlan(req, req.params.id);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const gone = await undoAutofill(tx, req.auth.churchId, req.params.id);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, coalesced, emailOf, Empty, getRow, Id, IdParams, IsoDate, notFound, reportChanges, sameRows, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, coalesced, emailOf, Empty, getRow, IdParams, notFound, reportChanges, sameRows, type ZodTypeProvider } from '@church/common';
 import { donations } from '../db/schema';
 import { givingDeps } from '../deps';
 import { ownPersonIn } from '../domain/access';
@@ -12,14 +12,9 @@ import { allocationsOf, donationItem, listDonations, type DonationRow } from '..
 import { deleteAllocationsOf } from '../repos/fund-donations';
 import { deleteDonations, givingKpis } from '../repos/manual-donations';
 import { dayRange, donationSummary, fundSummary } from '../repos/summary';
-import { Donation, DonationList, DonationSave, SummaryRows } from '../schemas';
+import { Donation, DonationKpis, DonationKpiQuery, DonationList, DonationListQuery, DonationSave, DonationSummaryQuery, SummaryRows, TestEmailAnswer } from '../schemas';
 
 const base = '/giving/donations';
-const ListQuery = z.object({ batchId: Id.optional(), personId: Id.optional() });
-const SummaryQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional(), type: z.enum(['fund', 'person', '']).optional() });
-const KpiQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional(), fundId: Id.optional() });
-const Kpis = z.object({ totalGiving: z.number(), avgGift: z.number(), donorCount: z.number().int(), donationCount: z.number().int() });
-const TestEmail = z.object({ sent: z.boolean(), to: z.string().nullable(), via: z.string(), message: z.string() });
 
 /** The lists' answers are JSON text (`listDonations`: written by PostgreSQL, or from a person's rows), sent as they are. */
 const sendText = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
@@ -36,7 +31,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return rows.map((r) => donationItem(r, allocations.get(r.id) ?? []));
   };
 
-  app.get(base, { config: { access: requires('Donations.View', ownPersonIn('query', 'personId')) }, schema: { querystring: ListQuery, response: { 200: DonationList } } }, async (req, reply) =>
+  app.get(base, { config: { access: requires('Donations.View', ownPersonIn('query', 'personId')) }, schema: { querystring: DonationListQuery, response: { 200: DonationList } } }, async (req, reply) =>
     sendText(reply, await listDonations(app.db, req.auth.churchId, req.query)),
   );
 
@@ -44,7 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     req.auth.personId ? sendText(reply, await listDonations(app.db, req.auth.churchId, { personId: req.auth.personId })) : [],
   );
 
-  app.get(`${base}/summary`, { config: { access: requires('Donations.ViewSummary') }, schema: { querystring: SummaryQuery, response: { 200: SummaryRows } } }, async (req, reply) => {
+  app.get(`${base}/summary`, { config: { access: requires('Donations.ViewSummary') }, schema: { querystring: DonationSummaryQuery, response: { 200: SummaryRows } } }, async (req, reply) => {
     const { startDate, endDate, type } = req.query;
     if (startDate && endDate && endDate < startDate) throw badRequest('endDate', 'must not be before startDate', 'query');
     if (type === 'person') return donationSummary(app.db, app.deps.internal, req.auth.churchId, { startDate, endDate });
@@ -54,13 +49,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return app.deps.snapshots.sendKept(req, reply, rangeKey(range), await weeks(range), sameRows);
   });
 
-  app.get(`${base}/kpis`, { config: { access: requires('Donations.ViewSummary') }, schema: { querystring: KpiQuery, response: { 200: Kpis } } }, async (req) => {
+  app.get(`${base}/kpis`, { config: { access: requires('Donations.ViewSummary') }, schema: { querystring: DonationKpiQuery, response: { 200: DonationKpis } } }, async (req) => {
     const { from, to } = dayRange(req.query.startDate, req.query.endDate);
     const k = await givingKpis(app.db, req.auth.churchId, from, to, req.query.fundId);
     return { totalGiving: amountOf(k.total), avgGift: amountOf(k.average), donorCount: k.donors, donationCount: k.gifts };
   });
 
-  app.get(`${base}/testEmail`, { config: { access: 'public' }, schema: { response: { 200: TestEmail } } }, async () => {
+  app.get(`${base}/testEmail`, { config: { access: 'public' }, schema: { response: { 200: TestEmailAnswer } } }, async () => {
     const deps = givingDeps(app);
     const to = deps.config.GIVING_TEST_EMAIL ?? null;
     if (!to) return { sent: false, to: null, via: deps.mailer.kind, message: 'Set GIVING_TEST_EMAIL to the address test messages go to' };

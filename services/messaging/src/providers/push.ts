@@ -55,7 +55,7 @@ function nativeImport(specifier: string): Promise<unknown> {
   const loader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   const url = pathToFileURL(specifier).href;
   if (!loader) return (new Function('s', 'return import(s)') as (s: string) => Promise<unknown>)(url);
-  const load = new vm.Script('(s) => import(s)', { importModuleDynamically: loader as never }).runInThisContext() as (s: string) => Promise<unknown>;
+  const load = new vm.Script('(s) => import(s)', { importModuleDynamically: loader }).runInThisContext() as (s: string) => Promise<unknown>;
   return load(url);
 }
 
@@ -143,13 +143,16 @@ function rebasingAgent(baseUrl: string): import('node:https').Agent {
 const FCM_DEFAULT_ORIGIN = 'https://fcm.googleapis.com';
 let fcmApps = 0;
 
+/** A Google service-account key file as downloaded (snake_case keys): firebase-admin's `cert` reads these as well as its camelCase ones. */
+type ServiceAccountJson = import('firebase-admin/app').ServiceAccount & { project_id?: string; client_email?: string; private_key?: string };
+
 /**
  * Firebase Cloud Messaging through firebase-admin's messaging client (`getMessaging(app).send`, FCM HTTP v1). The
  * OAuth token comes from firebase-admin's service-account credential, or from FCM_ACCESS_TOKEN; a base URL other
  * than Google's goes through `rebasingAgent` (the client's host is fixed).
  */
 export function fcmPush(cfg: Pick<PushConfig, 'fcmBaseUrl' | 'fcmProjectId' | 'fcmAccessToken' | 'fcmServiceAccountJson'>) {
-  const account = cfg.fcmServiceAccountJson ? (JSON.parse(cfg.fcmServiceAccountJson) as { project_id?: string }) : undefined;
+  const account = cfg.fcmServiceAccountJson ? (JSON.parse(cfg.fcmServiceAccountJson) as ServiceAccountJson) : undefined;
   const projectId = cfg.fcmProjectId ?? account?.project_id;
   const configured = Boolean(projectId && (cfg.fcmAccessToken || account));
   let client: import('firebase-admin/messaging').Messaging | undefined;
@@ -158,7 +161,8 @@ export function fcmPush(cfg: Pick<PushConfig, 'fcmBaseUrl' | 'fcmProjectId' | 'f
     const { cert, initializeApp } = require('firebase-admin/app') as typeof import('firebase-admin/app');
     const { getMessaging } = require('firebase-admin/messaging') as typeof import('firebase-admin/messaging');
     const token = cfg.fcmAccessToken;
-    const credential = token ? { getAccessToken: async () => ({ access_token: token, expires_in: 3600 }) } : cert(account as never);
+    // `send` asks for the client only when configured: without a token the service account is there
+    const credential = token ? { getAccessToken: async () => ({ access_token: token, expires_in: 3600 }) } : cert(account!);
     const rebased = new URL(cfg.fcmBaseUrl).origin !== FCM_DEFAULT_ORIGIN;
     const app = initializeApp({ credential, projectId, ...(rebased ? { httpAgent: rebasingAgent(cfg.fcmBaseUrl) } : {}) }, `messaging-fcm-${++fcmApps}`);
     // the HTTP/1.1 transport: the one that takes the app's httpAgent

@@ -1,4 +1,5 @@
 import twilio from 'twilio';
+import type { RequestOptions } from 'twilio/lib/base/RequestClient';
 import { providerMessage, writeOutbox } from '@church/common';
 
 /** A church's SMS account with its secret opened. */
@@ -56,12 +57,12 @@ class RebasedRequestClient extends twilio.RequestClient {
   constructor(private readonly base: string) {
     super({ timeout: 15_000 });
   }
-  override request<T>(opts: Parameters<twilio.RequestClient['request']>[0]) {
+  override request<T>(opts: RequestOptions<T>) {
     const original = new URL(opts.uri);
     const base = new URL(this.base);
     original.protocol = base.protocol;
     original.host = base.host;
-    return super.request<T>({ ...opts, uri: original.toString() } as never);
+    return super.request<T>({ ...opts, uri: original.toString() });
   }
 }
 

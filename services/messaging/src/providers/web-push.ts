@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
 import webpush from 'web-push';
@@ -33,11 +33,12 @@ class RefusedAddress extends Error {
 }
 
 /** A DNS lookup that fails when any address the name resolves to is refused: the address checked is the one connected to. */
-function checkedLookup(allow: (address: string) => boolean) {
-  return (hostname: string, options: { all?: boolean }, callback: (err: Error | null, address?: string | LookupAddress[], family?: number) => void) => {
+function checkedLookup(allow: (address: string) => boolean): net.LookupFunction {
+  return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
-      if (err) return callback(err);
-      if (!addresses.length || addresses.some((a) => !allow(a.address))) return callback(new RefusedAddress(`refused address for ${hostname}`));
+      // on an error the connection reads only the error; the empty address list is the type's required argument
+      if (err) return callback(err, []);
+      if (!addresses.length || addresses.some((a) => !allow(a.address))) return callback(new RefusedAddress(`refused address for ${hostname}`), []);
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -53,10 +54,10 @@ function checkedLookup(allow: (address: string) => boolean) {
 function agents(allowPrivate: boolean) {
   const allow = allowPrivate ? () => true : isPublicAddress;
   const lookup = checkedLookup(allow);
-  const secure = new https.Agent({ keepAlive: true, lookup: lookup as never });
+  const secure = new https.Agent({ keepAlive: true, lookup });
   class PlainTcp extends https.Agent {
     override createConnection(options: { host?: string; port?: number }): net.Socket {
-      return net.connect({ host: options.host, port: Number(options.port), lookup: lookup as never });
+      return net.connect({ host: options.host, port: Number(options.port), lookup });
     }
   }
   return { secure, plain: allowPrivate ? new PlainTcp({ keepAlive: true }) : undefined, allow };

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { IdParams, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { depsOf } from '../deps';
@@ -8,7 +7,7 @@ import { expandPairs, hidePair, me, openPair, savePairs } from '../domain/privat
 import { markRead } from '../repos/notifications';
 import { findPrivate, inboxOf, markInboxRead, pairBetween } from '../repos/private-messages';
 import { Empty } from '../schemas/common';
-import { PrivateMessage, SavePrivate } from '../schemas/private-messages';
+import { ExistingPrivateMessage, OtherPersonParams, PrivateMessage, PrivateMessages, SavePrivate } from '../schemas/private-messages';
 
 const base = '/messaging/privatemessages';
 
@@ -18,7 +17,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const deps = depsOf(app);
 
   // The inbox, as it was before this read marked it read (the apps show what was unread).
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(PrivateMessage) } } }, async (req) => {
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: PrivateMessages } } }, async (req) => {
     const personId = me(req.auth);
     const out = await expandPairs(app.db, req.auth.churchId, await inboxOf(app.db, req.auth.churchId, personId));
     await markInboxRead(app.db, req.auth.churchId, personId);
@@ -27,9 +26,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // `{}` when the caller has no conversation with that person.
-  app.get(`${base}/existing/:personId`, { config: { access: anyUser }, schema: { params: z.object({ personId: IdParams.shape.id }), response: { 200: PrivateMessage } } }, async (req) => {
+  app.get(`${base}/existing/:personId`, { config: { access: anyUser }, schema: { params: OtherPersonParams, response: { 200: ExistingPrivateMessage } } }, async (req) => {
     const row = await pairBetween(app.db, req.auth.churchId, me(req.auth), req.params.personId);
-    return row ? (await expandPairs(app.db, req.auth.churchId, [row]))[0]! : ({} as never);
+    return row ? (await expandPairs(app.db, req.auth.churchId, [row]))[0]! : {};
   });
 
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: PrivateMessage } } }, async (req) => {
@@ -39,7 +38,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return (await expandPairs(app.db, req.auth.churchId, [await openPair(app.db, row, personId)]))[0]!;
   });
 
-  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SavePrivate), response: { 200: z.array(PrivateMessage) } } }, async (req) =>
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SavePrivate), response: { 200: PrivateMessages } } }, async (req) =>
     savePairs(deps, req.auth, req.body, (i, field) => itemParam(req, i, field)),
   );
 

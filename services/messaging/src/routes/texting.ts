@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
-import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, notFound, providerFailed, reportChanges, webhookIntake, type ZodTypeProvider } from '@church/common';
+import { IdParams, badRequest, batchOf, notFound, providerFailed, reportChanges, webhookIntake, type ZodTypeProvider } from '@church/common';
 import { depsOf } from '../deps';
 import { contacts } from '../clients/membership';
 import { accountOf, classify, previewGroup, queueTexts } from '../domain/texting';
@@ -10,7 +9,7 @@ import { smsWebhook } from '../jobs/contracts';
 import { SMS_PROVIDERS, SmsError } from '../providers/sms';
 import { deleteProvider, findSentText, insertProvider, logsOfSentText, providerById, providerRow, providersOf, sentTextsOf, updateProvider, type ProviderRow } from '../repos/texting';
 import { Empty } from '../schemas/common';
-import { Credits, GroupTextResult, Provider, SaveProvider, SendGroup, SendPerson, SentText, SentTextDetails, TextPreview } from '../schemas/texting';
+import { Credits, EMPTY_TWIML, GroupParams, GroupTextResult, ProviderParams, Providers, SaveProvider, SendGroup, SendPerson, SentTextDetails, SentTexts, TextPreview, TwimlAnswer } from '../schemas/texting';
 
 const base = '/messaging/texting';
 const texting = requires('Texting.Send');
@@ -30,11 +29,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = depsOf(app);
 
-  app.get(`${base}/providers`, { config: { access: texting }, schema: { response: { 200: z.array(Provider) } } }, async (req) => (await providersOf(app.db, req.auth.churchId)).map(masked));
+  app.get(`${base}/providers`, { config: { access: texting }, schema: { response: { 200: Providers } } }, async (req) => (await providersOf(app.db, req.auth.churchId)).map(masked));
 
   // Secrets are sealed; a masked value sent back (what the settings screen read) keeps the stored one. Reported to
   // the audit log field by field, credentials left out.
-  app.post(`${base}/providers`, { config: { access: texting }, schema: { body: batchOf(SaveProvider), response: { 200: z.array(Provider) } } }, async (req) =>
+  app.post(`${base}/providers`, { config: { access: texting }, schema: { body: batchOf(SaveProvider), response: { 200: Providers } } }, async (req) =>
     app.db.transaction(async (tx) => {
       const out: ProviderRow[] = [];
       for (const item of req.body) {
@@ -81,11 +80,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }
   });
 
-  app.get(`${base}/preview/:groupId`, { config: { access: texting }, schema: { params: z.object({ groupId: Id }), response: { 200: TextPreview } } }, async (req) =>
+  app.get(`${base}/preview/:groupId`, { config: { access: texting }, schema: { params: GroupParams, response: { 200: TextPreview } } }, async (req) =>
     previewGroup(deps, req.auth.churchId, req.params.groupId),
   );
 
-  app.get(`${base}/sent`, { config: { access: texting }, schema: { response: { 200: z.array(SentText) } } }, async (req) => sentTextsOf(app.db, req.auth.churchId));
+  app.get(`${base}/sent`, { config: { access: texting }, schema: { response: { 200: SentTexts } } }, async (req) => sentTextsOf(app.db, req.auth.churchId));
 
   app.get(`${base}/sent/:id/details`, { config: { access: texting }, schema: { params: IdParams, response: { 200: SentTextDetails } } }, async (req) => {
     const text = await findSentText(app.db, req.auth.churchId, req.params.id);
@@ -115,7 +114,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Twilio calls these with a form body signed by the account's auth token (X-Twilio-Signature); the body is bounded
   // for these routes alone.
-  const ProviderParams = z.object({ providerId: Id });
+  // Twilio's callbacks are not an API of the apps: hidden from the document. They answer empty TwiML (`text/xml`),
+  // sent as it is (Fastify serializes no string of a non-JSON type). `hide` and `response` are outside
+  // webhookIntake's schema type, which hands its schema to the route as it is: a variable, not a literal, carries them.
+  const webhookSchema = { params: ProviderParams, response: { 200: TwimlAnswer }, hide: true };
   await root.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.bodyLimit = SMS_WEBHOOK_BODY_LIMIT;
@@ -123,10 +125,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     for (const kind of ['inbound', 'status'] as const) {
       webhookIntake(scope, {
         path: `${base}/webhooks/:providerId/${kind}`,
-        schema: { params: ProviderParams, hide: true } as never,
+        schema: webhookSchema,
         provider: () => 'twilio',
         job: smsWebhook,
-        answer: () => ({ type: 'text/xml', body: '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' }),
+        answer: () => ({ type: 'text/xml', body: EMPTY_TWIML }),
         async verify(req, raw) {
           const { providerId } = req.params as { providerId: string };
           const row = await providerById(app.db, providerId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from '@church/common';
+import { Id, IdParams } from '@church/common';
 import { MessageText, Stamp, Text } from './common';
 import { Conversation } from './conversations';
 import { Message } from './messages';
@@ -26,3 +26,7 @@ export const PrivateMessage = z.object({
   updatedAt: Stamp,
   conversation: Conversation.extend({ messages: z.array(Message) }).nullable(),
 });
+export const PrivateMessages = z.array(PrivateMessage);
+/** `GET /existing/:personId`: the caller's conversation with that person, or `{}` when they have none. */
+export const ExistingPrivateMessage = PrivateMessage.partial();
+export const OtherPersonParams = z.object({ personId: IdParams.shape.id });

@@ -66,3 +66,12 @@ export const Credits = z.object({
   balance: z.string(),
   currency: z.string(),
 });
+export const Providers = z.array(Provider);
+export const SentTexts = z.array(SentText);
+export const GroupParams = z.object({ groupId: Id });
+export const ProviderParams = z.object({ providerId: Id });
+
+/** What Twilio's callbacks are answered: TwiML that asks nothing more of it. */
+export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+/** The callbacks' answer as declared: the TwiML text (`text/xml`). */
+export const TwimlAnswer = z.string().meta({ description: 'TwiML (text/xml)' });
