@@ -115,9 +115,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Twilio calls these with a form body signed by the account's auth token (X-Twilio-Signature); the body is bounded
   // for these routes alone.
   // Twilio's callbacks are not an API of the apps: hidden from the document. They answer empty TwiML (`text/xml`),
-  // sent as it is (Fastify serializes no string of a non-JSON type). `hide` and `response` are outside
-  // webhookIntake's schema type, which hands its schema to the route as it is: a variable, not a literal, carries them.
-  const webhookSchema = { params: ProviderParams, response: { 200: TwimlAnswer }, hide: true };
+  // sent as it is (Fastify serializes no string of a non-JSON type).
   await root.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.bodyLimit = SMS_WEBHOOK_BODY_LIMIT;
@@ -125,7 +123,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     for (const kind of ['inbound', 'status'] as const) {
       webhookIntake(scope, {
         path: `${base}/webhooks/:providerId/${kind}`,
-        schema: webhookSchema,
+        schema: { params: ProviderParams, response: { 200: TwimlAnswer }, hide: true },
         provider: () => 'twilio',
         job: smsWebhook,
         answer: () => ({ type: 'text/xml', body: EMPTY_TWIML }),
