@@ -151,6 +151,23 @@ describe('/doing/workflowTriggers', () => {
   });
 });
 
+describe('a trigger on check-ins', () => {
+  it("filters on the groups of the visit's sessions, a check-in's as well as a visit logged into one session", async () => {
+    const c = makeChurch();
+    const { workflow: w, steps } = await workflow(c);
+    const kid = person({ membershipStatus: 'Visitor' });
+    const adult = person({ membershipStatus: 'Visitor' });
+    membership.addPeople(c.churchId, [kid, adult]);
+    const [nursery, choir] = [randomUUID(), randomUUID()];
+    await post(c, '/doing/workflowTriggers', [{ name: 'Nursery', triggerKind: 'event', eventType: 'attendance.recorded', workflowId: w.id, stepId: steps[0]!.id, conditions: filter({ field: 'group.id', operator: '=', value: nursery }) }]);
+    const session = (groupId: string) => ({ id: randomUUID(), visitId: randomUUID(), sessionId: randomUUID(), session: { id: randomUUID(), groupId, serviceTimeId: randomUUID(), sessionDate: '2031-05-04T00:00:00.000Z' } });
+    const visit = (personId: string, groups: string[]) => record(c, 'attendance.recorded', randomUUID(), { personId, visitSessions: groups.map(session) });
+    // the kid in the choir and the nursery (one card, the trigger's execution is one per event), the adult in the choir only
+    expect(await runWorkflowEvents(t.app.deps, [visit(kid.id, [choir, nursery]), visit(adult.id, [choir])])).toEqual({ started: 1 });
+    expect((await cardsOf(c, w.id)).map((card) => card.associatedWithId)).toEqual([kid.id]);
+  });
+});
+
 describe('POST /doing/internal/triggers/events', () => {
   it("answers the events of the church's active event triggers, each once: what membership adds to what the church listens for", async () => {
     const c = makeChurch();

@@ -151,6 +151,38 @@ describe('workflow cards', () => {
     expect((await get(c, '/doing/tasks', c.tokenOf(helper))).map((x: Row) => [x.title, x.associatedWithId])).toEqual([['Bake cookies', visitor.id]]);
   });
 
+  it("a step's email and group actions hand the person to messaging and membership in the card's transaction, and say so in its history", async () => {
+    const c = makeChurch();
+    const { workflow: w, steps } = await workflow(c, [{ name: 'Welcome' }]);
+    const [template, newcomers, visitors] = [randomUUID(), randomUUID(), randomUUID()];
+    await post(c, '/doing/workflowStepActions', [
+      { stepId: steps[0]!.id, actionType: 'sendEmail', config: { templateId: template, subject: 'Welcome, {{firstName}}' } },
+      { stepId: steps[0]!.id, actionType: 'addToGroup', config: { groupId: newcomers, groupLabel: 'Newcomers' } },
+      { stepId: steps[0]!.id, actionType: 'removeFromGroup', config: { groupId: visitors, groupLabel: 'Visitors' } },
+      { stepId: steps[0]!.id, actionType: 'sendEmail', config: { subject: 'no template chosen' } },
+    ]);
+    const subject = randomUUID();
+    const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { type: 'person', id: subject, label: 'Sam' } });
+    expect(card.data.history.map((h: { message: string }) => h.message)).toEqual([
+      'Email sent',
+      'Added to group: Newcomers',
+      'Removed from group: Visitors',
+      'Email skipped: no template, or the card is not about a person',
+    ]);
+    await t.drain();
+    const handed = (name: string) => t.deps.queue.handedOff.filter((j) => j.name === name && (j.data as { churchId: string }).churchId === c.churchId).map((j) => j.data);
+    expect(handed('messaging.templateEmail')).toEqual([{ churchId: c.churchId, templateId: template, personId: subject, subject: 'Welcome, {{firstName}}', contentType: 'task', contentId: card.id }]);
+    // the outbox hands jobs on in any order
+    const changes = handed('membership.groupMembership');
+    expect(changes).toHaveLength(2);
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { churchId: c.churchId, groupId: newcomers, personId: subject, action: 'add' },
+        { churchId: c.churchId, groupId: visitors, personId: subject, action: 'remove' },
+      ]),
+    );
+  });
+
   it('complete follows the chosen outcome (a step, another workflow) or closes; the assignee may act on their card, no one else', async () => {
     const c = makeChurch();
     const helper = randomUUID();

@@ -80,8 +80,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           const { visit, created: isNew } = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcDay(session.sessionDate), req.auth.id);
           if (isNew) changes.push(created('visit', visit));
           const link = await linkVisitSession(tx, churchId, visit.id, session.id);
-          // a person logged into a session: their attendance recorded (the visit with the new visit session)
-          if (link) changes.push(created('visitSession', link, { event: RECORDED, data: { ...visit, visitSessions: [link] } }));
+          // a person logged into a session: their attendance recorded (the visit with the new visit session and its
+          // session, as a check-in's visit carries them: a workflow trigger filters on the group)
+          if (link) changes.push(created('visitSession', link, { event: RECORDED, data: { ...visit, visitSessions: [{ ...link, session: { id: session.id, groupId: session.groupId, serviceTimeId: session.serviceTimeId, sessionDate: session.sessionDate } }] } }));
         }
         await reportChanges(app.deps, changes, { req, tx });
       });

@@ -252,7 +252,8 @@ describe('visits and visit sessions', () => {
     const p = await makePlaces(t, c.churchId);
     const edit = c.token(['Attendance.Edit']);
     const personId = randomUUID();
-    const sessionId = await makeSession(t, c.churchId, randomUUID(), p.serviceTimeId, '2024-07-07');
+    const groupId = randomUUID();
+    const sessionId = await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2024-07-07');
     const log = () => call(t.app, 'POST', '/attendance/visitsessions/log', { token: edit, body: { personId, visitSessions: [{ sessionId }] } });
     const records = await reported(c.churchId, async () => {
       await log();
@@ -274,6 +275,7 @@ describe('visits and visit sessions', () => {
     );
     const logged = records.find((job) => job[0]!.action === 'created')!;
     const recorded = logged[1]!;
-    expect(recorded.data).toMatchObject({ id: logged[0]!.entityId, personId, visitSessions: [{ id: recorded.entityId, sessionId }] });
+    // the visit with its new visit session and that session's group, as a check-in's visit carries them
+    expect(recorded.data).toMatchObject({ id: logged[0]!.entityId, personId, visitSessions: [{ id: recorded.entityId, sessionId, session: { id: sessionId, groupId, serviceTimeId: p.serviceTimeId } }] });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { badRequest, notFound, notifyPeople, type PersonFacts, type Tx } from '@church/common';
+import { badRequest, groupMembershipChange, notFound, notifyPeople, templateEmail, type PersonFacts, type Tx } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { tasks, workflowSteps, workflowStepRoutes, workflows } from '../db/schema';
 import { membershipClient } from '../clients/membership';
@@ -11,6 +11,9 @@ import { cardWebhook } from '../jobs/card-webhook';
 import { compileTree } from './conditions';
 import { change, report } from './changes';
 import { utcDay } from './tree';
+
+/** A step action's reference to a template or group, as the editor saves it: a UUID, or nothing to act on. */
+const isUuid = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 /**
  * Workflow cards: tasks with a `workflowId`, moving along the workflow's steps. Every operation runs in one
@@ -235,9 +238,31 @@ export class CardRun {
             note(data, 'Webhook sent');
             break;
           }
+          case 'sendEmail': {
+            // messaging sends the church's template to the card's person, merge fields filled in (in this transaction)
+            if (!person || !isUuid(config.templateId)) {
+              note(data, 'Email skipped: no template, or the card is not about a person');
+              break;
+            }
+            const subject = typeof config.subject === 'string' && config.subject.trim() ? config.subject.trim().slice(0, 500) : undefined;
+            await this.deps.queue.enqueue(templateEmail, { churchId: this.churchId, templateId: config.templateId, personId: person, subject, contentType: 'task', contentId: card.id }, { tx: this.tx });
+            note(data, 'Email sent');
+            break;
+          }
+          case 'addToGroup':
+          case 'removeFromGroup': {
+            if (!person || !isUuid(config.groupId)) {
+              note(data, 'Group change skipped: no group, or the card is not about a person');
+              break;
+            }
+            const add = action.actionType === 'addToGroup';
+            await this.deps.queue.enqueue(groupMembershipChange, { churchId: this.churchId, groupId: config.groupId, personId: person, action: add ? 'add' : 'remove' }, { tx: this.tx });
+            const group = typeof config.groupLabel === 'string' && config.groupLabel ? `: ${config.groupLabel}` : '';
+            note(data, `${add ? 'Added to group' : 'Removed from group'}${group}`);
+            break;
+          }
           default:
-            // sendEmail, addToGroup, removeFromGroup: kept with the step, not run by this server yet (README)
-            note(data, `Action ${action.actionType} is not run by this server`);
+            note(data, `Action ${action.actionType} is not known`);
         }
       } catch (err) {
         note(data, `Action ${action.actionType} failed: ${(err as Error).message}`);

@@ -40,8 +40,12 @@ export function subjectsOf(record: ChangeRecord): Array<{ subject: Subject; fact
       return person(d.personId, { 'group.id': d.groupId, 'group.name': d.groupName });
     case 'form.submission.created':
       return d.contentType === 'person' ? person(d.contentId, { 'formSubmission.formId': d.formId }) : [];
-    case 'attendance.recorded':
-      return person(d.personId, { 'group.id': d.groupId });
+    case 'attendance.recorded': {
+      // a check-in's visit names its groups in its sessions (a visit logged into one session carries it at the top)
+      const sessions = Array.isArray(d.visitSessions) ? d.visitSessions : [];
+      const groups = [str(d.groupId), ...sessions.map((vs) => str((vs as { session?: { groupId?: unknown } }).session?.groupId))].filter(Boolean);
+      return person(d.personId, { 'group.id': [...new Set(groups)] });
+    }
     case 'registration.created':
       return person(d.personId, { 'registration.eventId': d.eventId });
     case 'list.member.added':
