@@ -1,6 +1,8 @@
-import { emailOf } from '@church/common';
+import { emailOf, findRow, type templateEmail } from '@church/common';
+import type { z } from 'zod';
 import type { MessagingDeps } from '../deps';
 import { churchName, contacts } from '../clients/membership';
+import { emailTemplates } from '../db/schema';
 import { writeLogs } from '../repos/delivery-logs';
 import { mergeFields } from './merge';
 
@@ -30,4 +32,28 @@ export async function sendGroupEmail(deps: MessagingDeps, churchId: string, mail
     );
   });
   return { totalMembers: members.length, recipientCount: recipients.length, successCount: recipients.length, failCount: 0, noEmailCount: members.filter((m) => !m.email).length };
+}
+
+/**
+ * `messaging.templateEmail` (doing's `sendEmail` step action): one of the church's templates to one person, merge
+ * fields filled in as the group email fills them, the subject overridden when given. The mail and its delivery log
+ * are written in one transaction; a template that is not the church's, or a person without an address, sends
+ * nothing and is logged as skipped (membership away fails the job, which is retried).
+ */
+export async function sendTemplateEmail(deps: MessagingDeps, job: z.output<typeof templateEmail.schema>): Promise<'queued' | 'skipped'> {
+  const { churchId, personId } = job;
+  const template = await findRow(deps.db, emailTemplates, churchId, job.templateId);
+  const [person] = template ? await contacts(deps, churchId, { ids: [personId] }) : [];
+  const about = { churchId, personId, channel: 'email' as const, provider: 'mail queue', contentType: job.contentType ?? 'template', contentId: job.contentId ?? job.templateId };
+  if (!template || !person?.email) {
+    await writeLogs(deps.db, [{ ...about, recipient: person?.email ?? null, status: 'skipped', error: template ? 'no email address' : 'no such template' }]);
+    return 'skipped';
+  }
+  const values = { firstName: person.firstName, lastName: person.lastName, displayName: person.displayName, email: person.email, churchName: await churchName(deps, churchId) };
+  await deps.db.transaction(async (tx) => {
+    const subject = mergeFields(job.subject ?? template.subject, values, false);
+    await deps.queue.enqueue(emailOf('messaging'), { to: person.email!, subject, html: mergeFields(template.htmlContent, values) }, { tx });
+    await writeLogs(tx, [{ ...about, recipient: person.email, status: 'queued' }]);
+  });
+  return 'queued';
 }

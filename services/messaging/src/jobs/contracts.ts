@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_RETRIES, WebhookJob, emailOf, jobContract, notifyPeople, type JobContract } from '@church/common';
+import { DELIVERY_RETRIES, WebhookJob, emailOf, jobContract, notifyPeople, templateEmail, type JobContract } from '@church/common';
 
 /**
  * The jobs messaging owns, as contracts apart from their handlers (`jobs/index.ts`): routes and domain enqueue them
@@ -88,6 +88,7 @@ export type RealtimePush = z.input<typeof realtimePush.schema>;
 /** Every contract messaging owns: the start-up check wants exactly one handler for each. */
 export const OWNED: JobContract[] = [
   notifyPeople,
+  templateEmail,
   emailOf('messaging'),
   deliverNotifications,
   quietPushes,

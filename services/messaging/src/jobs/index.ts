@@ -1,8 +1,9 @@
-import { handle, notifyPeople, processWebhookEvent, providerMessage, type JobDefinition } from '@church/common';
+import { handle, notifyPeople, processWebhookEvent, providerMessage, templateEmail, type JobDefinition } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { contacts, optOut } from '../clients/membership';
 import { DOORBELL_ACTIONS, doorbellKey } from '../domain/doorbell';
 import { notifyOfMessages } from '../domain/messages';
+import { sendTemplateEmail } from '../domain/group-email';
 import { DEFAULT_PREFERENCES, deliverNotifications, notificationEmail, notify, preferencesOf, pushNotifications, queueEmail } from '../domain/notify';
 import { sendQueuedSms } from '../domain/texting';
 import { writeLogs } from '../repos/delivery-logs';
@@ -138,6 +139,7 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
       await sendDue(deps, churchId, occurrenceId);
     }),
     handle(sendSms, (data, ctx) => sendQueuedSms(deps, data.deliveryLogId, ctx.attempt)),
+    handle(templateEmail, async (data) => void (await sendTemplateEmail(deps, data))),
     handle(realtimePush, (data) => runPush(deps, data)),
     handle(smsWebhook, async ({ webhookEventId }) => {
       await processWebhookEvent(deps.db, webhookEventId, async (event, tx) => {
