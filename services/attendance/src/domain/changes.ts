@@ -9,6 +9,9 @@ type Kind = 'visit' | 'visitSession' | 'session' | 'labelTemplate';
 /** The webhook event of a recorded attendance: a visit created, checked in, or a person logged into a session. */
 export const RECORDED = 'attendance.recorded';
 
+/** The webhook event of a session opened (by a check-in or a save). */
+export const SESSION_CREATED = 'session.created';
+
 export const created = (entityType: Kind, row: Row, opts: { event?: string; data?: unknown } = {}): ChangeInput => ({
   churchId: row.churchId,
   entityType,
