@@ -29,16 +29,9 @@ export const Translation = z.object({
 });
 export const Translations = z.array(Translation);
 /** Translations as their source lists them (not yet synced). */
-export const SourceTranslations = z.array(z.object({
-  sourceKey: z.string(),
-  abbreviation: z.string().nullable(),
-  name: z.string(),
-  nameLocal: z.string().nullable(),
-  description: z.string().nullable(),
-  language: z.string().nullable(),
-  countries: z.string().nullable(),
-  copyright: z.string().nullable(),
-}));
+export const SourceTranslations = z.array(
+  Translation.pick({ sourceKey: true, abbreviation: true, name: true, nameLocal: true, description: true, language: true, countries: true, copyright: true }),
+);
 /** Lookups per translation in a period, most read first. */
 export const LookupStats = z.array(z.object({ translationKey: z.string(), lookups: z.number() }));
 /** A source's sync: how many translations it has; `error` when it failed (then 0). */

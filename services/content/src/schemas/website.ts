@@ -73,10 +73,8 @@ export const Section = z.object({
   animations: JsonObject,
   ...JsonTextOut,
 });
-export const SectionSave = jsonTextInput(z.object({
-  id: Id.optional(),
-  pageId: Id.nullish(),
-  blockId: Id.nullish(),
+/** What a section says about itself, saved alone or within a tree. */
+const SectionFields = {
   zone: Text(50).min(1).optional(),
   background: OptText(2000),
   textColor: OptText(100),
@@ -87,6 +85,12 @@ export const SectionSave = jsonTextInput(z.object({
   answers: JsonObject.optional(),
   styles: JsonObject.optional(),
   animations: JsonObject.optional(),
+};
+export const SectionSave = jsonTextInput(z.object({
+  id: Id.optional(),
+  pageId: Id.nullish(),
+  blockId: Id.nullish(),
+  ...SectionFields,
 }));
 
 export const Element = z.object({
@@ -144,16 +148,7 @@ export const TreeElementIn: z.ZodType<TreeElementInput> = z.lazy(() =>
   ),
 );
 const TreeSectionFields = z.object({
-  zone: Text(50).min(1).optional(),
-  background: OptText(2000),
-  textColor: OptText(100),
-  headingColor: OptText(100),
-  linkColor: OptText(100),
-  targetBlockId: Id.nullish(),
-  sort: z.number().finite().optional(),
-  answers: JsonObject.optional(),
-  styles: JsonObject.optional(),
-  animations: JsonObject.optional(),
+  ...SectionFields,
   elements: z.array(TreeElementIn).max(500, 'at most 500 elements').optional(),
 });
 /** A section of a tree as sent (the editor's snapshots carry the JSON text forms too). */
