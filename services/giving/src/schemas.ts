@@ -20,6 +20,8 @@ export const Currency = z
 export const ProviderName = z.enum(['stripe', 'paypal'], { message: 'must be stripe or paypal' });
 /** A provider's own id (`pm_…`, `cus_…`, a PayPal order id). */
 export const ProviderId = z.string().trim().min(1, 'is required').max(255);
+/** A record named by the payment provider's id (a subscription), as a route's `:id`. */
+export const ProviderRefParams = z.object({ id: ProviderId });
 
 export const DonationStatus = z.enum(['complete', 'pending', 'failed', 'refunded']);
 

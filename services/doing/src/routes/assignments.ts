@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, batchOf, crud, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, crud, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
 import { assignments } from '../db/schema';
 import { ofPlans } from '../repos/plans';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
@@ -83,7 +83,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return row;
     }),
   );
-  app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+  app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.deps.queue.transaction(app.db, async (tx) => {
       const gone = await leaveSignup(tx, req.auth.churchId, req.auth.personId, req.params.id);
       await report(app.deps, req, [change('assignment', gone, undefined, 'withdrawn')], tx);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, type Tx, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, type Tx, type ZodTypeProvider } from '@church/common';
 import { planItems, plans } from '../db/schema';
 import { deleteItem, itemTree, savePlanItems, sortItem } from '../repos/plan-items';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
@@ -63,7 +63,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return after;
     }),
   );
-  app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+  app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.deps.queue.transaction(app.db, async (tx) => {
       await refuseOutside(tx, planItems, req.auth.churchId, [req.params.id.toLowerCase()], scope(req), outsideMinistry);
       const gone = await deleteItem(tx, req.auth.churchId, req.params.id);

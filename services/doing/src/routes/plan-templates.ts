@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Id, IdParams, badRequest, batchOf, deleteRow, getRow, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, deleteRow, getRow, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { planTemplates } from '../db/schema';
 import { ministryAccess, ministryEditor } from '../domain/ministry-access';
 import { change, changesOf, report } from '../domain/changes';
@@ -76,7 +76,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { applied: planIds.length };
   });
 
-  app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: z.object({}) } } }, async (req) => {
+  app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const found = await template(req.auth.churchId, req.params.id);
     await ministryAccess(app.deps, req).ministry(found.ministryId);
     await app.deps.queue.transaction(app.db, async (tx) => {

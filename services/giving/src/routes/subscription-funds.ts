@@ -4,10 +4,9 @@ import { requires, rule } from '@church/auth';
 import { Empty, IdParams, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { ownByLookup, subscriptionOwner } from '../domain/access';
 import { deleteSubscriptionFund, deleteSubscriptionFunds, subscriptionByRef, subscriptionFundItems } from '../repos/subscriptions';
-import { ProviderId, SubscriptionFund } from '../schemas';
+import { ProviderId, ProviderRefParams, SubscriptionFund } from '../schemas';
 
 const base = '/giving/subscriptionfunds';
-const RefParams = z.object({ id: ProviderId });
 
 /** `/giving/subscriptionfunds`: a subscription's fund allocations (by its local id or the provider's, as the donor portal names it). */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -40,7 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const goneOrOwn = rule('own subscription', async (req, auth) => !(await subscriptionByRef(app.db, auth.churchId, (req.params as { id: string }).id)));
   app.delete(
     `${base}/subscription/:id`,
-    { config: { access: requires('Donations.Edit', own((p) => p.id), goneOrOwn) }, schema: { params: RefParams, response: { 200: z.object({ deleted: z.number().int() }) } } },
+    { config: { access: requires('Donations.Edit', own((p) => p.id), goneOrOwn) }, schema: { params: ProviderRefParams, response: { 200: z.object({ deleted: z.number().int() }) } } },
     async (req) => {
       const sub = await subscriptionByRef(app.db, req.auth.churchId, req.params.id);
       if (!sub) return { deleted: 0 };

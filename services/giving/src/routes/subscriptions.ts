@@ -7,7 +7,7 @@ import { centsText, sumCents, toCents } from '../domain/money';
 import { checkFunds } from '../repos/donations';
 import { paymentsFor } from '../repos/gateways';
 import { deleteSubscriptions, listSubscriptionRows, replaceSubscriptionFunds, subscriptionByRef, updateSubscriptionRow, withFunds } from '../repos/subscriptions';
-import { NonNegativeMoney, PositiveMoney, ProviderId, ProviderName, Subscription } from '../schemas';
+import { NonNegativeMoney, PositiveMoney, ProviderId, ProviderName, ProviderRefParams, Subscription } from '../schemas';
 
 const base = '/giving/subscriptions';
 const Interval = z.object({ interval_count: z.coerce.number().int().min(1).max(36).default(1), interval: z.enum(['day', 'week', 'month', 'year']) });
@@ -28,7 +28,6 @@ const SubscriptionUpdate = z.object({
 });
 /** the apps cancel with no body at all */
 const CancelBody = z.object({ provider: ProviderName.optional(), reason: z.string().trim().max(500).optional() }).nullish();
-const RefParams = z.object({ id: ProviderId });
 
 /** `/giving/subscriptions`: recurring gifts; updates and cancellations go to the gateway first. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -95,7 +94,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return withFunds(app.db, churchId, out);
   });
 
-  app.delete(`${base}/:id`, { config: { access: requires('Donations.Edit', ownSubscription) }, schema: { params: RefParams, body: CancelBody, response: { 200: Empty } } }, async (req) => {
+  app.delete(`${base}/:id`, { config: { access: requires('Donations.Edit', ownSubscription) }, schema: { params: ProviderRefParams, body: CancelBody, response: { 200: Empty } } }, async (req) => {
     const churchId = req.auth.churchId;
     const sub = await subscriptionByRef(app.db, churchId, req.params.id);
     if (!sub) throw notFound('Subscription');
