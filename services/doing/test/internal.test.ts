@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { call, TEST_SECRET } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
+import { call, signedCall } from '@church/common/testing';
 import { fakeMembership, makeChurch, useDoing } from './setup';
 
 const membership = fakeMembership();
@@ -8,11 +7,7 @@ const t = useDoing({ overrides: { internal: membership.internal } });
 type Church = ReturnType<typeof makeChurch>;
 
 /** A call signed as another module's internal client signs it. */
-function signed(url: string, body: unknown, secret = TEST_SECRET) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) } });
-}
+const signed = (url: string, body: unknown, secret?: string) => signedCall(t.app, url, body, secret);
 const post = async (c: Church, url: string, body: unknown) => {
   const res = await call(t.app, 'POST', url, { token: c.token(), body });
   if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);

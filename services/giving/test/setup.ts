@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { createTestApp, fakeInternal, tokenFor, call, TEST_SECRET, type TestApp } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type ServiceDeps } from '@church/common';
+import { createTestApp, fakeInternal, tokenFor, call, signedCall, type TestApp } from '@church/common/testing';
+import type { ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { fakeStripe, type FakeStripe } from './fake-stripe';
 
@@ -104,13 +104,4 @@ export function deliver(t: TestApp, churchId: string, payload: unknown, secret?:
 }
 
 /** A call to an internal route, signed as another module's internal client signs it. */
-export function signedInternal(t: TestApp, url: string, body: unknown, secret = TEST_SECRET) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) },
-  });
-}
+export const signedInternal = (t: TestApp, url: string, body: unknown, secret?: string) => signedCall(t.app, url, body, secret);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, TEST_SECRET } from '@church/common/testing';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal } from '@church/common';
+import { call, signedCall } from '@church/common/testing';
 import {
   consentLogs,
   conversations,
@@ -21,16 +20,7 @@ import { makeChurch, useMessaging } from './setup';
 const t = useMessaging();
 
 /** A call signed as membership's internal client signs it. */
-function signed(url: string, body: unknown, secret = TEST_SECRET) {
-  const payload = JSON.stringify(body);
-  const timestamp = String(Date.now());
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signInternal(secret, 'POST', url, timestamp, payload) },
-  });
-}
+const signed = (url: string, body: unknown, secret?: string) => signedCall(t.app, url, body, secret);
 
 const EXPORT = '/messaging/internal/gdpr/export';
 const ANONYMIZE = '/messaging/internal/gdpr/anonymize';

@@ -45,10 +45,8 @@ export interface CheckinAnswer {
   times: string[] | null;
   visits: string[] | null;
   links: Array<[item: number, id: string, sessionId: string, key: number]> | null;
-  /** when written: the sessions it created (not those another kiosk created first), for the audit log */
+  /** when written: the sessions it created (not those another kiosk created first), for their `session.created` events */
   sessions: Array<[id: string, groupId: string, serviceTimeId: string]> | null;
-  /** when written: the visits it removed (people in scope but not submitted) */
-  dropped: Array<[id: string, personId: string]> | null;
 }
 
 /*
@@ -70,8 +68,7 @@ export interface CheckinAnswer {
  * (which answers the existing row; DO NOTHING would answer nothing). The `visit_counts` row the visits
  * triggers move is this connection's own slot of the key (migration 0003), so concurrent check-ins at one
  * service do not wait for each other's commit.
- * The sessions it inserted (`xmax = 0`: not one another kiosk inserted first) and the visits it removed are answered
- * for the audit log.
+ * The sessions it inserted (`xmax = 0`: not one another kiosk inserted first) are answered for their events.
  * A submission of everyone in scope (a whole household, the kiosk's usual case) can drop no visit, and its
  * statement has no delete of visits: a delete fires the visits' statement trigger even when it deletes
  * nothing (measured: 0.05 to 0.1 ms of backend CPU per check-in, of 0.55 to 0.6 ms).
@@ -132,8 +129,7 @@ const checkinStatement = (drops: boolean) => prepared<CheckinAnswer>(sql`
       from items where not kept and (select ok from valid)),
   ${drops ? sql`dropped as (
     delete from ${visits} where church_id = ${p('churchId', 'uuid')} and (select ok from valid)
-       and id in (select id from prior where person_id not in (select person_id from items))
-    returning id, person_id),` : sql``}
+       and id in (select id from prior where person_id not in (select person_id from items))),` : sql``}
   unlinked as (
     delete from ${visitSessions} where church_id = ${p('churchId', 'uuid')} and (select ok from valid)
        and id in (select id from prior_links where id not in (select id from wanted where kept))),
@@ -145,8 +141,7 @@ const checkinStatement = (drops: boolean) => prepared<CheckinAnswer>(sql`
          case when not v.ok then (select coalesce(json_agg(id), '[]') from times) end as times,
          case when v.ok then (select json_agg(visit_id order by item) from items) end as visits,
          case when v.ok then (select coalesce(json_agg(json_build_array(item, id, session_id, key) order by item, kept desc, created_at, ord), '[]') from wanted) end as links,
-         case when v.ok then (select coalesce(json_agg(json_build_array(id, group_id, service_time_id)), '[]') from new_sessions where inserted) end as sessions,
-         ${drops ? sql`case when v.ok then (select coalesce(json_agg(json_build_array(id, person_id)), '[]') from dropped) end` : sql`null::json`} as dropped
+         case when v.ok then (select coalesce(json_agg(json_build_array(id, group_id, service_time_id)), '[]') from new_sessions where inserted) end as sessions
     from valid v`);
 const withDrops = checkinStatement(true);
 const withoutDrops = checkinStatement(false);
