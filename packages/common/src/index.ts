@@ -30,5 +30,3 @@ export * from './service';
 export { RequestValidationError, exactShape } from './validation';
 export * from './main';
 export * from './embedded-db';
-export { Realtime, type Payload, type RealtimeOptions } from './realtime/hub';
-export { memoryStore, redisStore, type Connection, type RegistryStore } from './realtime/store';

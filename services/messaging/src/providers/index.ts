@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ModuleDeps } from '@church/common';
 import type { Config } from '../config';
-import { Realtime } from '@church/common';
+import { Realtime } from '../realtime/hub';
 import { buildPush, type PushProvider } from './push';
 import { buildSms, type SmsProvider } from './sms';
 import { buildWebPush, type WebPushProvider } from './web-push';
