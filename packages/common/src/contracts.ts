@@ -164,6 +164,38 @@ export const templateEmail = jobContract({
   ...DELIVERY_RETRIES,
 });
 
+/**
+ * Membership's job that sets one field of a person for doing's `setField` step action (enqueued in the card's
+ * transaction, never called inside it). `configuredBy` is the user who saved the action: membership applies the
+ * change only while that user may edit people in the church (People.Edit now, not when the action was saved), and
+ * reports what it did to the card with `cardNote`. A person or user that is not the church's changes nothing.
+ */
+export const personFieldChange = jobContract({
+  name: 'membership.personFieldChange',
+  schema: z.object({
+    churchId: Uuid,
+    personId: Uuid,
+    field: z.string().min(1).max(100),
+    value: z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]),
+    /** the user who configured the action; without one, nothing is changed */
+    configuredBy: z.object({ userId: Uuid.optional(), personId: Uuid.optional() }),
+    /** the card to tell what happened */
+    cardId: Uuid.optional(),
+  }),
+  ...DELIVERY_RETRIES,
+});
+
+/**
+ * Doing's job that adds a line to a workflow card's history: what another module's job, enqueued by one of the
+ * card's step actions, really did (a field set or refused, an email sent or skipped). A card that is gone, or not
+ * the church's, is left alone.
+ */
+export const cardNote = jobContract({
+  name: 'doing.cardNote',
+  schema: z.object({ churchId: Uuid, cardId: Uuid, note: z.string().min(1).max(500) }),
+  ...DELIVERY_RETRIES,
+});
+
 /** Membership's internal routes, each with the module that serves it (`callInternal`). */
 export const membershipInternal = Object.fromEntries(Object.entries(membershipRoutes).map(([k, v]) => [k, { module: 'membership' as const, ...v }])) as {
   [K in keyof typeof membershipRoutes]: (typeof membershipRoutes)[K] & { module: 'membership' };
