@@ -17,6 +17,11 @@ export interface FleetOptions {
   /** extra environment for every service and the gateway (RATE_LIMIT_ENABLED, SENDGRID_API_KEY, ...) */
   env?: Record<string, string | undefined>;
   logLevel?: string;
+  /**
+   * Told when the embedded database failed and could not be opened again: nothing can be served. The launcher
+   * exits non-zero so that its supervisor (systemd, a container's restart policy) starts the fleet afresh.
+   */
+  onDatabaseLost?: (err: unknown) => void;
 }
 
 export interface Fleet {
@@ -67,7 +72,14 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   try {
     // The modules without a PostgreSQL URL share one PGlite, a schema each (see embedded-db.ts); a data folder
     // made before that keeps its PGlite per module.
-    if (MODULES.some((m) => !databaseUrl(m)) && !hasDatabasePerModule(dataDir)) embedded = await openEmbeddedDatabase(path.join(dataDir, 'db', 'embedded'));
+    if (MODULES.some((m) => !databaseUrl(m)) && !hasDatabasePerModule(dataDir)) {
+      embedded = await openEmbeddedDatabase(path.join(dataDir, 'db', 'embedded'), {
+        onFailure: (err, fatal) => {
+          console.error(fatal ? 'The embedded database failed and could not be opened again:' : 'The embedded database failed; opening it again:', err);
+          if (fatal) options.onDatabaseLost?.(err);
+        },
+      });
+    }
     for (const module of MODULES) {
       const { schema, build } = SERVICES[module];
       const config = loadConfig(schema, {
@@ -125,7 +137,7 @@ function hasDatabasePerModule(dataDir: string): boolean {
 }
 
 if (require.main === module) {
-  startFleet()
+  startFleet({ onDatabaseLost: () => process.exit(70) })
     .then((fleet) => {
       closeOnSignal(() => fleet.close());
       // pnpm does not pass SIGTERM on to the script it runs: when the launcher goes away, stop as if signalled.

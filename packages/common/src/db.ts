@@ -8,6 +8,7 @@ import pg from 'pg';
 // and drizzle's entity checks are much slower across two copies.
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { HttpError } from './errors';
 import { OUTBOX_MIGRATIONS } from './outbox';
 
 /** A drizzle handle, the same type over `pg` and over PGlite. */
@@ -33,6 +34,8 @@ export interface Database {
   migrate(migrationsFolder: string | readonly string[]): Promise<void>;
   /** true when the database answers and migrations have been applied by this process or before */
   ready(): Promise<boolean>;
+  /** why the database cannot serve at all (the embedded engine failed and has not come back), or undefined */
+  failure(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,11 @@ class PreparingClient extends pg.Client {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private prepareAndQuery(config: any, values?: any, callback?: any): any {
+    const tooMany = tooManyParams(Array.isArray(values) ? values : config?.values);
+    if (tooMany) {
+      if (typeof callback === 'function') return void callback(tooMany);
+      return Promise.reject(tooMany);
+    }
     if (config && typeof config === 'object' && typeof config.text === 'string' && !config.name) {
       const params = Array.isArray(values) ? values : config.values;
       if (Array.isArray(params) && params.length > 0 && params.length <= 100) {
@@ -141,10 +149,78 @@ async function openPglite(dataDir?: string): Promise<Database> {
   const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
   const options = { extensions: { pg_trgm, btree_gin } };
   if (dataDir) mkdirSync(path.resolve(dataDir), { recursive: true });
-  const client = dataDir ? await PGlite.create(path.resolve(dataDir), options) : await PGlite.create(options);
+  // A PGlite of its own (tests, a data folder from before the shared one): an engine failure is final here.
+  let failed: unknown;
+  const client = guardParams(dataDir ? await PGlite.create(path.resolve(dataDir), options) : await PGlite.create(options), (err) => (failed ??= err), () => failed);
   const db = drizzle({ client }) as unknown as Db;
   const rows = async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
-  return withLifecycle(db, 'pglite', rows, (folder) => migrate(db as never, { migrationsFolder: folder, migrationsTable: journalTable(folder) }), () => client.close());
+  const failure = () => (failed ? `the embedded database failed: ${String(failed)}` : undefined);
+  return withLifecycle(db, 'pglite', rows, (folder) => migrate(db as never, { migrationsFolder: folder, migrationsTable: journalTable(folder) }), () => client.close(), 'drizzle', failure);
+}
+
+/**
+ * The most values one statement may carry. PGlite's wire protocol breaks beyond a signed 16-bit count, and the
+ * session then answers every later query with no rows (every church's data would look deleted); PostgreSQL's
+ * protocol ends at 65,535. One limit for both: code that could reach it sends arrays (`= any($1)`) instead.
+ */
+export const MAX_STATEMENT_PARAMS = 32_767;
+
+/** The 400 for a statement with more values than the database takes, or undefined when it fits. */
+export function tooManyParams(params: unknown): HttpError | undefined {
+  if (!Array.isArray(params) || params.length <= MAX_STATEMENT_PARAMS) return undefined;
+  return new HttpError(400, [
+    {
+      msg: `The request asks the database for ${params.length} values in one statement (at most ${MAX_STATEMENT_PARAMS}); send fewer items or conditions`,
+      param: 'body',
+      location: 'body',
+    },
+  ]);
+}
+
+interface PgliteLike {
+  query(text: string, params?: unknown[], options?: unknown): Promise<unknown>;
+  transaction<T>(fn: (tx: never) => Promise<T>): Promise<T>;
+}
+
+/**
+ * A PGlite client (or one of its transactions) that refuses a statement over `MAX_STATEMENT_PARAMS` before it
+ * reaches the engine, with `onEngineError` told of any error that is not the database's own answer (a WASM
+ * abort, a broken protocol read: the session is not to be trusted after it).
+ */
+export function guardParams<C extends object>(client: C, onEngineError?: (err: unknown) => void, failedBefore?: () => unknown): C {
+  const target = client as unknown as PgliteLike;
+  const query = async (text: string, params?: unknown[], options?: unknown) => {
+    const tooMany = tooManyParams(params);
+    if (tooMany) throw tooMany;
+    const failed = failedBefore?.();
+    if (failed) throw engineDown(failed);
+    try {
+      return await target.query(text, params, options);
+    } catch (err) {
+      if (onEngineError && !isDatabaseAnswer(err)) onEngineError(err);
+      throw err;
+    }
+  };
+  const transaction = <T>(fn: (tx: never) => Promise<T>) => target.transaction((tx) => fn(guardParams(tx as object, onEngineError, failedBefore) as never));
+  return new Proxy(client, {
+    get(obj, key, receiver) {
+      if (key === 'query') return query;
+      if (key === 'transaction' && typeof target.transaction === 'function') return transaction;
+      const value = Reflect.get(obj, key, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
+    },
+  });
+}
+
+/** The 503 of a statement the failed embedded engine cannot run (`isDatabaseUnavailable` knows its code). */
+export function engineDown(cause: unknown): Error {
+  return Object.assign(new Error('the embedded database failed and is being opened again', { cause }), { code: '57P03' });
+}
+
+/** True for an error the database itself answered (a SQLSTATE), false for the engine or driver failing. */
+function isDatabaseAnswer(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 /** drizzle's journal table of a migrations folder (see `Database.migrate`). */
@@ -161,12 +237,14 @@ export function withLifecycle(
   runMigrations: (folder: string) => Promise<void>,
   close: () => Promise<void>,
   journalSchema = 'drizzle',
+  failure: () => string | undefined = () => undefined,
 ): Database {
   let migrated = false;
   return {
     db,
     kind,
     rows,
+    failure,
     async migrate(folders) {
       // Every module's database keeps its job outbox (outbox.ts), made before the module's own tables.
       for (const folder of [OUTBOX_MIGRATIONS, ...(typeof folders === 'string' ? [folders] : folders)]) await runMigrations(folder);

@@ -256,9 +256,14 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
   // The outbox's sweep starts once the service listens (its tables are migrated by then, here or by the migrate Job).
   app.addHook('onListen', async () => queue.startRelay());
 
-  app.get('/health', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok', service: def.module }));
+  // Alive while its database can serve at all: an embedded engine that failed for good fails liveness too, so a
+  // supervisor restarts the process rather than route to it for ever.
+  app.get('/health', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    const failure = deps.database.failure();
+    return reply.code(failure ? 503 : 200).send({ status: failure ? 'failed' : 'ok', service: def.module, ...(failure && { reason: failure }) });
+  });
   app.get('/ready', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
-    const ready = await deps.database.ready();
+    const ready = !deps.database.failure() && (await deps.database.ready());
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', service: def.module });
   });
   app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) =>
@@ -303,7 +308,9 @@ function registerErrorHandling(app: FastifyInstance) {
   });
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     if (err instanceof RequestValidationError) return reply.code(400).send({ errors: err.toErrors() });
-    if (err instanceof HttpError) return reply.code(err.statusCode).headers(err.headers).send(errorBody(err.statusCode, err.errors));
+    // An HttpError raised below a driver (a statement refused before it reached the database) comes wrapped.
+    const http = err instanceof HttpError ? err : err.cause instanceof HttpError ? err.cause : undefined;
+    if (http) return reply.code(http.statusCode).headers(http.headers).send(errorBody(http.statusCode, http.errors));
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // A body that was refused unread (too large, not arriving) leaves bytes on the socket: close it.

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openEmbeddedDatabase, rowsOf, type EmbeddedDatabase } from '../src';
+import { PGlite } from '@electric-sql/pglite';
+import { isDatabaseUnavailable, MAX_STATEMENT_PARAMS, openEmbeddedDatabase, rowsOf, type EmbeddedDatabase } from '../src';
 
 /** A migrations folder in drizzle's layout: a journal and one SQL file per entry. */
 function migrationsFolder(root: string, name: string, statements: string[]): string {
@@ -90,4 +91,61 @@ describe('one embedded PGlite for the fleet, a schema per module', () => {
     expect(await one.rows('select count(*)::int as n from books where id = 4', [])).toEqual([{ n: 0 }]);
     expect(await two.rows('select count(*)::int as n from books', [])).toEqual([{ n: 1 }]);
   });
+
+  it('refuses a statement over the engine’s limit of values before it reaches the engine, which then serves every module as before', async () => {
+    const one = embedded.forModule('gamma');
+    await one.db.execute(sql`create table if not exists kept (id int)`);
+    await one.db.execute(sql`insert into kept values (1), (2)`);
+    const values = Array.from({ length: MAX_STATEMENT_PARAMS + 1 }, (_, i) => i);
+    const text = `select count(*) from kept where id in (${values.map((_, i) => `$${i + 1}`).join(',')})`;
+    await expect(one.rows(text, values)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(one.db.transaction((tx) => tx.execute(sql`select count(*) from kept where id in (${sql.join(values.map((v) => sql`${v}`), sql`,`)})`))).rejects.toMatchObject({ cause: expect.objectContaining({ statusCode: 400 }) });
+    // Without the guard PGlite answers every later query with no rows; here the rows are still there.
+    expect(await one.rows('select count(*)::int as n from kept', [])).toEqual([{ n: 2 }]);
+    expect(await embedded.forModule('alpha').rows('select title from books order by id', [])).toEqual(expect.any(Array));
+  });
+});
+
+describe('an embedded engine that fails', () => {
+  it('answers 503 for the statement that broke it, opens the folder again, and serves what was committed', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'embedded-fail-'));
+    const failures: boolean[] = [];
+    const embedded = await openEmbeddedDatabase(path.join(root, 'db'), { onFailure: (_err, fatal) => failures.push(fatal) });
+    try {
+      const mod = embedded.forModule('delta');
+      await mod.db.execute(sql`create table things (id int)`);
+      await mod.db.execute(sql`insert into things values (7)`);
+      // What PGlite throws when its protocol read breaks (seen with too many parameters): not a SQLSTATE.
+      const spy = jest.spyOn(PGlite.prototype, 'query').mockImplementationOnce(() => Promise.reject(new RangeError('Invalid array length')));
+      const err = await mod.rows('select * from things', []).catch((e: unknown) => e);
+      spy.mockRestore();
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      expect(failures).toEqual([false]);
+      // The next statement runs on the engine opened again, with what was committed before.
+      expect(await mod.rows('select id from things', [])).toEqual([{ id: 7 }]);
+      expect(embedded.restarts()).toBe(1);
+      expect(mod.failure()).toBeUndefined();
+    } finally {
+      await embedded.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('in memory, where nothing can be opened again, fails for good: every statement 503 and the handle says why', async () => {
+    const failures: boolean[] = [];
+    const embedded = await openEmbeddedDatabase(undefined, { onFailure: (_err, fatal) => failures.push(fatal) });
+    try {
+      const mod = embedded.forModule('epsilon');
+      const spy = jest.spyOn(PGlite.prototype, 'query').mockImplementationOnce(() => Promise.reject(new RangeError('Invalid array length')));
+      await expect(mod.rows('select 1', [])).rejects.toMatchObject({ code: '57P03' });
+      spy.mockRestore();
+      const later = await mod.rows('select 1 as x', []).catch((e: unknown) => e);
+      expect(isDatabaseUnavailable(later)).toBe(true);
+      expect(failures).toEqual([false, true]);
+      expect(mod.failure()).toMatch(/could not be opened again/);
+      expect(await mod.ready()).toBe(false);
+    } finally {
+      await embedded.close().catch(() => undefined);
+    }
+  }, 120_000);
 });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { requires, anyUser } from '@church/auth';
-import { createService, createInternalClient, badRequest, IdParams, type ModuleName, type ServiceDefinition } from '../src';
+import { sql } from 'drizzle-orm';
+import { createService, createInternalClient, badRequest, IdParams, rowsOf, MAX_STATEMENT_PARAMS, type ModuleName, type ServiceDefinition } from '../src';
 import { call, testConfig, testDatabase, tokenFor, TEST_SECRET } from '../src/testing';
 
 const churchId = '11111111-1111-4111-8111-111111111111';
@@ -28,6 +29,13 @@ describe('createService', () => {
             async (req) => ({ ...(req.body as object), secret: 'never leaves' }),
           );
           app.post('/membership/internal/echo', { config: { access: 'internal' }, schema: { body: z.object({ n: z.number() }) } }, async (req) => req.body);
+          // One statement with a value per number asked for: what a caller could make of an unbounded list.
+          app.get('/membership/many/:n', { config: { access: 'public' } }, async (req) => {
+            const n = Number((req.params as { n: string }).n);
+            const values = Array.from({ length: n }, (_, i) => i);
+            const [row] = rowsOf<{ n: number }>(await app.deps.db.execute(sql`select count(*)::int as n from (values ${sql.join(values.map((v) => sql`(${v}::int)`), sql`, `)}) v(x)`));
+            return row;
+          });
           app.get('/membership/boom', { config: { access: 'public' } }, async () => {
             throw badRequest('term', 'term is required', 'query');
           });
@@ -66,6 +74,16 @@ describe('createService', () => {
     expect(metrics.body).toMatch(/job_outbox_jobs\{state="pending"\} 0/);
     const doc = (await call(app, 'GET', '/membership/docs/json')).json();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/membership/things/{id}', '/membership/things']));
+  });
+
+  it('refuses a statement with more values than the database takes with a 400, and goes on serving', async () => {
+    expect((await call(app, 'GET', '/membership/many/1000')).json()).toEqual({ n: 1000 });
+    const refused = await call(app, 'GET', `/membership/many/${MAX_STATEMENT_PARAMS + 1}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0]).toMatchObject({ param: 'body', msg: expect.stringContaining(`at most ${MAX_STATEMENT_PARAMS}`) });
+    // The engine never saw it: the next statement answers rows, not an empty result.
+    expect((await call(app, 'GET', '/membership/many/3')).json()).toEqual({ n: 3 });
+    expect((await call(app, 'GET', '/health')).statusCode).toBe(200);
   });
 
   it('keeps Fastify’s wording for unknown routes inside the error body', async () => {
