@@ -90,6 +90,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         DATABASE_URL: databaseUrl(module),
         REDIS_URL: options.redisUrl ?? env.REDIS_URL,
         FILES_BASE_URL: env.FILES_BASE_URL ?? `http://localhost:${port}/files`,
+        // The services of one process hear membership's revocations at once (revocations.ts); the poll is a backstop.
+        REVOCATION_POLL_MS: env.REVOCATION_POLL_MS ?? '15000',
       });
       const database = !config.DATABASE_URL && embedded ? embedded.forModule(module) : undefined;
       const app = await build(config as never, { urls, ...(database && { database }) }, { migrate: true });

@@ -62,7 +62,7 @@ export const baseConfig = z.object({
   /** memory for whole-church list snapshots per process (0 turns them off) */
   SNAPSHOT_CACHE_MB: z.coerce.number().min(0).default(64),
   /** how often (ms) a service asks membership for new token revocations; 0 turns it off (Redis pushes them too) */
-  REVOCATION_POLL_MS: z.coerce.number().int().min(0).default(15_000),
+  REVOCATION_POLL_MS: z.coerce.number().int().min(0).default(2_000),
   /** the revision of the running code (the image sets it); part of every snapshot ETag */
   BUILD_ID: z.string().default(''),
   SENDGRID_API_KEY: optional,

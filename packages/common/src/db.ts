@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { HttpError } from './errors';
 import { OUTBOX_MIGRATIONS } from './outbox';
+import { trackTransactions } from './tx-scope';
 
 /** A drizzle handle, the same type over `pg` and over PGlite. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -240,6 +241,7 @@ export function withLifecycle(
   failure: () => string | undefined = () => undefined,
 ): Database {
   let migrated = false;
+  trackTransactions(db);
   return {
     db,
     kind,

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import { HttpError, badRequest } from './errors';
@@ -20,6 +20,70 @@ export function isPublicAddress(address: string): boolean {
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   return parsed.range() === 'unicast';
+}
+
+export interface PublicUrlOptions {
+  /** the field the address came in, for the 400 (default `url`, in the body) */
+  param?: string;
+  location?: string;
+  /** only https (push endpoints); http(s) by default */
+  httpsOnly?: boolean;
+  /** development and tests against fakes on loopback: any http(s) address passes */
+  allowPrivate?: boolean;
+  /** how names are resolved (tests); the system's resolver by default */
+  resolve?: (host: string) => Promise<string[]>;
+}
+
+/**
+ * An address a caller saves for the server to call later (a webhook receiver, a push endpoint, a storage
+ * endpoint), checked by the rule delivery applies: http(s) without credentials, and a host that is public. A
+ * literal address must be public; a name must not be local (`localhost`, `*.localhost`, with or without the
+ * root's dot), must not spell a non-public address in its labels (`10.0.0.1.nip.io`, `127-0-0-1.sslip.io`: the
+ * wildcard services that resolve such names to the address they spell), and every address it resolves to now must
+ * be public. A name that does not resolve now passes: delivery resolves it again, and connects only to public
+ * addresses (`fetchOutbound`). Answers the parsed address, or throws a 400 naming `param`.
+ */
+export async function checkPublicUrl(url: string, opts: PublicUrlOptions = {}): Promise<URL> {
+  const refuse = (msg: string) => badRequest(opts.param ?? 'url', msg, opts.location ?? 'body');
+  const kind = opts.httpsOnly && !opts.allowPrivate ? 'an https' : 'an http(s)';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw refuse(`must be ${kind} address`);
+  }
+  const schemes = opts.httpsOnly && !opts.allowPrivate ? ['https:'] : ['http:', 'https:'];
+  if (!schemes.includes(parsed.protocol) || parsed.username || parsed.password) throw refuse(`must be ${kind} address without credentials`);
+  if (opts.allowPrivate) return parsed;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  if (ipaddr.isValid(host)) {
+    if (!isPublicAddress(host)) throw refuse('must be a public address');
+    return parsed;
+  }
+  if (!host.includes('.') || host === 'localhost' || host.endsWith('.localhost') || spelledAddresses(host).some((a) => !isPublicAddress(a))) {
+    throw refuse('must be a public address');
+  }
+  const resolve = opts.resolve ?? (async (name: string) => (await dnsPromises.lookup(name, { all: true, verbatim: true })).map((a) => a.address));
+  const addresses = await resolve(host).catch(() => [] as string[]);
+  if (addresses.some((a) => !isPublicAddress(a))) throw refuse('must be a public address');
+  return parsed;
+}
+
+/** The IPv4 addresses a name spells in its labels: four numeric labels in a row, or one label of four numbers joined by dashes. */
+function spelledAddresses(host: string): string[] {
+  const labels = host.split('.');
+  const found: string[] = [];
+  for (let i = 0; i + 4 <= labels.length; i++) {
+    const quad = labels.slice(i, i + 4);
+    if (quad.every((l) => /^\d{1,3}$/.test(l))) found.push(quad.join('.'));
+  }
+  for (const label of labels) {
+    const dashed = /(?:^|-)(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})$/.exec(label);
+    if (dashed) found.push(dashed.slice(1, 5).join('.'));
+    // a name spelling the address in hex (`7f000001.nip.io`)
+    if (/^(0x)?[0-9a-f]{8}$/.test(label)) found.push((parseInt(label.replace(/^0x/, ''), 16) >>> 0).toString(16).padStart(8, '0').match(/../g)!.map((h) => parseInt(h, 16)).join('.'));
+  }
+  return found.filter((a) => ipaddr.IPv4.isValidFourPartDecimal(a));
 }
 
 class RefusedAddress extends Error {

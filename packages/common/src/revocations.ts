@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { mintedAt, LOGIN_TOKEN_SECONDS, type Claims } from '@church/auth';
 
@@ -7,10 +8,12 @@ import { mintedAt, LOGIN_TOKEN_SECONDS, type Claims } from '@church/auth';
  * user, or per user and church, and a token minted before a stamp that covers it is refused everywhere.
  *
  * Every service keeps the stamps of the last two days (a login token's lifetime) in memory, so the check costs
- * two map lookups and no database round trip. It learns new stamps by asking membership every
- * `REVOCATION_POLL_MS` (15 s by default: within a minute everywhere) and, when `REDIS_URL` is set, at once
- * through Redis pub/sub. When membership cannot be asked, the last known stamps stay in force (and the
- * failure is logged): an outage of membership does not lock every church out of every module.
+ * two map lookups and no database round trip. It learns new stamps at once from membership's `publish`: through
+ * the process itself for the services that share membership's process (the embedded fleet), and through Redis
+ * pub/sub when `REDIS_URL` is set. Asking membership every `REVOCATION_POLL_MS` (2 s by default) covers a
+ * message a replica missed while its subscription was reconnecting. When membership cannot be asked, the last
+ * known stamps stay in force (and the failure is logged): an outage of membership does not lock every church
+ * out of every module.
  */
 
 export const RevocationEntry = z.object({
@@ -56,6 +59,9 @@ export interface RevocationOptions {
 
 const KEEP_MS = LOGIN_TOKEN_SECONDS * 1000 + 60_000;
 
+/** Stamps published in this process reach every service of the process at once (the embedded fleet). */
+const inProcess = new EventEmitter().setMaxListeners(0);
+
 export async function createRevocations(options: RevocationOptions): Promise<Revocations> {
   const stamps = new Map<string, number>();
   // Ask from a little before the last answer: a stamp committed just before it may not have been visible yet.
@@ -81,6 +87,8 @@ export async function createRevocations(options: RevocationOptions): Promise<Rev
       options.log.warn({ err: { message: (err as Error).message } }, 'token revocations could not be refreshed; the last known stamps stay in force');
     }
   };
+
+  inProcess.on('stamps', apply);
 
   let timer: NodeJS.Timeout | undefined;
   const start = () => {
@@ -119,12 +127,13 @@ export async function createRevocations(options: RevocationOptions): Promise<Rev
     },
     apply,
     async publish(entries) {
-      apply(entries);
+      inProcess.emit('stamps', entries);
       if (publisher) await publisher.publish(REVOCATION_CHANNEL, JSON.stringify(entries)).catch(() => undefined);
     },
     refresh,
     start,
     async close() {
+      inProcess.off('stamps', apply);
       if (timer) clearInterval(timer);
       subscriber?.disconnect();
       publisher?.disconnect();

@@ -15,6 +15,7 @@ import {
 import { serviceUrls, type BaseConfig, type ModuleName } from './config';
 import { isDatabaseUnavailable, openDatabase, readOnlyQuery, type Database, type Db } from './db';
 import { HttpError, errorBody, routeNotFound, unauthorized } from './errors';
+import { refuseCallsInTransactions } from './tx-scope';
 import { SIGNATURE_HEADER, createInternalClient, createReplayGuard, verifyInternal, type InternalClient } from './internal';
 import { checkHandlers, createQueue, type JobContract, type JobDefinition, type Queue } from './queue';
 import { createMailer, type Mailer } from './email';
@@ -172,7 +173,7 @@ export async function buildDeps(def: ServiceDefinition, config: BaseConfig, over
         localDir: path.join(dataDir, 'files'),
         publicBaseUrl: config.FILES_BASE_URL ?? 'http://localhost:8080/files',
       })),
-    internal: overrides.internal ?? createInternalClient(config.INTERNAL_SECRET, () => urls),
+    internal: refuseCallsInTransactions(overrides.internal ?? createInternalClient(config.INTERNAL_SECRET, () => urls)),
     secrets: overrides.secrets ?? createSecretBox(config.ENCRYPTION_KEY),
     snapshots: overrides.snapshots ?? createSnapshots({ maxBytes: config.SNAPSHOT_CACHE_MB * 2 ** 20, buildId: config.BUILD_ID, version: (churchId) => dataVersion(database, churchId) }),
     signToken: overrides.signToken ?? createTokenSigner(config.JWT_SECRET),

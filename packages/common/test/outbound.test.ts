@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { fetchOutbound, isPublicAddress, OUTBOUND_FAILED, readOutbound } from '../src/outbound';
+import { checkPublicUrl, fetchOutbound, isPublicAddress, OUTBOUND_FAILED, readOutbound } from '../src/outbound';
 import { HttpError } from '../src/errors';
 
 /** Runs `fn` and answers the HttpError it throws (status and body as the error handler would write it). */
@@ -23,6 +23,34 @@ describe('isPublicAddress', () => {
       'fd00::1', 'fe80::1', '64:ff9b::7f00:1', '2002:7f00:1::', 'not an address',
     ];
     for (const bad of refused) expect([bad, isPublicAddress(bad)]).toEqual([bad, false]);
+  });
+});
+
+describe('checkPublicUrl: an address saved for later, by the rule delivery applies', () => {
+  // A resolver standing in for DNS: what the names of this test resolve to.
+  const names: Record<string, string[]> = { 'hooks.example.org': ['93.184.216.34'], 'ip6-localhost': ['::1'], 'inside.example.org': ['93.184.216.34', '10.1.2.3'] };
+  const resolve = async (host: string) => names[host] ?? Promise.reject(new Error('ENOTFOUND'));
+
+  it('takes public addresses and names that resolve only to public addresses, or not at all now', async () => {
+    for (const ok of ['https://hooks.example.org/in', 'http://8.8.8.8/x', 'https://[2606:4700:4700::1111]/', 'https://unknown.example.net/hook', 'https://deadbeef.example.com/']) {
+      expect((await checkPublicUrl(ok, { resolve })).toString()).toBe(new URL(ok).toString());
+    }
+  });
+
+  it('refuses what delivery would refuse, however it is spelled', async () => {
+    const refused = [
+      'https://localhost/', 'https://localhost./', 'https://app.localhost/', 'https://ip6-localhost/', 'http://127.0.0.1/', 'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/', 'https://10.0.0.1.nip.io/', 'https://127-0-0-1.sslip.io/', 'https://app.192.168.1.1.nip.io/', 'https://7f000001.nip.io/',
+      'https://inside.example.org/', 'https://intranet/',
+    ];
+    for (const url of refused) expect([url, await refusal(() => checkPublicUrl(url, { resolve, param: 'url' }))]).toEqual([url, { status: 400, msg: 'must be a public address', param: 'url' }]);
+    expect(await refusal(() => checkPublicUrl('ftp://hooks.example.org/', { resolve }))).toMatchObject({ status: 400, param: 'url' });
+    expect(await refusal(() => checkPublicUrl('https://u:p@hooks.example.org/', { resolve }))).toMatchObject({ status: 400 });
+    expect(await refusal(() => checkPublicUrl('http://hooks.example.org/', { resolve, httpsOnly: true, param: 'subscription.endpoint' }))).toMatchObject({ status: 400, param: 'subscription.endpoint' });
+  });
+
+  it('lets development and tests name a fake on loopback', async () => {
+    expect((await checkPublicUrl('http://127.0.0.1:4000/hook', { allowPrivate: true })).port).toBe('4000');
   });
 });
 

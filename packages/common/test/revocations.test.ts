@@ -73,6 +73,24 @@ describe('token revocation', () => {
     expect((await call(app, 'GET', '/attendance/me', { token: ownToken })).statusCode).toBe(200);
   });
 
+  it('hears a stamp published by another service of the same process at once, without polling', async () => {
+    // The embedded fleet: membership publishes after deleting an API key or changing roles; attendance, giving
+    // and messaging (their own Revocations, polling off here) refuse the old token on their next request.
+    const membership = await createRevocations({ source, pollMs: 0, log: silent });
+    try {
+      const churchId = randomUUID();
+      const userId = randomUUID();
+      const token = tokenFor({ churchId, userId });
+      expect((await call(app, 'GET', '/attendance/me', { token })).statusCode).toBe(200);
+      const before = asked;
+      await membership.publish([{ userId, churchId, at: Date.now() + 1000 }]);
+      expect((await call(app, 'GET', '/attendance/me', { token })).statusCode).toBe(401);
+      expect(asked).toBe(before);
+    } finally {
+      await membership.close();
+    }
+  });
+
   it('keeps the last known stamps when the source fails', async () => {
     const userId = randomUUID();
     const failing = await createRevocations({
