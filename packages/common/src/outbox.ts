@@ -14,6 +14,11 @@ import type { Database, DbOrTx } from './db';
  * then `done` (kept while it has a `job_key`, so the same key is not run twice, and purged after a week) or
  * `failed` (its attempts spent: kept a week for inspection). A `sent` row whose job Redis no longer knows goes back
  * to `pending`.
+ *
+ * The module that runs a job records its end in its own database (`job_runs`, by the job's id, kept a week): a
+ * job handed over again (Redis restarted empty before the sweep confirmed it, a crash between the end and the
+ * confirmation) is seen finished there and not run twice. `job_runs` is the owner's record, `job_outbox` the
+ * enqueuer's: a job one module enqueues for another has its row in the first and its end in the second.
  */
 export const OUTBOX_MIGRATIONS = path.join(__dirname, '..', 'drizzle', 'outbox');
 
@@ -126,9 +131,20 @@ export function outboxStore(database: Database) {
       return found.length;
     },
 
-    /** Removes finished rows older than a week. */
+    /** Removes finished rows older than a week, and the record of runs as old. */
     async purge(): Promise<void> {
       await rows(`delete from job_outbox where state in ('done', 'failed') and created_at < now() - interval '7 days'`, []);
+      await rows(`delete from job_runs where finished_at < now() - interval '7 days'`, []);
+    },
+
+    /** True when this module has run the job with this id to its end already. */
+    async finished(id: string): Promise<boolean> {
+      return (await rows(`select 1 from job_runs where id = $1`, [id])).length > 0;
+    },
+
+    /** Records that this module ran the job with this id to its end. */
+    async recordRun(id: string, name: string): Promise<void> {
+      await rows(`insert into job_runs (id, name) values ($1, $2) on conflict (id) do nothing`, [id, name]);
     },
 
     /** How many rows are in each state (the queue-depth metric). */

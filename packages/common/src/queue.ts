@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModuleName } from './config';
 import type { Database, Db, DbOrTx, Tx } from './db';
 import { outboxStore, type OutboxJob, type OutboxStore } from './outbox';
+import { outsideTransaction } from './tx-scope';
 
 /** One kind of background job: a name `<module>.<job>`, a payload schema and exactly one handler. */
 export interface JobDefinition<S extends z.ZodType = z.ZodType> {
@@ -23,6 +24,12 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
 export interface JobContext {
   log: FastifyBaseLogger;
   attempt: number;
+  /**
+   * The id the job runs under (its outbox row, or the key it was enqueued with), the same on every run of it: a
+   * handler whose effect leaves the database (an email, a push, a provider call) keys its delivery log by it and
+   * sends nothing a second time. Absent for repeating jobs.
+   */
+  jobId?: string;
 }
 
 /** Declares a job; the startup check in `createQueue` requires exactly one definition per name. */
@@ -143,6 +150,29 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 const CONFIRM_AFTER_MS = 30_000;
 
 /**
+ * A worker's hold on a job, renewed every half of it while the job runs: a worker that crashed loses it after at
+ * most this long, and the stalled-job check (every `STALLED_CHECK_MS`) hands the job to another worker, so a
+ * crashed worker's jobs run again within 15 s (BullMQ's defaults, 30 s each, made it about 73 s).
+ */
+export const JOB_LOCK_MS = 10_000;
+export const STALLED_CHECK_MS = 5_000;
+
+/**
+ * Runs a job at most once to its end in this module: skipped when `job_runs` says it finished, recorded there
+ * when it does. A record that cannot be written is logged, not retried: running the job again would be worse.
+ */
+async function once(store: OutboxStore | undefined, id: string | undefined, name: string, log: FastifyBaseLogger, job: () => Promise<void>): Promise<void> {
+  const work = () => outsideTransaction(job);
+  if (!store || !id) return work();
+  if (await store.finished(id)) {
+    log.info({ job: name, jobId: id }, 'job finished before; not run again');
+    return;
+  }
+  await work();
+  await store.recordRun(id, name).catch((err: unknown) => log.warn({ err, job: name, jobId: id }, 'job finished but its end could not be recorded'));
+}
+
+/**
  * The module's queue: BullMQ on Redis when `redisUrl` is set, an in-process runner otherwise. Both validate
  * the payload at enqueue time, so a bad job fails its caller rather than a worker later, and both go through
  * the module's outbox when it has a database.
@@ -175,7 +205,7 @@ export function checkHandlers(module: string, owned: JobContract[], jobs: JobDef
 type Validate = (name: string, data: unknown) => { job: JobDefinition; data: unknown };
 
 /** The in-process queues of this process by module: the embedded fleet hands cross-module jobs to their owner. */
-const inProcessQueues = new Map<string, Queue & { accept(name: string, data: unknown, opts?: EnqueueOptions): Promise<void> }>();
+const inProcessQueues = new Map<string, Queue & { accept(name: string, data: unknown, jobId?: string): Promise<void> }>();
 
 /** Milliseconds until a cron pattern next fires (UTC). */
 export function nextCronDelay(pattern: string, from = new Date()): number {
@@ -320,14 +350,14 @@ function outboxRelay(
   };
 }
 
-/** Runs a job in this process with its retries; true when it succeeded, else the last error. */
-function runner(options: QueueOptions) {
+/** Runs a job in this process with its retries, at most once to its end by `jobId`; true when it succeeded, else the last error. */
+function runner(options: QueueOptions, store: () => OutboxStore | undefined) {
   const maxDelay = options.retryMaxDelayMs ?? 60_000;
-  return async (job: JobDefinition, data: unknown, attempts = job.attempts ?? 5, backoffMs = job.backoffMs ?? 1000): Promise<true | Error> => {
+  return async (job: JobDefinition, data: unknown, attempts = job.attempts ?? 5, backoffMs = job.backoffMs ?? 1000, jobId?: string): Promise<true | Error> => {
     let last: Error = new Error('not run');
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        await job.handler(data, { log: options.log, attempt });
+        await once(store(), jobId, job.name, options.log, () => job.handler(data, { log: options.log, attempt, jobId }));
         return true;
       } catch (err) {
         last = err as Error;
@@ -355,21 +385,21 @@ function runClaimed(store: OutboxStore, track: (p: Promise<unknown>) => unknown,
 function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefinition>, validate: Validate): Queue {
   const seen = new Set<string>();
   const timers: NodeJS.Timeout[] = [];
-  const run = runner(options);
+  const run = runner(options, () => outbox.store);
   let closed = false;
   const handedOff: Queue['handedOff'] = [];
   // A job of this module runs here; another module's runs in that module's queue when this process has one.
-  const runHere = async (queueName: string, name: string, data: unknown, attempts?: number, backoffMs?: number, jobKey?: string): Promise<true | Error> => {
+  const runHere = async (queueName: string, name: string, data: unknown, attempts?: number, backoffMs?: number, jobKey?: string, jobId?: string): Promise<true | Error> => {
     if (queueName === options.module) {
       const { job, data: parsed } = validate(name, data);
-      return run(job, parsed, attempts, backoffMs);
+      return run(job, parsed, attempts, backoffMs, jobId ?? jobKey);
     }
     const owner = inProcessQueues.get(queueName);
     if (!owner) {
       handedOff.push({ name, data, ...(jobKey ? { jobId: jobKey } : {}) });
       return true;
     }
-    return owner.accept(name, data).then(
+    return owner.accept(name, data, jobId ?? jobKey).then(
       () => true as const,
       (err: Error) => err,
     );
@@ -382,7 +412,7 @@ function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefini
     { is: (name) => jobs.get(name)?.local === true, run: (job) => runOne()(job) },
   );
   function runOne() {
-    return runClaimed(outbox.store!, outbox.track, (job) => runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs), () => closed);
+    return runClaimed(outbox.store!, outbox.track, (job) => runHere(job.queue, job.name, job.data, job.attempts, job.backoffMs, undefined, job.id), () => closed);
   }
   for (const job of jobs.values()) {
     if (job.repeat && 'everyMs' in job.repeat) {
@@ -404,9 +434,9 @@ function createInProcessQueue(options: QueueOptions, jobs: Map<string, JobDefini
     }
   }
   // Runs a job another module's queue in this process accepted for us (its outbox keeps the row).
-  const accept = async (name: string, raw: unknown) => {
+  const accept = async (name: string, raw: unknown, jobId?: string) => {
     const { job, data } = validate(name, raw);
-    const result = await run(job, data);
+    const result = await run(job, data, undefined, undefined, jobId);
     if (result !== true) throw result;
   };
   let sweeping: NodeJS.Timeout | undefined;
@@ -494,11 +524,11 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
       removeOnComplete: { age: 24 * 3600, count: 100_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
     });
-  const run = runner(options);
+  const run = runner(options, () => outbox.store);
   let closed = false;
   const isLocal = (name: string) => jobs.get(name)?.local === true;
   const runLocal = (job: OutboxJob) =>
-    runClaimed(outbox.store!, outbox.track, (j) => run(jobs.get(j.name)!, validate(j.name, j.data).data, j.attempts, j.backoffMs), () => closed)(job);
+    runClaimed(outbox.store!, outbox.track, (j) => run(jobs.get(j.name)!, validate(j.name, j.data).data, j.attempts, j.backoffMs, j.id), () => closed)(job);
   const outbox = outboxRelay(
     options,
     validate,
@@ -573,9 +603,17 @@ async function createBullQueue(options: QueueOptions, jobs: Map<string, JobDefin
         async (bullJob) => {
           const job = jobs.get(bullJob.name);
           if (!job) throw new Error(`no handler for job ${bullJob.name}`);
-          await job.handler(job.schema.parse(bullJob.data), { log: options.log, attempt: bullJob.attemptsMade + 1 });
+          const data = job.schema.parse(bullJob.data);
+          // A repeating job's every firing is new; any other job runs to its end once, however often it is handed over.
+          const jobId = job.repeat ? undefined : bullJob.id;
+          await once(outbox.store, jobId, job.name, options.log, () => job.handler(data, { log: options.log, attempt: bullJob.attemptsMade + 1, jobId }));
         },
-        { connection: (workerConnection = new IORedis(options.redisUrl!, { maxRetriesPerRequest: null })), concurrency: 8 },
+        {
+          connection: (workerConnection = new IORedis(options.redisUrl!, { maxRetriesPerRequest: null })),
+          concurrency: 8,
+          lockDuration: JOB_LOCK_MS,
+          stalledInterval: STALLED_CHECK_MS,
+        },
       );
       worker.on('failed', (j, err) => options.log.warn({ err, job: j?.name }, 'job failed'));
       worker.on('error', (err) => options.log.warn({ err: { message: err.message } }, 'queue worker: Redis error'));

@@ -28,6 +28,14 @@ export function trackTransactions<D extends object>(db: D): D {
   return db;
 }
 
+/**
+ * Runs `work` outside any transaction's scope: a job handler, which a transaction's commit may have set going
+ * (a timer or a relay started inside the transaction's callback carries its scope along), runs on its own.
+ */
+export function outsideTransaction<T>(work: () => T): T {
+  return scope ? scope.exit(work) : work();
+}
+
 /** An internal client that refuses a call made while a transaction is open (when tracking is on). */
 export function refuseCallsInTransactions(client: InternalClient): InternalClient {
   if (!scope) return client;

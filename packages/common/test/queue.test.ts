@@ -124,6 +124,24 @@ describe('the job outbox (a module database keeps every job until it has run)', 
     await queue.close();
   });
 
+  it('does not run again a job that finished before its row was confirmed (a crash between the two)', async () => {
+    const r = recorder();
+    const queue = await createQueue({ module: 'test', jobs: [r.job], log, database, retryMaxDelayMs: 5 });
+    await queue.enqueue('test.record', { n: 31 });
+    await queue.drain();
+    expect(r.seen).toEqual([{ n: 31 }]);
+    const [run] = await database.rows<{ id: string }>(`select id from job_runs where name = 'test.record' order by finished_at desc limit 1`, []);
+    // The process died after the job's end and before the outbox heard of it: the row is still claimed.
+    await database.rows(`insert into job_outbox (id, queue, name, data, state, claimed_by, sent_at) values ($1, 'test', 'test.record', '{"n":31}', 'sent', 'a-gone-process', now())`, [run!.id]);
+    await queue.close();
+    const again = await createQueue({ module: 'test', jobs: [r.job], log, database, retryMaxDelayMs: 5 });
+    await again.startRelay();
+    await again.drain();
+    expect(r.seen).toEqual([{ n: 31 }]);
+    expect(await database.rows(`select 1 from job_outbox where id = $1`, [run!.id])).toEqual([]);
+    await again.close();
+  });
+
   it('answers an enqueue at once while Redis is unreachable, and hands the job over once it is back', async () => {
     const r = recorder();
     const module = `test-${randomUUID().slice(0, 8)}`;
@@ -170,6 +188,40 @@ describe('the job outbox (a module database keeps every job until it has run)', 
     await raw.close();
     await queue.close();
   });
+});
+
+describe('exactly once across a Redis that restarts empty (TEST_REDIS_URL)', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await testDatabase('giving', []);
+  });
+  afterAll(async () => database.close());
+
+  (redisUrl ? it : it.skip)('runs a finished job no second time when Redis forgot it before the sweep confirmed it', async () => {
+    const r = recorder();
+    const module = `test-${randomUUID().slice(0, 8)}`;
+    const queue = await createQueue({ module, jobs: [r.job], log, database, redisUrl });
+    await queue.startWorker();
+    for (let n = 1; n <= 20; n++) await queue.enqueue('test.record', { n: 100 + n });
+    await queue.drain();
+    await waitFor(() => r.seen.length === 20);
+    // Redis restarts empty: every job it had finished is unknown to it now.
+    const { Queue: Bull } = await import('bullmq');
+    const raw = new Bull(module, { connection: { url: redisUrl } });
+    await raw.obliterate({ force: true });
+    await database.rows(`update job_outbox set sent_at = now() - interval '1 minute' where queue = $1`, [module]);
+    // The sweep sends them all again; the worker finds each finished in job_runs and runs none of them.
+    await queue.sweep();
+    await database.rows(`update job_outbox set sent_at = now() - interval '1 minute' where queue = $1`, [module]);
+    await waitFor(async () => {
+      await queue.sweep();
+      await database.rows(`update job_outbox set sent_at = now() - interval '1 minute' where queue = $1`, [module]);
+      return (await database.rows(`select 1 from job_outbox where queue = $1`, [module])).length === 0;
+    }, 30_000);
+    expect(r.seen.map((d) => d.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 101 + i));
+    await raw.close();
+    await queue.close();
+  }, 60_000);
 });
 
 async function waitFor(done: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
