@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lockDataDir } from './data-lock';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { closeOnSignal, loadConfig, MODULES, openEmbeddedDatabase, type EmbeddedDatabase, type ModuleName } from '@church/common';
@@ -61,6 +62,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const env = { ...process.env, ...options.env };
   const dataDir = path.resolve(options.dataDir ?? env.DATA_DIR ?? '.data');
   mkdirSync(path.join(dataDir, 'files'), { recursive: true });
+  // One fleet per data folder: a second one would open the same embedded database and ruin it.
+  const unlock = lockDataDir(dataDir, port);
   const secrets = loadSecrets(dataDir, env);
   const port = options.port ?? Number(env.GATEWAY_PORT ?? 8080);
   const logLevel = options.logLevel ?? env.LOG_LEVEL ?? 'warn';
@@ -124,11 +127,13 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         // Independently: each waits up to 10 s for its keep-alive clients, and in turn that would add up.
         await Promise.all(Object.values(services).map((app) => app.close()));
         await embedded?.close();
+        unlock();
       },
     };
   } catch (err) {
     for (const app of started.reverse()) await app.close().catch(() => undefined);
     await embedded?.close().catch(() => undefined);
+    unlock();
     throw err;
   }
 }
