@@ -127,6 +127,8 @@ export const RedirectUrl = z.object({ redirectUrl: z.string() });
 
 export const Songs = z.array(Song);
 export const SongDetails = z.array(SongDetail);
+/** The church's library: a song detail with the id of the church's song that uses it. */
+export const SongLibrary = z.array(SongDetail.extend({ songId: z.string() }));
 export const SongDetailLinks = z.array(SongDetailLink);
 export const Arrangements = z.array(Arrangement);
 export const ArrangementKeys = z.array(ArrangementKey);

@@ -3,7 +3,7 @@ import { anyUser, isServerAdmin } from '@church/auth';
 import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
 import { detailsInUse, forkDetail, globalDetailOf, insertDetail, updateDetail, visibleDetail } from '../../repos/media/song-details';
-import { SheetMusicCreateBody, SongDetail, SongDetails, SongDetailSave } from '../../schemas/media-songs';
+import { SheetMusicCreateBody, SongDetail, SongDetails, SongDetailSave, SongLibrary } from '../../schemas/media-songs';
 
 const base = '/content/songDetails';
 
@@ -20,7 +20,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return row;
   });
 
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: SongDetails } } }, async (req) => detailsInUse(app.db, req.auth.churchId));
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: SongLibrary } } }, async (req) => detailsInUse(app.db, req.auth.churchId));
 
   // The provider import: a global row per provider song, created once (the first church to pick the song).
   app.post(
