@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import { listRows, type DbOrTx } from '@church/common';
 import { files } from '../../db/media';
 
@@ -53,11 +53,22 @@ export async function deleteFile(db: DbOrTx, churchId: string, id: string): Prom
   await db.delete(files).where(and(eq(files.churchId, churchId), eq(files.id, id)));
 }
 
-/** Bytes of a content item's files, but for the file `exceptId` (which an upload replaces). */
-export async function bytesOfContent(db: DbOrTx, churchId: string, contentType: string, contentId: string, exceptId?: string): Promise<number> {
+/**
+ * Bytes of a content item's files, but for the file `exceptId` (which an upload replaces): the uploaded ones, and
+ * the direct uploads still waiting whose form is still valid (`waitSeconds`), with the bytes their form allows.
+ */
+export async function bytesOfContent(db: DbOrTx, churchId: string, contentType: string, contentId: string, waitSeconds: number, exceptId?: string): Promise<number> {
   const [row] = await db
     .select({ used: sql<string>`coalesce(sum(${files.size}), 0)` })
     .from(files)
-    .where(and(eq(files.churchId, churchId), eq(files.contentType, contentType), eq(files.contentId, contentId), exceptId ? sql`${files.id} <> ${exceptId}` : undefined));
+    .where(
+      and(
+        eq(files.churchId, churchId),
+        eq(files.contentType, contentType),
+        eq(files.contentId, contentId),
+        or(eq(files.uploaded, true), sql`${files.createdAt} > now() - make_interval(secs => ${waitSeconds})`),
+        exceptId ? sql`${files.id} <> ${exceptId}` : undefined,
+      ),
+    );
   return Number(row?.used ?? 0);
 }
