@@ -21,6 +21,8 @@ export const SongDetail = z.object({
   tones: z.string().nullable(),
   createdBy: z.string().nullable(),
   updatedBy: z.string().nullable(),
+  /** `sheetMusicId` under the name the apps read */
+  praiseChartsId: z.string().nullable(),
 });
 const Text = (max: number) => z.string().trim().max(max).nullish();
 export const SongDetailSave = z.object({
@@ -38,7 +40,9 @@ export const SongDetailSave = z.object({
   seconds: z.coerce.number().int().min(0).max(100_000).nullish(),
   meter: Text(20),
   tones: Text(200),
-});
+  /** the apps' name for `sheetMusicId` (they post back the detail they read) */
+  praiseChartsId: Text(100),
+}).transform(({ praiseChartsId, ...fields }) => (fields.sheetMusicId === undefined && praiseChartsId !== undefined ? { ...fields, sheetMusicId: praiseChartsId } : fields));
 
 export const SongDetailLink = z.object({ id: z.string(), songDetailId: z.string(), service: z.string(), serviceKey: z.string().nullable(), url: z.string().nullable(), createdBy: z.string().nullable(), updatedBy: z.string().nullable() });
 export const SongDetailLinkSave = z.object({
@@ -108,7 +112,17 @@ export const SongImportItem = z.object({
 });
 export const SongImportResult = z.object({ presenterAppId: z.string(), songId: z.string(), arrangementId: z.string(), songDetailId: z.string(), created: z.boolean() });
 
-export const SheetMusicCreateBody = z.object({ sheetMusicId: z.string().trim().min(1, 'is required').max(100) });
+/** The provider's id as `sheetMusicId`, or as `praiseChartsId` (B1Admin's song search posts the result it picked). */
+export const SheetMusicCreateBody = z
+  .object({ sheetMusicId: z.string().trim().min(1).max(100).optional(), praiseChartsId: z.string().trim().min(1).max(100).optional() })
+  .transform((b, ctx) => {
+    const sheetMusicId = b.sheetMusicId ?? b.praiseChartsId;
+    if (!sheetMusicId) {
+      ctx.addIssue({ code: 'custom', path: ['sheetMusicId'], message: 'sheetMusicId is required' });
+      return z.NEVER;
+    }
+    return { sheetMusicId };
+  });
 
 // The sheet-music provider's routes.
 export const SheetMusicRef = z.string().trim().min(1, 'is required').max(200);

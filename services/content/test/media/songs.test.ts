@@ -167,6 +167,27 @@ describe('song details and links', () => {
     expect((await call(t.app, 'GET', '/content/songDetails', { token: b.token() })).json()).toEqual([]);
   });
 
+  it('B1Admin SongSearchDialog / SongDetailLinks / Arrangement: the provider id travels as praiseChartsId, in and out', async () => {
+    const a = makeChurch();
+    const pcId = `pc-${crypto.randomUUID()}`;
+    await t.app.db.insert(songDetails).values({ id: crypto.randomUUID(), sheetMusicId: pcId, title: 'Known', artist: 'Someone' });
+    // the search result the dialog picked, posted as it is
+    const created = await call(t.app, 'POST', '/content/songDetails/create', { token: a.token(EDIT), body: { praiseChartsId: pcId, title: 'Known', artist: 'Someone', album: 'A', thumbnail: 'https://img.example/a.jpg', seconds: 0 } });
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({ title: 'Known', sheetMusicId: pcId, praiseChartsId: pcId });
+    const detail = created.json();
+    expect((await call(t.app, 'GET', `/content/songDetails/${detail.id}`, { token: a.token() })).json()).toMatchObject({ id: detail.id, praiseChartsId: pcId });
+    // SongDetailsEdit posts back what it read: the church's copy keeps the provider id
+    const [copy] = (await call(t.app, 'POST', '/content/songDetails', { token: a.token(EDIT), body: [{ ...detail, title: 'Known (ours)' }] })).json();
+    expect(copy).toMatchObject({ title: 'Known (ours)', sheetMusicId: pcId, praiseChartsId: pcId });
+    const [song] = (await call(t.app, 'POST', '/content/songs', { token: a.token(EDIT), body: [{ name: 'Known' }] })).json();
+    await call(t.app, 'POST', '/content/arrangements', { token: a.token(EDIT), body: [{ songId: song.id, songDetailId: copy.id, name: '(Default)', lyrics: '' }] });
+    expect((await call(t.app, 'GET', '/content/songDetails', { token: a.token() })).json()).toEqual([expect.objectContaining({ id: copy.id, songId: song.id, praiseChartsId: pcId })]);
+    const none = await call(t.app, 'POST', '/content/songDetails/create', { token: a.token(EDIT), body: { title: 'no id' } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0].param).toBe('sheetMusicId');
+  });
+
   it('create from a sheet-music id returns an existing detail, and names the setting when it would have to fetch', async () => {
     const a = makeChurch();
     await t.app.db.insert(songDetails).values({ id: crypto.randomUUID(), sheetMusicId: 'pc-1', title: 'Known' });

@@ -8,6 +8,12 @@ export type SongDetailLinkRow = typeof songDetailLinks.$inferSelect;
 type DetailFields = Omit<Partial<typeof songDetails.$inferInsert>, 'id' | 'churchId'>;
 type LinkFields = Omit<Partial<typeof songDetailLinks.$inferInsert>, 'id' | 'churchId'>;
 
+/**
+ * A detail as the apps read it: the provider's id also as `praiseChartsId`, the name B1Admin's and B1App's song
+ * screens read (links to the provider, lyrics import, charts).
+ */
+export const withProviderId = <T extends { sheetMusicId: string | null }>(row: T): T & { praiseChartsId: string | null } => ({ ...row, praiseChartsId: row.sheetMusicId });
+
 /** Rows a church sees: the global ones (no church) and its own. */
 const seenBy = (column: typeof songDetails.churchId | typeof songDetailLinks.churchId, churchId: string) => or(isNull(column), eq(column, churchId));
 
