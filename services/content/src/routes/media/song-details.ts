@@ -1,144 +1,62 @@
-import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNotNull, isNull, or } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
-import { arrangements, songDetailLinks, songDetails } from '../../db/media';
+import type { FastifyInstance } from 'fastify';
+import { anyUser, isServerAdmin } from '@church/auth';
+import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { contentDeps } from '../../deps';
+import { detailsInUse, forkDetail, globalDetailOf, insertDetail, updateDetail, visibleDetail, withProviderId } from '../../repos/media/song-details';
+import { SheetMusicCreateBody, SongDetail, SongDetails, SongDetailSave, SongLibrary } from '../../schemas/media-songs';
 
-export type SongDetailRow = typeof songDetails.$inferSelect;
-export type SongDetailLinkRow = typeof songDetailLinks.$inferSelect;
-type DetailFields = Omit<Partial<typeof songDetails.$inferInsert>, 'id' | 'churchId'>;
-type LinkFields = Omit<Partial<typeof songDetailLinks.$inferInsert>, 'id' | 'churchId'>;
-
-/**
- * A detail as the apps read it: the provider's id also as `praiseChartsId`, the name B1Admin's and B1App's song
- * screens read (links to the provider, lyrics import, charts).
- */
-export const withProviderId = <T extends { sheetMusicId: string | null }>(row: T): T & { praiseChartsId: string | null } => ({ ...row, praiseChartsId: row.sheetMusicId });
-
-/** Rows a church sees: the global ones (no church) and its own. */
-const seenBy = (column: typeof songDetails.churchId | typeof songDetailLinks.churchId, churchId: string) => or(isNull(column), eq(column, churchId));
-
-/** A song detail the church sees (global or its own), or undefined. */
-export async function visibleDetail(db: DbOrTx, churchId: string, id: string): Promise<SongDetailRow | undefined> {
-  const [row] = await db.select().from(songDetails).where(and(eq(songDetails.id, id), seenBy(songDetails.churchId, churchId)));
-  return row;
-}
+const base = '/content/songDetails';
 
 /**
- * The church's song library: one row per song that has an arrangement with a detail, the detail of its first
- * such arrangement (by name, then id: the one the song's page shows) with the song's id as `songId` (where the
- * staff app's library links to), by title and artist.
+ * `/content/songDetails`: song details, global (the sheet-music provider's, changed only by its import or a
+ * server admin) or a church's own (its entries and its edits of global rows, which no other church sees).
  */
-export async function detailsInUse(db: DbOrTx, churchId: string): Promise<Array<SongDetailRow & { songId: string }>> {
-  const firsts = db
-    .selectDistinctOn([arrangements.songId], { songId: arrangements.songId, songDetailId: arrangements.songDetailId })
-    .from(arrangements)
-    .where(and(eq(arrangements.churchId, churchId), isNotNull(arrangements.songDetailId)))
-    .orderBy(arrangements.songId, asc(arrangements.name), asc(arrangements.id))
-    .as('firsts');
-  const rows = await db
-    .select({ detail: songDetails, songId: firsts.songId })
-    .from(firsts)
-    .innerJoin(songDetails, and(eq(songDetails.id, firsts.songDetailId), seenBy(songDetails.churchId, churchId)))
-    .orderBy(asc(songDetails.title), asc(songDetails.artist), asc(firsts.songId));
-  return rows.map((r) => ({ ...r.detail, songId: r.songId }));
-}
+export default async function routes(root: FastifyInstance): Promise<void> {
+  const app = root.withTypeProvider<ZodTypeProvider>();
 
-/** The global detail of a provider song. */
-export async function globalDetailOf(db: DbOrTx, sheetMusicId: string): Promise<SongDetailRow | undefined> {
-  const [row] = await db.select().from(songDetails).where(and(eq(songDetails.sheetMusicId, sheetMusicId), isNull(songDetails.churchId)));
-  return row;
-}
+  app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: SongDetail } } }, async (req) => {
+    const row = await visibleDetail(app.db, req.auth.churchId, req.params.id);
+    if (!row) throw notFound('Song detail');
+    return withProviderId(row);
+  });
 
-/** Inserts a detail: `churchId` null for a global row (provider import, server admin). Answers undefined on a provider-id clash. */
-export async function insertDetail(db: DbOrTx, churchId: string | null, fields: DetailFields): Promise<SongDetailRow | undefined> {
-  const [row] = await db
-    .insert(songDetails)
-    .values({ ...fields, id: randomUUID(), churchId })
-    .onConflictDoNothing()
-    .returning();
-  return row;
-}
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: SongLibrary } } }, async (req) => (await detailsInUse(app.db, req.auth.churchId)).map(withProviderId));
 
-export async function updateDetail(db: DbOrTx, id: string, fields: DetailFields): Promise<SongDetailRow> {
-  const [row] = await db
-    .update(songDetails)
-    .set({ ...fields, updatedAt: new Date() })
-    .where(eq(songDetails.id, id))
-    .returning();
-  return row!;
-}
+  // The provider import: a global row per provider song, created once (the first church to pick the song).
+  app.post(
+    `${base}/create`,
+    { config: { access: anyUser }, schema: { body: SheetMusicCreateBody, response: { 200: SongDetail } } },
+    async (req) => {
+      const id = req.body.sheetMusicId;
+      const existing = await globalDetailOf(app.db, id);
+      if (existing) return withProviderId(existing);
+      const song = await contentDeps(app).providers.sheetMusic.song(id);
+      if (!song) throw notFound('Song at the sheet-music provider');
+      const by = `${req.auth.id}@${req.auth.churchId}`;
+      const releaseDate = song.releaseDate && !Number.isNaN(Date.parse(song.releaseDate)) ? new Date(song.releaseDate) : null;
+      const fields = { sheetMusicId: id, title: song.title, artist: song.artist, album: song.album, thumbnail: song.thumbnail, bpm: song.bpm, keySignature: song.keySignature, meter: song.meter, seconds: song.seconds, releaseDate };
+      return withProviderId((await insertDetail(app.db, null, { ...fields, createdBy: by, updatedBy: by })) ?? (await globalDetailOf(app.db, id))!);
+    },
+  );
 
-/**
- * A church's edit of a global detail: its own copy with the changes (and copies of the global links), and its
- * arrangements moved from the global row to the copy. The global row is not changed.
- */
-export async function forkDetail(tx: DbOrTx, churchId: string, global: SongDetailRow, fields: DetailFields): Promise<SongDetailRow> {
-  const { id: _id, churchId: _c, createdAt: _ca, updatedAt: _ua, ...base } = global;
-  const [copy] = await tx
-    .insert(songDetails)
-    .values({ ...base, ...fields, id: randomUUID(), churchId })
-    .returning();
-  const links = await tx.select().from(songDetailLinks).where(and(eq(songDetailLinks.songDetailId, global.id), seenBy(songDetailLinks.churchId, churchId)));
-  for (const { id: _l, createdAt: _lc, updatedAt: _lu, ...link } of links) {
-    await tx.insert(songDetailLinks).values({ ...link, id: randomUUID(), churchId, songDetailId: copy!.id });
-  }
-  // the church's own links of the global row now belong to its copy only
-  await tx.delete(songDetailLinks).where(and(eq(songDetailLinks.songDetailId, global.id), eq(songDetailLinks.churchId, churchId)));
-  await tx
-    .update(arrangements)
-    .set({ songDetailId: copy!.id, updatedAt: new Date() })
-    .where(and(eq(arrangements.churchId, churchId), eq(arrangements.songDetailId, global.id)));
-  return copy!;
-}
-
-/** The church's own detail with this title (and artist), else the global one; a new church row when neither exists. */
-export async function findOrCreateDetail(tx: DbOrTx, churchId: string, fields: { title: string; artist?: string | null; keySignature?: string | null; bpm?: number | null; seconds?: number | null }, by: string) {
-  const [existing] = await tx
-    .select()
-    .from(songDetails)
-    .where(and(eq(songDetails.title, fields.title), fields.artist ? eq(songDetails.artist, fields.artist) : undefined, seenBy(songDetails.churchId, churchId)))
-    // nulls sort last: the church's own row wins over a global one
-    .orderBy(asc(songDetails.churchId))
-    .limit(1);
-  if (existing) return existing;
-  const [row] = await tx
-    .insert(songDetails)
-    .values({ id: randomUUID(), churchId, title: fields.title, artist: fields.artist ?? null, keySignature: fields.keySignature ?? null, bpm: fields.bpm ?? null, seconds: fields.seconds ?? null, createdBy: by, updatedBy: by })
-    .returning();
-  return row!;
-}
-
-/** A link the church sees (global or its own). */
-export async function visibleLink(db: DbOrTx, churchId: string, id: string): Promise<SongDetailLinkRow | undefined> {
-  const [row] = await db.select().from(songDetailLinks).where(and(eq(songDetailLinks.id, id), seenBy(songDetailLinks.churchId, churchId)));
-  return row;
-}
-
-/** The links of a detail the church sees, by service. */
-export const linksOf = (db: DbOrTx, churchId: string, songDetailId: string) =>
-  db
-    .select()
-    .from(songDetailLinks)
-    .where(and(eq(songDetailLinks.songDetailId, songDetailId), seenBy(songDetailLinks.churchId, churchId)))
-    .orderBy(asc(songDetailLinks.service));
-
-export async function insertLink(db: DbOrTx, churchId: string | null, fields: LinkFields & { songDetailId: string; service: string }): Promise<SongDetailLinkRow> {
-  const [row] = await db
-    .insert(songDetailLinks)
-    .values({ ...fields, id: randomUUID(), churchId })
-    .returning();
-  return row!;
-}
-
-export async function updateLink(db: DbOrTx, id: string, fields: LinkFields): Promise<SongDetailLinkRow> {
-  const [row] = await db
-    .update(songDetailLinks)
-    .set({ ...fields, updatedAt: new Date() })
-    .where(eq(songDetailLinks.id, id))
-    .returning();
-  return row!;
-}
-
-export async function deleteLink(db: DbOrTx, id: string): Promise<void> {
-  await db.delete(songDetailLinks).where(eq(songDetailLinks.id, id));
+  // A new row is the church's own. A change of a global row by anyone but a server admin becomes the church's
+  // own copy (its arrangements follow it); another church's row is a 404.
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SongDetailSave), response: { 200: SongDetails } } }, async (req) => {
+    const by = `${req.auth.id}@${req.auth.churchId}`;
+    const churchId = req.auth.churchId;
+    return app.db.transaction(async (tx) => {
+      const out = [];
+      for (const { id, ...fields } of req.body) {
+        if (!id) {
+          out.push((await insertDetail(tx, churchId, { ...fields, createdBy: by, updatedBy: by }))!);
+          continue;
+        }
+        const row = await visibleDetail(tx, churchId, id);
+        if (!row) throw notFound('Song detail');
+        if (row.churchId || isServerAdmin(req.auth)) out.push(await updateDetail(tx, id, { ...fields, updatedBy: by }));
+        else out.push(await forkDetail(tx, churchId, row, { ...fields, createdBy: by, updatedBy: by }));
+      }
+      return out.map(withProviderId);
+    });
+  });
 }
