@@ -59,6 +59,8 @@ export const PresenterSample = z.object({
   items: z.array(z.object({ type: z.string(), label: z.string(), url: z.string().optional(), seconds: z.number() })),
 });
 export const Sermons = z.array(Sermon);
+/** A sermon as a timeline post (B1App's TimelineHelper keys posts by `postId` and `postType`), beside its own keys. */
+export const SermonPosts = z.array(Sermon.extend({ postType: z.literal('sermon'), postId: z.string() }));
 /** Sermons a channel import offers: the channel's videos the church has no sermon of yet (not saved). */
 export const ImportedSermons = z.array(Sermon.omit({ id: true, playlistId: true, publishDate: true }).extend({ publishDate: z.string().nullable() }));
 

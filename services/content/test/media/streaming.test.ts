@@ -49,6 +49,20 @@ describe('sermons', () => {
     expect(await t.app.db.select().from(sermons).where(eq(sermons.id, hope.id))).toHaveLength(0);
   });
 
+  it('B1App TimelineHelper: sermons/timeline?sermonIds=a,b answers each sermon as a timeline post (postType, postId), only the church’s', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const [one, two] = (await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: [{ title: 'One' }, { title: 'Two' }] })).json();
+    const [theirs] = (await call(t.app, 'POST', '/content/sermons', { token: b.token(EDIT), body: [{ title: 'Theirs' }] })).json();
+    const res = await call(t.app, 'GET', `/content/sermons/timeline?sermonIds=${one.id},${two.id},${theirs.id}`, { token: a.token() });
+    expect(res.statusCode).toBe(200);
+    const posts = res.json().sort((x: { title: string }, y: { title: string }) => x.title.localeCompare(y.title));
+    expect(posts).toEqual([
+      { ...one, postType: 'sermon', postId: one.id },
+      { ...two, postType: 'sermon', postId: two.id },
+    ]);
+  });
+
   it('answers 400 naming the field', async () => {
     const a = makeChurch();
     const res = await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: [{ title: 'ok' }, { title: '' }] });
