@@ -5,9 +5,15 @@ import { files } from '../../db/media';
 export type FileRow = typeof files.$inferSelect;
 type FileValues = Omit<typeof files.$inferInsert, 'id' | 'churchId' | 'createdAt' | 'updatedAt'>;
 
-/** The church's files of a content type (of one content item when `contentId` is given), by name. */
+/**
+ * The church's files of a content type (of one content item when `contentId` is given), by name: those stored,
+ * not the direct uploads still waiting (which hold only a reservation of the quota).
+ */
 export const filesOf = (db: DbOrTx, churchId: string, contentType: string, contentId?: string) =>
-  listRows(db, files, churchId, { where: and(eq(files.contentType, contentType), contentId === undefined ? undefined : eq(files.contentId, contentId)), orderBy: asc(files.fileName) });
+  listRows(db, files, churchId, {
+    where: and(eq(files.contentType, contentType), contentId === undefined ? undefined : eq(files.contentId, contentId), eq(files.uploaded, true)),
+    orderBy: asc(files.fileName),
+  });
 
 /** A new file of the church under a chosen id (its storage key holds the id). */
 export async function insertFile(db: DbOrTx, churchId: string, id: string, values: FileValues): Promise<FileRow> {
