@@ -21,6 +21,8 @@ export const SongDetail = z.object({
   tones: z.string().nullable(),
   createdBy: z.string().nullable(),
   updatedBy: z.string().nullable(),
+  /** `sheetMusicId` under the name the apps read */
+  praiseChartsId: z.string().nullable(),
 });
 const Text = (max: number) => z.string().trim().max(max).nullish();
 export const SongDetailSave = z.object({
@@ -38,7 +40,9 @@ export const SongDetailSave = z.object({
   seconds: z.coerce.number().int().min(0).max(100_000).nullish(),
   meter: Text(20),
   tones: Text(200),
-});
+  /** the apps' name for `sheetMusicId` (they post back the detail they read) */
+  praiseChartsId: Text(100),
+}).transform(({ praiseChartsId, ...fields }) => (fields.sheetMusicId === undefined && praiseChartsId !== undefined ? { ...fields, sheetMusicId: praiseChartsId } : fields));
 
 export const SongDetailLink = z.object({ id: z.string(), songDetailId: z.string(), service: z.string(), serviceKey: z.string().nullable(), url: z.string().nullable(), createdBy: z.string().nullable(), updatedBy: z.string().nullable() });
 export const SongDetailLinkSave = z.object({
@@ -108,7 +112,17 @@ export const SongImportItem = z.object({
 });
 export const SongImportResult = z.object({ presenterAppId: z.string(), songId: z.string(), arrangementId: z.string(), songDetailId: z.string(), created: z.boolean() });
 
-export const SheetMusicCreateBody = z.object({ sheetMusicId: z.string().trim().min(1, 'is required').max(100) });
+/** The provider's id as `sheetMusicId`, or as `praiseChartsId` (B1Admin's song search posts the result it picked). */
+export const SheetMusicCreateBody = z
+  .object({ sheetMusicId: z.string().trim().min(1).max(100).optional(), praiseChartsId: z.string().trim().min(1).max(100).optional() })
+  .transform((b, ctx) => {
+    const sheetMusicId = b.sheetMusicId ?? b.praiseChartsId;
+    if (!sheetMusicId) {
+      ctx.addIssue({ code: 'custom', path: ['sheetMusicId'], message: 'sheetMusicId is required' });
+      return z.NEVER;
+    }
+    return { sheetMusicId };
+  });
 
 // The sheet-music provider's routes.
 export const SheetMusicRef = z.string().trim().min(1, 'is required').max(200);
@@ -127,6 +141,8 @@ export const RedirectUrl = z.object({ redirectUrl: z.string() });
 
 export const Songs = z.array(Song);
 export const SongDetails = z.array(SongDetail);
+/** The church's library: a song detail with the id of the church's song that uses it. */
+export const SongLibrary = z.array(SongDetail.extend({ songId: z.string() }));
 export const SongDetailLinks = z.array(SongDetailLink);
 export const Arrangements = z.array(Arrangement);
 export const ArrangementKeys = z.array(ArrangementKey);

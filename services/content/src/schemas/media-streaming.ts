@@ -59,6 +59,8 @@ export const PresenterSample = z.object({
   items: z.array(z.object({ type: z.string(), label: z.string(), url: z.string().optional(), seconds: z.number() })),
 });
 export const Sermons = z.array(Sermon);
+/** A sermon as a timeline post (B1App's TimelineHelper keys posts by `postId` and `postType`), beside its own keys. */
+export const SermonPosts = z.array(Sermon.extend({ postType: z.literal('sermon'), postId: z.string() }));
 /** Sermons a channel import offers: the channel's videos the church has no sermon of yet (not saved). */
 export const ImportedSermons = z.array(Sermon.omit({ id: true, playlistId: true, publishDate: true }).extend({ publishDate: z.string().nullable() }));
 
@@ -117,6 +119,8 @@ export const StreamingServiceSave = z.object({
 });
 /** The chat room a host joins: the service's id, encrypted. */
 export const HostChatRoom = z.object({ room: z.string() });
+/** A service named by its id, or by the sealed id the preview answers (what B1App's live page sends). */
+export const ServiceRefParams = z.object({ id: z.string().trim().min(1).max(300) });
 
 export const PreviewParams = z.object({ key: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, 'must be a subdomain') });
 /** A streaming tab or link; `type` and `data` repeat `linkType` and `linkData` under the live page's names. */
@@ -142,9 +146,14 @@ const PreviewSermon = z.object({
   duration: z.number().nullable(),
   publishDate: z.string().nullable(),
 });
-/** A service as the live page reads it: times as ISO text, the chat's and early start's lengths as `m:ss`. */
+/**
+ * A service as the live page reads it: times as ISO text, the chat's and early start's lengths as `m:ss`; `id`
+ * sealed with the shared ENCRYPTION_KEY (the page opens the service's chat with it, and messaging takes only a
+ * sealed id), `serviceId` plain.
+ */
 const PreviewService = z.object({
   id: z.string(),
+  serviceId: z.string(),
   label: z.string().nullable(),
   serviceTime: z.string(),
   earlyStart: z.string(),

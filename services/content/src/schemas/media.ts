@@ -19,29 +19,48 @@ export const File = z.object({
 export const Files = z.array(File);
 const ContentType = z.string().trim().min(1, 'is required').max(50).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
 const ContentId = z.string().trim().min(1, 'is required').max(100).regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _ only');
+/**
+ * The content item of a file in a body: B1Admin's site file manager sends `""` for the website's own files
+ * (`contentType` `website`), which then belong to the church's site library (see `contentIdOf`); every other
+ * content type names its item.
+ */
+const BodyContentId = z
+  .string()
+  .trim()
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, - and _ only')
+  .nullish()
+  .transform((v) => v ?? '');
+const contentIdRequired = (v: { contentType: string; contentId: string }, ctx: z.RefinementCtx) => {
+  if (!v.contentId && v.contentType !== 'website') ctx.addIssue({ code: 'custom', path: ['contentId'], message: 'is required' });
+};
 const FileName = z.string().trim().min(1, 'is required').max(255);
 export const ContentParams = z.object({ contentType: ContentType, contentId: ContentId });
-export const FileSave = z.object({
-  id: Id.optional(),
-  contentType: ContentType,
-  contentId: ContentId,
-  fileName: FileName,
-  fileType: z.string().trim().max(200).nullish(),
-  /** the file as base64, or as a `data:` URL; absent: the file was uploaded straight to storage (`postUrl`) */
-  fileContents: z.string().min(1, 'is required').max(140_000_000).nullish(),
-  /** sent by the apps with every file; the stored size is what was uploaded (or declared to `postUrl`) */
-  size: z.coerce.number().int().min(0).nullish(),
-});
-export const PostUrlBody = z.object({
-  contentType: ContentType,
-  contentId: ContentId,
-  fileName: FileName,
-  fileType: z.string().trim().min(1).max(200).optional(),
-  /** the apps' name for `fileType` */
-  mimeType: z.string().trim().max(200).nullish(),
-  /** bytes the client will upload */
-  size: z.coerce.number().int().min(0).max(MAX_BYTES_PER_CONTENT),
-});
+export const FileSave = z
+  .object({
+    id: Id.optional(),
+    contentType: ContentType,
+    contentId: BodyContentId,
+    fileName: FileName,
+    fileType: z.string().trim().max(200).nullish(),
+    /** the file as base64, or as a `data:` URL; absent: the file was uploaded straight to storage (`postUrl`) */
+    fileContents: z.string().min(1, 'is required').max(140_000_000).nullish(),
+    /** sent by the apps with every file; the stored size is what was uploaded (or declared to `postUrl`) */
+    size: z.coerce.number().int().min(0).nullish(),
+  })
+  .superRefine(contentIdRequired);
+export const PostUrlBody = z
+  .object({
+    contentType: ContentType,
+    contentId: BodyContentId,
+    fileName: FileName,
+    fileType: z.string().trim().min(1).max(200).optional(),
+    /** the apps' name for `fileType` */
+    mimeType: z.string().trim().max(200).nullish(),
+    /** bytes the client will upload; absent (B1Admin's and B1App's FileUpload): at most what the content item has left */
+    size: z.coerce.number().int().min(0).max(MAX_BYTES_PER_CONTENT).nullish(),
+  })
+  .superRefine(contentIdRequired);
 /** How a client uploads straight to object storage: a signed form (POST, its `fields` first) or a signed address (PUT, with `headers`). */
 const SignedUpload = {
   method: z.enum(['POST', 'PUT']),

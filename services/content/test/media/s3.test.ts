@@ -94,6 +94,9 @@ describe('object storage on S3 (loopback S3-compatible fake)', () => {
     expect((await upload({ ...signed, fields: { ...signed.fields, 'Content-Type': 'text/html' } }, 'Retreat plan!', 'text/html')).status).toBe(403);
     expect((await upload({ ...signed, fields: { ...signed.fields, key: `${a.churchId}/elsewhere.txt` } }, 'Retreat plan!', 'text/plain')).status).toBe(403);
     expect((await upload(signed, 'Retreat plan!', 'text/plain')).status).toBe(204);
+    // listed once saved (the apps post the file without its contents after the upload)
+    expect((await call(t.app, 'GET', '/content/files/group/youth', { token: a.token() })).json()).toEqual([]);
+    await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, contentType: 'group', contentId: 'youth', fileName: 'Retreat plan.txt', size: 13 }] });
 
     const [file] = (await call(t.app, 'GET', '/content/files/group/youth', { token: a.token() })).json();
     expect(file).toMatchObject({ id: signed.id, fileName: 'Retreat plan.txt', fileType: 'text/plain', size: 13, contentPath: signed.contentPath });
@@ -118,6 +121,58 @@ describe('object storage on S3 (loopback S3-compatible fake)', () => {
     const [row] = await t.app.db.select().from(files).where(eq(files.id, signed.id));
     expect(row).toMatchObject({ uploaded: true, storageKey: signed.key });
     expect((await call(t.app, 'GET', '/content/files/group/bible-study', { token: a.token() })).json()).toHaveLength(1);
+  });
+
+  it('B1Admin FilesManager.tsx / FileUpload.tsx: postUrl {fileName, contentType: "website", contentId: ""} without a size, the form posted as the app does, then the file saved', async () => {
+    const a = makeChurch();
+    const res = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'Bulletin.txt', contentType: 'website', contentId: '' } });
+    expect(res.statusCode).toBe(200);
+    const signed = res.json();
+    expect(signed).toMatchObject({ method: 'POST', key: `${a.churchId}/files/website/${a.churchId}/${signed.id}/Bulletin.txt`, url: `${server.url}/${BUCKET}` });
+    // the store takes at most what the site library has left (all 100 MB here)
+    const policy = JSON.parse(Buffer.from(signed.fields.policy, 'base64').toString());
+    expect(policy.conditions).toContainEqual(['content-length-range', 0, 100 * 1024 * 1024]);
+    // FileUpload.tsx: acl and the browser's Content-Type first, then the answer's fields, then the file
+    const form = new FormData();
+    form.append('acl', 'public-read');
+    form.append('Content-Type', 'application/octet-stream');
+    for (const [k, v] of Object.entries(signed.fields as Record<string, string>)) form.append(k, v);
+    form.append('file', new Blob(['Sunday bulletin']), 'Bulletin.txt');
+    expect((await fetch(signed.url, { method: 'POST', body: form })).status).toBe(204);
+    // FilesManager.tsx sums the listed sizes: a waiting upload (its reservation) is not listed until saved
+    expect((await call(t.app, 'GET', '/content/files', { token: a.token(EDIT) })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', '/content/storage/status', { token: a.token() })).json()).toEqual({ provider: 'default', usedBytes: 0 });
+    const saved = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ size: 15, fileType: '', fileName: 'Bulletin.txt', contentType: 'website', contentId: '' }] });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toEqual([expect.objectContaining({ id: signed.id, fileName: 'Bulletin.txt', contentType: 'website', contentId: a.churchId, size: 15, contentPath: signed.contentPath })]);
+    expect((await call(t.app, 'GET', '/content/files', { token: a.token(EDIT) })).json().map((f: { id: string; size: number }) => [f.id, f.size])).toEqual([[signed.id, 15]]);
+    expect((await call(t.app, 'GET', '/content/storage/status', { token: a.token() })).json()).toEqual({ provider: 'default', usedBytes: 15 });
+    expect(await t.app.db.select({ uploaded: files.uploaded, size: files.size }).from(files).where(eq(files.id, signed.id))).toEqual([{ uploaded: true, size: 15 }]);
+    // a file's item other than the website must be named
+    const group = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'x.txt', contentType: 'group', contentId: '' } });
+    expect(group.statusCode).toBe(400);
+    expect(group.json().errors[0].param).toBe('contentId');
+  });
+
+  it('a postUrl without a size is capped where the file is uploaded: at what the item has left, held while the form is valid', async () => {
+    const a = makeChurch();
+    await t.app.db.insert(files).values({ id: crypto.randomUUID(), churchId: a.churchId, contentType: 'group', contentId: 'full', fileName: 'video.mp4', size: 100 * 1024 * 1024 - 10, storageKey: 'x/y', contentPath: 'http://x/y' });
+    const signed = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'notes.txt', contentType: 'group', contentId: 'full' } })).json();
+    expect(JSON.parse(Buffer.from(signed.fields.policy, 'base64').toString()).conditions).toContainEqual(['content-length-range', 0, 10]);
+    expect((await upload(signed, 'eleven char', 'application/octet-stream')).status).toBe(400);
+    // the waiting upload holds the 10 bytes: nothing more fits until it is saved
+    const second = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'more.txt', contentType: 'group', contentId: 'full' } });
+    expect(second.statusCode).toBe(400);
+    expect(second.json().errors[0].param).toBe('size');
+    expect((await upload(signed, 'ten chars!', 'application/octet-stream')).status).toBe(204);
+    // saved claiming more than the form let through: refused; with its size: counted at that size
+    const lie = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, size: 11, fileName: 'notes.txt', contentType: 'group', contentId: 'full' }] });
+    expect(lie.statusCode).toBe(400);
+    expect(lie.json().errors[0].param).toBe('[0].size');
+    const ok = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, size: 6, fileName: 'notes.txt', contentType: 'group', contentId: 'full' }] });
+    expect(ok.json()[0]).toMatchObject({ id: signed.id, size: 6 });
+    const after = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'last.txt', contentType: 'group', contentId: 'full' } })).json();
+    expect(JSON.parse(Buffer.from(after.fields.policy, 'base64').toString()).conditions).toContainEqual(['content-length-range', 0, 4]);
   });
 
   it('base64 uploads go to the bucket through the S3 client', async () => {

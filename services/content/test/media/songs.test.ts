@@ -142,6 +142,52 @@ describe('song details and links', () => {
     expect((await call(t.app, 'DELETE', `/content/songDetailLinks/${link.id}`, { token: a.token() })).statusCode).toBe(404);
   });
 
+  it('the library (GET /content/songDetails) carries each song’s id as songId, where B1Admin’s songs list links', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    // B1Admin SongsPage: CreateSongDetail posts the detail, then handleAdd posts the song, its "(Default)" arrangement and key
+    const [detail] = (await call(t.app, 'POST', '/content/songDetails', { token: a.token(EDIT), body: [{ title: 'Frolic', artist: '', seconds: 0 }] })).json();
+    const [song] = (await call(t.app, 'POST', '/content/songs', { token: a.token(EDIT), body: [{ name: 'Frolic', dateAdded: new Date().toISOString() }] })).json();
+    const [arr] = (await call(t.app, 'POST', '/content/arrangements', { token: a.token(EDIT), body: [{ songId: song.id, songDetailId: detail.id, name: '(Default)', lyrics: '' }] })).json();
+    await call(t.app, 'POST', '/content/arrangementKeys', { token: a.token(EDIT), body: [{ arrangementId: arr.id, keySignature: '', shortDescription: 'Default' }] });
+    // a second arrangement on another detail (SongPage's "Add Arrangement") does not list the song twice
+    const [other] = (await call(t.app, 'POST', '/content/songDetails', { token: a.token(EDIT), body: [{ title: 'Frolic (live)', artist: 'Band' }] })).json();
+    await call(t.app, 'POST', '/content/arrangements', { token: a.token(EDIT), body: [{ songId: song.id, songDetailId: other.id, name: 'Band', lyrics: '' }] });
+    const { song: grace, detail: graceDetail } = await songWithArrangement(a, 'Amazing Grace');
+
+    const res = await call(t.app, 'GET', '/content/songDetails', { token: a.token() });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([
+      { ...graceDetail, songId: grace.id },
+      { ...detail, songId: song.id },
+    ]);
+    // the link the list builds opens the song
+    const linked = await call(t.app, 'GET', `/content/songs/${res.json()[1].songId}`, { token: a.token() });
+    expect(linked.json()).toMatchObject({ id: song.id, name: 'Frolic' });
+    expect((await call(t.app, 'GET', '/content/songDetails', { token: b.token() })).json()).toEqual([]);
+  });
+
+  it('B1Admin SongSearchDialog / SongDetailLinks / Arrangement: the provider id travels as praiseChartsId, in and out', async () => {
+    const a = makeChurch();
+    const pcId = `pc-${crypto.randomUUID()}`;
+    await t.app.db.insert(songDetails).values({ id: crypto.randomUUID(), sheetMusicId: pcId, title: 'Known', artist: 'Someone' });
+    // the search result the dialog picked, posted as it is
+    const created = await call(t.app, 'POST', '/content/songDetails/create', { token: a.token(EDIT), body: { praiseChartsId: pcId, title: 'Known', artist: 'Someone', album: 'A', thumbnail: 'https://img.example/a.jpg', seconds: 0 } });
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({ title: 'Known', sheetMusicId: pcId, praiseChartsId: pcId });
+    const detail = created.json();
+    expect((await call(t.app, 'GET', `/content/songDetails/${detail.id}`, { token: a.token() })).json()).toMatchObject({ id: detail.id, praiseChartsId: pcId });
+    // SongDetailsEdit posts back what it read: the church's copy keeps the provider id
+    const [copy] = (await call(t.app, 'POST', '/content/songDetails', { token: a.token(EDIT), body: [{ ...detail, title: 'Known (ours)' }] })).json();
+    expect(copy).toMatchObject({ title: 'Known (ours)', sheetMusicId: pcId, praiseChartsId: pcId });
+    const [song] = (await call(t.app, 'POST', '/content/songs', { token: a.token(EDIT), body: [{ name: 'Known' }] })).json();
+    await call(t.app, 'POST', '/content/arrangements', { token: a.token(EDIT), body: [{ songId: song.id, songDetailId: copy.id, name: '(Default)', lyrics: '' }] });
+    expect((await call(t.app, 'GET', '/content/songDetails', { token: a.token() })).json()).toEqual([expect.objectContaining({ id: copy.id, songId: song.id, praiseChartsId: pcId })]);
+    const none = await call(t.app, 'POST', '/content/songDetails/create', { token: a.token(EDIT), body: { title: 'no id' } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0].param).toBe('sheetMusicId');
+  });
+
   it('create from a sheet-music id returns an existing detail, and names the setting when it would have to fetch', async () => {
     const a = makeChurch();
     await t.app.db.insert(songDetails).values({ id: crypto.randomUUID(), sheetMusicId: 'pc-1', title: 'Known' });

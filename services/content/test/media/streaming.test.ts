@@ -49,6 +49,20 @@ describe('sermons', () => {
     expect(await t.app.db.select().from(sermons).where(eq(sermons.id, hope.id))).toHaveLength(0);
   });
 
+  it('B1App TimelineHelper: sermons/timeline?sermonIds=a,b answers each sermon as a timeline post (postType, postId), only the church’s', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const [one, two] = (await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: [{ title: 'One' }, { title: 'Two' }] })).json();
+    const [theirs] = (await call(t.app, 'POST', '/content/sermons', { token: b.token(EDIT), body: [{ title: 'Theirs' }] })).json();
+    const res = await call(t.app, 'GET', `/content/sermons/timeline?sermonIds=${one.id},${two.id},${theirs.id}`, { token: a.token() });
+    expect(res.statusCode).toBe(200);
+    const posts = res.json().sort((x: { title: string }, y: { title: string }) => x.title.localeCompare(y.title));
+    expect(posts).toEqual([
+      { ...one, postType: 'sermon', postId: one.id },
+      { ...two, postType: 'sermon', postId: two.id },
+    ]);
+  });
+
   it('answers 400 naming the field', async () => {
     const a = makeChurch();
     const res = await call(t.app, 'POST', '/content/sermons', { token: a.token(EDIT), body: [{ title: 'ok' }, { title: '' }] });
@@ -398,8 +412,29 @@ describe('GET /content/preview/data/:key', () => {
     expect(keys(body)).toEqual(['buttons', 'church', 'churchId', 'links', 'sermons', 'services', 'tabs']);
     expect(keys(body.church)).toEqual(['id', 'name', 'subDomain']);
     expect(keys(body.tabs[0])).toEqual(['data', 'icon', 'id', 'linkData', 'linkType', 'sort', 'text', 'type', 'url']);
-    expect(keys(picked)).toEqual(['chatAfter', 'chatBefore', 'duration', 'earlyStart', 'id', 'label', 'provider', 'providerKey', 'recurring', 'sermon', 'sermonId', 'serviceTime', 'timezoneOffset', 'videoUrl']);
+    expect(keys(picked)).toEqual(['chatAfter', 'chatBefore', 'duration', 'earlyStart', 'id', 'label', 'provider', 'providerKey', 'recurring', 'sermon', 'sermonId', 'serviceId', 'serviceTime', 'timezoneOffset', 'videoUrl']);
     expect(keys(picked.sermon)).toEqual(['description', 'duration', 'id', 'publishDate', 'thumbnail', 'title', 'videoData', 'videoType', 'videoUrl']);
     expect(body.sermons.map(keys)).toEqual(body.sermons.map(() => keys(picked.sermon)));
+  });
+
+  it('B1App StreamChatManager: the service id the page opens its chat with is sealed with the shared key (messaging decrypts it), and hostChat takes it', async () => {
+    const [svc] = (await call(t.app, 'POST', '/content/streamingServices', { token: grace.token(EDIT), body: [{ label: 'Chat me', serviceTime: new Date(Date.now() + 5 * 3600_000).toISOString() }] })).json();
+    const body = (await call(t.app, 'GET', '/content/preview/data/grace')).json();
+    const service = body.services.find((x: { label: string }) => x.label === 'Chat me');
+    expect(service.serviceId).toBe(svc.id);
+    expect(service.id).not.toBe(svc.id);
+    // what messaging's GET /conversations/current/:churchId/streamingLive/:contentId does with it
+    expect(t.app.deps.secrets.decrypt(service.id)).toBe(svc.id);
+    expect(service.id).toMatch(/^[A-Za-z0-9._-]+$/); // the page puts it in a path as it is
+    // StreamChatManager.checkHost: /streamingServices/{that id}/hostChat
+    const host = await call(t.app, 'GET', `/content/streamingServices/${service.id}/hostChat`, { token: grace.token(['Chat.Host']) });
+    expect(host.statusCode).toBe(200);
+    expect(t.app.deps.secrets.decrypt(host.json().room)).toBe(`${svc.id}host`);
+    expect((await call(t.app, 'GET', `/content/streamingServices/${svc.id}/hostChat`, { token: grace.token(['Chat.Host']) })).statusCode).toBe(200);
+    // another church's service, sealed or not, and a forged value are not found; without Chat.Host, 401
+    const other = makeChurch();
+    expect((await call(t.app, 'GET', `/content/streamingServices/${service.id}/hostChat`, { token: other.token(['Chat.Host']) })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', '/content/streamingServices/v1.forged.value/hostChat', { token: grace.token(['Chat.Host']) })).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/content/streamingServices/${service.id}/hostChat`, { token: grace.token() })).statusCode).toBe(401);
   });
 });

@@ -6,6 +6,15 @@ import { bytesOfContent } from '../../repos/media/files';
 /** Spec limit: at most 100 MB of files per content item. */
 export const MAX_BYTES_PER_CONTENT = 100 * 1024 * 1024;
 
+/** How long a direct-upload form (or address) stays valid; a waiting upload holds its bytes of the quota that long. */
+export const UPLOAD_FORM_SECONDS = 900;
+
+/**
+ * The content item a file belongs to: the one named, or for a website file sent with none (B1Admin's site file
+ * manager sends `""`) the church's site library, kept under the church's id, so both count against one quota.
+ */
+export const contentIdOf = (churchId: string, contentId: string): string => contentId || churchId;
+
 /**
  * Files of a content item may be managed by Content.Edit holders, and for a group's content (`contentType`
  * `group`) by members of that group: leaders are known from the token, members are asked of membership.
@@ -22,10 +31,14 @@ export async function assertCanManage(app: FastifyInstance, req: FastifyRequest,
   throw unauthorized('Missing permission: Content.Edit or group member');
 }
 
-/** Refuses an upload that would take a content item past 100 MB (`param` names the size field). */
-export async function assertQuota(db: DbOrTx, churchId: string, contentType: string, contentId: string, adding: number, param: string, replacingId?: string): Promise<void> {
-  const used = await bytesOfContent(db, churchId, contentType, contentId, replacingId);
+/**
+ * Refuses an upload that would take a content item past 100 MB (`param` names the size field); answers the
+ * bytes the item has left after it.
+ */
+export async function assertQuota(db: DbOrTx, churchId: string, contentType: string, contentId: string, adding: number, param: string, replacingId?: string): Promise<number> {
+  const used = await bytesOfContent(db, churchId, contentType, contentId, UPLOAD_FORM_SECONDS, replacingId);
   if (used + adding > MAX_BYTES_PER_CONTENT) {
     throw badRequest(param, `files of this content item would take ${Math.ceil((used + adding) / 1048576)} MB; at most 100 MB are allowed`);
   }
+  return MAX_BYTES_PER_CONTENT - used - adding;
 }

@@ -10,6 +10,22 @@ export function endOf(s: Service): Date {
   return new Date(s.serviceTime.getTime() + (s.duration + s.chatAfter) * 1000);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A service's id as the live page's chat sends it: sealed with the shared ENCRYPTION_KEY (the preview answers it
+ * so, because messaging's chat takes only a sealed id), or plain (the staff app). Undefined when it is neither.
+ */
+export function serviceIdOf(secrets: { decrypt(sealed: string): string }, value: string): string | undefined {
+  if (UUID.test(value)) return value;
+  try {
+    const plain = secrets.decrypt(value);
+    return UUID.test(plain) ? plain : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Seconds as the live page reads them: `m:ss` (`600` is `10:00`, `75` is `1:15`). */
 export function minutesAndSeconds(seconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;

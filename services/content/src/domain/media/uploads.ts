@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, decodeDataUrl, notConfigured } from '@church/common';
+import { UPLOAD_FORM_SECONDS } from './files';
 import { presignedPost } from './s3-post';
 
 /** Largest inline (base64) image: thumbnails and gallery images, not videos. */
@@ -51,7 +52,7 @@ export function directUploads(app: FastifyInstance): boolean {
 export async function signedUpload(app: FastifyInstance, key: string, contentType: string, minBytes: number, maxBytes: number): Promise<SignedUpload> {
   const c = app.deps.config;
   if (!directUploads(app) || !c.S3_BUCKET) throw notConfigured('Direct uploads to object storage', 'S3_BUCKET');
-  const expiresIn = 900;
+  const expiresIn = UPLOAD_FORM_SECONDS;
   if (c.S3_ACCESS_KEY_ID && c.S3_SECRET_ACCESS_KEY) {
     const form = presignedPost({ bucket: c.S3_BUCKET, region: c.S3_REGION, endpoint: c.S3_ENDPOINT, accessKeyId: c.S3_ACCESS_KEY_ID, secretAccessKey: c.S3_SECRET_ACCESS_KEY, key, contentType, minBytes, maxBytes, expiresSeconds: expiresIn });
     return { method: 'POST', url: form.url, fields: form.fields, headers: {}, contentPath: app.deps.storage.urlOf(key), expiresIn };

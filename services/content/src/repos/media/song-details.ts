@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { arrangements, songDetailLinks, songDetails } from '../../db/media';
 
@@ -7,6 +7,12 @@ export type SongDetailRow = typeof songDetails.$inferSelect;
 export type SongDetailLinkRow = typeof songDetailLinks.$inferSelect;
 type DetailFields = Omit<Partial<typeof songDetails.$inferInsert>, 'id' | 'churchId'>;
 type LinkFields = Omit<Partial<typeof songDetailLinks.$inferInsert>, 'id' | 'churchId'>;
+
+/**
+ * A detail as the apps read it: the provider's id also as `praiseChartsId`, the name B1Admin's and B1App's song
+ * screens read (links to the provider, lyrics import, charts).
+ */
+export const withProviderId = <T extends { sheetMusicId: string | null }>(row: T): T & { praiseChartsId: string | null } => ({ ...row, praiseChartsId: row.sheetMusicId });
 
 /** Rows a church sees: the global ones (no church) and its own. */
 const seenBy = (column: typeof songDetails.churchId | typeof songDetailLinks.churchId, churchId: string) => or(isNull(column), eq(column, churchId));
@@ -17,10 +23,24 @@ export async function visibleDetail(db: DbOrTx, churchId: string, id: string): P
   return row;
 }
 
-/** The song details the church's arrangements use, by title. */
-export async function detailsInUse(db: DbOrTx, churchId: string): Promise<SongDetailRow[]> {
-  const used = db.select({ id: arrangements.songDetailId }).from(arrangements).where(eq(arrangements.churchId, churchId));
-  return db.select().from(songDetails).where(and(inArray(songDetails.id, used), seenBy(songDetails.churchId, churchId))).orderBy(asc(songDetails.title));
+/**
+ * The church's song library: one row per song that has an arrangement with a detail, the detail of its first
+ * such arrangement (by name, then id: the one the song's page shows) with the song's id as `songId` (where the
+ * staff app's library links to), by title and artist.
+ */
+export async function detailsInUse(db: DbOrTx, churchId: string): Promise<Array<SongDetailRow & { songId: string }>> {
+  const firsts = db
+    .selectDistinctOn([arrangements.songId], { songId: arrangements.songId, songDetailId: arrangements.songDetailId })
+    .from(arrangements)
+    .where(and(eq(arrangements.churchId, churchId), isNotNull(arrangements.songDetailId)))
+    .orderBy(arrangements.songId, asc(arrangements.name), asc(arrangements.id))
+    .as('firsts');
+  const rows = await db
+    .select({ detail: songDetails, songId: firsts.songId })
+    .from(firsts)
+    .innerJoin(songDetails, and(eq(songDetails.id, firsts.songDetailId), seenBy(songDetails.churchId, churchId)))
+    .orderBy(asc(songDetails.title), asc(songDetails.artist), asc(firsts.songId));
+  return rows.map((r) => ({ ...r.detail, songId: r.songId }));
 }
 
 /** The global detail of a provider song. */

@@ -22,9 +22,9 @@ export async function deleteSong(tx: DbOrTx, churchId: string, songId: string): 
   await tx.delete(songs).where(and(eq(songs.churchId, churchId), eq(songs.id, songId)));
 }
 
-/** Songs, arrangements and their keys are listed by name (keys by key signature). */
+/** Songs, arrangements and their keys are listed by name (keys by key signature); arrangements of one name by id. */
 export const songsByName = asc(songs.name);
-export const arrangementsByName = asc(arrangements.name);
+export const arrangementsByName = [asc(arrangements.name), asc(arrangements.id)];
 export const keysBySignature = asc(arrangementKeys.keySignature);
 
 /** The church's songs by name. */

@@ -47,8 +47,8 @@ export async function filesIn(db: DbOrTx, churchId: string, providerId: string):
   return row?.n ?? 0;
 }
 
-/** Bytes of the church's files. */
+/** Bytes of the church's stored files (not the direct uploads still waiting). */
 export async function usedBytes(db: DbOrTx, churchId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<string>`coalesce(sum(${files.size}), 0)::text` }).from(files).where(eq(files.churchId, churchId));
+  const [row] = await db.select({ n: sql<string>`coalesce(sum(${files.size}), 0)::text` }).from(files).where(and(eq(files.churchId, churchId), eq(files.uploaded, true)));
   return Number(row?.n ?? 0);
 }

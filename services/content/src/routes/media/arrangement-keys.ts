@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, requires } from '@church/auth';
 import { IdParams, HttpError, crud, findRow, getRow, itemParam, notFound, type Tx, type ZodTypeProvider } from '@church/common';
 import { arrangementKeys, arrangements } from '../../db/media';
+import { withProviderId } from '../../repos/media/song-details';
 import { keysBySignature, keysOf, keyWithSong } from '../../repos/media/songs';
 import { ArrangementIdParams, ArrangementKey, ArrangementKeys, ArrangementKeySave, PresenterKey, PresenterKeyParams } from '../../schemas/media-songs';
 
@@ -21,7 +22,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get('/content/arrangementKeys/presenter/:churchId/:id', { config: { access: 'public' }, schema: { params: PresenterKeyParams, response: { 200: PresenterKey } } }, async (req) => {
     const row = await keyWithSong(app.db, req.params.churchId, req.params.id);
     if (!row) throw notFound('Arrangement key');
-    return row;
+    return { ...row, songDetail: row.songDetail && withProviderId(row.songDetail) };
   });
 
   app.get('/content/arrangementKeys/arrangement/:arrangementId', { config: { access: edit }, schema: { params: ArrangementIdParams, response: { 200: ArrangementKeys } } }, async (req) =>

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { Empty, IdParams, badRequest, batchOf, getRow, itemParam, type DbOrTx, type Storage, type ZodTypeProvider } from '@church/common';
 import { files } from '../../db/media';
-import { assertCanManage, assertQuota } from '../../domain/media/files';
+import { assertCanManage, assertQuota, contentIdOf, UPLOAD_FORM_SECONDS } from '../../domain/media/files';
 import { directUploads, safeName, signedUpload, type SignedUpload } from '../../domain/media/uploads';
 import { storageFor, storageOfFile } from '../../domain/media/byos';
 import { deleteFile, filesOf, insertFile, pendingUpload, updateFile } from '../../repos/media/files';
@@ -40,17 +40,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         throw badRequest(itemParam(req, i, 'fileContents'), 'must be base64');
       }
     });
-    for (const item of req.body) await assertCanManage(app, req, item.contentType, item.contentId);
+    const items = req.body.map((item) => ({ ...item, contentId: contentIdOf(churchId, item.contentId) }));
+    for (const item of items) await assertCanManage(app, req, item.contentType, item.contentId);
     // new files go to the church's own storage when it has one enabled
     const { storage, providerId } = await storageFor(app, churchId);
     const stored: string[] = [];
     try {
       return await app.db.transaction(async (tx) => {
         const out = [];
-        for (const [i, item] of req.body.entries()) {
+        for (const [i, item] of items.entries()) {
           const inline = decoded[i];
           if (!inline) {
-            out.push(await confirmDirectUpload(tx, churchId, item, itemParam(req, i, 'fileContents')));
+            out.push(await confirmDirectUpload(tx, churchId, item, (field) => itemParam(req, i, field)));
             continue;
           }
           const { body, type } = inline;
@@ -80,19 +81,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // On the local store there is no direct upload: the answer is `{}` (no `key`), and the apps send the file
   // inline to POST /files instead.
+  // Without `size` (the apps' FileUpload sends only name, type and item) the form takes at most what the item
+  // has left, and the waiting upload holds that much of the quota until it is saved or its form expires.
   app.post('/content/files/postUrl', { config: { access: anyUser }, schema: { body: PostUrlBody, response: { 200: PostUrlAnswer } } }, async (req) => {
-    const { contentType, contentId, fileName, size } = req.body;
+    const { contentType, fileName, size } = req.body;
     const fileType = req.body.fileType ?? (req.body.mimeType || 'application/octet-stream');
     const churchId = req.auth.churchId;
+    const contentId = contentIdOf(churchId, req.body.contentId);
     await assertCanManage(app, req, contentType, contentId);
-    await assertQuota(app.db, churchId, contentType, contentId, size, 'size');
+    const left = await assertQuota(app.db, churchId, contentType, contentId, size ?? 0, 'size');
+    if (size == null && left <= 0) throw badRequest('size', 'files of this content item already take 100 MB, the most allowed');
     const own = await storageFor(app, churchId);
     if (!own.providerId && !directUploads(app)) return {};
     const id = randomUUID();
     const key = `${churchId}/files/${contentType}/${contentId}/${id}/${safeName(fileName)}`;
+    const [minBytes, maxBytes] = size == null ? [0, left] : [size, size];
     // the church's own bucket: a signed PUT address of its storage (its key and content type fixed)
-    const upload = own.providerId ? await ownUpload(own.storage, key, fileType) : await signedUpload(app, key, fileType, size, size);
-    const row = await insertFile(app.db, churchId, id, { contentType, contentId, fileName, fileType, size, storageKey: key, contentPath: upload.contentPath, uploaded: false, providerId: own.providerId });
+    const upload = own.providerId ? await ownUpload(own.storage, key, fileType) : await signedUpload(app, key, fileType, minBytes, maxBytes);
+    const row = await insertFile(app.db, churchId, id, { contentType, contentId, fileName, fileType, size: maxBytes, storageKey: key, contentPath: upload.contentPath, uploaded: false, providerId: own.providerId });
     return { id: row.id, key, ...upload };
   });
 
@@ -110,15 +116,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
  * its contents): the upload `postUrl` prepared for it (by `id`, else its newest one of that name for the
  * content item) is marked done. None waiting: 400 naming `fileContents`.
  */
-async function confirmDirectUpload(tx: DbOrTx, churchId: string, item: z.output<typeof FileSave>, param: string) {
+async function confirmDirectUpload(tx: DbOrTx, churchId: string, item: z.output<typeof FileSave>, param: (field: string) => string) {
   const pending = await pendingUpload(tx, churchId, item);
-  if (!pending) throw badRequest(param, 'is required');
-  // The size stays the one declared to postUrl (what the signed form let through, and what the quota counted).
-  return updateFile(tx, pending.id, { uploaded: true });
+  if (!pending) throw badRequest(param('fileContents'), 'is required');
+  // The waiting row holds the most the signed form let through (the size declared to postUrl, or what the item
+  // had left); the file counts with the size the app reports, which cannot be more than that.
+  const size = item.size ?? pending.size;
+  if (size > pending.size) throw badRequest(param('size'), `is more than the ${pending.size} bytes the upload allowed`);
+  await assertQuota(tx, churchId, pending.contentType, pending.contentId, size, param('size'), pending.id);
+  return updateFile(tx, pending.id, { uploaded: true, size });
 }
 
 async function ownUpload(storage: Storage, key: string, contentType: string): Promise<SignedUpload> {
-  const expiresIn = 900;
+  const expiresIn = UPLOAD_FORM_SECONDS;
   const signed = await storage.presignUpload(key, contentType, expiresIn);
   return { method: 'PUT', url: signed.uploadUrl, fields: {}, headers: { 'content-type': contentType }, contentPath: signed.url, expiresIn };
 }

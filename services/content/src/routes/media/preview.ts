@@ -52,7 +52,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         services: services.map((s) => {
           const sermon = recent.find((x) => x.id === s.sermonId) ?? latest;
           return {
-            id: s.id,
+            // B1App's StreamChatManager opens /messaging/conversations/current/:churchId/streamingLive/:id with it
+            id: app.deps.secrets.encrypt(s.id),
+            serviceId: s.id,
             label: s.label,
             serviceTime: s.serviceTime.toISOString(),
             // The live page reads these three as "m:ss" (StreamingServiceHelper.getSeconds).

@@ -17,6 +17,7 @@ import {
   PresenterSample,
   Sermon,
   SermonParams,
+  SermonPosts,
   Sermons,
   SermonSave,
   SocialQuery,
@@ -107,10 +108,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return app.deps.snapshots.sendAt(req, reply, churchId, String(step), version, async () => serialized(reply, await publicSermons(app.db, churchId, now)));
   });
 
-  app.get('/content/sermons/timeline', { config: { access: anyUser }, schema: { querystring: TimelineQuery, response: { 200: Sermons } } }, async (req) => {
+  app.get('/content/sermons/timeline', { config: { access: anyUser }, schema: { querystring: TimelineQuery, response: { 200: SermonPosts } } }, async (req) => {
     const ids = req.query.sermonIds ?? [];
     if (!ids.length) return [];
-    return sermonsByIds(app.db, req.auth.churchId, ids);
+    return (await sermonsByIds(app.db, req.auth.churchId, ids)).map((s) => ({ ...s, postType: 'sermon' as const, postId: s.id }));
   });
 
   app.get(

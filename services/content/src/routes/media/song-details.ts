@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { anyUser, isServerAdmin } from '@church/auth';
 import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
-import { detailsInUse, forkDetail, globalDetailOf, insertDetail, updateDetail, visibleDetail } from '../../repos/media/song-details';
-import { SheetMusicCreateBody, SongDetail, SongDetails, SongDetailSave } from '../../schemas/media-songs';
+import { detailsInUse, forkDetail, globalDetailOf, insertDetail, updateDetail, visibleDetail, withProviderId } from '../../repos/media/song-details';
+import { SheetMusicCreateBody, SongDetail, SongDetails, SongDetailSave, SongLibrary } from '../../schemas/media-songs';
 
 const base = '/content/songDetails';
 
@@ -17,10 +17,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: SongDetail } } }, async (req) => {
     const row = await visibleDetail(app.db, req.auth.churchId, req.params.id);
     if (!row) throw notFound('Song detail');
-    return row;
+    return withProviderId(row);
   });
 
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: SongDetails } } }, async (req) => detailsInUse(app.db, req.auth.churchId));
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: SongLibrary } } }, async (req) => (await detailsInUse(app.db, req.auth.churchId)).map(withProviderId));
 
   // The provider import: a global row per provider song, created once (the first church to pick the song).
   app.post(
@@ -29,13 +29,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const id = req.body.sheetMusicId;
       const existing = await globalDetailOf(app.db, id);
-      if (existing) return existing;
+      if (existing) return withProviderId(existing);
       const song = await contentDeps(app).providers.sheetMusic.song(id);
       if (!song) throw notFound('Song at the sheet-music provider');
       const by = `${req.auth.id}@${req.auth.churchId}`;
       const releaseDate = song.releaseDate && !Number.isNaN(Date.parse(song.releaseDate)) ? new Date(song.releaseDate) : null;
       const fields = { sheetMusicId: id, title: song.title, artist: song.artist, album: song.album, thumbnail: song.thumbnail, bpm: song.bpm, keySignature: song.keySignature, meter: song.meter, seconds: song.seconds, releaseDate };
-      return (await insertDetail(app.db, null, { ...fields, createdBy: by, updatedBy: by })) ?? (await globalDetailOf(app.db, id))!;
+      return withProviderId((await insertDetail(app.db, null, { ...fields, createdBy: by, updatedBy: by })) ?? (await globalDetailOf(app.db, id))!);
     },
   );
 
@@ -56,7 +56,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         if (row.churchId || isServerAdmin(req.auth)) out.push(await updateDetail(tx, id, { ...fields, updatedBy: by }));
         else out.push(await forkDetail(tx, churchId, row, { ...fields, createdBy: by, updatedBy: by }));
       }
-      return out;
+      return out.map(withProviderId);
     });
   });
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { Empty, IdParams, batchOf, deleteRow, getRow, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, batchOf, deleteRow, getRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { streamingServices } from '../../db/media';
-import { listedTime, refreshServices } from '../../domain/media/streaming';
+import { listedTime, refreshServices, serviceIdOf } from '../../domain/media/streaming';
 import { servicesOf } from '../../repos/media/streaming';
-import { HostChatRoom, StreamingServices, StreamingServiceSave } from '../../schemas/media-streaming';
+import { HostChatRoom, ServiceRefParams, StreamingServices, StreamingServiceSave } from '../../schemas/media-streaming';
 
 const edit = requires('StreamingServices.Edit');
 
@@ -23,8 +23,11 @@ async function clearBlockedIps(app: FastifyInstance, req: FastifyRequest, church
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/content/streamingServices/:id/hostChat', { config: { access: requires('Chat.Host') }, schema: { params: IdParams, response: { 200: HostChatRoom } } }, async (req) => {
-    const service = await getRow(app.db, streamingServices, req.auth.churchId, req.params.id, 'Streaming service');
+  // B1App's live page asks with the sealed id the preview gave it (StreamChatManager.checkHost); the staff app with the plain one.
+  app.get('/content/streamingServices/:id/hostChat', { config: { access: requires('Chat.Host') }, schema: { params: ServiceRefParams, response: { 200: HostChatRoom } } }, async (req) => {
+    const id = serviceIdOf(app.deps.secrets, req.params.id);
+    if (!id) throw notFound('Streaming service');
+    const service = await getRow(app.db, streamingServices, req.auth.churchId, id, 'Streaming service');
     return { room: app.deps.secrets.encrypt(`${service.id}host`) };
   });
 
