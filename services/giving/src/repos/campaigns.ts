@@ -1,13 +1,14 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { prepared, rowsOf, type DbOrTx } from '@church/common';
-import { campaigns, fundDayTotals, pledges } from '../db/schema';
+import { campaignGiftTotals, campaigns, fundDayTotals, pledges } from '../db/schema';
 import { amountOf } from '../domain/money';
 
 // Campaigns' progress, computed by PostgreSQL. What a campaign has raised is the allocations to its fund of
 // complete donations whose UTC day is within the campaign's days, both ends included (`fund_donations.gift_day`,
-// the day fund_day_totals counts them on): one range of `fund_donations_church_fund_day_idx` per campaign, read
-// from the index alone with each gift's person and amount, which gives the total, the donors and every person's
-// given amount in one pass. Pledges are read from `pledges_church_campaign_person_idx` with their amounts.
+// the day fund_day_totals counts them on). The lists sum the fund's kept daily totals over the campaign's days;
+// a campaign's rows per person read what each person gave to it, kept per (campaign, person) by triggers in every
+// writer's transaction (`campaign_gift_totals`, migration 0007: a row per person where the campaign's allocations
+// are a row per gift). Pledges are read from `pledges_church_campaign_person_idx` with their amounts.
 
 type CampaignRow = typeof campaigns.$inferSelect;
 export type PledgeStatus = 'notStarted' | 'inProgress' | 'fulfilled' | 'beyondPledged' | 'nonPledged';
@@ -34,8 +35,8 @@ const today = sql`(now() at time zone 'UTC')::date`;
 const notEnded = sql`(c.end_date is null or c.end_date >= ${today})`;
 /** The campaign's columns, as the readers select them (dates and money as text). */
 const campaignColumns = sql`c.id, c.fund_id, c.name, c.description, c.goal_amount::text as goal_amount, c.start_date::text as start_date, c.end_date::text as end_date, c.show_public, c.allow_self_pledge`;
-/** The campaign's counted gifts: allocations to its fund on its days. */
-const giftsOf = sql`fd.church_id = c.church_id and fd.fund_id = c.fund_id and fd.gift_day is not null and fd.gift_day >= c.start_date and fd.gift_day <= coalesce(c.end_date, 'infinity'::date)`;
+/** Where `campaign_gift_totals` keeps gifts without a person (its key has no null). */
+const ANONYMOUS = '00000000-0000-0000-0000-000000000000';
 /** A pledge's standing from `pledged` and `given` (numeric: compared exactly). */
 const status = (pledged: SQL, given: SQL) =>
   sql`case when ${pledged} <= 0 then 'nonPledged' when ${given} <= 0 then 'notStarted' when ${given} < ${pledged} then 'inProgress' when ${given} = ${pledged} then 'fulfilled' else 'beyondPledged' end`;
@@ -129,7 +130,7 @@ export interface ProgressRow {
 
 /**
  * Campaigns (all, one, or the public ones) with one row per person who pledged or gave (and one for anonymous
- * gifts), in one statement; the campaigns' totals come with them (window sums over the same rows), so a
+ * gifts), in one statement, the given amounts from the kept per-person totals; the campaigns' totals come with them (window sums over the same rows), so a
  * campaign's page is consistent with itself. `personId` narrows the rows to one person (their statement, their
  * own pledges): the totals are then that person's.
  */
@@ -139,9 +140,9 @@ export async function campaignRows(db: DbOrTx, churchId: string, opts: { campaig
   const raw = rowsOf<RowsRaw>(
     await db.execute(sql`
       with c as (select * from ${campaigns} where church_id = ${churchId} ${campaign}),
-      g as (select c.id as campaign_id, fd.person_id, sum(fd.amount) as amount
-              from c join fund_donations fd on ${giftsOf} ${person(sql`fd.person_id`)}
-             group by c.id, fd.person_id),
+      g as (select t.campaign_id, nullif(t.person_id, ${ANONYMOUS}::uuid) as person_id, sum(t.given) as amount
+              from c join ${campaignGiftTotals} t on t.church_id = c.church_id and t.campaign_id = c.id ${person(sql`t.person_id`)}
+             group by t.campaign_id, t.person_id having sum(t.gift_count) <> 0),
       pl as (select pl.campaign_id, pl.id, pl.person_id, pl.amount
                from c join ${pledges} pl on pl.church_id = c.church_id and pl.campaign_id = c.id ${person(sql`pl.person_id`)}),
       r as (select coalesce(pl.campaign_id, g.campaign_id) as campaign_id, coalesce(pl.person_id, g.person_id) as person_id, pl.id as pledge_id,
