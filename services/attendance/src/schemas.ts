@@ -230,6 +230,8 @@ export const TreeRow = z.object({
   serviceTime: z.object({ id: z.string(), name: z.string(), serviceId: z.string(), groups: z.array(LinkedGroup) }).optional(),
 });
 
+export type PlaceRow = z.output<typeof TreeRow>;
+
 export const Streaks = z.object({
   personId: z.string(),
   currentStreak: z.number().int(),

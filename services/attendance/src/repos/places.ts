@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { campuses, groupServiceTimes, serviceTimes, services } from '../db/schema';
-import type { LinkedGroupData } from '../schemas';
+import type { LinkedGroupData, PlaceRow } from '../schemas';
 
 // Campuses, services, service times and their group links: small tables, read with their names joined.
 
@@ -116,7 +116,7 @@ export async function placeTree(db: DbOrTx, churchId: string) {
  * they are left out rather than null). `campus` is null for a service without a live campus; those rows come last.
  * Ordered by campus, service and time names.
  */
-export async function placeRows(db: DbOrTx, churchId: string, fillGroups: (links: Array<{ id: string }>) => LinkedGroupData[]) {
+export async function placeRows(db: DbOrTx, churchId: string, fillGroups: (links: Array<{ id: string }>) => LinkedGroupData[]): Promise<PlaceRow[]> {
   const [campusRows, serviceRows, timeRows] = await Promise.all([campusNames(db, churchId), listServices(db, churchId), liveTimes(db, churchId)]);
   const groups = await groupsByServiceTime(db, churchId, timeRows.map((t) => t.id));
   const timesOf = byService(timeRows);
@@ -125,7 +125,7 @@ export async function placeRows(db: DbOrTx, churchId: string, fillGroups: (links
     const key = s.campus?.id ?? null;
     (servicesOf.get(key) ?? servicesOf.set(key, []).get(key)!).push(s);
   }
-  const serviceRowsOf = (s: (typeof serviceRows)[number]) => {
+  const serviceRowsOf = (s: (typeof serviceRows)[number]): PlaceRow[] => {
     const head = { campus: s.campus, service: { id: s.id, name: s.name, campusId: s.campusId } };
     const times = timesOf.get(s.id) ?? [];
     if (!times.length) return [head];
@@ -134,7 +134,7 @@ export async function placeRows(db: DbOrTx, churchId: string, fillGroups: (links
   return [
     ...campusRows.flatMap((c) => {
       const list = servicesOf.get(c.id);
-      return list ? list.flatMap(serviceRowsOf) : [{ campus: c }];
+      return list ? list.flatMap(serviceRowsOf) : [{ campus: c } satisfies PlaceRow];
     }),
     ...(servicesOf.get(null) ?? []).flatMap(serviceRowsOf),
   ];
