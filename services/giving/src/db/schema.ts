@@ -231,6 +231,20 @@ export const campaignGiftTotals = pgTable(
 );
 
 /**
+ * Deliveries of jobs whose effect leaves the database (a receipt's mail), by the job's key (`receipt-mail-<donation>`),
+ * checked and written by the job's handler (`domain/deliveries.ts`): a job handed to the queue again after it ran
+ * (the outbox re-sends what Redis lost when it restarts) finds its delivery done and does nothing.
+ */
+export const jobDeliveries = pgTable('job_deliveries', {
+  jobKey: text('job_key').primaryKey(),
+  churchId: churchId(),
+  /** `sending` while a handler delivers it, `done` once delivered */
+  state: text('state').notNull(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  doneAt: timestamp('done_at', { withTimezone: true }),
+});
+
+/**
  * A church's payment gateway. `privateKey` and `webhookKey` are AES-256-GCM sealed (never returned); the
  * provisioned webhook endpoint and recurring-gift product ids are kept for update and delete.
  */
