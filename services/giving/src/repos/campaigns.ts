@@ -175,6 +175,46 @@ export async function campaignRows(db: DbOrTx, churchId: string, opts: { campaig
   return out;
 }
 
+interface PageRaw extends TotalsRaw {
+  donor_count: number;
+  /** the rows, built and ordered by PostgreSQL as the answer carries them (parsed once by the driver) */
+  rows: ProgressRow[];
+}
+
+/**
+ * One campaign's page: its totals and a row per person who pledged or gave (one for anonymous gifts), the given
+ * amounts from the kept per-person totals, in one prepared statement. PostgreSQL writes the rows as the JSON the
+ * answer carries (keys in the answer's order, money as numeric literals, never a float on the way), so the
+ * thousands of rows of a big campaign are one value to parse rather than thousands of driver rows to map; the
+ * answer is the one `campaignRows` gives for the campaign (same rows, same order: `test/routes/campaigns.test.ts`).
+ */
+const readPage = prepared<PageRaw>(sql`
+  with c as (select * from ${campaigns} where church_id = ${p('churchId', 'uuid')} and id = ${p('campaignId', 'uuid')}),
+  g as (select t.person_id, sum(t.given) as amount from ${campaignGiftTotals} t
+         where t.church_id = ${p('churchId', 'uuid')} and t.campaign_id = ${p('campaignId', 'uuid')}
+         group by t.person_id having sum(t.gift_count) <> 0),
+  pl as (select pl.id, pl.person_id, pl.amount from ${pledges} pl where pl.church_id = ${p('churchId', 'uuid')} and pl.campaign_id = ${p('campaignId', 'uuid')}),
+  r as materialized (
+    select nullif(coalesce(pl.person_id, g.person_id), ${sql.raw(`'${ANONYMOUS}'`)}::uuid) as person_id, pl.id as pledge_id,
+           coalesce(pl.amount, 0) as pledged, coalesce(g.amount, 0) as given
+      from pl full join g on g.person_id = pl.person_id)
+  select ${campaignColumns},
+         (select coalesce(sum(given), 0)::text from r) as total_given,
+         (select coalesce(sum(pledged), 0)::text from r) as total_pledged,
+         (select count(pledge_id)::int from r) as pledge_count,
+         (select (count(*) filter (where person_id is not null and given > 0))::int from r) as donor_count,
+         ${percent(sql`(select coalesce(sum(given), 0) from r)`)} as percent,
+         (select coalesce(json_agg(json_build_object('campaignId', c.id, 'campaignName', c.name, 'personId', r.person_id, 'pledgeId', r.pledge_id,
+                   'pledgedAmount', r.pledged, 'givenAmount', r.given, 'status', ${status(sql`r.pledged`, sql`r.given`)})
+                   order by r.pledged desc, r.given desc, r.person_id nulls last), '[]'::json) from r) as rows
+    from c`);
+
+/** `GET /campaigns/:id/progress`: the campaign with its totals and a row per person; undefined when not the church's. */
+export async function campaignPage(db: DbOrTx, churchId: string, campaignId: string) {
+  const [raw] = await readPage(db, { churchId, campaignId });
+  return raw && { ...progressOf(raw), rows: raw.rows };
+}
+
 /** The campaigns of the church among these ids (for a pledge's check and its person's page). */
 export async function campaignsByIds(db: DbOrTx, churchId: string, ids: string[]) {
   if (!ids.length) return [];
