@@ -212,7 +212,8 @@ const readPage = prepared<PageRaw>(sql`
 /** `GET /campaigns/:id/progress`: the campaign with its totals and a row per person; undefined when not the church's. */
 export async function campaignPage(db: DbOrTx, churchId: string, campaignId: string) {
   const [raw] = await readPage(db, { churchId, campaignId });
-  return raw && { ...progressOf(raw), rows: raw.rows };
+  // donorCount keeps its place (progressOf writes it); set again only for its type
+  return raw && { ...progressOf(raw), donorCount: Number(raw.donor_count), rows: raw.rows };
 }
 
 /** The campaigns of the church among these ids (for a pledge's check and its person's page). */

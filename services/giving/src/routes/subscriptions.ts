@@ -50,7 +50,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // gateway) and the refusal is the answer; nothing after it is asked or written. README: "Subscriptions".
   app.post(base, { config: { access: requires('Donations.Edit', ownInBody('own subscription')) }, schema: { body: batchOf(SubscriptionUpdate), response: { 200: z.array(Subscription) } } }, async (req) => {
     const churchId = req.auth.churchId;
-    const plans = [];
+    const plans: Array<{
+      sub: NonNullable<Awaited<ReturnType<typeof subscriptionByRef>>>;
+      amountCents: number;
+      allocations?: Array<{ fundId: string; cents: number }>;
+      interval?: { interval: string; interval_count: number };
+      paymentMethodId?: string;
+      remote: boolean;
+    }> = [];
     for (const [i, item] of req.body.entries()) {
       const sub = await subscriptionByRef(app.db, churchId, item.id);
       if (!sub) throw notFound('Subscription');
