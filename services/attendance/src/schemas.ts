@@ -221,13 +221,16 @@ const TreeService = z.object({ id: z.string(), name: z.string(), serviceTimes: z
 export const TreeCampus = z.object({ id: z.string(), name: z.string(), services: z.array(TreeService) });
 /**
  * One row of the place tree as the apps read it (`/attendancerecords/tree`): a service time with its service and
- * campus, and the time's linked groups; a service without times is a row without `serviceTime`.
+ * campus, and the time's linked groups; a service without times is a row without `serviceTime`, a campus without
+ * services a row with only `campus`.
  */
 export const TreeRow = z.object({
   campus: CampusRef.nullable(),
-  service: z.object({ id: z.string(), name: z.string(), campusId: z.string().nullable() }),
+  service: z.object({ id: z.string(), name: z.string(), campusId: z.string().nullable() }).optional(),
   serviceTime: z.object({ id: z.string(), name: z.string(), serviceId: z.string(), groups: z.array(LinkedGroup) }).optional(),
 });
+
+export type PlaceRow = z.output<typeof TreeRow>;
 
 export const Streaks = z.object({
   personId: z.string(),

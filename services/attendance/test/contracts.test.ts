@@ -193,6 +193,11 @@ describe('attendance setup: campuses, services and service times entered as the 
     // the campus comes from the membership list (useCampuses)
     const [campus] = (await call(t.app, 'POST', '/membership/campuses', { token, body: [{ name: 'Main', address1: '', address2: '', city: '', state: '', zip: '', timezone: '', website: '' }] })).json();
     const [listed] = (await call(t.app, 'GET', '/membership/campuses', { token })).json();
+    // a new campus shows on the setup screen before it has a service (a row with only campus: the screen offers "Add
+    // Service" under it and tests service and serviceTime for absence)
+    const bare = (await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token })).json();
+    expect(bare).toEqual([{ campus: { id: campus.id, name: 'Main' } }]);
+    expect(Object.keys(bare[0])).toEqual(['campus']);
 
     // "add service" under the campus: { id: "", campusId, name: "" } with the form's values over it
     const service = await call(t.app, 'POST', '/attendance/services', { token, body: [{ id: '', campusId: listed.id, name: 'Sunday' }] });
@@ -229,6 +234,8 @@ describe('attendance setup: campuses, services and service times entered as the 
     // and the delete buttons
     expect((await call(t.app, 'DELETE', `/attendance/servicetimes/${serviceTimeId}`, { token })).json()).toEqual({});
     expect((await call(t.app, 'DELETE', `/attendance/services/${serviceId}`, { token })).json()).toEqual({});
+    expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token })).json()).toEqual([{ campus: { id: campus.id, name: 'Main' } }]);
+    expect((await call(t.app, 'DELETE', `/membership/campuses/${campus.id}`, { token })).json()).toEqual({});
     expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token })).json()).toEqual([]);
   });
 

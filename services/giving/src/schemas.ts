@@ -357,6 +357,11 @@ export const CampaignProgress = z.object({
   percent: z.number().int().nullable(),
   rows: z.array(PledgeProgressRow).optional(),
 });
+/**
+ * One campaign's page (`GET /campaigns/:id/progress`): its totals, donors and a row per person, in the schema's key
+ * order, written with JSON.stringify (`exactShape`: thousands of rows on a big campaign).
+ */
+export const CampaignPage = exactShape(CampaignProgress.extend({ donorCount: z.number().int(), rows: z.array(PledgeProgressRow) }));
 /** The public list (the member app's giving page): the campaigns and their totals, no person. */
 export const PublicCampaignProgress = CampaignProgress.omit({ rows: true }).extend({ campaign: Campaign.omit({ showPublic: true }) });
 /** A member's own pledge with its campaign, what they gave to it and how it stands (the member app's giving page). */

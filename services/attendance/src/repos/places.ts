@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { campuses, groupServiceTimes, serviceTimes, services } from '../db/schema';
-import type { LinkedGroupData } from '../schemas';
+import type { LinkedGroupData, PlaceRow } from '../schemas';
 
 // Campuses, services, service times and their group links: small tables, read with their names joined.
 
@@ -110,20 +110,34 @@ export async function placeTree(db: DbOrTx, churchId: string) {
 /**
  * The place tree as rows, as the apps read `/attendancerecords/tree` (B1Admin's attendance setup and page): one row
  * per live service time, `{campus, service, serviceTime}` (with the time's linked groups when `fillGroups` turns
- * their ids into group data, see `groupFiller`), and one row without `serviceTime` for a service that has no time
- * yet (the apps test `serviceTime` for absence, so it is left out rather than null). `campus` is null for a
- * service without a live campus. Ordered by campus, service and time names.
+ * their ids into group data, see `groupFiller`), one row without `serviceTime` for a service that has no time yet,
+ * and one row with only `campus` for a live campus without a live service (the setup screen lists a campus, and
+ * offers "Add Service" under it, only when a row names it; it tests `service` and `serviceTime` for absence, so
+ * they are left out rather than null). `campus` is null for a service without a live campus; those rows come last.
+ * Ordered by campus, service and time names.
  */
-export async function placeRows(db: DbOrTx, churchId: string, fillGroups: (links: Array<{ id: string }>) => LinkedGroupData[]) {
-  const [serviceRows, timeRows] = await Promise.all([listServices(db, churchId), liveTimes(db, churchId)]);
+export async function placeRows(db: DbOrTx, churchId: string, fillGroups: (links: Array<{ id: string }>) => LinkedGroupData[]): Promise<PlaceRow[]> {
+  const [campusRows, serviceRows, timeRows] = await Promise.all([campusNames(db, churchId), listServices(db, churchId), liveTimes(db, churchId)]);
   const groups = await groupsByServiceTime(db, churchId, timeRows.map((t) => t.id));
   const timesOf = byService(timeRows);
-  return serviceRows.flatMap((s) => {
+  const servicesOf = new Map<string | null, typeof serviceRows>();
+  for (const s of serviceRows) {
+    const key = s.campus?.id ?? null;
+    (servicesOf.get(key) ?? servicesOf.set(key, []).get(key)!).push(s);
+  }
+  const serviceRowsOf = (s: (typeof serviceRows)[number]): PlaceRow[] => {
     const head = { campus: s.campus, service: { id: s.id, name: s.name, campusId: s.campusId } };
     const times = timesOf.get(s.id) ?? [];
     if (!times.length) return [head];
     return times.map((t) => ({ ...head, serviceTime: { ...t, groups: fillGroups(groups.get(t.id) ?? []) } }));
-  });
+  };
+  return [
+    ...campusRows.flatMap((c) => {
+      const list = servicesOf.get(c.id);
+      return list ? list.flatMap(serviceRowsOf) : [{ campus: c } satisfies PlaceRow];
+    }),
+    ...(servicesOf.get(null) ?? []).flatMap(serviceRowsOf),
+  ];
 }
 
 /** The church's live service times, by name. */

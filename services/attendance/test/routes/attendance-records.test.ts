@@ -319,6 +319,9 @@ describe('GET /attendance/attendancerecords/tree', () => {
     const [g1, g2] = [groups.add(d.c.churchId, d.g1, 'Nursery'), groups.add(d.c.churchId, d.g2, 'Preschool')];
     // a service without a time yet, and one without a campus
     const [bare, loose] = (await call(t.app, 'POST', '/attendance/services', { token: d.c.token(['Services.Edit']), body: [{ campusId: d.east.campusId, name: 'Youth' }, { name: 'Online' }] })).json();
+    // and campuses without a service: this church's is listed, another church's is not
+    const [north] = (await call(t.app, 'POST', '/attendance/campuses', { token: d.c.token(['Services.Edit']), body: [{ name: 'North' }] })).json();
+    await call(t.app, 'POST', '/attendance/campuses', { token: makeChurch().token(['Services.Edit']), body: [{ name: 'Other' }] });
     const res = await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: d.c.token() });
     expect(res.statusCode).toBe(200);
     const east = { id: d.east.campusId, name: 'East' };
@@ -329,6 +332,7 @@ describe('GET /attendance/attendancerecords/tree', () => {
       { campus: east, service: { id: bare.id, name: 'Youth', campusId: d.east.campusId } },
       { campus: main, service: sunday, serviceTime: { id: d.t11, name: '11:00', serviceId: d.main.serviceId, groups: [g2] } },
       { campus: main, service: sunday, serviceTime: { id: d.main.serviceTimeId, name: '9:00', serviceId: d.main.serviceId, groups: [g1] } },
+      { campus: { id: north.id, name: 'North' } },
       { campus: null, service: { id: loose.id, name: 'Online', campusId: null } },
     ]);
     expect((await call(t.app, 'GET', '/attendance/attendancerecords/tree', { token: makeChurch().token() })).json()).toEqual([]);

@@ -212,6 +212,39 @@ export const fundDayTotals = pgTable(
 );
 
 /**
+ * What each person gave to each campaign, kept (migration 0007): the allocations to the campaign's fund whose
+ * gift day is within the campaign's days, summed per (church, campaign, person) over slots as `fund_day_totals`
+ * keeps a fund's days. Gifts without a person are kept under the nil UUID (`ANONYMOUS_PERSON`). Kept by triggers
+ * on `fund_donations` and `campaigns`, in the writer's transaction; a campaign's page reads it instead of every gift.
+ */
+export const campaignGiftTotals = pgTable(
+  'campaign_gift_totals',
+  {
+    churchId: churchId(),
+    campaignId: uuid('campaign_id').notNull(),
+    personId: uuid('person_id').notNull(),
+    slot: smallint('slot').notNull().default(0),
+    given: numeric('given', { precision: 14, scale: 2 }).notNull(),
+    giftCount: integer('gift_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.churchId, t.campaignId, t.personId, t.slot] })],
+);
+
+/**
+ * Deliveries of jobs whose effect leaves the database (a receipt's mail), by the job's key (`receipt-mail-<donation>`),
+ * checked and written by the job's handler (`domain/deliveries.ts`): a job handed to the queue again after it ran
+ * (the outbox re-sends what Redis lost when it restarts) finds its delivery done and does nothing.
+ */
+export const jobDeliveries = pgTable('job_deliveries', {
+  jobKey: text('job_key').primaryKey(),
+  churchId: churchId(),
+  /** `sending` while a handler delivers it, `done` once delivered */
+  state: text('state').notNull(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  doneAt: timestamp('done_at', { withTimezone: true }),
+});
+
+/**
  * A church's payment gateway. `privateKey` and `webhookKey` are AES-256-GCM sealed (never returned); the
  * provisioned webhook endpoint and recurring-gift product ids are kept for update and delete.
  */

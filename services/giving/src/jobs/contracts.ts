@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_RETRIES, jobContract, WebhookJob } from '@church/common';
+import { DELIVERY_RETRIES, EmailMessage, jobContract, WebhookJob } from '@church/common';
 
 /** Applies a recorded gateway webhook event once (webhookIntake hands it over with the id `webhook-<eventRow>`). */
 export const webhookEffect = jobContract({ name: 'giving.webhookEvent', schema: WebhookJob, attempts: 8, backoffMs: 2000 });
@@ -11,6 +11,16 @@ export const webhookEffect = jobContract({ name: 'giving.webhookEvent', schema: 
 export const receiptJob = jobContract({
   name: 'giving.receipt',
   schema: z.object({ churchId: z.uuid(), donationId: z.uuid() }),
+  ...DELIVERY_RETRIES,
+});
+
+/**
+ * Mails one donation's receipt (job id `receipt-mail-<donationId>`), once: the handler records the delivery under
+ * that key (`job_deliveries`), so the job handed to the queue again after it ran mails nothing.
+ */
+export const receiptMailJob = jobContract({
+  name: 'giving.receiptMail',
+  schema: z.object({ churchId: z.uuid(), donationId: z.uuid(), message: EmailMessage }),
   ...DELIVERY_RETRIES,
 });
 

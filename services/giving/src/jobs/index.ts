@@ -1,13 +1,13 @@
 import { handle, type JobContract, type JobDefinition } from '@church/common';
 import type { GivingDeps } from '../deps';
-import { receiptJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
-import { sendPendingReceipts, sendReceipt, sweepPendingReceipts } from './receipt';
+import { receiptJob, receiptMailJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
+import { mailReceiptOnce, sendPendingReceipts, sendReceipt, sweepPendingReceipts } from './receipt';
 import { handleWebhookEvent } from './webhooks';
 
-export { receiptJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
+export { receiptJob, receiptMailJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
 
 /** Contracts the giving module owns (exactly one handler each, checked at startup). */
-export const ownedJobs: JobContract[] = [webhookEffect, receiptJob, receiptsJob, receiptsSweep];
+export const ownedJobs: JobContract[] = [webhookEffect, receiptJob, receiptMailJob, receiptsJob, receiptsSweep];
 
 export function givingJobs(deps: GivingDeps): JobDefinition[] {
   return [
@@ -15,6 +15,10 @@ export function givingJobs(deps: GivingDeps): JobDefinition[] {
     handle(receiptJob, async ({ churchId, donationId }, ctx) => {
       const outcome = await sendReceipt(deps, churchId, donationId);
       ctx.log.info({ donationId, outcome }, 'donation receipt');
+    }),
+    handle(receiptMailJob, async (job, ctx) => {
+      const outcome = await mailReceiptOnce(deps, job);
+      ctx.log.info({ donationId: job.donationId, outcome }, 'donation receipt mail');
     }),
     handle(receiptsJob, async ({ churchId }, ctx) => {
       const sent = await sendPendingReceipts(deps, churchId);

@@ -1,10 +1,11 @@
-import { emailOf, escapeHtml, keptPer, type DbOrTx, type EmailMessage } from '@church/common';
+import { escapeHtml, keptPer, type DbOrTx, type EmailMessage } from '@church/common';
 import { churchNameOf, contactsOf } from '../clients/membership';
 import type { GivingDeps } from '../deps';
 import { donationWithAllocations, type ReceiptDonation } from '../repos/donations';
 import { churchesWithOverdueReceipts, claimPendingReceipts, releasePendingReceipts, settlePendingReceipts } from '../repos/receipts';
 import { centsText, toCents } from '../domain/money';
-import { receiptsJob } from './contracts';
+import { deliverOnce } from '../domain/deliveries';
+import { receiptMailJob, receiptsJob } from './contracts';
 
 /** Amount text of a currency: `USD 25.00`. */
 const money = (cents: number, currency: string) => `${currency.toUpperCase()} ${centsText(cents)}`;
@@ -71,9 +72,20 @@ async function receiptMail(deps: GivingDeps, churchId: string, donation: Receipt
   return receiptMessage(await churchName(deps, churchId), donation, email, contact?.displayName ?? null);
 }
 
-/** The receipt's mail goes as giving's mail job (its delivery retries), once per donation (`receipt-mail-<donation>`). */
-const mailReceipt = (deps: GivingDeps, donationId: string, message: EmailMessage, tx?: DbOrTx) =>
-  deps.queue.enqueue(emailOf('giving'), message, { jobId: `receipt-mail-${donationId}`, tx });
+/** The key of a donation's receipt mail: its job's id, and its delivery's key. */
+const receiptMailKey = (donationId: string) => `receipt-mail-${donationId}`;
+
+/** The receipt's mail goes as its own job (the delivery retries), once per donation (`receipt-mail-<donation>`). */
+const mailReceipt = (deps: GivingDeps, churchId: string, donationId: string, message: EmailMessage, tx?: DbOrTx) =>
+  deps.queue.enqueue(receiptMailJob, { churchId, donationId, message }, { jobId: receiptMailKey(donationId), tx });
+
+/**
+ * The `giving.receiptMail` job: the mail sent once per donation, whatever the queue hands over again (its delivery
+ * recorded under the job's key, `deliverOnce`).
+ */
+export function mailReceiptOnce(deps: GivingDeps, job: { churchId: string; donationId: string; message: EmailMessage }) {
+  return deliverOnce(deps.db, job.churchId, receiptMailKey(job.donationId), () => deps.mailer.send(job.message));
+}
 
 /** Builds one donation's receipt and hands it to the mail job (the `giving.receipt` job). */
 export async function sendReceipt(deps: GivingDeps, churchId: string, donationId: string): Promise<string> {
@@ -83,7 +95,7 @@ export async function sendReceipt(deps: GivingDeps, churchId: string, donationId
   const contacts = await contactsOf(deps.internal, churchId, donation.personId ? [donation.personId] : []);
   const mail = await receiptMail(deps, churchId, donation, donation.personId ? contacts.get(donation.personId) : undefined);
   if (typeof mail === 'string') return mail;
-  await mailReceipt(deps, donationId, mail);
+  await mailReceipt(deps, churchId, donationId, mail);
   return `sent to ${mail.to}`;
 }
 
@@ -115,7 +127,7 @@ export async function sendPendingReceipts(deps: GivingDeps, churchId: string): P
       throw err;
     }
     await deps.db.transaction(async (tx) => {
-      for (const m of mails) await mailReceipt(deps, m.donationId, m.message, tx);
+      for (const m of mails) await mailReceipt(deps, churchId, m.donationId, m.message, tx);
       await settlePendingReceipts(tx, churchId, claimed.map((c) => c.donationId));
     });
     sent += mails.length;

@@ -1,13 +1,14 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { prepared, rowsOf, type DbOrTx } from '@church/common';
-import { campaigns, fundDayTotals, pledges } from '../db/schema';
+import { campaignGiftTotals, campaigns, fundDayTotals, pledges } from '../db/schema';
 import { amountOf } from '../domain/money';
 
 // Campaigns' progress, computed by PostgreSQL. What a campaign has raised is the allocations to its fund of
 // complete donations whose UTC day is within the campaign's days, both ends included (`fund_donations.gift_day`,
-// the day fund_day_totals counts them on): one range of `fund_donations_church_fund_day_idx` per campaign, read
-// from the index alone with each gift's person and amount, which gives the total, the donors and every person's
-// given amount in one pass. Pledges are read from `pledges_church_campaign_person_idx` with their amounts.
+// the day fund_day_totals counts them on). The lists sum the fund's kept daily totals over the campaign's days;
+// a campaign's rows per person read what each person gave to it, kept per (campaign, person) by triggers in every
+// writer's transaction (`campaign_gift_totals`, migration 0007: a row per person where the campaign's allocations
+// are a row per gift). Pledges are read from `pledges_church_campaign_person_idx` with their amounts.
 
 type CampaignRow = typeof campaigns.$inferSelect;
 export type PledgeStatus = 'notStarted' | 'inProgress' | 'fulfilled' | 'beyondPledged' | 'nonPledged';
@@ -34,8 +35,8 @@ const today = sql`(now() at time zone 'UTC')::date`;
 const notEnded = sql`(c.end_date is null or c.end_date >= ${today})`;
 /** The campaign's columns, as the readers select them (dates and money as text). */
 const campaignColumns = sql`c.id, c.fund_id, c.name, c.description, c.goal_amount::text as goal_amount, c.start_date::text as start_date, c.end_date::text as end_date, c.show_public, c.allow_self_pledge`;
-/** The campaign's counted gifts: allocations to its fund on its days. */
-const giftsOf = sql`fd.church_id = c.church_id and fd.fund_id = c.fund_id and fd.gift_day is not null and fd.gift_day >= c.start_date and fd.gift_day <= coalesce(c.end_date, 'infinity'::date)`;
+/** Where `campaign_gift_totals` keeps gifts without a person (its key has no null). */
+const ANONYMOUS = '00000000-0000-0000-0000-000000000000';
 /** A pledge's standing from `pledged` and `given` (numeric: compared exactly). */
 const status = (pledged: SQL, given: SQL) =>
   sql`case when ${pledged} <= 0 then 'nonPledged' when ${given} <= 0 then 'notStarted' when ${given} < ${pledged} then 'inProgress' when ${given} = ${pledged} then 'fulfilled' else 'beyondPledged' end`;
@@ -129,7 +130,7 @@ export interface ProgressRow {
 
 /**
  * Campaigns (all, one, or the public ones) with one row per person who pledged or gave (and one for anonymous
- * gifts), in one statement; the campaigns' totals come with them (window sums over the same rows), so a
+ * gifts), in one statement, the given amounts from the kept per-person totals; the campaigns' totals come with them (window sums over the same rows), so a
  * campaign's page is consistent with itself. `personId` narrows the rows to one person (their statement, their
  * own pledges): the totals are then that person's.
  */
@@ -139,9 +140,9 @@ export async function campaignRows(db: DbOrTx, churchId: string, opts: { campaig
   const raw = rowsOf<RowsRaw>(
     await db.execute(sql`
       with c as (select * from ${campaigns} where church_id = ${churchId} ${campaign}),
-      g as (select c.id as campaign_id, fd.person_id, sum(fd.amount) as amount
-              from c join fund_donations fd on ${giftsOf} ${person(sql`fd.person_id`)}
-             group by c.id, fd.person_id),
+      g as (select t.campaign_id, nullif(t.person_id, ${ANONYMOUS}::uuid) as person_id, sum(t.given) as amount
+              from c join ${campaignGiftTotals} t on t.church_id = c.church_id and t.campaign_id = c.id ${person(sql`t.person_id`)}
+             group by t.campaign_id, t.person_id having sum(t.gift_count) <> 0),
       pl as (select pl.campaign_id, pl.id, pl.person_id, pl.amount
                from c join ${pledges} pl on pl.church_id = c.church_id and pl.campaign_id = c.id ${person(sql`pl.person_id`)}),
       r as (select coalesce(pl.campaign_id, g.campaign_id) as campaign_id, coalesce(pl.person_id, g.person_id) as person_id, pl.id as pledge_id,
@@ -172,6 +173,47 @@ export async function campaignRows(db: DbOrTx, churchId: string, opts: { campaig
     });
   }
   return out;
+}
+
+interface PageRaw extends TotalsRaw {
+  donor_count: number;
+  /** the rows, built and ordered by PostgreSQL as the answer carries them (parsed once by the driver) */
+  rows: ProgressRow[];
+}
+
+/**
+ * One campaign's page: its totals and a row per person who pledged or gave (one for anonymous gifts), the given
+ * amounts from the kept per-person totals, in one prepared statement. PostgreSQL writes the rows as the JSON the
+ * answer carries (keys in the answer's order, money as numeric literals, never a float on the way), so the
+ * thousands of rows of a big campaign are one value to parse rather than thousands of driver rows to map; the
+ * answer is the one `campaignRows` gives for the campaign (same rows, same order: `test/routes/campaigns.test.ts`).
+ */
+const readPage = prepared<PageRaw>(sql`
+  with c as (select * from ${campaigns} where church_id = ${p('churchId', 'uuid')} and id = ${p('campaignId', 'uuid')}),
+  g as (select t.person_id, sum(t.given) as amount from ${campaignGiftTotals} t
+         where t.church_id = ${p('churchId', 'uuid')} and t.campaign_id = ${p('campaignId', 'uuid')}
+         group by t.person_id having sum(t.gift_count) <> 0),
+  pl as (select pl.id, pl.person_id, pl.amount from ${pledges} pl where pl.church_id = ${p('churchId', 'uuid')} and pl.campaign_id = ${p('campaignId', 'uuid')}),
+  r as materialized (
+    select nullif(coalesce(pl.person_id, g.person_id), ${sql.raw(`'${ANONYMOUS}'`)}::uuid) as person_id, pl.id as pledge_id,
+           coalesce(pl.amount, 0) as pledged, coalesce(g.amount, 0) as given
+      from pl full join g on g.person_id = pl.person_id)
+  select ${campaignColumns},
+         (select coalesce(sum(given), 0)::text from r) as total_given,
+         (select coalesce(sum(pledged), 0)::text from r) as total_pledged,
+         (select count(pledge_id)::int from r) as pledge_count,
+         (select (count(*) filter (where person_id is not null and given > 0))::int from r) as donor_count,
+         ${percent(sql`(select coalesce(sum(given), 0) from r)`)} as percent,
+         (select coalesce(json_agg(json_build_object('campaignId', c.id, 'campaignName', c.name, 'personId', r.person_id, 'pledgeId', r.pledge_id,
+                   'pledgedAmount', r.pledged, 'givenAmount', r.given, 'status', ${status(sql`r.pledged`, sql`r.given`)})
+                   order by r.pledged desc, r.given desc, r.person_id nulls last), '[]'::json) from r) as rows
+    from c`);
+
+/** `GET /campaigns/:id/progress`: the campaign with its totals and a row per person; undefined when not the church's. */
+export async function campaignPage(db: DbOrTx, churchId: string, campaignId: string) {
+  const [raw] = await readPage(db, { churchId, campaignId });
+  // donorCount keeps its place (progressOf writes it); set again only for its type
+  return raw && { ...progressOf(raw), donorCount: Number(raw.donor_count), rows: raw.rows };
 }
 
 /** The campaigns of the church among these ids (for a pledge's check and its person's page). */

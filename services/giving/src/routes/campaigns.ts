@@ -4,8 +4,8 @@ import { requires } from '@church/auth';
 import { badRequest, coalesced, crud, Id, IdParams, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { campaigns, funds } from '../db/schema';
 import { centsText, toCents } from '../domain/money';
-import { campaignItem, campaignRows, campaignsProgress, deletePledgesOf, publicCampaignsProgress } from '../repos/campaigns';
-import { Campaign, CampaignProgress, CampaignSave, PeopleProgressQuery, PledgeProgressRow, PublicCampaignProgress } from '../schemas';
+import { campaignItem, campaignPage, campaignRows, campaignsProgress, deletePledgesOf, publicCampaignsProgress } from '../repos/campaigns';
+import { Campaign, CampaignPage, CampaignProgress, CampaignSave, PeopleProgressQuery, PledgeProgressRow, PublicCampaignProgress } from '../schemas';
 
 const base = '/giving/campaigns';
 const staff = requires('Donations.ViewSummary');
@@ -35,9 +35,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(
     `${base}/:id/progress`,
-    { config: { access: staff }, schema: { summary: 'A campaign with its totals and a row per person', params: IdParams, response: { 200: CampaignProgress } } },
+    { config: { access: staff }, schema: { summary: 'A campaign with its totals and a row per person', params: IdParams, response: { 200: CampaignPage } } },
     async (req) => {
-      const [found] = await campaignRows(app.db, req.auth.churchId, { campaignId: req.params.id });
+      const found = await campaignPage(app.db, req.auth.churchId, req.params.id);
       if (!found) throw notFound('Campaign');
       return found;
     },

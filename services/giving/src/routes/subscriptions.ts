@@ -44,9 +44,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return (await withFunds(app.db, req.auth.churchId, [row]))[0]!;
   });
 
+  // A batch: every item is checked first, then the gateway is asked item by item (outside any transaction: no
+  // connection is held while a gateway answers), then what the gateway took is written in one transaction. A
+  // gateway refusing an item stops there: the items it already took are still written (the record follows the
+  // gateway) and the refusal is the answer; nothing after it is asked or written. README: "Subscriptions".
   app.post(base, { config: { access: requires('Donations.Edit', ownInBody('own subscription')) }, schema: { body: batchOf(SubscriptionUpdate), response: { 200: z.array(Subscription) } } }, async (req) => {
     const churchId = req.auth.churchId;
-    const out = [];
+    const plans: Array<{
+      sub: NonNullable<Awaited<ReturnType<typeof subscriptionByRef>>>;
+      amountCents: number;
+      allocations?: Array<{ fundId: string; cents: number }>;
+      interval?: { interval: string; interval_count: number };
+      paymentMethodId?: string;
+      remote: boolean;
+    }> = [];
     for (const [i, item] of req.body.entries()) {
       const sub = await subscriptionByRef(app.db, churchId, item.id);
       if (!sub) throw notFound('Subscription');
@@ -68,30 +79,56 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const methodId = item.paymentMethodId ?? (item.default_payment_method || item.default_source || undefined);
       const paymentMethodId = methodId && methodId !== sub.paymentMethodId ? methodId : undefined;
       const amountChanged = amountCents !== toCents(sub.amount);
-      const { gateway, provider } = await paymentsFor(app, churchId, { provider: sub.provider });
-      const remote =
-        amountChanged || interval || paymentMethodId
-          ? await provider.updateSubscription(sub.providerSubscriptionId, {
-              ...(amountChanged || interval ? { amountCents, currency: sub.currency, interval: interval?.interval ?? sub.interval, intervalCount: interval?.interval_count ?? sub.intervalCount } : {}),
-              paymentMethodId: paymentMethodId ?? null,
-              productId: gateway.productId,
-            })
-          : null;
-      const row = await app.db.transaction(async (tx) => {
-        const updated = await updateSubscriptionRow(tx, churchId, sub.id, {
-          amount: centsText(amountCents),
-          ...(interval ? { interval: interval.interval, intervalCount: interval.interval_count } : {}),
-          ...(paymentMethodId ? { paymentMethodId } : {}),
-          ...(remote ? { status: remote.status } : {}),
-        });
-        if (!updated) throw notFound('Subscription');
-        if (allocations) await replaceSubscriptionFunds(tx, churchId, sub.id, allocations);
-        await reportChanges(app.deps, [{ churchId, entityType: 'subscription', entityId: sub.id, action: 'updated', before: sub, after: updated }], { req, tx });
-        return updated;
-      });
-      out.push(row);
+      plans.push({ sub, amountCents, allocations, interval, paymentMethodId, remote: amountChanged || !!interval || !!paymentMethodId });
     }
-    return withFunds(app.db, churchId, out);
+    plans.forEach((plan, i) => {
+      if (plans.findIndex((p) => p.sub.id === plan.sub.id) < i) throw badRequest(itemParam(req, i, 'id'), 'names a subscription already in this batch');
+    });
+
+    const taken: Array<(typeof plans)[number] & { status?: string }> = [];
+    let refused: unknown;
+    for (const plan of plans) {
+      if (!plan.remote) {
+        taken.push(plan);
+        continue;
+      }
+      const { sub, amountCents, interval, paymentMethodId } = plan;
+      try {
+        const { gateway, provider } = await paymentsFor(app, churchId, { provider: sub.provider });
+        const remote = await provider.updateSubscription(sub.providerSubscriptionId, {
+          ...(amountCents !== toCents(sub.amount) || interval
+            ? { amountCents, currency: sub.currency, interval: interval?.interval ?? sub.interval, intervalCount: interval?.interval_count ?? sub.intervalCount }
+            : {}),
+          paymentMethodId: paymentMethodId ?? null,
+          productId: gateway.productId,
+        });
+        taken.push({ ...plan, status: remote.status });
+      } catch (err) {
+        refused = err;
+        break;
+      }
+    }
+
+    const rows = taken.length
+      ? await app.db.transaction(async (tx) => {
+          const out = [];
+          for (const { sub, amountCents, allocations, interval, paymentMethodId, status } of taken) {
+            const updated = await updateSubscriptionRow(tx, churchId, sub.id, {
+              amount: centsText(amountCents),
+              ...(interval ? { interval: interval.interval, intervalCount: interval.interval_count } : {}),
+              ...(paymentMethodId ? { paymentMethodId } : {}),
+              ...(status ? { status } : {}),
+            });
+            if (!updated) throw notFound('Subscription');
+            if (allocations) await replaceSubscriptionFunds(tx, churchId, sub.id, allocations);
+            out.push({ before: sub, after: updated });
+          }
+          await reportChanges(app.deps, out.map(({ before, after }) => ({ churchId, entityType: 'subscription', entityId: before.id, action: 'updated' as const, before, after })), { req, tx });
+          return out.map((o) => o.after);
+        })
+      : [];
+    if (refused) throw refused;
+    return withFunds(app.db, churchId, rows);
   });
 
   app.delete(`${base}/:id`, { config: { access: requires('Donations.Edit', ownSubscription) }, schema: { params: ProviderRefParams, body: CancelBody, response: { 200: Empty } } }, async (req) => {

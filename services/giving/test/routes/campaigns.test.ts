@@ -474,3 +474,113 @@ describe('the gift day kept on allocations', () => {
     expect(await mismatched()).toEqual([]);
   });
 });
+
+describe('what each person gave to a campaign, kept (campaign_gift_totals, migration 0007)', () => {
+  type Given = { campaignId: string; personId: string | null; cents: number; count: number };
+  const ANONYMOUS = '00000000-0000-0000-0000-000000000000';
+
+  /** The kept per-person totals of a church, summed over slots (rows fallen to zero left out), in integer cents. */
+  const kept = async (churchId: string): Promise<Given[]> =>
+    rowsOf<{ campaignId: string; personId: string; cents: string; count: number }>(
+      await t.app.db.execute(sql`
+        select campaign_id as "campaignId", person_id as "personId", (sum(given) * 100)::bigint::text as cents, sum(gift_count)::int as count
+          from campaign_gift_totals where church_id = ${churchId}
+         group by 1, 2 having sum(gift_count) <> 0 or sum(given) <> 0 order by 1, 2`),
+    ).map((r) => ({ campaignId: r.campaignId, personId: r.personId === ANONYMOUS ? null : r.personId, cents: Number(r.cents), count: r.count }));
+
+  /** The same from scratch: allocations to each campaign's fund of complete donations on its UTC days. */
+  const fromScratch = async (churchId: string): Promise<Given[]> =>
+    rowsOf<{ campaignId: string; personId: string | null; cents: string; count: number }>(
+      await t.app.db.execute(sql`
+        select c.id as "campaignId", d.person_id as "personId", (sum(fd.amount) * 100)::bigint::text as cents, count(*)::int as count
+          from campaigns c
+          join fund_donations fd on fd.church_id = c.church_id and fd.fund_id = c.fund_id
+          join donations d on d.church_id = fd.church_id and d.id = fd.donation_id and d.status = 'complete'
+         where c.church_id = ${churchId}
+           and (d.donation_date at time zone 'UTC')::date between c.start_date and coalesce(c.end_date, 'infinity'::date)
+         group by 1, 2 order by 1, coalesce(d.person_id, ${ANONYMOUS}::uuid)`),
+    ).map((r) => ({ campaignId: r.campaignId, personId: r.personId, cents: Number(r.cents), count: r.count }));
+
+  /** The kept totals equal the from-scratch sum, and each campaign's page answers exactly them (cents, donors, totals). */
+  async function expectKept(c: Church) {
+    const scratch = await fromScratch(c.churchId);
+    expect(await kept(c.churchId)).toEqual(scratch);
+    for (const listed of (await call(t.app, 'GET', '/giving/campaigns', { token: staff(c) })).json() as Array<{ id: string }>) {
+      const page = (await call(t.app, 'GET', `/giving/campaigns/${listed.id}/progress`, { token: staff(c) })).json();
+      const mine = scratch.filter((g) => g.campaignId === listed.id);
+      const given = (rows: Array<{ personId: string | null; givenAmount: number }>) =>
+        rows.filter((r) => r.givenAmount !== 0).map((r) => [r.personId, Math.round(r.givenAmount * 100)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+      expect(given(page.rows)).toEqual(mine.filter((g) => g.cents !== 0).map((g) => [g.personId, g.cents]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+      expect(Math.round(page.totalGiven * 100)).toBe(mine.reduce((sum, g) => sum + g.cents, 0));
+      expect(page.donorCount).toBe(mine.filter((g) => g.personId !== null && g.cents > 0).length);
+    }
+    return scratch;
+  }
+
+  it('stay equal to a from-scratch sum through every write to gifts and campaigns, and the page answers them exactly', async () => {
+    const other = makeChurch();
+    const [otherFund] = await makeFunds(t, staff(other), ['Building']);
+    await makeCampaign(other, { name: 'Theirs', fundId: otherFund, startDate: '2025-01-01' });
+    await give(other, { date: '2025-02-01', funds: [[otherFund, 3.33]] });
+    const otherBefore = await kept(other.churchId);
+    expect(otherBefore).toEqual([{ campaignId: expect.any(String), personId: null, cents: 333, count: 1 }]);
+
+    const c = makeChurch();
+    const [building, general] = await makeFunds(t, staff(c), ['Building', 'General']);
+    const [ada, bob] = ['Ada', 'Bob'].map((n) => makePerson(n, 'Kept', null, c.churchId));
+    const roof = await makeCampaign(c, { name: 'Roof', fundId: building, startDate: '2025-01-01', endDate: '2025-03-31' });
+    // a campaign created over gifts already there is filled from them
+    const first = await give(c, { personId: ada!.id, date: '2025-01-15', funds: [[building, 0.1], [general, 5]] });
+    await give(c, { personId: ada!.id, date: '2025-01-16', funds: [[building, 0.2]] });
+    const open = await makeCampaign(c, { name: 'Open', fundId: building, startDate: '2025-02-01' });
+    const bobs = await give(c, { personId: bob!.id, date: '2025-02-10', funds: [[building, 19.99], [building, 0.01]] });
+    const pending = await give(c, { personId: bob!.id, date: '2025-03-01', status: 'pending', funds: [[building, 7]] });
+    const guest = await give(c, { date: '2025-03-02', funds: [[building, 25]] });
+    let scratch = await expectKept(c);
+    // 0.10 + 0.20 kept as 30 cents exactly
+    expect(scratch.find((g) => g.campaignId === roof.id && g.personId === ada!.id)).toEqual({ campaignId: roof.id, personId: ada!.id, cents: 30, count: 2 });
+
+    // status, date, person and allocation changes; a gift removed
+    await call(t.app, 'POST', '/giving/donations', { token: staff(c), body: { id: pending, status: 'complete' } });
+    await expectKept(c);
+    await call(t.app, 'POST', '/giving/donations', { token: staff(c), body: { id: first, donationDate: '2025-04-02' } }); // out of Roof, still Open's
+    await expectKept(c);
+    await call(t.app, 'POST', '/giving/donations', { token: staff(c), body: { id: guest, personId: ada!.id } }); // a guest gift found to be Ada's
+    await expectKept(c);
+    const [bobsFirst] = (await call(t.app, 'GET', `/giving/funddonations?donationId=${bobs}`, { token: staff(c) })).json();
+    await call(t.app, 'POST', '/giving/funddonations', { token: staff(c), body: { id: bobsFirst.id, amount: 9.99 } });
+    await expectKept(c);
+    await call(t.app, 'POST', '/giving/funddonations', { token: staff(c), body: { id: bobsFirst.id, fundId: general, amount: 9.99 } });
+    await expectKept(c);
+    await call(t.app, 'POST', '/giving/donations', { token: staff(c), body: { id: pending, status: 'refunded' } });
+    await expectKept(c);
+    await call(t.app, 'DELETE', `/giving/donations/${bobs}`, { token: staff(c) });
+    await expectKept(c);
+
+    // a campaign's days and fund change; one statement writing rows directly
+    await call(t.app, 'POST', '/giving/campaigns', { token: staff(c), body: { id: roof.id, endDate: null } });
+    await expectKept(c);
+    await call(t.app, 'POST', '/giving/campaigns', { token: staff(c), body: { id: open.id, fundId: general, startDate: '2024-12-01' } });
+    await expectKept(c);
+    await t.app.db.execute(sql`update donations set donation_date = '2025-01-20T12:00:00Z' where church_id = ${c.churchId}`);
+    scratch = await expectKept(c);
+    expect(scratch.length).toBeGreaterThan(0);
+
+    // a campaign deleted takes its rows; the other church never moved
+    await call(t.app, 'DELETE', `/giving/campaigns/${roof.id}`, { token: staff(c) });
+    expect((await kept(c.churchId)).some((g) => g.campaignId === roof.id)).toBe(false);
+    await expectKept(c);
+    expect(await kept(other.churchId)).toEqual(otherBefore);
+  });
+
+  it('miss no gift and count none twice when a campaign is written while gifts to its fund are', async () => {
+    const c = makeChurch();
+    const [fund] = await makeFunds(t, staff(c), ['Building']);
+    const people = Array.from({ length: 6 }, (_, i) => makePerson(`P${i}`, 'Race', null, c.churchId));
+    const gifts = Array.from({ length: 24 }, (_, i) => give(c, { personId: people[i % 6]!.id, date: '2025-06-01', funds: [[fund, 1.01]] }));
+    const campaign = makeCampaign(c, { name: 'Race', fundId: fund, startDate: '2025-01-01' });
+    await Promise.all([...gifts, campaign]);
+    const scratch = await expectKept(c);
+    expect(scratch.reduce((sum, g) => sum + g.cents, 0)).toBe(24 * 101);
+  });
+});

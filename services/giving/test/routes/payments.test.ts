@@ -264,6 +264,88 @@ describe('subscriptions', () => {
   });
 });
 
+describe('subscription updates as a batch', () => {
+  /** A church with a Stripe gateway, two funds and `n` subscriptions of one donor made through the donation form. */
+  async function subscribed(n: number) {
+    const c = makeChurch();
+    const donor = makePerson('Bea', 'Batch');
+    await makeStripeGateway(t, c.token(['Settings.Edit']), { webhookKey: 'whsec_x', productId: 'prod_recurring' });
+    const [general] = await makeFunds(t, c.token(['Donations.Edit']), ['General']);
+    const token = c.token([], { personId: donor.id });
+    const subs: Array<{ id: string; subscriptionId: string }> = [];
+    for (let i = 0; i < n; i++) {
+      const res = await call(t.app, 'POST', '/giving/donate/subscribe', {
+        token,
+        body: { provider: 'stripe', id: 'pm_card_visa', amount: 10 + i, currency: 'usd', interval: { interval: 'month', interval_count: 1 }, person: { id: donor.id, email: donor.email }, funds: [{ id: general, amount: 10 + i }], church: { name: 'Grace' } },
+      });
+      expect(res.statusCode).toBe(200);
+      subs.push(res.json());
+    }
+    const amountOf = async (id: string) => (await t.app.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!.amount;
+    const updates = (sub: { subscriptionId: string }) => t.stripe.requests('POST', `/v1/subscriptions/${sub.subscriptionId}`).length;
+    return { c, token, general, subs, amountOf, updates, edit: c.token(['Donations.Edit']) };
+  }
+
+  it('checks every item before the gateway is asked: a bad item changes nothing at the gateway or here', async () => {
+    const s = await subscribed(2);
+    const other = makeChurch();
+    const [foreignFund] = await makeFunds(t, other.token(['Donations.Edit']), ['Theirs']);
+    const res = await call(t.app, 'POST', '/giving/subscriptions', {
+      token: s.edit,
+      body: [
+        { id: s.subs[0]!.id, amount: 60 },
+        { id: s.subs[1]!.id, amount: 70, funds: [{ fundId: foreignFund, amount: 70 }] },
+      ],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0].param).toBe('[1].funds[0].fundId');
+    expect(s.updates(s.subs[0]!)).toBe(0);
+    expect(await s.amountOf(s.subs[0]!.id)).toBe('10.00');
+    // a subscription named twice is refused as well, before any gateway call
+    const twice = await call(t.app, 'POST', '/giving/subscriptions', { token: s.edit, body: [{ id: s.subs[0]!.id, amount: 60 }, { id: s.subs[0]!.subscriptionId, amount: 61 }] });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().errors[0].param).toBe('[1].id');
+    expect(s.updates(s.subs[0]!)).toBe(0);
+  });
+
+  it('asks the gateway for each item, then writes them all in one transaction and reports each', async () => {
+    const s = await subscribed(2);
+    const res = await call(t.app, 'POST', '/giving/subscriptions', {
+      token: s.edit,
+      body: [
+        { id: s.subs[0]!.id, amount: 60, funds: [{ fundId: s.general, amount: 60 }] },
+        { id: s.subs[1]!.subscriptionId, amount: 70 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((r: { id: string; amount: number }) => [r.id, r.amount])).toEqual([
+      [s.subs[0]!.id, 60],
+      [s.subs[1]!.id, 70],
+    ]);
+    expect([s.updates(s.subs[0]!), s.updates(s.subs[1]!)]).toEqual([1, 1]);
+    expect([await s.amountOf(s.subs[0]!.id), await s.amountOf(s.subs[1]!.id)]).toEqual(['60.00', '70.00']);
+  });
+
+  it('keeps what the gateway took when it refuses a later item, and answers the refusal', async () => {
+    const s = await subscribed(2);
+    // the second is gone at the gateway (cancelled in its dashboard): Stripe answers 404 for it
+    await t.app.db.update(subscriptions).set({ providerSubscriptionId: 'sub_gone_at_stripe' }).where(eq(subscriptions.id, s.subs[1]!.id));
+    const res = await call(t.app, 'POST', '/giving/subscriptions', {
+      token: s.edit,
+      body: [
+        { id: s.subs[0]!.id, amount: 60 },
+        { id: s.subs[1]!.id, amount: 70 },
+      ],
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(600);
+    expect(res.statusCode).not.toBe(500);
+    expect(s.updates(s.subs[0]!)).toBe(1);
+    // the first is written as the gateway now bills it; the second is left as it was
+    expect([await s.amountOf(s.subs[0]!.id), await s.amountOf(s.subs[1]!.id)]).toEqual(['60.00', '11.00']);
+  });
+});
+
 describe('payment methods', () => {
   it('attaches a card, updates it, lists it for its own person, verifies a bank account and detaches', async () => {
     const c = makeChurch();

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { DELIVERY_RETRIES, type EmailMessage } from '@church/common';
 import { call } from '@church/common/testing';
 import { pendingReceipts } from '../../src/db/schema';
-import { receiptsSweep } from '../../src/jobs';
+import { receiptMailJob, receiptsSweep } from '../../src/jobs';
 import { deliver, makeChurch, makeFunds, makePerson, makeStripeGateway, useGiving } from '../setup';
 
 // Receipts of webhook gifts: pending with the donation, sent in batches by `giving.receipts`.
@@ -95,14 +95,52 @@ describe('receipts of gifts entered by hand (issue 32)', () => {
   const outbox = (name: string, churchId: string) =>
     t.app.db.execute(sql`select name, data, attempts, state from job_outbox where name = ${name} and (data->>'churchId' = ${churchId} or data->>'to' like ${`%-${churchId}@example.test`})`).then((r) => (r as unknown as { rows: Array<{ name: string; data: Record<string, string>; attempts: number }> }).rows);
 
-  it('writes the receipt job with the donation, retried as long as a delivery to a person is, and sends the mail as giving.email', async () => {
+  it('writes the receipt job with the donation, retried as long as a delivery to a person is, and sends the mail as giving.receiptMail', async () => {
     const c = makeChurch();
     const donor = makePerson('Rita', 'Receipt', `rita-${c.churchId}@example.test`, c.churchId);
     const [general] = await makeFunds(t, c.token(['Donations.Edit']), ['General']);
     const [gift] = (await call(t.app, 'POST', '/giving/donations', { token: c.token(['Donations.Edit']), body: { personId: donor.id, amount: 15, funds: [{ fundId: general, amount: 15 }] } })).json();
     expect(await outbox('giving.receipt', c.churchId)).toEqual([expect.objectContaining({ data: { churchId: c.churchId, donationId: gift.id }, attempts: DELIVERY_RETRIES.attempts })]);
     await t.drain();
-    expect(await outbox('giving.email', c.churchId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ to: donor.email, subject: 'Thank you for your gift to Grace Church' }), attempts: DELIVERY_RETRIES.attempts })]);
+    expect(await outbox('giving.receiptMail', c.churchId)).toEqual([
+      expect.objectContaining({
+        data: { churchId: c.churchId, donationId: gift.id, message: expect.objectContaining({ to: donor.email, subject: 'Thank you for your gift to Grace Church' }) },
+        attempts: DELIVERY_RETRIES.attempts,
+      }),
+    ]);
+    expect(sent.filter((m) => m.to === donor.email)).toHaveLength(1);
+  });
+
+  it('mails a receipt once when the queue hands its finished job over again (Redis restarted before the run was confirmed)', async () => {
+    const c = makeChurch();
+    const donor = makePerson('Otto', 'Once', `otto-${c.churchId}@example.test`, c.churchId);
+    const [general] = await makeFunds(t, c.token(['Donations.Edit']), ['General']);
+    const [gift] = (await call(t.app, 'POST', '/giving/donations', { token: c.token(['Donations.Edit']), body: { personId: donor.id, amount: 15, funds: [{ fundId: general, amount: 15 }] } })).json();
+    await t.drain();
+    expect(sent.filter((m) => m.to === donor.email)).toHaveLength(1);
+    const deliveries = () => t.app.db.execute(sql`select job_key, church_id, state from job_deliveries where church_id = ${c.churchId}`).then((r) => (r as unknown as { rows: unknown[] }).rows);
+    expect(await deliveries()).toEqual([{ job_key: `receipt-mail-${gift.id}`, church_id: c.churchId, state: 'done' }]);
+    // the outbox sends the finished job again, as it does with a job Redis no longer knows
+    await t.app.db.execute(sql`update job_outbox set state = 'pending', claimed_by = null where job_key = ${`receipt-mail-${gift.id}`}`);
+    await t.deps.queue.sweep();
+    await t.drain();
+    // and the same job enqueued again under a new outbox row (a second hand-over of its data)
+    const [job] = await outbox('giving.receiptMail', c.churchId);
+    await t.deps.queue.enqueue(receiptMailJob, job!.data as never);
+    await t.drain();
+    expect((await outbox('giving.receiptMail', c.churchId)).length).toBeGreaterThanOrEqual(1);
+    expect(sent.filter((m) => m.to === donor.email)).toHaveLength(1);
+    expect(await deliveries()).toEqual([{ job_key: `receipt-mail-${gift.id}`, church_id: c.churchId, state: 'done' }]);
+  });
+
+  it('lets a failed mail go, so the retry sends it once', async () => {
+    const c = makeChurch();
+    const donor = makePerson('Fay', 'Fail', `fay-${c.churchId}@example.test`, c.churchId);
+    const [general] = await makeFunds(t, c.token(['Donations.Edit']), ['General']);
+    failOnce.add(donor.email!);
+    await call(t.app, 'POST', '/giving/donations', { token: c.token(['Donations.Edit']), body: { personId: donor.id, amount: 15, funds: [{ fundId: general, amount: 15 }] } });
+    await t.drain();
+    expect(failOnce.has(donor.email!)).toBe(false);
     expect(sent.filter((m) => m.to === donor.email)).toHaveLength(1);
   });
 
