@@ -50,6 +50,35 @@ describe('groups in the apps’ shape', () => {
     expect(typeof (await get(c.token(), '/membership/groups/my')).json()[0].tags).toBe('string');
   });
 
+  // B1Admin:src/dashboard/components/QuickSetupModal.tsx and serving/components/TeamList.tsx (GroupAdd with
+  // categoryName = the ministry's id) make a team; TeamList finds a ministry's teams in /groups/tag/team by it.
+  it('makes a team the apps’ way (categoryName: the ministry’s id) and lists it under its ministry', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    const [ministry] = (await save(token, [{ name: 'Worship', tags: 'ministry', categoryName: 'Ministry' }])).json();
+    const made = await save(token, [{ name: 'Band', tags: 'team', categoryName: ministry.id }]);
+    expect([made.statusCode, made.json()[0]]).toEqual([200, expect.objectContaining({ name: 'Band', tags: 'team', categoryName: ministry.id, parentGroupId: ministry.id })]);
+    // The spec's way lists under the ministry as well.
+    const [tech] = (await save(token, [{ name: 'Tech', tags: 'team', parentGroupId: ministry.id }])).json();
+    expect(tech).toMatchObject({ categoryName: ministry.id, parentGroupId: ministry.id });
+    const teams = (await get(c.token(), '/membership/groups/tag/team')).json();
+    expect(teams.filter((g: { categoryName: string }) => g.categoryName === ministry.id).map((g: { name: string }) => g.name).sort()).toEqual(['Band', 'Tech']);
+    // An edit posts back what it loaded: the team stays the ministry's.
+    const renamed = await save(token, [{ ...made.json()[0], name: 'Band 2' }]);
+    expect(renamed.json()[0]).toMatchObject({ name: 'Band 2', categoryName: ministry.id, parentGroupId: ministry.id });
+    // The ministry must be a ministry group of the caller's church.
+    const [theirs] = (await save(other.token(['Groups.Edit']), [{ name: 'Theirs', tags: 'ministry' }])).json();
+    const [plain] = (await save(token, [{ name: 'Plain' }])).json();
+    for (const categoryName of [theirs.id, plain.id, randomUUID()]) {
+      const res = await save(token, [{ name: 'Stray', tags: 'team', categoryName }]);
+      expect([res.statusCode, res.json().errors[0].param]).toEqual([400, 'categoryName']);
+    }
+    const noMinistry = await save(token, [{ name: 'Stray', tags: 'team', categoryName: 'Volunteers' }]);
+    expect([noMinistry.statusCode, noMinistry.json().errors[0].param]).toEqual([400, 'parentGroupId']);
+    expect((await get(c.token(), '/membership/groups/tag/team')).json()).toHaveLength(2);
+  });
+
   // B1Admin:src/groups/components/GroupDetailsEdit.tsx posts the group it loaded (labels as a string) with the
   // edited `labelArray`, which is what the labels become.
   it('takes labels as a string or a list, and labelArray over labels', async () => {
