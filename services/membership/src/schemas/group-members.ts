@@ -23,7 +23,14 @@ export const GroupMember = z.object({
 
 export const GroupMemberList = z.array(GroupMember);
 
-export const PublicMember = z.object({ personId: z.string(), displayName: z.string().nullable(), leader: z.boolean(), photo: z.string().nullable() });
+export const PublicMember = z.object({
+  personId: z.string(),
+  displayName: z.string().nullable(),
+  leader: z.boolean(),
+  photo: z.string().nullable(),
+  /** B1App's group page reads the member as `person` */
+  person: z.object({ id: z.string(), name: z.object({ display: z.string().nullable() }), photo: z.string().nullable() }),
+});
 
 export const PublicMemberList = z.array(PublicMember);
 

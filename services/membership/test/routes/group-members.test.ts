@@ -133,13 +133,13 @@ describe('GET /membership/groupmembers/:id, /my, /basic/:groupId', () => {
 });
 
 describe('public rosters', () => {
-  it('the roster of an opted-in group exposes only personId, displayName, leader, photo', async () => {
+  it('the roster of an opted-in group exposes only personId, displayName, leader, photo (also nested as person)', async () => {
     const { c, g, ann, bob } = await scene();
     const res = await call(t.app, 'GET', `/membership/groupmembers/public/${c.churchId}/${g}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png' },
-      { personId: bob, displayName: 'Bob Baker', leader: false, photo: null },
+      { personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png', person: { id: ann, name: { display: 'Ann Able' }, photo: 'https://img/ann.png' } },
+      { personId: bob, displayName: 'Bob Baker', leader: false, photo: null, person: { id: bob, name: { display: 'Bob Baker' }, photo: null } },
     ]);
   });
 
@@ -152,10 +152,15 @@ describe('public rosters', () => {
     expect((await call(t.app, 'GET', `/membership/groupmembers/public/${c.churchId}/${g}`)).statusCode).toBe(404);
   });
 
-  it('leaders are public', async () => {
+  // B1App:src/app/[sdSlug]/groups/details/[groupSlug]/page.tsx loads them for every visitor; UnauthenticatedView and
+  // GroupContact read l.person.id, l.person.photo and l.person.name.display (and l.personId).
+  it('leaders are public, with the nested person B1App’s group page reads and no contact details', async () => {
     const { c, g, ann } = await scene();
-    const res = await call(t.app, 'GET', `/membership/groupmembers/public/leaders/${c.churchId}/${g}`);
-    expect(res.json()).toEqual([{ personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png' }]);
+    const res = await call(t.app, 'GET', `/membership/groupMembers/public/leaders/${c.churchId}/${g}`);
+    expect(res.json()).toEqual([
+      { personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png', person: { id: ann, name: { display: 'Ann Able' }, photo: 'https://img/ann.png' } },
+    ]);
+    expect(res.body).not.toContain('ann@example.test');
     expect((await call(t.app, 'GET', `/membership/groupmembers/public/leaders/${randomUUID()}/${g}`)).statusCode).toBe(404);
   });
 });
