@@ -28,6 +28,14 @@ export interface GroupFilter {
   includeArchived?: boolean;
 }
 
+/**
+ * The group carries the label, compared case-insensitively and with hyphens as spaces: B1App's site turns the URL
+ * segment `small-groups` into `small groups` and asks for that. Raw `sql`: drizzle has no operator over an
+ * array's elements.
+ */
+const labelKey = (value: SQLWrapper | string) => sql`lower(replace(${value}, '-', ' '))`;
+const hasLabel = (label: string) => sql`exists (select 1 from unnest(${groups.labels}) as l(v) where ${labelKey(sql`l.v`)} = ${labelKey(label)})`;
+
 /** Groups of a church (not removed, not archived), by name; optional tag, label or id filters. */
 export function listGroups(db: DbOrTx, churchId: string, filter: GroupFilter = {}): Promise<GroupRecord[]> {
   if (!filter.tag && !filter.label && !filter.ids && !filter.archived && !filter.includeArchived) return allOfChurch(db, { churchId });
@@ -35,7 +43,7 @@ export function listGroups(db: DbOrTx, churchId: string, filter: GroupFilter = {
   if (filter.archived) where.push(eq(groups.archived, true));
   else if (!filter.includeArchived) where.push(eq(groups.archived, false));
   if (filter.tag) where.push(arrayContains(groups.tags, [filter.tag]));
-  if (filter.label) where.push(arrayContains(groups.labels, [filter.label]));
+  if (filter.label) where.push(hasLabel(filter.label));
   if (filter.ids) where.push(inArray(groups.id, filter.ids));
   return readRecords(db, db.select(recordColumns).from(groups).where(and(...where)).orderBy(asc(groups.name)));
 }

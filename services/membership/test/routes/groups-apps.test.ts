@@ -79,6 +79,25 @@ describe('groups in the apps’ shape', () => {
     expect((await get(c.token(), '/membership/groups/tag/team')).json()).toHaveLength(2);
   });
 
+  // B1App:src/app/[sdSlug]/groups/[label]/page.tsx lower-cases nothing but turns the URL's `small-groups` into
+  // `small groups`; components/groups/GroupList.tsx asks /groups/public/:churchId/label?label= with it.
+  it('finds groups by label whatever its case, with hyphens as spaces, in the church asked only', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    await save(token, [{ name: 'Alpha', labels: 'Small Groups' }, { name: 'Beta', labelArray: ['small groups', 'Men'] }, { name: 'Gamma', labels: 'Youth-Group' }, { name: 'Delta', labels: 'Smaller Groups' }]);
+    await save(other.token(['Groups.Edit']), [{ name: 'Theirs', labels: 'Small Groups' }]);
+    const byLabel = async (label: string) =>
+      (await get(undefined, `/membership/groups/public/${c.churchId}/label?label=${encodeURIComponent(label)}`)).json().map((g: { name: string }) => g.name);
+    expect(await byLabel('small groups')).toEqual(['Alpha', 'Beta']);
+    expect(await byLabel('SMALL GROUPS')).toEqual(['Alpha', 'Beta']);
+    expect(await byLabel('youth group')).toEqual(['Gamma']);
+    expect(await byLabel('men')).toEqual(['Beta']);
+    expect(await byLabel('small')).toEqual([]);
+    // What was saved keeps its case.
+    expect((await get(c.token(), '/membership/groups')).json().find((g: { name: string }) => g.name === 'Alpha').labelArray).toEqual(['Small Groups']);
+  });
+
   // B1Admin:src/groups/components/GroupDetailsEdit.tsx posts the group it loaded (labels as a string) with the
   // edited `labelArray`, which is what the labels become.
   it('takes labels as a string or a list, and labelArray over labels', async () => {
