@@ -14,8 +14,10 @@ const listed = (churchId: string | SQLWrapper) => and(live(churchId), eq(groups.
 const { removed: _removed, createdAt: _createdAt, updatedAt: _updatedAt, ...recordColumns } = getTableColumns(groups);
 export type GroupRecord = RowOf<typeof recordColumns>;
 const readRecords = rowReader(recordColumns);
+// By category, then name: B1Admin's groups page prints a category's heading where the category changes.
+const byCategory = [asc(groups.categoryName), asc(groups.name), asc(groups.id)];
 const allOfChurch = preparedReader(recordColumns, (qb) =>
-  qb.select(recordColumns).from(groups).where(listed(sql.placeholder('churchId'))).orderBy(asc(groups.name)),
+  qb.select(recordColumns).from(groups).where(listed(sql.placeholder('churchId'))).orderBy(...byCategory),
 );
 
 export interface GroupFilter {
@@ -36,7 +38,7 @@ export interface GroupFilter {
 const labelKey = (value: SQLWrapper | string) => sql`lower(replace(${value}, '-', ' '))`;
 const hasLabel = (label: string) => sql`exists (select 1 from unnest(${groups.labels}) as l(v) where ${labelKey(sql`l.v`)} = ${labelKey(label)})`;
 
-/** Groups of a church (not removed, not archived), by name; optional tag, label or id filters. */
+/** Groups of a church (not removed, not archived), by category and name; optional tag, label or id filters. */
 export function listGroups(db: DbOrTx, churchId: string, filter: GroupFilter = {}): Promise<GroupRecord[]> {
   if (!filter.tag && !filter.label && !filter.ids && !filter.archived && !filter.includeArchived) return allOfChurch(db, { churchId });
   const where: Array<SQL | undefined> = [live(churchId)];
@@ -45,7 +47,18 @@ export function listGroups(db: DbOrTx, churchId: string, filter: GroupFilter = {
   if (filter.tag) where.push(arrayContains(groups.tags, [filter.tag]));
   if (filter.label) where.push(hasLabel(filter.label));
   if (filter.ids) where.push(inArray(groups.id, filter.ids));
-  return readRecords(db, db.select(recordColumns).from(groups).where(and(...where)).orderBy(asc(groups.name)));
+  return readRecords(db, db.select(recordColumns).from(groups).where(and(...where)).orderBy(...byCategory));
+}
+
+/** How many live people each group of the church has, by group id (one statement; groups without any are absent). */
+export async function memberCounts(db: DbOrTx, churchId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ groupId: groupMembers.groupId, count: sql<number>`count(*)::int` })
+    .from(groupMembers)
+    .innerJoin(people, and(eq(people.churchId, churchId), eq(people.id, groupMembers.personId), eq(people.removed, false)))
+    .where(eq(groupMembers.churchId, churchId))
+    .groupBy(groupMembers.groupId);
+  return new Map(rows.map((r) => [r.groupId, r.count]));
 }
 
 export function findGroup(db: DbOrTx, churchId: string, id: string): Promise<GroupRow | undefined> {

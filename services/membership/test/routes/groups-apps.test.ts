@@ -33,9 +33,10 @@ describe('groups in the apps’ shape', () => {
     await t.app.db.insert(groupMembers).values({ id: randomUUID(), churchId: c.churchId, groupId: g.id, personId: c.personId });
     attendanceGroups = [g.id];
     const pub = `/membership/groups/public/${c.churchId}`;
+    // The staff lists add how many members each group has (B1Admin's groups page shows it).
+    expect((await get(c.token(), '/membership/groups')).json()).toEqual([{ ...g, memberCount: 1 }]);
+    expect((await get(c.token(), '/membership/groups/tag/standard')).json()).toEqual([{ ...g, memberCount: 1 }]);
     const answers = [
-      (await get(c.token(), '/membership/groups')).json()[0],
-      (await get(c.token(), '/membership/groups/tag/standard')).json()[0],
       (await get(c.token(), '/membership/groups/my')).json()[0],
       (await get(c.token(), '/membership/groups/my/standard')).json()[0],
       (await get(c.token(), `/membership/groups/${g.id}`)).json(),
@@ -77,6 +78,34 @@ describe('groups in the apps’ shape', () => {
     const noMinistry = await save(token, [{ name: 'Stray', tags: 'team', categoryName: 'Volunteers' }]);
     expect([noMinistry.statusCode, noMinistry.json().errors[0].param]).toEqual([400, 'parentGroupId']);
     expect((await get(c.token(), '/membership/groups/tag/team')).json()).toHaveLength(2);
+  });
+
+  // B1Admin:src/groups/GroupsPage.tsx lists /groups/tag/standard, prints a category heading where categoryName
+  // changes and shows `memberCount` people per group.
+  it('lists groups by category then name, each with its number of live members', async () => {
+    const c = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    const made = (await save(token, [
+      { name: 'Zeta', categoryName: 'Adults' },
+      { name: 'Alpha', categoryName: 'Youth' },
+      { name: 'Beta', categoryName: 'Adults' },
+    ])).json();
+    const [zeta, alpha] = made;
+    const ann = await addPerson(t, c.churchId, { firstName: 'Ann' });
+    const gone = await addPerson(t, c.churchId, { firstName: 'Gone', removed: true });
+    for (const personId of [c.personId, ann.id, gone.id]) await t.app.db.insert(groupMembers).values({ id: randomUUID(), churchId: c.churchId, groupId: zeta.id, personId });
+    await t.app.db.insert(groupMembers).values({ id: randomUUID(), churchId: c.churchId, groupId: alpha.id, personId: ann.id });
+    const list = (await get(c.token(), '/membership/groups/tag/standard')).json();
+    expect(list.map((g: { categoryName: string; name: string; memberCount: number }) => [g.categoryName, g.name, g.memberCount])).toEqual([
+      ['Adults', 'Beta', 0],
+      ['Adults', 'Zeta', 2],
+      ['Youth', 'Alpha', 1],
+    ]);
+    expect((await get(c.token(), '/membership/groups')).json().map((g: { name: string; memberCount: number }) => [g.name, g.memberCount])).toEqual([
+      ['Beta', 0],
+      ['Zeta', 2],
+      ['Alpha', 1],
+    ]);
   });
 
   // B1App:src/app/[sdSlug]/groups/[label]/page.tsx lower-cases nothing but turns the URL's `small-groups` into
@@ -128,7 +157,7 @@ describe('groups in the apps’ shape', () => {
     const [archived] = (await save(token, [{ ...b, archived: true }])).json();
     expect(archived.archived).toBe(true);
     expect((await get(c.token(), '/membership/groups')).json().map((g: { id: string }) => g.id)).toEqual([a.id]);
-    expect((await get(c.token(), '/membership/groups?archived=1')).json()).toEqual([archived]);
+    expect((await get(c.token(), '/membership/groups?archived=1')).json()).toEqual([{ ...archived, memberCount: 1 }]);
     expect((await get(c.token(), '/membership/groups/tag/standard')).json().map((g: { id: string }) => g.id)).toEqual([a.id]);
     expect((await get(c.token(), '/membership/groups/my')).json()).toEqual([]);
     expect((await get(c.token(), `/membership/groups/${b.id}`)).json().archived).toBe(true);
