@@ -117,8 +117,20 @@ const memberColumns = {
   photo: people.photo,
   email: people.email,
   membershipStatus: people.membershipStatus,
+  groupName: groups.name,
+  groupPhotoUrl: groups.photoUrl,
 };
-export type MemberWithPerson = { member: GroupMemberRow; firstName: string | null; lastName: string | null; displayName: string | null; photo: string | null; email: string | null; membershipStatus: string | null };
+export type MemberWithPerson = {
+  member: GroupMemberRow;
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string | null;
+  photo: string | null;
+  email: string | null;
+  membershipStatus: string | null;
+  groupName: string;
+  groupPhotoUrl: string | null;
+};
 
 /** Memberships with the person's name and photo; removed people and removed groups are left out. */
 export function listMembers(

@@ -19,6 +19,7 @@ export const GroupMember = z.object({
   leader: z.boolean(),
   joinDate: z.date(),
   person: PersonBrief.optional(),
+  group: z.object({ id: z.string(), name: z.string(), photoUrl: z.string().nullable() }).optional(),
 });
 
 export const GroupMemberList = z.array(GroupMember);

@@ -59,6 +59,7 @@ describe('GET /membership/groupmembers', () => {
         membershipStatus: 'Guest',
         contactInfo: { email: 'ann@example.test' },
       },
+      group: { id: g, name: expect.any(String), photoUrl: null },
     });
   });
 
@@ -129,6 +130,24 @@ describe('GET /membership/groupmembers/:id, /my, /basic/:groupId', () => {
     const other = await makeChurch(t);
     expect((await call(t.app, 'GET', `/membership/groupmembers/basic/${g}`, { token: other.token() })).statusCode).toBe(404);
     await expectGuarded(t.app, { method: 'GET', url: `/membership/groupmembers/basic/${g}` }, c.churchId);
+  });
+});
+
+// B1Admin:src/people/components/Groups.tsx (a person's groups tab) reads gm.group.name and gm.group.photoUrl.
+describe('GET /membership/groupmembers?personId=', () => {
+  it('answers each membership with its group’s name and photo', async () => {
+    const c = await makeChurch(t);
+    const choir = await group(c.churchId, { name: 'Choir', photoUrl: 'https://img/choir.png' });
+    const elders = await group(c.churchId, { name: 'Elders' });
+    const ann = await person(c.churchId, 'Ann', 'Able');
+    await member(c.churchId, choir, ann);
+    await member(c.churchId, elders, ann, true);
+    const res = await call(t.app, 'GET', `/membership/groupmembers?personId=${ann}`, { token: c.token(['GroupMembers.View']) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((m: { group: unknown }) => m.group).sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name))).toEqual([
+      { id: choir, name: 'Choir', photoUrl: 'https://img/choir.png' },
+      { id: elders, name: 'Elders', photoUrl: null },
+    ]);
   });
 });
 
@@ -239,7 +258,8 @@ describe('POST /membership/internal/groups/members', () => {
     const list = (body: unknown) => signedCall(t.app, listUrl, body);
     const res = await list({ churchId: c.churchId });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual((await call(t.app, 'GET', '/membership/groups', { token: c.token() })).json());
+    const uncounted = (await call(t.app, 'GET', '/membership/groups', { token: c.token() })).json().map(({ memberCount: _count, ...group }: { memberCount: number }) => group);
+    expect(res.json()).toEqual(uncounted);
     expect(res.json().map((group: { id: string }) => group.id)).toContain(g);
     // Another church's list holds none of these groups.
     expect((await list({ churchId: (await makeChurch(t)).churchId })).json()).toEqual([]);

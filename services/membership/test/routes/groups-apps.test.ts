@@ -288,6 +288,7 @@ describe('POST /membership/groupmembers/self and leaving', () => {
       leader: false,
       joinDate: expect.any(String),
       person: { id: me.id, name: { first: 'Joy', last: 'Ner', display: 'Joy Ner' }, photo: null, membershipStatus: 'Member' },
+      group: { id: open.id, name: 'Open', photoUrl: null },
     });
     expect((await self(open.id)).json().id).toBe(joined.json().id);
     const history = await t.app.db.select().from(groupMemberHistory).where(and(eq(groupMemberHistory.groupId, open.id), eq(groupMemberHistory.personId, me.id)));
