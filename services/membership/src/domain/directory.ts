@@ -108,6 +108,17 @@ export function mayOpenDirectory(level: DirectoryLevel, viewer: Viewer, status: 
   return false;
 }
 
+/**
+ * Whose entries the whole directory (`GET /people/directory/all`) lists to a caller who is not staff: the statuses
+ * the church's level opens it to (as ChurchApps' Api lists them), never opted-out people. Staff see everyone.
+ */
+export const DIRECTORY_LISTED: Record<DirectoryLevel, readonly string[]> = {
+  Staff: ['Staff'],
+  Members: ['Member', 'Staff'],
+  'Regular Attendees': ['Regular Attendee', 'Member', 'Staff'],
+  Everyone: ['Visitor', 'Regular Attendee', 'Member', 'Staff'],
+};
+
 export interface Audience {
   /** staff and the person themself see everything */
   full: boolean;

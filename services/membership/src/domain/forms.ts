@@ -16,6 +16,7 @@ import {
   type AnswerRow,
   type FormRow,
   type MemberPermissionRow,
+  type PermissionWithNames,
   type QuestionRow,
 } from '../repos/forms';
 import { requireFormAccess } from './form-access';
@@ -141,7 +142,7 @@ export async function deleteQuestion(db: Db, auth: Claims, id: string, formId?: 
  * Batch save of member permissions: the caller needs Form access (edit level) on each form, the member
  * must be a person of the church, and granting a member a second row on the same form updates the first.
  */
-export function saveMemberPermissions(db: Db, auth: Claims, items: Array<Row & { id?: string; memberId: string; contentId: string }>, report?: Reporter): Promise<MemberPermissionRow[]> {
+export function saveMemberPermissions(db: Db, auth: Claims, items: Array<Row & { id?: string; memberId: string; contentId: string }>, report?: Reporter): Promise<PermissionWithNames[]> {
   return db.transaction(async (tx) => {
     const out: MemberPermissionRow[] = [];
     for (const item of items) {
@@ -159,7 +160,10 @@ export function saveMemberPermissions(db: Db, auth: Claims, items: Array<Row & {
       out.push(row!);
     }
     await reportTo(report, tx, out.map((m) => ({ churchId: auth.churchId, entityType: 'memberPermission', entityId: m.id, action: 'saved', after: { memberId: m.memberId, contentId: m.contentId, action: m.action, emailNotification: m.emailNotification } })));
-    return out;
+    // Answered as the lists are, with `personName` and `formName` (B1Admin's form members table shows the name
+    // of the row the save answers), in input order.
+    const named = new Map((await listPermissions(tx, auth.churchId, { ids: out.map((m) => m.id) })).map((r) => [r.permission.id, r]));
+    return out.map((m) => named.get(m.id) ?? { permission: m, personName: null, formName: null });
   });
 }
 

@@ -91,12 +91,24 @@ export function toMember(r: MemberWithPerson, withContact: boolean) {
       membershipStatus: r.membershipStatus,
       ...(withContact ? { contactInfo: { email: r.email } } : {}),
     },
+    // B1Admin's person page lists a person's memberships by `group.name` and `group.photoUrl`.
+    group: { id: r.member.groupId, name: r.groupName, photoUrl: r.groupPhotoUrl },
   };
 }
 
-/** What the public roster and leader list expose, nothing more (spec: personId, displayName, leader, photo). */
+/**
+ * A member as anyone may see them: the spec's flat keys and the nested `person` B1App's group page reads
+ * (`person.id`, `person.photo`, `person.name.display`). Never contact details.
+ */
 export function toPublicMember(r: MemberWithPerson) {
-  return { personId: r.member.personId, displayName: r.displayName ?? displayNameOf(r), leader: r.member.leader, photo: r.photo };
+  const displayName = r.displayName ?? displayNameOf(r);
+  return {
+    personId: r.member.personId,
+    displayName,
+    leader: r.member.leader,
+    photo: r.photo,
+    person: { id: r.member.personId, name: { display: displayName }, photo: r.photo },
+  };
 }
 
 function displayNameOf(r: { firstName: string | null; lastName: string | null }): string {

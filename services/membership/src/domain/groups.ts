@@ -84,11 +84,19 @@ export function saveGroups(db: Db, churchId: string, items: GroupInput[], report
       const name = item.name ?? existing?.name;
       if (!name) throw badRequest('name', 'name is required');
       const tags = item.tags ?? existing?.tags ?? ['standard'];
-      const parentGroupId = item.parentGroupId !== undefined ? item.parentGroupId : (existing?.parentGroupId ?? null);
-      if (tags.includes('team')) await checkMinistry(tx, churchId, parentGroupId, item.id);
+      const team = tags.includes('team');
+      // The apps tie a team to its ministry by putting the ministry's id in `categoryName` (B1Admin's TeamList and
+      // QuickSetupModal) and find a ministry's teams by it: a team's ministry is `parentGroupId`, else that id.
+      const sentCategory = typeof item.categoryName === 'string' ? item.categoryName : undefined;
+      const categoryName = item.categoryName === undefined ? existing?.categoryName : sentCategory;
+      const byCategory = team && item.parentGroupId === undefined && sentCategory !== undefined && isUuid(sentCategory);
+      const parentGroupId = byCategory ? sentCategory : item.parentGroupId !== undefined ? item.parentGroupId : (existing?.parentGroupId ?? null);
+      if (team) await checkMinistry(tx, churchId, parentGroupId, item.id, byCategory ? 'categoryName' : 'parentGroupId');
       else if (item.parentGroupId) await checkParent(tx, churchId, item.parentGroupId, item.id);
       const { labelArray, ...fields } = item;
       const values: Record<string, unknown> = { ...fields, tags, parentGroupId, ...(labelArray ? { labels: labelArray } : {}) };
+      // A team named the spec's way (`parentGroupId`) is listed under its ministry by the apps too.
+      if (team && parentGroupId && (!categoryName || isUuid(categoryName))) values.categoryName = parentGroupId;
       if (!existing || existing.name !== name) values.slug = await uniqueSlug(tx, churchId, name, item.id);
       const [row] = await saveRows(tx, groups, churchId, [values]);
       out.push(row as GroupRow);
@@ -100,10 +108,13 @@ export function saveGroups(db: Db, churchId: string, items: GroupInput[], report
   });
 }
 
-async function checkMinistry(db: Tx, churchId: string, parentGroupId: string | null, selfId?: string) {
-  if (!parentGroupId) throw badRequest('parentGroupId', 'a team must reference its ministry group');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (v: string) => UUID.test(v);
+
+async function checkMinistry(db: Tx, churchId: string, parentGroupId: string | null, selfId: string | undefined, param: 'parentGroupId' | 'categoryName') {
+  if (!parentGroupId) throw badRequest('parentGroupId', 'a team must reference its ministry group (parentGroupId, or its id as categoryName)');
   const parent = parentGroupId === selfId ? undefined : await findGroup(db, churchId, parentGroupId);
-  if (!parent || !parent.tags.includes('ministry')) throw badRequest('parentGroupId', 'parentGroupId must be a ministry group of this church');
+  if (!parent || !parent.tags.includes('ministry')) throw badRequest(param, `${param} must be a ministry group of this church`);
 }
 
 /** Any group's parent must be another live group of the same church (never another church's group). */

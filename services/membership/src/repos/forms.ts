@@ -129,10 +129,11 @@ export type PermissionWithNames = { permission: MemberPermissionRow; personName:
 export function listPermissions(
   db: DbOrTx,
   churchId: string,
-  filter: { id?: string; formId?: string; memberId?: string; formIds?: string[] },
+  filter: { id?: string; ids?: string[]; formId?: string; memberId?: string; formIds?: string[] },
 ): Promise<PermissionWithNames[]> {
   const where: Array<SQL | undefined> = [eq(memberPermissions.churchId, churchId)];
   if (filter.id) where.push(eq(memberPermissions.id, filter.id));
+  if (filter.ids) where.push(filter.ids.length ? inArray(memberPermissions.id, filter.ids) : sql`false`);
   if (filter.formId) where.push(eq(memberPermissions.contentId, filter.formId));
   if (filter.memberId) where.push(eq(memberPermissions.memberId, filter.memberId));
   if (filter.formIds) where.push(filter.formIds.length ? inArray(memberPermissions.contentId, filter.formIds) : sql`false`);

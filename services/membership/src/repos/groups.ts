@@ -14,8 +14,10 @@ const listed = (churchId: string | SQLWrapper) => and(live(churchId), eq(groups.
 const { removed: _removed, createdAt: _createdAt, updatedAt: _updatedAt, ...recordColumns } = getTableColumns(groups);
 export type GroupRecord = RowOf<typeof recordColumns>;
 const readRecords = rowReader(recordColumns);
+// By category, then name: B1Admin's groups page prints a category's heading where the category changes.
+const byCategory = [asc(groups.categoryName), asc(groups.name), asc(groups.id)];
 const allOfChurch = preparedReader(recordColumns, (qb) =>
-  qb.select(recordColumns).from(groups).where(listed(sql.placeholder('churchId'))).orderBy(asc(groups.name)),
+  qb.select(recordColumns).from(groups).where(listed(sql.placeholder('churchId'))).orderBy(...byCategory),
 );
 
 export interface GroupFilter {
@@ -28,16 +30,35 @@ export interface GroupFilter {
   includeArchived?: boolean;
 }
 
-/** Groups of a church (not removed, not archived), by name; optional tag, label or id filters. */
+/**
+ * The group carries the label, compared case-insensitively and with hyphens as spaces: B1App's site turns the URL
+ * segment `small-groups` into `small groups` and asks for that. Raw `sql`: drizzle has no operator over an
+ * array's elements.
+ */
+const labelKey = (value: SQLWrapper | string) => sql`lower(replace(${value}, '-', ' '))`;
+const hasLabel = (label: string) => sql`exists (select 1 from unnest(${groups.labels}) as l(v) where ${labelKey(sql`l.v`)} = ${labelKey(label)})`;
+
+/** Groups of a church (not removed, not archived), by category and name; optional tag, label or id filters. */
 export function listGroups(db: DbOrTx, churchId: string, filter: GroupFilter = {}): Promise<GroupRecord[]> {
   if (!filter.tag && !filter.label && !filter.ids && !filter.archived && !filter.includeArchived) return allOfChurch(db, { churchId });
   const where: Array<SQL | undefined> = [live(churchId)];
   if (filter.archived) where.push(eq(groups.archived, true));
   else if (!filter.includeArchived) where.push(eq(groups.archived, false));
   if (filter.tag) where.push(arrayContains(groups.tags, [filter.tag]));
-  if (filter.label) where.push(arrayContains(groups.labels, [filter.label]));
+  if (filter.label) where.push(hasLabel(filter.label));
   if (filter.ids) where.push(inArray(groups.id, filter.ids));
-  return readRecords(db, db.select(recordColumns).from(groups).where(and(...where)).orderBy(asc(groups.name)));
+  return readRecords(db, db.select(recordColumns).from(groups).where(and(...where)).orderBy(...byCategory));
+}
+
+/** How many live people each group of the church has, by group id (one statement; groups without any are absent). */
+export async function memberCounts(db: DbOrTx, churchId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ groupId: groupMembers.groupId, count: sql<number>`count(*)::int` })
+    .from(groupMembers)
+    .innerJoin(people, and(eq(people.churchId, churchId), eq(people.id, groupMembers.personId), eq(people.removed, false)))
+    .where(eq(groupMembers.churchId, churchId))
+    .groupBy(groupMembers.groupId);
+  return new Map(rows.map((r) => [r.groupId, r.count]));
 }
 
 export function findGroup(db: DbOrTx, churchId: string, id: string): Promise<GroupRow | undefined> {
@@ -96,8 +117,20 @@ const memberColumns = {
   photo: people.photo,
   email: people.email,
   membershipStatus: people.membershipStatus,
+  groupName: groups.name,
+  groupPhotoUrl: groups.photoUrl,
 };
-export type MemberWithPerson = { member: GroupMemberRow; firstName: string | null; lastName: string | null; displayName: string | null; photo: string | null; email: string | null; membershipStatus: string | null };
+export type MemberWithPerson = {
+  member: GroupMemberRow;
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string | null;
+  photo: string | null;
+  email: string | null;
+  membershipStatus: string | null;
+  groupName: string;
+  groupPhotoUrl: string | null;
+};
 
 /** Memberships with the person's name and photo; removed people and removed groups are left out. */
 export function listMembers(

@@ -41,6 +41,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
+  // B1Admin's domain settings "relink" button: sends the custom-domain list to the reverse proxy again (the
+  // `membership.proxyConfig` job, as after a change). The Api left it anonymous; here it takes Settings.Edit.
+  app.get(`${base}/caddy`, { config: { access: requires('Settings.Edit') }, schema: { response: { 200: Empty } } }, async () => {
+    await app.deps.queue.enqueue(PROXY_CONFIG_JOB, {});
+    return {};
+  });
+
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Domain } } }, async (req) => {
     const domain = await findDomain(app.db, req.auth.churchId, req.params.id);
     if (!domain) throw notFound('Domain');

@@ -5,8 +5,8 @@ import { Empty, Id, IdList, IdParams, batchOf, notFound, reportChanges, unauthor
 import { groupsMeetingAt } from '../clients/attendance';
 import { groupHealth, healthSummary } from '../domain/group-health';
 import { saveGroups, toGroup } from '../domain/groups';
-import { findGroup, findGroupBySlug, groupsOfPerson, listGroups, memberGroupIds, softDeleteGroup, type GroupRecord } from '../repos/groups';
-import { Group, GroupList, GroupRecords, GroupSave, Health, HealthRow, ChurchParams, TagParams } from '../schemas/groups';
+import { findGroup, findGroupBySlug, groupsOfPerson, listGroups, memberCounts, memberGroupIds, softDeleteGroup, type GroupRecord } from '../repos/groups';
+import { Group, GroupList, GroupRecords, CountedGroupRecords, GroupSave, Health, HealthRow, ChurchParams, TagParams } from '../schemas/groups';
 
 
 /** Reading one group's health: GroupMembers.View, or the caller leads that group. */
@@ -22,6 +22,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const base = '/membership/groups';
 
   const groupsOf = (rows: Promise<GroupRecord[]>) => rows.then((list) => list.map(toGroup));
+  const countedGroupsOf = async (churchId: string, rows: Promise<GroupRecord[]>) => {
+    const [list, counts] = await Promise.all([rows, memberCounts(app.db, churchId)]);
+    return list.map((g) => ({ ...toGroup(g), memberCount: counts.get(g.id) ?? 0 }));
+  };
   const oneGroup = async (row: Promise<GroupRecord | undefined>, publicRead = false) => {
     const group = await row;
     // A public page never shows an archived group.
@@ -33,10 +37,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // `?archived=1` lists the archived groups instead (B1Admin's groups page, to restore one).
   app.get(
     base,
-    { config: { access: anyUser }, schema: { querystring: z.object({ archived: z.string().max(5).optional() }), response: { 200: GroupRecords } } },
+    { config: { access: anyUser }, schema: { querystring: z.object({ archived: z.string().max(5).optional() }), response: { 200: CountedGroupRecords } } },
     (req, reply) => {
-      if (req.query.archived === '1' || req.query.archived === 'true') return groupsOf(listGroups(app.db, req.auth.churchId, { archived: true }));
-      return app.deps.snapshots.send(req, reply, req.auth.churchId, 'all', () => groupsOf(listGroups(app.db, req.auth.churchId)));
+      const churchId = req.auth.churchId;
+      if (req.query.archived === '1' || req.query.archived === 'true') return countedGroupsOf(churchId, listGroups(app.db, churchId, { archived: true }));
+      return app.deps.snapshots.send(req, reply, churchId, 'all', () => countedGroupsOf(churchId, listGroups(app.db, churchId)));
     },
   );
 
@@ -73,8 +78,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     req.auth.personId ? groupsOf(groupsOfPerson(app.db, req.auth.churchId, req.auth.personId, req.params.tag)) : [],
   );
 
-  app.get(`${base}/tag/:tag`, { config: { access: anyUser }, schema: { params: TagParams, response: { 200: GroupRecords } } }, (req) =>
-    groupsOf(listGroups(app.db, req.auth.churchId, { tag: req.params.tag })),
+  app.get(`${base}/tag/:tag`, { config: { access: anyUser }, schema: { params: TagParams, response: { 200: CountedGroupRecords } } }, (req) =>
+    countedGroupsOf(req.auth.churchId, listGroups(app.db, req.auth.churchId, { tag: req.params.tag })),
   );
 
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Group } } }, async (req) =>

@@ -56,7 +56,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(
     base,
     { config: { access: formAccess }, schema: { body: batchOf(MemberPermissionSave), response: { 200: MemberPermissionList } } },
-    (req) => saveMemberPermissions(app.db, req.auth, req.body, { deps: app.deps, req }),
+    async (req) => (await saveMemberPermissions(app.db, req.auth, req.body, { deps: app.deps, req })).map(toItem),
   );
 
   app.delete(

@@ -60,14 +60,19 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     return (await findUserChurch(app.db, auth.id, auth.churchId))?.personId === personId;
   };
 
-  // Links a user to the token's church, as a person of that church. Attaching a user who is not yet linked to
-  // the church: the user themself, or a server admin (400 on userId otherwise; a church admin cannot pull any
-  // account of the platform into their church). Re-pointing a linked user of the church: People.Edit.
+  // Links a user to the token's church, as a person of that church. The user is named by `?userId=` (B1Admin's
+  // role screen: `POST /userchurch?userId=<new user> {personId}`) or the body's `userId`, else the caller.
+  // Attaching a user who is not yet linked to the church: the user themself, or a server admin (400 on userId
+  // otherwise; a church admin cannot pull any account of the platform into their church). Re-pointing a linked
+  // user of the church: People.Edit.
   app.post(
     base,
-    { config: { access: userSession }, schema: { body: z.object({ userId: Id.optional(), personId: Id.nullish() }), response: { 200: UserChurch } } },
+    {
+      config: { access: userSession },
+      schema: { querystring: z.object({ userId: Id.optional() }), body: z.object({ userId: Id.optional(), personId: Id.nullish() }), response: { 200: UserChurch } },
+    },
     async (req) => {
-      const userId = req.body.userId ?? req.auth.id;
+      const userId = req.query.userId ?? req.body.userId ?? req.auth.id;
       const personId = req.body.personId ?? undefined;
       if (!mayActFor(req.auth, userId)) throw unauthorized('Missing permission: People.Edit');
       if (userId !== req.auth.id && !hasPermission(req.auth, 'Server.Admin') && !(await findUserChurch(app.db, userId, req.auth.churchId))) {

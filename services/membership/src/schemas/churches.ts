@@ -16,6 +16,9 @@ export const PublicChurch = z.object({
 /** A church as its users and server admins see it. */
 export const Church = PublicChurch.extend({ archivedDate: z.date().nullable(), lastActivity: z.date() });
 
+/** A church in the server admins' list (B1Admin's churches tab shows when it registered). */
+export const AdminChurch = Church.extend({ registrationDate: z.date() });
+
 /** DNS-label subdomains, compared case-insensitively. */
 export const SubDomain = z
   .string()

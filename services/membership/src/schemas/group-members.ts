@@ -19,11 +19,19 @@ export const GroupMember = z.object({
   leader: z.boolean(),
   joinDate: z.date(),
   person: PersonBrief.optional(),
+  group: z.object({ id: z.string(), name: z.string(), photoUrl: z.string().nullable() }).optional(),
 });
 
 export const GroupMemberList = z.array(GroupMember);
 
-export const PublicMember = z.object({ personId: z.string(), displayName: z.string().nullable(), leader: z.boolean(), photo: z.string().nullable() });
+export const PublicMember = z.object({
+  personId: z.string(),
+  displayName: z.string().nullable(),
+  leader: z.boolean(),
+  photo: z.string().nullable(),
+  /** B1App's group page reads the member as `person` */
+  person: z.object({ id: z.string(), name: z.object({ display: z.string().nullable() }), photo: z.string().nullable() }),
+});
 
 export const PublicMemberList = z.array(PublicMember);
 

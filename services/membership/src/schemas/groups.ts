@@ -43,6 +43,8 @@ export const GroupList = z.array(Group);
 
 /** Lists built by `toGroup`, field by field in this schema's order (see `exactShape`). */
 export const GroupRecords = exactShape(z.array(Group));
+/** The staff lists (`/groups`, `/groups/tag/:tag`): each group with its number of members (B1Admin's groups page). */
+export const CountedGroupRecords = exactShape(z.array(Group.extend({ memberCount: z.number() })));
 
 export const Label = z.string().max(100);
 

@@ -255,7 +255,26 @@ describe('server-admin church routes', () => {
     await expectGuarded(t.app, { method: 'GET', url: `/membership/churches/all?term=${tag}`, permission: 'Server.Admin' }, a.church.id);
     await call(t.app, 'POST', `/membership/churches/${a.church.id}/archive`, { token: admin.token });
     const res = (await call(t.app, 'GET', `/membership/churches/all?term=${tag}`, { token: admin.token })).json();
-    expect(res).toEqual([{ ...a.church, archivedDate: expect.any(String), lastActivity: expect.any(String) }]);
+    expect(res).toEqual([{ ...a.church, archivedDate: expect.any(String), lastActivity: expect.any(String), registrationDate: expect.any(String) }]);
+  });
+
+  // B1Admin:src/serverAdmin/components/ChurchesTab.tsx shows DateHelper.toDate(c.registrationDate) and posts
+  // `{archived}` to the archive route.
+  it('GET /all answers when each church registered; POST /:id/archive takes {archived}', async () => {
+    const tag = crypto.randomUUID().slice(0, 6);
+    const before = Date.now();
+    const a = await registeredChurch(t, { name: `Bethel ${tag}` });
+    const admin = await serverAdmin(t);
+    const [row] = (await call(t.app, 'GET', `/membership/churches/all?term=${tag}`, { token: admin.token })).json();
+    expect(new Date(row.registrationDate).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(row.registrationDate).getTime()).toBeLessThanOrEqual(Date.now());
+    const archive = (archived: boolean) => call(t.app, 'POST', `/membership/churches/${a.church.id}/archive`, { token: admin.token, body: { archived } });
+    const archived = (await archive(true)).json();
+    expect(archived).toMatchObject({ id: a.church.id, archivedDate: expect.any(String), registrationDate: row.registrationDate });
+    // Sending the same state twice keeps it (the tab's double click does not restore the church).
+    expect((await archive(true)).json().archivedDate).toBe(archived.archivedDate);
+    expect((await archive(false)).json().archivedDate).toBeNull();
+    expect((await archive(false)).json().archivedDate).toBeNull();
   });
 
   it('POST /:id/archive toggles the archived date', async () => {

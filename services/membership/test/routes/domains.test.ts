@@ -37,6 +37,23 @@ async function insertDomain(churchId: string, domainName: string, values: Partia
   return id;
 }
 
+// B1Admin:src/settings/components/DomainSettingsEdit.tsx "relink": GET /domains/caddy, then an alert.
+describe('GET /membership/domains/caddy', () => {
+  it('sends the domain list to the reverse proxy again, for Settings.Edit', async () => {
+    const c = await makeChurch(t);
+    const name = unique('relink');
+    await insertDomain(c.churchId, name);
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/domains/caddy', permission: 'Settings.Edit' }, c.churchId);
+    await t.drain();
+    proxyPosts.length = 0;
+    const res = await call(t.app, 'GET', '/membership/domains/caddy', { token: c.token(['Settings.Edit']) });
+    expect([res.statusCode, res.json()]).toEqual([200, {}]);
+    await t.drain();
+    expect(proxyPosts).toHaveLength(1);
+    expect((proxyPosts[0] as { body: { domains: Array<{ domainName: string }> } }).body.domains).toContainEqual({ domainName: name, churchId: c.churchId });
+  });
+});
+
 describe('POST /membership/domains', () => {
   it('saves lower-cased names and sends the full list to the reverse proxy after commit', async () => {
     const c = await makeChurch(t);

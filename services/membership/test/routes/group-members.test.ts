@@ -59,6 +59,7 @@ describe('GET /membership/groupmembers', () => {
         membershipStatus: 'Guest',
         contactInfo: { email: 'ann@example.test' },
       },
+      group: { id: g, name: expect.any(String), photoUrl: null },
     });
   });
 
@@ -132,14 +133,32 @@ describe('GET /membership/groupmembers/:id, /my, /basic/:groupId', () => {
   });
 });
 
+// B1Admin:src/people/components/Groups.tsx (a person's groups tab) reads gm.group.name and gm.group.photoUrl.
+describe('GET /membership/groupmembers?personId=', () => {
+  it('answers each membership with its group’s name and photo', async () => {
+    const c = await makeChurch(t);
+    const choir = await group(c.churchId, { name: 'Choir', photoUrl: 'https://img/choir.png' });
+    const elders = await group(c.churchId, { name: 'Elders' });
+    const ann = await person(c.churchId, 'Ann', 'Able');
+    await member(c.churchId, choir, ann);
+    await member(c.churchId, elders, ann, true);
+    const res = await call(t.app, 'GET', `/membership/groupmembers?personId=${ann}`, { token: c.token(['GroupMembers.View']) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((m: { group: unknown }) => m.group).sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name))).toEqual([
+      { id: choir, name: 'Choir', photoUrl: 'https://img/choir.png' },
+      { id: elders, name: 'Elders', photoUrl: null },
+    ]);
+  });
+});
+
 describe('public rosters', () => {
-  it('the roster of an opted-in group exposes only personId, displayName, leader, photo', async () => {
+  it('the roster of an opted-in group exposes only personId, displayName, leader, photo (also nested as person)', async () => {
     const { c, g, ann, bob } = await scene();
     const res = await call(t.app, 'GET', `/membership/groupmembers/public/${c.churchId}/${g}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png' },
-      { personId: bob, displayName: 'Bob Baker', leader: false, photo: null },
+      { personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png', person: { id: ann, name: { display: 'Ann Able' }, photo: 'https://img/ann.png' } },
+      { personId: bob, displayName: 'Bob Baker', leader: false, photo: null, person: { id: bob, name: { display: 'Bob Baker' }, photo: null } },
     ]);
   });
 
@@ -152,10 +171,15 @@ describe('public rosters', () => {
     expect((await call(t.app, 'GET', `/membership/groupmembers/public/${c.churchId}/${g}`)).statusCode).toBe(404);
   });
 
-  it('leaders are public', async () => {
+  // B1App:src/app/[sdSlug]/groups/details/[groupSlug]/page.tsx loads them for every visitor; UnauthenticatedView and
+  // GroupContact read l.person.id, l.person.photo and l.person.name.display (and l.personId).
+  it('leaders are public, with the nested person B1App’s group page reads and no contact details', async () => {
     const { c, g, ann } = await scene();
-    const res = await call(t.app, 'GET', `/membership/groupmembers/public/leaders/${c.churchId}/${g}`);
-    expect(res.json()).toEqual([{ personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png' }]);
+    const res = await call(t.app, 'GET', `/membership/groupMembers/public/leaders/${c.churchId}/${g}`);
+    expect(res.json()).toEqual([
+      { personId: ann, displayName: 'Ann Able', leader: true, photo: 'https://img/ann.png', person: { id: ann, name: { display: 'Ann Able' }, photo: 'https://img/ann.png' } },
+    ]);
+    expect(res.body).not.toContain('ann@example.test');
     expect((await call(t.app, 'GET', `/membership/groupmembers/public/leaders/${randomUUID()}/${g}`)).statusCode).toBe(404);
   });
 });
@@ -234,7 +258,8 @@ describe('POST /membership/internal/groups/members', () => {
     const list = (body: unknown) => signedCall(t.app, listUrl, body);
     const res = await list({ churchId: c.churchId });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual((await call(t.app, 'GET', '/membership/groups', { token: c.token() })).json());
+    const uncounted = (await call(t.app, 'GET', '/membership/groups', { token: c.token() })).json().map(({ memberCount: _count, ...group }: { memberCount: number }) => group);
+    expect(res.json()).toEqual(uncounted);
     expect(res.json().map((group: { id: string }) => group.id)).toContain(g);
     // Another church's list holds none of these groups.
     expect((await list({ churchId: (await makeChurch(t)).churchId })).json()).toEqual([]);

@@ -33,9 +33,10 @@ describe('groups in the apps’ shape', () => {
     await t.app.db.insert(groupMembers).values({ id: randomUUID(), churchId: c.churchId, groupId: g.id, personId: c.personId });
     attendanceGroups = [g.id];
     const pub = `/membership/groups/public/${c.churchId}`;
+    // The staff lists add how many members each group has (B1Admin's groups page shows it).
+    expect((await get(c.token(), '/membership/groups')).json()).toEqual([{ ...g, memberCount: 1 }]);
+    expect((await get(c.token(), '/membership/groups/tag/standard')).json()).toEqual([{ ...g, memberCount: 1 }]);
     const answers = [
-      (await get(c.token(), '/membership/groups')).json()[0],
-      (await get(c.token(), '/membership/groups/tag/standard')).json()[0],
       (await get(c.token(), '/membership/groups/my')).json()[0],
       (await get(c.token(), '/membership/groups/my/standard')).json()[0],
       (await get(c.token(), `/membership/groups/${g.id}`)).json(),
@@ -48,6 +49,82 @@ describe('groups in the apps’ shape', () => {
     for (const answer of answers) expect(answer).toEqual(g);
     // The login's groups carry tags as a string too (AppHelper's UserHelper reads them).
     expect(typeof (await get(c.token(), '/membership/groups/my')).json()[0].tags).toBe('string');
+  });
+
+  // B1Admin:src/dashboard/components/QuickSetupModal.tsx and serving/components/TeamList.tsx (GroupAdd with
+  // categoryName = the ministry's id) make a team; TeamList finds a ministry's teams in /groups/tag/team by it.
+  it('makes a team the apps’ way (categoryName: the ministry’s id) and lists it under its ministry', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    const [ministry] = (await save(token, [{ name: 'Worship', tags: 'ministry', categoryName: 'Ministry' }])).json();
+    const made = await save(token, [{ name: 'Band', tags: 'team', categoryName: ministry.id }]);
+    expect([made.statusCode, made.json()[0]]).toEqual([200, expect.objectContaining({ name: 'Band', tags: 'team', categoryName: ministry.id, parentGroupId: ministry.id })]);
+    // The spec's way lists under the ministry as well.
+    const [tech] = (await save(token, [{ name: 'Tech', tags: 'team', parentGroupId: ministry.id }])).json();
+    expect(tech).toMatchObject({ categoryName: ministry.id, parentGroupId: ministry.id });
+    const teams = (await get(c.token(), '/membership/groups/tag/team')).json();
+    expect(teams.filter((g: { categoryName: string }) => g.categoryName === ministry.id).map((g: { name: string }) => g.name).sort()).toEqual(['Band', 'Tech']);
+    // An edit posts back what it loaded: the team stays the ministry's.
+    const renamed = await save(token, [{ ...made.json()[0], name: 'Band 2' }]);
+    expect(renamed.json()[0]).toMatchObject({ name: 'Band 2', categoryName: ministry.id, parentGroupId: ministry.id });
+    // The ministry must be a ministry group of the caller's church.
+    const [theirs] = (await save(other.token(['Groups.Edit']), [{ name: 'Theirs', tags: 'ministry' }])).json();
+    const [plain] = (await save(token, [{ name: 'Plain' }])).json();
+    for (const categoryName of [theirs.id, plain.id, randomUUID()]) {
+      const res = await save(token, [{ name: 'Stray', tags: 'team', categoryName }]);
+      expect([res.statusCode, res.json().errors[0].param]).toEqual([400, 'categoryName']);
+    }
+    const noMinistry = await save(token, [{ name: 'Stray', tags: 'team', categoryName: 'Volunteers' }]);
+    expect([noMinistry.statusCode, noMinistry.json().errors[0].param]).toEqual([400, 'parentGroupId']);
+    expect((await get(c.token(), '/membership/groups/tag/team')).json()).toHaveLength(2);
+  });
+
+  // B1Admin:src/groups/GroupsPage.tsx lists /groups/tag/standard, prints a category heading where categoryName
+  // changes and shows `memberCount` people per group.
+  it('lists groups by category then name, each with its number of live members', async () => {
+    const c = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    const made = (await save(token, [
+      { name: 'Zeta', categoryName: 'Adults' },
+      { name: 'Alpha', categoryName: 'Youth' },
+      { name: 'Beta', categoryName: 'Adults' },
+    ])).json();
+    const [zeta, alpha] = made;
+    const ann = await addPerson(t, c.churchId, { firstName: 'Ann' });
+    const gone = await addPerson(t, c.churchId, { firstName: 'Gone', removed: true });
+    for (const personId of [c.personId, ann.id, gone.id]) await t.app.db.insert(groupMembers).values({ id: randomUUID(), churchId: c.churchId, groupId: zeta.id, personId });
+    await t.app.db.insert(groupMembers).values({ id: randomUUID(), churchId: c.churchId, groupId: alpha.id, personId: ann.id });
+    const list = (await get(c.token(), '/membership/groups/tag/standard')).json();
+    expect(list.map((g: { categoryName: string; name: string; memberCount: number }) => [g.categoryName, g.name, g.memberCount])).toEqual([
+      ['Adults', 'Beta', 0],
+      ['Adults', 'Zeta', 2],
+      ['Youth', 'Alpha', 1],
+    ]);
+    expect((await get(c.token(), '/membership/groups')).json().map((g: { name: string; memberCount: number }) => [g.name, g.memberCount])).toEqual([
+      ['Beta', 0],
+      ['Zeta', 2],
+      ['Alpha', 1],
+    ]);
+  });
+
+  // B1App:src/app/[sdSlug]/groups/[label]/page.tsx lower-cases nothing but turns the URL's `small-groups` into
+  // `small groups`; components/groups/GroupList.tsx asks /groups/public/:churchId/label?label= with it.
+  it('finds groups by label whatever its case, with hyphens as spaces, in the church asked only', async () => {
+    const c = await makeChurch(t);
+    const other = await makeChurch(t);
+    const token = c.token(['Groups.Edit']);
+    await save(token, [{ name: 'Alpha', labels: 'Small Groups' }, { name: 'Beta', labelArray: ['small groups', 'Men'] }, { name: 'Gamma', labels: 'Youth-Group' }, { name: 'Delta', labels: 'Smaller Groups' }]);
+    await save(other.token(['Groups.Edit']), [{ name: 'Theirs', labels: 'Small Groups' }]);
+    const byLabel = async (label: string) =>
+      (await get(undefined, `/membership/groups/public/${c.churchId}/label?label=${encodeURIComponent(label)}`)).json().map((g: { name: string }) => g.name);
+    expect(await byLabel('small groups')).toEqual(['Alpha', 'Beta']);
+    expect(await byLabel('SMALL GROUPS')).toEqual(['Alpha', 'Beta']);
+    expect(await byLabel('youth group')).toEqual(['Gamma']);
+    expect(await byLabel('men')).toEqual(['Beta']);
+    expect(await byLabel('small')).toEqual([]);
+    // What was saved keeps its case.
+    expect((await get(c.token(), '/membership/groups')).json().find((g: { name: string }) => g.name === 'Alpha').labelArray).toEqual(['Small Groups']);
   });
 
   // B1Admin:src/groups/components/GroupDetailsEdit.tsx posts the group it loaded (labels as a string) with the
@@ -80,7 +157,7 @@ describe('groups in the apps’ shape', () => {
     const [archived] = (await save(token, [{ ...b, archived: true }])).json();
     expect(archived.archived).toBe(true);
     expect((await get(c.token(), '/membership/groups')).json().map((g: { id: string }) => g.id)).toEqual([a.id]);
-    expect((await get(c.token(), '/membership/groups?archived=1')).json()).toEqual([archived]);
+    expect((await get(c.token(), '/membership/groups?archived=1')).json()).toEqual([{ ...archived, memberCount: 1 }]);
     expect((await get(c.token(), '/membership/groups/tag/standard')).json().map((g: { id: string }) => g.id)).toEqual([a.id]);
     expect((await get(c.token(), '/membership/groups/my')).json()).toEqual([]);
     expect((await get(c.token(), `/membership/groups/${b.id}`)).json().archived).toBe(true);
@@ -211,6 +288,7 @@ describe('POST /membership/groupmembers/self and leaving', () => {
       leader: false,
       joinDate: expect.any(String),
       person: { id: me.id, name: { first: 'Joy', last: 'Ner', display: 'Joy Ner' }, photo: null, membershipStatus: 'Member' },
+      group: { id: open.id, name: 'Open', photoUrl: null },
     });
     expect((await self(open.id)).json().id).toBe(joined.json().id);
     const history = await t.app.db.select().from(groupMemberHistory).where(and(eq(groupMemberHistory.groupId, open.id), eq(groupMemberHistory.personId, me.id)));

@@ -41,10 +41,26 @@ describe('POST /membership/memberpermissions', () => {
     const res = await call(t.app, 'POST', base, { token: c.token(), body: { memberId: newbie, contentId: f, action: 'view' } });
     expect(res.statusCode).toBe(200);
     const [row] = res.json();
-    expect(row).toEqual({ id: expect.any(String), churchId: c.churchId, memberId: newbie, contentType: 'form', contentId: f, action: 'view', emailNotification: false });
+    expect(row).toEqual({ id: expect.any(String), churchId: c.churchId, memberId: newbie, contentType: 'form', contentId: f, action: 'view', emailNotification: false, personName: 'Nia Lee', formName: 'Signup' });
     const again = await call(t.app, 'POST', base, { token: c.token(), body: [{ memberId: newbie, contentId: f, action: 'admin', emailNotification: true }] });
     expect(again.json()[0]).toMatchObject({ id: row.id, action: 'admin', emailNotification: true });
     expect(await t.app.db.select().from(memberPermissions).where(eq(memberPermissions.memberId, newbie))).toHaveLength(1);
+  });
+
+  it('answers B1Admin’s form members request with the member’s name (forms/components/FormMembers.tsx)', async () => {
+    const { c, f, val } = await scene();
+    const nia = await person(c.churchId, 'Nia');
+    // addPerson: the new row, with the name the screen already knows and ?formId=.
+    const added = await call(t.app, 'POST', `${base}?formId=${f}`, { token: c.token(), body: [{ memberId: nia, contentType: 'form', contentId: f, action: 'view', personName: 'Nia Lee' }] });
+    expect([added.statusCode, added.json()]).toEqual([200, [expect.objectContaining({ memberId: nia, action: 'view', personName: 'Nia Lee', formName: 'Signup' })]]);
+    // handleActionChange: a listed row posted back with its change; answered in input order with names.
+    const listed = (await call(t.app, 'GET', `${base}/form/${f}`, { token: c.token() })).json();
+    const valRow = listed.find((r: { memberId: string }) => r.memberId === val);
+    const changed = await call(t.app, 'POST', `${base}?formId=${f}`, { token: c.token(), body: [{ ...valRow, action: 'admin' }, { ...added.json()[0], emailNotification: true }] });
+    expect(changed.json()).toEqual([
+      expect.objectContaining({ id: valRow.id, memberId: val, action: 'admin', personName: 'Val Lee', formName: 'Signup' }),
+      expect.objectContaining({ memberId: nia, emailNotification: true, personName: 'Nia Lee' }),
+    ]);
   });
 
   it('view-only members, callers without access and other churches cannot grant; nothing is written', async () => {

@@ -244,6 +244,75 @@ describe('GET /membership/people/directory/:id', () => {
   });
 });
 
+// B1App:src/app/[sdSlug]/my/[pageSlug]/components/DirectoryMasterPanel.tsx and components/member/directory/
+// DirectorySearch.tsx load `/people/directory/all` and read id, name.first/last/display and photo of each entry.
+describe('GET /membership/people/directory/all', () => {
+  async function church(level?: string) {
+    const c = await makeChurch(t);
+    if (level) await t.app.db.insert(settings).values({ id: randomUUID(), churchId: c.churchId, keyName: 'directoryVisibility', value: level });
+    const ann = await addPerson(t, c.churchId, { firstName: 'Ann', lastName: 'Able', email: 'ann@example.org', mobilePhone: '555-0001', membershipStatus: 'Member' });
+    const zed = await addPerson(t, c.churchId, { firstName: 'Zed', lastName: 'Zulu', email: 'zed@example.org', membershipStatus: 'Member' });
+    const rae = await addPerson(t, c.churchId, { firstName: 'Rae', lastName: 'Reg', membershipStatus: 'Regular Attendee' });
+    const vic = await addPerson(t, c.churchId, { firstName: 'Vic', lastName: 'Visit', membershipStatus: 'Visitor' });
+    const gus = await addPerson(t, c.churchId, { firstName: 'Gus', lastName: 'Guest', membershipStatus: 'Guest' });
+    const opted = await addPerson(t, c.churchId, { firstName: 'Olive', lastName: 'Out', membershipStatus: 'Member', optedOut: true });
+    const as = (personId: string, permissions: string[] = []) => call(t.app, 'GET', '/membership/people/directory/all', { token: c.token(permissions, { personId }) });
+    return { c, ann, zed, rae, vic, gus, opted, as };
+  }
+  const names = (res: { json(): unknown }) => (res.json() as Array<{ name: { display: string } }>).map((p) => p.name.display);
+
+  it('lists the church’s members by name to a member, each entry as the directory shows it', async () => {
+    const f = await church();
+    const res = await f.as(f.zed.id);
+    expect(res.statusCode).toBe(200);
+    // The makeChurch person is Staff (Pat Admin); guests, visitors, attendees and opted-out people are not listed.
+    expect(names(res)).toEqual(['Ann Able', 'Pat Admin', 'Zed Zulu']);
+    expect(res.json()[0]).toEqual({
+      id: f.ann.id,
+      name: { first: 'Ann', last: 'Able', nick: null, display: 'Ann Able' },
+      photo: null,
+      householdId: f.ann.householdId,
+      householdRole: 'Head',
+      contactInfo: { address1: null, address2: null, city: null, state: null, zip: null, homePhone: null, mobilePhone: '555-0001', workPhone: null, email: 'ann@example.org' },
+    });
+  });
+
+  it('follows the church’s directory level and each person’s preferences', async () => {
+    const f = await church('Everyone');
+    await t.app.db.insert(visibilityPreferences).values({ id: randomUUID(), churchId: f.c.churchId, personId: f.ann.id, email: 'everyone', phoneNumber: 'groups', address: 'none' });
+    const visitorView = await f.as(f.vic.id);
+    expect(names(visitorView)).toEqual(['Ann Able', 'Pat Admin', 'Rae Reg', 'Vic Visit', 'Zed Zulu']);
+    const annSeen = visitorView.json()[0];
+    expect(annSeen.contactInfo).toEqual({ email: 'ann@example.org' });
+    // Zed's details are for members (the default): a visitor sees none of them.
+    expect(visitorView.json()[4].contactInfo).toEqual({});
+    const groupId = await addGroup(t, f.c.churchId, 'Small group');
+    await addToGroup(t, f.c.churchId, groupId, f.ann.id);
+    await addToGroup(t, f.c.churchId, groupId, f.vic.id);
+    expect((await f.as(f.vic.id)).json()[0].contactInfo).toEqual({ homePhone: null, mobilePhone: '555-0001', workPhone: null, email: 'ann@example.org' });
+    const attendees = await church('Regular Attendees');
+    expect(names(await attendees.as(attendees.rae.id))).toEqual(['Ann Able', 'Pat Admin', 'Rae Reg', 'Zed Zulu']);
+    expect((await attendees.as(attendees.vic.id)).statusCode).toBe(401);
+  });
+
+  it('is closed to those the level leaves out; staff see everyone, opted-out people too', async () => {
+    const f = await church();
+    const refused = await f.as(f.vic.id);
+    expect([refused.statusCode, refused.json()]).toEqual([401, { errors: ['The directory is not open to you'] }]);
+    expect((await f.as(f.rae.id)).statusCode).toBe(401);
+    const staff = await f.as(f.vic.id, ['People.View']);
+    expect(names(staff)).toEqual(['Ann Able', 'Pat Admin', 'Gus Guest', 'Olive Out', 'Rae Reg', 'Vic Visit', 'Zed Zulu']);
+    expect(staff.json()[0].contactInfo).toMatchObject({ email: 'ann@example.org' });
+    const staffOnly = await church('Staff');
+    expect((await staffOnly.as(staffOnly.ann.id)).statusCode).toBe(401);
+    // Another church's members never appear.
+    const other = await church();
+    expect(names(await other.as(other.ann.id))).toEqual(['Ann Able', 'Pat Admin', 'Zed Zulu']);
+    expect(ids(await other.as(other.ann.id))).not.toContain(f.ann.id);
+    await expectGuarded(t.app, { method: 'GET', url: '/membership/people/directory/all' }, f.c.churchId);
+  });
+});
+
 describe('GET /membership/people/claim/:churchId', () => {
   async function user(email: string, emailVerified = true) {
     const id = randomUUID();

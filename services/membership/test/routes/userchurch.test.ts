@@ -119,6 +119,56 @@ describe('POST /membership/userchurch', () => {
   });
 });
 
+describe('POST /membership/userchurch?userId= (B1Admin’s role screen, settings/components/UserAdd.tsx)', () => {
+  /** "Add person to role" as the screen does it: load or create the user, add them to the role, then link. */
+  const addToRole = async (token: string, person: { id: string; first: string; last: string; email: string }) => {
+    const role = (await call(t.app, 'POST', '/membership/roles', { token, body: [{ name: 'Ushers' }] })).json()[0];
+    const user = (await call(t.app, 'POST', '/membership/users/loadOrCreate', { token, body: { firstName: person.first, lastName: person.last, userEmail: person.email } })).json();
+    const members = await call(t.app, 'POST', '/membership/rolemembers/', { token, body: [{ userId: user.id, roleId: role.id }] });
+    expect(members.statusCode).toBe(200);
+    return { user, link: await call(t.app, 'POST', `/membership/userchurch?userId=${user.id}`, { token, body: { personId: person.id } }) };
+  };
+
+  it('links the user named in the query to the person, and leaves the admin’s own link alone', async () => {
+    const a = await registeredChurch(t);
+    const [jennifer] = await t.app.db
+      .insert(people)
+      .values({ id: crypto.randomUUID(), churchId: a.church.id, firstName: 'Jennifer', lastName: 'Williams', displayName: 'Jennifer Williams', email: `jw-${crypto.randomUUID().slice(0, 6)}@example.test` })
+      .returning();
+    const { user, link } = await addToRole(a.token, { id: jennifer!.id, first: 'Jennifer', last: 'Williams', email: jennifer!.email! });
+    expect([link.statusCode, link.json()]).toEqual([200, { id: expect.any(String), userId: user.id, churchId: a.church.id, personId: jennifer!.id, lastAccessed: null }]);
+    expect((await linkOf(user.id, a.church.id))!.personId).toBe(jennifer!.id);
+    expect((await linkOf(a.user.id, a.church.id))!.personId).toBe(a.personId);
+    // The admin still signs in as themself.
+    const relogin = (await call(t.app, 'POST', '/membership/churches/select', { token: a.token, body: { churchId: a.church.id } })).json();
+    expect(relogin.person.id).toBe(a.personId);
+  });
+
+  it('takes People.Edit to name another user, a person of the caller’s church, and a valid id', async () => {
+    const a = await registeredChurch(t);
+    const b = await registeredChurch(t);
+    const guest = await joinAsGuest(t, a.church.id);
+    const guestPerson = guest.login.person.id;
+    // A guest naming the admin's login in the query: 401, and neither link moves.
+    const refused = await call(t.app, 'POST', `/membership/userchurch?userId=${a.user.id}`, { token: guest.token, body: { personId: guestPerson } });
+    expect([refused.statusCode, refused.json()]).toEqual([401, { errors: ['Missing permission: People.Edit'] }]);
+    expect((await linkOf(a.user.id, a.church.id))!.personId).toBe(a.personId);
+    expect((await linkOf(guest.user.id, a.church.id))!.personId).toBe(guestPerson);
+    // Another church's person: 404, nothing written.
+    const other = await call(t.app, 'POST', `/membership/userchurch?userId=${guest.user.id}`, { token: a.token, body: { personId: b.personId } });
+    expect(other.statusCode).toBe(404);
+    expect((await linkOf(guest.user.id, a.church.id))!.personId).toBe(guestPerson);
+    // A user of the platform who is not one of the church's: 400 on userId (a server admin may).
+    const outsider = await makeUser(t);
+    const pulled = await call(t.app, 'POST', `/membership/userchurch?userId=${outsider.id}`, { token: a.token, body: { personId: a.personId } });
+    expect([pulled.statusCode, pulled.json().errors[0].param]).toEqual([400, 'userId']);
+    expect(await linkOf(outsider.id, a.church.id)).toBeUndefined();
+    const bad = await call(t.app, 'POST', '/membership/userchurch?userId=nope', { token: a.token, body: { personId: a.personId } });
+    expect([bad.statusCode, bad.json().errors[0]]).toEqual([400, expect.objectContaining({ param: 'userId', location: 'query' })]);
+    expect((await linkOf(a.user.id, a.church.id))!.personId).toBe(a.personId);
+  });
+});
+
 describe('PATCH /membership/userchurch/:userId', () => {
   it('records the caller’s access to the token’s church', async () => {
     const a = await registeredChurch(t);

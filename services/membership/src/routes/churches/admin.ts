@@ -6,9 +6,9 @@ import { deleteAbandoned } from '../../domain/church-setup';
 import { audit } from '../../domain/audit';
 import { clock } from '../../domain/clock';
 import { LoginResponse, loginResponse } from '../../domain/login';
-import { findChurch, searchChurches, updateChurch } from '../../repos/churches';
+import { findChurch, searchChurches, updateChurch, type ChurchRow } from '../../repos/churches';
 import { findUserById } from '../../repos/users';
-import { Church } from '../../schemas/churches';
+import { AdminChurch } from '../../schemas/churches';
 
 /** Server-admin tools over every church. */
 export default async function routes(fastify: FastifyInstance): Promise<void> {
@@ -28,17 +28,27 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     return response;
   });
 
+  // B1Admin's churches tab (serverAdmin/components/ChurchesTab.tsx) shows `registrationDate`: when the church was made.
+  const toAdminChurch = (row: ChurchRow) => ({ ...row, registrationDate: row.createdAt });
+
   app.get(
     `${base}/all`,
-    { config: { access: admin }, schema: { querystring: z.object({ term: z.string().trim().max(100).default('') }), response: { 200: z.array(Church) } } },
-    async (req) => searchChurches(app.db, req.query.term, { includeArchived: true, limit: 500 }),
+    { config: { access: admin }, schema: { querystring: z.object({ term: z.string().trim().max(100).default('') }), response: { 200: z.array(AdminChurch) } } },
+    async (req) => (await searchChurches(app.db, req.query.term, { includeArchived: true, limit: 500 })).map(toAdminChurch),
   );
 
-  app.post(`${base}/:id/archive`, { config: { access: admin }, schema: { params: IdParams, response: { 200: Church } } }, async (req) => {
-    const church = await findChurch(app.db, req.params.id);
-    if (!church) throw notFound('Church');
-    return (await updateChurch(app.db, church.id, { archivedDate: church.archivedDate ? null : clock.now() }))!;
-  });
+  // `{archived}` (what the churches tab sends) archives or restores; without it the call toggles.
+  app.post(
+    `${base}/:id/archive`,
+    { config: { access: admin }, schema: { params: IdParams, body: z.object({ archived: z.boolean().optional() }).nullish(), response: { 200: AdminChurch } } },
+    async (req) => {
+      const church = await findChurch(app.db, req.params.id);
+      if (!church) throw notFound('Church');
+      const archive = req.body?.archived ?? !church.archivedDate;
+      const archivedDate = archive ? (church.archivedDate ?? clock.now()) : null;
+      return toAdminChurch((await updateChurch(app.db, church.id, { archivedDate }))!);
+    },
+  );
 
   app.delete(`${base}/deleteAbandoned`, { config: { access: admin }, schema: { response: { 200: z.object({ deletedChurchIds: z.array(z.string()) }) } } }, async () => ({
     deletedChurchIds: await deleteAbandoned(app.db),

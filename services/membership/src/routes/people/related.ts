@@ -4,7 +4,8 @@ import { anyUser, hasPermission, isMember, requires } from '@church/auth';
 import { Id, IdList, IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { peopleWhoAttended, type VisitFilter } from '../../clients/attendance';
 import { claimPerson } from '../../domain/people-save';
-import { DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
+import { DIRECTORY_LISTED, DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
+import { directoryPeople, groupmatesOf, preferencesByPerson } from '../../repos/directory';
 import { Person, PersonRecords, toPerson, viewerOf } from '../../domain/person';
 import { TimelineEvent, timeline } from '../../domain/timeline';
 import { groupIdsInCategory, peopleByIds, personById } from '../../repos/people';
@@ -41,6 +42,23 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       return timeline(app.db, req.auth.churchId, req.query.personIds ?? [], req.query.groupIds ?? [], viewer);
     },
   );
+
+  // B1App's member directory (DirectoryMasterPanel, DirectorySearch): every listed person as the entry by id shows
+  // them, by name. Who may open it and what each entry shows follow `directory/:id`.
+  app.get(`${BASE}/directory/all`, { config: { access: anyUser }, schema: { response: { 200: z.array(DirectoryPerson) } } }, async (req) => {
+    const { churchId, personId } = req.auth;
+    const viewer = viewerOf(req.auth);
+    const status = await statusOf(app.db, churchId, personId);
+    const level = await directoryLevel(app.db, churchId);
+    if (!mayOpenDirectory(level, viewer, status)) throw unauthorized('The directory is not open to you');
+    const listed = await directoryPeople(app.db, churchId, viewer.staff ? null : DIRECTORY_LISTED[level]);
+    const [prefs, groupmates] = await Promise.all([
+      preferencesByPerson(app.db, churchId, listed.map((p) => p.id)),
+      personId ? groupmatesOf(app.db, churchId, personId) : new Set<string>(),
+    ]);
+    const member = viewer.member || status === 'Member' || status === 'Staff';
+    return listed.map((p) => directoryEntry(p, prefs.get(p.id), { full: viewer.staff || p.id === personId, member, sharesGroup: groupmates.has(p.id) }));
+  });
 
   app.get(`${BASE}/directory/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: DirectoryPerson } } }, async (req) => {
     const { churchId, personId } = req.auth;
