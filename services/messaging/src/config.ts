@@ -67,8 +67,10 @@ export const messagingConfig = z.object({
   DIGEST_CRON: z.string().default('0 14 * * *'),
   /** the link people follow from notification emails */
   APP_URL: z.string().default('https://app.church.local'),
-  /** `POST /notifications/ping` calls per church and minute */
+  /** `POST /notifications/ping` and `POST /connections/tmpSendAlert` calls per church and minute (each its own count) */
   PING_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
+  /** `POST /notifications/create` calls per caller and minute */
+  NOTIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(30),
   /** how often the reminder scheduler sends what is due (cron, UTC) */
   REMINDER_SCAN_CRON: z.string().default('* * * * *'),
   /** how often every reminder is planned again from its event, plan or task (cron, UTC) */

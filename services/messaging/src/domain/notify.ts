@@ -1,4 +1,4 @@
-import { emailOf, escapeHtml, providerMessage, type Tx } from '@church/common';
+import { emailOf, escapeHtml, providerMessage, validationFailed, type Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { deliverNotifications as deliveryJob, quietPushes, realtimePush, type DeliveryOptions } from '../jobs/contracts';
 import { writeLogs } from '../repos/delivery-logs';
@@ -33,6 +33,23 @@ export async function notifyRows(deps: Pick<MessagingDeps, 'db' | 'queue'>, chur
     return saved;
   };
   return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/** Which of these ids are live people of the church, as membership answers them (`contacts`). */
+export async function peopleOfChurch(deps: Pick<MessagingDeps, 'internal'>, churchId: string, ids: string[]): Promise<Set<string>> {
+  const unique = [...new Set(ids)];
+  return new Set(unique.length ? (await contacts(deps, churchId, { ids: unique })).map((p) => p.id) : []);
+}
+
+/**
+ * Who a member may notify: people of the church only, as membership knows them (asked before any transaction is
+ * opened), and the caller. Every other id is a 400 naming its place in `param` (`peopleIds[2]`).
+ */
+export async function assertPeopleOfChurch(deps: Pick<MessagingDeps, 'internal'>, churchId: string, ids: string[], param: string, caller?: string | null): Promise<void> {
+  // the caller (a person of the church by their token) is never notified, and need not be asked about
+  const found = await peopleOfChurch(deps, churchId, ids.filter((id) => id !== caller));
+  const unknown = ids.flatMap((id, i) => (found.has(id) || id === caller ? [] : [{ msg: 'No person of this church has this id', param: `${param}[${i}]`, location: 'body' }]));
+  if (unknown.length) throw validationFailed(unknown);
 }
 
 /** `notifyRows` for one message to several people. */
