@@ -282,7 +282,7 @@ export const deliveryLogs = pgTable(
 );
 
 /**
- * What each delivering job has done, by the job's identity and a recipient (`email:<address>`, `push:<person>`,
+ * What each delivering job has done, by the job's identity and a recipient (`email:<address digest>`, `push:<person>`,
  * `socket:<person>`, `notify`): written when the job sends (in the transaction of what it hands on, where it hands
  * it on), read before, so a job run again (the outbox re-sends what Redis forgot) skips whoever it already served and
  * completes the rest. Kept two days (`purgeServed`).

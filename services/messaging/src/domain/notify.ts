@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { escapeHtml, providerMessage, validationFailed, type EmailMessage, type Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { deliverNotifications as deliveryJob, quietPushes, realtimePush, sendEmail, type DeliveryOptions } from '../jobs/contracts';
@@ -172,7 +172,8 @@ export function handMail(deps: Pick<MessagingDeps, 'queue'>, tx: Tx, message: Em
  * A crash between the provider's acceptance and the record sends it again: the provider is outside the transaction.
  */
 export async function sendMailOnce(deps: Pick<MessagingDeps, 'db' | 'mailer'>, key: string, message: EmailMessage): Promise<void> {
-  const recipient = `email:${message.to.trim().toLowerCase()}`;
+  // the address's digest: the record needs no address of a person (nor its erasure)
+  const recipient = `email:${createHash('sha256').update(message.to.trim().toLowerCase()).digest('base64url')}`;
   if ((await servedOf(deps.db, key, [recipient])).size) return;
   await deps.mailer.send(message);
   await markServed(deps.db, key, [recipient]);
