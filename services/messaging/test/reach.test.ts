@@ -33,6 +33,11 @@ describe('who can notify whom', () => {
     const ok = await call(t.app, 'POST', '/messaging/notifications/create', { token: church.token(), body: { peopleIds: [mine.id], message: 'Hello' } });
     expect(ok.statusCode).toBe(200);
     expect((await notificationsOf([mine.id])).map((n) => [n.churchId, n.message])).toEqual([[church.churchId, 'Hello']]);
+    // People.Edit writes anyone's notification: anyone of the church
+    const staff = await call(t.app, 'POST', '/messaging/notifications', { token: church.token(['People.Edit']), body: [{ personId: mine.id, message: 'Staff' }, { personId: theirs.id, message: 'Staff' }] });
+    expect([staff.statusCode, staff.json().errors]).toEqual([400, [{ msg: 'No person of this church has this id', param: '[1].personId', location: 'body' }]]);
+    expect(await notificationsOf([theirs.id])).toEqual([]);
+    expect((await notificationsOf([mine.id])).map((n) => n.message)).toEqual(['Hello']);
   });
 
   it('counts each caller\'s calls a minute: past the bound a 429 with Retry-After, and nothing written; other callers go on', async () => {

@@ -46,12 +46,19 @@ export async function peopleOfChurch(deps: Pick<MessagingDeps, 'internal'>, chur
 
 /**
  * Who a member may notify: people of the church only, as membership knows them (asked before any transaction is
- * opened), and the caller. Every other id is a 400 naming its place in `param` (`peopleIds[2]`).
+ * opened), and the caller. Every other id is a 400 naming its place (`paramOf(i)`: `peopleIds[2]`).
  */
-export async function assertPeopleOfChurch(deps: Pick<MessagingDeps, 'internal'>, churchId: string, ids: string[], param: string, caller?: string | null): Promise<void> {
-  // the caller (a person of the church by their token) is never notified, and need not be asked about
-  const found = await peopleOfChurch(deps, churchId, ids.filter((id) => id !== caller));
-  const unknown = ids.flatMap((id, i) => (found.has(id) || id === caller ? [] : [{ msg: 'No person of this church has this id', param: `${param}[${i}]`, location: 'body' }]));
+export async function assertPeopleOfChurch(
+  deps: Pick<MessagingDeps, 'internal'>,
+  churchId: string,
+  ids: Array<string | null>,
+  paramOf: (i: number) => string,
+  caller?: string | null,
+): Promise<void> {
+  // the caller (a person of the church by their token) need not be asked about; a null is no one to check
+  const asked = ids.filter((id): id is string => !!id && id !== caller);
+  const found = await peopleOfChurch(deps, churchId, asked);
+  const unknown = ids.flatMap((id, i) => (!id || id === caller || found.has(id) ? [] : [{ msg: 'No person of this church has this id', param: paramOf(i), location: 'body' }]));
   if (unknown.length) throw validationFailed(unknown);
 }
 

@@ -73,6 +73,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SaveNotification), response: { 200: z.array(Notification) } } }, async (req) => {
     const churchId = req.auth.churchId;
     const staff = isStaff(req.auth, ...STAFF);
+    // a new notification is for a person of the church (membership asked before the transaction)
+    if (staff) await assertPeopleOfChurch(deps, churchId, req.body.map((item) => (item.id ? null : item.personId)), (i) => itemParam(req, i, 'personId'), req.auth.personId);
     return app.db.transaction(async (tx) => {
       const out = [];
       for (const [i, item] of req.body.entries()) {
@@ -94,7 +96,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // minute; none to notify is not an error.
   app.post(`${base}/create`, { config: { access: anyUser }, schema: { body: CreateMany, response: { 200: z.array(Notification) } } }, async (req) => {
     limitCreate(`${req.auth.churchId}|${req.auth.personId ?? req.auth.id}`);
-    await assertPeopleOfChurch(deps, req.auth.churchId, req.body.peopleIds, 'peopleIds', req.auth.personId);
+    await assertPeopleOfChurch(deps, req.auth.churchId, req.body.peopleIds, (i) => `peopleIds[${i}]`, req.auth.personId);
     return notify(deps, { churchId: req.auth.churchId, personIds: req.body.peopleIds, message: req.body.message, contentType: req.body.contentType, contentId: req.body.contentId, link: req.body.link, triggeredByPersonId: req.auth.personId });
   });
 
