@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
+import { createService, defineModule, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { messagingConfig, type Config } from './config';
 import { routes } from './routes';
 import { buildProviders, type MessagingProviders } from './providers';
@@ -18,7 +18,7 @@ export const messaging = defineModule<Config, MessagingProviders>({
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   providers: buildProviders,
-  jobs: (deps) => [emailJob('messaging', () => deps.mailer), ...messagingJobs(deps)],
+  jobs: (deps) => messagingJobs(deps),
   owns: OWNED,
 });
 export const definition = messaging.definition;

@@ -19,8 +19,13 @@ function base64urlBytes(v: string): number {
 export const messagingConfig = z.object({
   /** Redis for the real-time fan-out and the shared connection registry; defaults to REDIS_URL (in-process without) */
   REALTIME_REDIS_URL: optional,
-  /** key prefix of the registry and channel on Redis (tests isolate runs) */
+  /** key prefix of the registry and the bus's stream on Redis (tests isolate runs) */
   REALTIME_PREFIX: z.string().default('msg:rt:'),
+  /**
+   * events the bus's stream keeps (about: trimmed with `MAXLEN ~`): a replica whose connection to Redis broke reads
+   * what it missed from there when it is back, if it was not trimmed away meanwhile
+   */
+  REALTIME_STREAM_MAXLEN: z.coerce.number().int().min(100).max(10_000_000).default(10_000),
   /** seconds between a replica's heartbeats; a replica silent for 3 beats is reaped with its connections */
   REALTIME_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /**
@@ -67,8 +72,10 @@ export const messagingConfig = z.object({
   DIGEST_CRON: z.string().default('0 14 * * *'),
   /** the link people follow from notification emails */
   APP_URL: z.string().default('https://app.church.local'),
-  /** `POST /notifications/ping` calls per church and minute */
+  /** `POST /notifications/ping` and `POST /connections/tmpSendAlert` calls per church and minute (each its own count) */
   PING_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(60),
+  /** `POST /notifications/create` calls per caller and minute */
+  NOTIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100000).default(30),
   /** how often the reminder scheduler sends what is due (cron, UTC) */
   REMINDER_SCAN_CRON: z.string().default('* * * * *'),
   /** how often every reminder is planned again from its event, plan or task (cron, UTC) */

@@ -221,6 +221,7 @@ describe('notifications as B1App shows them', () => {
     const me = person(church);
     const other = person(church);
     const staff = church.token(['People.Edit']);
+    for (const p of [me, other]) t.membership.addPerson(church.churchId, { id: p.personId });
     await call(t.app, 'POST', '/messaging/notifications', { token: staff, body: [{ personId: me.personId, message: 'One' }, { personId: me.personId, message: 'Two' }, { personId: other.personId, message: 'Theirs' }] });
     const mine = await call(t.app, 'GET', '/messaging/notifications/my', { token: me.token });
     // the fields the screen reads

@@ -69,6 +69,7 @@ describe('notifications and preferences', () => {
   it('reads, marks read and deletes only your own (or with People permissions)', async () => {
     const church = makeChurch();
     const me = church.token();
+    t.membership.addPerson(church.churchId, { id: church.personId });
     const created = await call(t.app, 'POST', '/messaging/notifications', { token: church.token(['People.Edit'], { personId: randomUUID() }), body: [{ personId: church.personId, message: 'Hello' }] });
     expect(created.statusCode).toBe(200);
     const id = created.json()[0].id;

@@ -289,7 +289,7 @@ describe('group email through SendGrid against a loopback fake', () => {
     expect(logs.map((l) => l.status).sort()).toEqual(['queued', 'queued']);
     // the provider kept failing for Fay: her mail was tried with the delivery retries, then kept as failed in the outbox
     expect(fake.seen.filter((r) => r.path === '/v3/mail/send' && JSON.stringify(r.json).includes(failing.email!)).length).toBe(DELIVERY_RETRIES.attempts);
-    const failed = await t.app.deps.database.rows<{ n: number }>(`select count(*)::int as n from job_outbox where state = 'failed' and name = 'messaging.email' and data->>'to' = $1`, [failing.email]);
+    const failed = await t.app.deps.database.rows<{ n: number }>(`select count(*)::int as n from job_outbox where state = 'failed' and name = 'messaging.sendEmail' and data->'message'->>'to' = $1`, [failing.email]);
     expect(failed[0]!.n).toBe(1);
     // a leader of another group may not write to this one
     expect((await call(t.app, 'POST', '/messaging/emailTemplates/send', { token: church.token([], { leaderGroupIds: [randomUUID()] }), body: { groupId, subject: 's', htmlContent: 'h' } })).statusCode).toBe(401);

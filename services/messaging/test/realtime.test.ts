@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { call } from '@church/common/testing';
 import { conversations } from '../src/db/schema';
 import { messaging } from '../src/app';
@@ -81,7 +82,8 @@ describe('WebSocket and connections (in-process)', () => {
     await call(t.app, 'POST', '/messaging/connections/tmpSendAlert', { body: { churchId: church.churchId, personId: victim } });
     await sleep(100);
     expect(s.received.some((r) => r.action === 'alert')).toBe(false);
-    // with the person's own token the registration carries the person and alerts arrive
+    // with the person's own token the registration carries the person and alerts arrive (for a person of the church)
+    t.membership.addPerson(church.churchId, { id: church.personId });
     res = await call(t.app, 'POST', '/messaging/connections', { token: church.token(), body: { churchId: church.churchId, conversationId: 'alerts', socketId: s.socketId, personId: church.personId } });
     expect(res.json()[0].personId).toBe(church.personId);
     await call(t.app, 'POST', '/messaging/connections/tmpSendAlert', { body: { churchId: church.churchId, personId: church.personId } });
@@ -233,6 +235,46 @@ describeRedis('two messaging replicas on one Redis', () => {
     expect(messages(onB)).toEqual(['first', 'during']);
     await onA.close();
     await onB.close();
+  });
+
+  it('gives every socket of both replicas every message once and in order while a replica\'s read of the bus is cut', async () => {
+    const church = makeChurch();
+    const conv = randomUUID();
+    const sockets = [await openSocket(a.app), await openSocket(a.app), await openSocket(b.app), await openSocket(b.app)];
+    await call(a.app, 'POST', '/messaging/connections', { body: sockets.map((s, i) => ({ churchId: church.churchId, conversationId: conv, socketId: s.socketId, displayName: `S${i}` })) });
+    // both replicas have indexed the four registrations
+    for (const s of sockets) await s.waitFor('attendance', (r) => (r.data as { totalViewers: number }).totalViewers === 4);
+    const hubA = messaging.deps(a.app).providers.realtime;
+    const hubB = messaging.deps(b.app).providers.realtime;
+    const admin = new Redis(redisUrl!);
+    /** Cuts a replica's connection that reads the bus (CLIENT KILL), as a network blip or a Redis failover would. */
+    const cutReader = async (replicaId: string) => {
+      const list = (await admin.client('LIST')) as string;
+      const line = list.split('\n').find((l) => l.includes(` name=${prefix}read:${replicaId} `));
+      expect(line).toBeDefined();
+      await admin.client('KILL', 'ID', /(?:^|\s)id=(\d+)/.exec(line!)![1]!);
+    };
+    const N = 40;
+    const series = (hub: typeof hubA, tag: string, cutAt: number, cut: () => Promise<void>) => async () => {
+      for (let i = 0; i < N; i++) {
+        if (i === cutAt) await cut();
+        await hub.publish(church.churchId, conv, { action: 'message', data: { content: `${tag}${i}` } });
+      }
+    };
+    // A publishes while B's read is cut, then B publishes while A's is
+    await series(hubA, 'a', 10, () => cutReader(hubB.replicaId))();
+    await series(hubB, 'b', 10, () => cutReader(hubA.replicaId))();
+    const contents = (s: (typeof sockets)[number]) => s.received.filter((r) => r.action === 'message').map((r) => (r.data as { content: string }).content);
+    for (const s of sockets) await eventually(() => contents(s).length >= 2 * N, 15_000);
+    await sleep(300);
+    const expected = (tag: string) => Array.from({ length: N }, (_, i) => `${tag}${i}`);
+    for (const s of sockets) {
+      expect(contents(s).filter((c) => c.startsWith('a'))).toEqual(expected('a'));
+      expect(contents(s).filter((c) => c.startsWith('b'))).toEqual(expected('b'));
+      expect(contents(s)).toHaveLength(2 * N);
+    }
+    admin.disconnect();
+    for (const s of sockets) await s.close();
   });
 
   it('reaps the connections of a replica that died without cleaning up', async () => {

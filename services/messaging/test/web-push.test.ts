@@ -136,7 +136,7 @@ describe('POST /messaging/webpush/subscribe', () => {
 
   it('takes only public https endpoints in production', async () => {
     const church = makeChurch();
-    for (const endpoint of ['http://push.example.com/x', 'https://127.0.0.1/x', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/x', 'https://localhost/x', 'https://intranet/x', 'https://user:pw@push.example.com/x']) {
+    for (const endpoint of ['http://push.example.com/x', 'https://127.0.0.1/x', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/x', 'https://localhost/x', 'https://intranet/x', 'https://user:pw@push.example.com/x', 'https://localhost./x', 'https://LOCALHOST../x', 'https://push.localhost./x', 'https://intranet./x', 'https://127.0.0.1./x', 'https://[::ffff:7f00:1]/x', 'https://0x7f000001/x']) {
       const res = await subscribe(strict, church.token(), { subscription: browser(endpoint).subscription });
       expect([endpoint, res.statusCode, res.json().errors?.[0]?.param]).toEqual([endpoint, 400, 'subscription.endpoint']);
     }
@@ -223,14 +223,14 @@ describe('web push in the notification escalation', () => {
     const before = push.seen.length;
     const port = new URL(push.url).port;
     // rows as they might have been stored before the rule (or by a name that now resolves inside)
-    for (const endpoint of [`https://127.0.0.1:${port}/live/a`, `https://localhost:${port}/live/b`, `${push.url}/live/c`]) {
+    for (const endpoint of [`https://127.0.0.1:${port}/live/a`, `https://localhost:${port}/live/b`, `${push.url}/live/c`, `https://localhost.:${port}/live/d`]) {
       const b = browser(endpoint);
       await strict.app.db.insert(webPushSubscriptions).values({ id: randomUUID(), churchId: church.churchId, personId: church.personId, endpoint, ...b.subscription.keys });
     }
     const res = await call(strict.app, 'POST', '/messaging/notifications/sendTest', { token: church.token(), body: { personId: church.personId, title: 'Hello' } });
-    expect(res.json()).toEqual({ devices: 3, sent: 0 });
+    expect(res.json()).toEqual({ devices: 4, sent: 0 });
     expect(push.seen.length).toBe(before);
     const logs = await strict.app.db.select().from(deliveryLogs).where(eq(deliveryLogs.churchId, church.churchId));
-    expect(logs.map((l) => `${l.status}:${l.error}`)).toEqual(['failed:refused address', 'failed:refused address', 'failed:refused address']);
+    expect(logs.map((l) => `${l.status}:${l.error}`)).toEqual(['failed:refused address', 'failed:refused address', 'failed:refused address', 'failed:refused address']);
   });
 });

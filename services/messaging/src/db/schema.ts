@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { at, churchId, id } from '@church/common';
 
 export { webhookEvents } from '@church/common/tables';
@@ -279,6 +279,22 @@ export const deliveryLogs = pgTable(
     index('delivery_logs_provider_msg_idx').on(t.providerMessageId),
     uniqueIndex('delivery_logs_sent_text_person_idx').on(t.sentTextId, t.personId),
   ],
+);
+
+/**
+ * What each delivering job has done, by the job's identity and a recipient (`email:<address digest>`, `push:<person>`,
+ * `socket:<person>`, `notify`): written when the job sends (in the transaction of what it hands on, where it hands
+ * it on), read before, so a job run again (the outbox re-sends what Redis forgot) skips whoever it already served and
+ * completes the rest. Kept two days (`purgeServed`).
+ */
+export const jobDeliveries = pgTable(
+  'job_deliveries',
+  {
+    jobKey: text('job_key').notNull(),
+    recipient: text('recipient').notNull(),
+    servedAt: at('served_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.jobKey, t.recipient] }), index('job_deliveries_served_idx').on(t.servedAt)],
 );
 
 /** SMS consent keywords received (STOP/START/HELP): who, when, which keyword, which number. */

@@ -1,10 +1,13 @@
-import { emailOf, findRow, type templateEmail } from '@church/common';
-import type { z } from 'zod';
+import { cardNote, findRow, type Tx, type templateEmail } from '@church/common';
+import { z } from 'zod';
 import type { MessagingDeps } from '../deps';
 import { churchName, contacts } from '../clients/membership';
 import { emailTemplates } from '../db/schema';
 import { writeLogs } from '../repos/delivery-logs';
+import { servedOf } from '../repos/job-deliveries';
+import { handMail } from './notify';
 import { mergeFields } from './merge';
+import { onceInTx } from './once';
 
 /**
  * Email to a group's members (`POST /emailTemplates/send`): one per address, merge fields filled in per person (HTML
@@ -24,7 +27,7 @@ export async function sendGroupEmail(deps: MessagingDeps, churchId: string, mail
   await deps.db.transaction(async (tx) => {
     for (const person of recipients) {
       const values = { firstName: person.firstName, lastName: person.lastName, displayName: person.displayName, email: person.email, churchName: name };
-      await deps.queue.enqueue(emailOf('messaging'), { to: person.email!, subject: mergeFields(mail.subject, values, false), html: mergeFields(mail.htmlContent, values) }, { tx });
+      await handMail(deps, tx, { to: person.email!, subject: mergeFields(mail.subject, values, false), html: mergeFields(mail.htmlContent, values) });
     }
     await writeLogs(
       tx,
@@ -34,26 +37,40 @@ export async function sendGroupEmail(deps: MessagingDeps, churchId: string, mail
   return { totalMembers: members.length, recipientCount: recipients.length, successCount: recipients.length, failCount: 0, noEmailCount: members.filter((m) => !m.email).length };
 }
 
+const CARD_ID = z.uuid();
+
 /**
  * `messaging.templateEmail` (doing's `sendEmail` step action): one of the church's templates to one person, merge
- * fields filled in as the group email fills them, the subject overridden when given. The mail and its delivery log
- * are written in one transaction; a template that is not the church's, or a person without an address, sends
- * nothing and is logged as skipped (membership away fails the job, which is retried).
+ * fields filled in as the group email fills them, the subject overridden when given. The mail, its delivery log, the
+ * record that job `key` served the person (`domain/once.ts`: a second run of the job sends nothing) and, for a
+ * workflow card (`contentType` `task`, `contentId` the card), the card's note (`doing.cardNote`: "Email sent to
+ * <name>") are written in one transaction. A template that is not the church's, or a person without an address, sends
+ * nothing: logged as skipped, and the card told why ("Email skipped: <reason>"). Membership away fails the job, which
+ * is retried.
  */
-export async function sendTemplateEmail(deps: MessagingDeps, job: z.output<typeof templateEmail.schema>): Promise<'queued' | 'skipped'> {
+export async function sendTemplateEmail(deps: MessagingDeps, job: z.output<typeof templateEmail.schema>, key: string): Promise<'queued' | 'skipped' | 'done before'> {
   const { churchId, personId } = job;
+  const recipient = `email:${personId}`;
+  if ((await servedOf(deps.db, key, [recipient])).size) return 'done before';
   const template = await findRow(deps.db, emailTemplates, churchId, job.templateId);
   const [person] = template ? await contacts(deps, churchId, { ids: [personId] }) : [];
   const about = { churchId, personId, channel: 'email' as const, provider: 'mail queue', contentType: job.contentType ?? 'template', contentId: job.contentId ?? job.templateId };
+  const card = job.contentType === 'task' && CARD_ID.safeParse(job.contentId).success ? job.contentId! : null;
+  const tellCard = (tx: Tx, note: string) => (card ? deps.queue.enqueue(cardNote, { churchId, cardId: card, note: note.slice(0, 500) }, { tx }) : Promise.resolve());
   if (!template || !person?.email) {
-    await writeLogs(deps.db, [{ ...about, recipient: person?.email ?? null, status: 'skipped', error: template ? 'no email address' : 'no such template' }]);
-    return 'skipped';
+    const reason = template ? 'no email address' : 'no such template';
+    const ran = await onceInTx(deps, key, recipient, async (tx) => {
+      await writeLogs(tx, [{ ...about, recipient: person?.email ?? null, status: 'skipped', error: reason }]);
+      await tellCard(tx, `Email skipped: ${reason}`);
+    });
+    return ran ? 'skipped' : 'done before';
   }
   const values = { firstName: person.firstName, lastName: person.lastName, displayName: person.displayName, email: person.email, churchName: await churchName(deps, churchId) };
-  await deps.db.transaction(async (tx) => {
+  const ran = await onceInTx(deps, key, recipient, async (tx) => {
     const subject = mergeFields(job.subject ?? template.subject, values, false);
-    await deps.queue.enqueue(emailOf('messaging'), { to: person.email!, subject, html: mergeFields(template.htmlContent, values) }, { tx });
+    await handMail(deps, tx, { to: person.email!, subject, html: mergeFields(template.htmlContent, values) });
     await writeLogs(tx, [{ ...about, recipient: person.email, status: 'queued' }]);
+    await tellCard(tx, `Email sent to ${person.displayName || person.email}`);
   });
-  return 'queued';
+  return ran ? 'queued' : 'done before';
 }

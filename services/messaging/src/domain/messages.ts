@@ -6,6 +6,7 @@ import { findConversation } from '../repos/conversations';
 import { churchMessagesByIds, participantsOf, type MessageRow } from '../repos/messages';
 import { PRIVATE_TYPE } from './access';
 import { notifyRows, notificationsFor } from './notify';
+import { onceInTx } from './once';
 
 const GROUP_TYPES = new Set(['group', 'groupAnnouncement']);
 
@@ -46,9 +47,10 @@ export async function announceMessages(deps: Pick<MessagingDeps, 'queue'>, tx: T
 
 /**
  * Who hears of new messages: for group conversations the group's members (from membership), otherwise the people
- * who took part in the conversation; never the author. All of them in one transaction with their delivery.
+ * who took part in the conversation; never the author. All of them in one transaction with their delivery and the
+ * record that job `key` wrote them.
  */
-export async function notifyOfMessages(deps: MessagingDeps, churchId: string, conversationId: string, messageIds: string[]): Promise<void> {
+export async function notifyOfMessages(deps: MessagingDeps, churchId: string, conversationId: string, messageIds: string[], key: string): Promise<void> {
   const conv = await findConversation(deps.db, churchId, conversationId);
   if (!conv) return;
   const posted = await churchMessagesByIds(deps.db, churchId, messageIds);
@@ -69,5 +71,6 @@ export async function notifyOfMessages(deps: MessagingDeps, churchId: string, co
       triggeredByPersonId: m.personId,
     }),
   );
-  await notifyRows(deps, churchId, rows);
+  // once per job (`key`): a second run of it writes no second notifications
+  await onceInTx(deps, key, 'notify', (tx) => notifyRows(deps, churchId, rows, tx));
 }

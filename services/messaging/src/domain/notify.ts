@@ -1,6 +1,9 @@
-import { emailOf, escapeHtml, providerMessage, type Tx } from '@church/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { escapeHtml, providerMessage, validationFailed, type EmailMessage, type Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
-import { deliverNotifications as deliveryJob, quietPushes, realtimePush, type DeliveryOptions } from '../jobs/contracts';
+import { deliverNotifications as deliveryJob, quietPushes, realtimePush, sendEmail, type DeliveryOptions } from '../jobs/contracts';
+import { markServed, servedOf } from '../repos/job-deliveries';
+import { onceInTx } from './once';
 import { writeLogs } from '../repos/delivery-logs';
 import { forgetPushToken, pushTargets } from '../repos/devices';
 import { removeSubscription, subscriptionsOf } from '../repos/web-push';
@@ -33,6 +36,30 @@ export async function notifyRows(deps: Pick<MessagingDeps, 'db' | 'queue'>, chur
     return saved;
   };
   return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/** Which of these ids are live people of the church, as membership answers them (`contacts`). */
+export async function peopleOfChurch(deps: Pick<MessagingDeps, 'internal'>, churchId: string, ids: string[]): Promise<Set<string>> {
+  const unique = [...new Set(ids)];
+  return new Set(unique.length ? (await contacts(deps, churchId, { ids: unique })).map((p) => p.id) : []);
+}
+
+/**
+ * Who a member may notify: people of the church only, as membership knows them (asked before any transaction is
+ * opened), and the caller. Every other id is a 400 naming its place (`paramOf(i)`: `peopleIds[2]`).
+ */
+export async function assertPeopleOfChurch(
+  deps: Pick<MessagingDeps, 'internal'>,
+  churchId: string,
+  ids: Array<string | null>,
+  paramOf: (i: number) => string,
+  caller?: string | null,
+): Promise<void> {
+  // the caller (a person of the church by their token) need not be asked about; a null is no one to check
+  const asked = ids.filter((id): id is string => !!id && id !== caller);
+  const found = await peopleOfChurch(deps, churchId, asked);
+  const unknown = ids.flatMap((id, i) => (!id || id === caller || found.has(id) ? [] : [{ msg: 'No person of this church has this id', param: paramOf(i), location: 'body' }]));
+  if (unknown.length) throw validationFailed(unknown);
 }
 
 /** `notifyRows` for one message to several people. */
@@ -137,9 +164,26 @@ export async function queueEmail(
     await writeLogs(tx, [{ ...log, status: 'skipped', error: 'no email address' }]);
     return false;
   }
-  await deps.queue.enqueue(emailOf('messaging'), { to: person.email, subject: mail.subject, html: mail.html }, { tx });
+  await handMail(deps, tx, { to: person.email, subject: mail.subject, html: mail.html });
   await writeLogs(tx, [{ ...log, recipient: person.email, provider: 'mail queue', status: 'queued' }]);
   return true;
+}
+
+/** Hands one mail to the mail job (`messaging.sendEmail`, its own key) in `tx`. */
+export function handMail(deps: Pick<MessagingDeps, 'queue'>, tx: Tx, message: EmailMessage): Promise<void> {
+  return deps.queue.enqueue(sendEmail, { key: randomUUID(), message }, { tx });
+}
+
+/**
+ * The mail job: sends the mail unless job `key` sent it already (a second run of the job), and records that it did.
+ * A crash between the provider's acceptance and the record sends it again: the provider is outside the transaction.
+ */
+export async function sendMailOnce(deps: Pick<MessagingDeps, 'db' | 'mailer'>, key: string, message: EmailMessage): Promise<void> {
+  // the address's digest: the record needs no address of a person (nor its erasure)
+  const recipient = `email:${createHash('sha256').update(message.to.trim().toLowerCase()).digest('base64url')}`;
+  if ((await servedOf(deps.db, key, [recipient])).size) return;
+  await deps.mailer.send(message);
+  await markServed(deps.db, key, [recipient]);
 }
 
 export function notificationEmail(appUrl: string, items: Array<{ message: string; link: string | null }>): string {
@@ -157,32 +201,35 @@ export function notificationEmail(appUrl: string, items: Array<{ message: string
  * to their devices and browsers when allowed (during their quiet hours, when those end, if still unread), and email at once when
  * they chose `individual`; `daily` ones wait for the digest. Muted people get neither push nor email: their
  * notifications are in the app. The sender's `options` narrow this: no push, mail at once (a reminder: unless the
- * person chose never), or no mail at all (nor in the digest).
+ * person chose never), or no mail at all (nor in the digest). `key` is the job's identity (`domain/once.ts`).
  */
-export async function deliverNotifications(deps: MessagingDeps, churchId: string, ids: string[], options: DeliveryOptions = {}): Promise<void> {
+export async function deliverNotifications(deps: MessagingDeps, churchId: string, ids: string[], options: DeliveryOptions = {}, key = `deliver:${randomUUID()}`): Promise<void> {
   const rows = await notificationsByIds(deps.db, churchId, ids);
   const byPerson = new Map<string, NotificationRow[]>();
   for (const r of rows) byPerson.set(r.personId, [...(byPerson.get(r.personId) ?? []), r]);
   const prefs = await preferencesOf(deps, churchId, [...byPerson.keys()]);
+  // A run of the same job again (`key`) skips what it did for each person: their socket push, push and email.
+  const served = await servedOf(deps.db, key, [...byPerson.keys()].flatMap((p) => [`socket:${p}`, `push:${p}`, `email:${p}`]));
   const emailNow: Array<{ personId: string; items: NotificationRow[] }> = [];
   for (const [personId, items] of byPerson) {
-    const counts = await unreadCounts(deps.db, churchId, personId);
-    await deps.queue.enqueue(realtimePush, {
-      churchId,
-      personId,
-      conversationId: '',
-      action: 'notification',
-      data: items.map((notification) => ({ notification, unreadCount: counts.count, notificationCount: counts.notificationCount, pmCount: counts.pmCount })),
-    });
+    if (!served.has(`socket:${personId}`)) {
+      const counts = await unreadCounts(deps.db, churchId, personId);
+      const data = items.map((notification) => ({ notification, unreadCount: counts.count, notificationCount: counts.notificationCount, pmCount: counts.pmCount }));
+      await onceInTx(deps, key, `socket:${personId}`, (tx) => deps.queue.enqueue(realtimePush, { churchId, personId, conversationId: '', action: 'notification', data }, { tx }));
+    }
     const pref = prefs.get(personId) ?? DEFAULT_PREFERENCES;
     if (pref.masterMute) continue;
-    if (pref.allowPush && options.push !== false) {
+    if (pref.allowPush && options.push !== false && !served.has(`push:${personId}`)) {
       const quiet = quietFor(new Date(), pref);
-      if (quiet) await deps.queue.enqueue(quietPushes, { churchId, personId, ids: items.map((n) => n.id), ...(options.title ? { title: options.title } : {}) }, { delayMs: quiet });
-      else await pushNotifications(deps, churchId, personId, items, options.title);
+      const held = { churchId, personId, ids: items.map((n) => n.id), ...(options.title ? { title: options.title } : {}) };
+      if (quiet) await onceInTx(deps, key, `push:${personId}`, (tx) => deps.queue.enqueue(quietPushes, held, { delayMs: quiet, tx }));
+      else {
+        await pushNotifications(deps, churchId, personId, items, options.title);
+        await markServed(deps.db, key, [`push:${personId}`]);
+      }
     }
     const mail = options.email === 'now' ? pref.emailFrequency !== 'never' : options.email !== 'never' && pref.emailFrequency === 'individual';
-    if (mail) emailNow.push({ personId, items });
+    if (mail && !served.has(`email:${personId}`)) emailNow.push({ personId, items });
   }
   // kept out of the digest: the sender wanted no mail
   if (options.email === 'never') await markEmailed(deps.db, rows.map((r) => r.id));
@@ -197,7 +244,8 @@ export async function deliverNotifications(deps: MessagingDeps, churchId: string
   const emails = new Map(found.map((c) => [c.id, c.email]));
   for (const e of emailNow) {
     const first = e.items[0]!;
-    await deps.db.transaction(async (tx) => {
+    // the mail, its log and the record that this job mailed the person commit together
+    await onceInTx(deps, key, `email:${e.personId}`, async (tx) => {
       const queued = await queueEmail(deps, tx, churchId, { id: e.personId, email: emails.get(e.personId) ?? null }, {
         subject: e.items.length === 1 ? first.message.slice(0, 120) : `${e.items.length} new notifications`,
         html: notificationEmail(deps.config.APP_URL, e.items),

@@ -1,27 +1,13 @@
-import { badRequest, isPublicAddress } from '@church/common';
+import { badRequest } from '@church/common';
+import { refusedEndpoint } from '../providers/web-push';
 
 /**
- * A subscription's endpoint is an address the caller gives and the server later posts to: it must be an https
- * address of a public host (a literal address must be public; a name is checked again, on every address it
- * resolves to, when the push is sent). With `allowPrivate` (development, tests) any http(s) address passes.
+ * A subscription's endpoint is an address the caller gives and the server later posts to: checked on save by the
+ * rule every push checks it with again (`refusedEndpoint`), a 400 naming `subscription.endpoint` when refused.
  */
 export function checkEndpoint(endpoint: string, allowPrivate: boolean): string {
-  const param = 'subscription.endpoint';
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw badRequest(param, 'must be an https address');
-  }
-  if (url.username || url.password) throw badRequest(param, 'must be an https address without credentials');
-  if (allowPrivate) {
-    if (!/^https?:$/.test(url.protocol)) throw badRequest(param, 'must be an http(s) address');
-    return endpoint;
-  }
-  if (url.protocol !== 'https:') throw badRequest(param, 'must be an https address');
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const literal = /^[\d.]+$/.test(host) || host.includes(':');
-  if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.') || (literal && !isPublicAddress(host))) throw badRequest(param, 'must be a public address');
+  const refused = refusedEndpoint(endpoint, allowPrivate);
+  if (refused) throw badRequest('subscription.endpoint', refused);
   // kept as the browser wrote it: its unsubscribe sends the same text back
   return endpoint;
 }

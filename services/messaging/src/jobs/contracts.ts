@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_RETRIES, WebhookJob, emailOf, jobContract, notifyPeople, templateEmail, type JobContract } from '@church/common';
+import { DELIVERY_RETRIES, EmailMessage, WebhookJob, emailOf, jobContract, notifyPeople, templateEmail, type JobContract } from '@church/common';
 
 /**
  * The jobs messaging owns, as contracts apart from their handlers (`jobs/index.ts`): routes and domain enqueue them
@@ -18,6 +18,13 @@ export const DeliveryOptions = z.object({
   title: z.string().min(1).max(200).optional(),
 });
 export type DeliveryOptions = z.output<typeof DeliveryOptions>;
+
+/**
+ * One mail of messaging to one address (notification emails, the digest, group and template emails), handed over in
+ * the transaction that decides it. `key` names this one mail (made when it is handed over), so two mails alike are
+ * two jobs, and a run of the same job again sends nothing (`domain/once.ts`).
+ */
+export const sendEmail = jobContract({ name: 'messaging.sendEmail', schema: z.object({ key: z.uuid(), message: EmailMessage }), ...DELIVERY_RETRIES });
 
 /** Escalation of notifications just written: socket, push and email, by each person's preferences. */
 export const deliverNotifications = jobContract({
@@ -90,6 +97,7 @@ export const OWNED: JobContract[] = [
   notifyPeople,
   templateEmail,
   emailOf('messaging'),
+  sendEmail,
   deliverNotifications,
   quietPushes,
   messageNotifications,

@@ -1,10 +1,12 @@
-import { handle, notifyPeople, processWebhookEvent, providerMessage, templateEmail, type JobDefinition } from '@church/common';
+import { emailOf, handle, notifyPeople, processWebhookEvent, providerMessage, templateEmail, type JobDefinition } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { contacts, optOut } from '../clients/membership';
 import { DOORBELL_ACTIONS, doorbellKey } from '../domain/doorbell';
 import { notifyOfMessages } from '../domain/messages';
 import { sendTemplateEmail } from '../domain/group-email';
-import { DEFAULT_PREFERENCES, deliverNotifications, notificationEmail, notify, preferencesOf, pushNotifications, queueEmail } from '../domain/notify';
+import { DEFAULT_PREFERENCES, deliverNotifications, notificationEmail, notify, preferencesOf, pushNotifications, queueEmail, sendMailOnce } from '../domain/notify';
+import { SERVED_KEPT_MS, jobKeyOf, onceInTx } from '../domain/once';
+import { markServed, purgeServed, servedOf } from '../repos/job-deliveries';
 import { sendQueuedSms } from '../domain/texting';
 import { writeLogs } from '../repos/delivery-logs';
 import { markEmailed, notificationsByIds, unreadNotEmailed, type NotificationRow } from '../repos/notifications';
@@ -18,6 +20,7 @@ import {
   quietPushes,
   realtimePush,
   reminderRefresh,
+  sendEmail,
   reminderScan,
   sendReminder,
   sendSms,
@@ -105,10 +108,12 @@ export async function runPush(deps: Pick<MessagingDeps, 'providers'>, push: Real
   if (push.personId && DOORBELL_ACTIONS.has(push.action)) await realtime.publish(push.churchId, doorbellKey(push.personId), { action: push.action, data: {} });
 }
 
-/** The module's job handlers, one per owned contract (the shared mail job is registered beside them). */
+/** The module's job handlers, one per owned contract. */
 export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
   const digest = handle(emailDigest, async () => {
     await runDigest(deps);
+    // what delivering jobs served two days ago and more: no outbox hands a job over again after that long
+    await purgeServed(deps.db, new Date(Date.now() - SERVED_KEPT_MS));
   });
   // schedules from config, set where the handlers are registered
   const scan = handle(reminderScan, async () => {
@@ -118,17 +123,26 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
     await refreshAll(deps);
   });
   return [
-    // In one transaction with the delivery: a retry never writes the notifications twice.
-    handle(notifyPeople, async (data) => {
-      await notify(deps, data);
+    // Every job whose effect leaves the database does it once per job and recipient, however often the job runs
+    // (`domain/once.ts`): a retry, or the outbox handing a finished job over again.
+    // In one transaction with the delivery and the record of this job: never the notifications twice.
+    handle(notifyPeople, async (data, ctx) => {
+      await onceInTx(deps, jobKeyOf(notifyPeople.name, data, ctx), 'notify', (tx) => notify(deps, data, tx));
     }),
-    handle(deliverJob, (data) => deliverNotifications(deps, data.churchId, data.ids, data.options)),
-    handle(quietPushes, async ({ churchId, personId, ids, title }) => {
+    handle(deliverJob, (data, ctx) => deliverNotifications(deps, data.churchId, data.ids, data.options, jobKeyOf(deliverJob.name, data, ctx))),
+    handle(quietPushes, async (data, ctx) => {
+      const { churchId, personId, ids, title } = data;
+      const key = jobKeyOf(quietPushes.name, data, ctx);
+      if ((await servedOf(deps.db, key, [`push:${personId}`])).size) return;
       // read meanwhile: no push
       const unread = (await notificationsByIds(deps.db, churchId, ids)).filter((n) => n.isNew && n.personId === personId);
       await pushNotifications(deps, churchId, personId, unread, title);
+      await markServed(deps.db, key, [`push:${personId}`]);
     }),
-    handle(messageNotifications, (data) => notifyOfMessages(deps, data.churchId, data.conversationId, data.messageIds)),
+    handle(messageNotifications, (data, ctx) => notifyOfMessages(deps, data.churchId, data.conversationId, data.messageIds, jobKeyOf(messageNotifications.name, data, ctx))),
+    handle(sendEmail, (data, ctx) => sendMailOnce(deps, jobKeyOf(sendEmail.name, data, ctx), data.message)),
+    // mails handed over before `messaging.sendEmail` existed
+    handle(emailOf('messaging'), (message, ctx) => sendMailOnce(deps, jobKeyOf('messaging.email', message, ctx), message)),
     { ...digest, repeat: { cron: deps.config.DIGEST_CRON } } as typeof digest,
     { ...scan, repeat: { cron: deps.config.REMINDER_SCAN_CRON } } as typeof scan,
     { ...refresh, repeat: { cron: deps.config.REMINDER_REFRESH_CRON } } as typeof refresh,
@@ -139,7 +153,7 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
       await sendDue(deps, churchId, occurrenceId);
     }),
     handle(sendSms, (data, ctx) => sendQueuedSms(deps, data.deliveryLogId, ctx.attempt)),
-    handle(templateEmail, async (data) => void (await sendTemplateEmail(deps, data))),
+    handle(templateEmail, async (data, ctx) => void (await sendTemplateEmail(deps, data, jobKeyOf(templateEmail.name, data, ctx)))),
     handle(realtimePush, (data) => runPush(deps, data)),
     handle(smsWebhook, async ({ webhookEventId }) => {
       await processWebhookEvent(deps.db, webhookEventId, async (event, tx) => {

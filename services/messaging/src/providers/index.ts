@@ -28,6 +28,7 @@ export function buildProviders(deps: ModuleDeps<Config, undefined>): MessagingPr
       heartbeatSeconds: c.REALTIME_HEARTBEAT_SECONDS,
       flushMs: c.REALTIME_FLUSH_MS,
       prefix: c.REALTIME_PREFIX,
+      streamMaxLen: c.REALTIME_STREAM_MAXLEN,
       log: c.LOG_LEVEL === 'silent' ? { warn: () => undefined, error: () => undefined } : quietLog,
     }),
     push: buildPush({

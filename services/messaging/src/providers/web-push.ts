@@ -28,6 +28,30 @@ export interface WebPushProvider {
 
 const SETTINGS = ['WEBPUSH_PUBLIC_KEY', 'WEBPUSH_PRIVATE_KEY', 'WEBPUSH_SUBJECT'] as const;
 
+/**
+ * The one rule for a push endpoint, applied when a browser's subscription is saved and again before each push: why
+ * the address may not be posted to, or null. In production it must be `https:`, without credentials, on a host that
+ * is neither `localhost` (nor a name under it), nor a single label, written with or without the DNS root's trailing
+ * dot (`localhost.` is `localhost`), and a literal address must be public (`isPublicAddress` of `@church/common`).
+ * A name is checked once more where the push connects (`checkedLookup`): every address it resolves to must be public.
+ * With `allowPrivate` (development, tests) any http(s) address without credentials passes.
+ */
+export function refusedEndpoint(endpoint: string, allowPrivate: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return 'must be an https address';
+  }
+  if (url.username || url.password) return 'must be an https address without credentials';
+  if (allowPrivate) return /^https?:$/.test(url.protocol) ? null : 'must be an http(s) address';
+  if (url.protocol !== 'https:') return 'must be an https address';
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  if (net.isIP(host)) return isPublicAddress(host) ? null : 'must be a public address';
+  if (!host || host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) return 'must be a public address';
+  return null;
+}
+
 class RefusedAddress extends Error {
   readonly code = 'EREFUSEDADDRESS';
 }
@@ -60,7 +84,7 @@ function agents(allowPrivate: boolean) {
       return net.connect({ host: options.host, port: Number(options.port), lookup });
     }
   }
-  return { secure, plain: allowPrivate ? new PlainTcp({ keepAlive: true }) : undefined, allow };
+  return { secure, plain: allowPrivate ? new PlainTcp({ keepAlive: true }) : undefined };
 }
 
 /** Web Push through the `web-push` library (VAPID-signed, RFC 8291 encrypted), its VAPID details given per request. */
@@ -68,7 +92,7 @@ export function buildWebPush(cfg: WebPushConfig): WebPushProvider {
   const values = { WEBPUSH_PUBLIC_KEY: cfg.publicKey, WEBPUSH_PRIVATE_KEY: cfg.privateKey, WEBPUSH_SUBJECT: cfg.subject };
   const missing = SETTINGS.filter((s) => !values[s]);
   const notConfigured = () => new HttpError(400, [{ msg: `Web push is not configured: set ${missing.join(', ')}`, param: missing[0], location: 'config' }]);
-  const { secure, plain, allow } = agents(cfg.allowPrivate);
+  const { secure, plain } = agents(cfg.allowPrivate);
   return {
     publicKey() {
       if (missing.length) throw notConfigured();
@@ -82,10 +106,10 @@ export function buildWebPush(cfg: WebPushConfig): WebPushProvider {
       } catch {
         return { provider: 'webpush', status: 'unregistered', error: 'not a URL' };
       }
-      const host = url.hostname.replace(/^\[|\]$/g, '');
       const agent = url.protocol === 'https:' ? secure : url.protocol === 'http:' ? plain : undefined;
-      // a literal address is never looked up, so it is checked here; names are checked by the agent's lookup
-      if (!agent || (net.isIP(host) && !allow(host))) return { provider: 'webpush', status: 'failed', error: 'refused address' };
+      // the rule the save applied (a literal address is never looked up, so it is checked here); the agent's lookup
+      // then checks every address a name resolves to
+      if (!agent || refusedEndpoint(target.endpoint, cfg.allowPrivate)) return { provider: 'webpush', status: 'failed', error: 'refused address' };
       try {
         const res = await webpush.sendNotification(target, payload, {
           vapidDetails: { subject: cfg.subject!, publicKey: cfg.publicKey!, privateKey: cfg.privateKey! },

@@ -16,6 +16,9 @@ export interface Payload {
 /** Events kept for the other replicas while Redis is away, and how often sending them is tried again. */
 const REMOTE_BACKLOG = 10_000;
 const REMOTE_RETRY_MS = 500;
+/** How long a read of the bus waits for new events before it asks again (ms), and how many it takes at once. */
+const READ_BLOCK_MS = 5_000;
+const READ_COUNT = 1_000;
 
 /** Events on the bus every replica listens to. */
 type BusEvent =
@@ -31,7 +34,7 @@ interface Bus {
 }
 
 export interface RealtimeOptions {
-  /** Redis for pub/sub and the shared registry; in-process without */
+  /** Redis for the bus (a capped stream) and the shared registry; in-process without */
   redisUrl?: string;
   heartbeatSeconds: number;
   /**
@@ -42,6 +45,8 @@ export interface RealtimeOptions {
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** key prefix (tests isolate runs) */
   prefix?: string;
+  /** events the bus (a Redis stream) keeps, about: what a replica that lost its connection reads when it is back */
+  streamMaxLen?: number;
 }
 
 interface LocalSocket {
@@ -134,8 +139,8 @@ interface AttendanceRuns {
 
 /**
  * The real-time fan-out of one replica. Sockets live on the replica that accepted them; registrations, drops and
- * pushes travel over the bus (Redis pub/sub, or an in-process emitter), so a message sent to any replica reaches
- * the sockets of all of them. The registry is shared (`RegistryStore`); each replica beats, and a replica that
+ * pushes travel over the bus (a capped Redis stream, or an in-process emitter), so a message sent to any replica
+ * reaches the sockets of all of them. The registry is shared (`RegistryStore`); each replica beats, and a replica that
  * stops beating is reaped by the others with all its connections (attendance is broadcast again).
  */
 export class Realtime {
@@ -149,6 +154,10 @@ export class Realtime {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly redis?: Redis;
   private readonly attendanceRuns = new Map<string, AttendanceRuns>();
+  /** resolves once the reader knows where the stream ends (events published after that are read) */
+  private readonly reading?: Promise<void>;
+  /** the id of the last event read from the stream */
+  private lastRead = '0-0';
   private pending: Pending[] = [];
   /** cancels the scheduled flush */
   private flushing?: () => void;
@@ -159,23 +168,17 @@ export class Realtime {
     if (opts.redisUrl) {
       this.kind = 'redis';
       this.redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
-      const sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3 });
-      const channel = `${prefix}bus`;
-      void sub.subscribe(channel).catch((err: unknown) => opts.log.error({ err }, 'realtime subscribe failed'));
-      sub.on('message', (_ch: string, raw: string) => {
-        try {
-          const event = JSON.parse(raw) as BusEvent & { from?: string };
-          // this replica's own events were delivered here when they were published
-          if (event.from !== this.replicaId) this.receive(event);
-        } catch (err) {
-          opts.log.warn({ err }, 'realtime: bad bus message');
-        }
-      });
+      // The bus is a capped stream: each replica reads it on a connection of its own from the last event it read,
+      // and goes on from there after a reconnect, so nothing published meanwhile is missed (within the cap).
+      const stream = `${prefix}stream`;
+      const maxLen = opts.streamMaxLen ?? 10_000;
+      const reader = new Redis(opts.redisUrl, { maxRetriesPerRequest: null, connectionName: `${prefix}read:${this.replicaId}` });
+      reader.on('error', () => undefined);
+      this.reading = this.startReading(reader, stream);
       this.store = redisStore(this.redis, prefix);
       const redis = this.redis;
       // This replica's sockets get an event at once, whatever Redis is doing; the other replicas get it through
       // Redis, and what Redis refused is sent again once it answers (oldest first, at most REMOTE_BACKLOG events).
-      // Pub/sub keeps nothing: a replica whose subscription is still reconnecting misses what is published then.
       const backlog: string[] = [];
       let draining = false;
       const drain = async () => {
@@ -183,7 +186,7 @@ export class Realtime {
         draining = true;
         try {
           while (backlog.length && !this.closed) {
-            await redis.publish(channel, backlog[0]!);
+            await redis.xadd(stream, 'MAXLEN', '~', maxLen, '*', 'e', backlog[0]!);
             backlog.shift();
           }
         } catch {
@@ -204,7 +207,7 @@ export class Realtime {
           await drain();
         },
         close: async () => {
-          sub.disconnect();
+          reader.disconnect();
         },
       };
     } else {
@@ -223,8 +226,63 @@ export class Realtime {
     }
   }
 
+  /**
+   * Reads the bus from where the stream ends now, then on and on from the last event read: a read cut (the
+   * connection killed, Redis restarted) is made again from that event once Redis answers, so this replica's sockets
+   * get, in order, whatever was published meanwhile (the stream keeps about `streamMaxLen` events).
+   */
+  private async startReading(reader: Redis, stream: string): Promise<void> {
+    for (;;) {
+      try {
+        const [newest] = await reader.xrevrange(stream, '+', '-', 'COUNT', 1);
+        if (newest) this.lastRead = newest[0];
+        break;
+      } catch (err) {
+        if (this.closed) return;
+        this.opts.log.warn({ err }, 'realtime: the bus is not readable yet');
+        await new Promise((r) => setTimeout(r, REMOTE_RETRY_MS));
+      }
+    }
+    void this.readLoop(reader, stream);
+  }
+
+  private async readLoop(reader: Redis, stream: string): Promise<void> {
+    let failing = false;
+    while (!this.closed) {
+      try {
+        const answer = await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', stream, this.lastRead);
+        if (failing) this.opts.log.warn({}, 'realtime: reading the bus again');
+        failing = false;
+        for (const [, entries] of answer ?? []) {
+          for (const [id, fields] of entries) {
+            this.lastRead = id;
+            this.fromBus(fields[1] ?? '');
+          }
+        }
+      } catch (err) {
+        if (this.closed) return;
+        if (!failing) this.opts.log.warn({ err }, 'realtime: reading the bus failed; reading again from the last event');
+        failing = true;
+        await new Promise((r) => setTimeout(r, REMOTE_RETRY_MS));
+      }
+    }
+  }
+
+  /** One event of the bus: the other replicas' (this replica's own were delivered when they were published). */
+  private fromBus(raw: string) {
+    try {
+      const event = JSON.parse(raw) as BusEvent & { from?: string };
+      if (event.from !== this.replicaId) this.receive(event);
+    } catch (err) {
+      this.opts.log.warn({ err }, 'realtime: bad bus message');
+    }
+  }
+
   /** Starts heartbeats (registry) and pings (sockets). */
   async start(): Promise<void> {
+    // where the bus ends, so that what other replicas publish from now on is read (not waited for long: the reader
+    // goes on finding it, and the heartbeat below says whether Redis answers)
+    if (this.reading) await Promise.race([this.reading, new Promise((r) => setTimeout(r, 2_000).unref())]);
     const beatMs = this.opts.heartbeatSeconds * 1000;
     await this.store.heartbeat(this.replicaId, beatMs * 3);
     const beat = setInterval(() => void this.beat(beatMs), beatMs);

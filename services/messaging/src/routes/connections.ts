@@ -7,6 +7,8 @@ import type { Connection } from '../realtime/store';
 import { depsOf } from '../deps';
 import { assertConversationAccess, assertPrivateAccess } from '../domain/access';
 import { doorbellKey } from '../domain/doorbell';
+import { peopleOfChurch } from '../domain/notify';
+import { minuteLimiter } from '../domain/ping-limit';
 import { realtimePush } from '../jobs/contracts';
 import { findConversation } from '../repos/conversations';
 import { Empty } from '../schemas/common';
@@ -103,8 +105,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     },
   );
 
+  // Public as the spec has it, so bounded as `ping` is: a person of that church (membership says; 404 otherwise), so
+  // many a minute per church.
+  const limitAlerts = minuteLimiter(() => deps.config.PING_RATE_PER_MINUTE);
   app.post(`${base}/tmpSendAlert`, { config: { access: 'public' }, schema: { body: AlertBody, response: { 200: Sent } } }, async (req) => {
     const { churchId, personId } = req.body;
+    limitAlerts(churchId);
+    if (!(await peopleOfChurch(deps, churchId, [personId])).has(personId)) throw notFound('Person');
     await deps.queue.enqueue(realtimePush, { churchId, personId, conversationId: 'alerts', action: 'alert', data: [{ personId }] });
     return { sent: true };
   });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import churchLess from './church-less';
 import conversations from './conversations';
 import messages from './messages';
 import privateMessages from './private-messages';
@@ -15,8 +16,13 @@ import reminders from './reminders';
 import webPush from './web-push';
 import gdpr from './gdpr';
 
-/** The messaging module's route files, one per spec table (connections also serves `/messaging/ws`). */
+/**
+ * The messaging module's route files, one per spec table (connections also serves `/messaging/ws`), after the
+ * guard against tokens of users without a church.
+ */
 export const routes: FastifyPluginAsync[] = [
+  // first: its hooks reach every route below
+  churchLess,
   conversations,
   messages,
   privateMessages,

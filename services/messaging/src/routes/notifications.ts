@@ -5,8 +5,8 @@ import { Id, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } 
 import { depsOf } from '../deps';
 import { contacts } from '../clients/membership';
 import { assertSelfOr, isStaff } from '../domain/access';
-import { notify, notifyRows, pushToPerson } from '../domain/notify';
-import { pingLimiter } from '../domain/ping-limit';
+import { assertPeopleOfChurch, notify, notifyRows, pushToPerson } from '../domain/notify';
+import { minuteLimiter } from '../domain/ping-limit';
 import { emailDigest } from '../jobs/contracts';
 import {
   deleteNotification,
@@ -29,7 +29,8 @@ const PersonParams = z.object({ churchId: Id, personId: Id });
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = depsOf(app);
-  const limitPing = pingLimiter(() => deps.config.PING_RATE_PER_MINUTE);
+  const limitPing = minuteLimiter(() => deps.config.PING_RATE_PER_MINUTE);
+  const limitCreate = minuteLimiter(() => deps.config.NOTIFY_RATE_PER_MINUTE);
 
   // Asked on every page a member opens: one prepared, index-only statement.
   app.get(`${base}/unreadCount`, { config: { access: anyUser }, schema: { response: { 200: UnreadCounts } } }, async (req) =>
@@ -72,6 +73,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SaveNotification), response: { 200: z.array(Notification) } } }, async (req) => {
     const churchId = req.auth.churchId;
     const staff = isStaff(req.auth, ...STAFF);
+    // a new notification is for a person of the church (membership asked before the transaction)
+    if (staff) await assertPeopleOfChurch(deps, churchId, req.body.map((item) => (item.id ? null : item.personId)), (i) => itemParam(req, i, 'personId'), req.auth.personId);
     return app.db.transaction(async (tx) => {
       const out = [];
       for (const [i, item] of req.body.entries()) {
@@ -89,10 +92,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   });
 
-  // Any member may notify (the caller is the trigger and is never notified); none to notify is not an error.
-  app.post(`${base}/create`, { config: { access: anyUser }, schema: { body: CreateMany, response: { 200: z.array(Notification) } } }, async (req) =>
-    notify(deps, { churchId: req.auth.churchId, personIds: req.body.peopleIds, message: req.body.message, contentType: req.body.contentType, contentId: req.body.contentId, link: req.body.link, triggeredByPersonId: req.auth.personId }),
-  );
+  // Any member may notify people of the church (the caller is the trigger and is never notified), so many calls a
+  // minute; none to notify is not an error.
+  app.post(`${base}/create`, { config: { access: anyUser }, schema: { body: CreateMany, response: { 200: z.array(Notification) } } }, async (req) => {
+    limitCreate(`${req.auth.churchId}|${req.auth.personId ?? req.auth.id}`);
+    await assertPeopleOfChurch(deps, req.auth.churchId, req.body.peopleIds, (i) => `peopleIds[${i}]`, req.auth.personId);
+    return notify(deps, { churchId: req.auth.churchId, personIds: req.body.peopleIds, message: req.body.message, contentType: req.body.contentType, contentId: req.body.contentId, link: req.body.link, triggeredByPersonId: req.auth.personId });
+  });
 
   app.post(`${base}/markRead/:churchId/:personId`, { config: { access: anyUser }, schema: { params: PersonParams, response: { 200: Marked } } }, async (req) => {
     if (req.params.churchId !== req.auth.churchId) throw notFound('Person');
