@@ -272,3 +272,17 @@ describe('GET /content/events/subscribe', () => {
     expect(events[0]!.start.toISOString()).toBe(sunday.start);
   });
 });
+
+describe('timelines as B1App reads them', () => {
+  it('B1App:src/helpers/TimelineHelper.ts reads postId, postType and groupId of each timeline event (issue 44)', async () => {
+    const c = church();
+    const groupId = randomUUID();
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ groupId, title: 'Youth night', ...sunday, end: '2099-01-01T00:00:00.000Z' }] });
+    membership.groupsOf.set(c.personId, [groupId]);
+    for (const url of ['/content/events/timeline', `/content/events/timeline/group/${groupId}`]) {
+      const items = await ok(t.app, 'GET', url, { token: c.anyone });
+      // the spec's event keys stay; the post's keys are beside them
+      expect(items).toEqual([{ ...ev, postType: 'event', postId: ev.id }]);
+    }
+  });
+});

@@ -8,7 +8,7 @@ import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/even
 import { personGroupIds } from '../../domain/website/membership';
 import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
 
-import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery } from '../../schemas/website';
+import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery, TimelineEvents } from '../../schemas/website';
 
 const base = '/content/events';
 
@@ -17,8 +17,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = contentDeps(app);
 
-  /** Upcoming events (not yet ended), or the ones asked for by id. */
-  const timeline = (churchId: string, groupIds: string[], eventIds?: string[]) => groupsTimeline(app.db, churchId, groupIds, eventIds);
+  /** Upcoming events (not yet ended), or the ones asked for by id, as timeline posts. */
+  const timeline = async (churchId: string, groupIds: string[], eventIds?: string[]) =>
+    (await groupsTimeline(app.db, churchId, groupIds, eventIds)).map((e) => ({ ...e, postType: 'event' as const, postId: e.id }));
 
   /**
    * Whether the caller reads a group's events that are not public: website editors, and the group's leaders and
@@ -34,11 +35,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const visibleTo = async <T extends { visibility: string }>(req: FastifyRequest, groupId: string, rows: T[]) =>
     (await readsPrivate(req, groupId)) ? rows : rows.filter((e) => e.visibility === 'public');
 
-  app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, querystring: EventIdsQuery, response: { 200: Events } } }, async (req) =>
+  app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, querystring: EventIdsQuery, response: { 200: TimelineEvents } } }, async (req) =>
     visibleTo(req, req.params.groupId, await timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds)),
   );
   // The caller's groups come from membership (the token carries only the groups they lead).
-  app.get(`${base}/timeline`, { config: { access: anyUser }, schema: { querystring: EventIdsQuery, response: { 200: Events } } }, async (req) => {
+  app.get(`${base}/timeline`, { config: { access: anyUser }, schema: { querystring: EventIdsQuery, response: { 200: TimelineEvents } } }, async (req) => {
     const groups = req.auth.personId ? await personGroupIds(app, req.auth.churchId, req.auth.personId) : [];
     return timeline(req.auth.churchId, [...new Set([...groups, ...req.auth.leaderGroupIds])], req.query.eventIds);
   });
