@@ -9,12 +9,16 @@ import { ok } from './helpers';
  * charge, which keeps one payment per idempotency key as giving does. `giving.next` makes the next new charge
  * `declined` (giving's 400), `lost` (charged, but the answer never arrives: a 5xx) or `3ds` (requires_action).
  */
+/** group id → the church it is of (membership's groups, as `registrableEvent` makes them) */
+const groups = new Map<string, string>();
+
 export function fakeModules() {
   const people = new Map<string, { churchId: string; firstName: string; lastName: string; email: string; householdId: string }>();
   const byKey = new Map<string, Record<string, unknown>>();
   const giving = { next: 'succeeded' as 'succeeded' | 'declined' | 'lost' | '3ds' };
   const personOf = (churchId: string, ids: string[]) => ids.flatMap((id) => (people.get(id)?.churchId === churchId ? [{ id, ...people.get(id)! }] : []));
   const internal = fakeInternal({
+    'POST /membership/internal/groups/list': (b: { churchId: string }) => [...groups].filter(([, c]) => c === b.churchId).map(([id]) => ({ id, name: 'Campers' })),
     'POST /membership/internal/people/facts': (b: { churchId: string; ids: string[] }) =>
       personOf(b.churchId, b.ids).map((p) =>
         personFacts({ id: p.id, firstName: p.firstName, lastName: p.lastName, displayName: `${p.firstName} ${p.lastName}`, email: p.email, householdId: p.householdId }),
@@ -52,9 +56,11 @@ export function fakeModules() {
 
 /** An event open for registration, made by the church's editor through the events route. */
 export async function registrableEvent(app: FastifyInstance, editor: string, settings: Record<string, unknown> = {}) {
+  const groupId = randomUUID();
+  groups.set(groupId, (JSON.parse(Buffer.from(editor.split('.')[1]!, 'base64url').toString()) as { churchId: string }).churchId);
   const start = new Date(Date.now() + 14 * 86_400_000).toISOString();
   const end = new Date(Date.now() + 14 * 86_400_000 + 7_200_000).toISOString();
-  const [event] = await ok(app, 'POST', '/content/events', { token: editor, body: [{ groupId: randomUUID(), title: 'Family Camp', start, end, registrationEnabled: true, ...settings }] });
+  const [event] = await ok(app, 'POST', '/content/events', { token: editor, body: [{ groupId, title: 'Family Camp', start, end, registrationEnabled: true, ...settings }] });
   return event as { id: string; churchId: string; groupId: string };
 }
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
-import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
-import { personGroupIds } from '../../domain/website/membership';
+import { buildIcs, isRequest, normalizeRule, safeTimeZone } from '../../domain/website/events';
+import { checkChurchGroups, personGroupIds } from '../../domain/website/membership';
 import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
 
 import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery, TimelineEvents } from '../../schemas/website';
@@ -91,10 +91,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return (await attachExceptions(app.db, req.auth.churchId, [row]))[0]!;
   });
 
-  // Open to any user by the spec; an event is written by website editors or by leaders of its group.
+  // Open to any user by the spec. An event of a group is written by website editors or that group's leaders; an
+  // event without a group (a member's request) only by website editors (issue 41: any signed-in member rewrote
+  // those). A request becomes public only through its approval. The groups named must be the church's.
   app.post(base, { config: { access: anyUser }, schema: { body: batchOf(EventSave), response: { 200: Events } } }, async (req) => {
     const churchId = req.auth.churchId;
     const editor = hasPermission(req.auth, 'Content.Edit', 'ContentApi');
+    const known = new Map((await rowsByIds(app.db, events, churchId, req.body.flatMap((e) => (e.id ? [e.id] : [])))).map((e) => [e.id, e]));
+    // membership is asked before the transaction opens, for the groups that items move to or start in
+    await checkChurchGroups(
+      app,
+      churchId,
+      req.body.map((e, i) => ({ param: itemParam(req, i, 'groupId'), groupId: e.groupId && e.groupId !== known.get(e.id ?? '')?.groupId ? e.groupId : null })),
+    );
     const rows = await app.db.transaction(async (tx) => {
       const out: EventRow[] = [];
       for (const [i, { id, ...fields }] of req.body.entries()) {
@@ -102,8 +111,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const old = id ? await findRow(tx, events, churchId, id) : undefined;
         if (id && !old) throw notFound('Event');
         if (!old) for (const f of ['groupId', 'start', 'end', 'title'] as const) if (!fields[f]) throw badRequest(at(f), 'is required');
-        for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {
-          if (!editor && !req.auth.leaderGroupIds.includes(groupId)) throw unauthorized('Missing permission: Content.Edit or leader of the group');
+        if (!editor) {
+          if (old && !old.groupId) throw unauthorized('Missing permission: Content.Edit (an event without a group)');
+          for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {
+            if (!req.auth.leaderGroupIds.includes(groupId)) throw unauthorized('Missing permission: Content.Edit or leader of the group');
+          }
+        }
+        if (old && isRequest(old) && fields.visibility === 'public' && old.visibility !== 'public') {
+          throw badRequest(at('visibility'), 'a requested event becomes public when it is approved');
         }
         const start = fields.start ?? old!.start;
         const end = fields.end ?? old!.end;
