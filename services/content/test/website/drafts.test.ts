@@ -67,7 +67,7 @@ describe('page drafts (B1Admin ContentEditor.tsx: publish, discard, unpublish)',
     expect((await call(t.app, 'GET', `/content/pages/${page.id}`, { token: a.token(EDIT) })).json().publishedAt).toBeNull();
   });
 
-  it('the public tree by id serves the published version too; the draft only to the church’s editors (issue 42)', async () => {
+  it('the public tree by id serves the published version too; the draft only to the church’s editors', async () => {
     const a = makeChurch();
     const b = makeChurch();
     const token = a.token(EDIT);

@@ -88,7 +88,7 @@ describe('event requests (B1App RequestEventPage, MyRequestsPage; B1Admin Approv
   });
 });
 
-describe('events without a group and requests (issue 41)', () => {
+describe('events without a group and requests', () => {
   it('only website editors change an event without a group; a requester cannot publish their own request', async () => {
     const c = church();
     const requester = c.personId;
@@ -118,7 +118,7 @@ describe('events without a group and requests (issue 41)', () => {
     expect((await call(t.app, 'DELETE', `/content/events/${event.id}`, { token: member })).statusCode).toBe(401);
   });
 
-  it('a request, its approval and an import name only groups of the caller’s church (issue 7)', async () => {
+  it('a request, its approval and an import name only groups of the caller’s church', async () => {
     const c = church();
     const foreign = membership.group(church().churchId);
     const body = { title: 'Picnic', start: at(6, 1, 15), end: at(6, 1, 17) };

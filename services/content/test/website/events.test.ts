@@ -180,7 +180,7 @@ describe('curated calendars and events', () => {
     const other = church();
     const foreign = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: cal.id, groupId: membership.group(other.churchId) } });
     expect(foreign.json().errors[0]).toMatchObject({ param: 'curatedCalendarId' });
-    // another church's group is refused as a reference (issue 7)
+    // another church's group is refused as a reference
     const [ownCal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: other.editor, body: { name: 'mine' } });
     const foreignGroup = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: [{ curatedCalendarId: ownCal.id, groupId: g1 }] });
     expect(foreignGroup.statusCode).toBe(400);
@@ -279,7 +279,7 @@ describe('GET /content/events/subscribe', () => {
 });
 
 describe('timelines as B1App reads them', () => {
-  it('B1App:src/helpers/TimelineHelper.ts reads postId, postType and groupId of each timeline event (issue 44)', async () => {
+  it('B1App:src/helpers/TimelineHelper.ts reads postId, postType and groupId of each timeline event', async () => {
     const c = church();
     const groupId = membership.group(c.churchId);
     const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ groupId, title: 'Youth night', ...sunday, end: '2099-01-01T00:00:00.000Z' }] });
@@ -292,7 +292,7 @@ describe('timelines as B1App reads them', () => {
   });
 });
 
-describe('groups an event names (issue 7)', () => {
+describe('groups an event names', () => {
   it('an event is filed only under a group of the caller’s church; membership away is a 502 and nothing is written', async () => {
     const c = church();
     const other = church();

@@ -7,7 +7,8 @@ import { ok } from './helpers';
 /**
  * Membership and giving as registrations see them: people of churches (`addPerson`), and giving's registration
  * charge, which keeps one payment per idempotency key as giving does. `giving.next` makes the next new charge
- * `declined` (giving's 400), `lost` (charged, but the answer never arrives: a 5xx) or `3ds` (requires_action).
+ * `declined` (giving's 400), `lost` (charged, but the answer never arrives: a 5xx) or `3ds` (requires_action); `down` makes every charge fail unanswered (giving unreachable, nothing charged) until
+ * it is set back.
  */
 /** group id → the church it is of (membership's groups, as `registrableEvent` makes them) */
 const groups = new Map<string, string>();
@@ -15,7 +16,7 @@ const groups = new Map<string, string>();
 export function fakeModules() {
   const people = new Map<string, { churchId: string; firstName: string; lastName: string; email: string; householdId: string }>();
   const byKey = new Map<string, Record<string, unknown>>();
-  const giving = { next: 'succeeded' as 'succeeded' | 'declined' | 'lost' | '3ds' };
+  const giving = { next: 'succeeded' as 'succeeded' | 'declined' | 'lost' | '3ds', down: false };
   const personOf = (churchId: string, ids: string[]) => ids.flatMap((id) => (people.get(id)?.churchId === churchId ? [{ id, ...people.get(id)! }] : []));
   const internal = fakeInternal({
     'POST /membership/internal/groups/list': (b: { churchId: string }) => [...groups].filter(([, c]) => c === b.churchId).map(([id]) => ({ id, name: 'Campers' })),
@@ -26,6 +27,7 @@ export function fakeModules() {
     'POST /membership/internal/people/contacts': (b: { churchId: string; ids: string[] }) =>
       personOf(b.churchId, b.ids).map((p) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName, displayName: null, email: p.email, mobilePhone: null, optedOut: false, leader: false })),
     'POST /giving/internal/registrations/charge': (b: { idempotencyKey: string; amount: string; currency?: string }) => {
+      if (giving.down) throw new Error('connect ECONNREFUSED giving');
       const known = byKey.get(b.idempotencyKey);
       if (known) return known;
       const mode = giving.next;

@@ -92,7 +92,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Open to any user by the spec. An event of a group is written by website editors or that group's leaders; an
-  // event without a group (a member's request) only by website editors (issue 41: any signed-in member rewrote
+  // event without a group (a member's request) only by website editors (any signed-in member used to rewrite
   // those). A request becomes public only through its approval. The groups named must be the church's.
   app.post(base, { config: { access: anyUser }, schema: { body: batchOf(EventSave), response: { 200: Events } } }, async (req) => {
     const churchId = req.auth.churchId;

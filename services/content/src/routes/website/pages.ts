@@ -27,7 +27,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const { url, id, siteId } = req.query;
       if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
       // Only the church's website editors (B1Admin's editor, by id with its token) read the working draft; anyone
-      // else gets what is published, whichever way they name the page (issue 42: `?id=` served drafts to anyone).
+      // else gets what is published, whichever way they name the page (`?id=` used to serve drafts to anyone).
       const draft = !url && Boolean(req.auth) && req.auth.churchId.toLowerCase() === churchId.toLowerCase() && editsContent(req.auth);
       // By url, the page of the site asked for (the main site when none is); by id, whichever site it is of.
       const key = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `${draft ? 'draft' : 'id'}\n${id}`;
