@@ -136,6 +136,8 @@ export function renewHold(app: FastifyInstance, row: RegistrationRow): Promise<R
     const event = await lockEvent(tx, row.churchId, row.eventId);
     const current = await findRegistration(tx, row.churchId, row.id);
     if (!event || !current) throw notFound('Registration');
+    // released (or moved) since it was read: nothing is charged for it
+    if (current.status === 'waitlisted' || current.status === 'cancelled') throw badRequest('id', `A ${current.status} registration cannot be paid`, 'params');
     if (current.status !== 'pending' || !current.holdUntil) return current;
     const now = new Date();
     if (current.holdUntil <= now) {
