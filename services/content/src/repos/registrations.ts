@@ -19,17 +19,18 @@ export type CouponRow = typeof registrationCoupons.$inferSelect;
  * an unpaid sign-up whose hold has run out (`hold_until` past), even before it is released.
  */
 export const ACTIVE = ['pending', 'confirmed'];
+// the database's clock (`now()`, the transaction's start), so every count of one transaction sees the same holds
 const active = and(inArray(registrations.status, ACTIVE), or(isNull(registrations.holdUntil), gt(registrations.holdUntil, sql`now()`)));
 
 /**
- * Cancels the event's unpaid sign-ups whose hold ran out by `now` (called under the event's lock, before places
- * are counted), answering them as they were and as they are now.
+ * Cancels the event's unpaid sign-ups whose hold ran out (called under the event's lock, before places are
+ * counted; by the database's clock, as `active` reads it), answering them as they were and as they are now.
  */
 export async function releaseExpiredHolds(tx: DbOrTx, churchId: string, eventId: string, now: Date): Promise<Array<{ before: RegistrationRow; after: RegistrationRow }>> {
   const expired = await tx
     .select()
     .from(registrations)
-    .where(and(eq(registrations.churchId, churchId), eq(registrations.eventId, eventId), eq(registrations.status, 'pending'), lte(registrations.holdUntil, now)));
+    .where(and(eq(registrations.churchId, churchId), eq(registrations.eventId, eventId), eq(registrations.status, 'pending'), lte(registrations.holdUntil, sql`now()`)));
   if (!expired.length) return [];
   const after = await tx
     .update(registrations)
