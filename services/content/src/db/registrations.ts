@@ -102,6 +102,12 @@ export const registrations = pgTable(
     waitlistNotifiedDate: at('waitlist_notified_date'),
     /** the charge attempt: part of giving's idempotency key, advanced once an attempt's outcome is known */
     payAttempt: integer('pay_attempt').notNull().default(0),
+    /**
+     * until when an unpaid `pending` registration holds its place (a sign-up waiting for its payment); after it,
+     * the place is free again and the registration is cancelled under the event's lock. Null: held until paid
+     * or cancelled (staff sign-ups, wait-list promotions).
+     */
+    holdUntil: at('hold_until'),
     ...timestamps(),
   },
   (t) => [

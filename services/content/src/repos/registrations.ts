@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, sql, sum } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, sum } from 'drizzle-orm';
 import { findRow, rowsByIds, type DbOrTx } from '@church/common';
 import { events } from '../db/website';
 import { registrationCoupons, registrationMembers, registrationPayments, registrations, registrationSelectionChoices, registrationSelections, registrationTypes } from '../db/registrations';
@@ -14,9 +14,32 @@ export type TypeRow = typeof registrationTypes.$inferSelect;
 export type SelectionRow = typeof registrationSelections.$inferSelect;
 export type CouponRow = typeof registrationCoupons.$inferSelect;
 
-/** Registrations that hold a place (and count against capacities and coupon uses). */
+/**
+ * Registrations that hold a place (and count against capacities and coupon uses): pending and confirmed, but not
+ * an unpaid sign-up whose hold has run out (`hold_until` past), even before it is released.
+ */
 export const ACTIVE = ['pending', 'confirmed'];
-const active = inArray(registrations.status, ACTIVE);
+// the database's clock (`now()`, the transaction's start), so every count of one transaction sees the same holds
+const active = and(inArray(registrations.status, ACTIVE), or(isNull(registrations.holdUntil), gt(registrations.holdUntil, sql`now()`)));
+
+/**
+ * Cancels the event's unpaid sign-ups whose hold ran out (called under the event's lock, before places are
+ * counted; by the database's clock, as `active` reads it), answering them as they were and as they are now.
+ */
+export async function releaseExpiredHolds(tx: DbOrTx, churchId: string, eventId: string, now: Date): Promise<Array<{ before: RegistrationRow; after: RegistrationRow }>> {
+  const expired = await tx
+    .select()
+    .from(registrations)
+    .where(and(eq(registrations.churchId, churchId), eq(registrations.eventId, eventId), eq(registrations.status, 'pending'), lte(registrations.holdUntil, sql`now()`)));
+  if (!expired.length) return [];
+  const after = await tx
+    .update(registrations)
+    .set({ status: 'cancelled', cancelledDate: now, holdUntil: null, updatedAt: now })
+    .where(and(eq(registrations.churchId, churchId), inArray(registrations.id, expired.map((r) => r.id))))
+    .returning();
+  const byId = new Map(after.map((r) => [r.id, r]));
+  return expired.map((before) => ({ before, after: byId.get(before.id)! }));
+}
 
 export const findEvent = (db: DbOrTx, churchId: string, eventId: string): Promise<EventRow | undefined> => findRow(db, events, churchId, eventId);
 

@@ -122,7 +122,11 @@ const PaymentFields = {
   paymentMethodId: Text(255).nullish(),
   currency: z.string().trim().length(3).nullish(),
 };
-export const PayBody = z.object(PaymentFields);
+export const PayBody = z.object({
+  ...PaymentFields,
+  /** the key a sign-up's answer carries while its place is held: lets the signed-out wizard pay it (a guest) */
+  payKey: z.string().max(500).nullish(),
+});
 
 export const RegisterBody = z.object({
   ...PaymentFields,
@@ -204,6 +208,10 @@ export const Registration = z.object({
   amountPaid: Amount,
   couponId: z.string().nullable(),
   waitlistNotifiedDate: Stamp.nullable(),
+  /** until when an unpaid sign-up holds its place (null: until paid or cancelled) */
+  holdUntil: Stamp.nullable(),
+  /** while the place is held unpaid, the key that pays it without a token (`POST /registrations/:id/pay`) */
+  payKey: z.string().optional(),
   members: z.array(RegistrationMember).optional(),
   selectionChoices: z.array(SelectionChoice).optional(),
   payments: z.array(RegistrationPayment).optional(),
@@ -212,6 +220,16 @@ export const Registration = z.object({
   payment: z.object({ status: z.string(), paymentId: z.string(), clientSecret: z.string().nullable() }).optional(),
 });
 export const Registrations = z.array(Registration);
+/**
+ * 503 of a payment giving could not take: the registration to pay again (its place held until `holdUntil`) and
+ * the key to pay it signed out. Optional fields: the service's other 503s (the database away) carry `errors` only.
+ */
+export const PaymentUnavailable = z.object({
+  errors: z.array(z.string()),
+  registrationId: z.string().optional(),
+  holdUntil: Stamp.nullable().optional(),
+  payKey: z.string().optional(),
+});
 export const RegistrationCount = z.object({ count: z.number() });
 
 /** The public registration page's event: what a visitor may see of a public event, nothing of its group's. */

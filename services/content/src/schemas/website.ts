@@ -448,6 +448,11 @@ export const Settings = z.array(Setting);
 /** The public settings as key and value. */
 export const PublicSettings = z.record(z.string(), z.string().nullable());
 export const Events = z.array(Event);
+/**
+ * Timeline items: the event with what B1App's timeline (src/helpers/TimelineHelper.ts) reads of a post, `postType`
+ * (`event`) and `postId` (the event's id), beside `groupId`, as ChurchApps' Api answers them.
+ */
+export const TimelineEvents = z.array(Event.extend({ postType: z.literal('event'), postId: z.string() }));
 
 /** The site's address the feed's links are made from. */
 export const SiteUrlQuery = z.object({ siteUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) address' }).max(500) });

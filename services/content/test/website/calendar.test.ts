@@ -58,7 +58,7 @@ describe('rooms, resources, templates and blockouts', () => {
 
 async function setup() {
   const c = church();
-  const groupId = randomUUID();
+  const groupId = membership.group(c.churchId);
   const [room] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Chapel' } });
   const [hall] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Hall', approvalGroupId: randomUUID() } });
   const [mics] = await ok(t.app, 'POST', '/content/resources', { token: c.editor, body: { name: 'Mics', quantity: 3 } });
@@ -163,7 +163,7 @@ describe('/content/eventBookings', () => {
 describe('POST /content/events/ical without the private-address setting', () => {
   it('refuses to read a feed on a loopback address (SSRF rules) and writes nothing', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const res = await call(t.app, 'POST', '/content/events/ical', { token: c.editor, body: { url: 'http://127.0.0.1:9/church.ics', groupId } });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ param: 'url' });

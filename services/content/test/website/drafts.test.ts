@@ -66,4 +66,41 @@ describe('page drafts (B1Admin ContentEditor.tsx: publish, discard, unpublish)',
     expect((await call(t.app, 'POST', `/content/pages/${randomUUID()}/publish`, { token: a.token(EDIT), body: {} })).statusCode).toBe(404);
     expect((await call(t.app, 'GET', `/content/pages/${page.id}`, { token: a.token(EDIT) })).json().publishedAt).toBeNull();
   });
+
+  it('the public tree by id serves the published version too; the draft only to the church’s editors', async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const token = a.token(EDIT);
+    const { page, element } = await pageWithText(a, 'Published text');
+    await call(t.app, 'POST', `/content/pages/${page.id}/publish`, { token, body: {} });
+    await call(t.app, 'POST', '/content/elements', { token, body: [{ id: element.id, sectionId: element.sectionId, elementType: 'text', answers: { text: 'Secret draft' } }] });
+    const byId = (auth?: string) => call(t.app, 'GET', `/content/pages/${a.churchId}/tree?id=${page.id}`, { token: auth });
+    for (const who of [undefined, a.token(), b.token(EDIT)]) {
+      const res = await byId(who);
+      expect(res.statusCode).toBe(200);
+      expect(texts(res.json())).toEqual(['Published text']);
+      expect(res.body).not.toContain('Secret draft');
+      expect(res.json().sections[0].id).toBeUndefined();
+    }
+    // the editor reads the draft with its ids, and that answer is kept apart from the public one
+    const draft = (await byId(token)).json();
+    expect(texts(draft)).toEqual(['Secret draft']);
+    expect(draft.sections[0].elements[0].id).toBe(element.id);
+    expect(texts((await byId()).json())).toEqual(['Published text']);
+  });
+
+  it('a page no one made is an empty page by url (B1App falls back to its sermons, stream and donate pages)', async () => {
+    const a = makeChurch();
+    for (const url of ['sermons', 'stream', 'donate', '/nope']) {
+      const res = await call(t.app, 'GET', `/content/pages/${a.churchId}/tree?url=${url}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({});
+    }
+    // a page the church made under that url is served as usual
+    await pageWithText(a, 'Our sermons');
+    await call(t.app, 'POST', '/content/pages', { token: a.token(EDIT), body: [{ url: '/sermons', title: 'Sermons' }] });
+    expect((await call(t.app, 'GET', `/content/pages/${a.churchId}/tree?url=sermons`)).json()).toMatchObject({ url: '/sermons', title: 'Sermons' });
+    // by id (the editor's form) an unknown page stays a 404
+    expect((await call(t.app, 'GET', `/content/pages/${a.churchId}/tree?id=${randomUUID()}`)).statusCode).toBe(404);
+  });
 });

@@ -42,7 +42,7 @@ const signed = (url: string, body: unknown) => signedCall(t.app, url, body);
 describe('event requests (B1App RequestEventPage, MyRequestsPage; B1Admin ApprovalsPage)', () => {
   it('keeps a member request off calendars until staff approve it; the member sees and withdraws their own', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const [room] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Hall', approvalGroupId: randomUUID() } });
     const [chairs] = await ok(t.app, 'POST', '/content/resources', { token: c.editor, body: { name: 'Chairs', quantity: 100 } });
     const member = c.tokenOf(randomUUID());
@@ -88,10 +88,59 @@ describe('event requests (B1App RequestEventPage, MyRequestsPage; B1Admin Approv
   });
 });
 
+describe('events without a group and requests', () => {
+  it('only website editors change an event without a group; a requester cannot publish their own request', async () => {
+    const c = church();
+    const requester = c.personId;
+    const member = c.tokenOf(requester);
+    const body = { title: 'Bake sale', start: at(5, 2, 15), end: at(5, 2, 17) };
+    const { event } = await ok(t.app, 'POST', '/content/events/request', { token: member, body });
+    // a guest (any signed-in person) and the requester: 401, nothing changed, nothing public
+    for (const token of [c.anyone, member, c.token([], { leaderGroupIds: [membership.group(c.churchId)] })]) {
+      const res = await call(t.app, 'POST', '/content/events', { token, body: [{ id: event.id, title: 'Defaced', visibility: 'public' }] });
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await call(t.app, 'GET', `/content/events/public/${c.churchId}/${event.id}`)).statusCode).toBe(404);
+    expect(await ok(t.app, 'GET', `/content/events/${event.id}`, { token: c.editor })).toMatchObject({ title: 'Bake sale', visibility: 'private', approvalStatus: 'pending' });
+    // editors edit it, but it goes public only through its approval
+    const publish = await call(t.app, 'POST', '/content/events', { token: c.editor, body: [{ id: event.id, visibility: 'public' }] });
+    expect(publish.statusCode).toBe(400);
+    expect(publish.json().errors[0]).toMatchObject({ param: '[0].visibility' });
+    const [renamed] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ id: event.id, title: 'Bake sale for missions' }] });
+    expect(renamed).toMatchObject({ title: 'Bake sale for missions', visibility: 'private', approvalStatus: 'pending' });
+    // a group's leader may not move it into their group either (the old event has no group)
+    const led = membership.group(c.churchId);
+    expect((await call(t.app, 'POST', '/content/events', { token: c.token([], { leaderGroupIds: [led] }), body: [{ id: event.id, groupId: led }] })).statusCode).toBe(401);
+    await ok(t.app, 'POST', `/content/events/${event.id}/approve`, { token: c.editor, body: {} });
+    expect(await ok(t.app, 'GET', `/content/events/public/${c.churchId}/${event.id}`)).toMatchObject({ title: 'Bake sale for missions' });
+    // approved and without a group: still the editors' only
+    expect((await call(t.app, 'POST', '/content/events', { token: member, body: [{ id: event.id, title: 'Defaced' }] })).statusCode).toBe(401);
+    expect((await call(t.app, 'DELETE', `/content/events/${event.id}`, { token: member })).statusCode).toBe(401);
+  });
+
+  it('a request, its approval and an import name only groups of the caller’s church', async () => {
+    const c = church();
+    const foreign = membership.group(church().churchId);
+    const body = { title: 'Picnic', start: at(6, 1, 15), end: at(6, 1, 17) };
+    const asked = await call(t.app, 'POST', '/content/events/request', { token: c.tokenOf(randomUUID()), body: { ...body, groupId: foreign } });
+    expect(asked.statusCode).toBe(400);
+    expect(asked.json().errors[0]).toMatchObject({ param: 'groupId' });
+    const { event } = await ok(t.app, 'POST', '/content/events/request', { token: c.tokenOf(randomUUID()), body });
+    const approve = await call(t.app, 'POST', `/content/events/${event.id}/approve`, { token: c.editor, body: { groupId: foreign } });
+    expect(approve.statusCode).toBe(400);
+    expect(approve.json().errors[0]).toMatchObject({ param: 'groupId' });
+    expect(await ok(t.app, 'GET', `/content/events/${event.id}`, { token: c.editor })).toMatchObject({ approvalStatus: 'pending', groupId: null });
+    const imported = await call(t.app, 'POST', '/content/events/ical', { token: c.editor, body: { ics: ICS, groupId: foreign } });
+    expect(imported.statusCode).toBe(400);
+    expect(imported.json().errors[0]).toMatchObject({ param: 'groupId' });
+    expect(await ok(t.app, 'GET', `/content/events/group/${foreign}`, { token: c.editor })).toEqual([]);
+  });
+});
+
 describe('RSVPs (B1App GroupCalendarTab, B1Admin GroupRsvpRosterDialog)', () => {
   it('lets members of the group answer each occurrence, leaders read the roster, and counts per occurrence', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const [weekly] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'Small group', start: at(1, 6, 1), end: at(1, 6, 3), recurrenceRule: 'FREQ=WEEKLY' } });
     const [alice, bob] = [randomUUID(), randomUUID()];
     membership.groupsOf.set(alice, [groupId]);
@@ -130,7 +179,7 @@ describe('RSVPs (B1App GroupCalendarTab, B1Admin GroupRsvpRosterDialog)', () => 
 describe('POST /content/events/ical (B1Admin ImportIcsModal)', () => {
   it('imports the events of an ICS text or feed into a group, with rules and exception dates', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const imported = await ok(t.app, 'POST', '/content/events/ical', { token: c.editor, body: { ics: ICS, groupId } });
     expect(imported).toEqual([
       expect.objectContaining({ title: 'Choir practice', description: 'Bring music', groupId, start: '2027-01-05T00:00:00.000Z', recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO', exceptionDates: ['2027-01-12T00:00:00.000Z'], allDay: false }),
@@ -159,7 +208,7 @@ describe('POST /content/internal/events/occurrences (messaging reminders)', () =
     await ok(t.app, 'POST', '/content/settings', { token: c.settingsEditor, body: { keyName: 'timeZone', value: 'America/New_York' } });
     // Sundays 9:00 New York time from March 7, 2027 (EST, 14:00Z), across the change to daylight saving on March 14
     // (13:00Z after it); March 21 is taken out.
-    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId: randomUUID(), title: 'Prayer', start: '2027-03-07T14:00:00.000Z', end: '2027-03-07T15:00:00.000Z', recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU' } });
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId: membership.group(c.churchId), title: 'Prayer', start: '2027-03-07T14:00:00.000Z', end: '2027-03-07T15:00:00.000Z', recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU' } });
     await ok(t.app, 'POST', '/content/eventExceptions', { token: c.editor, body: { eventId: ev.id, exceptionDate: '2027-03-21T13:00:00.000Z' } });
     const { path } = contentInternal.eventOccurrences;
     const body = { churchId: c.churchId, eventId: ev.id, from: '2027-03-07T14:00:00.000Z', to: '2027-03-28T13:00:00.000Z' };

@@ -14,7 +14,7 @@ const sunday = { start: '2026-01-04T16:00:00.000Z', end: '2026-01-04T17:30:00.00
 describe('POST /content/events', () => {
   it('saves events of a group for editors and leaders of the group only; checks rules and dates', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'Worship', ...sunday, recurrenceRule: 'RRULE:freq=weekly;byday=SU' } });
     expect(ev).toMatchObject({ groupId, title: 'Worship', allDay: false, visibility: 'public', recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU', exceptionDates: [], start: sunday.start });
     const leader = c.token([], { leaderGroupIds: [groupId] });
@@ -44,7 +44,7 @@ describe('POST /content/events', () => {
 describe('event registration as the apps use it', () => {
   it('B1Admin:src/registrations/components/RegistrationSettingsEdit.tsx posts the event back with its registration settings, read back as sent', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ id: '', groupId, title: 'Retreat', ...sunday }] });
     expect(ev).toMatchObject({ registrationEnabled: false, capacity: null, waitlistEnabled: false, registrationOpenDate: null, registrationCloseDate: null, tags: null, formId: null });
     const formId = randomUUID();
@@ -61,7 +61,7 @@ describe('event registration as the apps use it', () => {
 
   it('B1Admin:src/registrations/RegistrationsPage.tsx and B1App GroupsPage.tsx read GET /events/registerable (the literal route, not /:id)', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const soon = { start: new Date(Date.now() + 7 * 86_400_000).toISOString(), end: new Date(Date.now() + 7 * 86_400_000 + 3_600_000).toISOString() };
     const [upcoming, past, closed, weekly] = await ok(t.app, 'POST', '/content/events', {
       token: c.editor,
@@ -90,8 +90,8 @@ describe('event registration as the apps use it', () => {
 describe('events of groups, exceptions and timelines', () => {
   it('answers group events with exception dates, public events only in public, and timelines of the caller groups', async () => {
     const c = church();
-    const g1 = randomUUID();
-    const g2 = randomUUID();
+    const g1 = membership.group(c.churchId);
+    const g2 = membership.group(c.churchId);
     const [open, hidden, other] = await ok(t.app, 'POST', '/content/events', {
       token: c.editor,
       body: [
@@ -141,8 +141,8 @@ describe('events of groups, exceptions and timelines', () => {
 describe('curated calendars and events', () => {
   it('holds single events and whole groups, removes one event or a group, and keeps churches apart', async () => {
     const c = church();
-    const g1 = randomUUID();
-    const g2 = randomUUID();
+    const g1 = membership.group(c.churchId);
+    const g2 = membership.group(c.churchId);
     const [cal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Church calendar' } });
     expect(await ok(t.app, 'GET', '/content/curatedCalendars', { token: c.anyone })).toEqual([cal]);
     expect(await ok(t.app, 'GET', `/content/curatedCalendars/${cal.id}`, { token: c.anyone })).toEqual(cal);
@@ -178,8 +178,13 @@ describe('curated calendars and events', () => {
     expect((await call(t.app, 'POST', '/content/curatedEvents', { token: church().editor, body: { id: added[2].id, eventId: null } })).statusCode).toBe(404);
     await ok(t.app, 'DELETE', `/content/curatedEvents/${added[1].id}`, { token: c.editor });
     const other = church();
-    const foreign = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: cal.id, groupId: g1 } });
+    const foreign = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: cal.id, groupId: membership.group(other.churchId) } });
     expect(foreign.json().errors[0]).toMatchObject({ param: 'curatedCalendarId' });
+    // another church's group is refused as a reference
+    const [ownCal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: other.editor, body: { name: 'mine' } });
+    const foreignGroup = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: [{ curatedCalendarId: ownCal.id, groupId: g1 }] });
+    expect(foreignGroup.statusCode).toBe(400);
+    expect(foreignGroup.json().errors[0]).toMatchObject({ param: '[0].groupId' });
     const [otherCal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: other.editor, body: { name: 'x' } });
     const foreignEvent = await call(t.app, 'POST', '/content/curatedEvents', { token: other.editor, body: { curatedCalendarId: otherCal.id, eventIds: [b.id] } });
     expect(foreignEvent.json().errors[0]).toMatchObject({ param: 'eventIds[0]' });
@@ -192,7 +197,7 @@ describe('curated calendars and events', () => {
 describe('GET /content/events/subscribe', () => {
   it('is a valid ICS feed: RRULE with EXDATE in the church time zone, stable UIDs, VTIMEZONE, all-day dates', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     await ok(t.app, 'POST', '/content/settings', { token: c.settingsEditor, body: { keyName: 'timeZone', value: 'America/Chicago', public: true } });
     const [weekly, christmas] = await ok(t.app, 'POST', '/content/events', {
       token: c.editor,
@@ -239,7 +244,7 @@ describe('GET /content/events/subscribe', () => {
 
   it('is kept compressed per calendar, and follows a change of the calendar at once', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const [cal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Highlights' } });
     const [other] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Other' } });
     const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'Picnic', ...sunday } });
@@ -261,7 +266,7 @@ describe('GET /content/events/subscribe', () => {
 
   it('serves a curated calendar', async () => {
     const c = church();
-    const groupId = randomUUID();
+    const groupId = membership.group(c.churchId);
     const [cal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: { name: 'Highlights' } });
     const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title: 'Picnic', ...sunday } });
     await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: { curatedCalendarId: cal.id, eventIds: [ev.id] } });
@@ -270,5 +275,46 @@ describe('GET /content/events/subscribe', () => {
     expect(events.map((e) => e.summary)).toEqual(['Picnic']);
     expect(res.body).toContain('X-WR-CALNAME:Highlights');
     expect(events[0]!.start.toISOString()).toBe(sunday.start);
+  });
+});
+
+describe('timelines as B1App reads them', () => {
+  it('B1App:src/helpers/TimelineHelper.ts reads postId, postType and groupId of each timeline event', async () => {
+    const c = church();
+    const groupId = membership.group(c.churchId);
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ groupId, title: 'Youth night', ...sunday, end: '2099-01-01T00:00:00.000Z' }] });
+    membership.groupsOf.set(c.personId, [groupId]);
+    for (const url of ['/content/events/timeline', `/content/events/timeline/group/${groupId}`]) {
+      const items = await ok(t.app, 'GET', url, { token: c.anyone });
+      // the spec's event keys stay; the post's keys are beside them
+      expect(items).toEqual([{ ...ev, postType: 'event', postId: ev.id }]);
+    }
+  });
+});
+
+describe('groups an event names', () => {
+  it('an event is filed only under a group of the caller’s church; membership away is a 502 and nothing is written', async () => {
+    const c = church();
+    const other = church();
+    const foreign = membership.group(other.churchId);
+    const res = await call(t.app, 'POST', '/content/events', { token: c.editor, body: [{ groupId: membership.group(c.churchId), title: 'Ok', ...sunday }, { groupId: foreign, title: 'Theirs', ...sunday }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0]).toMatchObject({ param: '[1].groupId' });
+    const [ev] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ groupId: membership.group(c.churchId), title: 'Mine', ...sunday }] });
+    const moved = await call(t.app, 'POST', '/content/events', { token: c.editor, body: [{ id: ev.id, groupId: foreign }] });
+    expect(moved.json().errors[0]).toMatchObject({ param: '[0].groupId' });
+    // a leader of a group of another church (a forged claim) is refused the same way
+    expect((await call(t.app, 'POST', '/content/events', { token: c.token([], { leaderGroupIds: [foreign] }), body: [{ groupId: foreign, title: 'x', ...sunday }] })).statusCode).toBe(400);
+    // the event posted back whole with its own group is not asked about again
+    membership.state.down = true;
+    try {
+      const [same] = await ok(t.app, 'POST', '/content/events', { token: c.editor, body: [{ ...ev, title: 'Mine again' }] });
+      expect(same).toMatchObject({ id: ev.id, groupId: ev.groupId, title: 'Mine again' });
+      expect((await call(t.app, 'POST', '/content/events', { token: c.editor, body: [{ groupId: membership.group(c.churchId), title: 'New', ...sunday }] })).statusCode).toBe(502);
+    } finally {
+      membership.state.down = false;
+    }
+    expect((await ok(t.app, 'GET', `/content/events/group/${foreign}`, { token: other.editor }))).toEqual([]);
+    expect((await ok(t.app, 'GET', `/content/events/group/${ev.groupId}`, { token: c.editor })).map((e: { title: string }) => e.title)).toEqual(['Mine again']);
   });
 });

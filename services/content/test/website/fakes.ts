@@ -1,13 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { HttpError, type InternalClient } from '@church/common';
 import { personFacts } from '@church/common/testing';
 
 /**
- * Membership as the website half sees it, for tests: people's groups (`groupsOf`), names (`names`) and the
- * church's name. Set `down` to make every call fail as an unreachable service would.
+ * Membership as the website half sees it, for tests: people's groups (`groupsOf`), names (`names`), the church's
+ * name and its groups (`group(churchId)` makes one). Set `down` to make every call fail as an unreachable service
+ * would.
  */
 export function fakeMembership() {
   const groupsOf = new Map<string, string[]>();
   const names = new Map<string, string>();
+  /** group id → the church it is of */
+  const groups = new Map<string, string>();
+  const group = (churchId: string) => {
+    const id = randomUUID();
+    groups.set(id, churchId);
+    return id;
+  };
   const calls: Array<{ path: string; body: unknown }> = [];
   const state = { down: false };
   const post = async <T>(_module: string, path: string, body: unknown): Promise<T> => {
@@ -22,6 +31,9 @@ export function fakeMembership() {
     if (path === '/membership/internal/people/basic') {
       return (b.ids ?? []).filter((id) => names.has(id)).map((id) => ({ id, displayName: names.get(id)!, firstName: null, lastName: null, photo: null })) as T;
     }
+    if (path === '/membership/internal/groups/list') {
+      return [...groups].filter(([, churchId]) => churchId === b.churchId).map(([id]) => ({ id, name: 'Group', categoryName: null })) as T;
+    }
     if (path === '/membership/internal/church') return { id: b.churchId, name: 'Grace Church', subDomain: 'grace' } as T;
     throw new HttpError(404, [{ msg: `Route POST:${path} not found` }]);
   };
@@ -32,5 +44,5 @@ export function fakeMembership() {
     },
     request: async <T>(module: string, method: string, path: string, body?: unknown) => post<T>(module, path, body),
   };
-  return { internal, groupsOf, names, calls, state };
+  return { internal, groupsOf, names, calls, state, group };
 }

@@ -65,7 +65,7 @@ describe('the site editor history (B1Admin:src/site/hooks/useUndoRedo.ts)', () =
   it('stores the editor snapshot sent as snapshotJSON, lists it back with snapshotJSON and createdDate, and restores it with success', async () => {
     const c = church();
     const p = await page(c.editor, '/undo', ['before']);
-    const tree = await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`);
+    const tree = await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`, { token: c.editor });
     // createSnapshot: the editor's own sections as it shows them (ids, both answer forms).
     const snapshot = { sections: tree.sections.map((s: { elements: object[] }) => ({ ...s, elements: s.elements.map((e) => ({ ...e, elements: [] })) })) };
     const saved = await ok(t.app, 'POST', '/content/pageHistory', { token: c.editor, body: { pageId: p.id, blockId: undefined, snapshotJSON: JSON.stringify(snapshot), description: 'Before editing element' } });
@@ -82,12 +82,12 @@ describe('the site editor history (B1Admin:src/site/hooks/useUndoRedo.ts)', () =
     // Undo: restore by id answers success with the snapshot, and the page is back.
     const undone = await ok(t.app, 'POST', `/content/pageHistory/restore/${saved.id}`, { token: c.editor });
     expect(undone).toMatchObject({ success: true, snapshot });
-    expect(texts(await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`))).toEqual(['before']);
+    expect(texts(await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`, { token: c.editor }))).toEqual(['before']);
     // Redo without an id: the inline snapshot, its text forms winning over stale objects.
     const redo = { sections: [{ ...snapshot.sections[0], elements: [{ ...snapshot.sections[0].elements[0], answers: { text: 'stale' }, answersJSON: '{"text":"redone"}' }] }] };
     const redone = await ok(t.app, 'POST', '/content/pageHistory/restoreSnapshot', { token: c.editor, body: { pageId: p.id, snapshot: redo } });
     expect(redone.success).toBe(true);
-    expect(texts(await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`))).toEqual(['redone']);
+    expect(texts(await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${p.id}`, { token: c.editor }))).toEqual(['redone']);
   });
 
   it('refuses snapshot text that is not JSON or not a tree, naming snapshotJSON', async () => {

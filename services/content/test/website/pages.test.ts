@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { elements, pages, sections } from '../../src/db/website';
@@ -158,9 +159,9 @@ describe('GET /content/pages/:churchId/tree', () => {
         },
       ],
     });
-    const byId = await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${page.id}`);
+    const byId = await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${page.id}`, { token: c.editor });
     expect(byId.sections[0].id).toEqual(page.sections[0].id);
-    expect((await call(t.app, 'GET', `/content/pages/${c.churchId}/tree?url=/nope`)).statusCode).toBe(404);
+    expect((await call(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${randomUUID()}`)).statusCode).toBe(404);
     const none = await call(t.app, 'GET', `/content/pages/${c.churchId}/tree`);
     expect(none.json().errors[0]).toMatchObject({ param: 'url', location: 'query' });
   });

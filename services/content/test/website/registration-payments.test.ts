@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { registrations } from '../../src/db/registrations';
 import { call } from '@church/common/testing';
 import { useContent } from '../setup';
 import { church, ok } from './helpers';
@@ -95,7 +97,10 @@ describe('paid registrations', () => {
 
     const before = modules.distinctCharges();
     modules.giving.next = 'lost';
-    expect((await call(t.app, 'POST', `/content/registrations/${reg.id}/pay`, { token: member, body: card })).statusCode).toBe(502);
+    const lost = await call(t.app, 'POST', `/content/registrations/${reg.id}/pay`, { token: member, body: card });
+    expect(lost.statusCode).toBe(503);
+    expect(lost.headers['retry-after']).toBe('30');
+    expect(lost.json()).toMatchObject({ registrationId: reg.id });
     const paid = await ok(t.app, 'POST', `/content/registrations/${reg.id}/pay`, { token: member, body: card });
     expect(paid).toMatchObject({ status: 'confirmed', amountPaid: 25, totalAmount: 25 });
     expect(modules.distinctCharges()).toBe(before + 1);
@@ -229,5 +234,97 @@ describe('wait list', () => {
     expect((await call(t.app, 'GET', `/content/registrations/person/${a}`, { token: c.anyone })).statusCode).toBe(401);
     expect(await ok(t.app, 'GET', `/content/registrations/person/${a}`, { token: church().editor })).toEqual([]);
     expect((await call(t.app, 'GET', `/content/registrations/${randomUUID()}`, { token: c.editor })).statusCode).toBe(404);
+  });
+});
+
+describe('priced events (a registration used to be confirmed for $0)', () => {
+  /** An event whose only attendee type costs 150.00, with one place. */
+  async function campAt150(c: ReturnType<typeof church>) {
+    const event = await registrableEvent(t.app, c.editor, { capacity: 1 });
+    const [type] = await ok(t.app, 'POST', '/content/registrations/types', { token: c.editor, body: [{ eventId: event.id, name: 'Camper', price: 150 }] });
+    return { event, type: type.id as string };
+  }
+  const guest = { guestInfo: { firstName: 'Gus', lastName: 'Guest', email: 'gus@example.test' } };
+  const count = async (c: { churchId: string }, eventId: string) => (await ok(t.app, 'GET', `/content/registrations/event/${eventId}/count?churchId=${c.churchId}`)).count;
+
+  it('takes every attendee with a type, prices on the server and confirms nothing before it is paid', async () => {
+    const c = church();
+    const { event, type } = await campAt150(c);
+    const me = modules.addPerson(c.churchId);
+    const tries = [
+      { body: { churchId: c.churchId, eventId: event.id, ...guest, members: [{ firstName: 'Gus' }] }, param: 'members[0].registrationTypeId' },
+      { body: { churchId: c.churchId, eventId: event.id, ...guest }, param: 'members' },
+      { body: { eventId: event.id }, token: c.tokenOf(me), param: 'members' },
+      { body: { churchId: c.churchId, eventId: event.id, ...guest, members: [{ firstName: 'A', registrationTypeId: type }, { firstName: 'B' }] }, param: 'members[1].registrationTypeId' },
+    ];
+    for (const { body, token, param } of tries) {
+      const res = await call(t.app, 'POST', '/content/registrations/register', { body, token });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ param });
+    }
+    expect(await count(c, event.id)).toBe(0);
+    expect(await ok(t.app, 'GET', `/content/registrations/event/${event.id}`, { token: c.editor })).toEqual([]);
+    // with its type: 150.00 due, pending (holding the place for a while), with the key to pay it signed out
+    const reg = await ok(t.app, 'POST', '/content/registrations/register', { body: { churchId: c.churchId, eventId: event.id, ...guest, members: [{ firstName: 'Gus', registrationTypeId: type }] } });
+    expect(reg).toMatchObject({ status: 'pending', totalAmount: 150, amountPaid: 0, payKey: expect.any(String) });
+    expect(Date.parse(reg.holdUntil) - Date.now()).toBeGreaterThan(29 * 60_000);
+    expect(await count(c, event.id)).toBe(1);
+    // an edit may not drop the type again
+    const edit = await call(t.app, 'PUT', `/content/registrations/${reg.id}`, { token: c.editor, body: { members: [{ firstName: 'Gus' }] } });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().errors[0]).toMatchObject({ param: 'members[0].registrationTypeId' });
+    // paid signed out with its key: confirmed, no longer held by time
+    const paid = await ok(t.app, 'POST', `/content/registrations/${reg.id}/pay`, { body: { ...card, payKey: reg.payKey } });
+    expect(paid).toMatchObject({ status: 'confirmed', amountPaid: 150, holdUntil: null });
+    expect(paid.payKey).toBeUndefined();
+  });
+
+  it('giving unreachable: 503 with Retry-After and the registration, whose payment is retried; an unpaid hold runs out', async () => {
+    const c = church();
+    const { event, type } = await campAt150(c);
+    const sign = { churchId: c.churchId, eventId: event.id, ...guest, members: [{ firstName: 'Gus', registrationTypeId: type }], ...card };
+    modules.giving.down = true;
+    let res;
+    try {
+      res = await call(t.app, 'POST', '/content/registrations/register', { body: sign });
+    } finally {
+      modules.giving.down = false;
+    }
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('30');
+    const down = res.json();
+    expect(down).toMatchObject({ registrationId: expect.any(String), payKey: expect.any(String), holdUntil: expect.any(String) });
+    expect(down.errors[0]).toMatch(/retry the payment/);
+    const [held] = await ok(t.app, 'GET', `/content/registrations/event/${event.id}`, { token: c.editor });
+    expect(held).toMatchObject({ id: down.registrationId, status: 'pending', amountPaid: 0 });
+    // signed out: the key is needed, and only this registration's
+    expect((await call(t.app, 'POST', `/content/registrations/${down.registrationId}/pay`, { body: card })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', `/content/registrations/${randomUUID()}/pay`, { body: { ...card, payKey: down.payKey } })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', `/content/registrations/${down.registrationId}/pay`, { body: { ...card, payKey: 'v1.forged.key.x' } })).statusCode).toBe(401);
+    const paid = await ok(t.app, 'POST', `/content/registrations/${down.registrationId}/pay`, { body: { ...card, payKey: down.payKey } });
+    expect(paid).toMatchObject({ id: down.registrationId, status: 'confirmed', amountPaid: 150 });
+    expect(modules.charges().filter((b) => b.registrationId === down.registrationId).map((b) => b.idempotencyKey)).toEqual([
+      `registration:${down.registrationId}:0`,
+      `registration:${down.registrationId}:0`,
+    ]);
+
+    // Another event: a hold that ran out no longer counts, is released when the next person signs up, and
+    // cannot be paid any more; its place went to the newcomer.
+    const second = await campAt150(c);
+    const first = await ok(t.app, 'POST', '/content/registrations/register', { body: { churchId: c.churchId, eventId: second.event.id, ...guest, members: [{ firstName: 'Gus', registrationTypeId: second.type }] } });
+    expect(first.status).toBe('pending');
+    await t.app.db.update(registrations).set({ holdUntil: new Date(Date.now() - 1000) }).where(eq(registrations.id, first.id));
+    expect(await count(c, second.event.id)).toBe(0);
+    const next = await ok(t.app, 'POST', '/content/registrations/register', {
+      body: { churchId: c.churchId, eventId: second.event.id, guestInfo: { firstName: 'Nia', lastName: 'New', email: 'nia@example.test' }, members: [{ firstName: 'Nia', registrationTypeId: second.type }] },
+    });
+    expect(next.status).toBe('pending');
+    const list = await ok(t.app, 'GET', `/content/registrations/event/${second.event.id}`, { token: c.editor });
+    expect(list.find((r: { id: string }) => r.id === first.id)).toMatchObject({ status: 'cancelled', holdUntil: null });
+    const late = await call(t.app, 'POST', `/content/registrations/${first.id}/pay`, { body: { ...card, payKey: first.payKey } });
+    expect(late.statusCode).toBe(400);
+    // a hold that ran out while its place is still free is renewed by its payment
+    await t.app.db.update(registrations).set({ holdUntil: new Date(Date.now() - 1000) }).where(eq(registrations.id, next.id));
+    expect(await ok(t.app, 'POST', `/content/registrations/${next.id}/pay`, { body: { ...card, payKey: next.payKey } })).toMatchObject({ status: 'confirmed', amountPaid: 150 });
   });
 });

@@ -164,7 +164,7 @@ describe('POST /content/internal/events/registrations (messaging reminders)', ()
     const c = church();
     const event = await registrableEvent(t.app, c.editor, { capacity: 2, waitlistEnabled: true });
     const [a, b, w] = [modules.addPerson(c.churchId), modules.addPerson(c.churchId), modules.addPerson(c.churchId)];
-    const kid = randomUUID();
+    const kid = modules.addPerson(c.churchId, 'Kid');
     await ok(t.app, 'POST', '/content/registrations/register', { token: c.tokenOf(a), body: { eventId: event.id, members: [{ firstName: 'A', personId: a }, { firstName: 'Kid', personId: kid }, { firstName: 'Typed' }] } });
     await ok(t.app, 'POST', '/content/registrations/register', { token: c.tokenOf(b), body: { eventId: event.id } });
     const waiting = await ok(t.app, 'POST', '/content/registrations/register', { token: c.tokenOf(w), body: { eventId: event.id } });

@@ -55,6 +55,32 @@ describe('POST /content/registrations/register', () => {
     expect((await ok(t.app, 'GET', `/content/registrations/event/${event.id}`, { token: c.editor })).length).toBe(2);
   });
 
+  it('members name only people of the registering church, on sign-up and on edit; nothing is written otherwise', async () => {
+    const c = church();
+    const other = church();
+    const event = await registrableEvent(t.app, c.editor);
+    const me = modules.addPerson(c.churchId);
+    const kid = modules.addPerson(c.churchId, 'Kid');
+    const theirs = modules.addPerson(other.churchId, 'Theirs');
+    const bodies = [
+      { token: c.tokenOf(me), body: { eventId: event.id, members: [{ firstName: 'Ann', personId: me }, { firstName: 'X', personId: theirs }] }, param: 'members[1].personId' },
+      { body: { churchId: c.churchId, eventId: event.id, guestInfo: guest(3), members: [{ firstName: 'X', personId: theirs }] }, param: 'members[0].personId' },
+      { body: { churchId: c.churchId, eventId: event.id, guestInfo: guest(4), members: [{ firstName: 'Y', personId: randomUUID() }] }, param: 'members[0].personId' },
+    ];
+    for (const { token, body, param } of bodies) {
+      const res = await call(t.app, 'POST', '/content/registrations/register', { token, body });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ param });
+    }
+    expect(await ok(t.app, 'GET', `/content/registrations/event/${event.id}`, { token: c.editor })).toEqual([]);
+    const reg = await ok(t.app, 'POST', '/content/registrations/register', { token: c.tokenOf(me), body: { eventId: event.id, members: [{ firstName: 'Ann', personId: me }, { firstName: 'Kid', personId: kid }] } });
+    expect(reg.members.map((m: { personId: string }) => m.personId)).toEqual([me, kid]);
+    const edit = await call(t.app, 'PUT', `/content/registrations/${reg.id}`, { token: c.tokenOf(me), body: { members: [{ firstName: 'X', personId: theirs }] } });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().errors[0]).toMatchObject({ param: 'members[0].personId' });
+    expect((await ok(t.app, 'GET', `/content/registrations/${reg.id}`, { token: c.tokenOf(me) })).members.map((m: { personId: string }) => m.personId)).toEqual([me, kid]);
+  });
+
   it('validates the body and the event: 400 with the field, never a 500', async () => {
     const c = church();
     const event = await registrableEvent(t.app, c.editor);

@@ -13,7 +13,8 @@ async function newPage(token: string, url: string) {
   const [page] = await ok(t.app, 'POST', '/content/pages', { token, body: [{ id: '', title: url.slice(1), url }] });
   return page as { id: string; url: string };
 }
-const editorTree = (churchId: string, pageId: string) => ok(t.app, 'GET', `/content/pages/${churchId}/tree?id=${pageId}`);
+/** The tree B1Admin's editor reads: by id, with its token (the draft and its ids are the church's editors' only). */
+const editorTree = (c: { churchId: string; editor: string }, pageId: string) => ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?id=${pageId}`, { token: c.editor });
 
 describe('sections and elements as the site editor saves and reads them', () => {
   it('B1Admin:src/site/admin/elements/ElementEdit.tsx reads answersJSON from the tree and saves it back; the answer carries the text forms', async () => {
@@ -44,7 +45,7 @@ describe('sections and elements as the site editor saves and reads them', () => 
     });
 
     // The editor opens the page by id and parses each element's answersJSON into its form.
-    const tree = await editorTree(c.churchId, page.id);
+    const tree = await editorTree(c, page.id);
     const el = (tree.sections as Node[])[0]!.elements[0]!;
     expect(JSON.parse(el.answersJSON!)).toEqual({ text: 'Hello', textAlignment: 'left' });
     expect((tree.sections as Node[])[0]).toMatchObject({ id: section.id, answersJSON: null, stylesJSON: null });
@@ -88,14 +89,14 @@ describe('sections and elements as the site editor saves and reads them', () => 
     const page = await newPage(c.editor, '/moves');
     const saved = await ok(t.app, 'POST', '/content/sections', { token: c.editor, body: ['a', 'b'].map((background) => ({ id: '', pageId: page.id, zone: 'main', background })) });
     await ok(t.app, 'POST', '/content/elements', { token: c.editor, body: [{ id: '', sectionId: saved[0].id, elementType: 'text', answersJSON: '{"text":"x"}' }] });
-    const tree = await editorTree(c.churchId, page.id);
+    const tree = await editorTree(c, page.id);
     const [a, b] = tree.sections as Node[];
     // handleSectionMove: {...section, sort: sort + 1.5}, elements and text forms included.
     await ok(t.app, 'POST', '/content/sections', { token: c.editor, body: [{ ...a, sort: (a!.sort as number) + 1.5 }] });
-    expect(((await editorTree(c.churchId, page.id)).sections as Node[]).map((s) => s.background)).toEqual(['b', 'a']);
+    expect(((await editorTree(c, page.id)).sections as Node[]).map((s) => s.background)).toEqual(['b', 'a']);
     // Section.tsx handleDrop moves the element into the other section with its sort.
     await ok(t.app, 'POST', '/content/elements', { token: c.editor, body: [{ ...a!.elements[0], sectionId: b!.id, sort: 1 }] });
-    const after = (await editorTree(c.churchId, page.id)).sections as Node[];
+    const after = (await editorTree(c, page.id)).sections as Node[];
     expect(after.map((s) => s.elements.map((e) => e.answers.text))).toEqual([['x'], []]);
   });
 });
@@ -111,14 +112,14 @@ describe('blocks in the site editor', () => {
       token: c.editor,
       body: [{ pageId: page.id, background: 'own' }, { sort: 2, background: '#FFF', textColor: 'dark', pageId: page.id, targetBlockId: block.id, zone: 'main' }],
     });
-    const editor = (await editorTree(c.churchId, page.id)).sections as Node[];
+    const editor = (await editorTree(c, page.id)).sections as Node[];
     expect(editor.map((s) => s.id)).toEqual([own.id, pointer.id]);
     expect(editor[1]).toMatchObject({ id: pointer.id, targetBlockId: block.id, sections: [{ id: inner.id, background: 'shared', answersJSON: '{"id":"x"}', blockId: block.id }] });
     const site = (await ok(t.app, 'GET', `/content/pages/${c.churchId}/tree?url=/uses-block`)).sections as Node[];
     expect(site.map((s) => [s.background, s.zone, s.id, s.answersJSON])).toEqual([['own', 'main', undefined, null], ['shared', 'main', undefined, '{"id":"x"}']]);
     // The editor can still delete the pointing section from the page.
     await ok(t.app, 'DELETE', `/content/sections/${pointer.id}`, { token: c.editor });
-    expect(((await editorTree(c.churchId, page.id)).sections as Node[]).map((s) => s.id)).toEqual([own.id]);
+    expect(((await editorTree(c, page.id)).sections as Node[]).map((s) => s.id)).toEqual([own.id]);
   });
 
   it('B1Admin:src/site/components/StylesManager.tsx creates the footer block, and BlockEditPage.tsx edits it by its tree', async () => {
@@ -159,7 +160,7 @@ describe('adding a website page, as B1Admin does it', () => {
     expect((await ok(t.app, 'GET', '/content/links?category=website', { token: c.editor })).map((l: { id: string }) => l.id)).toEqual([link.id]);
 
     // PageEdit.loadData: the tree by id (no sections yet) and the styles.
-    const tree = await editorTree(c.churchId, page.id);
+    const tree = await editorTree(c, page.id);
     expect(tree).toMatchObject({ id: page.id, url: '/about-us', sections: [] });
     expect(await ok(t.app, 'GET', '/content/globalStyles', { token: c.editor })).toMatchObject({ id: null, palette: expect.any(String) });
 

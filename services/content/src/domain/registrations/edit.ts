@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { badRequest, notFound, reportChanges } from '@church/common';
+import { badRequest, notFound, reportChanges, type ChangeInput } from '@church/common';
 import { activeSelections, activeTypes, findCoupon, findRegistration, lockEvent, replaceParts, updateRegistration, type RegistrationRow } from '../../repos/registrations';
 import type { RegistrationEdit } from '../../schemas/registrations';
 import { centsText, discounted, totalCents } from './pricing';
-import { checkPlaces } from './register';
+import { releaseHolds } from './lifecycle';
+import { checkMemberTypes, checkPlaces } from './places';
+import { checkMembersOfChurch } from './register';
 import { registrationChange } from './views';
 
 type Body = z.output<typeof RegistrationEdit>;
@@ -16,18 +18,21 @@ type Body = z.output<typeof RegistrationEdit>;
  * total is a balance due (`POST /:id/pay`), a lower one is for staff to refund in giving.
  */
 export async function editRegistration(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow, body: Body) {
+  // the people members name are the church's (membership, asked before the transaction)
+  await checkMembersOfChurch(app, row.churchId, body.members);
   return app.deps.queue.transaction(app.db, async (tx) => {
     const event = await lockEvent(tx, row.churchId, row.eventId);
+    if (!event) throw notFound('Registration');
+    const changes: ChangeInput[] = [];
+    await releaseHolds(app, tx, event, changes);
     const current = await findRegistration(tx, row.churchId, row.id);
-    if (!event || !current) throw notFound('Registration');
+    if (!current) throw notFound('Registration');
     if (current.status === 'cancelled') throw badRequest('id', 'A cancelled registration cannot be changed', 'params');
     const types = await activeTypes(tx, row.churchId, event.id);
     const selections = await activeSelections(tx, row.churchId, event.id);
     const typeOf = new Map(types.map((t) => [t.id, t]));
     const selectionOf = new Map(selections.map((s) => [s.id, s]));
-    body.members?.forEach((m, i) => {
-      if (m.registrationTypeId && !typeOf.has(m.registrationTypeId)) throw badRequest(`members[${i}].registrationTypeId`, 'is not an attendee type of this event');
-    });
+    if (body.members) checkMemberTypes(types, body.members);
     body.selections?.forEach((c, i) => {
       const selection = selectionOf.get(c.selectionId);
       if (!selection) throw badRequest(`selections[${i}].selectionId`, 'is not a selection of this event');
@@ -47,7 +52,7 @@ export async function editRegistration(app: FastifyInstance, req: FastifyRequest
       ...(body.notes !== undefined ? { notes: body.notes || null } : {}),
       ...(body.formSubmissionId !== undefined ? { formSubmissionId: body.formSubmissionId ?? null } : {}),
     });
-    await reportChanges(app.deps, [registrationChange('updated', current, after)], { req, tx });
+    await reportChanges(app.deps, [...changes, registrationChange('updated', current, after)], { req, tx });
     return { registration: after, ...parts };
   });
 }

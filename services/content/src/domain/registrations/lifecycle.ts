@@ -10,13 +10,16 @@ import {
   lockEvent,
   membersOf,
   updateRegistration,
+  releaseExpiredHolds,
   waitlistOf,
   type EventRow,
   type RegistrationRow,
 } from '../../repos/registrations';
 import { toCents } from './pricing';
-import { checkPlaces, isStaff } from './register';
+import { checkPlaces, isStaff } from './places';
 import { registrationChange } from './views';
+import { contentDeps } from '../../deps';
+import { websiteSettings } from '../../config/website';
 
 /** The registration of the caller's church, refused (401) unless it is the caller's own or the caller is staff. */
 export async function ownOrStaff(app: FastifyInstance, req: FastifyRequest, id: string): Promise<RegistrationRow> {
@@ -62,6 +65,19 @@ async function promoteNext(app: FastifyInstance, tx: Tx, event: EventRow, change
   }
 }
 
+/** Until when a new unpaid sign-up holds its place (REGISTRATION_HOLD_MINUTES, 30 by default). */
+export const holdUntil = (app: FastifyInstance, now: Date): Date => new Date(now.getTime() + websiteSettings(contentDeps(app).config).holdMinutes * 60_000);
+
+/**
+ * Under the event's lock, before places are counted: cancels the unpaid sign-ups whose hold ran out (each reported)
+ * and gives the places they held to the wait list.
+ */
+export async function releaseHolds(app: FastifyInstance, tx: Tx, event: EventRow, changes: ChangeInput[], now = new Date()): Promise<void> {
+  const released = await releaseExpiredHolds(tx, event.churchId, event.id, now);
+  for (const { before, after } of released) changes.push(registrationChange('updated', before, after));
+  for (let i = 0; i < released.length; i++) await promoteNext(app, tx, event, changes);
+}
+
 /**
  * Runs `work` on the registration under its event's lock (every change of a registration's status takes it
  * first, so places are counted one change at a time), reporting the changes it collects in the same transaction.
@@ -69,9 +85,11 @@ async function promoteNext(app: FastifyInstance, tx: Tx, event: EventRow, change
 function underEventLock<T>(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow, work: (tx: Tx, event: EventRow, current: RegistrationRow, changes: ChangeInput[]) => Promise<T>): Promise<T> {
   return app.deps.queue.transaction(app.db, async (tx) => {
     const event = await lockEvent(tx, row.churchId, row.eventId);
-    const current = await findRegistration(tx, row.churchId, row.id);
-    if (!event || !current) throw notFound('Registration');
+    if (!event) throw notFound('Registration');
     const changes: ChangeInput[] = [];
+    await releaseHolds(app, tx, event, changes);
+    const current = await findRegistration(tx, row.churchId, row.id);
+    if (!current) throw notFound('Registration');
     const out = await work(tx, event, current, changes);
     await reportChanges(app.deps, changes, { req, tx });
     return out;
@@ -105,5 +123,27 @@ export function promote(app: FastifyInstance, req: FastifyRequest, row: Registra
     if (!(await hasPlace(tx, event))) throw conflict('No spot available to promote');
     await checkRoomFor(tx, event, current);
     return promoteRow(app, tx, event, current, changes);
+  });
+}
+
+/**
+ * Before a payment is charged, under the event's lock: an unpaid sign-up's hold is renewed for the charge. One
+ * whose hold ran out keeps its place only while the place is still free (it no longer counts), else 409. Nothing
+ * is charged while a transaction is open: the caller charges after this commits.
+ */
+export function renewHold(app: FastifyInstance, row: RegistrationRow): Promise<RegistrationRow> {
+  return app.deps.queue.transaction(app.db, async (tx) => {
+    const event = await lockEvent(tx, row.churchId, row.eventId);
+    const current = await findRegistration(tx, row.churchId, row.id);
+    if (!event || !current) throw notFound('Registration');
+    // released (or moved) since it was read: nothing is charged for it
+    if (current.status === 'waitlisted' || current.status === 'cancelled') throw badRequest('id', `A ${current.status} registration cannot be paid`, 'params');
+    if (current.status !== 'pending' || !current.holdUntil) return current;
+    const now = new Date();
+    if (current.holdUntil <= now) {
+      const fits = (await hasPlace(tx, event)) && (await checkRoomFor(tx, event, current).then(() => true, () => false));
+      if (!fits) throw conflict('The place held for this registration has been released and is taken; register again');
+    }
+    return updateRegistration(tx, current.churchId, current.id, { holdUntil: holdUntil(app, now) });
   });
 }

@@ -19,6 +19,48 @@ export interface PendingAction {
   clientSecret: string | null;
 }
 
+/** How long a client waits before it retries a payment giving could not take (when giving names no time). */
+const RETRY_AFTER_SECONDS = 30;
+
+/**
+ * The key that pays a held sign-up without a token (the signed-out wizard: a guest has no person to sign in as):
+ * the church and registration sealed with the service's secret box, so it cannot be made up for another one.
+ */
+export const payKeyOf = (app: FastifyInstance, row: Pick<RegistrationRow, 'churchId' | 'id'>): string => app.deps.secrets.encrypt(`registration-pay:${row.churchId}:${row.id}`);
+
+/** The registration a pay key was made for, when it is `id`'s (else undefined). */
+export async function registrationByPayKey(app: FastifyInstance, id: string, key: string): Promise<RegistrationRow | undefined> {
+  let plain: string;
+  try {
+    plain = app.deps.secrets.decrypt(key);
+  } catch {
+    return undefined;
+  }
+  const [kind, churchId, keyId] = plain.split(':');
+  if (kind !== 'registration-pay' || !churchId || keyId !== id) return undefined;
+  return findRegistration(app.db, churchId, id);
+}
+
+/**
+ * When giving could not take a payment (unreachable, 5xx, briefly away), the answer the routes give: 503 with a
+ * `Retry-After` (giving's own when it named one), the registration's id, until when its place is held, and the
+ * key to pay it again, so the app retries the payment of that registration (the same idempotency key is sent,
+ * so a charge giving did make is answered, not made twice). Anything else: undefined (the error stands).
+ */
+export function paymentUnavailable(app: FastifyInstance, err: unknown, row: RegistrationRow) {
+  if (!(err instanceof HttpError) || err.statusCode < 500) return undefined;
+  const retryAfter = err.headers['retry-after'] ?? String(RETRY_AFTER_SECONDS);
+  return {
+    headers: { 'retry-after': retryAfter },
+    body: {
+      errors: ['Payments cannot be taken just now; the place is held: retry the payment of this registration'],
+      registrationId: row.id,
+      holdUntil: row.holdUntil,
+      payKey: payKeyOf(app, row),
+    },
+  };
+}
+
 /** Whether the caller sent a way to pay (B1Admin's staff sign-up sends none: the balance stays due). */
 export const hasPaymentDetails = (p: Payment) => Boolean(p.token || p.id || p.paymentMethodId || p.provider || p.gatewayId);
 
@@ -89,7 +131,12 @@ export async function chargeBalance(app: FastifyInstance, req: FastifyRequest, r
     const paid = toCents(current.amountPaid) + toCents(recorded.amount);
     // A bank payment still `processing` counts as paid: giving follows it up with the gateway's webhooks.
     const status = current.status === 'pending' && paid >= toCents(current.totalAmount) ? 'confirmed' : current.status;
-    const after = await updateRegistration(tx, row.churchId, row.id, { amountPaid: centsText(paid), status, payAttempt: current.payAttempt + 1 });
+    const after = await updateRegistration(tx, row.churchId, row.id, {
+      amountPaid: centsText(paid),
+      status,
+      payAttempt: current.payAttempt + 1,
+      ...(status === 'confirmed' ? { holdUntil: null } : {}),
+    });
     await reportChanges(app.deps, [registrationChange('updated', current, after)], { req, tx });
     return after;
   });

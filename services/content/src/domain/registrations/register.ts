@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { hasPermission } from '@church/auth';
-import { badRequest, callInternal, conflict, membershipInternal, notFound, reportChanges, unauthorized } from '@church/common';
+import { badRequest, callInternal, conflict, membershipInternal, notFound, reportChanges, unauthorized, type ChangeInput, type PersonFacts } from '@church/common';
 import {
   activeSelections,
   activeTypes,
@@ -11,18 +10,15 @@ import {
   insertRegistration,
   liveRegistrationOf,
   lockEvent,
-  selectionUsage,
-  typeUsage,
   type EventRow,
 } from '../../repos/registrations';
 import type { RegisterBody } from '../../schemas/registrations';
 import { centsText, checkCoupon, discounted, totalCents } from './pricing';
+import { holdUntil, releaseHolds } from './lifecycle';
+import { checkMemberTypes, checkPlaces, isStaff } from './places';
 import { registrationChange } from './views';
 
 type Body = z.output<typeof RegisterBody>;
-
-/** Whether the caller edits the church's website (B1Admin's registrations screens check Content.Edit). */
-export const isStaff = (req: FastifyRequest) => Boolean(req.auth) && hasPermission(req.auth, 'Content.Edit', 'ContentApi');
 
 /** Refuses an event that does not take registrations now (400, as the Api answers). */
 function checkOpen(event: EventRow, now: Date): void {
@@ -34,21 +30,45 @@ function checkOpen(event: EventRow, now: Date): void {
 /**
  * Who registers: a token's own person, or (staff only) another person of the church; without a token, the
  * person the public wizard names (B1App posts it anonymously) or a guest by name and email. A named person is
- * checked with membership, which also gives their household and email.
+ * checked with membership, which also gives their household and email; so are the people the members name
+ * (one call for all of them: another church's person is a 400 naming the member).
  */
 async function registrant(app: FastifyInstance, req: FastifyRequest, churchId: string, body: Body) {
   const own = req.auth?.personId ?? null;
   const personId = body.personId ?? (body.guestInfo ? null : own);
+  if (!personId && !body.guestInfo) throw badRequest('guestInfo', 'guestInfo is required without a person');
+  if (personId && req.auth && personId !== own && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit (to register someone else)');
+  const people = await peopleOfChurch(app, churchId, [...(personId ? [personId] : []), ...memberPersonIds(body.members)]);
+  checkMemberPeople(body.members, people);
   if (!personId) {
-    if (!body.guestInfo) throw badRequest('guestInfo', 'guestInfo is required without a person');
-    const g = body.guestInfo;
+    const g = body.guestInfo!;
     return { personId: null, householdId: null, email: g.email, name: `${g.firstName} ${g.lastName}`, guest: g };
   }
-  if (req.auth && personId !== own && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit (to register someone else)');
-  const [person] = await callInternal(app.deps.internal, membershipInternal.peopleFacts, { churchId, ids: [personId] });
+  const person = people.get(personId);
   if (!person) throw badRequest('personId', 'is not a person of this church');
   const name = [person.firstName, person.lastName].filter(Boolean).join(' ') || person.displayName;
   return { personId, householdId: person.householdId, email: person.email, name, guest: null };
+}
+
+type Members = Body['members'];
+const memberPersonIds = (members: Members) => (members ?? []).flatMap((m) => (m.personId ? [m.personId] : []));
+
+/** The church's people among `ids` (membership's people facts, one call; none asked for: no call). */
+async function peopleOfChurch(app: FastifyInstance, churchId: string, ids: string[]): Promise<Map<string, PersonFacts>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  return new Map((await callInternal(app.deps.internal, membershipInternal.peopleFacts, { churchId, ids: unique })).map((p) => [p.id, p]));
+}
+
+function checkMemberPeople(members: Members, people: Map<string, unknown>): void {
+  members?.forEach((m, i) => {
+    if (m.personId && !people.has(m.personId)) throw badRequest(`members[${i}].personId`, 'is not a person of this church');
+  });
+}
+
+/** Every person the members name must be one of the church's (an edit's members; asked before any transaction). */
+export async function checkMembersOfChurch(app: FastifyInstance, churchId: string, members: Members): Promise<void> {
+  checkMemberPeople(members, await peopleOfChurch(app, churchId, memberPersonIds(members)));
 }
 
 /**
@@ -70,13 +90,13 @@ export async function register(app: FastifyInstance, req: FastifyRequest, body: 
     const event = await lockEvent(tx, churchId, body.eventId);
     if (!event) throw notFound('Event');
     checkOpen(event, now);
+    const changes: ChangeInput[] = [];
+    await releaseHolds(app, tx, event, changes, now);
     const types = await activeTypes(tx, churchId, event.id);
     const selections = await activeSelections(tx, churchId, event.id);
     const typeOf = new Map(types.map((t) => [t.id, t]));
     const selectionOf = new Map(selections.map((s) => [s.id, s]));
-    members.forEach((m, i) => {
-      if (m.registrationTypeId && !typeOf.has(m.registrationTypeId)) throw badRequest(`members[${i}].registrationTypeId`, 'is not an attendee type of this event');
-    });
+    checkMemberTypes(types, members);
     choices.forEach((c, i) => {
       const selection = selectionOf.get(c.selectionId);
       if (!selection) throw badRequest(`selections[${i}].selectionId`, 'is not a selection of this event');
@@ -105,7 +125,9 @@ export async function register(app: FastifyInstance, req: FastifyRequest, body: 
         eventId: event.id,
         personId: who.personId,
         householdId: who.householdId,
+        // nothing priced is confirmed before it is paid; an unpaid sign-up holds its place for a while
         status: full ? 'waitlisted' : total > 0 ? 'pending' : 'confirmed',
+        holdUntil: !full && total > 0 && !isStaff(req) ? holdUntil(app, now) : null,
         formSubmissionId: body.formSubmissionId ?? null,
         guestFirstName: who.guest?.firstName ?? null,
         guestLastName: who.guest?.lastName ?? null,
@@ -119,37 +141,7 @@ export async function register(app: FastifyInstance, req: FastifyRequest, body: 
       // A choice's member is named by the client before the member exists: kept for the registration as a whole.
       choices.map((c) => ({ selectionId: c.selectionId, quantity: c.quantity })),
     );
-    await reportChanges(app.deps, [registrationChange('created', undefined, saved.registration, saved.members)], { req, tx });
+    await reportChanges(app.deps, [...changes, registrationChange('created', undefined, saved.registration, saved.members)], { req, tx });
     return { ...saved, payer: { personId: who.personId, email: who.email, name: who.name } };
   });
-}
-
-/** Per-type and per-extra capacities, counted under the event's lock (409 naming which is full). */
-export async function checkPlaces(
-  tx: Parameters<typeof countActive>[0],
-  churchId: string,
-  eventId: string,
-  members: Array<{ registrationTypeId?: string | null }>,
-  choices: Array<{ selectionId: string; quantity: number }>,
-  typeOf: Map<string, { capacity: number | null }>,
-  selectionOf: Map<string, { capacity: number | null }>,
-): Promise<void> {
-  const wanted = new Map<string, number>();
-  for (const m of members) if (m.registrationTypeId) wanted.set(m.registrationTypeId, (wanted.get(m.registrationTypeId) ?? 0) + 1);
-  if ([...wanted.keys()].some((id) => typeOf.get(id)?.capacity !== null)) {
-    const used = await typeUsage(tx, churchId, eventId);
-    for (const [id, n] of wanted) {
-      const capacity = typeOf.get(id)!.capacity;
-      if (capacity !== null && (used.get(id) ?? 0) + n > capacity) throw conflict('Attendee type is at capacity', 'members');
-    }
-  }
-  const quantities = new Map<string, number>();
-  for (const c of choices) quantities.set(c.selectionId, (quantities.get(c.selectionId) ?? 0) + c.quantity);
-  if ([...quantities.keys()].some((id) => selectionOf.get(id)?.capacity !== null)) {
-    const used = await selectionUsage(tx, churchId, eventId);
-    for (const [id, n] of quantities) {
-      const capacity = selectionOf.get(id)!.capacity;
-      if (capacity !== null && (used.get(id) ?? 0) + n > capacity) throw conflict('Selection is at capacity', 'selections');
-    }
-  }
 }

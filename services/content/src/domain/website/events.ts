@@ -22,6 +22,9 @@ export function normalizeRule(rule: string | null | undefined, param: string): s
   return value.toUpperCase();
 }
 
+/** Whether the event is a member's request not (yet) approved: it goes public only through its approval. */
+export const isRequest = (event: { approvalStatus: string | null }): boolean => event.approvalStatus !== null && event.approvalStatus !== 'approved';
+
 export function safeTimeZone(tz: string, fallback: string): string {
   return isTimeZone(tz) ? tz : isTimeZone(fallback) ? fallback : 'UTC';
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, crud, Empty, findRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars, curatedEvents, events } from '../../db/website';
+import { checkChurchGroups } from '../../domain/website/membership';
 import { calendarEntries, calendarEvents, deleteEntries, findEntry, type CuratedEntry } from '../../repos/website/events';
 import {
   CalendarEventParams,
@@ -54,6 +55,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // entry the calendar already has is answered, not added twice.
   app.post(base, { config: { access: edit }, schema: { body: batchOf(CuratedEventSave), response: { 200: z.array(CuratedEvent) } } }, async (req) => {
     const churchId = req.auth.churchId;
+    await checkChurchGroups(app, churchId, req.body.map((x, i) => ({ param: itemParam(req, i, 'groupId'), groupId: x.groupId })));
     const calendars = new Set((await rowsByIds(app.db, curatedCalendars, churchId, req.body.flatMap((x) => (x.curatedCalendarId ? [x.curatedCalendarId] : [])))).map((r) => r.id));
     const eventRows = new Map(
       (await rowsByIds(app.db, events, churchId, req.body.flatMap((x) => [...(x.eventIds ?? []), ...(x.eventId ? [x.eventId] : [])]))).map((r) => [r.id, r]),

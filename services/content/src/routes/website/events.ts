@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
-import { buildIcs, normalizeRule, safeTimeZone } from '../../domain/website/events';
-import { personGroupIds } from '../../domain/website/membership';
+import { buildIcs, isRequest, normalizeRule, safeTimeZone } from '../../domain/website/events';
+import { checkChurchGroups, personGroupIds } from '../../domain/website/membership';
 import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
 
-import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery } from '../../schemas/website';
+import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery, TimelineEvents } from '../../schemas/website';
 
 const base = '/content/events';
 
@@ -17,8 +17,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const deps = contentDeps(app);
 
-  /** Upcoming events (not yet ended), or the ones asked for by id. */
-  const timeline = (churchId: string, groupIds: string[], eventIds?: string[]) => groupsTimeline(app.db, churchId, groupIds, eventIds);
+  /** Upcoming events (not yet ended), or the ones asked for by id, as timeline posts. */
+  const timeline = async (churchId: string, groupIds: string[], eventIds?: string[]) =>
+    (await groupsTimeline(app.db, churchId, groupIds, eventIds)).map((e) => ({ ...e, postType: 'event' as const, postId: e.id }));
 
   /**
    * Whether the caller reads a group's events that are not public: website editors, and the group's leaders and
@@ -34,11 +35,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const visibleTo = async <T extends { visibility: string }>(req: FastifyRequest, groupId: string, rows: T[]) =>
     (await readsPrivate(req, groupId)) ? rows : rows.filter((e) => e.visibility === 'public');
 
-  app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, querystring: EventIdsQuery, response: { 200: Events } } }, async (req) =>
+  app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, querystring: EventIdsQuery, response: { 200: TimelineEvents } } }, async (req) =>
     visibleTo(req, req.params.groupId, await timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds)),
   );
   // The caller's groups come from membership (the token carries only the groups they lead).
-  app.get(`${base}/timeline`, { config: { access: anyUser }, schema: { querystring: EventIdsQuery, response: { 200: Events } } }, async (req) => {
+  app.get(`${base}/timeline`, { config: { access: anyUser }, schema: { querystring: EventIdsQuery, response: { 200: TimelineEvents } } }, async (req) => {
     const groups = req.auth.personId ? await personGroupIds(app, req.auth.churchId, req.auth.personId) : [];
     return timeline(req.auth.churchId, [...new Set([...groups, ...req.auth.leaderGroupIds])], req.query.eventIds);
   });
@@ -90,10 +91,19 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return (await attachExceptions(app.db, req.auth.churchId, [row]))[0]!;
   });
 
-  // Open to any user by the spec; an event is written by website editors or by leaders of its group.
+  // Open to any user by the spec. An event of a group is written by website editors or that group's leaders; an
+  // event without a group (a member's request) only by website editors (any signed-in member used to rewrite
+  // those). A request becomes public only through its approval. The groups named must be the church's.
   app.post(base, { config: { access: anyUser }, schema: { body: batchOf(EventSave), response: { 200: Events } } }, async (req) => {
     const churchId = req.auth.churchId;
     const editor = hasPermission(req.auth, 'Content.Edit', 'ContentApi');
+    const known = new Map((await rowsByIds(app.db, events, churchId, req.body.flatMap((e) => (e.id ? [e.id] : [])))).map((e) => [e.id, e]));
+    // membership is asked before the transaction opens, for the groups that items move to or start in
+    await checkChurchGroups(
+      app,
+      churchId,
+      req.body.map((e, i) => ({ param: itemParam(req, i, 'groupId'), groupId: e.groupId && e.groupId !== known.get(e.id ?? '')?.groupId ? e.groupId : null })),
+    );
     const rows = await app.db.transaction(async (tx) => {
       const out: EventRow[] = [];
       for (const [i, { id, ...fields }] of req.body.entries()) {
@@ -101,8 +111,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const old = id ? await findRow(tx, events, churchId, id) : undefined;
         if (id && !old) throw notFound('Event');
         if (!old) for (const f of ['groupId', 'start', 'end', 'title'] as const) if (!fields[f]) throw badRequest(at(f), 'is required');
-        for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {
-          if (!editor && !req.auth.leaderGroupIds.includes(groupId)) throw unauthorized('Missing permission: Content.Edit or leader of the group');
+        if (!editor) {
+          if (old && !old.groupId) throw unauthorized('Missing permission: Content.Edit (an event without a group)');
+          for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {
+            if (!req.auth.leaderGroupIds.includes(groupId)) throw unauthorized('Missing permission: Content.Edit or leader of the group');
+          }
+        }
+        if (old && isRequest(old) && fields.visibility === 'public' && old.visibility !== 'public') {
+          throw badRequest(at('visibility'), 'a requested event becomes public when it is approved');
         }
         const start = fields.start ?? old!.start;
         const end = fields.end ?? old!.end;

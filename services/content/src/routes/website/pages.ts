@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
-import { satisfiesGate, seenRows } from '../../domain/website/visibility';
+import { editsContent, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
 import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
@@ -26,24 +26,33 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const { churchId } = req.params;
       const { url, id, siteId } = req.query;
       if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
+      // Only the church's website editors (B1Admin's editor, by id with its token) read the working draft; anyone
+      // else gets what is published, whichever way they name the page (`?id=` used to serve drafts to anyone).
+      const draft = !url && Boolean(req.auth) && req.auth.churchId.toLowerCase() === churchId.toLowerCase() && editsContent(req.auth);
       // By url, the page of the site asked for (the main site when none is); by id, whichever site it is of.
-      const key = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `id\n${id}`;
+      const key = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `${draft ? 'draft' : 'id'}\n${id}`;
       // One version read serves the gate and the body.
       const version = await app.deps.snapshots.version(churchId);
       const gate = await app.deps.snapshots.value(
-        `page-gate\n${churchId}\n${key}`,
+        `page-gate\n${churchId}\n${url ? key : `id\n${id}`}`,
         version,
         async () => {
           return pageGate(app.db, churchId, url ? { url: normalizeUrl(url), siteId } : { id: id! });
         },
         () => 200,
       );
-      if (!gate) throw notFound('Page');
+      // B1App's site shows its built-in sermons, stream and donate pages when the answer has no `url`
+      // (src/app/[sdSlug]/[pageSlug]/page.tsx), and reads the answer's title first: a page no one made is an empty one.
+      if (!gate) {
+        if (url) return {};
+        throw notFound('Page');
+      }
       if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
       return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
         const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
-        // the public site (by url) serves a page's published version once it has one; the editor (by id) its tree
-        return serialized(reply, url && page.published ? page.published.tree : await pageTree(app.db, page, Boolean(url)));
+        // the editor gets the working tree with its ids; everyone else the published version once there is one
+        // (before a page is first published its working tree is live), without ids
+        return serialized(reply, draft ? await pageTree(app.db, page) : page.published ? page.published.tree : await pageTree(app.db, page, true));
       });
     },
   );

@@ -3,7 +3,7 @@ import { anyUser, requires } from '@church/auth';
 import { Empty, IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { editRegistration } from '../../../domain/registrations/edit';
 import { cancel, ownOrStaff, promote, remove } from '../../../domain/registrations/lifecycle';
-import { isStaff } from '../../../domain/registrations/register';
+import { isStaff } from '../../../domain/registrations/places';
 import { registrationDetail } from '../../../domain/registrations/views';
 import { choicesOf, countActive, eventsByIds, findEvent, findRegistration, membersOf, paymentsOf, registrationsOfEvent, registrationsOfPerson, type MemberRow } from '../../../repos/registrations';
 import { ChurchQuery, EventParams, PersonParams, Registration, RegistrationCount, RegistrationEdit, Registrations } from '../../../schemas/registrations';

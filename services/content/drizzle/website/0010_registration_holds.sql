@@ -1,0 +1,1 @@
+ALTER TABLE "registrations" ADD COLUMN "hold_until" timestamp with time zone;
