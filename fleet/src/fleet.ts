@@ -62,10 +62,10 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const env = { ...process.env, ...options.env };
   const dataDir = path.resolve(options.dataDir ?? env.DATA_DIR ?? '.data');
   mkdirSync(path.join(dataDir, 'files'), { recursive: true });
+  const port = options.port ?? Number(env.GATEWAY_PORT ?? 8080);
   // One fleet per data folder: a second one would open the same embedded database and ruin it.
   const unlock = lockDataDir(dataDir, port);
   const secrets = loadSecrets(dataDir, env);
-  const port = options.port ?? Number(env.GATEWAY_PORT ?? 8080);
   const logLevel = options.logLevel ?? env.LOG_LEVEL ?? 'warn';
   const urls = Object.fromEntries(MODULES.map((m) => [m, ''])) as Record<ModuleName, string>;
   const services = {} as Record<ModuleName, FastifyInstance>;

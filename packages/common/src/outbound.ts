@@ -90,6 +90,14 @@ class RefusedAddress extends Error {
   readonly code = 'EREFUSEDADDRESS';
 }
 
+/** True when a connection failed because `checkedLookup` refused the address (the error or its cause). */
+export function isRefusedAddress(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e instanceof RefusedAddress || e.code === 'EREFUSEDADDRESS') return true;
+  }
+  return false;
+}
+
 export interface OutboundOptions {
   method?: 'GET' | 'POST' | 'HEAD';
   headers?: Record<string, string>;
@@ -124,8 +132,12 @@ export const OUTBOUND_FAILED = 'The address could not be read';
 const agents = new WeakMap<(address: string) => boolean, Agent>();
 const defaultAgent = agentFor(isPublicAddress);
 
-function agentFor(allow: (address: string) => boolean): Agent {
-  const lookup = (hostname: string, options: { all?: boolean }, callback: (err: Error | null, address?: string | LookupAddress[], family?: number) => void) => {
+/**
+ * A `lookup` for a connection (undici's, or `http.Agent`'s) that resolves the name once and refuses it unless every
+ * address is allowed: the connection then goes to the address checked, never to a second answer of the resolver.
+ */
+export function checkedLookup(allow: (address: string) => boolean) {
+  return (hostname: string, options: { all?: boolean }, callback: (err: Error | null, address?: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => {
       if (err) return callback(err);
       if (!addresses.length || addresses.some((a) => !allow(a.address))) return callback(new RefusedAddress(`refused address for ${hostname}`));
@@ -133,7 +145,10 @@ function agentFor(allow: (address: string) => boolean): Agent {
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
-  return new Agent({ connect: { lookup: lookup as never }, keepAliveTimeout: 1_000, connections: 16 });
+}
+
+function agentFor(allow: (address: string) => boolean): Agent {
+  return new Agent({ connect: { lookup: checkedLookup(allow) as never }, keepAliveTimeout: 1_000, connections: 16 });
 }
 
 /**

@@ -1,6 +1,9 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import { badRequest } from './errors';
+import { checkedLookup, isRefusedAddress } from './outbound';
 
 export interface Storage {
   readonly kind: 's3' | 'local';
@@ -22,6 +25,13 @@ export interface StorageOptions {
   localDir: string;
   /** public base address of stored files */
   publicBaseUrl: string;
+  /**
+   * which addresses the S3 client may connect to (a church's own endpoint: public ones, `isPublicAddress`); each
+   * connection connects to the address it checked. Any, when absent (the platform's own bucket).
+   */
+  allowAddress?: (address: string) => boolean;
+  /** the field a refused address is reported against (400), e.g. `settings.endpoint` */
+  endpointParam?: string;
 }
 
 /** S3 (or any S3-compatible endpoint) when a bucket is configured, a local folder otherwise. */
@@ -48,23 +58,37 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   }
   const { S3Client, PutObjectCommand, DeleteObjectCommand } = await import('@aws-sdk/client-s3');
   const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+  // An endpoint a church chose: every connection resolves its name once, checks every address and connects to it.
+  const agents = options.allowAddress
+    ? { httpAgent: new http.Agent({ keepAlive: true, lookup: checkedLookup(options.allowAddress) as never }), httpsAgent: new https.Agent({ keepAlive: true, lookup: checkedLookup(options.allowAddress) as never }) }
+    : undefined;
   const client = new S3Client({
     region: options.region,
     endpoint: options.endpoint,
     forcePathStyle: Boolean(options.endpoint),
+    ...(agents && { requestHandler: agents }),
     credentials:
       options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
   });
   const bucket = options.bucket;
+  // A connection the address rule refused is the caller's setting at fault: a 400 naming it.
+  const send = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (err) {
+      if (isRefusedAddress(err)) throw badRequest(options.endpointParam ?? 'endpoint', 'must be a public http(s) address');
+      throw err;
+    }
+  };
   return {
     kind: 's3',
     urlOf: (key) => `${base}/${key}`,
     async put(key, body, contentType) {
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }));
+      await send(() => client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType })));
       return `${base}/${key}`;
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      await send(() => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })));
     },
     async presignUpload(key, contentType, expiresSeconds = 900) {
       const uploadUrl = await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType }), {

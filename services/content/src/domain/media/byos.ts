@@ -1,8 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, isPublicAddress, type Storage } from '@church/common';
-import { ownS3Storage } from '../../providers/own-s3';
+import { badRequest, createStorage, isPublicAddress, type Storage } from '@church/common';
 import { enabledProvider, providerById, type StorageProviderRow } from '../../repos/media/storage-providers';
 import { contentDeps } from '../../deps';
 
@@ -35,7 +34,7 @@ export function parseSettings(text: string | null | undefined, param = 'settings
  * The endpoint of a church's bucket is an address the church chose, which the service then connects to: it must
  * be a public http(s) address (every address its name resolves to), unless STORAGE_ALLOW_PRIVATE_ENDPOINTS is
  * `true` (development, the loopback fake in tests). Checked when saved and when the storage is built, and, what
- * holds, by every connection to it (`providers/own-s3.ts`), which connects to the address it checked.
+ * holds, by every connection to it (the S3 client's lookup), which connects to the address it checked.
  */
 export async function checkEndpoint(app: FastifyInstance, endpoint: string, param = 'settings.endpoint'): Promise<void> {
   if (!endpoint) return;
@@ -62,15 +61,17 @@ export async function storageOf(app: FastifyInstance, row: StorageProviderRow): 
     const settings = parseSettings(row.settings);
     const anyAddress = contentDeps(app).config.STORAGE_ALLOW_PRIVATE_ENDPOINTS === 'true';
     storage = checkEndpoint(app, settings.endpoint).then(() =>
-      // every connection checks the addresses it resolves and connects to the one checked (see own-s3.ts)
-      ownS3Storage({
+      // every connection checks the addresses it resolves and connects to the one checked (createStorage's allowAddress)
+      createStorage({
         bucket: settings.bucket,
         region: settings.region || 'us-east-1',
         endpoint: settings.endpoint || undefined,
         accessKeyId: row.apiKey ? app.deps.secrets.decrypt(row.apiKey) : undefined,
         secretAccessKey: row.apiSecret ? app.deps.secrets.decrypt(row.apiSecret) : undefined,
-        publicBase: settings.publicBase,
+        localDir: '',
+        publicBaseUrl: settings.publicBase,
         allowAddress: anyAddress ? () => true : isPublicAddress,
+        endpointParam: 'settings.endpoint',
       }),
     );
     built.set(key, storage);

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { amzDate as amzDateOf, signingKey } from '../../providers/sigv4';
 
 export interface S3PostOptions {
   bucket: string;
@@ -17,7 +16,12 @@ export interface S3PostOptions {
   now?: Date;
 }
 
-export { signingKey };
+const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
+
+/** The SigV4 signing key of a day, region and service (AWS Signature Version 4). */
+export function signingKey(secret: string, date: string, region: string, service = 's3'): Buffer {
+  return hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request');
+}
 
 /**
  * A browser-based upload form for S3 (POST Object with a SigV4-signed policy): the key, the content type and
@@ -26,7 +30,7 @@ export { signingKey };
  */
 export function presignedPost(o: S3PostOptions): { url: string; fields: Record<string, string> } {
   const now = o.now ?? new Date();
-  const amzDate = amzDateOf(now);
+  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const credential = `${o.accessKeyId}/${day}/${o.region}/s3/aws4_request`;
   const policy = {
