@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage, type Tx } from '@church/common';
 import { report as reportTo, type Reporter } from './report';
+import { isWebUrl } from '../schemas/extras';
 import { churches, people, userChurches, users } from '../db/schema';
 import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
@@ -102,8 +103,8 @@ export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promis
 async function photoValues(ctx: SaveContext, personId: string, photo: string | null): Promise<PersonValues> {
   if (photo === null || photo === '') return { photo: null, photoUpdated: new Date() };
   if (!photo.startsWith('data:')) {
-    if (photo.length > 2000) throw badRequest('photo', 'photo must be a URL or a base64 data URL');
-    return { photo };
+    if (photo.length > 2000 || !isWebUrl(photo.trim())) throw badRequest('photo', 'photo must be an http(s) URL or a base64 data URL');
+    return { photo: photo.trim() };
   }
   // Only raster images, told by their bytes (PNG, JPEG, GIF, WebP, at most 5 MB); the stored type and extension
   // come from the bytes, never from the declared type (`decodeImage` in @church/common).
