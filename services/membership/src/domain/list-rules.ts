@@ -10,6 +10,12 @@ import { RULE_BOUNDS, type RuleCondition, type RuleGroup } from '../schemas/list
 /** Another saved list's rules by id (the `list` provider), read in the caller's church and visibility. */
 export type ListLoader = (id: string) => Promise<RuleGroup | null | undefined>;
 
+/** Where `resolveLists` reads: the lists referred to, and which named ids are the church's records. */
+export interface RuleSource {
+  load: ListLoader;
+  owned: (ids: { group: string[]; field: string[]; form: string[] }) => Promise<Set<string>>;
+}
+
 export interface RuleContext {
   churchId: string;
   internal: InternalClient;
@@ -32,15 +38,21 @@ function entityUuid(c: RuleCondition, at: string, what: string): string {
  * failure is a 400 naming where it is (`at` for the totals). It stops at the first condition over the bound, so
  * an oversized tree costs no more than the bound to refuse.
  */
-export async function resolveLists(rules: RuleGroup, load: ListLoader, at = 'rules', self?: string): Promise<Map<string, RuleGroup>> {
+export async function resolveLists(rules: RuleGroup, source: RuleSource, at = 'rules', self?: string): Promise<Map<string, RuleGroup>> {
+  const { load, owned } = source;
   const lists = new Map<string, RuleGroup>();
+  // the church's records the conditions name (groups, custom fields, questions), checked together at the end
+  const named: Array<{ kind: 'group' | 'field' | 'form'; id: string; at: string }> = [];
   let conditions = 0;
   let groups = 0;
   const walk = async (group: RuleGroup, chain: string[], level: number, where: string): Promise<void> => {
     for (const [i, c] of (group.conditions ?? []).entries()) {
       if (++conditions > RULE_BOUNDS.conditions) throw badRequest(at, `rules may hold at most ${RULE_BOUNDS.conditions} conditions in all, counting those of the lists they refer to`);
-      if (c.provider !== 'list') continue;
       const here = `${where}.conditions[${i}]`;
+      if (c.provider === 'group') for (const id of groupIdsOf(c, here)) named.push({ kind: 'group', id, at: here });
+      if (c.provider === 'field') named.push({ kind: 'field', id: entityUuid(c, here, 'the custom field'), at: here });
+      if (c.provider === 'form') named.push({ kind: 'form', id: entityUuid(c, here, 'the question'), at: here });
+      if (c.provider !== 'list') continue;
       const id = entityUuid(c, here, 'the list');
       if (chain.includes(id)) throw badRequest(`${here}.entityId`, 'a list cannot refer to itself, directly or through other lists');
       if (chain.length - base >= RULE_BOUNDS.listDepth) throw badRequest(`${here}.entityId`, `lists may refer to lists at most ${RULE_BOUNDS.listDepth} deep`);
@@ -60,7 +72,19 @@ export async function resolveLists(rules: RuleGroup, load: ListLoader, at = 'rul
   // `chain` starts with the list being saved (if any), so that its own id is a cycle; its length past that is the depth.
   const base = self ? 1 : 0;
   await walk(rules, self ? [self] : [], 1, at);
+  const ours = await owned({ group: idsOfKind(named, 'group'), field: idsOfKind(named, 'field'), form: idsOfKind(named, 'form') });
+  const foreign = named.find((n) => !ours.has(n.id));
+  if (foreign) throw badRequest(`${foreign.at}.entityId`, `no such ${foreign.kind === 'form' ? 'question' : foreign.kind === 'field' ? 'custom field' : 'group'} in this church`);
   return lists;
+}
+
+const idsOfKind = (named: Array<{ kind: string; id: string }>, kind: string) => [...new Set(named.filter((n) => n.kind === kind).map((n) => n.id))];
+
+/** A `group` condition's group ids (one or several, comma-separated), or a 400 naming it. */
+function groupIdsOf(c: RuleCondition, at: string): string[] {
+  const ids = text(c.entityId).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (!ids.length || ids.some((id) => !UUID.test(id))) throw badRequest(`${at}.entityId`, 'a group id (or several, comma-separated) is required');
+  return ids;
 }
 
 const NUMERIC = new Map([
@@ -131,8 +155,7 @@ async function conditionSql(c: RuleCondition, at: string, ctx: RuleContext): Pro
       }
     }
     case 'group': {
-      const ids = text(c.entityId).split(',').map((s) => s.trim()).filter(Boolean);
-      if (!ids.length || ids.some((id) => !/^[0-9a-f-]{36}$/i.test(id))) throw badRequest(`${at}.entityId`, 'a group id (or several, comma-separated) is required');
+      const ids = groupIdsOf(c, at);
       return op === 'notIn' || op === 'notEquals' ? not(memberOfGroups(ids)) : memberOfGroups(ids);
     }
     case 'field': {

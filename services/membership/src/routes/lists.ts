@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { requires } from '@church/auth';
 import { IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
 import { savedLists } from '../db/schema';
-import { householdSql, resolveLists, rulesSql, type ListLoader } from '../domain/list-rules';
+import { householdSql, resolveLists, rulesSql, type RuleSource } from '../domain/list-rules';
 import { PersonRecords, toPerson, viewerOf } from '../domain/person';
-import { listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
+import { churchRuleIds, listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
 import type { DbOrTx } from '@church/common';
 import { peopleScope, peopleWhere } from '../repos/people';
 import { PreviewBody, SavedList, SavedListSave, type RuleGroup } from '../schemas/lists';
@@ -21,13 +21,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const me = (req: FastifyRequest) => req.auth.personId ?? null;
 
-  /** Another list's rules, as the caller may see it (`db` is the save's transaction when saving). */
-  const loader =
-    (req: FastifyRequest, db: DbOrTx = app.db): ListLoader =>
-    async (id) => {
+  /** Other lists' rules as the caller may see them, and the church's records (`db` is the save's transaction when saving). */
+  const loader = (req: FastifyRequest, db: DbOrTx = app.db): RuleSource => ({
+    load: async (id) => {
       const [row] = await listsVisible(db, req.auth.churchId, me(req), id);
       return row?.list.rules as RuleGroup | null | undefined;
-    };
+    },
+    owned: (ids) => churchRuleIds(db, req.auth.churchId, ids),
+  });
 
   /** The people a rules tree finds, within the caller's view of people (its size and references checked first). */
   const evaluate = async (req: FastifyRequest, rules: RuleGroup, inclusion: string | null | undefined) => {

@@ -206,9 +206,35 @@ describe('list providers', () => {
     const res = await preview(s.staff, { match: 'all', conditions: [{ provider: 'form', field: 'answer', operator: 'equals', value: 'large', entityId: questionId }] });
     expect(res.statusCode).toBe(200);
     expect(firstNames(res)).toEqual(['Ann']);
+  });
+
+  it("refuses another church's groups, custom fields and questions in rules, on preview and save", async () => {
+    const s = await church();
     const other = await church();
-    const theirs = await preview(other.staff, { match: 'all', conditions: [{ provider: 'form', operator: 'equals', value: 'large', entityId: questionId }] });
-    expect(firstNames(theirs)).toEqual([]);
+    const choir = await addGroup(t, s.c.churchId, 'Choir');
+    await addToGroup(t, s.c.churchId, choir, s.ann.id);
+    const formId = await addForm(t, s.c.churchId, { contentType: 'person' });
+    const questionId = randomUUID();
+    await t.app.db.insert(questions).values({ id: questionId, churchId: s.c.churchId, formId, title: 'Size' });
+    const field = await call(t.app, 'POST', '/membership/personfields', { token: s.staff, body: [{ name: 'Shirt' }] });
+    expect(field.statusCode).toBe(200);
+    const fieldId = field.json()[0].id as string;
+    for (const condition of [
+      { provider: 'group', operator: 'in', entityId: choir },
+      { provider: 'group', operator: 'in', entityId: `${randomUUID()},${choir}` },
+      { provider: 'form', operator: 'equals', value: 'large', entityId: questionId },
+      { provider: 'field', operator: 'equals', value: 'x', entityId: fieldId },
+    ]) {
+      const res = await preview(other.staff, { match: 'any', conditions: [{ provider: 'person', field: 'firstName', operator: 'equals', value: 'Ann' }, condition] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ param: 'rules.conditions[1].entityId', location: 'body' });
+      const saved = await save(other.staff, [{ name: 'Theirs', rules: { match: 'all', conditions: [condition] } }]);
+      expect(saved.statusCode).toBe(400);
+      expect(saved.json().errors[0]).toMatchObject({ param: '[0].rules.conditions[0].entityId' });
+    }
+    // the church's own group still finds its member
+    const mine = await preview(s.staff, { match: 'all', conditions: [{ provider: 'group', operator: 'in', entityId: choir }] });
+    expect(firstNames(mine)).toEqual(['Ann']);
   });
 
   it('refuses ids that are not UUIDs with a 400 naming the condition, before asking another module', async () => {
