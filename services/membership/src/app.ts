@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { changesReported, createService, groupMembershipChange, defineModule, emailJob, handle, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
+import { changesReported, createService, groupMembershipChange, defineModule, emailJob, handle, personFieldChange, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { membershipSettings, type Config } from './config';
 import { changesJob } from './jobs/changes';
 import { passwordReset, passwordResetJob } from './jobs/password-reset';
@@ -9,6 +9,7 @@ import { deliver, webhookDelivery } from './domain/webhooks';
 import { revocationsSince } from './domain/revocations';
 import { exchangeApiKey } from './domain/api-keys';
 import { changeMembership } from './domain/group-members';
+import { changePersonField } from './domain/field-change';
 
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
 export const membership = defineModule<Config>({
@@ -22,8 +23,9 @@ export const membership = defineModule<Config>({
     changesJob(deps),
     handle(webhookDelivery, (data, ctx) => deliver(deps, data, ctx)),
     handle(groupMembershipChange, async (data) => void (await changeMembership(deps.db, { deps }, data))),
+    handle(personFieldChange, async (data) => void (await changePersonField(deps, data))),
   ],
-  owns: [changesReported, passwordReset, webhookDelivery, groupMembershipChange],
+  owns: [changesReported, passwordReset, webhookDelivery, groupMembershipChange, personFieldChange],
   // Membership writes the stamps: it reads them from its own table, not over HTTP from itself.
   revocationSource: (deps) => (since) => revocationsSince(deps.db, since),
   // ...and exchanges an API key sent to one of its own routes itself.

@@ -1,4 +1,4 @@
-import { and, inArray, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, not, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { badRequest } from '@church/common';
@@ -222,8 +222,8 @@ function conditionSql(c: ParsedCondition): SQL {
   switch (c.kind) {
     case 'text': {
       const expr = FIELDS.get(c.field)!.expr!;
-      if (c.operator === 'in') return inArray(sql`lower(${expr})`, c.values);
-      if (c.operator === 'notIn') return sql`(${expr} is null or not ${inArray(sql`lower(${expr})`, c.values)})`;
+      if (c.operator === 'in') return sql`lower(${expr}) = any(${sql.param(c.values)}::text[])`;
+      if (c.operator === 'notIn') return sql`(${expr} is null or not lower(${expr}) = any(${sql.param(c.values)}::text[]))`;
       const v = c.values[0]!;
       if (c.operator === 'equals') return sql`lower(${expr}) = ${v}`;
       if (c.operator === 'notEquals') return sql`lower(${expr}) is distinct from ${v}`;
@@ -236,6 +236,7 @@ function conditionSql(c: ParsedCondition): SQL {
     }
     case 'number':
       return compare(FIELDS.get(c.field)!.expr!, c.operator, c.values);
+    // (dates take no `in`/`notIn`: see KIND_OPERATORS)
     case 'date':
       return compare(FIELDS.get(c.field)!.expr!, c.operator, c.values, 'date');
     case 'group':
@@ -243,8 +244,8 @@ function conditionSql(c: ParsedCondition): SQL {
     case 'id': {
       const expr = FIELDS.get(c.field)!.expr!;
       if (c.operator === 'notEquals') return sql`${expr} is distinct from ${c.values[0]}::uuid`;
-      if (c.operator === 'notIn') return sql`(${expr} is null or not ${inArray(expr, c.values)})`;
-      return inArray(expr, c.values);
+      if (c.operator === 'notIn') return sql`(${expr} is null or not ${expr} = any(${sql.param(c.values)}::uuid[]))`;
+      return sql`${expr} = any(${sql.param(c.values)}::uuid[])`;
     }
     case 'groupName':
       return memberOfGroupNamed(c.pattern);
@@ -255,7 +256,7 @@ function conditionSql(c: ParsedCondition): SQL {
   }
 }
 
-/** Comparison operators over numbers and dates; `between` is inclusive. */
+/** Comparison operators over numbers and dates; `between` is inclusive; `in`/`notIn` (numbers only) take one array parameter. */
 function compare(expr: SQL, op: Operator, values: Array<string | number>, cast?: 'date'): SQL {
   const p = (v: string | number) => (cast ? sql`${v}::date` : sql`${v}`);
   switch (op) {
@@ -274,8 +275,8 @@ function compare(expr: SQL, op: Operator, values: Array<string | number>, cast?:
     case 'between':
       return sql`${expr} between ${p(values[0]!)} and ${p(values[1]!)}`;
     case 'notIn':
-      return sql`(${expr} is null or ${expr} not in (${sql.join(values.map(p), sql`, `)}))`;
+      return sql`(${expr} is null or not ${expr} = any(${sql.param(values)}::int[]))`;
     default:
-      return sql`${expr} in (${sql.join(values.map(p), sql`, `)})`;
+      return sql`${expr} = any(${sql.param(values)}::int[])`;
   }
 }

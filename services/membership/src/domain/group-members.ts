@@ -1,8 +1,28 @@
-import { notFound, saveRows, type Db, type Tx, type ChangeInput } from '@church/common';
+import { notFound, saveRows, type Db, type Tx, type ChangeInput, type RevocationEntry } from '@church/common';
 import { groupMembers } from '../db/schema';
+import { usersOfPeople } from '../repos/gdpr';
 import { recordHistory } from '../repos/group-health';
 import { deleteMember, existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
 import { report as reportTo, type Reporter } from './report';
+import { revokeTokens } from './revocations';
+
+/**
+ * A person's tokens list the groups they lead (`leaderGroupIds`: join requests, content events, messaging reminders
+ * read it), so a change of leadership (a leader added, removed, or the flag changed) revokes their tokens in the
+ * church, as a change of roles does: the stamps are written in `tx` and added to `revoked`, which whoever commits
+ * the transaction announces (`announce`).
+ */
+async function leadershipChanged(tx: Tx, churchId: string, personIds: string[], revoked: RevocationEntry[]): Promise<void> {
+  const users = await usersOfPeople(tx, churchId, [...new Set(personIds)]);
+  revoked.push(...(await revokeTokens(tx, users.map((userId) => ({ userId, churchId })))));
+}
+
+/** Announces the stamps after the commit of a transaction the domain function ran itself. */
+async function announceAfter<T>(report: Reporter | undefined, revoked: RevocationEntry[], done: Promise<T>): Promise<T> {
+  const out = await done;
+  if (revoked.length && report?.deps.revocations) await report.deps.revocations.publish(revoked);
+  return out;
+}
 
 export interface MemberInput {
   id?: string;
@@ -18,7 +38,7 @@ export interface MemberInput {
  * of failing on the unique (group, person) pair, so "add member" is safe to repeat. A new membership is a join in
  * the groups' history (the health screens).
  */
-export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[], report?: Reporter): Promise<GroupMemberRow[]> {
+export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[], report?: Reporter, revoked: RevocationEntry[] = []): Promise<GroupMemberRow[]> {
   const run = async (tx: Tx) => {
     const groupIds = [...new Set(items.map((i) => i.groupId).filter((x): x is string => !!x))];
     const personIds = [...new Set(items.map((i) => i.personId).filter((x): x is string => !!x))];
@@ -29,6 +49,7 @@ export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[],
     const out: GroupMemberRow[] = [];
     const joined: Array<{ groupId: string; personId: string; action: 'joined' }> = [];
     const changes: ChangeInput[] = [];
+    const leadership: string[] = [];
     for (const item of items) {
       let values: MemberInput = item;
       let before: GroupMemberRow | undefined;
@@ -40,23 +61,27 @@ export function saveMembers(db: Db | Tx, churchId: string, items: MemberInput[],
       }
       const [row] = (await saveRows(tx, groupMembers, churchId, [values as Record<string, unknown>])) as GroupMemberRow[];
       out.push(row!);
+      if ((before?.leader ?? false) !== row!.leader) leadership.push(row!.personId);
       const data = { id: row!.id, groupId: row!.groupId, personId: row!.personId, leader: row!.leader, joinDate: row!.joinDate };
       changes.push({ churchId, entityType: 'groupMember', entityId: row!.id, action: before ? 'updated' : 'created', event: before ? undefined : 'group.member.added', before, after: row, data });
     }
     await recordHistory(tx, churchId, joined);
     await reportTo(report, tx, changes);
+    if (leadership.length) await leadershipChanged(tx, churchId, leadership, revoked);
     return out;
   };
-  return 'rollback' in db ? run(db) : (db as Db).transaction(run);
+  return 'rollback' in db ? run(db) : announceAfter(report, revoked, (db as Db).transaction(run));
 }
 
 /**
  * Takes a membership away (by its id; only the person's own when `personId` is given): a leave in the groups'
- * history and a `group.member.removed`. Answers the row that went, or undefined when there was none.
+ * history and a `group.member.removed`; a leader's tokens are revoked (`revoked`: for the caller to announce after
+ * its commit). Answers the row that went, or undefined when there was none.
  */
-export async function removeMember(tx: Tx, churchId: string, id: string, report?: Reporter, personId?: string): Promise<GroupMemberRow | undefined> {
+export async function removeMember(tx: Tx, churchId: string, id: string, report?: Reporter, personId?: string, revoked: RevocationEntry[] = []): Promise<GroupMemberRow | undefined> {
   const removed = await deleteMember(tx, churchId, id, personId);
   if (!removed) return undefined;
+  if (removed.leader) await leadershipChanged(tx, churchId, [removed.personId], revoked);
   await recordHistory(tx, churchId, [{ groupId: removed.groupId, personId: removed.personId, action: 'left' }]);
   const data = { id: removed.id, groupId: removed.groupId, personId: removed.personId };
   await reportTo(report, tx, [{ churchId, entityType: 'groupMember', entityId: removed.id, action: 'destroyed', event: 'group.member.removed', before: removed, data }]);
@@ -69,15 +94,20 @@ export async function removeMember(tx: Tx, churchId: string, id: string, report?
  */
 export async function changeMembership(db: Db, reporter: Reporter, job: { churchId: string; groupId: string; personId: string; action: 'add' | 'remove' }): Promise<'added' | 'removed' | 'unchanged' | 'skipped'> {
   const { churchId, groupId, personId } = job;
-  return db.transaction(async (tx) => {
-    const existing = await findMembership(tx, churchId, groupId, personId);
-    if (job.action === 'remove') return existing && (await removeMember(tx, churchId, existing.id, reporter)) ? 'removed' : 'unchanged';
-    if (existing) return 'unchanged';
-    const [group] = await listGroups(tx, churchId, { ids: [groupId], includeArchived: true });
-    if (!group || !(await existingPeople(tx, churchId, [personId])).has(personId)) return 'skipped';
-    await saveMembers(tx, churchId, [{ groupId, personId }], reporter);
-    return 'added';
-  });
+  const revoked: RevocationEntry[] = [];
+  return announceAfter(
+    reporter,
+    revoked,
+    db.transaction(async (tx) => {
+      const existing = await findMembership(tx, churchId, groupId, personId);
+      if (job.action === 'remove') return existing && (await removeMember(tx, churchId, existing.id, reporter, undefined, revoked)) ? 'removed' : 'unchanged';
+      if (existing) return 'unchanged';
+      const [group] = await listGroups(tx, churchId, { ids: [groupId], includeArchived: true });
+      if (!group || !(await existingPeople(tx, churchId, [personId])).has(personId)) return 'skipped';
+      await saveMembers(tx, churchId, [{ groupId, personId }], reporter, revoked);
+      return 'added';
+    }),
+  );
 }
 
 /** A membership as the API answers it: the person's name and photo, and the email only for viewers. */

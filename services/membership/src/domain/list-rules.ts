@@ -1,18 +1,90 @@
-import { and, eq, inArray, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, not, or, sql, type SQL } from 'drizzle-orm';
 import { badRequest, type InternalClient } from '@church/common';
 import { answers, formSubmissions, people, personFieldValues } from '../db/schema';
 import { peopleWhoAttended } from '../clients/attendance';
 import { donorsOf } from '../clients/giving';
 import { memberOfGroups } from '../repos/people';
 import { Condition, searchCondition } from './advanced-search';
-import type { RuleCondition, RuleGroup } from '../schemas/lists';
+import { RULE_BOUNDS, type RuleCondition, type RuleGroup } from '../schemas/lists';
+
+/** Another saved list's rules by id (the `list` provider), read in the caller's church and visibility. */
+export type ListLoader = (id: string) => Promise<RuleGroup | null | undefined>;
+
+/** Where `resolveLists` reads: the lists referred to, and which named ids are the church's records. */
+export interface RuleSource {
+  load: ListLoader;
+  owned: (ids: { group: string[]; field: string[]; form: string[] }) => Promise<Set<string>>;
+}
 
 export interface RuleContext {
   churchId: string;
   internal: InternalClient;
-  /** another saved list's rules by id (the `list` provider), read in the caller's church and visibility */
-  listRules: (id: string) => Promise<{ rules: RuleGroup | null; householdInclusion: string } | undefined>;
-  depth?: number;
+  /** the lists the rules refer to, read and checked by `resolveLists` */
+  lists: Map<string, RuleGroup>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The condition's `entityId` as a UUID, or a 400 naming it. */
+function entityUuid(c: RuleCondition, at: string, what: string): string {
+  const id = text(c.entityId).trim();
+  if (!UUID.test(id)) throw badRequest(`${at}.entityId`, `${what} (a UUID) is required`);
+  return id.toLowerCase();
+}
+
+/**
+ * Reads the lists a rules tree refers to (each once) and holds the whole tree to `RULE_BOUNDS`: conditions and
+ * groups counted across nesting and across every reference (a list referred to twice counts twice, as it is
+ * evaluated twice), references at most `listDepth` deep and never back to a list on the way (a cycle). Each
+ * failure is a 400 naming where it is (`at` for the totals). It stops at the first condition over the bound, so
+ * an oversized tree costs no more than the bound to refuse.
+ */
+export async function resolveLists(rules: RuleGroup, source: RuleSource, at = 'rules', self?: string): Promise<Map<string, RuleGroup>> {
+  const { load, owned } = source;
+  const lists = new Map<string, RuleGroup>();
+  // the church's records the conditions name (groups, custom fields, questions), checked together at the end
+  const named: Array<{ kind: 'group' | 'field' | 'form'; id: string; at: string }> = [];
+  let conditions = 0;
+  let groups = 0;
+  const walk = async (group: RuleGroup, chain: string[], level: number, where: string): Promise<void> => {
+    for (const [i, c] of (group.conditions ?? []).entries()) {
+      if (++conditions > RULE_BOUNDS.conditions) throw badRequest(at, `rules may hold at most ${RULE_BOUNDS.conditions} conditions in all, counting those of the lists they refer to`);
+      const here = `${where}.conditions[${i}]`;
+      if (c.provider === 'group') for (const id of groupIdsOf(c, here)) named.push({ kind: 'group', id, at: here });
+      if (c.provider === 'field') named.push({ kind: 'field', id: entityUuid(c, here, 'the custom field'), at: here });
+      if (c.provider === 'form') named.push({ kind: 'form', id: entityUuid(c, here, 'the question'), at: here });
+      if (c.provider !== 'list') continue;
+      const id = entityUuid(c, here, 'the list');
+      if (chain.includes(id)) throw badRequest(`${here}.entityId`, 'a list cannot refer to itself, directly or through other lists');
+      if (chain.length - base >= RULE_BOUNDS.listDepth) throw badRequest(`${here}.entityId`, `lists may refer to lists at most ${RULE_BOUNDS.listDepth} deep`);
+      if (!lists.has(id)) {
+        const other = await load(id);
+        if (!other) throw badRequest(`${here}.entityId`, 'no such list with rules');
+        lists.set(id, other);
+      }
+      await walk(lists.get(id)!, [...chain, id], 1, here);
+    }
+    for (const [j, g] of (group.groups ?? []).entries()) {
+      if (++groups > RULE_BOUNDS.groups) throw badRequest(at, `rules may hold at most ${RULE_BOUNDS.groups} groups in all, counting those of the lists they refer to`);
+      if (level >= RULE_BOUNDS.nesting) throw badRequest(`${where}.groups[${j}]`, `groups may be nested at most ${RULE_BOUNDS.nesting} levels deep`);
+      await walk(g, chain, level + 1, `${where}.groups[${j}]`);
+    }
+  };
+  // `chain` starts with the list being saved (if any), so that its own id is a cycle; its length past that is the depth.
+  const base = self ? 1 : 0;
+  await walk(rules, self ? [self] : [], 1, at);
+  const ours = await owned({ group: idsOfKind(named, 'group'), field: idsOfKind(named, 'field'), form: idsOfKind(named, 'form') });
+  const foreign = named.find((n) => !ours.has(n.id));
+  if (foreign) throw badRequest(`${foreign.at}.entityId`, `no such ${foreign.kind === 'form' ? 'question' : foreign.kind === 'field' ? 'custom field' : 'group'} in this church`);
+  return lists;
+}
+
+const idsOfKind = (named: Array<{ kind: string; id: string }>, kind: string) => [...new Set(named.filter((n) => n.kind === kind).map((n) => n.id))];
+
+/** A `group` condition's group ids (one or several, comma-separated), or a 400 naming it. */
+function groupIdsOf(c: RuleCondition, at: string): string[] {
+  const ids = text(c.entityId).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (!ids.length || ids.some((id) => !UUID.test(id))) throw badRequest(`${at}.entityId`, 'a group id (or several, comma-separated) is required');
+  return ids;
 }
 
 const NUMERIC = new Map([
@@ -67,8 +139,8 @@ const day = (v: string | null | undefined, at: string) => {
   return d.toISOString();
 };
 
-/** A `people.id = any(ids)` condition for people another module named. */
-const idsIn = (ids: string[]) => (ids.length ? inArray(people.id, ids) : sql`false`);
+/** A `people.id = any(ids)` condition for people another module named: one array parameter however many they are. */
+const idsIn = (ids: string[]) => (ids.length ? sql`${people.id} = any(${sql.param(ids)}::uuid[])` : sql`false`);
 
 async function conditionSql(c: RuleCondition, at: string, ctx: RuleContext): Promise<SQL> {
   const op = c.operator ?? 'equals';
@@ -83,46 +155,50 @@ async function conditionSql(c: RuleCondition, at: string, ctx: RuleContext): Pro
       }
     }
     case 'group': {
-      const ids = text(c.entityId).split(',').map((s) => s.trim()).filter(Boolean);
-      if (!ids.length || ids.some((id) => !/^[0-9a-f-]{36}$/i.test(id))) throw badRequest(`${at}.entityId`, 'a group id (or several, comma-separated) is required');
+      const ids = groupIdsOf(c, at);
       return op === 'notIn' || op === 'notEquals' ? not(memberOfGroups(ids)) : memberOfGroups(ids);
     }
     case 'field': {
-      if (!c.entityId) throw badRequest(`${at}.entityId`, 'the custom field is required');
+      const fieldId = entityUuid(c, at, 'the custom field');
       const match = compareText(sql`${personFieldValues.value}`, op, text(c.value), `${at}.operator`);
       return sql`exists (select 1 from ${personFieldValues} where ${personFieldValues.churchId} = ${people.churchId} and ${personFieldValues.personId} = ${people.id}
-        and ${personFieldValues.fieldId}::text = ${c.entityId} and ${match})`;
+        and ${personFieldValues.fieldId} = ${fieldId}::uuid and ${match})`;
     }
     case 'form': {
-      if (!c.entityId) throw badRequest(`${at}.entityId`, 'the question is required');
+      const questionId = entityUuid(c, at, 'the question');
       const match = compareText(sql`${answers.value}`, op, text(c.value), `${at}.operator`);
       return sql`exists (select 1 from ${answers} inner join ${formSubmissions} on ${formSubmissions.id} = ${answers.formSubmissionId} and ${formSubmissions.churchId} = ${answers.churchId}
-        where ${answers.churchId} = ${people.churchId} and ${formSubmissions.contentType} = 'person' and ${formSubmissions.contentId} = ${people.id}::text
-        and ${answers.questionId}::text = ${c.entityId} and ${match})`;
+        where ${answers.churchId} = ${people.churchId} and ${formSubmissions.contentType} = 'person' and ${formSubmissions.contentId} = ${people.id}
+        and ${answers.questionId} = ${questionId}::uuid and ${match})`;
     }
     case 'attendance': {
       const place = c.entityType && c.entityId ? PLACES.get(c.entityType) : undefined;
       if (c.entityType && !place) throw badRequest(`${at}.entityType`, 'one of campus, service, serviceTime, group');
-      const ids = await peopleWhoAttended(ctx.internal, { churchId: ctx.churchId, ...(place ? { [place]: c.entityId! } : {}), startDate: day(c.from, `${at}.from`), endDate: day(c.to, `${at}.to`) });
+      const placeId = place ? entityUuid(c, at, `the ${c.entityType}`) : undefined;
+      const ids = await peopleWhoAttended(ctx.internal, { churchId: ctx.churchId, ...(place ? { [place]: placeId } : {}), startDate: day(c.from, `${at}.from`), endDate: day(c.to, `${at}.to`) });
       return idsIn(ids);
     }
     case 'giving': {
-      const ids = await donorsOf(ctx.internal, { churchId: ctx.churchId, ...(c.entityId ? { fundId: c.entityId } : {}), startDate: day(c.from, `${at}.from`), endDate: day(c.to, `${at}.to`) });
+      const fundId = c.entityId ? entityUuid(c, at, 'the fund') : undefined;
+      const ids = await donorsOf(ctx.internal, { churchId: ctx.churchId, ...(fundId ? { fundId } : {}), startDate: day(c.from, `${at}.from`), endDate: day(c.to, `${at}.to`) });
       return idsIn(ids);
     }
     case 'list': {
-      if (!c.entityId) throw badRequest(`${at}.entityId`, 'the list is required');
-      if ((ctx.depth ?? 0) >= 3) throw badRequest(`${at}.entityId`, 'lists may refer to lists at most 3 deep');
-      const other = await ctx.listRules(c.entityId);
-      if (!other?.rules) throw badRequest(`${at}.entityId`, 'no such list with rules');
-      return rulesSql(other.rules, { ...ctx, depth: (ctx.depth ?? 0) + 1 }, at);
+      const other = ctx.lists.get(entityUuid(c, at, 'the list'));
+      // resolveLists read every list the tree refers to (or refused the tree) before it is compiled
+      if (!other) throw badRequest(`${at}.entityId`, 'no such list with rules');
+      return rulesSql(other, ctx, at);
     }
     case 'serving':
       throw badRequest(`${at}.provider`, 'serving conditions are not supported yet');
   }
 }
 
-/** The rules tree as one SQL condition over `people` (the caller adds the church and viewer scope). */
+/**
+ * The rules tree as one SQL condition over `people` (the caller adds the church and viewer scope), after
+ * `resolveLists` has checked its size and read the lists it refers to. Every condition compiles to a fixed number
+ * of parameters (lists of values and ids travel as one array each).
+ */
 export async function rulesSql(group: RuleGroup, ctx: RuleContext, at = 'rules'): Promise<SQL> {
   const parts: SQL[] = [];
   for (const [i, c] of (group.conditions ?? []).entries()) parts.push(await conditionSql(c, `${at}.conditions[${i}]`, ctx));

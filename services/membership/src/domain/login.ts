@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LOGIN_TOKEN_SECONDS, hashPassword, verifyPassword, type Claims } from '@church/auth';
 import { unauthorized, type DbOrTx, type ServiceDeps } from '@church/common';
 import { SERVER_CHURCH_ID, users } from '../db/schema';
-import { type ChurchRow, type UserChurchRow, touchChurch, userChurchesOf } from '../repos/churches';
+import { type ChurchRow, type UserChurchRow, findChurch, findUserChurch, touchChurch, userChurchesOf } from '../repos/churches';
 import { findUserByEmail, findUserById, userOfAuthGuid, type UserRow } from '../repos/users';
 import { clock } from './clock';
 import { apisOf, churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions, type ChurchContext } from './permissions';
@@ -182,6 +182,21 @@ export function claimsFor(user: UserRow, ctx: ChurchContext | undefined, server:
     permissions: tokenPermissions(ctx ? ctx.permissions : server),
     leaderGroupIds: ctx ? ctx.groups.filter((g) => g.leader).map((g) => g.id) : [],
   };
+}
+
+/**
+ * What a login token for the church would say of the user now (roles, permissions, person and led groups read
+ * again), for work done on the user's behalf after their token was made; undefined when the user or church is
+ * gone, or the user is not linked to the church (server admins are everywhere), as a login would have it.
+ */
+export async function claimsNow(db: DbOrTx, userId: string, churchId: string): Promise<{ user: UserRow; claims: Omit<Claims, 'iat' | 'exp'> } | undefined> {
+  const [user, church] = await Promise.all([findUserById(db, userId), findChurch(db, churchId)]);
+  if (!user || !church) return undefined;
+  const server = await serverPermissions(db, user.id);
+  const link = (await findUserChurch(db, user.id, church.id)) ?? null;
+  if ((!link || church.archivedDate) && !holdsServerAdmin(server)) return undefined;
+  const [ctx] = await churchContexts(db, user.id, [{ church, uc: link }], server);
+  return { user, claims: claimsFor(user, ctx, server) };
 }
 
 /** Records a login: the user's last login and activity on the church the token is for. */

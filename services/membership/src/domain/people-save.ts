@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage } from '@church/common';
+import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage, type Tx } from '@church/common';
 import { report as reportTo, type Reporter } from './report';
+import { isWebUrl } from '../schemas/extras';
 import { churches, people, userChurches, users } from '../db/schema';
 import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
@@ -14,7 +15,8 @@ import { displayNameOf, toPerson, toPersonValues, type PersonInput, type PersonR
 const PRIVILEGED_FIELDS: Array<keyof PersonValues> = ['membershipStatus', 'householdId', 'householdRole', 'campusId', 'conversationId'];
 
 export interface SaveContext {
-  db: Db;
+  /** a transaction when the save is part of a larger change (it then runs in it) */
+  db: Db | Tx;
   storage: Storage;
   churchId: string;
   /** the caller holds only People.Edit Self: privileged fields are ignored */
@@ -83,7 +85,7 @@ export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promis
       v.householdRole = merged.householdRole ?? 'Head';
     }
   }
-  return db.transaction(async (tx) => {
+  const run = async (tx: Tx) => {
     await insertHouseholds(tx, newHouseholds);
     const fresh = items.flatMap((item, i) => (item.id ? [] : [{ ...values[i]!, id: newIds[i]! }]));
     const inserted = new Map((await insertPeople(tx, churchId, fresh)).map((row) => [row.id, row]));
@@ -93,15 +95,16 @@ export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promis
     }
     await reportTo(ctx.report, tx, saved.map((row, i) => personChange(churchId, items[i]!.id ? existing.get(items[i]!.id!) : undefined, row)));
     return saved;
-  });
+  };
+  return 'rollback' in db ? run(db) : (db as Db).transaction(run);
 }
 
 /** `photo` column values: a data URL is stored (`<churchId>/people/<personId>.<ext>`), a URL or null kept. */
 async function photoValues(ctx: SaveContext, personId: string, photo: string | null): Promise<PersonValues> {
   if (photo === null || photo === '') return { photo: null, photoUpdated: new Date() };
   if (!photo.startsWith('data:')) {
-    if (photo.length > 2000) throw badRequest('photo', 'photo must be a URL or a base64 data URL');
-    return { photo };
+    if (photo.length > 2000 || !isWebUrl(photo.trim())) throw badRequest('photo', 'photo must be an http(s) URL or a base64 data URL');
+    return { photo: photo.trim() };
   }
   // Only raster images, told by their bytes (PNG, JPEG, GIF, WebP, at most 5 MB); the stored type and extension
   // come from the bytes, never from the declared type (`decodeImage` in @church/common).

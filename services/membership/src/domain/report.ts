@@ -1,9 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import { reportChanges, type ChangeInput, type DbOrTx, type ModuleName, type Queue } from '@church/common';
+import { reportChanges, type ChangeInput, type DbOrTx, type ModuleName, type Queue, type ServiceDeps } from '@church/common';
 
-/** Who reports a domain function's changes: the module's deps and, for the actor, the request. */
+/**
+ * Who reports a domain function's changes: the module's deps and, for the actor, the request. With `revocations`
+ * (the module's deps carry them), a domain function that commits its own transaction announces the token
+ * revocations it wrote.
+ */
 export interface Reporter {
-  deps: { module: ModuleName; queue: Queue };
+  deps: { module: ModuleName; queue: Queue; revocations?: ServiceDeps['revocations'] };
   req?: FastifyRequest;
 }
 

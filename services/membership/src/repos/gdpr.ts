@@ -112,10 +112,14 @@ export async function anonymizePerson(db: DbOrTx, churchId: string, personId: st
 }
 
 /** The logins linked to the person in the church: the person's own user, and every user whose church link names them. */
-export async function usersOfPerson(db: DbOrTx, churchId: string, personId: string): Promise<string[]> {
-  const [person] = await db.select({ userId: people.userId }).from(people).where(and(eq(people.churchId, churchId), eq(people.id, personId)));
-  const links = await db.select({ userId: userChurches.userId }).from(userChurches).where(and(eq(userChurches.churchId, churchId), eq(userChurches.personId, personId)));
-  return [...new Set([...links.map((l) => l.userId), ...(person?.userId ? [person.userId] : [])])];
+export const usersOfPerson = (db: DbOrTx, churchId: string, personId: string): Promise<string[]> => usersOfPeople(db, churchId, [personId]);
+
+/** The logins linked to any of these people in the church (two statements however many people). */
+export async function usersOfPeople(db: DbOrTx, churchId: string, personIds: string[]): Promise<string[]> {
+  if (!personIds.length) return [];
+  const own = await db.select({ userId: people.userId }).from(people).where(and(eq(people.churchId, churchId), inArray(people.id, personIds)));
+  const links = await db.select({ userId: userChurches.userId }).from(userChurches).where(and(eq(userChurches.churchId, churchId), inArray(userChurches.personId, personIds)));
+  return [...new Set([...links.map((l) => l.userId), ...own.flatMap((p) => (p.userId ? [p.userId] : []))])];
 }
 
 /** A person of the church, removed or not. */

@@ -133,11 +133,11 @@ export function inGroupWhere(churchId: string, groupId: string, scope: Scope): S
   return peopleScope(churchId, scope, memberOfGroups([groupId]));
 }
 
-/** `people.id` is in one of these groups of the same church (used by searches and advanced search). */
+/** `people.id` is in one of these groups of the same church (used by searches, advanced search and lists; the ids are one array parameter). */
 export function memberOfGroups(groupIds: string[]): SQL {
   return sql`exists (select 1 from ${groupMembers} inner join ${groups} on ${groups.id} = ${groupMembers.groupId} and ${groups.churchId} = ${groupMembers.churchId}
     where ${groupMembers.churchId} = ${people.churchId} and ${groupMembers.personId} = ${people.id}
-    and ${inArray(groupMembers.groupId, groupIds)} and ${groups.removed} = false)`;
+    and ${groupMembers.groupId} = any(${sql.param(groupIds)}::uuid[]) and ${groups.removed} = false)`;
 }
 
 /** `people.id` is in a group whose name matches the LIKE pattern (case-insensitive). */

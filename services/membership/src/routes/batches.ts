@@ -32,7 +32,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { batch: toBatch(batch), rows: items.map((i) => ({ id: i.id, action: `${i.entityType}_${i.action}`, entityType: i.entityType, entityId: i.entityId, created: i.createdAt })) };
   });
 
-  app.post(`${BASE}/:id/undo`, { config: { access: anyUser }, schema: { summary: 'Undo a bulk change', params: IdParams, response: { 200: UndoAnswer } } }, async (req) => {
+  // Undo changes people again: the caller must hold People.Edit now (as the bulk change itself needed), besides
+  // being its maker or a Settings.Edit holder; a maker who has lost People.Edit since cannot undo.
+  app.post(`${BASE}/:id/undo`, { config: { access: requires('People.Edit') }, schema: { summary: 'Undo a bulk change', params: IdParams, response: { 200: UndoAnswer } } }, async (req) => {
     await visible(req, req.params.id);
     const result = await undoBatch(app.db, app.deps, req, req.params.id);
     if (!result) throw notFound('Batch');

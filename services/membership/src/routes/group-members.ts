@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type RevocationEntry, type ZodTypeProvider } from '@church/common';
 import { removeMember, saveMembers, toMember, toPublicMember } from '../domain/group-members';
+import { announce } from '../domain/revocations';
 import { findGroup, listMembers, memberGroupIds } from '../repos/groups';
 import { GroupMember, GroupMemberList, PublicMemberList, MemberSave, ListQuery, PublicParams } from '../schemas/group-members';
 
@@ -116,11 +117,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.delete(`${base}/:id`, { config: { access: ownOrViewer }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const canView = hasPermission(req.auth, 'GroupMembers.View');
     if (!canView && !req.auth.personId) throw unauthorized('Missing permission: GroupMembers.View');
+    // A leader's removal revokes their tokens (they list the groups the person leads); announced after the commit.
+    const revoked: RevocationEntry[] = [];
     await app.db.transaction(async (tx) => {
-      const removed = await removeMember(tx, req.auth.churchId, req.params.id, { deps: app.deps, req }, canView ? undefined : req.auth.personId!);
+      const removed = await removeMember(tx, req.auth.churchId, req.params.id, { deps: app.deps, req }, canView ? undefined : req.auth.personId!, revoked);
       // Someone else's membership (or none) is the same refusal for a caller without the permission.
       if (!removed) throw canView ? notFound('Group member') : unauthorized('Missing permission: GroupMembers.View');
     });
+    await announce(app.deps, revoked);
     return {};
   });
 }

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { requires } from '@church/auth';
 import { IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
 import { savedLists } from '../db/schema';
-import { householdSql, rulesSql } from '../domain/list-rules';
+import { householdSql, resolveLists, rulesSql, type RuleSource } from '../domain/list-rules';
 import { PersonRecords, toPerson, viewerOf } from '../domain/person';
-import { listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
+import { churchRuleIds, listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
+import type { DbOrTx } from '@church/common';
 import { peopleScope, peopleWhere } from '../repos/people';
 import { PreviewBody, SavedList, SavedListSave, type RuleGroup } from '../schemas/lists';
 
@@ -20,17 +21,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const me = (req: FastifyRequest) => req.auth.personId ?? null;
 
-  /** The people a rules tree finds, within the caller's view of people. */
+  /** Other lists' rules as the caller may see them, and the church's records (`db` is the save's transaction when saving). */
+  const loader = (req: FastifyRequest, db: DbOrTx = app.db): RuleSource => ({
+    load: async (id) => {
+      const [row] = await listsVisible(db, req.auth.churchId, me(req), id);
+      return row?.list.rules as RuleGroup | null | undefined;
+    },
+    owned: (ids) => churchRuleIds(db, req.auth.churchId, ids),
+  });
+
+  /** The people a rules tree finds, within the caller's view of people (its size and references checked first). */
   const evaluate = async (req: FastifyRequest, rules: RuleGroup, inclusion: string | null | undefined) => {
     const { churchId } = req.auth;
-    const where = await rulesSql(rules, {
-      churchId,
-      internal: app.deps.internal,
-      listRules: async (id) => {
-        const [row] = await listsVisible(app.db, churchId, me(req), id);
-        return row ? { rules: row.list.rules as RuleGroup | null, householdInclusion: row.list.householdInclusion } : undefined;
-      },
-    });
+    const lists = await resolveLists(rules, loader(req));
+    const where = await rulesSql(rules, { churchId, internal: app.deps.internal, lists });
     return (await peopleWhere(app.db, peopleScope(churchId, viewerOf(req.auth), householdSql(where, inclusion, churchId)))).map(toPerson);
   };
 
@@ -52,6 +56,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       ...(item.id ? {} : { createdByPersonId: me(req) }),
     }),
     toItem: (row) => ({ ...row, createdByPersonName: null }),
+    // The saved rules, with the lists they refer to as saved now (this batch included), keep to the same bounds.
+    afterSave: async (rows, req, tx) => {
+      for (const [i, row] of rows.entries()) if (row.rules) await resolveLists(row.rules as RuleGroup, loader(req, tx), `[${i}].rules`, row.id);
+    },
     changes: { entityType: 'list' },
   });
 

@@ -1,6 +1,28 @@
 import { z } from 'zod';
 import { Id } from '@church/common';
 
+/**
+ * A link or picture address a browser will follow or load: an absolute http(s) URL, or a path on the same site
+ * (`/files/…`, as a storage on a path stores them). `javascript:`, `data:` and every other scheme, and
+ * protocol-relative `//host` (or `/\host`, which browsers read the same), are refused.
+ */
+export function isWebUrl(value: string): boolean {
+  if (value.startsWith('/')) return !/^\/[/\\]/.test(value);
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+/** `isWebUrl` as a body field; empty stays empty (null). */
+export const WebUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .transform((v) => v || null)
+  .refine((v) => v === null || isWebUrl(v), 'must be an http(s) URL');
+
 /** Who may collect a household's children (B1Admin's person page → pickup people). */
 export const Pickup = z.object({
   id: z.string(),
@@ -19,7 +41,7 @@ export const PickupSave = z.object({
   householdId: Id.optional(),
   personId: Id.nullish(),
   name: z.string().trim().max(200).nullish(),
-  photoUrl: z.string().trim().max(2000).nullish(),
+  photoUrl: WebUrl.nullish(),
   relationship: z.string().trim().max(100).nullish(),
   status: z.enum(['trusted', 'notAuthorized']).optional(),
   notes: z.string().trim().max(2000).nullish(),

@@ -19,14 +19,53 @@ export interface RuleGroup {
   conditions?: RuleCondition[] | null;
   groups?: RuleGroup[] | null;
 }
-/** A rules tree: conditions and nested groups, matched all, any or none (at most 5 levels, 100 conditions a level). */
-export const RuleGroup: z.ZodType<RuleGroup> = z.lazy(() =>
+
+/**
+ * How large a rules tree may be: conditions and groups counted over the whole tree (and, when it is evaluated or
+ * saved, over the lists it refers to as well), groups nested at most `nesting` levels, `list` references followed
+ * at most `listDepth` deep. A real church's lists hold a handful of conditions; these only stop a tree that would
+ * tie the database up.
+ */
+export const RULE_BOUNDS = { conditions: 300, groups: 100, nesting: 5, listDepth: 3 } as const;
+
+/** What is wrong with the size of a tree as sent, before it is parsed (walked without recursion): a message, or none. */
+function oversize(tree: unknown): { path: Array<string | number>; message: string } | undefined {
+  let conditions = 0;
+  let groups = 0;
+  const stack: Array<{ node: unknown; level: number; path: Array<string | number> }> = [{ node: tree, level: 1, path: [] }];
+  while (stack.length) {
+    const { node, level, path } = stack.pop()!;
+    if (!node || typeof node !== 'object') continue;
+    const { conditions: cs, groups: gs } = node as { conditions?: unknown; groups?: unknown };
+    if (Array.isArray(cs)) conditions += cs.length;
+    if (conditions > RULE_BOUNDS.conditions) return { path: [], message: `rules may hold at most ${RULE_BOUNDS.conditions} conditions in all` };
+    if (!Array.isArray(gs) || !gs.length) continue;
+    groups += gs.length;
+    if (groups > RULE_BOUNDS.groups) return { path: [], message: `rules may hold at most ${RULE_BOUNDS.groups} groups in all` };
+    if (level >= RULE_BOUNDS.nesting) return { path: [...path, 'groups'], message: `groups may be nested at most ${RULE_BOUNDS.nesting} levels deep` };
+    gs.forEach((g, i) => stack.push({ node: g, level: level + 1, path: [...path, 'groups', i] }));
+  }
+  return undefined;
+}
+
+const RuleGroupShape: z.ZodType<RuleGroup> = z.lazy(() =>
   z.object({
     match: z.enum(['all', 'any', 'none']).default('all'),
     conditions: z.array(RuleCondition).max(100).nullish(),
-    groups: z.array(RuleGroup).max(20).nullish(),
+    groups: z.array(RuleGroupShape).max(20).nullish(),
   }),
 );
+/**
+ * A rules tree: conditions and nested groups, matched all, any or none, within `RULE_BOUNDS` (its size is checked
+ * before the tree is parsed, so an oversized or too deeply nested body is a 400 naming it, never work or a crash).
+ */
+export const RuleGroup = z
+  .unknown()
+  .superRefine((tree, ctx) => {
+    const problem = oversize(tree);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, input: tree });
+  })
+  .pipe(RuleGroupShape);
 
 export const SavedList = z.object({
   id: z.string(),

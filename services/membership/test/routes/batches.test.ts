@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
 import { startMembership, makeChurch } from '../setup';
 import { addPerson } from './fixtures';
@@ -55,9 +56,25 @@ describe('batches of bulk changes', () => {
     expect((await call(t.app, 'GET', `/membership/batches/${batchId}/results`, { token: c.token(['People.Edit']) })).statusCode).toBe(401);
     const other = await makeChurch(t);
     expect((await call(t.app, 'GET', `/membership/batches/${batchId}/results`, { token: other.token(['Settings.Edit']) })).statusCode).toBe(404);
-    expect((await call(t.app, 'POST', `/membership/batches/${batchId}/undo`, { token: other.token(['Settings.Edit']), body: {} })).statusCode).toBe(404);
+    expect((await call(t.app, 'POST', `/membership/batches/${batchId}/undo`, { token: other.token(['People.Edit', 'Settings.Edit']), body: {} })).statusCode).toBe(404);
     expect((await call(t.app, 'GET', '/membership/batches', { token: other.token(['Settings.Edit']) })).json()).toEqual([]);
     await expectGuarded(t.app, { method: 'GET', url: '/membership/batches', permission: 'Settings.Edit' }, c.churchId);
+  });
+
+  it('undoes only for a caller who holds People.Edit now, not only when the batch was made', async () => {
+    const c = await makeChurch(t);
+    const a = await addPerson(t, c.churchId, { membershipStatus: 'Guest' });
+    const userId = randomUUID();
+    const maker = c.token(['People.Edit'], { userId });
+    const { batchId } = (await call(t.app, 'POST', '/membership/people/bulk-update', { token: maker, body: { personIds: [a.id], updates: { membershipStatus: 'Member' } } })).json();
+    // the maker's role no longer grants People.Edit (a new token; the old one was revoked with the role)
+    const since = c.token(['People.View'], { userId });
+    const refused = await call(t.app, 'POST', `/membership/batches/${batchId}/undo`, { token: since, body: {} });
+    expect(refused.statusCode).toBe(401);
+    expect((await call(t.app, 'GET', `/membership/people/${a.id}`, { token: since })).json().membershipStatus).toBe('Member');
+    // Settings.Edit alone does not change people either
+    expect((await call(t.app, 'POST', `/membership/batches/${batchId}/undo`, { token: c.token(['Settings.Edit']), body: {} })).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', `/membership/batches/${batchId}/undo`, { token: c.token(['People.Edit', 'Settings.Edit']), body: {} })).json()).toMatchObject({ restored: 1, status: 'undone' });
   });
 });
 

@@ -131,13 +131,19 @@ describe('GET /membership/churches and /:id', () => {
     const a = await registeredChurch(t);
     const b = await registeredChurch(t);
     await expectGuarded(t.app, { method: 'GET', url: `/membership/churches/${a.church.id}/getDomainAdmin` }, a.church.id);
-    const guest = await joinAsGuest(t, a.church.id);
-    expect((await call(t.app, 'GET', `/membership/churches/${a.church.id}/getDomainAdmin`, { token: guest.token })).json()).toEqual({
+    // staff (a member of one of the church's roles) read the address; anyone who linked themselves, the name alone
+    expect((await call(t.app, 'GET', `/membership/churches/${a.church.id}/getDomainAdmin`, { token: a.token })).json()).toEqual({
       id: a.user.id,
       firstName: 'Ada',
       lastName: 'Lovelace',
       email: a.user.email,
     });
+    const guest = await joinAsGuest(t, a.church.id);
+    const asGuest = await call(t.app, 'GET', `/membership/churches/${a.church.id}/getDomainAdmin`, { token: guest.token });
+    expect(asGuest.statusCode).toBe(200);
+    expect(asGuest.json()).toEqual({ id: a.user.id, firstName: 'Ada', lastName: 'Lovelace' });
+    const admin = await serverAdmin(t);
+    expect((await call(t.app, 'GET', `/membership/churches/${a.church.id}/getDomainAdmin`, { token: admin.token })).json().email).toBe(a.user.email);
     expect((await call(t.app, 'GET', `/membership/churches/${b.church.id}/getDomainAdmin`, { token: a.token })).statusCode).toBe(404);
   });
 });

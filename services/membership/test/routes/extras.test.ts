@@ -42,6 +42,27 @@ describe('household pickup', () => {
     expect((await call(t.app, 'GET', `/membership/householdpickup/${mine.householdId}`, { token: other.token(['People.View']) })).json()).toEqual([]);
     await expectGuarded(t.app, { method: 'POST', url: '/membership/householdpickup', body: [], permission: 'People.Edit' }, c.churchId);
   });
+
+  it('keeps only photo addresses a browser may safely load: http(s) or a path of the site', async () => {
+    const c = await makeChurch(t);
+    const kid = await addPerson(t, c.churchId);
+    const edit = c.token(['People.Edit', 'People.View']);
+    for (const photoUrl of ['javascript:alert(document.cookie)', ' JavaScript:alert(1)', 'data:text/html;base64,PHNjcmlwdD4=', 'vbscript:x', '//evil.example/x.png', '/\\evil.example/x.png', 'ftp://x/y.png']) {
+      const res = await call(t.app, 'POST', '/membership/householdpickup', { token: edit, body: [{ householdId: kid.householdId, name: 'Uncle', photoUrl }] });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ param: '[0].photoUrl', location: 'body' });
+    }
+    const ok = await call(t.app, 'POST', '/membership/householdpickup', { token: edit, body: [{ householdId: kid.householdId, name: 'Uncle', photoUrl: 'https://cdn.example.org/u.png' }, { householdId: kid.householdId, name: 'Aunt', photoUrl: '/files/a.png' }, { householdId: kid.householdId, name: 'Gran', photoUrl: '' }] });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().map((p: { photoUrl: string | null }) => p.photoUrl)).toEqual(['https://cdn.example.org/u.png', '/files/a.png', null]);
+    // a person's photo, kept as a URL when it is not an image to store, follows the same rule
+    const bad = await call(t.app, 'POST', '/membership/people', { token: edit, body: [{ id: kid.id, photo: 'javascript:alert(1)' }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0]).toMatchObject({ param: 'photo' });
+    const good = await call(t.app, 'POST', '/membership/people', { token: edit, body: [{ id: kid.id, photo: 'https://cdn.example.org/kid.png' }] });
+    expect(good.statusCode).toBe(200);
+    expect(good.json()[0].photo).toBe('https://cdn.example.org/kid.png');
+  });
 });
 
 // B1Admin:src/serving/components/PlanTypeGroups.tsx posts [{contentType: 'planType', contentId, groupId, settings}]

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { groupMembershipChange } from '@church/common';
 import { call, type TestApp } from '@church/common/testing';
-import { roleMembers, rolePermissions } from '../../src/db/schema';
+import { groupMembers, roleMembers, rolePermissions } from '../../src/db/schema';
 import { startMembership } from '../setup';
-import { PASSWORD, registeredChurch } from '../identity-factories';
-import { signedCall } from './fixtures';
+import { PASSWORD, claimsOf, joinAsGuest, login, registeredChurch } from '../identity-factories';
+import { addGroup, signedCall } from './fixtures';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -78,5 +79,68 @@ describe('token revocation', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().entries).toEqual(expect.arrayContaining([{ userId: a.user.id, churchId: null, at: expect.any(Number) }]));
     expect((await call(t.app, 'POST', '/membership/internal/revocations', { body: { since } })).statusCode).toBe(401);
+  });
+});
+
+// The token lists the groups its person leads (join requests with contact details, content events, messaging
+// reminders read it): a change of leadership refuses the older tokens, as a change of roles does.
+describe('token revocation on a change of leadership', () => {
+  async function scene() {
+    const a = await registeredChurch(t);
+    const groupId = await addGroup(t, a.church.id, 'Youth', { joinPolicy: 'request' });
+    const leader = await joinAsGuest(t, a.church.id);
+    const leaderPerson = leader.login.person.id as string;
+    const asker = await joinAsGuest(t, a.church.id);
+    expect((await call(t.app, 'POST', '/membership/groupjoinrequests', { token: asker.token, body: { groupId } })).statusCode).toBe(200);
+    const requests = (token: string) => call(t.app, 'GET', `/membership/groupjoinrequests/group/${groupId}`, { token });
+    /** The leader's fresh token (a login after the change), and the membership row. */
+    const relogin = async () => {
+      await pause();
+      const body = await login(t, leader.user.email);
+      return body.token as string;
+    };
+    const membership = async () => (await t.app.db.select().from(groupMembers).where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.personId, leaderPerson))))[0];
+    return { a, groupId, leader, leaderPerson, requests, relogin, membership };
+  }
+
+  it('refuses the token of a leader removed from the group; a leader added gets a new token that lists the group', async () => {
+    const s = await scene();
+    await pause();
+    const added = await call(t.app, 'POST', '/membership/groupmembers', { token: s.a.token, body: [{ groupId: s.groupId, personId: s.leaderPerson, leader: true }] });
+    expect(added.statusCode).toBe(200);
+    // made a leader: the older token (without the group) is refused; a new login lists it and reads the requests
+    expect((await s.requests(s.leader.token)).statusCode).toBe(401);
+    const token = await s.relogin();
+    expect(claimsOf(token).leaderGroupIds).toEqual([s.groupId]);
+    const listed = await s.requests(token);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toHaveLength(1);
+    await pause();
+    expect((await call(t.app, 'DELETE', `/membership/groupmembers/${(await s.membership())!.id}`, { token: s.a.token })).statusCode).toBe(200);
+    expect((await s.requests(token)).statusCode).toBe(401);
+    expect((await call(t.app, 'POST', `/membership/groupjoinrequests/${listed.json()[0].id}/approve`, { token })).statusCode).toBe(401);
+    // the administrator who removed them keeps their session
+    expect((await s.requests(s.a.token)).statusCode).toBe(200);
+  });
+
+  it('refuses it when the leader flag is taken away by a batch save, or the leader taken out by the groupMembership job', async () => {
+    const s = await scene();
+    expect((await call(t.app, 'POST', '/membership/groupmembers', { token: s.a.token, body: [{ groupId: s.groupId, personId: s.leaderPerson, leader: true }] })).statusCode).toBe(200);
+    let token = await s.relogin();
+    expect((await s.requests(token)).statusCode).toBe(200);
+    await pause();
+    const flag = await call(t.app, 'POST', '/membership/groupmembers', { token: s.a.token, body: [{ id: (await s.membership())!.id, groupId: s.groupId, personId: s.leaderPerson, leader: false }] });
+    expect(flag.statusCode).toBe(200);
+    expect((await s.requests(token)).statusCode).toBe(401);
+    // a save that leaves the flag as it was revokes nothing
+    expect((await call(t.app, 'POST', '/membership/groupmembers', { token: s.a.token, body: [{ id: (await s.membership())!.id, groupId: s.groupId, personId: s.leaderPerson, leader: true }] })).statusCode).toBe(200);
+    token = await s.relogin();
+    expect((await call(t.app, 'POST', '/membership/groupmembers', { token: s.a.token, body: [{ id: (await s.membership())!.id, groupId: s.groupId, personId: s.leaderPerson, leader: true }] })).statusCode).toBe(200);
+    expect((await s.requests(token)).statusCode).toBe(200);
+    await pause();
+    await t.deps.queue.enqueue(groupMembershipChange, { churchId: s.a.church.id, groupId: s.groupId, personId: s.leaderPerson, action: 'remove' });
+    await t.drain();
+    expect(await s.membership()).toBeUndefined();
+    expect((await s.requests(token)).statusCode).toBe(401);
   });
 });

@@ -9,7 +9,7 @@ import { SelectResponse, UserOut, loginResponse, selectedChurch } from '../../do
 import { insertPersonForUser, personOfUser } from '../../domain/people-links';
 import { churchesOfUser, findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch } from '../../repos/churches';
 import { personByEmail, updatePerson } from '../../repos/people';
-import { usersInRoleNamed } from '../../repos/roles';
+import { roleMembershipsOf, usersInRoleNamed } from '../../repos/roles';
 import { findUserById } from '../../repos/users';
 import { Church, ChurchUpdate, NewChurchBody, SubDomain } from '../../schemas/churches';
 
@@ -32,11 +32,15 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
 
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Church } } }, async (req) => readable(req, req.params.id));
 
-  app.get(`${base}/:id/getDomainAdmin`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: UserOut } } }, async (req) => {
+  // Open to any linked user (the spec), but the address goes to the church's staff only: server admins and users
+  // who are members of one of its roles now (anyone can link themselves to a church; they see the name alone).
+  app.get(`${base}/:id/getDomainAdmin`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: UserOut.partial({ email: true }) } } }, async (req) => {
     const church = await readable(req, req.params.id);
     const [admin] = await usersInRoleNamed(app.db, church.id, DOMAIN_ADMINS);
     if (!admin) throw notFound('Domain admin');
-    return admin;
+    const staff = isServerAdmin(req.auth) || (await roleMembershipsOf(app.db, req.auth.id, [church.id])).length > 0;
+    const { email, ...named } = admin;
+    return staff ? { ...named, email } : named;
   });
 
   // Only the token's own church can be edited; a batch naming another church fails whole with 404.
