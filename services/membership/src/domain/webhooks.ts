@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Webhook as Signer } from 'standardwebhooks';
-import { CHANGE_EVENTS, badRequest, fetchOutbound, isPublicAddress, jobContract, type ChangeRecord, type DbOrTx, type JobContext } from '@church/common';
+import { CHANGE_EVENTS, checkPublicUrl, fetchOutbound, jobContract, type ChangeRecord, type DbOrTx, type JobContext } from '@church/common';
 import type { MembershipDeps } from '../deps';
 import { countFailure, findDelivery, findWebhook, insertDeliveries, recordAttempt, subscribers, type DeliveryRow, type WebhookRow } from '../repos/webhooks';
 import { stableUuid } from './secrets';
@@ -71,20 +71,12 @@ export function sampleData(event: string): Record<string, unknown> {
 }
 
 /**
- * A receiving address as a church saves it: http(s) with no credentials in it, and not a literal private or
- * loopback address (names are checked where they are resolved, at every delivery, by `fetchOutbound`).
+ * A receiving address as a church saves it, by the rule its deliveries apply (`checkPublicUrl`: http(s) with no
+ * credentials, and a public host however it is spelled or resolves); `fetchOutbound` checks it again at every
+ * delivery, connecting only to the address it checked.
  */
-export function checkReceiverUrl(url: string, allowPrivate: boolean): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw badRequest('url', 'must be an http(s) address');
-  }
-  if (!/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password) throw badRequest('url', 'must be an http(s) address without credentials');
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && (host.toLowerCase() === 'localhost' || (/^[\d.:a-f]+$/i.test(host) && !isPublicAddress(host)))) throw badRequest('url', 'must be a public address');
-  return parsed.toString();
+export async function checkReceiverUrl(url: string, allowPrivate: boolean): Promise<string> {
+  return (await checkPublicUrl(url, { param: 'url', allowPrivate })).toString();
 }
 
 /**

@@ -86,7 +86,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!(CONNECTOR_TYPES as readonly string[]).includes(connectorType)) {
       throw badRequest('connectorType', `one of ${CONNECTOR_TYPES.join(', ')} (connectors that call a provider's API, such as Mailchimp, are not supported)`);
     }
-    const url = checkReceiverUrl(input.url, deps.config.OUTBOUND_ALLOW_PRIVATE);
+    const url = await checkReceiverUrl(input.url, deps.config.OUTBOUND_ALLOW_PRIVATE);
     const values = { name: input.name, url, events: [...new Set(input.events)], active: input.active ?? true, connectorType };
     return app.db.transaction(async (tx) => {
       if (input.id) {

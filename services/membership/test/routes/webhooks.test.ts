@@ -72,7 +72,10 @@ describe('webhook subscriptions', () => {
     const strict = await startMembership();
     try {
       const c2 = await makeChurch(strict);
-      for (const url of ['http://127.0.0.1:9/h', 'http://[::ffff:127.0.0.1]/h', 'http://localhost/h', 'http://169.254.169.254/latest', 'ftp://example.org/x']) {
+      // The rule its deliveries apply, on save: local names with or without the root's dot, /etc/hosts names of
+      // loopback, names that spell a private address (wildcard DNS services), literal private addresses.
+      const refused = ['http://127.0.0.1:9/h', 'http://[::ffff:127.0.0.1]/h', 'http://localhost/h', 'https://localhost./h', 'https://ip6-localhost/h', 'https://10.0.0.5.nip.io/h', 'https://127-0-0-1.sslip.io/h', 'http://169.254.169.254/latest', 'ftp://example.org/x'];
+      for (const url of refused) {
         const res = await call(strict.app, 'POST', '/membership/webhooks', { token: c2.token(['Settings.Edit']), body: { name: 'X', url, events: ['person.created'] } });
         expect([url, res.statusCode, res.json().errors[0].param]).toEqual([url, 400, 'url']);
       }
