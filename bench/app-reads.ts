@@ -155,7 +155,7 @@ export function writeAppReadsReport(
   dir: string,
   target: string,
   run: { outcomes: AppReadOutcome[]; explain: ExplainResult[]; calls: number },
-  meta: { startedAt: string; finishedAt: string; machine: string; options: string; pg?: LoadResult; seedNotes: string[] },
+  meta: { startedAt: string; finishedAt: string; machine: string; options: string; pg?: LoadResult; seedNotes: string[]; modules?: string[] },
 ): string {
   mkdirSync(dir, { recursive: true });
   const { outcomes } = run;
@@ -217,7 +217,8 @@ export function writeAppReadsReport(
   const crashed = outcomes.filter((o, i) => o.down?.length && !outcomes.slice(0, i).some((p) => p.down?.length));
   const notes = [...meta.seedNotes, ...crashed.map((o) => `${o.down!.join(', ')} had exited by ${o.label}: every later call to it answered 502 (see its log in the run's output)`)];
   if (notes.length) lines.push('', '## Notes', '', ...notes.map((n) => `- ${n}`));
-  const file = path.join(dir, `app-reads-${target}.md`);
+  // a run of some modules only (`--app-reads=giving`) does not replace the whole run's report
+  const file = path.join(dir, `app-reads-${target}${meta.modules?.length ? `-${meta.modules.join('-')}` : ''}.md`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   writeFileSync(path.join(dir, `${meta.startedAt.replace(/[:.]/g, '-')}-app-reads-${target}.json`), JSON.stringify({ ...meta, ...run, callsFile: CALLS_FILE }, null, 2));
   return file;

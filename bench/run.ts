@@ -222,7 +222,7 @@ async function main() {
       });
       const machine = `${report.machine.cpus} × ${report.machine.model}, Node ${report.machine.node}, ${opts.fleet === 'processes' ? 'the gateway and each service in its own process' : 'one fleet process'}, Redis ${report.redis ? 'on' : 'off'}`;
       const options = `${opts.duration} s (after ${opts.warmup} s of warm-up) × ${opts.connections} connections per call`;
-      appReadsFile = writeAppReadsReport(path.join(__dirname, 'results'), opts.target, run, { startedAt: report.startedAt, finishedAt: new Date().toISOString(), machine, options, pg: report.ceilings.pg, seedNotes: seed.notes });
+      appReadsFile = writeAppReadsReport(path.join(__dirname, 'results'), opts.target, run, { startedAt: report.startedAt, finishedAt: new Date().toISOString(), machine, options, pg: report.ceilings.pg, seedNotes: seed.notes, modules: opts.appReads });
       return;
     }
     // The peak under the scenarios, apart from the seed's.

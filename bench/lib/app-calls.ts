@@ -299,7 +299,8 @@ export function resolveCall(call: AppCall, opsByModule: Record<string, Operation
       query = extraQuery ? `?${extraQuery}` : '';
     }
   }
-  const op = matchOperation(call.module, clientPath, ops);
+  // a path the gateway sends to another module (`/membership/campuses` is attendance's) is in that module's document
+  const op = matchOperation(call.module, clientPath, ops) ?? Object.values(opsByModule).map((o) => matchOperation(call.module, clientPath, o)).find(Boolean);
   // no route of that shape: sent as written when it carries no value (it answers what the apps get), else reported
   if (!op && !clientPath.includes(':p')) return { call, label, token: 'staff', path: `/${call.module}${clientPath}` };
   if (!op) return { call, label, token: 'staff', unresolved: `no GET route of the ${call.module} document matches` };
