@@ -107,9 +107,9 @@ async function quiet(fleet: Child<FleetReady>, deployment?: Deployment): Promise
   if (waitedMs > 1000) log(`  (waited ${(waitedMs / 1000).toFixed(1)} s for the fleet to drain)`);
 }
 
-async function explain(fleet: Child<FleetReady>, requests: Array<{ name: string } & LoadRequest>): Promise<ExplainResult[]> {
+async function explain(fleet: Child<FleetReady>, requests: Array<{ name: string } & LoadRequest>, timeoutMs = 180_000): Promise<ExplainResult[]> {
   const message: ToChild & { id: number } = { type: 'explain', id: nextId++, requests: requests.map(({ name, method, path, body, token }) => ({ name, method, path, body, token })) };
-  return (await ask(fleet, message, 'explained', 180_000)).results;
+  return (await ask(fleet, message, 'explained', timeoutMs)).results;
 }
 
 async function main() {
@@ -217,7 +217,7 @@ async function main() {
         modules: opts.appReads.length ? opts.appReads : undefined,
         quiet: () => quiet(fleet, deployment),
         exited: () => (deployment?.processes ?? []).filter((p) => !alive(p.pid)).map((p) => p.name),
-        explain: (requests) => (opts.explain ? explain(fleet, requests) : Promise.resolve([])),
+        explain: (requests) => (opts.explain ? explain(fleet, requests, 240_000) : Promise.resolve([])),
         log,
       });
       const machine = `${report.machine.cpus} × ${report.machine.model}, Node ${report.machine.node}, ${opts.fleet === 'processes' ? 'the gateway and each service in its own process' : 'one fleet process'}, Redis ${report.redis ? 'on' : 'off'}`;

@@ -24,7 +24,7 @@ export const USAGE = `pnpm bench [options]
   --warmup=3                  unrecorded seconds of load before each measurement (0: none)
   --only=login,churches       run only these scenarios (ceilings always run)
   --app-reads[=giving,...]    instead of the scenarios, every GET the real apps make (shared/clients/frontend-calls.json),
-                              once each (defaults then: --duration=1.5 --warmup=0.5 --connections=10); results/app-reads-<target>.md
+                              once each (defaults then: --duration=1 --warmup=0.5 --connections=10); results/app-reads-<target>.md
   --no-redis                  postgres: in-process jobs even when Redis answers (embedded never uses Redis)
   --reuse                     keep what an earlier run seeded: the bench_* databases (postgres) or the --data-dir (embedded)
   --data-dir=DIR              embedded: this data folder instead of a temporary one, kept after the run
@@ -64,7 +64,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     target,
     fleet,
     // app reads: about 290 calls, each a short run, so that the whole run stays within about ten minutes
-    duration: number('duration', appReads ? 1.5 : 10, 1),
+    duration: number('duration', appReads ? 1 : 10, 1),
     connections: number('connections', appReads ? 10 : 20, 1),
     warmup: number('warmup', appReads ? 0.5 : 3, 0),
     appReads,
