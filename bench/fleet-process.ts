@@ -53,7 +53,7 @@ async function main() {
     doing: await execFor('doing'),
     messaging: await execFor('messaging'),
   };
-  const seed = await seedAll(dbs, { reuse: config.reuse, log: (line) => process.stderr.write(`${line}\n`) });
+  const seed = await seedAll(dbs, { reuse: config.reuse, extras: config.extras, log: (line) => process.stderr.write(`${line}\n`) });
 
   const send = (message: FromChild) => (process.send ? process.send(message) : undefined);
   const ready: FromChild = { type: 'ready', url, secrets: fleet.secrets, seed };

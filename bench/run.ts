@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTokenSigner, PERMISSIONS, permissionKey, type ApiName } from '@church/auth';
 import { SCENARIOS, login, type Scenario } from './scenarios';
+import { runAppReads, writeAppReadsReport } from './app-reads';
 import { askChild, startChild, type Child } from './lib/child';
 import { startDeployment, type Deployment } from './lib/deployment';
 import { postgresReachable, prepareCeilingDatabase, prepareDatabases, redisReachable } from './lib/databases';
@@ -85,6 +86,16 @@ async function runScenario(s: Scenario, ctx: { url: string; token: string; opts:
 
 let nextId = 1;
 
+/** Whether a process of the deployment still runs (signal 0 only checks). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Sends a message to the fleet child and waits for its answer with the same id. */
 function ask<T extends FromChild['type']>(fleet: Child<FleetReady>, message: ToChild & { id: number }, answer: T, timeoutMs: number): Promise<Extract<FromChild, { type: T }>> {
   return askChild<FromChild, T>(fleet, message, answer, timeoutMs, 'the fleet');
@@ -96,9 +107,9 @@ async function quiet(fleet: Child<FleetReady>, deployment?: Deployment): Promise
   if (waitedMs > 1000) log(`  (waited ${(waitedMs / 1000).toFixed(1)} s for the fleet to drain)`);
 }
 
-async function explain(fleet: Child<FleetReady>, requests: Array<{ name: string } & LoadRequest>): Promise<ExplainResult[]> {
+async function explain(fleet: Child<FleetReady>, requests: Array<{ name: string } & LoadRequest>, timeoutMs = 180_000): Promise<ExplainResult[]> {
   const message: ToChild & { id: number } = { type: 'explain', id: nextId++, requests: requests.map(({ name, method, path, body, token }) => ({ name, method, path, body, token })) };
-  return (await ask(fleet, message, 'explained', 180_000)).results;
+  return (await ask(fleet, message, 'explained', timeoutMs)).results;
 }
 
 async function main() {
@@ -122,6 +133,7 @@ async function main() {
   if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
 
   const cleanups: Array<() => Promise<void> | void> = [];
+  let appReadsFile: string | undefined;
   try {
     const pgUp = await postgresReachable(opts.databaseUrl);
     let databaseUrls: Record<string, string> | undefined;
@@ -137,7 +149,7 @@ async function main() {
     else cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
     log(`starting the fleet (${opts.target}, Redis ${report.redis ? 'on' : 'off'}) and seeding ...`);
-    const config: FleetChildConfig = { target: opts.target, dataDir, databaseUrls, redisUrl: report.redis ? opts.redisUrl : undefined, reuse: opts.reuse };
+    const config: FleetChildConfig = { target: opts.target, dataDir, databaseUrls, redisUrl: report.redis ? opts.redisUrl : undefined, reuse: opts.reuse, extras: !!opts.appReads };
     // Embedded, the fleet runs with `pnpm start`'s Node flags, so its memory is what a church's box sees.
     const nodeFlags = opts.target === 'embedded' ? startFlags() : [];
     const startFleetChild = (reuse: boolean) =>
@@ -182,7 +194,7 @@ async function main() {
       report.ceilings.notes.push('no PostgreSQL server: the fastify+pg ceiling was skipped');
     }
 
-    if (scenarios.some((s) => s.name === 'login')) {
+    if (!opts.appReads && scenarios.some((s) => s.name === 'login')) {
       log('ceiling: argon2id verify ...');
       // Every connection waits its turn for a hash here (the services refuse past a short queue with 503): the
       // ceiling is how many verifications this machine completes, not how fast it refuses.
@@ -192,6 +204,27 @@ async function main() {
     const { token, source, note } = await obtainToken(url, secrets.JWT_SECRET);
     report.token = source;
     if (note) report.notes.push(note);
+
+    if (opts.appReads) {
+      log('app reads: every GET of the real apps, one after the other ...');
+      const run = await runAppReads({
+        url,
+        staffToken: token,
+        databaseUrls,
+        connections: opts.connections,
+        duration: opts.duration,
+        warmup: opts.warmup,
+        modules: opts.appReads.length ? opts.appReads : undefined,
+        quiet: () => quiet(fleet, deployment),
+        exited: () => (deployment?.processes ?? []).filter((p) => !alive(p.pid)).map((p) => p.name),
+        explain: (requests) => (opts.explain ? explain(fleet, requests, 240_000) : Promise.resolve([])),
+        log,
+      });
+      const machine = `${report.machine.cpus} × ${report.machine.model}, Node ${report.machine.node}, ${opts.fleet === 'processes' ? 'the gateway and each service in its own process' : 'one fleet process'}, Redis ${report.redis ? 'on' : 'off'}`;
+      const options = `${opts.duration} s (after ${opts.warmup} s of warm-up) × ${opts.connections} connections per call`;
+      appReadsFile = writeAppReadsReport(path.join(__dirname, 'results'), opts.target, run, { startedAt: report.startedAt, finishedAt: new Date().toISOString(), machine, options, pg: report.ceilings.pg, seedNotes: seed.notes, modules: opts.appReads });
+      return;
+    }
     // The peak under the scenarios, apart from the seed's.
     // Embedded, each scenario's own peak (VmHWM reset before it), to tell which load holds the most memory.
     const peaks: Array<{ name: string; hwm: number }> = [];
@@ -241,6 +274,10 @@ async function main() {
     }
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+  if (appReadsFile) {
+    process.stdout.write(`\nwritten: ${path.relative(process.cwd(), appReadsFile)}\n`);
+    return;
   }
   report.finishedAt = new Date().toISOString();
   const files = writeResults(report, path.join(__dirname, 'results'));

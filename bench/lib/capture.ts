@@ -105,6 +105,8 @@ export class QueryCapture {
           method: req.method,
           headers: { ...(req.token ? { authorization: `Bearer ${req.token}` } : {}), ...(req.body ? { 'content-type': 'application/json' } : {}) },
           body: req.body,
+          // a request that never answers (one waiting on a lock) must not hold the whole EXPLAIN section
+          signal: AbortSignal.timeout(60_000),
         });
         status = res.status;
         await res.arrayBuffer();

@@ -9,6 +9,8 @@ export interface FleetChildConfig {
   redisUrl?: string;
   /** skip seeding when the databases already hold the seed */
   reuse: boolean;
+  /** also seed the app areas of seed/extras.ts (the app-reads mode) */
+  extras?: boolean;
 }
 
 export interface FleetReady {

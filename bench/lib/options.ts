@@ -12,6 +12,8 @@ export interface BenchOptions {
   redisUrl: string;
   /** embedded: the data folder, kept after the run (seeded when empty; with --reuse, reused when seeded) */
   dataDir?: string;
+  /** `--app-reads[=module,...]`: every GET of the real apps instead of the scenarios (all modules when empty) */
+  appReads?: string[];
 }
 
 export const USAGE = `pnpm bench [options]
@@ -21,6 +23,8 @@ export const USAGE = `pnpm bench [options]
   --connections=20            concurrent connections per scenario and per ceiling
   --warmup=3                  unrecorded seconds of load before each measurement (0: none)
   --only=login,churches       run only these scenarios (ceilings always run)
+  --app-reads[=giving,...]    instead of the scenarios, every GET the real apps make (shared/clients/frontend-calls.json),
+                              once each (defaults then: --duration=1 --warmup=0.5 --connections=10); results/app-reads-<target>.md
   --no-redis                  postgres: in-process jobs even when Redis answers (embedded never uses Redis)
   --reuse                     keep what an earlier run seeded: the bench_* databases (postgres) or the --data-dir (embedded)
   --data-dir=DIR              embedded: this data folder instead of a temporary one, kept after the run
@@ -37,7 +41,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     if (!match) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
     flags.set(match[1]!, match[2] ?? 'true');
   }
-  const known = ['target', 'fleet', 'duration', 'connections', 'warmup', 'only', 'no-redis', 'reuse', 'no-explain', 'database-url', 'redis-url', 'data-dir', 'help'];
+  const known = ['target', 'fleet', 'duration', 'connections', 'warmup', 'only', 'no-redis', 'reuse', 'no-explain', 'database-url', 'redis-url', 'data-dir', 'app-reads', 'help'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
   if (flags.has('help')) {
     console.log(USAGE);
@@ -54,12 +58,16 @@ export function parseOptions(argv: string[]): BenchOptions {
   if (fleet !== 'processes' && fleet !== 'single') throw new Error(`--fleet must be processes or single\n${USAGE}`);
   if (flags.has('data-dir') && target !== 'embedded') throw new Error('--data-dir is for --target=embedded (postgres reuses its bench_* databases)');
   if (fleet === 'processes' && target !== 'postgres') throw new Error('--fleet=processes runs on the postgres target only (PGlite is one process per database)');
+  const appReads = flags.has('app-reads') ? (flags.get('app-reads') === 'true' ? [] : flags.get('app-reads')!.split(',').map((s) => s.trim()).filter(Boolean)) : undefined;
+  if (appReads && flags.has('only')) throw new Error('--app-reads and --only are exclusive');
   return {
     target,
     fleet,
-    duration: number('duration', 10, 1),
-    connections: number('connections', 20, 1),
-    warmup: number('warmup', 3, 0),
+    // app reads: about 290 calls, each a short run, so that the whole run stays within about ten minutes
+    duration: number('duration', appReads ? 1 : 10, 1),
+    connections: number('connections', appReads ? 10 : 20, 1),
+    warmup: number('warmup', appReads ? 0.5 : 3, 0),
+    appReads,
     only: flags.get('only')?.split(',').map((s) => s.trim()).filter(Boolean),
     redis: !flags.has('no-redis'),
     reuse: flags.has('reuse'),

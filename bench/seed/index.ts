@@ -5,6 +5,7 @@ import { missingAttendanceTables, seedAttendance } from './attendance';
 import { GIVING_TABLES, givingSeeded, seedGiving } from './giving';
 import { CONTENT_TABLES, contentSeeded, seedContent } from './content';
 import { DOING_TABLES, doingSeeded, resetDoing, seedDoing } from './doing';
+import { seedExtras } from './extras';
 import { MESSAGING_TABLES, messagingSeeded, resetMessaging, seedMessaging, siblingConnection } from './messaging';
 
 export type { Exec, StepTiming } from './exec';
@@ -50,7 +51,7 @@ async function alreadySeeded(db: Exec): Promise<boolean> {
 /** Seeds membership then attendance (skipped with a note while its tables are missing), then refreshes statistics. */
 export async function seedAll(
   given: { membership: Exec; attendance: Exec } & Record<Exclude<LaterModule, 'messaging'>, Exec> & { messaging?: Exec },
-  opts: { reuse: boolean; log: (line: string) => void },
+  opts: { reuse: boolean; log: (line: string) => void; extras?: boolean },
 ): Promise<SeedReport> {
   const started = performance.now();
   const report: SeedReport = { seeded: false, ms: 0, timings: [], counts: {}, missingAttendance: [], missing: {}, notes: [] };
@@ -119,6 +120,24 @@ export async function seedAll(
     const analyzeStart = performance.now();
     await db.query('vacuum analyze');
     report.timings.push({ step: `vacuum analyze ${module}`, rows: 0, ms: Math.round(performance.now() - analyzeStart) });
+  }
+  // The areas only the app-reads mode reads (seed/extras.ts): each module's part in one transaction, when missing.
+  if (opts.extras) {
+    for (const module of ['membership', 'giving', 'content', 'doing', 'messaging'] as const) {
+      const db = dbs[module];
+      if (!db || report.missing[module]) continue;
+      await db.query('begin');
+      const timings = await seedExtras(module, db).catch(async (err: unknown) => {
+        await db.query('rollback');
+        throw err;
+      });
+      await db.query('commit');
+      if (!timings) continue;
+      report.seeded = true;
+      opts.log(`seeded the app areas of ${module}: ${timings.map((t) => `${t.step} ${t.rows}`).join(', ')}`);
+      report.timings.push(...timings.map((t) => ({ ...t, step: `${module} extras: ${t.step}` })));
+      await db.query('analyze');
+    }
   }
   for (const table of ['churches', 'people', 'households', 'groups', 'group_members', 'users']) report.counts[table] = await count(dbs.membership, table);
   for (const module of LATER_MODULES) {
