@@ -7,7 +7,7 @@ import { checkAutomations } from '../jobs';
 import { deleteAutomationParts, partsOf } from '../repos/automations';
 import { treeOf } from '../repos/workflows';
 import { staffEditor } from '../domain/ministry-access';
-import { Action, ActionList, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
+import { Action, ActionList, toAction, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
 
 /** The options of the resource helper for one table (the parts share everything but their table, schemas and owners). */
 type CrudOptions<T extends TenantTable, I extends z.ZodType, S extends z.ZodType> = Parameters<typeof crud<T, I, S>>[1];
@@ -50,6 +50,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     // every owner named (or taken from the conjunction) must be the church's
     references: CrudOptions<T, I, S>['references'],
     toRow?: CrudOptions<T, I, S>['toRow'],
+    toItem?: CrudOptions<T, I, S>['toItem'],
   ) => {
     crud(app, {
       path: base,
@@ -62,12 +63,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       only: ['get', 'save', 'delete'],
       references,
       toRow,
+      toItem,
       changes: { entityType: name.toLowerCase() },
     });
   };
 
   const owners = { automationId: automations, triggerId: workflowTriggers, stepRouteId: workflowStepRoutes };
-  part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations });
+  part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations }, undefined, toAction);
   // A condition takes the owner of its conjunction; a conjunction the owner of its parent (B1Admin's workflow screens
   // send only `conjunctionId`). Sending another owner than the parent's is a 400.
   part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, owners, (input, req) => withOwner(req, input, input.conjunctionId, 'conjunctionId'));
@@ -76,7 +78,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return withOwner(req, input, input.parentId, 'parentId');
   });
   // The parts of one automation, each from its own table.
-  app.get('/doing/actions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ActionList } } }, (req) => partsOf(app.db, actions, req.auth.churchId, req.params.id));
+  app.get('/doing/actions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ActionList } } }, async (req) => (await partsOf(app.db, actions, req.auth.churchId, req.params.id)).map(toAction));
   app.get('/doing/conditions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ConditionList } } }, (req) => partsOf(app.db, conditions, req.auth.churchId, req.params.id));
   app.get('/doing/conjunctions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ConjunctionList } } }, (req) => partsOf(app.db, conjunctions, req.auth.churchId, req.params.id));
 
