@@ -122,7 +122,9 @@ describe('running automations', () => {
     const upcoming = await automation(c, 'yearly');
     await post(c, '/doing/conditions', { automationId: upcoming.id, field: 'daysUntilBirthday', operator: '<=', value: '7' });
     const off = await post(c, '/doing/automations', { title: 'Off', active: false });
-    await post(c, '/doing/actions', { automationId: off.id, actionType: 'task', actionData: { assignedToType: 'group', assignedToId: randomUUID(), title: 'x' } });
+    const team = randomUUID();
+    membership.addGroups(c.churchId, team);
+    await post(c, '/doing/actions', { automationId: off.id, actionType: 'task', actionData: { assignedToType: 'group', assignedToId: team, title: 'x' } });
     await post(c, '/doing/conditions', { automationId: off.id, field: 'age', operator: '>', value: '0' });
     expect((await runAutomations(t.app.deps, { date: '2031-03-01', churchId: c.churchId })).tasksCreated).toBe(1);
     expect((await tasksOf(c.churchId, upcoming.id)).map((x) => x.associatedWithId)).toEqual([soon.id]);

@@ -7,6 +7,7 @@ import { checkAutomations } from '../jobs';
 import { deleteAutomationParts, partsOf } from '../repos/automations';
 import { treeOf } from '../repos/workflows';
 import { staffEditor } from '../domain/ministry-access';
+import { requireGroups } from '../domain/references';
 import { Action, ActionList, toAction, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
 
 /** The options of the resource helper for one table (the parts share everything but their table, schemas and owners). */
@@ -69,10 +70,22 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   };
 
   const owners = { automationId: automations, triggerId: workflowTriggers, stepRouteId: workflowStepRoutes };
-  part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations }, undefined, toAction);
+  // a task handed to a group goes to one of the church's groups (membership's)
+  part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations }, async (input, req) => {
+    const data = input.actionData;
+    if (data.assignedToType === 'group') await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'actionData.assignedToId'), id: data.assignedToId }]);
+    return input;
+  }, toAction);
   // A condition takes the owner of its conjunction; a conjunction the owner of its parent (B1Admin's workflow screens
   // send only `conjunctionId`). Sending another owner than the parent's is a 400.
-  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, owners, (input, req) => withOwner(req, input, input.conjunctionId, 'conjunctionId'));
+  // a group membership condition names the church's groups (membership's)
+  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, owners, async (input, req) => {
+    if (input.field === 'groupMember' && input.value) {
+      const param = itemParam(req, indexIn(req, input), 'value');
+      await requireGroups(app.deps, req, input.value.split(',').map((id) => id.trim()).filter(Boolean).map((id) => ({ param, id })));
+    }
+    return withOwner(req, input, input.conjunctionId, 'conjunctionId');
+  });
   part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, owners, (input, req) => {
     if (input.id && input.parentId === input.id) throw badRequest(itemParam(req, indexIn(req, input), 'parentId'), 'cannot be the conjunction itself');
     return withOwner(req, input, input.parentId, 'parentId');

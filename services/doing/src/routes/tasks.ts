@@ -8,6 +8,7 @@ import { membershipClient } from '../clients/membership';
 import { nextTaskNumber, openDirectoryUpdates, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
 import { normalizeChanges, requestedChangesText, toPersonChanges } from '../domain/directory-update';
 import { changesOf, report } from '../domain/changes';
+import { requireGroups } from '../domain/references';
 import { DirectoryUpdate, IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
 
 const base = '/doing/tasks';
@@ -52,6 +53,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const directory = req.query.type === 'directoryUpdate';
     // Photos are stored before the transaction: a data URL becomes a file and the task keeps its address.
     const prepared = await Promise.all(req.body.map((item, i) => prepare(req, item, i, directory)));
+    // a task handed to a group goes to one of the church's groups (membership's)
+    await requireGroups(app.deps, req, prepared.flatMap((item, i) => (item.assignedToType === 'group' ? [{ param: itemParam(req, i, 'assignedToId'), id: item.assignedToId }] : [])));
     // Approved directory updates reach membership before the transaction (never a call inside one): if membership
     // refuses, nothing is written and the task stays open.
     const approvals = await approvalsOf(req, prepared);

@@ -112,7 +112,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit: staffEditor,
     only: ['save', 'delete'],
     references: { workflowId: workflows },
-    toRow: async (input, req) => (input.id || input.sort !== undefined ? input : { ...input, sort: (await stepsOf(app.db, req.auth.churchId, input.workflowId)).reduce((m, s) => Math.max(m, s.sort), 0) + 1 }),
+    toRow: async (input, req) => {
+      // a step handed to a group by default hands its cards to one of the church's groups
+      if (input.defaultAssignToType === 'group') await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'defaultAssignToId'), id: input.defaultAssignToId }]);
+      return input.id || input.sort !== undefined ? input : { ...input, sort: (await stepsOf(app.db, req.auth.churchId, input.workflowId)).reduce((m, s) => Math.max(m, s.sort), 0) + 1 };
+    },
     beforeDelete: async (row, req, tx) => {
       if (await openCardsOnStep(tx, req.auth.churchId, row.id)) throw conflict('The step has open cards: move or complete them first');
       await deleteStepParts(tx, req.auth.churchId, [row.id]);
@@ -175,7 +179,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (actionType === 'addToGroup' || actionType === 'removeFromGroup') {
       const groupId = given('groupId');
       if (groupId !== undefined && (typeof groupId !== 'string' || !Id.safeParse(groupId).success)) throw badRequest(`${param}.groupId`, 'groupId is not a group of this church');
-      await requireGroups(app.deps, req.auth.churchId, [{ param: `${param}.groupId`, id: groupId as string | undefined }]);
+      await requireGroups(app.deps, req, [{ param: `${param}.groupId`, id: groupId as string | undefined }]);
     }
     if (actionType === 'addToWorkflow') {
       const workflowId = given('workflowId');
