@@ -399,15 +399,30 @@ export const TaskSave = z.object({
   /** a directory update's changes: `{field: value}` or `[{field, value}]` (also as a JSON string) */
   data: z.unknown().optional(),
 });
+/** An open directory update as the member app reads it: `data` as JSON text of `[{field, label, value}]`. */
+export const DirectoryUpdate = Task.extend({ data: z.string().nullable() });
 export const LoadForGroupsBody = z.object({ groupIds: z.array(Id).max(1000), status: z.enum(TASK_STATUSES).default('Open') });
 
-export const RECURS = ['none', 'weekly', 'monthly', 'yearly'] as const;
+/** The periods an automation repeats in; any other word (B1Admin's `never`, the spec's `none`) is no repeat. */
+export const RECURS = ['weekly', 'monthly', 'yearly'] as const;
+/** What a `recurs` is kept as: a period, `none`, or B1Admin's `never` (as sent); another word is no repeat, kept as `never`. */
+const Recurs = z
+  .string()
+  .trim()
+  .max(50)
+  .transform((v) => {
+    const word = v.toLowerCase();
+    return (RECURS as readonly string[]).includes(word) || word === 'none' || word === 'never' ? word : 'never';
+  });
 export const Automation = z.object({ id: z.string(), churchId: z.string(), title: z.string(), recurs: z.string(), active: z.boolean() });
-export const AutomationSave = z.object({ id: Id.optional(), title: Name, recurs: z.enum(RECURS).default('none'), active: z.boolean().default(true) });
+export const AutomationSave = z.object({ id: Id.optional(), title: Name, recurs: Recurs.nullish().transform((v) => v ?? 'none'), active: z.boolean().default(true) });
 /** `GET /doing/automations/check`: the check was asked for (it runs at most once a minute). */
 export const CheckQueued = z.object({ queued: z.boolean() });
 
-export const Action = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), actionType: z.string(), actionData: z.unknown().nullable() });
+/** `actionData` is answered as JSON text, as B1Admin sends it and `JSON.parse`s what it reads back (an object is accepted on save). */
+export const Action = z.object({ id: z.string(), churchId: z.string(), automationId: z.string(), actionType: z.string(), actionData: z.string().nullable() });
+/** An action row as the API answers it: `actionData` as JSON text. */
+export const toAction = <R extends { actionData: unknown }>(row: R) => ({ ...row, actionData: row.actionData === null || row.actionData === undefined ? null : typeof row.actionData === 'string' ? row.actionData : JSON.stringify(row.actionData) });
 /** `task`: open one task per person, assigned as `actionData` says. */
 export const TaskActionData = z.object({
   assignedToType: z.enum(['person', 'group']),

@@ -33,7 +33,13 @@ describe('automations, actions, conditions, conjunctions', () => {
     const token = c.token();
     expect((await call(t.app, 'GET', `/doing/conditions/automation/${a.id}`, { token })).json().map((x: { id: string }) => x.id)).toEqual([cond.id]);
     expect((await call(t.app, 'GET', `/doing/conjunctions/automation/${a.id}`, { token })).json()).toHaveLength(1);
-    expect((await call(t.app, 'GET', `/doing/actions/automation/${a.id}`, { token })).json()[0].actionData).toMatchObject({ title: 'Call for birthday' });
+    // B1Admin's automation page JSON.parses an action's actionData: it is answered as JSON text, as the app sends it
+    const [read] = (await call(t.app, 'GET', `/doing/actions/automation/${a.id}`, { token })).json();
+    expect(JSON.parse(read.actionData)).toEqual({ assignedToType: 'person', assignedToId: c.personId, title: 'Call for birthday' });
+    expect(JSON.parse((await call(t.app, 'GET', `/doing/actions/${read.id}`, { token })).json().actionData)).toMatchObject({ title: 'Call for birthday' });
+    const sent = JSON.stringify({ assignedToType: 'person', assignedToId: c.personId, title: 'Call again' });
+    const saved = await post(c, '/doing/actions', { id: read.id, automationId: a.id, actionType: 'task', actionData: sent });
+    expect(JSON.parse(saved.actionData)).toEqual(JSON.parse(sent));
     expect((await call(t.app, 'GET', `/doing/conditions/${cond.id}`, { token })).json().field).toBe('birthMonth');
     expect((await call(t.app, 'GET', `/doing/automations/${a.id}`, { token })).json()).toMatchObject({ title: 'Birthday calls', recurs: 'none', active: true });
     expect((await call(t.app, 'GET', '/doing/automations', { token })).json()).toHaveLength(1);
@@ -42,8 +48,11 @@ describe('automations, actions, conditions, conjunctions', () => {
     expect(field.json().errors[0].param).toBe('field');
     const foreign = await call(t.app, 'POST', '/doing/conditions', { token: makeChurch().token(), body: { automationId: a.id, field: 'age' } });
     expect(foreign.json().errors[0].param).toBe('automationId');
-    const recurs = await call(t.app, 'POST', '/doing/automations', { token, body: { title: 'x', recurs: 'daily' } });
-    expect(recurs.json().errors[0].param).toBe('recurs');
+    // B1Admin's editor sends `never` (its default); any word but weekly/monthly/yearly is no repeat
+    expect(await post(c, '/doing/automations', { title: 'Once', recurs: 'never' })).toMatchObject({ title: 'Once', recurs: 'never' });
+    expect(await post(c, '/doing/automations', { title: 'Daily?', recurs: 'daily' })).toMatchObject({ recurs: 'never' });
+    expect(await post(c, '/doing/automations', { title: 'Weekly', recurs: 'Weekly' })).toMatchObject({ recurs: 'weekly' });
+    expect((await call(t.app, 'POST', '/doing/automations', { token, body: { title: 'x', recurs: 7 } })).json().errors[0].param).toBe('recurs');
     const action = await call(t.app, 'POST', '/doing/actions', { token, body: { automationId: a.id, actionType: 'task', actionData: { assignedToType: 'person' } } });
     expect(action.statusCode).toBe(400);
 
@@ -113,7 +122,9 @@ describe('running automations', () => {
     const upcoming = await automation(c, 'yearly');
     await post(c, '/doing/conditions', { automationId: upcoming.id, field: 'daysUntilBirthday', operator: '<=', value: '7' });
     const off = await post(c, '/doing/automations', { title: 'Off', active: false });
-    await post(c, '/doing/actions', { automationId: off.id, actionType: 'task', actionData: { assignedToType: 'group', assignedToId: randomUUID(), title: 'x' } });
+    const team = randomUUID();
+    membership.addGroups(c.churchId, team);
+    await post(c, '/doing/actions', { automationId: off.id, actionType: 'task', actionData: { assignedToType: 'group', assignedToId: team, title: 'x' } });
     await post(c, '/doing/conditions', { automationId: off.id, field: 'age', operator: '>', value: '0' });
     expect((await runAutomations(t.app.deps, { date: '2031-03-01', churchId: c.churchId })).tasksCreated).toBe(1);
     expect((await tasksOf(c.churchId, upcoming.id)).map((x) => x.associatedWithId)).toEqual([soon.id]);

@@ -4,9 +4,10 @@ import { rowsOf } from '@church/common';
 import { call } from '@church/common/testing';
 import { assignments, planItems, positions, times } from '../src/db/schema';
 import { utcDay } from '../src/domain/tree';
-import { makeChurch, useDoing } from './setup';
+import { fakeMembership, makeChurch, useDoing } from './setup';
 
-const t = useDoing();
+const membership = fakeMembership();
+const t = useDoing({ overrides: { internal: membership.internal } });
 
 async function makePlan(c: ReturnType<typeof makeChurch>, body: Record<string, unknown> = {}) {
   const res = await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { name: 'Sunday', serviceDate: '2030-03-10', ...body } });
@@ -52,7 +53,9 @@ describe('POST /doing/plans and reads', () => {
 
   it('lists by plan type, the next 7 days for the presenter, and the public current plan', async () => {
     const c = makeChurch();
-    const type = (await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: { name: 'Worship', ministryId: randomUUID() } })).json()[0];
+    const ministryId = randomUUID();
+    membership.addGroups(c.churchId, ministryId);
+    const type = (await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: { name: 'Worship', ministryId } })).json()[0];
     const past = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(-7) });
     const soon = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(3) });
     const later = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(20) });

@@ -16,8 +16,9 @@ async function planWithPosition(c: ReturnType<typeof makeChurch>, groupId: strin
 describe('/doing/planTypes', () => {
   it('saves, lists by ministry and by ids, and deletes', async () => {
     const c = makeChurch();
-    const ministryId = randomUUID();
-    const saved = await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: [{ name: 'Worship', ministryId }, { name: 'Kids', ministryId: randomUUID() }] });
+    const [ministryId, kidsMinistry] = [randomUUID(), randomUUID()];
+    membership.addGroups(c.churchId, ministryId, kidsMinistry);
+    const saved = await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: [{ name: 'Worship', ministryId }, { name: 'Kids', ministryId: kidsMinistry }] });
     expect(saved.statusCode).toBe(200);
     const [worship, kids] = saved.json();
     expect((await call(t.app, 'GET', `/doing/planTypes/ministryId/${ministryId}`, { token: c.token() })).json().map((p: { name: string }) => p.name)).toEqual(['Worship']);
@@ -26,6 +27,39 @@ describe('/doing/planTypes', () => {
     expect((await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: {} })).json().errors[0]).toMatchObject({ param: 'name', location: 'body' });
     expect((await call(t.app, 'DELETE', `/doing/planTypes/${kids.id}`, { token: c.token() })).statusCode).toBe(200);
     expect((await call(t.app, 'GET', `/doing/planTypes/${kids.id}`, { token: c.token() })).statusCode).toBe(404);
+  });
+});
+
+describe("references to membership's groups", () => {
+  it("a ministry, team or group another church has (or nobody has) is refused by field, before anything is written; the church's own are taken", async () => {
+    const c = makeChurch();
+    const other = makeChurch();
+    const [mine, theirs] = [randomUUID(), randomUUID()];
+    membership.addGroups(c.churchId, mine);
+    membership.addGroups(other.churchId, theirs);
+    const token = c.token();
+    const refused = async (url: string, body: unknown, param: string) => {
+      const res = await call(t.app, 'POST', url, { token, body });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([{ msg: expect.stringContaining('is not a group of this church'), param, location: 'body' }]);
+    };
+    await refused('/doing/planTypes', [{ name: 'Ours', ministryId: mine }, { name: 'Theirs', ministryId: theirs }], '[1].ministryId');
+    expect((await call(t.app, 'GET', `/doing/planTypes/ministryId/${mine}`, { token })).json()).toEqual([]);
+    const { plan, position } = await planWithPosition(c, mine);
+    expect(position.groupId).toBe(mine);
+    await refused('/doing/positions', [{ planId: plan.id, name: 'Drums', groupId: theirs }], '[0].groupId');
+    await refused('/doing/positions', { id: position.id, planId: plan.id, name: 'Keys', groupId: randomUUID() }, 'groupId');
+    await refused('/doing/plantemplates', { name: 'Theirs', ministryId: theirs }, 'ministryId');
+    await refused(`/doing/plantemplates/fromPlan/${plan.id}`, { name: 'Theirs', ministryId: theirs }, 'ministryId');
+    await refused('/doing/tasks', [{ title: 'Call', assignedToType: 'group', assignedToId: theirs }], '[0].assignedToId');
+    const [automation] = (await call(t.app, 'POST', '/doing/automations', { token, body: { title: 'Welcome' } })).json();
+    await refused('/doing/actions', { automationId: automation.id, actionType: 'task', actionData: { assignedToType: 'group', assignedToId: theirs, title: 'Call' } }, 'actionData.assignedToId');
+    await refused('/doing/conditions', { automationId: automation.id, field: 'groupMember', value: `${mine},${theirs}` }, 'value');
+    expect((await call(t.app, 'GET', `/doing/conditions/automation/${automation.id}`, { token })).json()).toEqual([]);
+    // the church's own groups are taken
+    expect((await call(t.app, 'POST', '/doing/tasks', { token, body: { title: 'Call', assignedToType: 'group', assignedToId: mine } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/doing/conditions', { token, body: { automationId: automation.id, field: 'groupMember', value: mine } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/doing/plantemplates', { token, body: { name: 'Ours', ministryId: mine } })).statusCode).toBe(200);
   });
 });
 

@@ -30,6 +30,7 @@ describe('GET /doing/plans/overview (the serving matrix)', () => {
     const c = makeChurch();
     const ministryId = randomUUID();
     const groupId = randomUUID();
+    membership.addGroups(c.churchId, groupId);
     const [a, b] = [randomUUID(), randomUUID()];
     const early = await plan(c, { serviceDate: '2030-03-03', ministryId });
     const late = await plan(c, { serviceDate: '2030-03-10', ministryId, name: 'Evening' });

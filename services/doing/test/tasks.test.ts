@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Db } from '@church/common';
 import { call } from '@church/common/testing';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
 const membership = fakeMembership();
 const t = useDoing({ overrides: { internal: membership.internal } });
+// doing never calls membership with a transaction open (an approval's changes reach membership before it)
+membership.watch(() => t.deps.db as Db);
+afterEach(() => expect(membership.calledInTransaction.splice(0)).toEqual([]));
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('/doing/tasks', () => {
@@ -63,7 +67,16 @@ describe('/doing/tasks', () => {
     const photo = (task.data as { photo: string }).photo;
     expect(photo).toMatch(/^http.*\.png$/);
     expect(existsSync(path.join(t.config.DATA_DIR, 'files', photo.split('/files/')[1]!))).toBe(true);
-    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json().id).toBe(task.id);
+    // B1App's profile page: a list, each `data` the JSON text of [{field, label, value}]
+    const pending = (await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json();
+    expect(pending.map((x: { id: string }) => x.id)).toEqual([task.id]);
+    const byField = (a: { field: string }, b: { field: string }) => a.field.localeCompare(b.field);
+    expect(JSON.parse(pending[0].data).sort(byField)).toEqual([
+      { field: 'lastName', label: 'Last Name', value: 'Smith' },
+      { field: 'mobilePhone', label: 'Mobile Phone', value: '555-0100' },
+      { field: 'photo', label: 'Photo', value: photo },
+    ]);
+    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token: makeChurch().token() })).json()).toEqual([]);
 
     // the member cannot approve their own update
     const self = await call(t.app, 'POST', '/doing/tasks', { token, body: { id: task.id, status: 'Closed', approved: true } });
@@ -86,7 +99,7 @@ describe('/doing/tasks', () => {
     expect(membership.updates.filter((u) => u.personId === c.personId)).toEqual([
       { churchId: c.churchId, personId: c.personId, changes: { lastName: 'Smith', photo, contactInfo: { mobilePhone: '555-0100' } } },
     ]);
-    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json()).toBeNull();
+    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json()).toEqual([]);
   });
 
   it('a rejected directory update changes nothing; bad changes are refused by field', async () => {

@@ -20,6 +20,7 @@ type Row = { id: string };
 /** A plan with a header and a song under it, two positions, two service times. */
 async function fullPlan(c: Church, ministryId: string | null = randomUUID()) {
   const token = c.token();
+  if (ministryId) membership.addGroups(c.churchId, ministryId);
   const plan = await post<Row>(token, '/doing/plans', { name: 'Sunday', serviceDate: '2030-03-03', ministryId, notes: 'Bring the good mics' });
   const header = await post<Row>(token, '/doing/planItems', { planId: plan.id, label: 'Worship', itemType: 'header' });
   const song = await post<Row>(token, '/doing/planItems', { planId: plan.id, parentId: header.id, label: 'Song 1', itemType: 'arrangementKey', seconds: 240, providerContentPath: '0.1' });

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { cardNote, type Db } from '@church/common';
 import { call } from '@church/common/testing';
 import { wakeCards } from '../src/domain/cards';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
 const membership = fakeMembership();
 const t = useDoing({ overrides: { internal: membership.internal } });
+// doing never calls membership with a transaction open: such a call fails here
+membership.watch(() => t.deps.db as Db);
+afterEach(() => expect(membership.calledInTransaction.splice(0)).toEqual([]));
 type Church = ReturnType<typeof makeChurch>;
 type Row = Record<string, unknown> & { id: string };
 
@@ -155,6 +159,7 @@ describe('workflow cards', () => {
     const c = makeChurch();
     const { workflow: w, steps } = await workflow(c, [{ name: 'Welcome' }]);
     const [template, newcomers, visitors] = [randomUUID(), randomUUID(), randomUUID()];
+    membership.addGroups(c.churchId, newcomers, visitors);
     await post(c, '/doing/workflowStepActions', [
       { stepId: steps[0]!.id, actionType: 'sendEmail', config: { templateId: template, subject: 'Welcome, {{firstName}}' } },
       { stepId: steps[0]!.id, actionType: 'addToGroup', config: { groupId: newcomers, groupLabel: 'Newcomers' } },
@@ -164,7 +169,7 @@ describe('workflow cards', () => {
     const subject = randomUUID();
     const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { type: 'person', id: subject, label: 'Sam' } });
     expect(card.data.history.map((h: { message: string }) => h.message)).toEqual([
-      'Email sent',
+      'Email queued',
       'Added to group: Newcomers',
       'Removed from group: Visitors',
       'Email skipped: no template, or the card is not about a person',
@@ -181,6 +186,60 @@ describe('workflow cards', () => {
         { churchId: c.churchId, groupId: visitors, personId: subject, action: 'remove' },
       ]),
     );
+  });
+
+  it("a step's references must be the church's: another church's group or workflow, or a template that is no id, is refused by field", async () => {
+    const c = makeChurch();
+    const other = makeChurch();
+    const { steps } = await workflow(c, [{ name: 'Welcome' }]);
+    const theirs = await workflow(other, [{ name: 'Theirs' }]);
+    const [mine, foreign] = [randomUUID(), randomUUID()];
+    membership.addGroups(c.churchId, mine);
+    membership.addGroups(other.churchId, foreign);
+    const save = (config: Record<string, unknown>, actionType: string) => call(t.app, 'POST', '/doing/workflowStepActions', { token: c.token(), body: [{ stepId: steps[0]!.id, actionType, config }] });
+    const refused = [
+      [await save({ groupId: foreign, groupLabel: 'Theirs' }, 'addToGroup'), '[0].config.groupId'],
+      [await save({ groupId: foreign }, 'removeFromGroup'), '[0].config.groupId'],
+      [await save({ workflowId: theirs.workflow.id }, 'addToWorkflow'), '[0].config.workflowId'],
+      [await save({ templateId: 'welcome' }, 'sendEmail'), '[0].config.templateId'],
+    ] as const;
+    for (const [res, param] of refused) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ param, location: 'body' });
+    }
+    expect(await get(c, `/doing/workflowStepActions/step/${steps[0]!.id}`)).toEqual([]);
+    expect((await save({ groupId: mine, groupLabel: 'Mine' }, 'addToGroup')).statusCode).toBe(200);
+  });
+
+  it("a setField action is saved only by a holder of People.Edit, and hands membership the change with who configured it (in the card's transaction, never a call); membership's report joins the history", async () => {
+    const c = makeChurch();
+    const { workflow: w, steps } = await workflow(c, [{ name: 'Rename' }]);
+    const body = [{ stepId: steps[0]!.id, actionType: 'setField', config: { field: 'lastName', value: 'Smith' } }];
+    // a coordinator (Plans.Edit) who may not edit people cannot configure it
+    const refused = await call(t.app, 'POST', '/doing/workflowStepActions', { token: c.token(), body });
+    expect(refused.statusCode).toBe(401);
+    expect(await get(c, `/doing/workflowStepActions/step/${steps[0]!.id}`)).toEqual([]);
+    const [adminUser, adminPerson] = [randomUUID(), randomUUID()];
+    await post(c, '/doing/workflowStepActions', body, c.tokenOf(adminPerson, ['Plans.Edit', 'People.Edit']));
+    const bad = await call(t.app, 'POST', '/doing/workflowStepActions', { token: c.token(['Plans.Edit', 'People.Edit']), body: [{ ...body[0], config: { field: 'lastName', value: { x: 1 } } }] });
+    expect(bad.json().errors[0].param).toBe('[0].config.value');
+    // saved again by another admin, it acts for them
+    const [action] = await get(c, `/doing/workflowStepActions/step/${steps[0]!.id}`);
+    await post(c, '/doing/workflowStepActions', [{ ...body[0], id: action.id }], c.token(['Plans.Edit', 'People.Edit'], { userId: adminUser, personId: adminPerson }));
+
+    const subject = randomUUID();
+    const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { type: 'person', id: subject, label: 'Sam' } });
+    expect(card.data.history.map((h: { message: string }) => h.message)).toEqual(['Field change requested: lastName']);
+    expect(membership.updates.filter((u) => u.personId === subject)).toEqual([]);
+    await t.drain();
+    const handed = t.deps.queue.handedOff.filter((j) => j.name === 'membership.personFieldChange' && (j.data as { churchId: string }).churchId === c.churchId).map((j) => j.data);
+    expect(handed).toEqual([{ churchId: c.churchId, personId: subject, field: 'lastName', value: 'Smith', configuredBy: { userId: adminUser, personId: adminPerson }, cardId: card.id }]);
+
+    // membership reports back: the note joins this church's card, never another church's
+    await t.deps.queue.enqueue(cardNote, { churchId: c.churchId, cardId: card.id, note: 'Field set: lastName' });
+    await t.deps.queue.enqueue(cardNote, { churchId: makeChurch().churchId, cardId: card.id, note: 'Not yours' });
+    await t.drain();
+    expect((await get(c, `/doing/tasks/${card.id}`)).data.history.map((h: { message: string }) => h.message)).toEqual(['Field change requested: lastName', 'Field set: lastName']);
   });
 
   it('complete follows the chosen outcome (a step, another workflow) or closes; the assignee may act on their card, no one else', async () => {

@@ -5,6 +5,8 @@ import { callInternal, membershipInternal, type InternalClient, type PersonFacts
 
 export function membershipClient(internal: InternalClient) {
   return {
+    /** the ids of the church's live groups (a ministry is a group), lower-case */
+    groupIds: async (churchId: string) => new Set((await callInternal(internal, membershipInternal.groupsList, { churchId })).map((g) => g.id.toLowerCase())),
     /** the members of a group with their leader flag */
     groupMembers: (churchId: string, groupId: string) => callInternal(internal, membershipInternal.groupMembers, { churchId, groupId }),
     /** display names by person id */

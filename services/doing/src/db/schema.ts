@@ -378,7 +378,19 @@ export const workflowSteps = pgTable(
 /** What happens when a card enters a step, in `sort` order (`config`: JSON text of the action's settings). */
 export const workflowStepActions = pgTable(
   'workflow_step_actions',
-  { id: id(), churchId: churchId(), workflowId: uuid('workflow_id').notNull(), stepId: uuid('step_id').notNull(), sort: integer('sort').notNull().default(0), actionType: text('action_type').notNull(), config: text('config'), ...timestamps() },
+  {
+    id: id(),
+    churchId: churchId(),
+    workflowId: uuid('workflow_id').notNull(),
+    stepId: uuid('step_id').notNull(),
+    sort: integer('sort').notNull().default(0),
+    actionType: text('action_type').notNull(),
+    config: text('config'),
+    /** who last saved the action (user and person): what a `setField` is checked against when it runs */
+    configuredByUserId: uuid('configured_by_user_id'),
+    configuredByPersonId: uuid('configured_by_person_id'),
+    ...timestamps(),
+  },
   (t) => [index('workflow_step_actions_church_step_idx').on(t.churchId, t.stepId, t.sort), index('workflow_step_actions_church_workflow_idx').on(t.churchId, t.workflowId)],
 );
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { badRequest, groupMembershipChange, notFound, notifyPeople, templateEmail, type PersonFacts, type Tx } from '@church/common';
+import { badRequest, groupMembershipChange, notFound, notifyPeople, personFieldChange, templateEmail, type PersonFacts, type Tx } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { tasks, workflowSteps, workflowStepRoutes, workflows } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { reserveTaskNumbers } from '../repos/tasks';
-import { actionsOfStep, dueSnoozed, lockDueCard, nextSort, routesOfStep, stepsOf, treeOf, type StepRow, type TaskRow } from '../repos/workflows';
+import { actionsOfStep, dueSnoozed, hasPersonMatchRoutes, lockCard, lockDueCard, nextSort, routesOfStep, stepsOf, treeOf, type StepRow, type TaskRow } from '../repos/workflows';
 import { cardWebhook } from '../jobs/card-webhook';
 import { compileTree } from './conditions';
 import { change, report } from './changes';
@@ -19,6 +19,8 @@ const isUuid = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{
  * Workflow cards: tasks with a `workflowId`, moving along the workflow's steps. Every operation runs in one
  * transaction (`CardRun.tx`): the card's rows, the tasks and cards its step actions open, the audit-log changes and
  * the assignee's notification (messaging's `notifyPeople`, enqueued in the transaction) commit together or not at all.
+ * Nothing in it calls another module: what membership knows of the subjects (for `personMatch` routes) is asked
+ * before the transaction opens (`subjectFacts`), and what other modules do is enqueued as their jobs in it.
  */
 
 /** Routes and actions that chain (a route into a step whose route leads on) stop this deep: a loop of routes ends. */
@@ -44,17 +46,17 @@ interface CardData {
 
 /** One request's or one job's work on cards. */
 export class CardRun {
-  private facts = new Map<string, PersonFacts | null>();
   constructor(
     readonly deps: Deps,
     readonly tx: Tx,
     readonly churchId: string,
     readonly req?: FastifyRequest,
+    /** the subjects' people facts, asked before the transaction (`subjectFacts`); a person missing matches no `personMatch` */
+    private readonly facts: Map<string, PersonFacts> = new Map(),
   ) {}
 
-  private async person(id: string): Promise<PersonFacts | null> {
-    if (!this.facts.has(id)) this.facts.set(id, (await membershipClient(this.deps.internal).peopleFacts(this.churchId, [id]))[0] ?? null);
-    return this.facts.get(id)!;
+  private person(id: string): PersonFacts | null {
+    return this.facts.get(id.toLowerCase()) ?? null;
   }
 
   async step(stepId: string, workflowId?: string): Promise<StepRow> {
@@ -178,7 +180,7 @@ export class CardRun {
   private async matches(card: Card, route: { id: string; kind: string }): Promise<boolean> {
     if (route.kind === 'always') return true;
     if (route.kind !== 'personMatch' || card.associatedWithType !== 'person' || !card.associatedWithId) return false;
-    const person = await this.person(card.associatedWithId);
+    const person = this.person(card.associatedWithId);
     if (!person) return false;
     const { conds, conjs } = await treeOf(this.tx, this.churchId, { stepRouteId: route.id });
     return compileTree(conds, conjs)(person, utcDay());
@@ -221,12 +223,18 @@ export class CardRun {
               note(data, config.workflowLabel ? `Added to workflow: ${String(config.workflowLabel)}` : 'Added to workflow');
             }
             break;
-          case 'setField':
-            if (person && typeof config.field === 'string') {
-              await membershipClient(this.deps.internal).updatePerson(this.churchId, person, { [config.field]: config.value ?? '' });
-              note(data, `Set ${config.field}`);
+          case 'setField': {
+            // membership sets the field if the action's configurer may edit people, and reports back (`cardNote`)
+            const field = typeof config.field === 'string' ? config.field.trim() : '';
+            if (!person || !isUuid(person) || !field) {
+              note(data, 'Field change skipped: no field, or the card is not about a person');
+              break;
             }
+            const configuredBy = { userId: action.configuredByUserId ?? undefined, personId: action.configuredByPersonId ?? undefined };
+            await this.deps.queue.enqueue(personFieldChange, { churchId: this.churchId, personId: person, field, value: fieldValue(config.value), configuredBy, cardId: card.id }, { tx: this.tx });
+            note(data, `Field change requested: ${field}`);
             break;
+          }
           case 'webhook': {
             const url = typeof config.url === 'string' ? config.url : '';
             if (!/^https?:\/\/[^\s]+$/i.test(url) || url.length > 2000) {
@@ -246,7 +254,7 @@ export class CardRun {
             }
             const subject = typeof config.subject === 'string' && config.subject.trim() ? config.subject.trim().slice(0, 500) : undefined;
             await this.deps.queue.enqueue(templateEmail, { churchId: this.churchId, templateId: config.templateId, personId: person, subject, contentType: 'task', contentId: card.id }, { tx: this.tx });
-            note(data, 'Email sent');
+            note(data, 'Email queued');
             break;
           }
           case 'addToGroup':
@@ -359,7 +367,13 @@ const dataOf = (card: Card): CardData => (card.data && typeof card.data === 'obj
 function note(data: CardData, message: string) {
   data.history = [...(Array.isArray(data.history) ? data.history : []), { date: new Date().toISOString(), message }];
 }
-function parseConfig(text: string | null): Record<string, unknown> {
+/** A `setField` value as membership's job takes it: text, a number, a yes/no, or nothing (clears the field). */
+function fieldValue(v: unknown): string | number | boolean | null {
+  if (typeof v === 'string') return v.slice(0, 2000);
+  if (typeof v === 'number' || typeof v === 'boolean') return v;
+  return null;
+}
+export function parseConfig(text: string | null): Record<string, unknown> {
   if (!text) return {};
   try {
     const parsed: unknown = JSON.parse(text);
@@ -378,11 +392,12 @@ export async function wakeCards(deps: Deps, now = new Date()): Promise<number> {
   for (let round = 0; round < 50; round++) {
     const due = await dueSnoozed(deps.db, now, 200);
     let changed = 0;
-    for (const { id, churchId } of due) {
+    for (const { id, churchId, associatedWithType, associatedWithId } of due) {
+      const facts = await subjectFacts(deps, churchId, associatedWithType === 'person' ? [associatedWithId] : []);
       const done = await deps.queue.transaction(deps.db, async (tx) => {
         const before = await lockDueCard(tx, churchId, id, now);
         if (!before) return false;
-        const run = new CardRun(deps, tx, churchId);
+        const run = new CardRun(deps, tx, churchId, undefined, facts);
         const card = { ...before };
         await run.wake(card);
         await run.save(before, card);
@@ -394,4 +409,32 @@ export async function wakeCards(deps: Deps, now = new Date()): Promise<number> {
     if (due.length < 200 || !changed) break;
   }
   return woken;
+}
+
+/**
+ * The people facts of the cards' subjects, asked of membership before a card's transaction opens (never inside it):
+ * only when the church has a `personMatch` route to test them with. Keyed by lower-case id.
+ */
+export async function subjectFacts(deps: Pick<Deps, 'db' | 'internal'>, churchId: string, personIds: Array<string | null | undefined>): Promise<Map<string, PersonFacts>> {
+  const ids = [...new Set(personIds.filter((id): id is string => isUuid(id)).map((id) => id.toLowerCase()))];
+  if (!ids.length || !(await hasPersonMatchRoutes(deps.db, churchId))) return new Map();
+  return factsById(await membershipClient(deps.internal).peopleFacts(churchId, ids));
+}
+
+/** People facts by lower-case id, as `CardRun` reads them. */
+export const factsById = (people: PersonFacts[]) => new Map(people.map((p) => [p.id.toLowerCase(), p]));
+
+/**
+ * `doing.cardNote`: another module reports what a card's step action really did (a field set or refused, an email
+ * sent or skipped); the line joins the card's history. A card that is gone, or not the church's, is left alone.
+ */
+export async function addCardNote(deps: Deps, churchId: string, cardId: string, message: string): Promise<boolean> {
+  return deps.queue.transaction(deps.db, async (tx) => {
+    const before = await lockCard(tx, churchId, cardId);
+    if (!before) return false;
+    const data = dataOf(before);
+    note(data, message);
+    await new CardRun(deps, tx, churchId).save(before, { ...before, data });
+    return true;
+  });
 }

@@ -55,3 +55,17 @@ export function toPersonChanges(changes: Record<string, unknown>): Record<string
   if (Object.keys(contactInfo).length) out.contactInfo = contactInfo;
   return out;
 }
+
+/** A field's name as a person reads it (`mobilePhone` → `Mobile Phone`). */
+const labelOf = (field: string) => field.replace(/([a-z])([A-Z0-9])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+
+/**
+ * A directory update's requested changes as the member app reads them (B1App's profile page `JSON.parse`s the task's
+ * `data` into `[{field, label, value}]`): JSON text of that list, from the stored `{field: value}`.
+ */
+export function requestedChangesText(data: unknown): string | null {
+  if (typeof data === 'string') return data;
+  if (Array.isArray(data)) return JSON.stringify(data);
+  if (!data || typeof data !== 'object') return null;
+  return JSON.stringify(Object.entries(data as Record<string, unknown>).map(([field, value]) => ({ field, label: labelOf(field), value })));
+}

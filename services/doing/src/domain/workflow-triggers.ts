@@ -6,7 +6,7 @@ import type { DoingDeps } from '../deps';
 import { workflowExecutions, workflowTriggers } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { eventTriggers, hasCard, treeOf, type TriggerRow } from '../repos/workflows';
-import { CardRun, type Subject } from './cards';
+import { CardRun, factsById, subjectFacts, type Subject } from './cards';
 import { compileTree, periodOf } from './conditions';
 import { matchesFilter, needsPerson, parseFilter, type FilterNode } from './workflow-catalog';
 import { utcDay } from './tree';
@@ -90,13 +90,16 @@ export async function runWorkflowEvents(deps: Deps, records: ChangeRecord[]): Pr
       if (!matchesFilter(all, filter)) continue;
       candidates.push({ trigger, subject: { ...subject, label: subject.label ?? person?.displayName ?? null }, eventType: record.event!, eventKey: `${record.event}|${record.entityId}|${record.at}` });
     }
-    started += await fire(deps, churchId, candidates);
+    started += await fire(deps, churchId, candidates, factsById([...people.values()]));
   }
   return { started };
 }
 
-/** Claims each candidate's execution and starts its card, in one transaction; answers how many cards started. */
-async function fire(deps: Deps, churchId: string, candidates: Candidate[], req?: FastifyRequest): Promise<number> {
+/**
+ * Claims each candidate's execution and starts its card, in one transaction; answers how many cards started. `facts`:
+ * the subjects' people facts, asked before (membership is never called inside the transaction).
+ */
+async function fire(deps: Deps, churchId: string, candidates: Candidate[], facts: Map<string, PersonFacts>, req?: FastifyRequest): Promise<number> {
   if (!candidates.length) return 0;
   return deps.queue.transaction(deps.db, async (tx) => {
     let started = 0;
@@ -108,19 +111,26 @@ async function fire(deps: Deps, churchId: string, candidates: Candidate[], req?:
         .onConflictDoNothing()
         .returning();
       if (!claimed) continue;
-      if ((await attempt(deps, tx, claimed, c.trigger, req)).status === 'success') started++;
+      if ((await attempt(deps, tx, claimed, c.trigger, req, facts)).status === 'success') started++;
     }
     return started;
   });
 }
 
 /** One attempt of an execution: its card started in a savepoint; a failure (no steps, a step gone) is kept on the row. */
-export async function attempt(deps: Deps, tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0], execution: Execution, trigger: TriggerRow, req?: FastifyRequest): Promise<Execution> {
+export async function attempt(
+  deps: Deps,
+  tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0],
+  execution: Execution,
+  trigger: TriggerRow,
+  req?: FastifyRequest,
+  facts?: Map<string, PersonFacts>,
+): Promise<Execution> {
   let taskId: string | null = null;
   let lastError: string | null = null;
   try {
     await tx.transaction(async (sp) => {
-      const run = new CardRun(deps, sp, execution.churchId, req);
+      const run = new CardRun(deps, sp, execution.churchId, req, facts);
       const step = await run.startStep(trigger.workflowId, trigger.stepId);
       const [card] = await run.create(trigger.workflowId, step, [{ type: execution.subjectType, id: execution.subjectId!, label: execution.subjectLabel }], { type: 'system', label: 'Trigger' }, trigger.id);
       taskId = card!.id;
@@ -145,18 +155,23 @@ export async function runTrigger(deps: Deps, trigger: TriggerRow, source: 'sched
   const membership = membershipClient(deps.internal);
   let subjects: Subject[];
   let keyOf: (s: Subject) => string;
+  let facts: Map<string, PersonFacts> | undefined;
   if (trigger.triggerKind === 'schedule') {
     const { conds, conjs } = await treeOf(deps.db, trigger.churchId, { triggerId: trigger.id });
     const test = compileTree(conds, conjs);
-    subjects = (await membership.peopleFacts(trigger.churchId)).filter((p) => test(p, today)).map((p) => ({ type: 'person', id: p.id, label: p.displayName }));
+    const people = (await membership.peopleFacts(trigger.churchId)).filter((p) => test(p, today));
+    facts = factsById(people);
+    subjects = people.map((p) => ({ type: 'person', id: p.id, label: p.displayName }));
     const period = trigger.recurs === 'daily' ? `day:${today}` : periodOf(trigger.recurs ?? 'none', today);
     keyOf = (s) => `schedule|${period}|${s.id}`;
   } else {
     const filter = parseFilter(trigger.conditions);
     if (trigger.eventType === 'person.created' || trigger.eventType === 'person.updated') {
-      subjects = (await membership.peopleFacts(trigger.churchId))
-        .filter((p) => matchesFilter({ 'person.membershipStatus': p.membershipStatus, 'person.gender': p.gender, 'person.maritalStatus': p.maritalStatus }, filter))
-        .map((p) => ({ type: 'person', id: p.id, label: p.displayName }));
+      const people = (await membership.peopleFacts(trigger.churchId)).filter((p) =>
+        matchesFilter({ 'person.membershipStatus': p.membershipStatus, 'person.gender': p.gender, 'person.maritalStatus': p.maritalStatus }, filter),
+      );
+      facts = factsById(people);
+      subjects = people.map((p) => ({ type: 'person', id: p.id, label: p.displayName }));
     } else if (trigger.eventType === 'group.member.added') {
       const groups = pinned(filter, 'group.id');
       if (!groups.length) throw badRequest('conditions', 'Run now needs a Group condition on this trigger');
@@ -165,7 +180,8 @@ export async function runTrigger(deps: Deps, trigger: TriggerRow, source: 'sched
     } else throw badRequest('eventType', `Run now is not available for ${trigger.eventType ?? 'this trigger'}: the event has no current set of people`);
     keyOf = (s) => `runNow|${today}|${s.id}`;
   }
-  const created = await fire(deps, trigger.churchId, subjects.map((subject) => ({ trigger, subject, eventType: source, eventKey: keyOf(subject) })), req);
+  facts ??= await subjectFacts(deps, trigger.churchId, subjects.map((s) => s.id));
+  const created = await fire(deps, trigger.churchId, subjects.map((subject) => ({ trigger, subject, eventType: source, eventKey: keyOf(subject) })), facts, req);
   return { created, skipped: subjects.length - created };
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DELIVERY_RETRIES, handle, jobContract, notifyPeople, workflowEvents, type DbOrTx, type Queue } from '@church/common';
+import { DELIVERY_RETRIES, cardNote, handle, jobContract, notifyPeople, workflowEvents, type DbOrTx, type Queue } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { membershipClient } from '../clients/membership';
 import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
 import { runScheduledTriggers, runWorkflowEvents } from '../domain/workflow-triggers';
-import { wakeCards } from '../domain/cards';
+import { addCardNote, wakeCards } from '../domain/cards';
 import { cardWebhook, deliverCardWebhook } from './card-webhook';
 
 /**
@@ -41,8 +41,11 @@ const VERBS = new Map([
   ['SignedUp', 'signed up for'],
 ] as const);
 
-/** `workflowEvents` is declared in `@church/common` (membership enqueues it); doing owns and runs it. */
-export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents, wakeSnoozedCards, cardWebhook];
+/**
+ * `workflowEvents` and `cardNote` are declared in `@church/common` (membership enqueues the first; membership and
+ * messaging the second, to report what a card's step action did); doing owns and runs them.
+ */
+export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents, wakeSnoozedCards, cardWebhook, cardNote];
 
 /** Enqueues the leaders' notice of an answer or a sign-up in the change's transaction (one per answer: its id is the row's version). */
 export function tellLeaders(queue: Queue, tx: DbOrTx, row: { id: string; churchId: string; updatedAt: Date }, status: 'Accepted' | 'Declined' | 'SignedUp') {
@@ -84,6 +87,9 @@ export function doingJobs(deps: DoingDeps) {
       if (woken) ctx.log.info({ woken }, 'snoozed cards woken');
     }),
     handle(cardWebhook, (data) => deliverCardWebhook(deps, data)),
+    handle(cardNote, async ({ churchId, cardId, note }) => {
+      await addCardNote(deps, churchId, cardId, note);
+    }),
     handle(workflowEvents, async ({ records }, ctx) => {
       const result = await runWorkflowEvents(deps, records);
       if (result.started) ctx.log.info(result, 'workflow triggers started cards');

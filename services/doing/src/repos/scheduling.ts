@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { badRequest, notFound, prepared, type Db, type DbOrTx } from '@church/common';
+import { badRequest, notFound, prepared, type DbOrTx } from '@church/common';
 import { assignments, plans } from '../db/schema';
 import { autofill } from '../domain/autofill';
 import { addDays } from '../domain/tree';
@@ -90,14 +90,14 @@ function monthOf(day: string): { monthStart: string; monthEnd: string } {
 }
 
 /**
- * Fills the plan's open slots from the teams given (`domain/autofill`), in one transaction of four statements
- * (the plan with its day's lock, the facts, the insert, the plan's last run); answers the plan, the assignments
- * it made and the run's id (undo takes the run back). Every position must belong to the plan.
+ * Fills the plan's open slots from the teams given (`domain/autofill`), in the caller's transaction, in four
+ * statements (the plan with its day's lock, the facts, the insert, the plan's last run); answers the plan, the
+ * assignments it made and the run's id (undo takes the run back). Every position must belong to the plan.
  */
-export async function autofillPlan(db: Db, churchId: string, planId: string, given: Array<{ positionId: string; personIds: string[] }>) {
+export async function autofillPlan(tx: DbOrTx, churchId: string, planId: string, given: Array<{ positionId: string; personIds: string[] }>) {
   // Ids as PostgreSQL answers them (lower case), so a person or position sent in capitals is still recognised.
   const teams = given.map((t) => ({ positionId: t.positionId.toLowerCase(), personIds: t.personIds.map((id) => id.toLowerCase()) }));
-  return db.transaction(async (tx) => {
+  {
     const [locked] = await lockPlanDay(tx, { churchId, planId });
     if (!locked) throw notFound('Plan');
     const day = locked.day;
@@ -140,7 +140,7 @@ export async function autofillPlan(db: Db, churchId: string, planId: string, giv
     await insertAssignments(tx, { churchId, planId, runId, ids: rows.map((r) => r.id), positionIds: rows.map((r) => r.positionId), personIds: rows.map((r) => r.personId) });
     const [filledPlan] = await tx.update(plans).set({ lastAutofillRunId: runId }).where(ofPlan).returning();
     return { plan: filledPlan!, created: rows.length, runId, assignments: rows };
-  });
+  }
 }
 
 /**

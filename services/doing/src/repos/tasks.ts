@@ -41,14 +41,14 @@ export function tasksOfGroups(db: DbOrTx, churchId: string, groupIds: string[], 
 }
 
 /** The open directory update of a person, if any (the newest). */
-export async function openDirectoryUpdate(db: DbOrTx, churchId: string, personId: string): Promise<TaskRow | null> {
-  const [row] = await db
+/** The person's open directory updates, oldest first. */
+export function openDirectoryUpdates(db: DbOrTx, churchId: string, personId: string): Promise<TaskRow[]> {
+  return db
     .select()
     .from(tasks)
     .where(and(eq(tasks.churchId, churchId), eq(tasks.taskType, 'directoryUpdate'), eq(tasks.associatedWithType, 'person'), eq(tasks.associatedWithId, personId), eq(tasks.status, 'Open')))
-    .orderBy(desc(tasks.taskNumber))
-    .limit(1);
-  return row ?? null;
+    .orderBy(tasks.taskNumber)
+    .limit(100);
 }
 
 /** Tasks by ids for the timeline, oldest first. */

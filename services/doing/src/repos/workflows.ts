@@ -192,7 +192,7 @@ export async function setExecutionStatus(db: DbOrTx, churchId: string, id: strin
 /** Open cards whose snooze has ended (every church), oldest first: the wake job's batch (`tasks_snoozed_idx`). */
 export const dueSnoozed = (db: DbOrTx, now: Date, limit: number) =>
   db
-    .select({ id: tasks.id, churchId: tasks.churchId })
+    .select({ id: tasks.id, churchId: tasks.churchId, associatedWithType: tasks.associatedWithType, associatedWithId: tasks.associatedWithId })
     .from(tasks)
     .where(and(isNotNull(tasks.snoozedUntil), lte(tasks.snoozedUntil, now), eq(tasks.status, 'Open')))
     .orderBy(asc(tasks.snoozedUntil))
@@ -206,4 +206,20 @@ export async function lockDueCard(tx: DbOrTx, churchId: string, id: string, now:
     .where(and(eq(tasks.churchId, churchId), eq(tasks.id, id), lte(tasks.snoozedUntil, now), eq(tasks.status, 'Open')))
     .for('update', { skipLocked: true });
   return row;
+}
+
+/** A card of the church, locked for a change (a note another module reports back). */
+export async function lockCard(tx: DbOrTx, churchId: string, id: string): Promise<TaskRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.churchId, churchId), eq(tasks.id, id), isNotNull(tasks.workflowId)))
+    .for('update');
+  return row;
+}
+
+/** Whether any step route of the church selects on people's facts (`personMatch`): only then are facts asked for. */
+export async function hasPersonMatchRoutes(db: DbOrTx, churchId: string): Promise<boolean> {
+  const [row] = await db.select({ id: workflowStepRoutes.id }).from(workflowStepRoutes).where(and(eq(workflowStepRoutes.churchId, churchId), eq(workflowStepRoutes.kind, 'personMatch'))).limit(1);
+  return !!row;
 }

@@ -7,7 +7,8 @@ import { checkAutomations } from '../jobs';
 import { deleteAutomationParts, partsOf } from '../repos/automations';
 import { treeOf } from '../repos/workflows';
 import { staffEditor } from '../domain/ministry-access';
-import { Action, ActionList, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
+import { requireGroups } from '../domain/references';
+import { Action, ActionList, toAction, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
 
 /** The options of the resource helper for one table (the parts share everything but their table, schemas and owners). */
 type CrudOptions<T extends TenantTable, I extends z.ZodType, S extends z.ZodType> = Parameters<typeof crud<T, I, S>>[1];
@@ -50,6 +51,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     // every owner named (or taken from the conjunction) must be the church's
     references: CrudOptions<T, I, S>['references'],
     toRow?: CrudOptions<T, I, S>['toRow'],
+    toItem?: CrudOptions<T, I, S>['toItem'],
   ) => {
     crud(app, {
       path: base,
@@ -62,21 +64,34 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       only: ['get', 'save', 'delete'],
       references,
       toRow,
+      toItem,
       changes: { entityType: name.toLowerCase() },
     });
   };
 
   const owners = { automationId: automations, triggerId: workflowTriggers, stepRouteId: workflowStepRoutes };
-  part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations });
+  // a task handed to a group goes to one of the church's groups (membership's)
+  part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations }, async (input, req) => {
+    const data = input.actionData;
+    if (data.assignedToType === 'group') await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'actionData.assignedToId'), id: data.assignedToId }]);
+    return input;
+  }, toAction);
   // A condition takes the owner of its conjunction; a conjunction the owner of its parent (B1Admin's workflow screens
   // send only `conjunctionId`). Sending another owner than the parent's is a 400.
-  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, owners, (input, req) => withOwner(req, input, input.conjunctionId, 'conjunctionId'));
+  // a group membership condition names the church's groups (membership's)
+  part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, owners, async (input, req) => {
+    if (input.field === 'groupMember' && input.value) {
+      const param = itemParam(req, indexIn(req, input), 'value');
+      await requireGroups(app.deps, req, input.value.split(',').map((id) => id.trim()).filter(Boolean).map((id) => ({ param, id })));
+    }
+    return withOwner(req, input, input.conjunctionId, 'conjunctionId');
+  });
   part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, owners, (input, req) => {
     if (input.id && input.parentId === input.id) throw badRequest(itemParam(req, indexIn(req, input), 'parentId'), 'cannot be the conjunction itself');
     return withOwner(req, input, input.parentId, 'parentId');
   });
   // The parts of one automation, each from its own table.
-  app.get('/doing/actions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ActionList } } }, (req) => partsOf(app.db, actions, req.auth.churchId, req.params.id));
+  app.get('/doing/actions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ActionList } } }, async (req) => (await partsOf(app.db, actions, req.auth.churchId, req.params.id)).map(toAction));
   app.get('/doing/conditions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ConditionList } } }, (req) => partsOf(app.db, conditions, req.auth.churchId, req.params.id));
   app.get('/doing/conjunctions/automation/:id', { ...read, schema: { params: IdParams, response: { 200: ConjunctionList } } }, (req) => partsOf(app.db, conjunctions, req.auth.churchId, req.params.id));
 

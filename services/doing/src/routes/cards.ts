@@ -5,7 +5,7 @@ import { IdParams, notFound, rowsByIds, unauthorized, type Tx, type ZodTypeProvi
 import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { staffEditor } from '../domain/ministry-access';
-import { CardRun } from '../domain/cards';
+import { CardRun, subjectFacts } from '../domain/cards';
 import { boardFrame, cardsOfPerson, openCards, stepsOf, type TaskRow } from '../repos/workflows';
 import { Task } from '../schemas';
 import {
@@ -57,11 +57,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return cardsOfPerson(app.db, churchId, personId, groups);
   });
 
-  const inTx = <T>(req: FastifyRequest, work: (run: CardRun) => Promise<T>) => app.deps.queue.transaction(app.db, (tx) => work(new CardRun(app.deps, tx, req.auth.churchId, req)));
+  /** Runs `work` on cards about these people in one transaction; their facts (for `personMatch` routes) are asked first, outside it. */
+  const inTx = async <T>(req: FastifyRequest, people: string[], work: (run: CardRun) => Promise<T>) => {
+    const facts = await subjectFacts(app.deps, req.auth.churchId, people);
+    return app.deps.queue.transaction(app.db, (tx) => work(new CardRun(app.deps, tx, req.auth.churchId, req, facts)));
+  };
   const actor = (req: FastifyRequest) => ({ type: 'person', id: req.auth.personId, label: [req.auth.firstName, req.auth.lastName].filter(Boolean).join(' ') || null });
 
   app.post(`${base}/addToWorkflow`, { ...staff, schema: { body: AddToWorkflowBody, response: { 200: Task } } }, (req) =>
-    inTx(req, async (run) => {
+    inTx(req, req.body.associatedWith.type === 'group' ? [] : [req.body.associatedWith.id], async (run) => {
       const { workflowId, stepId, associatedWith } = req.body;
       const step = await run.startStep(workflowId, stepId);
       const [card] = await run.create(workflowId, step, [{ type: associatedWith.type ?? 'person', id: associatedWith.id, label: associatedWith.label }], actor(req));
@@ -70,7 +74,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(`${base}/bulkAddToWorkflow`, { ...staff, schema: { body: BulkAddBody, response: { 200: z.array(Task) } } }, (req) =>
-    inTx(req, async (run) => {
+    inTx(req, req.body.people.map((p) => p.id), async (run) => {
       const { workflowId, stepId, people } = req.body;
       const step = await run.startStep(workflowId, stepId);
       const unique = [...new Map(people.map((p) => [p.id.toLowerCase(), p])).values()];
@@ -99,19 +103,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return { done, skipped };
   }
 
-  /** One card: 404 when the church has no such open card, 401 when the caller may not edit it. */
-  const one = (path: string, body: z.ZodType | undefined, op: (req: FastifyRequest) => Op) =>
-    app.post(`${base}/:id/${path}`, { ...signedIn, schema: { params: IdParams, ...(body ? { body } : {}), response: { 200: Task } } }, (req) =>
-      app.deps.queue.transaction(app.db, async (tx) => {
-        const run = new CardRun(app.deps, tx, req.auth.churchId, req);
+  /**
+   * One card: 404 when the church has no such open card, 401 when the caller may not edit it. An operation that
+   * runs the step's routes (`routes`: complete) has the subject's facts asked before its transaction.
+   */
+  const one = (path: string, body: z.ZodType | undefined, op: (req: FastifyRequest) => Op, routes = false) =>
+    app.post(`${base}/:id/${path}`, { ...signedIn, schema: { params: IdParams, ...(body ? { body } : {}), response: { 200: Task } } }, async (req) => {
+      const [subject] = routes ? await rowsByIds(app.db, tasks, req.auth.churchId, [req.params.id]) : [];
+      const facts = await subjectFacts(app.deps, req.auth.churchId, subject?.associatedWithType === 'person' ? [subject.associatedWithId] : []);
+      return app.deps.queue.transaction(app.db, async (tx) => {
+        const run = new CardRun(app.deps, tx, req.auth.churchId, req, facts);
         const [card] = await rowsByIds(tx, tasks, req.auth.churchId, [req.params.id]);
         if (!card || !card.workflowId) throw notFound('Card');
         if (!mayEdit(req, card)) throw unauthorized('Only holders of Plans.Edit and the card\'s assignee can change it');
         const { done } = await apply(req, tx, run, [card.id], op(req));
         if (!done[0]) throw notFound('Open card');
         return done[0];
-      }),
-    );
+      });
+    });
 
   const complete = (routeId?: string | null): Op => (run, card) => run.complete(card, routeId);
   const move = (stepId: string): Op => async (run, card) => run.moveTo(card, await run.step(stepId, card.workflowId!), true);
@@ -122,7 +131,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     card.snoozedUntil = days > 0 ? new Date(Date.now() + days * 86_400_000) : null;
   };
 
-  one('complete', CompleteBody.optional(), (req) => complete((req.body as z.output<typeof CompleteBody> | undefined)?.routeId));
+  one('complete', CompleteBody.optional(), (req) => complete((req.body as z.output<typeof CompleteBody> | undefined)?.routeId), true);
   one('moveStep', MoveStepBody, (req) => move((req.body as z.output<typeof MoveStepBody>).stepId));
   one('pin', PinBody.optional(), (req) => async (_run, card) => {
     card.pinnedAssignment = (req.body as z.output<typeof PinBody> | undefined)?.pinned !== false;

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Empty, Id, IdParams, badRequest, batchOf, deleteRow, getRow, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, badRequest, batchOf, deleteRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { planTemplates } from '../db/schema';
 import { ministryAccess, ministryEditor } from '../domain/ministry-access';
+import { requireGroups } from '../domain/references';
 import { change, changesOf, report } from '../domain/changes';
 import { applyToPlan, captureFromPlan, templatesOfMinistry } from '../repos/plan-templates';
 import { ApplyTemplateBody, FromPlanBody, PlanTemplate, PlanTemplateSave, TemplateData } from '../schemas';
@@ -35,6 +36,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (before) await access.ministry(before.ministryId);
       await access.ministry(item.ministryId === undefined ? before?.ministryId : item.ministryId);
     }
+    // a ministry a save gives a template is one of the church's groups (membership's)
+    const moved = req.body.map((item, i) => ({ param: itemParam(req, i, 'ministryId'), id: item.ministryId !== stored.get(item.id?.toLowerCase() ?? '')?.ministryId ? item.ministryId : undefined }));
+    await requireGroups(app.deps, req, moved);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const written = await saveRows(tx, planTemplates, req.auth.churchId, req.body, 'Plan template');
       await report(app.deps, req, changesOf('planTemplate', written, [...stored.values()]), tx);
@@ -53,6 +57,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!name) throw badRequest('name', 'name is required');
     const ministryId = req.body.ministryId ?? before?.ministryId ?? plan.ministryId;
     if (ministryId !== plan.ministryId) await access.ministry(ministryId);
+    // a ministry other than the plan's is one of the church's groups (membership's)
+    if (req.body.ministryId !== plan.ministryId) await requireGroups(app.deps, req, [{ param: 'ministryId', id: req.body.ministryId }]);
     const data = await captureFromPlan(app.db, req.auth.churchId, plan);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const [saved] = await saveRows(tx, planTemplates, req.auth.churchId, [{ id: before?.id, name, ministryId, data }], 'Plan template');

@@ -91,10 +91,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/autofill/:id`, { ...edit, schema: { params: IdParams, body: AutofillBody, response: { 200: AutofillAnswer } } }, async (req) => {
     await mayEditPlan(req, req.params.id);
-    const filled = await autofillPlan(app.db, req.auth.churchId, req.params.id, req.body.teams);
-    // Reported as the run commits, outside its transaction: autofill keeps its four statements (its bench target).
-    await report(app.deps, req, filled.assignments.map((a) => change('assignment', undefined, { ...a, autofillRunId: filled.runId })));
-    return filled;
+    // The run's assignments are reported in its transaction (one outbox row, committed with them and handed on after
+    // the commit without the request waiting), not in a write and a commit of their own after it.
+    return app.deps.queue.transaction(app.db, async (tx) => {
+      const filled = await autofillPlan(tx, req.auth.churchId, req.params.id, req.body.teams);
+      await report(app.deps, req, filled.assignments.map((a) => change('assignment', undefined, { ...a, autofillRunId: filled.runId })), tx);
+      return filled;
+    });
   });
   // The same access as autofill itself: whoever may fill a plan may take the fill back.
   app.post(`${base}/autofill/:id/undo`, { ...edit, schema: { params: IdParams, response: { 200: UndoneAutofill } } }, async (req) => {

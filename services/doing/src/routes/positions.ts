@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, crud, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Id, crud, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { plans, positions } from '../db/schema';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { ofPlans } from '../repos/plans';
 import { deletePositionParts } from '../repos/positions';
 import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { requireGroups } from '../domain/references';
+import { indexIn } from './automations';
 import { IdsQuery, Position, PositionSave } from '../schemas';
 
 const base = '/doing/positions';
@@ -33,6 +35,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit: ministryEditor,
     only: ['get', 'save', 'delete'],
     references: { planId: plans },
+    // the team is one of the church's groups (membership's), checked before the save's transaction
+    toRow: async (input, req) => {
+      await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'groupId'), id: input.groupId }]);
+      return input;
+    },
     scope: { where: (req, verb) => (verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
     afterSave: (rows, req, tx) => refuseOutside(tx, positions, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
     // deleting a position takes its assignments with it

@@ -5,10 +5,11 @@ import { anyUser, hasPermission } from '@church/auth';
 import { Id, IdParams, batchOf, decodeDataUrl, badRequest, getRow, itemParam, rowsByIds, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
 import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
-import { nextTaskNumber, openDirectoryUpdate, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
-import { normalizeChanges, toPersonChanges } from '../domain/directory-update';
+import { nextTaskNumber, openDirectoryUpdates, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
+import { normalizeChanges, requestedChangesText, toPersonChanges } from '../domain/directory-update';
 import { changesOf, report } from '../domain/changes';
-import { IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
+import { requireGroups } from '../domain/references';
+import { DirectoryUpdate, IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
 
 const base = '/doing/tasks';
 const List = z.array(Task);
@@ -40,7 +41,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(base, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, true));
   app.get(`${base}/closed`, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, false));
   app.get(`${base}/timeline`, { ...read, schema: { querystring: z.object({ taskIds: IdsQuery }), response: { 200: List } } }, (req) => timeline(app.db, req.auth.churchId, req.query.taskIds));
-  app.get(`${base}/directoryUpdate/:personId`, { ...read, schema: { params: z.object({ personId: Id }), response: { 200: Task.nullable() } } }, (req) => openDirectoryUpdate(app.db, req.auth.churchId, req.params.personId));
+  // B1App's profile page lists them (`.length`, `.map`) and `JSON.parse`s each one's `data` as `[{field, label, value}]`.
+  app.get(`${base}/directoryUpdate/:personId`, { ...read, schema: { params: z.object({ personId: Id }), response: { 200: z.array(DirectoryUpdate) } } }, async (req) =>
+    (await openDirectoryUpdates(app.db, req.auth.churchId, req.params.personId)).map((task) => ({ ...task, data: requestedChangesText(task.data) })),
+  );
   app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, (req) => getRow(app.db, tasks, req.auth.churchId, req.params.id, 'Task'));
   app.post(`${base}/loadForGroups`, { ...read, schema: { body: LoadForGroupsBody, response: { 200: List } } }, (req) => tasksOfGroups(app.db, req.auth.churchId, req.body.groupIds, req.body.status));
 
@@ -49,6 +53,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const directory = req.query.type === 'directoryUpdate';
     // Photos are stored before the transaction: a data URL becomes a file and the task keeps its address.
     const prepared = await Promise.all(req.body.map((item, i) => prepare(req, item, i, directory)));
+    // a task handed to a group goes to one of the church's groups (membership's)
+    await requireGroups(app.deps, req, prepared.flatMap((item, i) => (item.assignedToType === 'group' ? [{ param: itemParam(req, i, 'assignedToId'), id: item.assignedToId }] : [])));
+    // Approved directory updates reach membership before the transaction (never a call inside one): if membership
+    // refuses, nothing is written and the task stays open.
+    const approvals = await approvalsOf(req, prepared);
+    for (const { personId, changes } of approvals) await membership.updatePerson(churchId, personId, changes);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const stored = await rowsByIds(tx, tasks, churchId, prepared.flatMap((t) => (t.id ? [t.id.toLowerCase()] : [])));
       const byId = new Map(stored.map((t) => [t.id, t]));
@@ -106,18 +116,30 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const assignee = before.assignedToType === 'person' && !!req.auth.personId && before.assignedToId?.toLowerCase() === req.auth.personId.toLowerCase();
     if (!staff(req) && !assignee && !hasPermission(req.auth, 'People.Edit')) throw refused();
     if (item.status && item.status !== before.status) row.dateClosed = item.status === 'Closed' ? new Date() : null;
-    const closing = before.status === 'Open' && item.status === 'Closed';
-    const resolution = (row.resolution as string | undefined) ?? before.resolution;
-    if (before.taskType === 'directoryUpdate' && closing && resolution === 'approved') {
-      // Approving changes another person's record: staff only, as editing a person is.
+    return row;
+  }
+
+  /**
+   * The directory updates this batch approves (an open one closed as approved), each checked: People.Edit (it
+   * rewrites another person's record, as editing a person does), a person named, changes listed. Read before the
+   * save's transaction, so membership is called outside it.
+   */
+  async function approvalsOf(req: FastifyRequest, items: Array<TaskInput & { changes?: Record<string, unknown> }>) {
+    const ids = items.flatMap((t) => (t.id ? [t.id.toLowerCase()] : []));
+    const stored = new Map((await rowsByIds(app.db, tasks, req.auth.churchId, ids)).map((t) => [t.id, t]));
+    const out: Array<{ personId: string; changes: Record<string, unknown> }> = [];
+    for (const [i, item] of items.entries()) {
+      const before = item.id ? stored.get(item.id.toLowerCase()) : undefined;
+      if (!before || before.taskType !== 'directoryUpdate' || before.status !== 'Open' || item.status !== 'Closed') continue;
+      const resolution = item.approved !== undefined ? (item.approved ? 'approved' : 'rejected') : (item.resolution ?? before.resolution);
+      if (resolution !== 'approved') continue;
       if (!hasPermission(req.auth, 'People.Edit')) throw unauthorized('Missing permission: People.Edit (approving a directory update)');
       const personId = before.associatedWithId;
       if (!personId || before.associatedWithType !== 'person' || !Id.safeParse(personId).success) throw badRequest(itemParam(req, i, 'associatedWithId'), 'the task names no person');
-      const requested = (changes ?? before.data) as Record<string, unknown> | null;
-      if (!requested || !Object.keys(requested).length) throw badRequest(itemParam(req, i, 'data'), 'the task lists no changes');
-      // Inside the transaction: if membership refuses, the task stays open.
-      await membership.updatePerson(churchId, personId, toPersonChanges(requested));
+      const requested = (item.changes ?? before.data) as Record<string, unknown> | null;
+      if (!requested || typeof requested !== 'object' || !Object.keys(requested).length) throw badRequest(itemParam(req, i, 'data'), 'the task lists no changes');
+      out.push({ personId, changes: toPersonChanges(requested) });
     }
-    return row;
+    return out;
   }
 }

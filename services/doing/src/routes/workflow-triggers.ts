@@ -5,6 +5,7 @@ import { workflowExecutions, workflowSteps, workflowTriggers, workflows } from '
 import { staffEditor } from '../domain/ministry-access';
 import { TRIGGER_EVENTS, TRIGGER_EVENT_TYPES, parseFilter } from '../domain/workflow-catalog';
 import { attempt, runTrigger } from '../domain/workflow-triggers';
+import { subjectFacts } from '../domain/cards';
 import { change, report } from '../domain/changes';
 import { indexIn } from './automations';
 import { deleteTrees, ensureRoot, executionsOf, setExecutionStatus, setTriggerActive, triggersOf } from '../repos/workflows';
@@ -88,6 +89,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (action === 'resume' && execution.status !== 'paused') throw badRequest('id', 'only a paused execution can be resumed');
     const [trigger] = await rowsByIds(app.db, workflowTriggers, req.auth.churchId, [execution.triggerId]);
     if (!trigger) throw badRequest('id', 'the trigger no longer exists');
-    return app.deps.queue.transaction(app.db, (tx) => attempt(app.deps, tx, execution, trigger, req));
+    const facts = await subjectFacts(app.deps, req.auth.churchId, execution.subjectType === 'person' ? [execution.subjectId] : []);
+    return app.deps.queue.transaction(app.db, (tx) => attempt(app.deps, tx, execution, trigger, req, facts));
   });
 }

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { IdParams, badRequest, conflict, crud, getRow, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { hasPermission } from '@church/auth';
+import { Id, IdParams, badRequest, conflict, crud, getRow, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
 import { workflowCategories, workflowStepActions, workflowStepRoutes, workflowSteps, workflows } from '../db/schema';
 import { staffEditor } from '../domain/ministry-access';
+import { parseConfig } from '../domain/cards';
+import { requireGroups } from '../domain/references';
 import { WORKFLOW_TEMPLATES } from '../domain/workflow-catalog';
 import { change, report } from '../domain/changes';
 import { indexIn } from './automations';
@@ -67,7 +70,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         const newId = new Map(steps.map((s, i) => [s.id!, stepRows[i]!.id]));
         for (const step of steps) {
           const actions = await actionsOfStep(tx, churchId, step.id!);
-          if (actions.length) await tx.insert(workflowStepActions).values(actions.map(({ createdAt: _c, updatedAt: _u, ...a }) => ({ ...a, id: randomUUID(), workflowId: workflow!.id, stepId: newId.get(step.id!)! })));
+          // the copies act for whoever made the copy (a copied `setField` is applied only while they may edit people)
+          const configuredBy = { configuredByUserId: req.auth.id, configuredByPersonId: req.auth.personId ?? null };
+          if (actions.length) await tx.insert(workflowStepActions).values(actions.map(({ createdAt: _c, updatedAt: _u, ...a }) => ({ ...a, ...configuredBy, id: randomUUID(), workflowId: workflow!.id, stepId: newId.get(step.id!)! })));
           const routes = (await routesOfStep(tx, churchId, step.id!)).filter((r) => r.kind !== 'personMatch');
           if (routes.length)
             await tx.insert(workflowStepRoutes).values(routes.map(({ createdAt: _c, updatedAt: _u, ...r }) => ({ ...r, id: randomUUID(), workflowId: workflow!.id, stepId: newId.get(step.id!)!, targetStepId: r.targetStepId ? (newId.get(r.targetStepId) ?? null) : null })));
@@ -107,7 +112,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit: staffEditor,
     only: ['save', 'delete'],
     references: { workflowId: workflows },
-    toRow: async (input, req) => (input.id || input.sort !== undefined ? input : { ...input, sort: (await stepsOf(app.db, req.auth.churchId, input.workflowId)).reduce((m, s) => Math.max(m, s.sort), 0) + 1 }),
+    toRow: async (input, req) => {
+      // a step handed to a group by default hands its cards to one of the church's groups
+      if (input.defaultAssignToType === 'group') await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'defaultAssignToId'), id: input.defaultAssignToId }]);
+      return input.id || input.sort !== undefined ? input : { ...input, sort: (await stepsOf(app.db, req.auth.churchId, input.workflowId)).reduce((m, s) => Math.max(m, s.sort), 0) + 1 };
+    },
     beforeDelete: async (row, req, tx) => {
       if (await openCardsOnStep(tx, req.auth.churchId, row.id)) throw conflict('The step has open cards: move or complete them first');
       await deleteStepParts(tx, req.auth.churchId, [row.id]);
@@ -132,12 +141,57 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: staffEditor,
     edit: staffEditor,
     only: ['save', 'delete'],
+    // the saver is who the action acts for (a `setField` is applied only while they may edit people)
     toRow: async (input, req) => {
       const step = await stepOf(req, input);
-      return { ...input, workflowId: step.workflowId, sort: input.sort ?? (input.id ? undefined : (await actionsOfStep(app.db, req.auth.churchId, step.id)).length + 1) };
+      await checkActionConfig(req, indexIn(req, input), input.actionType, input.config ?? null);
+      return {
+        ...input,
+        workflowId: step.workflowId,
+        sort: input.sort ?? (input.id ? undefined : (await actionsOfStep(app.db, req.auth.churchId, step.id)).length + 1),
+        configuredByUserId: req.auth.id,
+        configuredByPersonId: req.auth.personId ?? null,
+      };
     },
     changes: { entityType: 'workflowStepAction' },
   });
+
+  /**
+   * What a step action's settings name must be the church's, checked as it is saved (before the save's transaction):
+   * `setField` needs the saver's own People.Edit (401), a group is one of the church's groups (membership), a
+   * workflow (and its step) the church's, a template an id (messaging's templates are checked when it sends).
+   */
+  async function checkActionConfig(req: FastifyRequest, i: number, actionType: string, text: string | null) {
+    const config = parseConfig(text);
+    const param = itemParam(req, i, 'config');
+    const given = (key: string) => (config[key] === undefined || config[key] === null || config[key] === '' ? undefined : config[key]);
+    if (actionType === 'setField') {
+      if (!hasPermission(req.auth, 'People.Edit')) throw unauthorized("Missing permission: People.Edit (a step action that changes people's records)");
+      const field = given('field');
+      if (field !== undefined && (typeof field !== 'string' || field.length > 100)) throw badRequest(`${param}.field`, 'must be the name of a person field');
+      const value = given('value');
+      if (value !== undefined && !['string', 'number', 'boolean'].includes(typeof value)) throw badRequest(`${param}.value`, 'must be text, a number or a yes/no');
+    }
+    if (actionType === 'sendEmail') {
+      const templateId = given('templateId');
+      if (templateId !== undefined && (typeof templateId !== 'string' || !Id.safeParse(templateId).success)) throw badRequest(`${param}.templateId`, 'must be the id of an email template');
+    }
+    if (actionType === 'addToGroup' || actionType === 'removeFromGroup') {
+      const groupId = given('groupId');
+      if (groupId !== undefined && (typeof groupId !== 'string' || !Id.safeParse(groupId).success)) throw badRequest(`${param}.groupId`, 'groupId is not a group of this church');
+      await requireGroups(app.deps, req, [{ param: `${param}.groupId`, id: groupId as string | undefined }]);
+    }
+    if (actionType === 'addToWorkflow') {
+      const workflowId = given('workflowId');
+      const stepId = given('stepId');
+      if (workflowId === undefined) return;
+      const [workflow] = typeof workflowId === 'string' && Id.safeParse(workflowId).success ? await rowsByIds(app.db, workflows, req.auth.churchId, [workflowId]) : [];
+      if (!workflow) throw badRequest(`${param}.workflowId`, 'workflowId is not a record of this church');
+      if (stepId === undefined) return;
+      const [step] = typeof stepId === 'string' && Id.safeParse(stepId).success ? await rowsByIds(app.db, workflowSteps, req.auth.churchId, [stepId]) : [];
+      if (!step || step.workflowId !== workflow.id) throw badRequest(`${param}.stepId`, 'must be a step of that workflow');
+    }
+  }
 
   // Routes: the target step must be of the same workflow; a `personMatch` route gets the root conjunction its
   // conditions hang on; a route's tree goes with it.
