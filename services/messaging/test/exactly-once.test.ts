@@ -15,6 +15,11 @@ async function run(id: string, name: string, data: unknown) {
   await t.app.deps.database.rows(`insert into job_outbox (id, queue, name, data, attempts, backoff_ms) values ($1, 'messaging', $2, $3::jsonb, 2, 10)`, [id, name, JSON.stringify(data)]);
   await t.app.deps.queue.sweep();
   await t.drain();
+  // The service's own periodic sweep may have claimed the row a moment before ours: wait for the run to end.
+  for (let i = 0; i < 100 && (await t.app.deps.database.rows(`select 1 from job_outbox where id = $1`, [id])).length; i++) {
+    await sleep(50);
+    await t.drain();
+  }
 }
 
 /** The same job twice: as it first ran, then handed over again with the same id. */
