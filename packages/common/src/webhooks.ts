@@ -121,6 +121,15 @@ const recordedEvent = prepared<{ id: string; processed: boolean }>(sql`select id
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 
 /**
+ * The event a webhook job is about while its effect is still to apply, read without a lock: what a job needs to
+ * ask another module before `processWebhookEvent` opens its transaction (no call is made while one is open).
+ */
+export async function pendingWebhookEvent(db: Db, webhookEventId: string): Promise<WebhookEventRow | undefined> {
+  const [event] = await db.select().from(webhookEvents).where(and(eq(webhookEvents.id, webhookEventId), isNull(webhookEvents.processedAt)));
+  return event;
+}
+
+/**
  * A webhook job's body: in one transaction, locks the event, applies `effect` unless it was applied before, and
  * marks it processed with the effect's outcome. A retried job (crash, redelivery) finds it processed and stops.
  */

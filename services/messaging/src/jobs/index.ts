@@ -1,4 +1,4 @@
-import { emailOf, handle, notifyPeople, processWebhookEvent, providerMessage, templateEmail, type JobDefinition } from '@church/common';
+import { emailOf, handle, notifyPeople, pendingWebhookEvent, processWebhookEvent, providerMessage, templateEmail, type JobDefinition } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { contacts, optOut } from '../clients/membership';
 import { DOORBELL_ACTIONS, doorbellKey } from '../domain/doorbell';
@@ -156,6 +156,13 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
     handle(templateEmail, async (data, ctx) => void (await sendTemplateEmail(deps, data, jobKeyOf(templateEmail.name, data, ctx)))),
     handle(realtimePush, (data) => runPush(deps, data)),
     handle(smsWebhook, async ({ webhookEventId }) => {
+      // A STOP or START changes the people in membership before the event's transaction opens (never inside it);
+      // a second run sets the same flag again, which changes nothing.
+      const pending = await pendingWebhookEvent(deps.db, webhookEventId);
+      if (!pending) return;
+      const inbound = pending.payload as Record<string, string>;
+      const keyword = pending.type === 'inbound' ? keywordOf(inbound.Body ?? '') : undefined;
+      const changed = keyword && keyword.action !== 'help' ? await optOut(deps, pending.churchId, inbound.From ?? '', keyword.action === 'optOut') : [];
       await processWebhookEvent(deps.db, webhookEventId, async (event, tx) => {
         const p = event.payload as Record<string, string>;
         if (event.type === 'status') {
@@ -169,7 +176,7 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
         const found = keywordOf(p.Body ?? '');
         if (!found) return 'ignored: no keyword';
         const phone = p.From ?? '';
-        const personIds = found.action === 'help' ? [] : await optOut(deps, event.churchId, phone, found.action === 'optOut');
+        const personIds = found.action === 'help' ? [] : changed;
         await insertConsentLog(tx, { churchId: event.churchId, phone, keyword: found.keyword, action: found.action, personIds, providerMessageId: p.MessageSid ?? null });
         return `${found.action} ${personIds.length}`;
       });
