@@ -17,17 +17,17 @@ const post = async (c: ReturnType<typeof makeChurch>, url: string, body: unknown
 };
 
 describe('a workflow step\'s webhook action', () => {
-  it('posts the card\'s facts to the URL once the card\'s write commits; a URL that is not http(s) is noted and skipped', async () => {
+  it('posts the card\'s facts to the URL once the card\'s write commits; a URL that is not http(s) is refused on save', async () => {
     const c = makeChurch();
     const [w] = await post(c, '/doing/workflows', [{ name: 'Hooks' }]);
     const [step] = await post(c, '/doing/workflowSteps', [{ workflowId: w.id, name: 'Tell' }]);
-    await post(c, '/doing/workflowStepActions', [
-      { stepId: step.id, actionType: 'webhook', config: { url: `${server.url}/hook` } },
-      { stepId: step.id, actionType: 'webhook', config: { url: 'ftp://nope' } },
-    ]);
+    await post(c, '/doing/workflowStepActions', [{ stepId: step.id, actionType: 'webhook', config: { url: `${server.url}/hook` } }]);
+    const refused = await call(t.app, 'POST', '/doing/workflowStepActions', { token: c.token(), body: [{ stepId: step.id, actionType: 'webhook', config: { url: 'ftp://nope' } }] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].param).toBe('[0].config.url');
     const subject = randomUUID();
     const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { id: subject, label: 'Hana' } });
-    expect(card.data.history.map((h: { message: string }) => h.message)).toEqual(['Webhook sent', 'Webhook skipped: no http(s) URL']);
+    expect(card.data.history.map((h: { message: string }) => h.message)).toEqual(['Webhook sent']);
     await t.drain();
     const hits = server.seen.filter((r) => r.path === '/hook');
     expect(hits).toHaveLength(1);

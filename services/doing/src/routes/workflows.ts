@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasPermission } from '@church/auth';
-import { Id, IdParams, badRequest, conflict, crud, getRow, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, badRequest, checkPublicUrl, conflict, crud, getRow, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
 import { workflowCategories, workflowStepActions, workflowStepRoutes, workflowSteps, workflows } from '../db/schema';
 import { staffEditor } from '../domain/ministry-access';
 import { parseConfig } from '../domain/cards';
+import { doingDeps } from '../deps';
 import { requireGroups } from '../domain/references';
 import { WORKFLOW_TEMPLATES } from '../domain/workflow-catalog';
 import { change, report } from '../domain/changes';
@@ -159,7 +160,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   /**
    * What a step action's settings name must be the church's, checked as it is saved (before the save's transaction):
    * `setField` needs the saver's own People.Edit (401), a group is one of the church's groups (membership), a
-   * workflow (and its step) the church's, a template an id (messaging's templates are checked when it sends).
+   * workflow (and its step) the church's, a template an id (messaging's templates are checked when it sends), a
+   * webhook's address public by the rule its delivery applies.
    */
   async function checkActionConfig(req: FastifyRequest, i: number, actionType: string, text: string | null) {
     const config = parseConfig(text);
@@ -171,6 +173,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (field !== undefined && (typeof field !== 'string' || field.length > 100)) throw badRequest(`${param}.field`, 'must be the name of a person field');
       const value = given('value');
       if (value !== undefined && !['string', 'number', 'boolean'].includes(typeof value)) throw badRequest(`${param}.value`, 'must be text, a number or a yes/no');
+    }
+    if (actionType === 'webhook') {
+      // the rule its delivery applies (`fetchOutbound`), on save
+      const url = given('url');
+      if (url !== undefined) await checkPublicUrl(String(url), { param: `${param}.url`, allowPrivate: doingDeps(app).config.OUTBOUND_ALLOW_PRIVATE });
     }
     if (actionType === 'sendEmail') {
       const templateId = given('templateId');
