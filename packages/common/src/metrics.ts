@@ -16,17 +16,34 @@ export function createMetrics(opts: { queue?: () => QueueDepthSource | undefined
   collectDefaultMetrics({ register: registry });
   if (opts.queue) {
     const source = opts.queue;
+    // One read of the outbox per scrape, shared by the two gauges (a scrape starts every collect at once).
+    let read: Promise<Record<string, number> | undefined> | undefined;
+    const depth = () => {
+      if (!read) {
+        const current = Promise.resolve(source()?.depth()).catch(() => undefined);
+        read = current;
+        void current.finally(() => read === current && (read = undefined));
+      }
+      return read;
+    };
     new Gauge({
       name: 'job_outbox_jobs',
       help: 'Jobs in this module’s outbox by state (pending: not yet handed to the queue; sent: handed over, not yet confirmed; failed: attempts spent)',
       labelNames: ['state'],
       registers: [registry],
       async collect() {
-        const depth = await source()
-          ?.depth()
-          .catch(() => undefined);
-        if (!depth) return;
-        for (const [state, n] of Object.entries(depth)) this.set({ state }, n);
+        const found = await depth();
+        // When the outbox cannot be read, no values rather than old ones (job_outbox_readable says why).
+        this.reset();
+        if (found) for (const [state, n] of Object.entries(found)) this.set({ state }, n);
+      },
+    });
+    new Gauge({
+      name: 'job_outbox_readable',
+      help: '1 when this scrape read the outbox’s depth from the database, 0 when it could not (job_outbox_jobs then has no values)',
+      registers: [registry],
+      async collect() {
+        this.set((await depth()) ? 1 : 0);
       },
     });
   }
