@@ -331,6 +331,8 @@ async function main() {
 
     const results: PhaseResult[] = [];
     let n = 0;
+    // The mails the set-up sent (the forgot-password users' welcome mails) are owed already: counted, not duplicates.
+    for (const m of mailbox(dataDir)) expectedTotal.set(m.to, (expectedTotal.get(m.to) ?? 0) + 1);
     for (const phase of phases) {
       log(`phase: ${phase.name}`);
       const sent: Sent[] = [];
