@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -32,6 +32,8 @@ interface Options {
   rate: number;
   /** seconds to wait, after a phase, for the effects of acknowledged requests */
   settle: number;
+  /** processes of every API, every worker and the gateway (2: as a scaled-out Kubernetes deployment) */
+  replicas: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -41,9 +43,9 @@ function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
     return value;
   };
-  const unknown = argv.filter((a) => !/^--(outage|rate|settle)=/.test(a));
-  if (unknown.length) throw new Error(`unknown option(s): ${unknown.join(' ')}\nusage: npx tsx bench/faults.ts [--outage=10 --rate=4 --settle=120]`);
-  return { outage: get('outage', 10), rate: get('rate', 4), settle: get('settle', 120) };
+  const unknown = argv.filter((a) => !/^--(outage|rate|settle|replicas)=/.test(a));
+  if (unknown.length) throw new Error(`unknown option(s): ${unknown.join(' ')}\nusage: npx tsx bench/faults.ts [--outage=10 --rate=4 --settle=120 --replicas=1]`);
+  return { outage: get('outage', 10), rate: get('rate', 4), settle: get('settle', 120), replicas: Math.floor(get('replicas', 1)) };
 }
 
 const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -152,11 +154,13 @@ async function setUp(base: string, dataDir: string): Promise<Setup> {
 }
 
 /** Sockets on the live chat, recording every message id they are sent. */
-async function openSockets(base: string, setup: Setup, count: number) {
+async function openSockets(bases: string[], setup: Setup, count: number) {
   // How many times each socket received each message: exactly once is the guarantee, more is a duplicate.
   const seen = Array.from({ length: count }, () => new Map<string, number>());
   const sockets: WebSocket[] = [];
   for (let i = 0; i < count; i++) {
+    // spread over the gateways, so with replicas the sockets sit on every messaging replica
+    const base = bases[i % bases.length]!;
     const ws = new WebSocket(`${base.replace('http', 'ws')}/messaging/ws`);
     const id = await new Promise<string>((resolve, reject) => {
       ws.once('error', reject);
@@ -250,6 +254,9 @@ function summarize(name: string, sent: Sent[], faultStart: number, faultEnd: num
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const work = mkdtempSync(path.join(os.tmpdir(), 'church-faults-'));
+  // Every line of every process, kept after the run (the work folder is removed): what a failed phase is read from.
+  const wholeLog = path.join(os.tmpdir(), `church-faults-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  log(`whole logs of every process: ${wholeLog}`);
   if (asRoot) spawnSync('chmod', ['755', work]);
   const dataDir = path.join(work, 'data');
   mkdirSync(dataDir, { recursive: true });
@@ -284,13 +291,18 @@ async function main() {
       secrets,
       dataDir,
       log,
+      wholeLog: (line) => appendFileSync(wholeLog, `${line}\n`),
       workers: true,
+      // --replicas=N: N of every API, every worker and the gateway (requests and sockets spread over the gateways)
+      replicas: Object.fromEntries(MODULES.map((m) => [m, opts.replicas])),
+      gateways: opts.replicas,
       // Receipts a few seconds after the gift, so a phase sees them due during its fault.
       env: { giving: { RECEIPT_DELAY_MS: '3000' } },
     });
     const base = deployment.url;
+    const bases = deployment.urls;
     const setup = await setUp(base, dataDir);
-    sockets = await openSockets(base, setup, 10);
+    sockets = await openSockets(bases, setup, 10);
     log(`church ${setup.churchId} ready; ${KINDS.length} kinds of request at ${opts.rate}/s each`);
 
     const phases: Phase[] = [
@@ -356,7 +368,10 @@ async function main() {
           await mend!();
           faultEnd = Date.now();
         }
-        for (const kind of KINDS) inFlight.push(send(base, setup, kind, n++).then((s) => void sent.push(s)));
+        for (const kind of KINDS) {
+          const i = n++;
+          inFlight.push(send(bases[i % bases.length]!, setup, kind, i).then((s) => void sent.push(s)));
+        }
         const next = started + (t + 1) * interval;
         await sleep(Math.max(0, next - Date.now()));
       }
@@ -433,7 +448,7 @@ function writeReport(results: PhaseResult[], opts: Options) {
   const lines = [
     '# Fault test (`npx tsx bench/faults.ts`)',
     '',
-    `${new Date().toISOString()}. Seven APIs, seven workers and the gateway, each its own process, on a private PostgreSQL and Redis. ` +
+    `${new Date().toISOString()}. ${opts.replicas === 1 ? 'Seven APIs, seven workers and the gateway' : `${opts.replicas} replicas of each of the seven APIs, of each worker and of the gateway (requests and sockets spread over the gateways)`}, each its own process, on a private PostgreSQL and Redis. ` +
       `Each phase: 3 s of traffic, the fault for ${opts.outage} s, 10 s more; ${opts.rate} requests/s of each kind (registration, forgot-password, ` +
       `manual donation, chat message to 10 listening sockets, check-in). "Lost" counts acknowledged (2xx) requests whose effect (the welcome ` +
       `mail, the reset mail, the receipt, the push at every socket) had not happened ${opts.settle} s after the phase at the latest; ` +
@@ -447,7 +462,7 @@ function writeReport(results: PhaseResult[], opts: Options) {
     for (const row of r.rows) lines.push(`| ${row.kind} | ${row.sent} | ${row.ok} | ${row.statuses} | ${row.slowestMs} | ${row.recoveryS} | ${row.lost} | ${row.duplicated} |`);
     lines.push('');
   }
-  const file = path.resolve(__dirname, 'results', 'faults-postgres.md');
+  const file = path.resolve(__dirname, 'results', opts.replicas === 1 ? 'faults-postgres.md' : `faults-postgres-${opts.replicas}-replicas.md`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   process.stdout.write(`${lines.join('\n')}\n`);
   log(`wrote ${path.relative(process.cwd(), file)}`);

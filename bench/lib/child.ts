@@ -14,11 +14,13 @@ export interface Child<Ready> {
  * Passes a child's output on, a line at a time with a prefix, capped so a failing process cannot flood the
  * report. Lines about requests the load generator cut off at the end of a run say nothing: they are dropped.
  */
-export function relayOutput(child: ChildProcess, prefix: string, write: (line: string) => void, cap = 40): void {
+export function relayOutput(child: ChildProcess, prefix: string, write: (line: string) => void, cap = 40, whole?: (line: string) => void): void {
   let lines = 0;
   const relay = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
       if (!line.trim() || line.startsWith('{"bench":"ready"') || line.includes('RequestAbortedError')) continue;
+      // every line, uncut, where the caller keeps whole logs (a fault run)
+      whole?.(`${prefix} ${line}`);
       if (++lines <= cap) write(`${prefix} ${line.slice(0, 500)}`);
       else if (lines === cap + 1) write(`${prefix} (further output suppressed)`);
     }

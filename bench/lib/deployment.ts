@@ -28,6 +28,8 @@ export interface DeploymentOptions {
    * with RUN_WORKER=false; by default each API runs its own jobs
    */
   workers?: boolean;
+  /** every line every process writes, uncut (the log above keeps the first 20 of each) */
+  wholeLog?: (line: string) => void;
 }
 
 /** One process of a deployment. */
@@ -112,7 +114,7 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
     // BENCH_CPU_PROF=<dir>: each process writes a V8 CPU profile there when it stops (for finding hot spots).
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
     const child = spawn(process.execPath, [...profile, ...nodeFlags(dir), '--import', 'tsx', `${dir}/src/${entry}.ts`], { cwd: ROOT, env: { ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    relayOutput(child, `[${name}]`, opts.log, 20);
+    relayOutput(child, `[${name}]`, opts.log, 20, opts.wholeLog);
     children.push(child);
     const deployable = dir === 'gateway' ? 'gateway' : (dir.slice('services/'.length) as ModuleName);
     if (child.pid) processes.push({ name, deployable, pid: child.pid, url: `http://127.0.0.1:${env.PORT}` });
@@ -128,7 +130,10 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
       ...opts.env?.[module],
     };
     replicaPorts[module].forEach((port, r) => start(r ? `${module}#${r + 1}` : module, `services/${module}`, { ...env, PORT: String(port) }));
-    if (opts.workers) start(`${module}-worker`, `services/${module}`, { ...env, PORT: String(await anotherPort()) }, 'worker');
+    // as many workers as API replicas (the worker Deployment scales beside the API's)
+    if (opts.workers) {
+      for (let w = 0; w < (opts.replicas?.[module] ?? 1); w++) start(w ? `${module}-worker#${w + 1}` : `${module}-worker`, `services/${module}`, { ...env, PORT: String(await anotherPort()) }, 'worker');
+    }
   }
   gatewayPorts.forEach((port, g) => {
     // gateway g: replica g mod n of each module
