@@ -49,7 +49,8 @@ export async function makeDemo(options: DemoOptions): Promise<DemoReport> {
   const log = options.log ?? (() => undefined);
   const base = options.url.replace(/\/$/, '');
   const email = (options.email ?? DEMO_EMAIL).toLowerCase();
-  const password = options.password ?? storedPassword(options.dataDir, email);
+  const kept = options.password ? undefined : keptPassword(options.dataDir, email);
+  const password = options.password ?? kept ?? `demo-${randomBytes(6).toString('base64url')}`;
   const people = options.people ?? 300;
   const weeks = options.weeks ?? 52;
   const call = async <T>(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> => {
@@ -77,6 +78,7 @@ export async function makeDemo(options: DemoOptions): Promise<DemoReport> {
     await must('POST', '/membership/users/setPasswordGuid', { authGuid, newPassword: password, appName: 'B1Admin' });
     login = await call<Login>('POST', '/membership/users/login', { email, password });
     if (login.status !== 200) throw new Error(`logging in as ${email} answered ${login.status}`);
+    if (!options.password) keepPassword(options.dataDir, email, password);
     log(`registered ${email}`);
   }
   let church = login.body.userChurches.find((uc) => uc.church.name === DEMO_CHURCH)?.church;
@@ -169,11 +171,12 @@ export async function makeDemo(options: DemoOptions): Promise<DemoReport> {
   let groups = await m.membership.get('/groups');
   if (!groups.length) {
     const standard = await save(m.membership, '/groups', GROUPS.map(([name, categoryName, trackAttendance, meetingTime]) => ({ name, categoryName, trackAttendance, meetingTime, tags: 'standard' })));
-    const ministries = await save(m.membership, '/groups', MINISTRIES.map(([name]) => ({ name, categoryName: 'Ministries', tags: 'ministry' })));
+    // as B1Admin's serving screens make them: a team names its ministry's id as its category (TeamList reads it)
+    const ministries = await save(m.membership, '/groups', MINISTRIES.map(([name]) => ({ name, categoryName: 'Ministry', tags: 'ministry' })));
     const teams = await save(
       m.membership,
       '/groups',
-      MINISTRIES.flatMap(([, names], i) => names.map((name) => ({ name, categoryName: 'Teams', tags: 'team', parentGroupId: ministries[i]!.id }))),
+      MINISTRIES.flatMap(([, names], i) => names.map((name) => ({ name, categoryName: ministries[i]!.id, tags: 'team' }))),
     );
     note('groups', standard.length + ministries.length + teams.length);
     const memberships: Array<{ groupId: string; personId: string; leader: boolean }> = [];
@@ -404,16 +407,16 @@ export async function makeDemo(options: DemoOptions): Promise<DemoReport> {
   return { churchId: church.id, churchName: church.name, email, password, added };
 }
 
-/** The password: given, or generated once and kept beside the fleet's data so that later runs sign in with it. */
-function storedPassword(dataDir: string | undefined, email: string): string {
+/** The password generated when the demo login was registered, kept beside the fleet's data for later runs. */
+function keptPassword(dataDir: string | undefined, email: string): string | undefined {
   const file = dataDir ? path.join(dataDir, 'demo-login.json') : undefined;
-  if (file && existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { email?: string; password?: string };
-    if (stored.email === email && stored.password) return stored.password;
-  }
-  const password = `demo-${randomBytes(6).toString('base64url')}`;
-  if (file) writeFileSync(file, JSON.stringify({ email, password }, null, 2), { mode: 0o600 });
-  return password;
+  if (!file || !existsSync(file)) return undefined;
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { email?: string; password?: string };
+  return stored.email === email ? stored.password : undefined;
+}
+
+function keepPassword(dataDir: string | undefined, email: string, password: string): void {
+  if (dataDir && existsSync(dataDir)) writeFileSync(path.join(dataDir, 'demo-login.json'), JSON.stringify({ email, password }, null, 2), { mode: 0o600 });
 }
 
 /** The welcome message's link guid, from the dev mailbox (the fleet without SendGrid). */
@@ -562,7 +565,8 @@ if (require.main === module) {
       console.log(`The demo church ${what}: ${r.churchName}. Sign in as ${r.email} with password ${r.password}`);
     })
     .catch((err) => {
-      console.error(err instanceof Error ? err.message : err);
+      const refused = (err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+      console.error(refused ? `No fleet answers at ${process.env.GATEWAY_URL ?? 'http://localhost:8080'}: start it (pnpm start) or set GATEWAY_URL` : err instanceof Error ? err.message : err);
       process.exit(1);
     });
 }

@@ -85,6 +85,13 @@ describe('the demo church', () => {
     expect(c.households).toBeGreaterThanOrEqual(10);
     expect(c).toEqual(expect.objectContaining({ groups: 22, ministries: 3, teams: 7, campuses: 1, services: 1, serviceTimes: 2, sessions: 16, funds: 5, batches: 4, pages: 7, sermons: 4, playlists: 4, songs: 8, planTypes: 1, plans: 8 }));
     expect(c.donations).toBeGreaterThan(4);
+    // B1Admin's TeamList finds a ministry's teams by their categoryName; the team keeps its ministry as parent
+    const groups = await get('membership', 'MembershipApi', '/groups');
+    for (const ministry of groups.filter((g) => String(g.tags).includes('ministry'))) {
+      const teams = groups.filter((g) => g.categoryName === ministry.id);
+      expect(teams.length).toBeGreaterThanOrEqual(2);
+      expect(teams.every((t) => t.parentGroupId === ministry.id && String(t.tags).includes('team'))).toBe(true);
+    }
     expect(c.tasks).toBeGreaterThan(0);
     // every gift is allocated to funds in full (amounts as the API answers them, compared in cents)
     const batches = await get('giving', 'GivingApi', '/donationbatches');
