@@ -93,6 +93,10 @@ describe('the demo church', () => {
       expect(teams.every((t) => t.parentGroupId === ministry.id && String(t.tags).includes('team'))).toBe(true);
     }
     expect(c.tasks).toBeGreaterThan(0);
+    // the attendance screens' weekly trend: people came on each of the four Sundays
+    const trend = (await get('attendance', 'AttendanceApi', '/attendancerecords/trend')) as Array<{ week: string; count: number }>;
+    expect(trend.length).toBe(4);
+    expect(trend.every((w) => w.count > 0)).toBe(true);
     // every gift is allocated to funds in full (amounts as the API answers them, compared in cents)
     const batches = await get('giving', 'GivingApi', '/donationbatches');
     const donations = await get('giving', 'GivingApi', `/donations?batchId=${batches[0]!.id}`);
@@ -111,5 +115,12 @@ describe('the demo church', () => {
     expect(second).toEqual({ ...first, added: {} });
     expect(await counts()).toEqual(before);
     expect(existsSync(path.join(dataDir, 'demo-login.json'))).toBe(true);
+  });
+
+  it('refuses another password for the demo login with a sentence naming DEMO_PASSWORD, and changes nothing', async () => {
+    const before = await counts();
+    await expect(makeDemo({ url: fleet.url, dataDir, password: 'not-the-demo-password' })).rejects.toThrow(/demo@church\.test has an account with another password: run again with DEMO_PASSWORD/);
+    expect(JSON.parse(readFileSync(path.join(dataDir, 'demo-login.json'), 'utf8')).password).toBe(first.password);
+    expect(await counts()).toEqual(before);
   });
 });
