@@ -7,6 +7,7 @@ import { closeOnSignal, loadConfig, MODULES, openEmbeddedDatabase, type Embedded
 import { buildGateway } from '@church/gateway/src/app';
 import { gatewayConfig } from '@church/gateway/src/config';
 import { SERVICES } from './services';
+import { makeDemo } from './demo';
 
 export interface FleetOptions {
   /** the gateway's port (0 for an ephemeral one) */
@@ -151,6 +152,12 @@ if (require.main === module) {
       const launcher = process.ppid;
       setInterval(() => process.ppid !== launcher && process.kill(process.pid, 'SIGTERM'), 500).unref();
       console.log(`Church platform is running at ${fleet.url}  (API docs: ${fleet.url}/docs, data: ${path.resolve(process.env.DATA_DIR ?? '.data')})`);
+      // `--demo`: make the demo church (demo.ts) when it is not there yet; the fleet keeps running either way.
+      if (process.argv.includes('--demo')) {
+        makeDemo({ url: fleet.url, dataDir: path.resolve(process.env.DATA_DIR ?? '.data'), email: process.env.DEMO_EMAIL, password: process.env.DEMO_PASSWORD })
+          .then((r) => console.log(`Demo church: ${r.churchName}. Sign in as ${r.email} with password ${r.password}`))
+          .catch((err) => console.error('The demo church could not be made:', err instanceof Error ? err.message : err));
+      }
     })
     .catch((err) => {
       console.error(err);
