@@ -12,11 +12,16 @@ const t = useMessaging();
 
 /** Runs one job through the queue's own runner as the outbox hands it over: a row with this id, swept and run. */
 async function run(id: string, name: string, data: unknown) {
-  await t.app.deps.database.rows(`insert into job_outbox (id, queue, name, data, attempts, backoff_ms) values ($1, 'messaging', $2, $3::jsonb, 2, 10)`, [id, name, JSON.stringify(data)]);
+  // Due a moment ago: the sweep's cut-off is the process's clock to the millisecond, the row's the database's to the
+  // microsecond, and a sweep in the same millisecond as the insert would leave the row for the next sweep.
+  await t.app.deps.database.rows(
+    `insert into job_outbox (id, queue, name, data, attempts, backoff_ms, run_at) values ($1, 'messaging', $2, $3::jsonb, 2, 10, now() - interval '1 second')`,
+    [id, name, JSON.stringify(data)],
+  );
   await t.app.deps.queue.sweep();
   await t.drain();
   // The service's own periodic sweep may have claimed the row a moment before ours: wait for the run to end.
-  for (let i = 0; i < 100 && (await t.app.deps.database.rows(`select 1 from job_outbox where id = $1`, [id])).length; i++) {
+  for (let i = 0; i < 400 && (await t.app.deps.database.rows(`select 1 from job_outbox where id = $1`, [id])).length; i++) {
     await sleep(50);
     await t.drain();
   }
