@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFleet, type Fleet } from '../src/fleet';
+import { gatewayCaller } from './http';
 
 /*
  * A new church's first hour as ChurchApps' staff app runs it, through the gateway over real HTTP: each call is the
@@ -15,15 +16,7 @@ describe('the staff app’s first hour on the fleet (the apps’ own calls)', ()
   const jwt: Record<string, string> = {};
   let userJwt = '';
   let churchId = '';
-  const call = async (method: string, url: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${fleet.url}${url}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = gatewayCaller(() => fleet.url);
   /** `ApiHelper.get/post/delete(path, keyName)`: the module's base address and its token */
   const api = (module: string, keyName: string) => ({
     get: (p: string) => call('GET', `/${module}${p}`, undefined, jwt[keyName]),

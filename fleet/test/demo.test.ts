@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFleet, type Fleet } from '../src/fleet';
 import { DEMO_CHURCH, makeDemo, type DemoReport } from '../src/demo';
+import { gatewayCaller } from './http';
 
 /*
  * The demo church (`pnpm demo`, `pnpm start --demo`), small: made through the gateway, read back as the staff
@@ -13,15 +14,7 @@ describe('the demo church', () => {
   let dataDir: string;
   let first: DemoReport;
   const jwt: Record<string, string> = {};
-  const call = async (method: string, url: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${fleet.url}${url}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const call = gatewayCaller(() => fleet.url);
   const get = async (module: string, key: string, p: string) => {
     const res = await call('GET', `/${module}${p}`, undefined, jwt[key]);
     expect(res.status).toBe(200);
