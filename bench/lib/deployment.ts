@@ -135,10 +135,13 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
       for (let w = 0; w < (opts.replicas?.[module] ?? 1); w++) start(w ? `${module}-worker#${w + 1}` : `${module}-worker`, `services/${module}`, { ...env, PORT: String(await anotherPort()) }, 'worker');
     }
   }
+  // each gateway's metrics on a port of its own (two on one machine would both want the default 9080)
+  const metricsPorts: number[] = [];
+  for (let g = 0; g < gatewayPorts.length; g++) metricsPorts.push(await anotherPort());
   gatewayPorts.forEach((port, g) => {
     // gateway g: replica g mod n of each module
     const spread = Object.fromEntries(MODULES.map((m) => [`${m.toUpperCase()}_URL`, `http://127.0.0.1:${replicaPorts[m][g % replicaPorts[m].length]}`]));
-    start(g ? `gateway#${g + 1}` : 'gateway', 'gateway', { ...spread, PORT: String(port), RATE_LIMIT_ENABLED: 'false', ...opts.env?.gateway });
+    start(g ? `gateway#${g + 1}` : 'gateway', 'gateway', { ...spread, PORT: String(port), METRICS_PORT: String(metricsPorts[g]), RATE_LIMIT_ENABLED: 'false', ...opts.env?.gateway });
   });
   const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
   const url = gatewayUrls[0]!;

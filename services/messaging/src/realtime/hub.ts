@@ -168,6 +168,8 @@ export class Realtime {
     if (opts.redisUrl) {
       this.kind = 'redis';
       this.redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+      // Redis away: a publish fails (and is kept for later below); the connection's own errors are not news.
+      this.redis.on('error', () => undefined);
       // The bus is a capped stream: each replica reads it on a connection of its own from the last event it read,
       // and goes on from there after a reconnect, so nothing published meanwhile is missed (within the cap).
       const stream = `${prefix}stream`;
