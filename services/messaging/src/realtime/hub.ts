@@ -168,7 +168,7 @@ export class Realtime {
     if (opts.redisUrl) {
       this.kind = 'redis';
       this.redis = new Redis(opts.redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
-      // Redis away: a publish fails (and is kept for later below); the connection's own errors are not news.
+      // Redis away: the commands that fail say so where they are awaited; the connection's own error events add nothing.
       this.redis.on('error', () => undefined);
       // The bus is a capped stream: each replica reads it on a connection of its own from the last event it read,
       // and goes on from there after a reconnect, so nothing published meanwhile is missed (within the cap).
