@@ -1,32 +1,16 @@
-import { createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { JobContext, Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { markServed } from '../repos/job-deliveries';
 
 /**
  * The identity of one job across its runs, for the log of whom it served (`repos/job-deliveries.ts`): the outbox
- * hands a job it cannot confirm over again (a Redis that restarted forgot it had finished), with the same id and
- * payload. The id is the job's own when the runner gives it (`ctx.jobId`); until it does, the payload's digest: every
- * payload messaging's delivering jobs carry names something written once (fresh notifications, a delivery log, a
- * mail's own `key`), so two jobs never share it; a `templateEmail` or `notifyPeople` other modules enqueue twice with
- * the same payload within the log's two days counts as one.
+ * hands a job it cannot confirm over again (a Redis that restarted forgot it had finished) under the same id, which
+ * the runner gives as `ctx.jobId`. A job run with no outbox row (a queue without a database) is never handed over
+ * again: its run is its own identity.
  */
-export function jobKeyOf(name: string, data: unknown, ctx: JobContext): string {
-  const id = 'jobId' in ctx && typeof ctx.jobId === 'string' && ctx.jobId ? ctx.jobId : undefined;
-  return `${name}:${id ?? createHash('sha256').update(canonical(data)).digest('base64url')}`;
-}
-
-/** JSON with every object's keys sorted: the same payload reads the same after a trip through jsonb or Redis. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+export function jobKeyOf(name: string, ctx: JobContext): string {
+  return `${name}:${ctx.jobId ?? randomUUID()}`;
 }
 
 /** How long what a job served is remembered: far longer than the outbox takes to confirm a job (seconds to minutes). */

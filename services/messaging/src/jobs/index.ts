@@ -127,22 +127,22 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
     // (`domain/once.ts`): a retry, or the outbox handing a finished job over again.
     // In one transaction with the delivery and the record of this job: never the notifications twice.
     handle(notifyPeople, async (data, ctx) => {
-      await onceInTx(deps, jobKeyOf(notifyPeople.name, data, ctx), 'notify', (tx) => notify(deps, data, tx));
+      await onceInTx(deps, jobKeyOf(notifyPeople.name, ctx), 'notify', (tx) => notify(deps, data, tx));
     }),
-    handle(deliverJob, (data, ctx) => deliverNotifications(deps, data.churchId, data.ids, data.options, jobKeyOf(deliverJob.name, data, ctx))),
+    handle(deliverJob, (data, ctx) => deliverNotifications(deps, data.churchId, data.ids, data.options, jobKeyOf(deliverJob.name, ctx))),
     handle(quietPushes, async (data, ctx) => {
       const { churchId, personId, ids, title } = data;
-      const key = jobKeyOf(quietPushes.name, data, ctx);
+      const key = jobKeyOf(quietPushes.name, ctx);
       if ((await servedOf(deps.db, key, [`push:${personId}`])).size) return;
       // read meanwhile: no push
       const unread = (await notificationsByIds(deps.db, churchId, ids)).filter((n) => n.isNew && n.personId === personId);
       await pushNotifications(deps, churchId, personId, unread, title);
       await markServed(deps.db, key, [`push:${personId}`]);
     }),
-    handle(messageNotifications, (data, ctx) => notifyOfMessages(deps, data.churchId, data.conversationId, data.messageIds, jobKeyOf(messageNotifications.name, data, ctx))),
-    handle(sendEmail, (data, ctx) => sendMailOnce(deps, jobKeyOf(sendEmail.name, data, ctx), data.message)),
+    handle(messageNotifications, (data, ctx) => notifyOfMessages(deps, data.churchId, data.conversationId, data.messageIds, jobKeyOf(messageNotifications.name, ctx))),
+    handle(sendEmail, (data, ctx) => sendMailOnce(deps, jobKeyOf(sendEmail.name, ctx), data.message)),
     // mails handed over before `messaging.sendEmail` existed
-    handle(emailOf('messaging'), (message, ctx) => sendMailOnce(deps, jobKeyOf('messaging.email', message, ctx), message)),
+    handle(emailOf('messaging'), (message, ctx) => sendMailOnce(deps, jobKeyOf('messaging.email', ctx), message)),
     { ...digest, repeat: { cron: deps.config.DIGEST_CRON } } as typeof digest,
     { ...scan, repeat: { cron: deps.config.REMINDER_SCAN_CRON } } as typeof scan,
     { ...refresh, repeat: { cron: deps.config.REMINDER_REFRESH_CRON } } as typeof refresh,
@@ -153,7 +153,7 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
       await sendDue(deps, churchId, occurrenceId);
     }),
     handle(sendSms, (data, ctx) => sendQueuedSms(deps, data.deliveryLogId, ctx.attempt)),
-    handle(templateEmail, async (data, ctx) => void (await sendTemplateEmail(deps, data, jobKeyOf(templateEmail.name, data, ctx)))),
+    handle(templateEmail, async (data, ctx) => void (await sendTemplateEmail(deps, data, jobKeyOf(templateEmail.name, ctx)))),
     handle(realtimePush, (data) => runPush(deps, data)),
     handle(smsWebhook, async ({ webhookEventId }) => {
       // A STOP or START changes the people in membership before the event's transaction opens (never inside it);
