@@ -5,9 +5,10 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import type { Access } from '@church/auth';
 import type { Db, DbOrTx, Tx } from './db';
-import { notFound, validationFailed } from './errors';
+import { notFound, validationFailed, type ErrorItem } from './errors';
 import { Empty, IdParams, batchOf, itemParam } from './schemas';
 import { ALL_CHANGE_EVENTS, reportChanges } from './changes';
+import { foreignReferences, type Reference, type References } from './references';
 
 /** A church-owned table: a UUID `id` and a `churchId`, optionally a `removed` flag. */
 export type TenantTable = PgTable & { id: PgColumn; churchId: PgColumn; removed?: PgColumn };
@@ -141,10 +142,11 @@ export interface ResourceOptions<T extends TenantTable, Item extends z.ZodType, 
   /** runs inside the save's transaction after the rows are written */
   afterSave?: (rows: Array<RowOf<T>>, req: FastifyRequest, tx: Tx) => Promise<void>;
   /**
-   * fields that name another record of the caller's church (`{ campusId: campuses }`): on save, an id the church
-   * does not have is a 400 naming the field of the item (`[2].campusId`), checked in one query per table
+   * fields that name another record of the caller's church (`{ campusId: campuses }`, `{ groupId: REMOTE.groups }`):
+   * on save, an id the church does not have is a 400 naming the field of the item (`[2].campusId`), checked before
+   * the save's transaction opens (references.ts)
    */
-  references?: Partial<Record<keyof RowOf<T> & string, TenantTable>>;
+  references?: Partial<Record<keyof RowOf<T> & string, Reference>>;
   /** fields a new record (no `id`) must carry: 400 "`name` is required" naming the item's field */
   requiredOnCreate?: Array<keyof RowOf<T> & string>;
   /** query-string filters of the list route: `?campusId=` → rows whose column equals it */
@@ -165,29 +167,23 @@ export interface ResourceOptions<T extends TenantTable, Item extends z.ZodType, 
 
 /**
  * The batch's references and required fields, all checked before anything is written; every problem of every
- * item is reported at once, each naming its item's field.
+ * item is reported at once, each naming its item's field. References to another module's records call it: run
+ * this before a transaction opens when `references` names a `REMOTE` kind.
  */
 export async function checkBatch(
   db: DbOrTx,
   req: FastifyRequest,
   items: Row[],
-  opts: { references?: Record<string, TenantTable>; requiredOnCreate?: string[] },
+  opts: { references?: References; requiredOnCreate?: string[] },
 ): Promise<void> {
-  const errors: Array<{ msg: string; param: string; location: string }> = [];
+  const errors: ErrorItem[] = [];
   for (const [i, item] of items.entries()) {
     if (item.id) continue;
     for (const field of opts.requiredOnCreate ?? []) {
       if (item[field] === undefined || item[field] === null || item[field] === '') errors.push({ msg: `${field} is required`, param: itemParam(req, i, field), location: 'body' });
     }
   }
-  for (const [field, table] of Object.entries(opts.references ?? {})) {
-    const ids = [...new Set(items.map((item) => item[field]).filter((v): v is string => typeof v === 'string'))];
-    if (!ids.length) continue;
-    const known = new Set((await rowsByIds(db, table, req.auth.churchId, ids)).map((row) => row.id as string));
-    for (const [i, item] of items.entries()) {
-      if (typeof item[field] === 'string' && !known.has(item[field])) errors.push({ msg: `${field} is not a record of this church`, param: itemParam(req, i, field), location: 'body' });
-    }
-  }
+  errors.push(...(await foreignReferences(db, req.server.deps.internal, req.auth.churchId, items, opts.references ?? {}, (i, field) => itemParam(req, i, field))));
   if (errors.length) throw validationFailed(errors);
 }
 
@@ -256,8 +252,8 @@ export function crud<T extends TenantTable, Item extends z.ZodType, Save extends
     app.post(opts.path, { config: { access: opts.edit }, schema: { body: batchOf(opts.save), response: { 200: list } } }, async (req) => {
       const items = req.body as Array<z.output<Save>>;
       const rows = await Promise.all(items.map((item) => (opts.toRow ? opts.toRow(item, req) : (item as RowInput<T>))));
+      await checkBatch(app.db, req, rows, opts as { references?: References; requiredOnCreate?: string[] });
       const saved = await app.db.transaction(async (tx) => {
-        await checkBatch(tx, req, rows, opts as { references?: Record<string, TenantTable>; requiredOnCreate?: string[] });
         // An update of a row outside the caller's scope is refused before anything is written.
         const updated = [...new Set(rows.map((r) => r.id).filter((id): id is string => typeof id === 'string'))];
         const before = opts.scope && updated.length ? await inScope(tx, req, 'save', updated) : await rowsByIds(tx, opts.table, req.auth.churchId, updated);

@@ -7,6 +7,7 @@ export * from './db';
 export * from './rows';
 export * from './batch';
 export * from './crud';
+export * from './references';
 export * from './internal';
 export * from './queue';
 export * from './email';

@@ -53,6 +53,9 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   access: Access;
+  /** the body's and the query string's schemas, when the route reads them (the reference walk builds requests from them) */
+  body?: unknown;
+  query?: unknown;
 }
 
 /** Everything a module's routes and jobs use, built once per deployable; tests may replace parts. */
@@ -372,7 +375,7 @@ function registerAccess(app: FastifyInstance, deps: ServiceDeps, apiKeySource?: 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) throw new Error(`${route.method} ${route.url} declares no access (config.access)`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, access });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, access, body: route.schema?.body, query: route.schema?.querystring });
   });
   const keys = apiKeyTokens(
     apiKeySource ?? (async (key) => apiKeyTokenContract.answer.parse(await deps.internal.post('membership', apiKeyTokenContract.path, apiKeyTokenContract.body.parse({ key })))),

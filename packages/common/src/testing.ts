@@ -20,9 +20,11 @@ import { baseConfig, loadConfig, type BaseConfig, type ModuleName } from './conf
 import { openDatabase, type Database } from './db';
 import type { RegisteredRoute, ServiceDeps } from './service';
 import { HttpError } from './errors';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type InternalClient } from './internal';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type InternalCallOptions, type InternalClient } from './internal';
 import type { PersonFacts } from './contracts';
 export { readOutbox } from './providers';
+import { foreignIds } from './reference-walk';
+export { expectForeignReferencesRefused, NOT_REFERENCES, type ReferenceWalkReport } from './reference-walk';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
@@ -175,6 +177,7 @@ export async function createTestApp(
   const config = testConfig(opts.config);
   const database = await testDatabase(module, migrationsFolder);
   const app = await build(config, { database, ...opts.overrides });
+  app.deps.internal = ownedByDefault(app.deps.internal);
   return {
     app,
     deps: app.deps,
@@ -466,6 +469,25 @@ export function personFacts(facts: Partial<PersonFacts> & { id?: string } = {}):
   };
 }
 
+const ownedExceptForeign = (body: { ids: string[] }) => ({ ids: body.ids.filter((id) => !foreignIds.has(id)) });
+const isOwnedCheck = (path: string) => /^\/[a-z]+\/internal\/owned$/.test(path);
+
+/**
+ * A test app's internal client: another module's reference check that finds no module to ask (a test app stands
+ * alone) owns every id but those the reference walk hands out as another church's; every other call goes on.
+ */
+function ownedByDefault(client: InternalClient): InternalClient {
+  const request = async <T>(module: ModuleName, method: string, path: string, body?: unknown, opts?: InternalCallOptions): Promise<T> => {
+    try {
+      return await client.request<T>(module, method, path, body, opts);
+    } catch (err) {
+      if (isOwnedCheck(path) && !(err instanceof Error && /transaction is open/.test(err.message))) return ownedExceptForeign(body as { ids: string[] }) as T;
+      throw err;
+    }
+  };
+  return { ...client, request, get: (module, path, opts) => request(module, 'GET', path, undefined, opts), post: (module, path, body, opts) => request(module, 'POST', path, body, opts) };
+}
+
 /** A call a fake internal client received. */
 export interface InternalCall {
   module: ModuleName;
@@ -489,14 +511,15 @@ export function signedCall(app: FastifyInstance, url: string, body: unknown, sec
 /**
  * A fake internal client for `overrides.internal`: answers from `routes` (keyed `POST /path`, given the body),
  * records every call, and answers 404 for a route it does not know. Answers are copied, so no caller can
- * change what the next one gets.
+ * change what the next one gets. Another module's reference check (`POST /<module>/internal/owned`), unless
+ * `routes` answers it, owns every id but those the reference walk hands out as another church's.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function fakeInternal(routes: Record<string, (body: any) => unknown>): InternalClient & { calls: InternalCall[] } {
   const calls: InternalCall[] = [];
   const request = async <T>(module: ModuleName, method: string, path: string, body?: unknown): Promise<T> => {
     calls.push({ module, method, path, body });
-    const handler = routes[`${method} ${path}`];
+    const handler = routes[`${method} ${path}`] ?? (isOwnedCheck(path) ? ownedExceptForeign : undefined);
     if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${path}` }]);
     return structuredClone(await handler(body)) as T;
   };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { crud, type ZodTypeProvider } from '@church/common';
+import { REMOTE, crud, type ZodTypeProvider } from '@church/common';
 import { groupServiceTimes, serviceTimes } from '../db/schema';
 import { listGroupServiceTimes } from '../repos/places';
 import { GroupServiceTime, GroupServiceTimeSave, QueryId } from '../schemas';
@@ -27,7 +27,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit,
     only: ['get', 'save', 'delete'],
-    references: { serviceTimeId: serviceTimes },
+    references: { serviceTimeId: serviceTimes, groupId: REMOTE.groups },
     requiredOnCreate: ['serviceTimeId'],
     changes: { entityType: 'groupServiceTime' },
   });

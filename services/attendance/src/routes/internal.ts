@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Id, IsoDate, attendanceInternal, badRequest, gdprAnonymize, gdprExport, type ZodTypeProvider } from '@church/common';
+import { Id, IsoDate, attendanceInternal, badRequest, gdprAnonymize, gdprExport, serveOwned, type ZodTypeProvider } from '@church/common';
+import { campuses as campusTable, serviceTimes, services } from '../db/schema';
 import { campusNames } from '../repos/places';
 import { groupsAtPlaces, peopleWithVisits } from '../repos/records';
 import { listVisits, withVisitSessions } from '../repos/visits';
@@ -24,6 +25,8 @@ const clean = <T extends Record<string, unknown>>(o: T) =>
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  // Other modules' reference checks: which of these ids are the church's campuses, services, service times.
+  serveOwned(app, 'attendance', { campuses: campusTable, services, serviceTimes });
   app.post(
     '/attendance/internal/people',
     { config: { access: 'internal' }, schema: { body: PeopleQuery, response: { 200: attendanceInternal.people.answer } } },

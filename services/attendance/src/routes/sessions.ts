@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, IdParams, crud, reportChanges, type CrudVerb, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, REMOTE, crud, reportChanges, type CrudVerb, type ZodTypeProvider } from '@church/common';
 import { serviceTimes, sessions } from '../db/schema';
 import { assertInScope, groupScope, outOfScope } from '../domain/access';
 import { destroyed } from '../domain/changes';
@@ -36,7 +36,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: requires('Attendance.View'),
     edit: requires('Attendance.Edit or Group Leader'),
     only: ['get', 'save'],
-    references: { serviceTimeId: serviceTimes },
+    references: { serviceTimeId: serviceTimes, groupId: REMOTE.groups },
     requiredOnCreate: ['groupId', 'sessionDate'],
     scope: { where: (req, verb) => leaderOnly(req, verb), refuse: outOfScope },
     toRow: (item, req) => {

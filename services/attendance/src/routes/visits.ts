@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdList, IdParams, batchOf, checkBatch, getRow, itemParam, reportChanges, rowsByIds, saveRows, type ChangeInput, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdList, IdParams, REMOTE, batchOf, checkBatch, getRow, itemParam, reportChanges, rowsByIds, saveRows, type ChangeInput, type ZodTypeProvider } from '@church/common';
 import { services, visits } from '../db/schema';
 import { attendanceDeps } from '../deps';
 import { RECORDED, created, destroyed, updated } from '../domain/changes';
@@ -73,10 +73,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return visit!;
   });
 
-  app.post('/attendance/visits', { config: { access: edit }, schema: { body: batchOf(VisitSave), response: { 200: List } } }, (req) =>
-    app.deps.queue.transaction(app.db, async (tx) => {
+  app.post('/attendance/visits', { config: { access: edit }, schema: { body: batchOf(VisitSave), response: { 200: List } } }, async (req) => {
+    await checkBatch(app.db, req, req.body, { requiredOnCreate: ['personId', 'visitDate'], references: { serviceId: services, personId: REMOTE.people } });
+    return app.deps.queue.transaction(app.db, async (tx) => {
       const churchId = req.auth.churchId;
-      await checkBatch(tx, req, req.body, { requiredOnCreate: ['personId', 'visitDate'], references: { serviceId: services } });
       const before = new Map((await rowsByIds(tx, visits, churchId, req.body.flatMap((item) => item.id ?? []))).map((v) => [v.id, v]));
       // An update that would duplicate the person's visit at the service that day joins that visit (foldVisit).
       const saved = [];
@@ -95,8 +95,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       }
       await reportChanges(app.deps, changes, { req, tx });
       return withVisitSessions(tx, churchId, saved);
-    }),
-  );
+    });
+  });
 
   app.delete('/attendance/visits/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.deps.queue.transaction(app.db, async (tx) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { gdprAnonymize, gdprExport, reportChanges, type ZodTypeProvider } from '@church/common';
+import { gdprAnonymize, gdprExport, reportChanges, serveOwned, type ZodTypeProvider } from '@church/common';
+import { events } from '../db/website';
 import { postsByAuthor, unnameAuthor } from '../repos/gdpr';
 
 /**
@@ -8,6 +9,8 @@ import { postsByAuthor, unnameAuthor } from '../repos/gdpr';
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  // Other modules' reference checks: which of these ids are the church's events.
+  serveOwned(app, 'content', { events });
 
   const exportContract = gdprExport('content');
   app.post(exportContract.path, { config: { access: 'internal' }, schema: { body: exportContract.body, response: { 200: exportContract.answer } } }, async (req) => ({

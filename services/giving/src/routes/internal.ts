@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Id, IsoDate, gdprAnonymize, gdprExport, givingInternal, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Id, IsoDate, gdprAnonymize, gdprExport, givingInternal, reportChanges, serveOwned, type ZodTypeProvider } from '@church/common';
+import { funds } from '../db/schema';
 import { chargeRegistration } from '../domain/registration-charge';
 import { donorIds } from '../repos/donors';
 import { anonymizePerson, personRecords } from '../repos/gdpr';
@@ -15,6 +16,8 @@ const utcDay = (d: Date | undefined) => d?.toISOString().slice(0, 10);
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  // Other modules' reference checks: which of these ids are the church's funds.
+  serveOwned(app, 'giving', { funds });
 
   // Membership's saved lists ("gave to a fund between two days"): the people with a complete gift in the UTC
   // days from `startDate` to `endDate`, both included, as a campaign counts its days.
