@@ -175,6 +175,60 @@ export async function campaignRows(db: DbOrTx, churchId: string, opts: { campaig
   return out;
 }
 
+/** A row of `peopleRows`, as text (`n`: the campaign's place in the campaigns' order). */
+interface PeopleRaw {
+  n: string;
+  campaign_id: string;
+  campaign_name: string;
+  person_id: string | null;
+  pledge_id: string | null;
+  pledged: string;
+  given: string;
+  status: PledgeStatus;
+}
+
+/**
+ * Every person's rows of the church's campaigns (the giving statements read them all), or of one person or one
+ * campaign: per campaign, what each person gave from the kept per-person totals (an index-only range of
+ * `campaign_gift_totals`' key, summed in its order) beside their pledge; one narrow sort by the campaign's place,
+ * then the rows' order. No totals: nothing reads them here. Rendered once per set of filters.
+ */
+const peopleRows = (filters: { personId: boolean; campaignId: boolean }) =>
+  prepared<PeopleRaw>(sql`
+    with c as (select id, name, row_number() over (order by start_date, name, id) as n from ${campaigns}
+                where church_id = ${p('churchId', 'uuid')} ${filters.campaignId ? sql`and id = ${p('campaignId', 'uuid')}` : sql``})
+    select c.n::text as n, c.id as campaign_id, c.name as campaign_name, r.person_id, r.pledge_id, r.pledged::text as pledged, r.given::text as given,
+           ${status(sql`r.pledged`, sql`r.given`)} as status
+      from c cross join lateral (
+        select nullif(coalesce(pl.person_id, g.person_id), ${sql.raw(`'${ANONYMOUS}'`)}::uuid) as person_id, pl.id as pledge_id,
+               coalesce(pl.amount, 0) as pledged, coalesce(g.amount, 0) as given
+          from (select pl.id, pl.person_id, pl.amount from ${pledges} pl where pl.church_id = ${p('churchId', 'uuid')} and pl.campaign_id = c.id
+                ${filters.personId ? sql`and pl.person_id = ${p('personId', 'uuid')}` : sql``}) pl
+          full join (select t.person_id, sum(t.given) as amount from ${campaignGiftTotals} t
+                      where t.church_id = ${p('churchId', 'uuid')} and t.campaign_id = c.id ${filters.personId ? sql`and t.person_id = ${p('personId', 'uuid')}` : sql``}
+                      group by t.person_id having sum(t.gift_count) <> 0) g on g.person_id = pl.person_id) r
+     order by c.n, r.pledged desc, r.given desc, r.person_id nulls last`);
+const peopleReaders = new Map([false, true].flatMap((personId) => [false, true].map((campaignId) => [`${personId}${campaignId}`, peopleRows({ personId, campaignId })] as const)));
+
+const uuidJson = (v: string | null) => (v === null ? 'null' : `"${v}"`);
+
+/**
+ * `GET /campaigns/progress/people`: the rows `campaignRows` answers (`PledgeProgressRow`, keys in its order, money
+ * as `amountOf` answers it), as JSON text written from `peopleRows`' text.
+ */
+export async function peopleProgressJson(db: DbOrTx, churchId: string, f: { personId?: string; campaignId?: string }): Promise<string> {
+  const rows = await peopleReaders.get(`${!!f.personId}${!!f.campaignId}`)!(db, { churchId, personId: f.personId, campaignId: f.campaignId });
+  const names = new Map<string, string>();
+  let out = '';
+  for (const r of rows) {
+    let name = names.get(r.campaign_id);
+    if (name === undefined) names.set(r.campaign_id, (name = JSON.stringify(r.campaign_name)));
+    out += `${out ? ',' : ''}{"campaignId":"${r.campaign_id}","campaignName":${name},"personId":${uuidJson(r.person_id)},"pledgeId":${uuidJson(r.pledge_id)},`;
+    out += `"pledgedAmount":${JSON.stringify(amountOf(r.pledged))},"givenAmount":${JSON.stringify(amountOf(r.given))},"status":"${r.status}"}`;
+  }
+  return `[${out}]`;
+}
+
 interface PageRaw extends TotalsRaw {
   donor_count: number;
   /** the rows, built and ordered by PostgreSQL as the answer carries them (parsed once by the driver) */

@@ -1,13 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { badRequest, coalesced, crud, Id, IdParams, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { campaigns, funds } from '../db/schema';
 import { centsText, toCents } from '../domain/money';
-import { campaignItem, campaignPage, campaignRows, campaignsProgress, deletePledgesOf, publicCampaignsProgress } from '../repos/campaigns';
+import { campaignItem, campaignPage, campaignsProgress, deletePledgesOf, peopleProgressJson, publicCampaignsProgress } from '../repos/campaigns';
 import { Campaign, CampaignPage, CampaignProgress, CampaignSave, PeopleProgressQuery, PledgeProgressRow, PublicCampaignProgress } from '../schemas';
 
 const base = '/giving/campaigns';
+/** An answer already written as JSON text in the response schema's shape, sent as it is. */
+const sendText = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 const staff = requires('Donations.ViewSummary');
 
 /**
@@ -30,7 +32,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       config: { access: staff },
       schema: { summary: 'Each person’s pledged and given amounts per campaign (giving statements)', querystring: PeopleProgressQuery, response: { 200: z.array(PledgeProgressRow) } },
     },
-    async (req) => (await campaignRows(app.db, req.auth.churchId, req.query)).flatMap((c) => c.rows),
+    // JSON text written from the rows (`peopleProgressJson`), sent as it is.
+    async (req, reply) => sendText(reply, await peopleProgressJson(app.db, req.auth.churchId, req.query)),
   );
 
   app.get(

@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { badRequest, batchOf, Empty, Id, IdParams, IsoDate, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { assertAllocationsFit, lockForAllocations } from '../domain/allocations';
 import { toCents } from '../domain/money';
 import { checkFunds } from '../repos/donations';
-import { allocationsById, deleteAllocation, fundDonationById, listFundDonations, writeAllocations } from '../repos/fund-donations';
+import { allocationsById, deleteAllocation, fundDonationById, fundDonationsJson, listFundDonations, writeAllocations } from '../repos/fund-donations';
 import { FundDonation, FundDonationSave } from '../schemas';
 
 const base = '/giving/funddonations';
@@ -18,16 +19,30 @@ const ListQuery = z.object({
   endDate: IsoDate.optional(),
 });
 
+/**
+ * A list's JSON text as `fundDonationsJson` reads it: one page sent whole, a longer list streamed page by page
+ * (the response schema documents the items; the text is written in its shape, see the repository).
+ */
+async function sendList(reply: FastifyReply, list: Awaited<ReturnType<typeof fundDonationsJson>>) {
+  reply.type('application/json; charset=utf-8');
+  if ('whole' in list) return reply.send(list.whole);
+  async function* body() {
+    yield (list as { first: string }).first;
+    yield* (list as { rest: AsyncGenerator<string> }).rest;
+  }
+  return reply.send(Readable.from(body()));
+}
+
 /** `/giving/funddonations`: allocations of donations to funds, with the fund's name and the donation they belong to. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  app.get(base, { config: { access: requires('Donations.View') }, schema: { querystring: ListQuery, response: { 200: z.array(FundDonation) } } }, async (req) =>
-    listFundDonations(app.db, req.auth.churchId, req.query),
+  app.get(base, { config: { access: requires('Donations.View') }, schema: { querystring: ListQuery, response: { 200: z.array(FundDonation) } } }, async (req, reply) =>
+    sendList(reply, await fundDonationsJson(app.db, req.auth.churchId, req.query)),
   );
 
-  app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: z.array(FundDonation) } } }, async (req) =>
-    req.auth.personId ? listFundDonations(app.db, req.auth.churchId, { personId: req.auth.personId }) : [],
+  app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: z.array(FundDonation) } } }, async (req, reply) =>
+    req.auth.personId ? sendList(reply, await fundDonationsJson(app.db, req.auth.churchId, { personId: req.auth.personId })) : [],
   );
 
   app.get(`${base}/:id`, { config: { access: requires('Donations.View') }, schema: { params: IdParams, response: { 200: FundDonation } } }, async (req) => {

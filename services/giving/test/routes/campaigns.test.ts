@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { rowsOf } from '@church/common';
 import { campaigns, pledges } from '../../src/db/schema';
+import { campaignRows } from '../../src/repos/campaigns';
 import { makeChurch, makeFunds, makePerson, useGiving } from '../setup';
 
 // Campaigns and pledges (issue 34): the staff app's campaigns pages and pledge editor, the member app's campaign
@@ -280,6 +281,31 @@ describe('campaign progress', () => {
     const adaRows = (await call(t.app, 'GET', `/giving/campaigns/progress/people?personId=${ada.id}`, { token: staff(c) })).json();
     expect(adaRows).toEqual(rows.filter((r: { personId: string }) => r.personId === ada.id));
     expect((await call(t.app, 'GET', '/giving/campaigns/progress/people?personId=nope', { token: staff(c) })).json().errors[0].param).toBe('personId');
+
+    // The text is the rows one campaign at a time (`campaignRows`), serialized as the schema does, whatever the
+    // filters: with an anonymous gift, a giver without a pledge, cents, and a campaign starting the same day as another.
+    const cy = makePerson('Cy', 'Statement', null, c.churchId);
+    const chapel = await makeCampaign(c, { name: 'Chapel', fundId: building, startDate: '2025-06-01' });
+    await give(c, { date: '2025-07-02', funds: [[building, 0.1], [missions, 7.05]] });
+    await give(c, { personId: cy.id, date: '2025-07-03', funds: [[missions, 19.99]] });
+    await call(t.app, 'POST', '/giving/pledges', { token: staff(c), body: { campaignId: chapel.id, personId: bob.id, amount: 0.5 } });
+    const reference = async (f: { personId?: string; campaignId?: string }) => JSON.stringify((await campaignRows(t.app.db, c.churchId, f)).flatMap((x) => x.rows));
+    const cases: Array<[string, { personId?: string; campaignId?: string }]> = [
+      ['', {}],
+      [`?personId=${ada.id}`, { personId: ada.id }],
+      [`?campaignId=${wells.id}`, { campaignId: wells.id }],
+      [`?personId=${cy.id}&campaignId=${wells.id}`, { personId: cy.id, campaignId: wells.id }],
+    ];
+    for (const [query, f] of cases) {
+      const res = await call(t.app, 'GET', `/giving/campaigns/progress/people${query}`, { token: staff(c) });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(await reference(f));
+    }
+    const all = (await call(t.app, 'GET', '/giving/campaigns/progress/people', { token: staff(c) })).json();
+    expect(all.map((r: { campaignName: string }) => r.campaignName)).toEqual(['Roof', 'Roof', 'Roof', 'Chapel', 'Chapel', 'Chapel', 'Wells', 'Wells', 'Wells']);
+    expect(all.find((r: { campaignName: string; personId: string | null }) => r.campaignName === 'Wells' && r.personId === null)).toMatchObject({ pledgeId: null, givenAmount: 7.05, status: 'nonPledged' });
+    expect(all.find((r: { campaignName: string; personId: string | null }) => r.campaignName === 'Chapel' && r.personId === bob.id)).toMatchObject({ pledgedAmount: 0.5, givenAmount: 0, status: 'notStarted' });
+    expect((await call(t.app, 'GET', '/giving/campaigns/progress/people', { token: staff(makeChurch()) })).json()).toEqual([]);
   });
 });
 
