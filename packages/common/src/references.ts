@@ -35,12 +35,16 @@ export const REMOTE = {
   serviceTimes: { module: 'attendance', kind: 'serviceTimes' },
   funds: { module: 'giving', kind: 'funds' },
   events: { module: 'content', kind: 'events' },
+  streamingServices: { module: 'content', kind: 'streamingServices' },
 } as const satisfies Record<string, RemoteKind>;
 
 /** What a reference field names: a table of this module, or a kind of another. */
 export type Reference = TenantTable | RemoteKind;
-/** Reference fields by name; a field may hold one id or an array of ids. */
-export type References = Record<string, Reference>;
+/**
+ * Reference fields by name; a field may hold one id or an array of ids. A field whose kind depends on the item
+ * (`contentId` by `contentType`) names it per item, or `undefined` where the item's id is not a church record.
+ */
+export type References = Record<string, Reference | ((item: Record<string, unknown>) => Reference | undefined)>;
 
 /** Of these ids, the ones that are (not removed) rows of the church in a table of the module. */
 async function ownedLocal(db: DbOrTx, table: TenantTable, churchId: string, ids: string[]): Promise<Set<string>> {
@@ -106,26 +110,38 @@ export async function foreignReferences(
   param: (i: number, field: string) => string,
 ): Promise<ErrorItem[]> {
   const errors: ErrorItem[] = [];
-  for (const [field, ref] of Object.entries(refs)) {
-    const ids = [...new Set(items.flatMap((item) => idsIn(item[field])))];
-    if (!ids.length) continue;
-    const wellFormed = ids.filter((id) => UUID.test(id));
-    const known = !wellFormed.length
-      ? new Set<string>()
-      : isRemote(ref)
-        ? await ownedRemote(internal, churchId, ref, wellFormed)
-        : await ownedLocal(db, ref, churchId, wellFormed);
+  for (const [field, declared] of Object.entries(refs)) {
+    // the items by what their field names (one group unless the kind depends on the item)
+    const groups = new Map<Reference, number[]>();
     for (const [i, item] of items.entries()) {
-      if (idsIn(item[field]).some((id) => !known.has(id))) errors.push({ msg: `${field} is not a record of this church`, param: param(i, field), location: 'body' });
+      const ref = typeof declared === 'function' ? declared(item) : declared;
+      if (ref && idsIn(item[field]).length) groups.set(ref, [...(groups.get(ref) ?? []), i]);
+    }
+    for (const [ref, indexes] of groups) {
+      const ids = [...new Set(indexes.flatMap((i) => idsIn(items[i]![field])))];
+      const wellFormed = ids.filter((id) => UUID.test(id));
+      const known = !wellFormed.length ? new Set<string>() : isRemote(ref) ? await ownedRemote(internal, churchId, ref, wellFormed) : await ownedLocal(db, ref, churchId, wellFormed);
+      for (const i of indexes) {
+        if (idsIn(items[i]![field]).some((id) => !known.has(id))) errors.push({ msg: `${field} is not a record of this church`, param: param(i, field), location: 'body' });
+      }
     }
   }
-  return errors;
+  return errors.sort((a, b) => (a.param ?? '').localeCompare(b.param ?? '', 'en', { numeric: true }));
+}
+
+/** `foreignReferences` as a 400 naming every offending field, for domain code that holds the module's deps. */
+export async function assertReferences(
+  deps: { db: DbOrTx; internal: InternalClient },
+  churchId: string,
+  items: Array<Record<string, unknown>>,
+  refs: References,
+  param: (i: number, field: string) => string = (i, field) => (items.length > 1 ? `[${i}].${field}` : field),
+): Promise<void> {
+  const errors = await foreignReferences(deps.db, deps.internal, churchId, items, refs, param);
+  if (errors.length) throw validationFailed(errors);
 }
 
 /** `foreignReferences` for a request's items (one item or a batch), as a 400 naming every offending field. */
 export async function checkReferences(req: FastifyRequest, items: Array<Record<string, unknown>>, refs: References | undefined, churchId = req.auth.churchId): Promise<void> {
-  if (!refs) return;
-  const { db, internal } = req.server.deps;
-  const errors = await foreignReferences(db, internal, churchId, items, refs, (i, field) => itemParam(req, i, field));
-  if (errors.length) throw validationFailed(errors);
+  if (refs) await assertReferences(req.server.deps, churchId, items, refs, (i, field) => itemParam(req, i, field));
 }

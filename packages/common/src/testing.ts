@@ -24,7 +24,7 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type InternalCallOpti
 import type { PersonFacts } from './contracts';
 export { readOutbox } from './providers';
 import { foreignIds } from './reference-walk';
-export { expectForeignReferencesRefused, NOT_REFERENCES, type ReferenceWalkReport } from './reference-walk';
+export { expectForeignReferencesRefused, foreignId, NOT_REFERENCES, type ReferenceWalkReport } from './reference-walk';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 

@@ -1,5 +1,6 @@
 import routesJson from '../../../../shared/spec/routes.json';
-import { expectRoutesGuarded } from '@church/common/testing';
+import { randomUUID } from 'node:crypto';
+import { call, expectForeignReferencesRefused, expectRoutesGuarded, foreignId, tokenFor } from '@church/common/testing';
 import { useMessaging } from './setup';
 
 const t = useMessaging();
@@ -69,5 +70,54 @@ describe('every messaging route', () => {
     expect(report.guarded).toBe(spec.filter((r) => r.auth === 'JWT').length + APP_ROUTES.length);
     expect(report.internal).toBe(4); // internal/query, internal/blockedips/clear, internal/gdpr/export and /anonymize
     expect(report.total).toBe(report.guarded + report.internal + report.public);
+  });
+});
+
+describe('references in bodies', () => {
+  it("keeps no other church's id: every write route refuses or drops the ids another church's records carry", async () => {
+    const churchId = randomUUID();
+    const theirs = tokenFor({ churchId: randomUUID(), permissions: 'all', personId: randomUUID() });
+    const made = async (url: string, body: unknown) => {
+      const res = await call(t.app, 'POST', url, { token: theirs, body });
+      expect([url, res.statusCode, res.body]).toEqual([url, 200, expect.any(String)]);
+      const answer = res.json() as { id: string } | Array<{ id: string }>;
+      return Array.isArray(answer) ? answer[0]!.id : answer.id;
+    };
+    const conversationId = await made('/messaging/conversations', [{ contentType: 'group', contentId: randomUUID(), title: 'Theirs' }]);
+    const templateId = await made('/messaging/emailTemplates', [{ name: 'Theirs', subject: 'Hi', htmlContent: '<p>Hi</p>' }]);
+    const report = await expectForeignReferencesRefused(t.app, {
+      churchId,
+      token: tokenFor({ churchId, permissions: 'all', personId: randomUUID() }),
+      foreign: {
+        conversationId,
+        templateId,
+        personId: randomUUID(),
+        peopleIds: randomUUID(),
+        toPersonId: randomUUID(),
+        triggeredByPersonId: randomUUID(),
+        groupId: randomUUID(),
+        serviceId: randomUUID(),
+      },
+      // a device's own hardware id when it enrols (device contents check their device is the caller's); a
+      // conversation's, notification's or device content's `contentId` names what its `contentType` says (checked
+      // below where that is a record of the church)
+      notReferences: ['deviceId', 'contentId'],
+    });
+    expect(report.fields).toEqual(['conversationId', 'groupId', 'peopleIds', 'personId', 'serviceId', 'templateId', 'toPersonId', 'triggeredByPersonId']);
+    expect(report.refused).toBeGreaterThanOrEqual(5);
+  });
+
+  it("refuses a group's or a person's conversation about another church's group or person", async () => {
+    const churchId = randomUUID();
+    const token = tokenFor({ churchId, permissions: 'all', personId: randomUUID() });
+    const theirGroup = foreignId();
+    const theirPerson = foreignId();
+    for (const [contentType, contentId] of [['group', theirGroup], ['person', theirPerson]] as const) {
+      for (const url of ['/messaging/conversations', '/messaging/conversations/start']) {
+        const body = url.endsWith('start') ? { contentType, contentId, comment: 'Hello' } : [{ contentType, contentId, title: 'Theirs' }];
+        const res = await call(t.app, 'POST', url, { token, body });
+        expect([url, contentType, res.statusCode, res.json()]).toEqual([url, contentType, 400, { errors: [expect.objectContaining({ msg: 'contentId is not a record of this church' })] }]);
+      }
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { gdprAnonymize, gdprExport, reportChanges, serveOwned, type ZodTypeProvider } from '@church/common';
 import { events } from '../db/website';
+import { streamingServices } from '../db/media';
 import { postsByAuthor, unnameAuthor } from '../repos/gdpr';
 
 /**
@@ -9,8 +10,8 @@ import { postsByAuthor, unnameAuthor } from '../repos/gdpr';
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  // Other modules' reference checks: which of these ids are the church's events.
-  serveOwned(app, 'content', { events });
+  // Other modules' reference checks: which of these ids are the church's events and live-stream services.
+  serveOwned(app, 'content', { events, streamingServices });
 
   const exportContract = gdprExport('content');
   app.post(exportContract.path, { config: { access: 'internal' }, schema: { body: exportContract.body, response: { 200: exportContract.answer } } }, async (req) => ({

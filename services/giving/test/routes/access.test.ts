@@ -1,5 +1,6 @@
-import { expectRoutesGuarded } from '@church/common/testing';
-import { useGiving } from '../setup';
+import { randomUUID } from 'node:crypto';
+import { call, expectForeignReferencesRefused, expectRoutesGuarded } from '@church/common/testing';
+import { makeChurch, makeFunds, makeStripeGateway, useGiving } from '../setup';
 
 const t = useGiving();
 
@@ -24,7 +25,34 @@ describe('every giving route', () => {
     // the spec's 65, the staff app's kpis and Stripe import, and campaigns with pledges (14)
     expect(giving).toHaveLength(81);
     expect(report.guarded).toBe(69); // 81 routes less 12 public ones
-    expect(report.internal).toBe(5); // /giving/internal/query; donors, registration charge, GDPR export and anonymize
+    expect(report.internal).toBe(6); // /giving/internal/query; donors, registration charge, GDPR export and anonymize, owned funds
     expect(report.total).toBe(report.guarded + report.internal + report.public);
+  });
+});
+
+describe('references in bodies', () => {
+  it("keeps no other church's id: every write route refuses or drops the ids another church's records carry", async () => {
+    const mine = makeChurch();
+    const theirs = makeChurch();
+    const staff = theirs.token('all');
+    const [fundId] = await makeFunds(t, staff, ['Theirs']);
+    const made = async (url: string, body: unknown) => {
+      const res = await call(t.app, 'POST', url, { token: staff, body: [body] });
+      expect([url, res.statusCode, res.body]).toEqual([url, 200, expect.any(String)]);
+      return (res.json() as Array<{ id: string }>)[0]!.id;
+    };
+    const batchId = await made('/giving/donationbatches', { name: 'Theirs' });
+    const donationId = await made('/giving/donations', { batchId, amount: 10, donationDate: '2026-01-04', method: 'Cash', funds: [{ fundId, amount: 10 }] });
+    const campaignId = await made('/giving/campaigns', { name: 'Theirs', fundId, goalAmount: 100, startDate: '2026-01-01' });
+    const gatewayId = await makeStripeGateway(t, staff);
+    const report = await expectForeignReferencesRefused(t.app, {
+      churchId: mine.churchId,
+      token: mine.token('all'),
+      foreign: { fundId, batchId, donationId, campaignId, gatewayId, personId: randomUUID(), eventId: randomUUID() },
+      // PayPal's order id and the provider's id of a gateway's webhook endpoint
+      notReferences: ['orderId', 'webhookId'],
+    });
+    expect(report.fields).toEqual(['batchId', 'campaignId', 'donationId', 'fundId', 'gatewayId', 'personId']);
+    expect(report.refused).toBeGreaterThanOrEqual(5);
   });
 });

@@ -1,5 +1,5 @@
 import { hasPermission, type Claims } from '@church/auth';
-import { rowsByIds, saveRows, unauthorized, type DbOrTx } from '@church/common';
+import { REMOTE, assertReferences, rowsByIds, saveRows, unauthorized, type DbOrTx, type References } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { conversations } from '../db/schema';
 import { realtimePush } from '../jobs/contracts';
@@ -19,6 +19,15 @@ export async function conversationsPage(db: DbOrTx, auth: Claims, contentType: s
 }
 
 /**
+ * What a conversation names: its group, and its content by type (a group's chat, a person's notes); other types
+ * (a live stream's chat, a post, a private room) name content kept elsewhere or the conversation itself.
+ */
+const CONVERSATION_REFERENCES: References = {
+  groupId: REMOTE.groups,
+  contentId: (item) => (item.contentType === 'group' ? REMOTE.groups : isPersonNote(item.contentType as string) ? REMOTE.people : undefined),
+};
+
+/**
  * The batch save: every item's type (and an existing conversation's) open to the caller, then one transaction. A new
  * conversation that is not a live chat is announced to its content's room (`conversationActivity`, `created`): B1Admin's
  * person page learns that someone started the person's notes.
@@ -26,6 +35,7 @@ export async function conversationsPage(db: DbOrTx, auth: Claims, contentType: s
 export async function saveConversations(deps: MessagingDeps, auth: Claims, items: Array<ConversationValues & { id?: string }>): Promise<ConversationRow[]> {
   const churchId = auth.churchId;
   for (const item of items) assertConversationAccess(auth, item.contentType);
+  await assertReferences(deps, churchId, items as unknown as Array<Record<string, unknown>>, CONVERSATION_REFERENCES);
   return deps.db.transaction(async (tx) => {
     const existing = await rowsByIds(tx, conversations, churchId, items.map((i) => i.id).filter((id): id is string => !!id));
     for (const conv of existing) {
@@ -49,6 +59,7 @@ export async function saveConversations(deps: MessagingDeps, auth: Claims, items
 export async function startConversation(deps: MessagingDeps, auth: Claims, body: ConversationValues & { comment: string }): Promise<ConversationRow> {
   assertConversationAccess(auth, body.contentType);
   const churchId = auth.churchId;
+  await assertReferences(deps, churchId, [body as unknown as Record<string, unknown>], CONVERSATION_REFERENCES);
   const id = await deps.db.transaction(async (tx) => {
     const conv = await createConversation(tx, churchId, { contentType: body.contentType, contentId: body.contentId, title: body.title, groupId: body.groupId, visibility: body.visibility });
     const message = (await insertMessage(tx, churchId, { conversationId: conv.id, personId: auth.personId, displayName: displayNameOf(auth), content: body.comment }))!;

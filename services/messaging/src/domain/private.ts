@@ -1,5 +1,5 @@
 import type { Claims } from '@church/auth';
-import { badRequest, notFound, type DbOrTx, type Tx } from '@church/common';
+import { REMOTE, assertReferences, badRequest, notFound, type DbOrTx, type Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { realtimePush } from '../jobs/contracts';
 import { conversationsByIds, createConversation, deleteConversationRow, findConversation, withPosts } from '../repos/conversations';
@@ -79,6 +79,8 @@ export async function savePairs(deps: MessagingDeps, auth: Claims, items: PairIt
   const from = me(auth);
   const churchId = auth.churchId;
   const name = displayNameOf(auth);
+  // the other person is a person of the church (membership asked before the transaction opens)
+  await assertReferences(deps, churchId, items as unknown as Array<Record<string, unknown>>, { toPersonId: REMOTE.people }, param);
   const saved = await deps.db.transaction(async (tx) => {
     const out: PrivateRow[] = [];
     for (const [i, item] of items.entries()) {

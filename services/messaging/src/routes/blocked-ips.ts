@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { batchOf, reportChanges, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
-import { blockedIps } from '../db/schema';
+import { REMOTE, batchOf, checkReferences, reportChanges, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { blockedIps, conversations } from '../db/schema';
 import { clearBlockedIps } from '../repos/blocked-ips';
 import { BlockedIp, ClearItem, Cleared, SaveBlockedIp } from '../schemas/blocked-ips';
 
@@ -14,8 +14,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const hosts = requires('Chat.Host or StreamingServices.Edit');
 
   // A block is a moderation staff care about: reported to the audit log.
-  app.post(base, { config: { access: hosts }, schema: { body: batchOf(SaveBlockedIp), response: { 200: z.array(BlockedIp) } } }, async (req) =>
-    app.db.transaction(async (tx) => {
+  app.post(base, { config: { access: hosts }, schema: { body: batchOf(SaveBlockedIp), response: { 200: z.array(BlockedIp) } } }, async (req) => {
+    await checkReferences(req, req.body, { conversationId: conversations, serviceId: REMOTE.streamingServices });
+    return app.db.transaction(async (tx) => {
       const churchId = req.auth.churchId;
       const before = new Map((await rowsByIds(tx, blockedIps, churchId, req.body.map((i) => i.id).filter((id): id is string => !!id))).map((r) => [r.id, r]));
       const saved = await saveRows(tx, blockedIps, churchId, req.body, 'Blocked IP');
@@ -25,8 +26,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         { req, tx },
       );
       return saved;
-    }),
-  );
+    });
+  });
 
   // Spec: JWT, body `[{serviceId, churchId}]`; a user token clears only its own church's services.
   app.post(`${base}/clear`, { config: { access: requires('StreamingServices.Edit or Chat.Host') }, schema: { body: batchOf(ClearItem), response: { 200: Cleared } } }, async (req) =>

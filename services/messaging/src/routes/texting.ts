@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { requires } from '@church/auth';
-import { IdParams, badRequest, batchOf, notFound, providerFailed, reportChanges, webhookIntake, type ZodTypeProvider } from '@church/common';
+import { IdParams, REMOTE, badRequest, batchOf, checkReferences, notFound, providerFailed, reportChanges, webhookIntake, type ZodTypeProvider } from '@church/common';
 import { depsOf } from '../deps';
 import { contacts } from '../clients/membership';
 import { accountOf, classify, previewGroup, queueTexts } from '../domain/texting';
@@ -93,6 +93,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.post(`${base}/send`, { config: { access: texting }, schema: { body: SendGroup, response: { 200: GroupTextResult } } }, async (req) => {
+    await checkReferences(req, [req.body], { groupId: REMOTE.groups });
     const members = await contacts(deps, req.auth.churchId, { groupId: req.body.groupId });
     const { eligible, optedOut, noPhone } = classify(members);
     return queueTexts(
