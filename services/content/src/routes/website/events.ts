@@ -79,11 +79,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return buildIcs({ name, timeZone, host: 'content.church', events: list });
   }
 
-  app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, response: { 200: Events } } }, async (req) =>
-    groupEvents(app.db, req.auth.churchId, req.params.groupId, !(await readsPrivate(req, req.params.groupId))),
-  );
-  app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: ChurchGroupParams, response: { 200: Events } } }, async (req) =>
-    groupEvents(app.db, req.params.churchId, req.params.groupId, true),
+  // A group's calendar (B1Admin's and B1App's group calendar tabs, the website's group calendar): every event
+  // the group ever had, so the answer is kept per church, group and reach (public only, or all) and data version
+  // (events and exceptions raise it), compressed once; a read then costs the version lookup (and, for a member,
+  // the question to membership whether they are in the group).
+  app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, response: { 200: Events } } }, async (req, reply) => {
+    const { churchId } = req.auth;
+    const publicOnly = !(await readsPrivate(req, req.params.groupId));
+    return app.deps.snapshots.send(req, reply, churchId, `${req.params.groupId}\n${publicOnly ? 'public' : 'all'}`, () => groupEvents(app.db, churchId, req.params.groupId, publicOnly));
+  });
+  app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: ChurchGroupParams, response: { 200: Events } } }, async (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.params.churchId, req.params.groupId, () => groupEvents(app.db, req.params.churchId, req.params.groupId, true)),
   );
   // The events people may register for (B1Admin's registrations list, B1App's groups screen), by start.
   // Website editors see all of them; everyone else those not over whose registration has not closed.
