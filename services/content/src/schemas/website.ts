@@ -392,6 +392,12 @@ export const EventIdsQuery = z.object({
 });
 export const SubscribeQuery = z.object({ churchId: Id, groupId: Id.optional(), curatedCalendarId: Id.optional() });
 
+/** A calendar day, `YYYY-MM-DD` (an ISO date-time is read as the day it names). */
+const CalendarDay = z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], { error: 'must be a date (YYYY-MM-DD)' }).transform((s) => s.slice(0, 10));
+/** The window of `GET /events/holidays` (B1Admin BulkGroupEventsModal): from today to a year on unless asked. */
+export const HolidaysQuery = z.object({ start: CalendarDay.optional(), end: CalendarDay.optional() });
+export const Holidays = z.array(z.object({ date: z.string().describe('YYYY-MM-DD'), name: z.string() }));
+
 export const CuratedCalendar = z.object({ id: z.string(), churchId: z.string(), name: z.string() });
 export const CuratedCalendarSave = z.object({ id: Id.optional(), name: Text(255).min(1, 'is required').optional() });
 

@@ -52,11 +52,13 @@ describe('the website half', () => {
     // /:id/rsvp (POST, DELETE), /:id/rsvps, rsvps/group/:groupId, ical;
     // + POST /sections/tree (B1Admin ContentEditor.tsx: section templates, layout switch, AI rewrite)
     // + POST /pages/:id/publish, POST /pages/:id/discard, DELETE /pages/:id/published (its drafts)
-    expect(website).toHaveLength(98);
+    // + GET /events/holidays (B1Admin BulkGroupEventsModal.tsx)
+    expect(website).toHaveLength(99);
     const routes = new Set(website.map((r) => `${r.method} ${r.url}`));
     // B1Admin:src/registrations/RegistrationsPage.tsx, B1App GroupsPage.tsx (a literal route beside /:id)
     expect(routes).toContain('GET /content/events/registerable');
     expect(routes).toContain('GET /content/events/public/:churchId/:eventId');
+    expect(routes).toContain('GET /content/events/holidays');
     expect(routes).toContain('POST /content/sections/tree');
     expect(routes).toContain('POST /content/pages/:id/publish');
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
 import { useContent } from '../setup';
 import { fakeMembership } from './fakes';
-import { church, ok } from './helpers';
+import { church, ok, statementsFor } from './helpers';
 
 const membership = fakeMembership();
 const t = useContent({ overrides: { internal: membership.internal } });
@@ -157,6 +157,56 @@ describe('/content/eventBookings', () => {
     expect((await ok(t.app, 'GET', `/content/eventBookings/event/${ev.id}`, { token: c.anyone })).map((b: { id: string }) => b.id)).toEqual([hallBooking.id]);
     await t.drain();
     expect(reported().filter((r) => r.entityType === 'eventBooking' && r.churchId === c.churchId).map((r) => r.action).sort()).toEqual(['approved', 'approved', 'created', 'created', 'destroyed', 'updated', 'updated', 'updated']);
+  });
+});
+
+describe('GET /content/eventBookings/pending', () => {
+  it('lists every waiting booking with its own conflicts, from a fixed number of statements, and only the church\'s', async () => {
+    const { c, groupId, hall } = await setup();
+    const [kit] = await ok(t.app, 'POST', '/content/resources', { token: c.editor, body: { name: 'Sound kit', quantity: 1, approvalGroupId: hall.approvalGroupId } });
+    const leader = c.token([], { leaderGroupIds: [groupId] });
+    const event = async (title: string, start: string, end: string) => (await ok(t.app, 'POST', '/content/events', { token: c.editor, body: { groupId, title, start, end } }))[0];
+    const worship = await event('Worship', at(3, 7, 15), at(3, 7, 16));
+    const choir = await event('Choir', at(3, 7, 15, 30), at(3, 7, 17));
+    const band = await event('Band', at(3, 7, 16, 30), at(3, 7, 18));
+    const youth = await event('Youth', at(4, 4, 19), at(4, 4, 21));
+    // an editor's bookings are approved at once; a leader's of the hall and the kit wait for the approval group
+    await ok(t.app, 'POST', '/content/eventBookings', { token: c.editor, body: [{ eventId: worship.id, roomId: hall.id }, { eventId: worship.id, resourceId: kit.id, quantity: 1 }] });
+    const [choirHall, choirKit] = await ok(t.app, 'POST', '/content/eventBookings', { token: leader, body: [{ eventId: choir.id, roomId: hall.id }, { eventId: choir.id, resourceId: kit.id, quantity: 1 }] });
+    const [bandHall] = await ok(t.app, 'POST', '/content/eventBookings', { token: leader, body: [{ eventId: band.id, roomId: hall.id }] });
+    const [youthHall] = await ok(t.app, 'POST', '/content/eventBookings', { token: leader, body: [{ eventId: youth.id, roomId: hall.id }] });
+    const [floors] = await ok(t.app, 'POST', '/content/calendarBlockouts', { token: c.editor, body: { roomId: hall.id, startTime: at(4, 4, 0), endTime: at(4, 5, 0), reason: 'Floors' } });
+    await ok(t.app, 'POST', '/content/calendarBlockouts', { token: c.editor, body: { roomId: hall.id, startTime: at(11, 1, 0), endTime: at(11, 2, 0), reason: 'Later' } });
+
+    // Another church books the same times: nothing of it shows here.
+    const other = await setup();
+    const [theirs] = await ok(t.app, 'POST', '/content/events', { token: other.c.editor, body: { groupId: other.groupId, title: 'Theirs', start: at(3, 7, 15), end: at(3, 7, 16) } });
+    await ok(t.app, 'POST', '/content/eventBookings', { token: other.c.token([], { leaderGroupIds: [other.groupId] }), body: [{ eventId: theirs.id, roomId: other.hall.id }] });
+
+    const pending = await ok(t.app, 'GET', '/content/eventBookings/pending', { token: c.editor });
+    expect(pending.map((b: { id: string }) => b.id)).toEqual([choirHall.id, choirKit.id, bandHall.id, youthHall.id]);
+    type Conflict = { type: string; conflictingEventTitle?: string; blockoutId?: string; resourceId?: string };
+    const conflicts = (i: number) => (pending[i].conflicts as Conflict[]).map((x) => x.conflictingEventTitle ?? x.blockoutId ?? x.resourceId).sort();
+    // the choir's hall clashes with worship (approved) and the band (waiting), never with the choir's own kit
+    expect(conflicts(0)).toEqual(['Band', 'Worship']);
+    expect(pending[1].conflicts).toEqual([expect.objectContaining({ type: 'resource', resourceId: kit.id, message: expect.stringContaining('Only 0 of 1 "Sound kit"') })]);
+    expect(conflicts(2)).toEqual(['Choir']);
+    expect(pending[3].conflicts).toEqual([expect.objectContaining({ type: 'blockout', blockoutId: floors.id, roomId: hall.id })]);
+    expect(pending[0]).toMatchObject({ eventTitle: 'Choir', roomName: 'Hall', roomApprovalGroupId: hall.approvalGroupId, status: 'pending' });
+    expect((await ok(t.app, 'GET', '/content/eventBookings/pending', { token: other.c.editor })).map((b: { eventTitle: string }) => b.eventTitle)).toEqual(['Theirs']);
+
+    // Three more waiting bookings cost no more statements.
+    const before = await statementsFor(c.churchId, () => ok(t.app, 'GET', '/content/eventBookings/pending', { token: c.editor }));
+    for (const title of ['One', 'Two', 'Three']) {
+      const ev = await event(title, at(5, 2, 10), at(5, 2, 11));
+      await ok(t.app, 'POST', '/content/eventBookings', { token: leader, body: [{ eventId: ev.id, roomId: hall.id }, { eventId: ev.id, resourceId: kit.id, quantity: 1 }] });
+    }
+    // the list, the zone, the events and their exceptions, the bookings of what they name with their events'
+    // exceptions, the blockouts, the rooms' and resources' names: nine
+    expect(before).toBeLessThanOrEqual(9);
+    const more = await ok(t.app, 'GET', '/content/eventBookings/pending', { token: c.editor });
+    expect(more).toHaveLength(10);
+    expect(await statementsFor(c.churchId, () => ok(t.app, 'GET', '/content/eventBookings/pending', { token: c.editor }))).toBe(before);
   });
 });
 

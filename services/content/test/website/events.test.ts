@@ -87,6 +87,49 @@ describe('event registration as the apps use it', () => {
   });
 });
 
+describe('GET /content/events/holidays', () => {
+  it('B1Admin:src/groups/components/BulkGroupEventsModal.tsx reads {date, name} of the window (the literal route, not /:id)', async () => {
+    const c = church();
+    // across a year's end, both days included
+    expect(await ok(t.app, 'GET', '/content/events/holidays?start=2026-12-20&end=2027-01-01', { token: c.anyone })).toEqual([
+      { date: '2026-12-24', name: 'Christmas Eve' },
+      { date: '2026-12-25', name: 'Christmas Day' },
+      { date: '2026-12-31', name: "New Year's Eve" },
+      { date: '2027-01-01', name: "New Year's Day" },
+    ]);
+    // the movable ones: Easter and Good Friday, the nth and last Mondays, the fourth Thursday
+    const year = await ok(t.app, 'GET', '/content/events/holidays?start=2027-01-01&end=2027-12-31', { token: c.anyone });
+    expect(year).toHaveLength(13);
+    expect(Object.fromEntries(year.map((h: { date: string; name: string }) => [h.name, h.date]))).toMatchObject({
+      'Martin Luther King Jr. Day': '2027-01-18',
+      "Presidents' Day": '2027-02-15',
+      'Good Friday': '2027-03-26',
+      'Easter Sunday': '2027-03-28',
+      'Memorial Day': '2027-05-31',
+      Juneteenth: '2027-06-19',
+      'Independence Day': '2027-07-04',
+      'Labor Day': '2027-09-06',
+      Thanksgiving: '2027-11-25',
+    });
+    expect(year.map((h: { date: string }) => h.date)).toEqual([...year.map((h: { date: string }) => h.date)].sort());
+    expect(await ok(t.app, 'GET', '/content/events/holidays?start=2026-08-01&end=2026-08-31', { token: c.anyone })).toEqual([]);
+    // an ISO date-time names its day; no window: from today to a year on (13 holidays)
+    expect(await ok(t.app, 'GET', '/content/events/holidays?start=2026-07-04T18:00:00.000Z&end=2026-07-04T20:00:00.000Z', { token: c.anyone })).toEqual([{ date: '2026-07-04', name: 'Independence Day' }]);
+    expect(await ok(t.app, 'GET', '/content/events/holidays', { token: c.anyone })).toHaveLength(13);
+    // bad windows are 400s naming the field; no token is a 401
+    const bad = async (q: string, param: string) => {
+      const res = await call(t.app, 'GET', `/content/events/holidays?${q}`, { token: c.anyone });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0]).toMatchObject({ param, location: 'query' });
+    };
+    await bad('start=soon&end=2026-12-31', 'start');
+    await bad('start=2026-02-30&end=2026-12-31', 'start');
+    await bad('start=2026-12-31&end=2026-01-01', 'end');
+    await bad('start=2026-01-01&end=2040-01-01', 'end');
+    expect((await call(t.app, 'GET', '/content/events/holidays?start=2026-12-20&end=2027-01-01')).statusCode).toBe(401);
+  });
+});
+
 describe('events of groups, exceptions and timelines', () => {
   it('answers group events with exception dates, public events only in public, and timelines of the caller groups', async () => {
     const c = church();

@@ -21,3 +21,24 @@ export async function ok<T = any>(app: FastifyInstance, method: 'GET' | 'POST' |
   if (res.statusCode !== status) throw new Error(`${method} ${url}: expected ${status}, got ${res.statusCode} ${res.body.slice(0, 500)}`);
   return res.body ? res.json() : (undefined as T);
 }
+
+type Query = (...args: unknown[]) => unknown;
+// the `pg` the service's pool uses (a dependency of @church/common)
+const pgClient = (require(require.resolve('pg', { paths: [require.resolve('@church/common')] })) as { Client: { prototype: { query: Query } } }).Client.prototype;
+
+/**
+ * How many SQL statements `fn` sends to PostgreSQL with `churchId` among their values (what other tests' and
+ * background pollers send carries another church or none). Asserts a route's statement count, never its time.
+ */
+export async function statementsFor(churchId: string, fn: () => Promise<unknown>): Promise<number> {
+  const spy = jest.spyOn(pgClient, 'query');
+  try {
+    await fn();
+    return spy.mock.calls.filter(([config, values]) => {
+      const params = Array.isArray(values) ? values : (config as { values?: unknown[] } | undefined)?.values;
+      return Array.isArray(params) && params.includes(churchId);
+    }).length;
+  } finally {
+    spy.mockRestore();
+  }
+}

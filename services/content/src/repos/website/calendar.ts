@@ -70,8 +70,8 @@ export function calendarBookings(db: DbOrTx, churchId: string, from: Date, to: D
     .then((rows) => rows.map(({ booking, ...rest }) => ({ ...booking, ...rest })));
 }
 
-/** Bookings (not rejected) of these rooms and resources by events other than `exceptEventId`, for conflicts. */
-export async function activeBookings(db: DbOrTx, churchId: string, roomIds: string[], resourceIds: string[], exceptEventId?: string): Promise<BookedEvent[]> {
+/** Bookings (not rejected) of these rooms and resources, with their events' times and exceptions, for conflicts (two queries). */
+export async function activeBookings(db: DbOrTx, churchId: string, roomIds: string[], resourceIds: string[]): Promise<BookedEvent[]> {
   if (!roomIds.length && !resourceIds.length) return [];
   const rows = await db
     .select({ booking: eventBookings, event: events })
@@ -83,7 +83,6 @@ export async function activeBookings(db: DbOrTx, churchId: string, roomIds: stri
         ne(eventBookings.status, 'rejected'),
         or(isNull(events.approvalStatus), ne(events.approvalStatus, 'rejected')),
         or(roomIds.length ? inArray(eventBookings.roomId, roomIds) : undefined, resourceIds.length ? inArray(eventBookings.resourceId, resourceIds) : undefined),
-        exceptEventId ? ne(eventBookings.eventId, exceptEventId) : undefined,
       ),
     );
   const withExceptions = new Map((await attachExceptions(db, churchId, dedupe(rows.map((r) => r.event)))).map((e) => [e.id, e]));
@@ -176,8 +175,13 @@ export const groupRsvps = (db: DbOrTx, churchId: string, groupId: string, from: 
 
 /** An event with its exception dates, or undefined. */
 export async function eventWithExceptions(db: DbOrTx, churchId: string, id: string) {
-  const [row] = await db.select().from(events).where(and(eq(events.churchId, churchId), eq(events.id, id))).limit(1);
-  return row ? (await attachExceptions(db, churchId, [row]))[0] : undefined;
+  return (await eventsWithExceptionsById(db, churchId, [id])).get(id);
+}
+
+/** The church's events among `ids` with their exception dates, by id (two queries). */
+export async function eventsWithExceptionsById(db: DbOrTx, churchId: string, ids: string[]) {
+  const rows = ids.length ? await db.select().from(events).where(and(eq(events.churchId, churchId), inArray(events.id, [...new Set(ids)]))) : [];
+  return new Map((await attachExceptions(db, churchId, rows)).map((e) => [e.id, e]));
 }
 
 /** The lists' orders: by name, blockouts by start. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { convert } from 'html-to-text';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, crud, getRow, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
+import { badRequest, crud, getRow, listRows, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
 import { playlists, sermons } from '../../db/media';
 import { contentDeps } from '../../deps';
 import { hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
@@ -195,8 +195,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
   }
 
+  // The whole archive (B1Admin's sermons page; 1,000 sermons are about 600 KB of JSON), scheduled ones
+  // included: kept per church and data version (sermons and playlists raise it), compressed once.
+  app.get('/content/sermons', { config: { access: anyUser }, schema: { response: { 200: Sermons } } }, async (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.auth.churchId, 'all', () => listRows(app.db, sermons, req.auth.churchId, { orderBy: sermonOrder })),
+  );
+
   crud(app, {
     path: '/content/sermons',
+    only: ['get', 'save', 'delete'],
     table: sermons,
     item: Sermon,
     save: SermonSave,

@@ -45,9 +45,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     `${base}/public/calendar/:churchId/:curatedCalendarId`,
     { config: { access: 'public' }, schema: { params: ChurchCalendarParams, response: { 200: Events } } },
-    async (req) => {
-      await getRow(app.db, curatedCalendars, req.params.churchId, req.params.curatedCalendarId, 'Calendar');
-      return calendarEvents(app.db, req.params.churchId, req.params.curatedCalendarId, true);
+    // Kept per calendar and data version like the group calendars (curated calendars and entries, events and
+    // exceptions raise it); an unknown calendar is a 404 and nothing is kept.
+    async (req, reply) => {
+      const { churchId, curatedCalendarId } = req.params;
+      return app.deps.snapshots.send(req, reply, churchId, curatedCalendarId, async () => {
+        await getRow(app.db, curatedCalendars, churchId, curatedCalendarId, 'Calendar');
+        return calendarEvents(app.db, churchId, curatedCalendarId, true);
+      });
     },
   );
 

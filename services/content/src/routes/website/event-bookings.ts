@@ -4,9 +4,9 @@ import { anyUser, hasPermission, requires } from '@church/auth';
 import { badRequest, batchOf, type DbOrTx, Empty, getRow, IdParams, itemParam, notFound, notifyPeople, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
 import { eventBookings, events } from '../../db/website';
-import { conflictsOf, zoneOf } from '../../domain/website/calendar';
+import { conflictsOfEach, zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
-import { bookingsForEvents, calendarBookings, deleteBooking, eventWithExceptions, pendingBookings, targetNames, type BookingRow } from '../../repos/website/calendar';
+import { bookingsForEvents, calendarBookings, deleteBooking, eventsWithExceptionsById, pendingBookings, targetNames, type BookingRow } from '../../repos/website/calendar';
 import { ActionParams, CalendarBooking, CalendarQuery, EventBooking, EventBookingSave, NamedBooking, PendingBooking, UnreadBody } from '../../schemas/calendar';
 import { EventParams } from '../../schemas/website';
 
@@ -67,14 +67,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         return group !== null && groups.includes(group);
       });
     }
+    // A fixed number of queries however many wait: their events at once, then every conflict from one read each
+    // of bookings, blockouts and names (conflictsOfEach); one by one this was six queries a booking.
     const tz = await zoneOf(app, app.db, churchId);
-    const out = [];
-    for (const r of rows) {
-      const event = (await eventWithExceptions(app.db, churchId, r.eventId))!;
-      const proposal = { ...event, ...r, roomIds: r.roomId ? [r.roomId] : [], resources: r.resourceId ? [{ resourceId: r.resourceId, quantity: r.quantity }] : [] };
-      out.push({ ...r, conflicts: await conflictsOf(app.db, churchId, tz, proposal, r.eventId) });
-    }
-    return out;
+    const eventsById = await eventsWithExceptionsById(app.db, churchId, rows.map((r) => r.eventId));
+    const proposals = rows.map((r) => ({
+      eventId: r.eventId,
+      proposed: { ...eventsById.get(r.eventId)!, ...r, roomIds: r.roomId ? [r.roomId] : [], resources: r.resourceId ? [{ resourceId: r.resourceId, quantity: r.quantity }] : [] },
+    }));
+    const conflicts = await conflictsOfEach(app.db, churchId, tz, proposals);
+    return rows.map((r, i) => ({ ...r, conflicts: conflicts[i]! }));
   });
 
   // Open to any user; per item: the caller must book for an event they may book for (`mayBook`).

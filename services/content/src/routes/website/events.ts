@@ -5,12 +5,18 @@ import { contentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
 import { buildIcs, isRequest, normalizeRule, safeTimeZone } from '../../domain/website/events';
+import { holidaysBetween, MAX_HOLIDAY_YEARS } from '../../domain/website/holidays';
 import { checkChurchGroups, personGroupIds } from '../../domain/website/membership';
 import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
 
-import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, IcsFeed, SubscribeQuery, TimelineEvents } from '../../schemas/website';
+import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, Holidays, HolidaysQuery, IcsFeed, SubscribeQuery, TimelineEvents } from '../../schemas/website';
 
 const base = '/content/events';
+/** The day a year after a `YYYY-MM-DD` day (29 February: 1 March). */
+const yearAfter = (day: string) => {
+  const d = new Date(`${day}T00:00:00Z`);
+  return new Date(Date.UTC(d.getUTCFullYear() + 1, d.getUTCMonth(), d.getUTCDate())).toISOString().slice(0, 10);
+};
 
 /** `/content/events`: group events with exceptions and recurrence rules, timelines and the ICS feed. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -73,16 +79,31 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return buildIcs({ name, timeZone, host: 'content.church', events: list });
   }
 
-  app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, response: { 200: Events } } }, async (req) =>
-    groupEvents(app.db, req.auth.churchId, req.params.groupId, !(await readsPrivate(req, req.params.groupId))),
-  );
-  app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: ChurchGroupParams, response: { 200: Events } } }, async (req) =>
-    groupEvents(app.db, req.params.churchId, req.params.groupId, true),
+  // A group's calendar (B1Admin's and B1App's group calendar tabs, the website's group calendar): every event
+  // the group ever had, so the answer is kept per church, group and reach (public only, or all) and data version
+  // (events and exceptions raise it), compressed once; a read then costs the version lookup (and, for a member,
+  // the question to membership whether they are in the group).
+  app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, response: { 200: Events } } }, async (req, reply) => {
+    const { churchId } = req.auth;
+    const publicOnly = !(await readsPrivate(req, req.params.groupId));
+    return app.deps.snapshots.send(req, reply, churchId, `${req.params.groupId}\n${publicOnly ? 'public' : 'all'}`, () => groupEvents(app.db, churchId, req.params.groupId, publicOnly));
+  });
+  app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: ChurchGroupParams, response: { 200: Events } } }, async (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.params.churchId, req.params.groupId, () => groupEvents(app.db, req.params.churchId, req.params.groupId, true)),
   );
   // The events people may register for (B1Admin's registrations list, B1App's groups screen), by start.
   // Website editors see all of them; everyone else those not over whose registration has not closed.
   app.get(`${base}/registerable`, { config: { access: anyUser }, schema: { response: { 200: Events } } }, async (req) => {
     return registerableEvents(app.db, req.auth.churchId, hasPermission(req.auth, 'Content.Edit', 'ContentApi') ? undefined : new Date());
+  });
+  // The holidays of a window (B1Admin's bulk group events, "Skip holidays"): a fixed US set, by date. A static
+  // route: before it existed, `holidays` reached `/:id` and answered a 400 naming `id`.
+  app.get(`${base}/holidays`, { config: { access: anyUser }, schema: { querystring: HolidaysQuery, response: { 200: Holidays } } }, async (req) => {
+    const start = req.query.start ?? new Date().toISOString().slice(0, 10);
+    const end = req.query.end ?? yearAfter(start);
+    if (end < start) throw badRequest('end', 'must not be before start', 'query');
+    if (Number(end.slice(0, 4)) - Number(start.slice(0, 4)) > MAX_HOLIDAY_YEARS) throw badRequest('end', `must be at most ${MAX_HOLIDAY_YEARS} years after start`, 'query');
+    return holidaysBetween(start, end);
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) => {
     const row = await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event');

@@ -54,9 +54,28 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Open to any signed-in user (spec); drafts and scheduled posts only to those who edit the website.
   const published = (req: { auth: Claims }, rows: PostRow[]) => (editsContent(req.auth) ? rows : rows.filter(isPublished));
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req) =>
-    withAuthors(app, req.auth.churchId, published(req, await listRows(app.db, posts, req.auth.churchId, { orderBy: newestPostsFirst }))),
-  );
+  // The whole blog (B1Admin's posts page) is kept like the public pages: the rows per church, data version and
+  // reach (editors: every post; others: what is published, per publish step), the answer with the author names
+  // (kept a minute, keptDisplayNames) compressed once under the same key and a hash of the names.
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req, reply) => {
+    const { churchId } = req.auth;
+    const version = await app.deps.snapshots.version(churchId);
+    const editor = editsContent(req.auth);
+    const { now, step } = editor ? { now: new Date(), step: 0 } : await publishStep(app, 'posts', churchId, version, (after) => scheduledPosts(app.db, churchId, after));
+    const variant = editor ? 'all' : `published ${step}`;
+    const rows = await app.deps.snapshots.value(
+      `posts-list\n${churchId}\n${variant}`,
+      version,
+      async () => {
+        const all = await listRows(app.db, posts, churchId, { orderBy: newestPostsFirst });
+        return editor ? all : all.filter((p) => p.publishDate !== null && p.publishDate <= now);
+      },
+      (r) => 64 + JSON.stringify(r).length,
+    );
+    const authors = await keptDisplayNames(app, churchId, authorIds(rows));
+    if (!authors.complete) return withNames(rows, authors.names);
+    return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, withNames(rows, authors.names)));
+  });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) => {
     const [row] = published(req, [await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')]);
     if (!row) throw notFound('Post');
