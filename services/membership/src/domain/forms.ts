@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { hasPermission, type Claims } from '@church/auth';
 import { badRequest, notFound, saveRows, type Db, type Tx, type ChangeInput } from '@church/common';
 import { answers, forms, memberPermissions, questions } from '../db/schema';
@@ -13,11 +14,13 @@ import {
   permissionsOf,
   setQuestionSorts,
   softDeleteQuestion,
+  type AnswerRecord,
   type AnswerRow,
   type FormRow,
   type MemberPermissionRow,
   type PermissionWithNames,
   type QuestionRow,
+  type SubmissionRecord,
 } from '../repos/forms';
 import { requireFormAccess } from './form-access';
 import { report as reportTo, type Reporter } from './report';
@@ -180,5 +183,33 @@ export function saveAnswers(db: Db, churchId: string, items: Array<Row & { formS
       out.push(row!);
     }
     return out;
+  });
+}
+
+/** A form's submissions as `formsubmissions/formId/:formId` answers them: each with the form, its questions and its own answers. */
+export type SubmissionWithAnswers = SubmissionRecord & { form: FormRow; questions: QuestionRow[]; answers: AnswerRecord[] };
+
+export function submissionsWithAnswers(form: FormRow, questions: QuestionRow[], submissions: SubmissionRecord[], answers: AnswerRecord[]): SubmissionWithAnswers[] {
+  const bySubmission = new Map<string, AnswerRecord[]>();
+  for (const a of answers) {
+    const list = bySubmission.get(a.formSubmissionId);
+    if (list) list.push(a);
+    else bySubmission.set(a.formSubmissionId, [a]);
+  }
+  return submissions.map((s) => ({ ...s, form, questions, answers: bySubmission.get(s.id) ?? [] }));
+}
+
+/**
+ * Whether two such answers hold the same values (dates by time), so that a kept body may be sent again: the form
+ * and questions every submission shares are compared once, then each submission and its answers.
+ */
+export function sameSubmissions(a: SubmissionWithAnswers[], b: SubmissionWithAnswers[]): boolean {
+  if (a.length !== b.length) return false;
+  if (a.length && !(isDeepStrictEqual(a[0]!.form, b[0]!.form) && isDeepStrictEqual(a[0]!.questions, b[0]!.questions))) return false;
+  return a.every((x, i) => {
+    const y = b[i]!;
+    const { form: _f, questions: _q, ...own } = x;
+    const { form: _g, questions: _r, ...other } = y;
+    return isDeepStrictEqual(own, other);
   });
 }

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@church/common';
 import { demographicRows, historyCounts, memberStats, type MemberStats } from '../repos/group-health';
-import type { GroupRecord } from '../repos/groups';
+import { listGroups, type GroupRecord } from '../repos/groups';
 import { clock } from './clock';
 import { ageGroups, countsByName } from './demographics';
 
@@ -17,12 +17,28 @@ export function churnRate(memberCount: number, joins: number, leaves: number): n
   return base > 0 ? Math.round((leaves / base) * 1000) / 10 : 0;
 }
 
+/** What `groups/health/summary` reads that the church's data version covers: the standard groups and their members' stats. */
+export interface SummaryMembers {
+  groups: Array<Pick<GroupRecord, 'id' | 'name' | 'categoryName'>>;
+  stats: MemberStats[];
+}
+
+/** The standard groups and their members' stats (two statements, side by side). */
+export async function summaryMembers(db: DbOrTx, churchId: string): Promise<SummaryMembers> {
+  const [groups, stats] = await Promise.all([listGroups(db, churchId, { tag: 'standard' }), memberStats(db, churchId)]);
+  return { groups: groups.map((g) => ({ id: g.id, name: g.name, categoryName: g.categoryName })), stats };
+}
+
+/** The last 90 days' joins and leaves per group of the church (not under the data version: the window moves). */
+export const recentHistory = (db: DbOrTx, churchId: string) => historyCounts(db, churchId, new Date(clock.now().getTime() - 90 * DAY_MS));
+
 /** `groups/health/summary`: for each group listed, its members and the last 90 days' joins, leaves and churn. */
-export async function healthSummary(db: DbOrTx, churchId: string, groups: GroupRecord[]) {
-  const [stats, history] = await Promise.all([memberStats(db, churchId), historyCounts(db, churchId, new Date(clock.now().getTime() - 90 * DAY_MS))]);
+export function healthSummary({ groups, stats }: SummaryMembers, history: Array<{ groupId: string; joins: number; leaves: number }>) {
+  const statsOf = new Map(stats.map((s) => [s.groupId, s]));
+  const historyOf = new Map(history.map((h) => [h.groupId, h]));
   return groups.map((g) => {
-    const { memberCount, leaderCount, averageAge, femaleCount, maleCount } = stats.find((s) => s.groupId === g.id) ?? noStats(g.id);
-    const h = history.find((r) => r.groupId === g.id);
+    const { memberCount, leaderCount, averageAge, femaleCount, maleCount } = statsOf.get(g.id) ?? noStats(g.id);
+    const h = historyOf.get(g.id);
     const joins90 = h?.joins ?? 0;
     const leaves90 = h?.leaves ?? 0;
     return { groupId: g.id, name: g.name, categoryName: g.categoryName, memberCount, leaderCount, averageAge, femaleCount, maleCount, joins90, leaves90, churnRate90: churnRate(memberCount, joins90, leaves90) };

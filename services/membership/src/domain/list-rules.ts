@@ -209,6 +209,19 @@ export async function rulesSql(group: RuleGroup, ctx: RuleContext, at = 'rules')
   return and(...parts)!;
 }
 
+/** Providers whose conditions read only people, groups and group members: what the church's data version covers. */
+const VERSIONED = new Set(['person', 'group', 'list']);
+
+/**
+ * Whether the tree, and every list it refers to (`lists`, from `resolveLists`), reads only data under the church's
+ * data version, so that its answer may be kept per version (and day: ages). Custom fields, form answers,
+ * attendance and giving are not under it.
+ */
+export function versionedRules(group: RuleGroup, lists: Map<string, RuleGroup>): boolean {
+  const walk = (g: RuleGroup): boolean => (g.conditions ?? []).every((c) => VERSIONED.has(c.provider)) && (g.groups ?? []).every(walk);
+  return walk(group) && [...lists.values()].every(walk);
+}
+
 /**
  * Widens matched people to their households: `household` adds everyone living with them, `children` adds the
  * children (household role `Child`) of their households. (Inside the sub-select, `people` is its own row.)

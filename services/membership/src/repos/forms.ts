@@ -83,15 +83,28 @@ export async function softDeleteQuestion(db: DbOrTx, churchId: string, id: strin
 
 // ---- submissions and answers
 
-export function listSubmissions(db: DbOrTx, churchId: string, filter: { formId?: string; personId?: string }): Promise<SubmissionRow[]> {
+/** The columns a submission answers with (its own timestamps are not among them). */
+const submissionColumns = {
+  id: formSubmissions.id,
+  churchId: formSubmissions.churchId,
+  formId: formSubmissions.formId,
+  contentType: formSubmissions.contentType,
+  contentId: formSubmissions.contentId,
+  submittedBy: formSubmissions.submittedBy,
+  submissionDate: formSubmissions.submissionDate,
+  revisionDate: formSubmissions.revisionDate,
+};
+export type SubmissionRecord = Pick<SubmissionRow, keyof typeof submissionColumns>;
+
+export function listSubmissions(db: DbOrTx, churchId: string, filter: { formId?: string; personId?: string }): Promise<SubmissionRecord[]> {
   const where: Array<SQL | undefined> = [eq(formSubmissions.churchId, churchId)];
   if (filter.formId) where.push(eq(formSubmissions.formId, filter.formId));
   if (filter.personId) where.push(and(eq(formSubmissions.contentType, 'person'), eq(formSubmissions.contentId, filter.personId)));
   return db
-    .select()
+    .select(submissionColumns)
     .from(formSubmissions)
     .where(and(...where))
-    .orderBy(desc(formSubmissions.submissionDate));
+    .orderBy(desc(formSubmissions.submissionDate), asc(formSubmissions.id));
 }
 
 export function findSubmission(db: DbOrTx, churchId: string, id: string): Promise<SubmissionRow | undefined> {
@@ -108,16 +121,19 @@ export async function deleteSubmission(db: DbOrTx, churchId: string, id: string)
   return rows.length > 0;
 }
 
-/** Answers of the submissions, in the order of their questions on the form. */
-export async function listAnswers(db: DbOrTx, churchId: string, submissionIds: string[]): Promise<AnswerRow[]> {
+/** The columns an answer answers with. */
+const answerColumns = { id: answers.id, churchId: answers.churchId, formSubmissionId: answers.formSubmissionId, questionId: answers.questionId, value: answers.value };
+export type AnswerRecord = Pick<AnswerRow, keyof typeof answerColumns>;
+
+/** Answers of the submissions, in the order of their questions on the form (the ids travel as one array). */
+export async function listAnswers(db: DbOrTx, churchId: string, submissionIds: string[]): Promise<AnswerRecord[]> {
   if (!submissionIds.length) return [];
-  const rows = await db
-    .select({ answer: answers })
+  return db
+    .select(answerColumns)
     .from(answers)
     .leftJoin(questions, and(eq(questions.churchId, churchId), eq(questions.id, answers.questionId)))
-    .where(and(eq(answers.churchId, churchId), inArray(answers.formSubmissionId, submissionIds)))
+    .where(and(eq(answers.churchId, churchId), sql`${answers.formSubmissionId} = any(${sql.param(submissionIds)}::uuid[])`))
     .orderBy(asc(questions.sort), asc(answers.createdAt), asc(answers.id));
-  return rows.map((r) => r.answer);
 }
 
 // ---- member permissions

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { households, people } from '../db/schema';
 import { INSERT_CHUNK } from './people';
@@ -9,6 +9,15 @@ export type HouseholdRow = typeof households.$inferSelect;
 export async function insertHousehold(db: DbOrTx, churchId: string, name: string | null): Promise<HouseholdRow> {
   const [row] = await db.insert(households).values({ id: randomUUID(), churchId, name }).returning();
   return row!;
+}
+
+/** The church's households by name, with the columns the list answers. */
+export function listHouseholds(db: DbOrTx, churchId: string) {
+  return db
+    .select({ id: households.id, churchId: households.churchId, name: households.name, createdAt: households.createdAt })
+    .from(households)
+    .where(eq(households.churchId, churchId))
+    .orderBy(asc(households.name), asc(households.id));
 }
 
 /** Several households in one statement per chunk (a batch of people who each need one). */

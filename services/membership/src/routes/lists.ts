@@ -1,13 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
 import { savedLists } from '../db/schema';
-import { householdSql, resolveLists, rulesSql, type RuleSource } from '../domain/list-rules';
-import { PersonRecords, toPerson, viewerOf } from '../domain/person';
+import { householdSql, resolveLists, rulesSql, versionedRules, type RuleSource } from '../domain/list-rules';
+import { PersonRecords, viewerOf } from '../domain/person';
 import { churchRuleIds, listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
 import type { DbOrTx } from '@church/common';
-import { peopleScope, peopleWhere } from '../repos/people';
+import { peopleIdsWhere, peopleScope, peopleWhere, type PeopleFilter } from '../repos/people';
+import { personRecords } from './people/records';
 import { PreviewBody, SavedList, SavedListSave, type RuleGroup } from '../schemas/lists';
 
 const BASE = '/membership/lists';
@@ -30,15 +31,30 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     owned: (ids) => churchRuleIds(db, req.auth.churchId, ids),
   });
 
-  /** The people a rules tree finds, within the caller's view of people (its size and references checked first). */
-  const evaluate = async (req: FastifyRequest, rules: RuleGroup, inclusion: string | null | undefined) => {
+  const records = personRecords(app);
+
+  /** A rules tree as one condition over the caller's view of people (its size and references checked first). */
+  const compile = async (req: FastifyRequest, rules: RuleGroup, inclusion: string | null | undefined) => {
     const { churchId } = req.auth;
     const lists = await resolveLists(rules, loader(req));
     const where = await rulesSql(rules, { churchId, internal: app.deps.internal, lists });
-    return (await peopleWhere(app.db, peopleScope(churchId, viewerOf(req.auth), householdSql(where, inclusion, churchId)))).map(toPerson);
+    return { lists, where: peopleScope(churchId, viewerOf(req.auth), householdSql(where, inclusion, churchId)) };
   };
 
-  // Saves and deletes through crud: only lists the caller may see (another's private list is a 404), new ones theirs.
+  /**
+   * The people `where` finds as JSON: their ids by name from PostgreSQL (one narrow statement), each record's
+   * text from the church's kept person records (routes/people/records.ts) instead of reading, decoding and
+   * serializing thousands of whole rows per request.
+   */
+  const peopleJson = (churchId: string, where: PeopleFilter) =>
+    records.jsonByIds(
+      churchId,
+      () => peopleIdsWhere(app.db, where),
+      () => peopleWhere(app.db, where),
+    );
+  const sendJson = (reply: FastifyReply, body: Buffer) => reply.type('application/json; charset=utf-8').send(body);
+
+  // Saves and deletes through crud  // Saves and deletes through crud: only lists the caller may see (another's private list is a 404), new ones theirs.
   crud(app, {
     path: BASE,
     name: 'List',
@@ -73,15 +89,28 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return toList(row);
   });
 
-  app.get(`${BASE}/:id/people`, { config: { access: requires('People.View') }, schema: { summary: 'The people a saved list finds now', params: IdParams, response: { 200: PersonRecords } } }, async (req) => {
-    const [row] = await listsVisible(app.db, req.auth.churchId, me(req), req.params.id);
+  // A list whose rules read only what the church's data version covers (people, groups, group members) is
+  // answered from a kept body: per version, viewer scope, day (ages), household inclusion and the rules (its own
+  // and those of the lists it refers to, as saved now); a repeat is a version lookup and a send (304 with
+  // If-None-Match). Rules about custom fields, form answers, attendance or giving are evaluated on every request.
+  app.get(`${BASE}/:id/people`, { config: { access: requires('People.View') }, schema: { summary: 'The people a saved list finds now', params: IdParams, response: { 200: PersonRecords } } }, async (req, reply) => {
+    const { churchId } = req.auth;
+    const [row] = await listsVisible(app.db, churchId, me(req), req.params.id);
     if (!row) throw notFound('List');
     const rules = (row.list.rules as RuleGroup | null) ?? { match: 'all' as const, conditions: [] };
-    return evaluate(req, rules, row.list.householdInclusion);
+    const inclusion = row.list.householdInclusion;
+    const { lists, where } = await compile(req, rules, inclusion);
+    if (!versionedRules(rules, lists)) return sendJson(reply, await peopleJson(churchId, where));
+    const viewer = viewerOf(req.auth);
+    const variant = JSON.stringify([viewer.membersOnly ? 'members' : 'all', new Date().toISOString().slice(0, 10), inclusion ?? 'none', rules, [...lists]]);
+    // the version is read before the people, so the body kept under it is at least as new
+    const version = await app.deps.snapshots.version(churchId);
+    return app.deps.snapshots.sendAt(req, reply, churchId, variant, version, async () => (await peopleJson(churchId, where)).toString('utf8'));
   });
 
   // The people a rules tree would find, before it is saved.
-  app.post(`${BASE}/preview`, { config: { access: requires('People.View') }, schema: { summary: 'The people a list’s rules would find', body: PreviewBody, response: { 200: PersonRecords } } }, (req) =>
-    evaluate(req, req.body.rules, req.body.householdInclusion),
-  );
+  app.post(`${BASE}/preview`, { config: { access: requires('People.View') }, schema: { summary: 'The people a list’s rules would find', body: PreviewBody, response: { 200: PersonRecords } } }, async (req, reply) => {
+    const { where } = await compile(req, req.body.rules, req.body.householdInclusion);
+    return sendJson(reply, await peopleJson(req.auth.churchId, where));
+  });
 }

@@ -341,6 +341,46 @@ describe('GET /membership/formsubmissions', () => {
   });
 });
 
+describe('GET /membership/formsubmissions/formId/:formId, sent again from a kept body', () => {
+  it('answers the whole shape, 304 for a repeat, and anew after any submission, answer, question or form change', async () => {
+    const c = await makeChurch(t);
+    const { formId, q } = await connectCard(c, { autoCreatePerson: true });
+    const submit = async (email: string) =>
+      (await call(t.app, 'POST', '/membership/formsubmissions', { token: c.token(), body: { formId, answers: [{ questionId: q.email, value: email }, { questionId: q.comment, value: 'Note' }] } })).json()[0];
+    const s1 = await submit('pat@example.test');
+    const token = c.token(['Forms.Admin']);
+    const get = (headers: Record<string, string> = {}) => call(t.app, 'GET', `/membership/formsubmissions/formId/${formId}`, { token, headers });
+    const first = await get();
+    expect(first.statusCode).toBe(200);
+    const [only] = first.json();
+    expect(Object.keys(only)).toEqual(['id', 'churchId', 'formId', 'contentType', 'contentId', 'submittedBy', 'submissionDate', 'revisionDate', 'form', 'questions', 'answers']);
+    expect(only).toMatchObject({ id: s1.id, churchId: c.churchId, formId, contentType: 'person', submissionDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(only.form).toMatchObject({ id: formId, name: 'Connect Card', contentType: 'form', restricted: false });
+    expect(only.questions.map((x: { title: string }) => x.title)).toEqual(['First Name', 'Last Name', 'Email', 'Prayer request']);
+    expect(only.answers).toEqual([
+      { id: expect.any(String), churchId: c.churchId, formSubmissionId: s1.id, questionId: q.email, value: 'pat@example.test' },
+      { id: expect.any(String), churchId: c.churchId, formSubmissionId: s1.id, questionId: q.comment, value: 'Note' },
+    ]);
+    const etag = first.headers.etag as string;
+    expect((await get({ 'if-none-match': etag })).statusCode).toBe(304);
+
+    await t.app.db.update(answers).set({ value: 'Changed' }).where(eq(answers.questionId, q.comment));
+    const changed = await get({ 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()[0].answers[1].value).toBe('Changed');
+    await t.app.db.update(questions).set({ title: 'Prayer' }).where(eq(questions.id, q.comment));
+    expect((await get()).json()[0].questions[3].title).toBe('Prayer');
+    await t.app.db.update(forms).set({ name: 'Welcome Card' }).where(eq(forms.id, formId));
+    expect((await get()).json()[0].form.name).toBe('Welcome Card');
+    const s2 = await submit('sam@example.test');
+    const both = (await get()).json();
+    expect(both.map((x: { id: string }) => x.id).sort()).toEqual([s1.id, s2.id].sort());
+    expect(both.every((x: { form: { name: string } }) => x.form.name === 'Welcome Card')).toBe(true);
+    // another church's token never reads the kept body
+    expect((await call(t.app, 'GET', `/membership/formsubmissions/formId/${formId}`, { token: (await makeChurch(t)).token(['Forms.Admin']) })).statusCode).toBe(404);
+  });
+});
+
 describe('DELETE /membership/formsubmissions/:id', () => {
   it('deletes the submission and its answers; another church gets 404', async () => {
     const c = await makeChurch(t);

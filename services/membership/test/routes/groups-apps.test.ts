@@ -233,6 +233,23 @@ describe('GET /membership/groups/:id/health and /groups/health/summary', () => {
     expect((await get(token, `/membership/groups/${empty.id}/health`)).json()).toMatchObject({ memberCount: 0, averageAge: null, joins90: 0, churnRate90: 0, demographics: { gender: [] } });
   });
 
+  it('answers the summary anew when members change, and reads the 90 days of joins and leaves each time', async () => {
+    const c = await makeChurch(t);
+    const token = c.token(['Groups.Edit', 'GroupMembers.Edit', 'GroupMembers.View']);
+    const [g] = (await save(token, [{ name: 'Choir' }])).json();
+    const row = (res: { json: () => Array<Record<string, unknown>> }) => res.json().find((r) => r.groupId === g.id);
+    const first = await get(token, '/membership/groups/health/summary');
+    expect(row(first)).toMatchObject({ memberCount: 0, joins90: 0, leaves90: 0 });
+    const again = await call(t.app, 'GET', '/membership/groups/health/summary', { token, headers: { 'if-none-match': first.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    const ann = await addPerson(t, c.churchId, { firstName: 'Ann', gender: 'Female' });
+    expect((await call(t.app, 'POST', '/membership/groupmembers', { token, body: { groupId: g.id, personId: ann.id } })).statusCode).toBe(200);
+    expect(row(await get(token, '/membership/groups/health/summary'))).toMatchObject({ memberCount: 1, femaleCount: 1, joins90: 1, leaves90: 0 });
+    // history written without a change to members or people (the window is read live)
+    await t.app.db.insert(groupMemberHistory).values({ id: randomUUID(), churchId: c.churchId, groupId: g.id, personId: randomUUID(), action: 'left', at: new Date() });
+    expect(row(await get(token, '/membership/groups/health/summary'))).toMatchObject({ memberCount: 1, joins90: 1, leaves90: 1, churnRate90: 100 });
+  });
+
   it('is for GroupMembers.View or the group’s leader, in the caller’s church', async () => {
     const c = await makeChurch(t);
     const [g, h] = (await save(c.token(['Groups.Edit']), [{ name: 'Led' }, { name: 'Other' }])).json();

@@ -165,6 +165,13 @@ describe('GET /membership/groups, /:id, /tag/:tag', () => {
     expect((await call(t.app, 'GET', `/membership/groups/not-a-uuid`, { token: a.token() })).statusCode).toBe(400);
     const tagged = await call(t.app, 'GET', '/membership/groups/tag/Ministry', { token: a.token() });
     expect(tagged.json()).toEqual([{ ...y, memberCount: 0 }]);
+    // kept per data version: a repeat is a 304, a new member or a newly tagged group shows at once
+    expect((await call(t.app, 'GET', '/membership/groups/tag/ministry', { token: a.token(), headers: { 'if-none-match': tagged.headers.etag as string } })).statusCode).toBe(304);
+    await addMember(a.churchId, y.id, a.personId);
+    expect((await call(t.app, 'GET', '/membership/groups/tag/ministry', { token: a.token() })).json()).toEqual([{ ...y, memberCount: 1 }]);
+    const [x] = (await save(token, { id: z.id, name: 'Zeta', tags: ['ministry'] })).json();
+    expect((await call(t.app, 'GET', '/membership/groups/tag/ministry', { token: a.token() })).json().map((g: { id: string }) => g.id)).toEqual([y.id, x.id]);
+    expect((await call(t.app, 'GET', '/membership/groups/tag/ministry', { token: b.token() })).json()).toEqual([]);
   });
 
   it('is guarded', async () => {

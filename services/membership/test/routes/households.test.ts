@@ -44,6 +44,24 @@ describe('GET /membership/households', () => {
     ]);
   });
 
+  it('answers again from its kept body until a household changes (rename, new, delete, direct write)', async () => {
+    const c = await makeChurch(t);
+    const a = await household(c.churchId, 'Adams');
+    const list = (headers: Record<string, string> = {}) => call(t.app, 'GET', '/membership/households', { token: c.token(), headers });
+    const names = async () => (await list()).json().map((h: { name: string }) => h.name);
+    const first = await list();
+    expect(first.json().map((h: { id: string }) => h.id)).toEqual([a]);
+    expect((await list({ 'if-none-match': first.headers.etag as string })).statusCode).toBe(304);
+    const edit = c.token(['People.Edit']);
+    await call(t.app, 'POST', '/membership/households', { token: edit, body: [{ id: a, name: 'Zane' }, { name: 'Brown' }] });
+    expect(await names()).toEqual(['Brown', 'Zane']);
+    expect((await list({ 'if-none-match': first.headers.etag as string })).statusCode).toBe(200);
+    await t.app.db.update(households).set({ name: 'Able' }).where(eq(households.id, a));
+    expect(await names()).toEqual(['Able', 'Brown']);
+    expect((await call(t.app, 'DELETE', `/membership/households/${a}`, { token: edit })).statusCode).toBe(200);
+    expect(await names()).toEqual(['Brown']);
+  });
+
   it('GET /:id answers 404 for another church’s household', async () => {
     const c = await makeChurch(t);
     const other = await makeChurch(t);

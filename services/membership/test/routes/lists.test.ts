@@ -4,7 +4,7 @@ import { HttpError } from '@church/common';
 import { call, expectGuarded, fakeInternal, type TestApp } from '@church/common/testing';
 import { startMembership, makeChurch } from '../setup';
 import { addForm, addGroup, addPerson, addToGroup } from './fixtures';
-import { answers, formSubmissions, questions, savedLists } from '../../src/db/schema';
+import { answers, formSubmissions, people, personFieldValues, personFields, questions, savedLists } from '../../src/db/schema';
 
 // B1Admin:src/people/PeoplePage.tsx posts [{name, category, conditions, rules, scope, householdInclusion,
 // autoRefresh, notifyOnChange}] and reads /lists/:id/people for rules that match "any" or widen to households;
@@ -101,6 +101,53 @@ describe('saved lists', () => {
     expect((await call(t.app, 'DELETE', `/membership/lists/${mine.id}`, { token: s.staff })).statusCode).toBe(200);
     await expectGuarded(t.app, { method: 'GET', url: '/membership/lists', permission: 'People.View' }, s.c.churchId);
     await expectGuarded(t.app, { method: 'POST', url: '/membership/lists', body: [], permission: 'People.Edit' }, s.c.churchId);
+  });
+});
+
+describe("a list's people, kept per data version", () => {
+  const get = (token: string, id: string, headers: Record<string, string> = {}) => call(t.app, 'GET', `/membership/lists/${id}/people`, { token, headers });
+  const names = (res: { json: () => Array<{ name: { first: string } }> }) => res.json().map((p) => p.name.first).sort();
+
+  it('answers rules about people and groups again from a kept body, and anew after a change to them or to the rules', async () => {
+    const s = await church();
+    const choir = await addGroup(t, s.c.churchId, 'Choir');
+    await addToGroup(t, s.c.churchId, choir, s.ann.id);
+    const rules = { match: 'any', conditions: [{ provider: 'person', field: 'gender', operator: 'equals', value: 'Female' }, { provider: 'group', operator: 'in', entityId: choir }] };
+    const id = (await save(s.staff, { name: 'Women or choir', rules })).json()[0].id as string;
+    const first = await get(s.staff, id);
+    expect(first.statusCode).toBe(200);
+    expect(names(first)).toEqual(['Ann', 'Bea']);
+    // whole records, as the people routes answer them
+    const same = await call(t.app, 'GET', `/membership/people/ids?ids=${s.ann.id},${s.spouse.id}`, { token: s.staff });
+    expect(first.json()).toEqual(same.json());
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    expect((await get(s.staff, id, { 'if-none-match': etag })).statusCode).toBe(304);
+
+    await t.app.db.update(people).set({ gender: 'Female' }).where(eq(people.id, s.kid.id));
+    const afterPerson = await get(s.staff, id, { 'if-none-match': etag });
+    expect(afterPerson.statusCode).toBe(200);
+    expect(names(afterPerson)).toEqual(['Ann', 'Bea', 'Kit']);
+    await addToGroup(t, s.c.churchId, choir, s.bob.id);
+    expect(names(await get(s.staff, id))).toEqual(['Ann', 'Bea', 'Bob', 'Kit']);
+    await save(s.staff, { id, name: 'Bobs', rules: { match: 'all', conditions: [{ provider: 'person', field: 'firstName', operator: 'equals', value: 'Bob' }] } });
+    expect(names(await get(s.staff, id))).toEqual(['Bob']);
+    // another church's list with the same rules finds its own people
+    const other = await church();
+    const theirs = (await save(other.staff, { name: 'Bobs', rules: { match: 'all', conditions: [{ provider: 'person', field: 'firstName', operator: 'equals', value: 'Bob' }] } })).json()[0].id as string;
+    expect((await get(other.staff, theirs)).json().map((p: { id: string }) => p.id)).toEqual([other.bob.id]);
+    expect((await get(other.staff, id)).statusCode).toBe(404);
+  });
+
+  it('reads custom field values on every request (they are not under the data version)', async () => {
+    const s = await church();
+    const fieldId = randomUUID();
+    await t.app.db.insert(personFields).values({ id: fieldId, churchId: s.c.churchId, name: 'Shirt size' });
+    await t.app.db.insert(personFieldValues).values({ id: randomUUID(), churchId: s.c.churchId, personId: s.ann.id, fieldId, value: 'L' });
+    const id = (await save(s.staff, { name: 'Large', rules: { match: 'all', conditions: [{ provider: 'field', operator: 'equals', value: 'l', entityId: fieldId }] } })).json()[0].id as string;
+    expect(names(await get(s.staff, id))).toEqual(['Ann']);
+    await t.app.db.insert(personFieldValues).values({ id: randomUUID(), churchId: s.c.churchId, personId: s.bob.id, fieldId, value: 'L' });
+    expect(names(await get(s.staff, id))).toEqual(['Ann', 'Bob']);
   });
 });
 

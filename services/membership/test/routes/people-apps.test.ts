@@ -304,6 +304,17 @@ describe('GET /membership/people/list and /people/demographics', () => {
       { group: '65+', female: 0, male: 0, unassigned: 0 },
     ]);
     expect((await call(t.app, 'GET', '/membership/people/demographics', { token: (await makeChurch(t)).token(['People.View']) })).json().total).toBe(1);
+    // kept until the church's people change
+    const again = await call(t.app, 'GET', '/membership/people/demographics', { token: c.token(['People.View']), headers: { 'if-none-match': res.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    await addPerson(t, c.churchId, { gender: 'Female' });
+    const after = (await call(t.app, 'GET', '/membership/people/demographics', { token: c.token(['People.View']) })).json();
+    expect(after.total).toBe(5);
+    expect(after.gender).toEqual([
+      { name: 'Female', count: 2 },
+      { name: 'Unassigned', count: 2 },
+      { name: 'Male', count: 1 },
+    ]);
     await expectGuarded(t.app, { method: 'GET', url: '/membership/people/demographics', permission: 'People.View' }, c.churchId);
   });
 });

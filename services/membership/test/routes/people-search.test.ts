@@ -27,6 +27,7 @@ describe('access', () => {
       { method: 'GET' as const, url: `/membership/people/search/group?groupId=${randomUUID()}` },
       { method: 'POST' as const, url: '/membership/people/search', body: { term: 'a' } },
       { method: 'POST' as const, url: '/membership/people/advancedSearch', body: [] },
+      { method: 'GET' as const, url: '/membership/people/advancedSearch' },
     ]) {
       await expectGuarded(t.app, { ...route, permission: 'People.View' }, c.churchId);
     }
@@ -241,6 +242,22 @@ describe('POST /membership/people/advancedSearch', () => {
     const f = await fixture();
     const other = await makeChurch(t);
     expect((await search(other.token(['People.View']), [{ field: 'groupId', operator: 'equals', value: f.choir }])).json()).toEqual([]);
+  });
+
+  // B1Admin's dashboard search keys its query by this path (and POSTs); a GET is a search without conditions,
+  // not a person id (it used to fall to /people/:id and answer 400).
+  it('answers GET as a search without conditions: everyone the caller may see, by name, in the church only', async () => {
+    const f = await fixture();
+    const other = await makeChurch(t);
+    const olga = await addPerson(t, other.churchId, { firstName: 'Olga', lastName: 'Other' });
+    const res = await call(t.app, 'GET', '/membership/people/advancedSearch', { token: f.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual((await search(f.token, [])).json());
+    expect(res.json().map((p: { id: string }) => p.id)).toEqual([f.c.personId, f.ann.id, f.ben.id, f.cal.id]);
+    expect(res.json()[1]).toMatchObject({ id: f.ann.id, name: { first: 'Ann', last: 'Archer' }, contactInfo: expect.objectContaining({ email: 'ann@example.org' }) });
+    const members = await call(t.app, 'GET', '/membership/people/advancedSearch', { token: f.c.token(['People.View Members']) });
+    expect(ids(members)).toEqual(sorted(f.ann.id, f.c.personId));
+    expect(ids(await call(t.app, 'GET', '/membership/people/advancedSearch', { token: other.token(['People.View']) }))).toEqual(sorted(other.personId, olga.id));
   });
 
   it.each([

@@ -66,7 +66,8 @@ export const people = pgTable(
     index('people_church_email_idx').on(t.churchId, sql`lower(${t.email})`),
     index('people_church_household_idx').on(t.churchId, t.householdId),
     index('people_church_user_idx').on(t.churchId, t.userId),
-    index('people_church_created_idx').on(t.churchId, t.createdAt),
+    // `people/recent` (newest first, id breaking ties) read backwards: people imported together share created_at.
+    index('people_church_created_idx').on(t.churchId, t.createdAt, t.id),
     // The mobile number's digits (`phoneDigits` in repos/people spells it the same): SMS opt-out by number.
     index('people_church_mobile_digits_idx').on(t.churchId, sql`regexp_replace(coalesce(${t.mobilePhone}, ''), '[^0-9]', '', 'g')`),
     // church_id through btree_gin, the text through pg_trgm: `ilike '%term%'` within one church.

@@ -38,17 +38,20 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // B1Admin's demographics page: the church's live people by gender, status, marital status, campus and age.
   // Campus names belong to attendance, which membership cannot ask yet: a campus is named by its id.
-  app.get(`${BASE}/demographics`, { config: { access: requires('People.View') }, schema: { response: { 200: Demographics } } }, async (req) => {
-    const d = await demographicCounts(app.db, req.auth.churchId);
-    return {
-      total: d.gender.reduce((sum, r) => sum + r.count, 0),
-      ageGroups: ageGroups(d.ages),
-      membershipStatus: countsByName(d.membershipStatus),
-      gender: countsByName(d.gender),
-      maritalStatus: countsByName(d.maritalStatus),
-      campus: d.campus.map((c) => ({ name: c.id ?? 'Unassigned', count: c.count, id: c.id ?? '' })),
-    };
-  });
+  // Kept per data version and day (ages): a repeat is a version lookup, not five passes over the church's people.
+  app.get(`${BASE}/demographics`, { config: { access: requires('People.View') }, schema: { response: { 200: Demographics } } }, (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.auth.churchId, `demographics\n${new Date().toISOString().slice(0, 10)}`, async () => {
+      const d = await demographicCounts(app.db, req.auth.churchId);
+      return {
+        total: d.gender.reduce((sum, r) => sum + r.count, 0),
+        ageGroups: ageGroups(d.ages),
+        membershipStatus: countsByName(d.membershipStatus),
+        gender: countsByName(d.gender),
+        maritalStatus: countsByName(d.maritalStatus),
+        campus: d.campus.map((c) => ({ name: c.id ?? 'Unassigned', count: c.count, id: c.id ?? '' })),
+      };
+    }),
+  );
 
   app.get(`${BASE}/ids`, { config: { access: viewPeople }, schema: { querystring: Ids, response: { 200: PersonRecords } } }, async (req) =>
     (await peopleByIds(app.db, req.auth.churchId, req.query.ids, viewerOf(req.auth))).map(toPerson),

@@ -147,14 +147,19 @@ export function personRecords(app: FastifyInstance) {
      * usual way.
      */
     async byIds(reply: FastifyReply, churchId: string, ids: () => Promise<string[]>, rows: () => Promise<PersonRecord[]>) {
+      return send(reply, await this.jsonByIds(churchId, ids, rows));
+    },
+
+    /** `byIds`'s answer as JSON text (what the route's serializer would write: the records are `exactShape`). */
+    async jsonByIds(churchId: string, ids: () => Promise<string[]>, rows: () => Promise<PersonRecord[]>): Promise<Buffer> {
       const records = await serialized(churchId);
       const positions: number[] = [];
       for (const id of await ids()) {
         const i = records.index.get(id);
-        if (i === undefined) return (await rows()).map(toPerson);
+        if (i === undefined) return Buffer.from(JSON.stringify((await rows()).map(toPerson)));
         positions.push(i);
       }
-      return send(reply, answerOf(records, positions));
+      return answerOf(records, positions);
     },
 
     /**

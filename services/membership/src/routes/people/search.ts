@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Id, badRequest, type ZodTypeProvider } from '@church/common';
@@ -63,16 +63,25 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // path, which still serves conditions on groups (membership is not in the records). Each answer is kept, compressed
   // and tagged, per data version, viewer scope, day (ages) and conditions: a repeated search is a version lookup
   // and a send (304 with If-None-Match).
-  app.post(`${BASE}/advancedSearch`, { config: { access: viewPeople }, schema: { body: ConditionList, response: { 200: PersonRecords } } }, async (req, reply) => {
+  const advanced = (req: FastifyRequest, reply: FastifyReply, conditions: z.output<typeof ConditionList>) => {
     const churchId = req.auth.churchId;
     const viewer = viewerOf(req.auth);
-    const where = advancedWhere(churchId, req.body, viewer); // validates every condition (400s) first
-    const parsed = req.body.map((c, i) => parseCondition(c, i));
+    const where = advancedWhere(churchId, conditions, viewer); // validates every condition (400s) first
+    const parsed = conditions.map((c, i) => parseCondition(c, i));
     const today = new Date();
     const variant = `advanced\n${viewer.membersOnly ? 'members' : 'all'}\n${today.toISOString().slice(0, 10)}\n${JSON.stringify(parsed)}`;
     return app.deps.snapshots.send(req, reply, churchId, variant, async () => {
       const json = await records.matching(churchId, (columns) => memoryTest(parsed, columns, today), viewer);
       return json ? JSON.parse(json.toString('utf8')) : (await peopleWhere(app.db, where)).map(toPerson);
     });
-  });
+  };
+
+  app.post(`${BASE}/advancedSearch`, { config: { access: viewPeople }, schema: { body: ConditionList, response: { 200: PersonRecords } } }, (req, reply) =>
+    advanced(req, reply, req.body),
+  );
+
+  // B1Admin's dashboard search names this path as its react-query key and POSTs its conditions; a GET (what the
+  // key alone would fetch) carries none, and is answered as a POST with no conditions: everyone the caller may see.
+  // Without this route the GET fell to `/people/:id` and answered 400.
+  app.get(`${BASE}/advancedSearch`, { config: { access: viewPeople }, schema: { response: { 200: PersonRecords } } }, (req, reply) => advanced(req, reply, []));
 }
