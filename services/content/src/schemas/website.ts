@@ -408,7 +408,16 @@ export const CuratedEvent = z.object({
   groupId: z.string(),
   eventId: z.string().nullable(),
 });
-export const CuratedEventWithEvents = CuratedEvent.extend({ events: z.array(Event).optional() });
+/**
+ * A calendar entry with its events (`events`); as ChurchApps' Api answers it, one row per event of the entry, the
+ * event's fields beside the entry's (what B1Admin's and B1App's calendars draw: `title`, `start`, `end`,
+ * `recurrenceRule`, ...), with `realEventId` (the event's id) and `curatedGroupId` (the entry's group).
+ */
+export const CuratedEventWithEvents = CuratedEvent.extend({
+  events: z.array(Event).optional(),
+  realEventId: z.string().optional(),
+  curatedGroupId: z.string().optional(),
+}).extend(Event.pick({ title: true, description: true, start: true, end: true, allDay: true, recurrenceRule: true, visibility: true, exceptionDates: true }).partial().shape);
 export const CuratedEventSave = z.object({
   id: Id.optional(),
   curatedCalendarId: Id.optional(),

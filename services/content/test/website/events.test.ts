@@ -182,6 +182,30 @@ describe('events of groups, exceptions and timelines', () => {
 });
 
 describe('curated calendars and events', () => {
+  it('answers B1Admin’s calendar (CuratedCalendar.tsx) a row per event of a whole-group entry, the event’s fields beside the entry’s', async () => {
+    const c = church();
+    const group = membership.group(c.churchId);
+    const [cal] = await ok(t.app, 'POST', '/content/curatedCalendars', { token: c.editor, body: [{ name: 'Church calendar' }] });
+    const [sun, wed] = await ok(t.app, 'POST', '/content/events', {
+      token: c.editor,
+      body: [
+        { groupId: group, title: 'Adult Bible Class', ...sunday, recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU' },
+        { groupId: group, title: 'Midweek', ...sunday },
+      ],
+    });
+    // EditCalendarEventModal's save: the whole group
+    const [entry] = await ok(t.app, 'POST', '/content/curatedEvents', { token: c.editor, body: [{ curatedCalendarId: cal.id, groupId: group }] });
+    const rows = await ok(t.app, 'GET', `/content/curatedEvents/calendar/${cal.id}`, { token: c.editor });
+    expect(rows).toHaveLength(2);
+    const byEvent = (id: string) => rows.find((r: { realEventId: string }) => r.realEventId === id);
+    expect(byEvent(sun.id)).toMatchObject({ id: entry.id, curatedCalendarId: cal.id, groupId: group, eventId: null, curatedGroupId: group, title: 'Adult Bible Class', start: sun.start, end: sun.end, allDay: false, recurrenceRule: 'FREQ=WEEKLY;BYDAY=SU', visibility: 'public' });
+    expect(byEvent(wed.id)).toMatchObject({ id: entry.id, title: 'Midweek', start: wed.start, recurrenceRule: null });
+    // the spec's nested list stays on every row
+    expect(byEvent(sun.id).events.map((e: { id: string }) => e.id).sort()).toEqual([sun.id, wed.id].sort());
+    // withoutEvents: the entries alone
+    expect(await ok(t.app, 'GET', `/content/curatedEvents/calendar/${cal.id}?withoutEvents=1`, { token: c.editor })).toEqual([entry]);
+  });
+
   it('holds single events and whole groups, removes one event or a group, and keeps churches apart', async () => {
     const c = church();
     const g1 = membership.group(c.churchId);

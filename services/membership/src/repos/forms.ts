@@ -159,7 +159,9 @@ export function listPermissions(
     .leftJoin(people, and(eq(people.churchId, churchId), eq(people.id, memberPermissions.memberId)))
     .leftJoin(forms, and(eq(forms.churchId, churchId), eq(forms.id, memberPermissions.contentId)))
     .where(and(...where))
-    .orderBy(asc(people.lastName), asc(people.firstName), asc(memberPermissions.createdAt));
+    // a form's admins before its view-only members (B1Admin's form members list, whose last row is the latest viewer),
+    // those notified first, then by name
+    .orderBy(asc(memberPermissions.action), desc(memberPermissions.emailNotification), asc(people.lastName), asc(people.firstName), asc(memberPermissions.createdAt));
 }
 
 /** The caller's own permission rows on a form (the basis of "Form access"). */

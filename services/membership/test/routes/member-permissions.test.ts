@@ -104,6 +104,21 @@ describe('GET /membership/memberpermissions/...', () => {
     await expectGuarded(t.app, { method: 'GET', url: `${base}/${valRow}`, permission: 'Form access' }, c.churchId);
   });
 
+  it('/form/:id lists admins before view-only members, whatever their names (B1Admin removes the last row it lists)', async () => {
+    const { c, f, val, adminRow, valRow } = await scene();
+    const abeId = randomUUID();
+    await t.app.db.insert(people).values({ id: abeId, churchId: c.churchId, firstName: 'Abe', lastName: 'Aaron', displayName: 'Abe Aaron' });
+    const abeRow = await grant(c.churchId, abeId, f, 'view');
+    const listed = (await call(t.app, 'GET', `${base}/form/${f}`, { token: c.token() })).json();
+    // admins first; among viewers, the notified (Val) before the others
+    expect(listed.map((r: { id: string; action: string }) => [r.id, r.action])).toEqual([
+      [adminRow, 'admin'],
+      [valRow, 'view'],
+      [abeRow, 'view'],
+    ]);
+    expect(val).toBeDefined();
+  });
+
   it('/form/:id/my answers the caller’s own row', async () => {
     const { c, f, val, valRow } = await scene();
     expect((await call(t.app, 'GET', `${base}/form/${f}/my`, { token: c.token([], { personId: val }) })).json()).toMatchObject({ id: valRow, action: 'view' });

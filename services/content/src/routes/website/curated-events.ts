@@ -38,7 +38,25 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const without = req.query.withoutEvents !== undefined && req.query.withoutEvents !== 'false' && req.query.withoutEvents !== '0';
       if (without || !entries.length) return entries;
       const all = await calendarEvents(app.db, churchId, req.params.curatedCalendarId, false);
-      return entries.map((e) => ({ ...e, events: all.filter((ev) => (e.eventId ? ev.id === e.eventId : ev.groupId === e.groupId)) }));
+      // one row per event of an entry (an entry without events once), the event's fields beside the entry's
+      return entries.flatMap((e) => {
+        const own = all.filter((ev) => (e.eventId ? ev.id === e.eventId : ev.groupId === e.groupId));
+        if (!own.length) return [{ ...e, events: own }];
+        return own.map((ev) => ({
+          ...e,
+          events: own,
+          realEventId: ev.id,
+          curatedGroupId: e.groupId,
+          title: ev.title,
+          description: ev.description,
+          start: ev.start,
+          end: ev.end,
+          allDay: ev.allDay,
+          recurrenceRule: ev.recurrenceRule,
+          visibility: ev.visibility,
+          exceptionDates: ev.exceptionDates,
+        }));
+      });
     },
   );
 
