@@ -7,7 +7,7 @@ import path from 'node:path';
  */
 
 /** One request through the gateway; status 0 when no answer came (the fault scripts count those). */
-export async function api(base: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown; ms: number }> {
+export async function api(base: string, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown; ms: number; headers?: Headers }> {
   const started = performance.now();
   try {
     const res = await fetch(base + url, {
@@ -23,7 +23,7 @@ export async function api(base: string, method: string, url: string, body?: unkn
     } catch {
       json = text;
     }
-    return { status: res.status, json, ms: performance.now() - started };
+    return { status: res.status, json, ms: performance.now() - started, headers: res.headers };
   } catch {
     return { status: 0, json: undefined, ms: performance.now() - started };
   }

@@ -30,6 +30,8 @@ export interface DeploymentOptions {
   workers?: boolean;
   /** every line every process writes, uncut (the log above keeps the first 20 of each) */
   wholeLog?: (line: string) => void;
+  /** how long the processes may take to become healthy (default 90 s; 29 processes on a loaded 2-core machine take longer) */
+  readyTimeoutMs?: number;
 }
 
 /** One process of a deployment. */
@@ -164,7 +166,8 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
   };
 
   // Ready when the gateway's aggregated health sees every service (each gateway's, when there are several).
-  const deadline = Date.now() + 90_000;
+  const readyMs = opts.readyTimeoutMs ?? 90_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     const exited = children.find((c) => c.exitCode !== null);
     if (exited) {
@@ -182,7 +185,7 @@ export async function startDeployment(opts: DeploymentOptions): Promise<Deployme
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();
-      throw new Error('the deployment was not healthy within 90 s');
+      throw new Error(`the deployment was not healthy within ${readyMs / 1000} s`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
