@@ -173,6 +173,31 @@ async function once(store: OutboxStore | undefined, id: string | undefined, name
 }
 
 /**
+ * Records that a job's effect outside the database happened (a mail sent, a webhook answered 2xx). The effect cannot
+ * be taken back, so a record that fails (PostgreSQL restarting) is tried again for a while instead of failing the
+ * job, whose retry would repeat the effect; past `withinMs` the failure is logged and the job ends as done.
+ */
+export async function recordEffect(
+  record: () => Promise<unknown>,
+  opts: { what: string; log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void }; withinMs?: number },
+): Promise<void> {
+  const deadline = Date.now() + (opts.withinMs ?? 60_000);
+  for (let wait = 200; ; wait = Math.min(wait * 2, 5_000)) {
+    try {
+      await record();
+      return;
+    } catch (err) {
+      if (Date.now() + wait > deadline) {
+        opts.log?.error({ err }, `${opts.what} happened but could not be recorded; the job ends as done`);
+        return;
+      }
+      opts.log?.warn({ err }, `${opts.what} happened; recording it again in ${wait} ms`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/**
  * The module's queue: BullMQ on Redis when `redisUrl` is set, an in-process runner otherwise. Both validate
  * the payload at enqueue time, so a bad job fails its caller rather than a worker later, and both go through
  * the module's outbox when it has a database.

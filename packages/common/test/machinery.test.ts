@@ -9,6 +9,7 @@ import {
   membershipInternal,
   badRequest,
   checkHandlers,
+  recordEffect,
   createQueue,
   createService,
   handle,
@@ -246,5 +247,22 @@ describe('callInternal (one typed call per cross-module contract)', () => {
     const first = await callInternal(client, membershipInternal.groupsList, { churchId }, { revalidate: true });
     expect(first).toEqual([{ id: churchId, name: 'Youth', extra: 1 }]);
     expect(await callInternal(client, membershipInternal.groupsList, { churchId }, { revalidate: true })).toBe(first);
+  });
+});
+
+describe('recordEffect', () => {
+  it('records an effect that happened once the database answers again, and never fails the job for it', async () => {
+    let tries = 0;
+    await recordEffect(
+      async () => {
+        if (++tries < 3) throw new Error('Connection terminated unexpectedly');
+      },
+      { what: 'a mail' },
+    );
+    expect(tries).toBe(3);
+    const logged: string[] = [];
+    const log = { warn: (_o: unknown, msg: string) => void logged.push(`warn ${msg}`), error: (_o: unknown, msg: string) => void logged.push(`error ${msg}`) };
+    await expect(recordEffect(() => Promise.reject(new Error('down')), { what: 'a webhook delivery', log, withinMs: 300 })).resolves.toBeUndefined();
+    expect(logged.at(-1)).toBe('error a webhook delivery happened but could not be recorded; the job ends as done');
   });
 });

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { notifyPeople, templateEmail } from '@church/common';
 import { call, readMailbox, readOutbox } from '@church/common/testing';
 import { deliveryLogs, devices, notificationPreferences, notifications } from '../src/db/schema';
+import { sendMailOnce } from '../src/domain/notify';
 import { makeChurch, sleep, useMessaging } from './setup';
 import { openSocket } from './ws-client';
 
@@ -105,5 +106,31 @@ describe('delivering jobs run twice (same id) deliver once', () => {
     await twice('messaging.sendSms', { deliveryLogId: log!.id });
     const texts = (await readOutbox<{ to: string; body: string }>(t.config.DATA_DIR, 'sms')).filter((s) => s.body === 'Choir at 6' && s.to.endsWith(person.mobilePhone!.slice(-7)));
     expect(texts).toHaveLength(1);
+  });
+});
+
+describe('a sent mail whose record fails while the database is away', () => {
+  it('is recorded once the database answers again, so the job ends and a second run sends nothing', async () => {
+    let failing = 2;
+    // the database refuses the mail's record twice (PostgreSQL restarting), then answers
+    const db = new Proxy(t.app.db, {
+      get(target, key, receiver) {
+        if (key === 'insert' && failing > 0) {
+          failing--;
+          return () => {
+            throw new Error('Connection terminated unexpectedly');
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const sent: string[] = [];
+    const mailer = { send: async (message: { to: string }) => void sent.push(message.to) };
+    const key = `mail-${randomUUID()}`;
+    const message = { to: 'once@example.test', subject: 'Once', html: '<p>Once</p>' };
+    await sendMailOnce({ db, mailer } as never, key, message);
+    await sendMailOnce({ db: t.app.db, mailer } as never, key, message);
+    expect(failing).toBe(0);
+    expect(sent).toEqual(['once@example.test']);
   });
 });

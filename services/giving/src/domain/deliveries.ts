@@ -1,4 +1,4 @@
-import type { DbOrTx } from '@church/common';
+import { recordEffect, type DbOrTx, type JobContext } from '@church/common';
 import { claimDelivery, finishDelivery, releaseDelivery } from '../repos/deliveries';
 
 /** How long a claimed delivery may run before another run of the job takes it over (its handler stopped). */
@@ -12,7 +12,7 @@ export const DELIVERY_STALE_MS = 10 * 60_000;
  * A failed effect lets the claim go, so the retry delivers it. Only a handler that stops between the effect and
  * its "done" (a crash in those milliseconds) can deliver twice, once the claim is stale.
  */
-export async function deliverOnce(db: DbOrTx, churchId: string, jobKey: string, effect: () => Promise<void>): Promise<'delivered' | 'already delivered'> {
+export async function deliverOnce(db: DbOrTx, churchId: string, jobKey: string, effect: () => Promise<void>, log?: JobContext['log']): Promise<'delivered' | 'already delivered'> {
   const claim = await claimDelivery(db, churchId, jobKey, DELIVERY_STALE_MS);
   if (claim === 'done') return 'already delivered';
   if (claim === 'busy') throw new Error(`${jobKey} is being delivered by another run; retried later`);
@@ -22,6 +22,7 @@ export async function deliverOnce(db: DbOrTx, churchId: string, jobKey: string, 
     await releaseDelivery(db, jobKey);
     throw err;
   }
-  await finishDelivery(db, jobKey);
+  // done, however long the database is away: a failed "done" would let the claim go stale and deliver it again
+  await recordEffect(() => finishDelivery(db, jobKey), { what: `delivery ${jobKey}`, log });
   return 'delivered';
 }

@@ -17,7 +17,7 @@ export function givingJobs(deps: GivingDeps): JobDefinition[] {
       ctx.log.info({ donationId, outcome }, 'donation receipt');
     }),
     handle(receiptMailJob, async (job, ctx) => {
-      const outcome = await mailReceiptOnce(deps, job);
+      const outcome = await mailReceiptOnce(deps, job, ctx.log);
       ctx.log.info({ donationId: job.donationId, outcome }, 'donation receipt mail');
     }),
     handle(receiptsJob, async ({ churchId }, ctx) => {

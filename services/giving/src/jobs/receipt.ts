@@ -1,4 +1,4 @@
-import { escapeHtml, keptPer, type DbOrTx, type EmailMessage } from '@church/common';
+import { escapeHtml, keptPer, type DbOrTx, type EmailMessage, type JobContext } from '@church/common';
 import { churchNameOf, contactsOf } from '../clients/membership';
 import type { GivingDeps } from '../deps';
 import { donationWithAllocations, type ReceiptDonation } from '../repos/donations';
@@ -83,8 +83,8 @@ const mailReceipt = (deps: GivingDeps, churchId: string, donationId: string, mes
  * The `giving.receiptMail` job: the mail sent once per donation, whatever the queue hands over again (its delivery
  * recorded under the job's key, `deliverOnce`).
  */
-export function mailReceiptOnce(deps: GivingDeps, job: { churchId: string; donationId: string; message: EmailMessage }) {
-  return deliverOnce(deps.db, job.churchId, receiptMailKey(job.donationId), () => deps.mailer.send(job.message));
+export function mailReceiptOnce(deps: GivingDeps, job: { churchId: string; donationId: string; message: EmailMessage }, log?: JobContext['log']) {
+  return deliverOnce(deps.db, job.churchId, receiptMailKey(job.donationId), () => deps.mailer.send(job.message), log);
 }
 
 /** Builds one donation's receipt and hands it to the mail job (the `giving.receipt` job). */

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Webhook as Signer } from 'standardwebhooks';
-import { CHANGE_EVENTS, checkPublicUrl, fetchOutbound, jobContract, type ChangeRecord, type DbOrTx, type JobContext } from '@church/common';
+import { CHANGE_EVENTS, checkPublicUrl, fetchOutbound, jobContract, recordEffect, type ChangeRecord, type DbOrTx, type JobContext } from '@church/common';
 import type { MembershipDeps } from '../deps';
 import { countFailure, findDelivery, findWebhook, insertDeliveries, recordAttempt, subscribers, type DeliveryRow, type WebhookRow } from '../repos/webhooks';
 import { stableUuid } from './secrets';
@@ -145,7 +145,7 @@ async function attemptOnce(deps: MembershipDeps, hook: WebhookRow, delivery: Del
  * settles the delivery; anything else throws so the queue retries, and the last attempt marks it `exhausted`.
  * A webhook deleted or switched off meanwhile ends its pending deliveries as `failed`, with no further attempt.
  */
-export async function deliver(deps: MembershipDeps, data: { churchId: string; deliveryId: string }, ctx: Pick<JobContext, 'attempt'>): Promise<void> {
+export async function deliver(deps: MembershipDeps, data: { churchId: string; deliveryId: string }, ctx: Pick<JobContext, 'attempt'> & Partial<Pick<JobContext, 'log'>>): Promise<void> {
   const delivery = await findDelivery(deps.db, data.churchId, data.deliveryId);
   if (!delivery || delivery.status === 'succeeded' || delivery.status === 'exhausted') return;
   const hook = await findWebhook(deps.db, data.churchId, delivery.webhookId);
@@ -158,14 +158,18 @@ export async function deliver(deps: MembershipDeps, data: { churchId: string; de
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   const last = ctx.attempt >= (webhookDelivery.attempts ?? 1);
   const waitMs = Math.min(webhookDelivery.backoffMs! * 2 ** (ctx.attempt - 1), deps.config.WEBHOOK_RETRY_MAX_DELAY_MS);
-  await deps.db.transaction(async (tx) => {
-    await recordAttempt(
-      tx,
-      delivery,
-      { number: delivery.attemptCount + 1, ...result, attemptId },
-      ok ? { status: 'succeeded', nextAttemptAt: null, completed: true } : last ? { status: 'exhausted', nextAttemptAt: null, completed: true } : { status: 'failed', nextAttemptAt: new Date(Date.now() + waitMs), completed: false },
-    );
-    if (ok || last) await countFailure(tx, hook.churchId, hook.id, !ok);
-  });
+  const record = () =>
+    deps.db.transaction(async (tx) => {
+      await recordAttempt(
+        tx,
+        delivery,
+        { number: delivery.attemptCount + 1, ...result, attemptId },
+        ok ? { status: 'succeeded', nextAttemptAt: null, completed: true } : last ? { status: 'exhausted', nextAttemptAt: null, completed: true } : { status: 'failed', nextAttemptAt: new Date(Date.now() + waitMs), completed: false },
+      );
+      if (ok || last) await countFailure(tx, hook.churchId, hook.id, !ok);
+    });
+  // A receiver that took the delivery must not get it again because the database was away when it answered.
+  if (ok) await recordEffect(record, { what: `webhook delivery ${delivery.id}`, log: ctx.log });
+  else await record();
   if (!ok && !last) throw new Error(result.status === null ? `webhook receiver unreachable: ${result.error}` : `webhook receiver answered ${result.status}`);
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { escapeHtml, providerMessage, validationFailed, type EmailMessage, type Tx } from '@church/common';
+import { escapeHtml, providerMessage, recordEffect, validationFailed, type EmailMessage, type JobContext, type Tx } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { deliverNotifications as deliveryJob, quietPushes, realtimePush, sendEmail, type DeliveryOptions } from '../jobs/contracts';
 import { markServed, servedOf } from '../repos/job-deliveries';
@@ -175,15 +175,16 @@ export function handMail(deps: Pick<MessagingDeps, 'queue'>, tx: Tx, message: Em
 }
 
 /**
- * The mail job: sends the mail unless job `key` sent it already (a second run of the job), and records that it did.
- * A crash between the provider's acceptance and the record sends it again: the provider is outside the transaction.
+ * The mail job: sends the mail unless job `key` sent it already (a second run of the job), and records that it did
+ * (again and again while the database is away: a failed record must not fail the job into a second send). Only a
+ * crash between the provider's acceptance and the record sends it again: the provider is outside the transaction.
  */
-export async function sendMailOnce(deps: Pick<MessagingDeps, 'db' | 'mailer'>, key: string, message: EmailMessage): Promise<void> {
+export async function sendMailOnce(deps: Pick<MessagingDeps, 'db' | 'mailer'>, key: string, message: EmailMessage, log?: JobContext['log']): Promise<void> {
   // the address's digest: the record needs no address of a person (nor its erasure)
   const recipient = `email:${createHash('sha256').update(message.to.trim().toLowerCase()).digest('base64url')}`;
   if ((await servedOf(deps.db, key, [recipient])).size) return;
   await deps.mailer.send(message);
-  await markServed(deps.db, key, [recipient]);
+  await recordEffect(() => markServed(deps.db, key, [recipient]), { what: `mail of job ${key}`, log });
 }
 
 export function notificationEmail(appUrl: string, items: Array<{ message: string; link: string | null }>): string {

@@ -140,9 +140,9 @@ export function messagingJobs(deps: MessagingDeps): JobDefinition[] {
       await markServed(deps.db, key, [`push:${personId}`]);
     }),
     handle(messageNotifications, (data, ctx) => notifyOfMessages(deps, data.churchId, data.conversationId, data.messageIds, jobKeyOf(messageNotifications.name, ctx))),
-    handle(sendEmail, (data, ctx) => sendMailOnce(deps, jobKeyOf(sendEmail.name, ctx), data.message)),
+    handle(sendEmail, (data, ctx) => sendMailOnce(deps, jobKeyOf(sendEmail.name, ctx), data.message, ctx.log)),
     // mails handed over before `messaging.sendEmail` existed
-    handle(emailOf('messaging'), (message, ctx) => sendMailOnce(deps, jobKeyOf('messaging.email', ctx), message)),
+    handle(emailOf('messaging'), (message, ctx) => sendMailOnce(deps, jobKeyOf('messaging.email', ctx), message, ctx.log)),
     { ...digest, repeat: { cron: deps.config.DIGEST_CRON } } as typeof digest,
     { ...scan, repeat: { cron: deps.config.REMINDER_SCAN_CRON } } as typeof scan,
     { ...refresh, repeat: { cron: deps.config.REMINDER_REFRESH_CRON } } as typeof refresh,
