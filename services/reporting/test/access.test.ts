@@ -1,4 +1,5 @@
-import { expectRoutesGuarded } from '@church/common/testing';
+import { randomUUID } from 'node:crypto';
+import { expectForeignReferencesRefused, expectRoutesGuarded, tokenFor } from '@church/common/testing';
 import { useReporting } from './setup';
 
 const h = useReporting([]);
@@ -15,5 +16,13 @@ describe('every reporting route', () => {
   it('walks an unknown key name without a server error', async () => {
     const report = await expectRoutesGuarded(h.t.app);
     expect(report.guarded).toBe(3);
+  });
+});
+
+describe('references in bodies', () => {
+  it('has no write route a caller could hand another church\'s ids (reports only read; the query route is internal)', async () => {
+    const churchId = randomUUID();
+    const report = await expectForeignReferencesRefused(h.t.app, { churchId, token: tokenFor({ churchId, permissions: 'all' }), foreign: { personId: randomUUID() } });
+    expect(report).toEqual({ walked: 0, refused: 0, accepted: 0, fields: [] });
   });
 });
