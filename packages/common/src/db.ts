@@ -9,8 +9,10 @@ import pg from 'pg';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { HttpError } from './errors';
-import { OUTBOX_MIGRATIONS } from './outbox';
 import { trackTransactions } from './tx-scope';
+
+/** The job outbox's tables (`job_outbox`, `job_runs`; outbox.ts), migrated into every module's database before its own. */
+export const OUTBOX_MIGRATIONS = path.join(__dirname, '..', 'drizzle', 'outbox');
 
 /** A drizzle handle, the same type over `pg` and over PGlite. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

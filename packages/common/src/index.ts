@@ -21,7 +21,6 @@ export * from './metrics';
 export * from './outbound';
 export * from './changes';
 export * from './api-keys';
-export { OUTBOX_MIGRATIONS } from './outbox';
 export * from './webhooks';
 export * from './contracts';
 export * from './zones';

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 // Types only: db.ts applies this module's migrations folder, so a value import here would make a cycle.
 import type { Database, DbOrTx } from './db';
@@ -7,8 +6,8 @@ import type { Database, DbOrTx } from './db';
  * The job outbox: every job a module enqueues is first a row of its own database (`job_outbox`), written in the
  * transaction of the change that causes it when the caller passes one. A relay hands rows to BullMQ (or runs them
  * in-process) and a sweeper re-sends what was lost, so Redis carries work but never holds its only copy, and a
- * request never waits on Redis. The table comes with every module's migrations (`OUTBOX_MIGRATIONS`, applied
- * before the module's own).
+ * request never waits on Redis. The table comes with every module's migrations (`OUTBOX_MIGRATIONS` in db.ts,
+ * applied before the module's own).
  *
  * A row is `pending` until it is handed over, then `sent` (in BullMQ, or running in the process that claimed it),
  * then `done` (kept while it has a `job_key`, so the same key is not run twice, and purged after a week) or
@@ -20,8 +19,6 @@ import type { Database, DbOrTx } from './db';
  * confirmation) is seen finished there and not run twice. `job_runs` is the owner's record, `job_outbox` the
  * enqueuer's: a job one module enqueues for another has its row in the first and its end in the second.
  */
-export const OUTBOX_MIGRATIONS = path.join(__dirname, '..', 'drizzle', 'outbox');
-
 /** A job as the outbox keeps it. */
 export interface OutboxJob {
   id: string;
