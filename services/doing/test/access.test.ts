@@ -30,4 +30,21 @@ describe('every doing route', () => {
     const missing = rows.filter((r) => r.module === 'doing').filter((r) => !mine.has(`${r.method} ${r.path.toLowerCase()}`));
     expect(missing).toEqual([]);
   });
+
+  // A GET whose literal segment a `/:id` route takes answers "must be a UUID" instead of what the app wanted. The
+  // apps' GETs (frontend-calls.json) each reach a route written for them; the one exception is B1Admin's
+  // `/tasks/loadForGroups`, a query key only: its query POSTs `{groupIds, status}` (tasks.test.ts).
+  it("reads no literal segment of an app's GET as an id", () => {
+    const calls = (require('../../../../shared/clients/frontend-calls.json') as { calls: Array<{ module: string; method: string; path: string }> }).calls;
+    const segments = (path: string) => path.replace(/\/ ?$/, '/:p').split('/').filter(Boolean);
+    const gets = t.app.routeList.filter((r) => r.method === 'GET' && r.url.startsWith('/doing/')).map((r) => segments(r.url).slice(1));
+    const fits = (route: string[], call: string[], literally: boolean) =>
+      route.length === call.length && route.every((s, i) => (s.startsWith(':') ? !literally || call[i]!.startsWith(':') : s.toLowerCase() === call[i]!.toLowerCase()));
+    const shadowed = calls
+      .filter((c) => c.module === 'doing' && c.method === 'GET')
+      .map((c) => segments(c.path))
+      .filter((call) => !gets.some((route) => fits(route, call, true)) && gets.some((route) => fits(route, call, false)))
+      .map((call) => `/${call.join('/')}`);
+    expect(shadowed).toEqual(['/tasks/loadForGroups']);
+  });
 });

@@ -70,6 +70,67 @@ describe('POST /doing/plans and reads', () => {
   });
 });
 
+describe('GET /doing/plans and GET /doing/plans/types/:planTypeId (kept lists)', () => {
+  const list = async (c: ReturnType<typeof makeChurch>, url = '/doing/plans') => {
+    const res = await call(t.app, 'GET', url, { token: c.token([]) });
+    expect(res.statusCode).toBe(200);
+    return res.json() as Array<Record<string, unknown> & { id: string }>;
+  };
+
+  it('answers every plan with the Plan keys, newest first, and follows each change to a listed field', async () => {
+    const c = makeChurch();
+    const type = (await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: { name: 'Worship' } })).json()[0];
+    const undated = await makePlan(c, { name: 'Someday', serviceDate: null });
+    const early = await makePlan(c, { serviceDate: '2030-03-03', planTypeId: type.id });
+    const late = await makePlan(c, { serviceDate: '2030-03-10', planTypeId: type.id });
+    const first = await list(c);
+    expect(first.map((p) => p.id)).toEqual([undated.id, late.id, early.id]);
+    expect(first[1]).toEqual({
+      id: late.id, churchId: c.churchId, ministryId: null, planTypeId: type.id, name: 'Sunday', serviceDate: '2030-03-10', notes: null, serviceOrder: false,
+      contentType: null, contentId: null, campusId: null, providerId: null, providerPlanId: null, providerPlanName: null, signupDeadlineHours: null,
+      showVolunteerNames: true, prepared: false, autoReplaceOnDecline: false, lastAutofillRunId: null,
+    });
+    expect((await list(c, `/doing/plans/types/${type.id}`)).map((p) => p.id)).toEqual([late.id, early.id]);
+
+    // a save, an autofill (the plan's last run), its undo and a delete each show at once, in both lists
+    await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { id: early.id, name: 'Renamed', serviceDate: '2030-03-17' } });
+    expect((await list(c)).map((p) => [p.id, p.name])).toEqual([[undated.id, 'Someday'], [early.id, 'Renamed'], [late.id, 'Sunday']]);
+    const position = (await call(t.app, 'POST', '/doing/positions', { token: c.token(), body: { planId: late.id, name: 'Greeter', count: 1 } })).json()[0];
+    const run = (await call(t.app, 'POST', `/doing/plans/autofill/${late.id}`, { token: c.token(), body: { teams: [{ positionId: position.id, personIds: [randomUUID()] }] } })).json();
+    expect(run.runId).toEqual(expect.any(String));
+    expect((await list(c, `/doing/plans/types/${type.id}`)).find((p) => p.id === late.id)?.lastAutofillRunId).toBe(run.runId);
+    await call(t.app, 'POST', `/doing/plans/autofill/${late.id}/undo`, { token: c.token() });
+    expect((await list(c)).find((p) => p.id === late.id)?.lastAutofillRunId).toBeNull();
+    await call(t.app, 'DELETE', `/doing/plans/${early.id}`, { token: c.token() });
+    expect((await list(c)).map((p) => p.id)).toEqual([undated.id, late.id]);
+    expect((await list(c, `/doing/plans/types/${type.id}`)).map((p) => p.id)).toEqual([late.id]);
+  });
+
+  it('answers 304 to a client holding the same list, and the new list once it changed', async () => {
+    const c = makeChurch();
+    await makePlan(c);
+    const first = await call(t.app, 'GET', '/doing/plans', { token: c.token([]) });
+    const etag = first.headers.etag as string;
+    expect(etag).toBeTruthy();
+    expect((await call(t.app, 'GET', '/doing/plans', { token: c.token([]), headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    await makePlan(c, { name: 'Evening' });
+    const changed = await call(t.app, 'GET', '/doing/plans', { token: c.token([]), headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toHaveLength(2);
+  });
+
+  it("never answers another church's plans, and needs a token", async () => {
+    const a = makeChurch();
+    const b = makeChurch();
+    const type = (await call(t.app, 'POST', '/doing/planTypes', { token: a.token(), body: { name: 'Worship' } })).json()[0];
+    await makePlan(a, { planTypeId: type.id });
+    expect((await list(a)).length).toBe(1);
+    expect(await list(b)).toEqual([]);
+    expect(await list(b, `/doing/plans/types/${type.id}`)).toEqual([]);
+    expect((await call(t.app, 'GET', '/doing/plans')).statusCode).toBe(401);
+  });
+});
+
 describe('POST /doing/plans/copy/:id', () => {
   async function fullPlan(c: ReturnType<typeof makeChurch>) {
     const plan = await makePlan(c, { serviceDate: '2030-03-10' });

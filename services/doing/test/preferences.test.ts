@@ -43,8 +43,14 @@ describe('/doing/schedulingPreferences', () => {
     const [limited, free] = [randomUUID(), randomUUID()];
     const plan = async (day: string) => (await call(t.app, 'POST', '/doing/plans', { token, body: { name: 'Sunday', serviceDate: day } })).json()[0];
     const position = async (planId: string) => (await call(t.app, 'POST', '/doing/positions', { token, body: { planId, name: 'Greeter' } })).json()[0];
-    // limited serves once this month already (and once last month, which does not count); free served twice recently
+    // limited serves once this month already (and once last month, and once declined this month, which do not
+    // count; nor does another church's plan this month); free served twice recently
     await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: (await position((await plan('2030-05-12')).id)).id, personId: limited } });
+    await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: (await position((await plan('2030-05-05')).id)).id, personId: limited, status: 'Declined' } });
+    const other = makeChurch();
+    const theirPlan = (await call(t.app, 'POST', '/doing/plans', { token: other.token(), body: { name: 'Sunday', serviceDate: '2030-05-19' } })).json()[0];
+    const theirPosition = (await call(t.app, 'POST', '/doing/positions', { token: other.token(), body: { planId: theirPlan.id, name: 'Greeter' } })).json()[0];
+    expect((await call(t.app, 'POST', '/doing/assignments', { token: other.token(), body: { positionId: theirPosition.id, personId: limited } })).statusCode).toBe(200);
     await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: (await position((await plan('2030-04-28')).id)).id, personId: limited } });
     for (const day of ['2030-04-14', '2030-04-21']) await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: (await position((await plan(day)).id)).id, personId: free } });
     const target = await plan('2030-05-26');

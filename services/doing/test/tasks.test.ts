@@ -48,6 +48,36 @@ describe('/doing/tasks', () => {
     expect((await call(t.app, 'POST', '/doing/tasks/loadForGroups', { token, body: { groupIds: ['x'] } })).json().errors[0].param).toBe('groupIds[0]');
   });
 
+  // B1Admin's task list: `POST /tasks/loadForGroups {groupIds, status}` with the caller's groups and the tab's status
+  // ("Open" or "Closed"); its `GET /tasks/loadForGroups` is only the query's cache key and never sent.
+  it('loadForGroups answers the tasks of the groups named in the status asked, not cards, not another church\'s', async () => {
+    const c = makeChurch();
+    const other = makeChurch();
+    const [team, elders] = [randomUUID(), randomUUID()];
+    membership.addGroups(c.churchId, team, elders);
+    membership.addGroups(other.churchId, team);
+    const token = c.token();
+    const saved = (await call(t.app, 'POST', '/doing/tasks', {
+      token,
+      body: [
+        { title: 'Team open', assignedToType: 'group', assignedToId: team },
+        { title: 'Team closed', assignedToType: 'group', assignedToId: team, status: 'Closed' },
+        { title: 'Elders', assignedToType: 'group', assignedToId: elders },
+        { title: 'Person', assignedToType: 'person', assignedToId: c.personId },
+      ],
+    })).json();
+    await call(t.app, 'POST', '/doing/tasks', { token: other.token(), body: { title: 'Theirs', assignedToType: 'group', assignedToId: team } });
+    const load = (body: unknown, as = token) => call(t.app, 'POST', '/doing/tasks/loadForGroups', { token: as, body });
+    const open = await load({ groupIds: [team], status: 'Open' });
+    expect(open.statusCode).toBe(200);
+    expect(open.json()).toEqual([expect.objectContaining({ id: saved[0].id, title: 'Team open', assignedToType: 'group', assignedToId: team, status: 'Open', taskNumber: 1 })]);
+    expect((await load({ groupIds: [team, elders], status: 'Closed' })).json().map((x: { title: string }) => x.title)).toEqual(['Team closed']);
+    expect((await load({ groupIds: [team, elders], status: 'Open' })).json().map((x: { title: string }) => x.title)).toEqual(['Elders', 'Team open']);
+    expect((await load({ groupIds: [team], status: 'Open' }, other.token([]))).json().map((x: { title: string }) => x.title)).toEqual(['Theirs']);
+    expect((await load({ groupIds: [], status: 'Open' })).json()).toEqual([]);
+    expect((await call(t.app, 'POST', '/doing/tasks/loadForGroups', { body: { groupIds: [team], status: 'Open' } })).statusCode).toBe(401);
+  });
+
   it('gives concurrent saves distinct task numbers', async () => {
     const c = makeChurch();
     const saves = await Promise.all(Array.from({ length: 6 }, (_, i) => call(t.app, 'POST', '/doing/tasks', { token: c.token(), body: { title: `T${i}` } })));

@@ -68,7 +68,12 @@ export const positions = pgTable(
     description: text('description'),
     ...timestamps(),
   },
-  (t) => [index('positions_church_plan_idx').on(t.churchId, t.planId)],
+  (t) => [
+    index('positions_church_plan_idx').on(t.churchId, t.planId),
+    // the public sign-up page's positions (`plans/public/signup`): the few open to self sign-up, without reading
+    // every position of every future plan
+    index('positions_church_self_signup_idx').on(t.churchId, t.planId).where(sql`${t.allowSelfSignup}`),
+  ],
 );
 
 /** Times of a plan (rehearsal, service), with the teams (category names) expected at each. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { getRow, type DbOrTx, type Tx } from '@church/common';
 import { assignments, planItemTimes, planItems, plans, positions, times } from '../db/schema';
@@ -9,11 +9,22 @@ import type { OverviewRow as OverviewRowSchema } from '../schemas';
 
 export type PlanRow = typeof plans.$inferSelect;
 
-/** The plan list's order: latest service first, ties by id so pages are stable. */
-export const newestPlansFirst = [desc(plans.serviceDate), plans.id];
+/** The plan lists' order: latest service first (a plan without a date before them), ties by id so the order is stable. */
+const newestPlansFirst = [desc(plans.serviceDate), asc(plans.id)];
 
+/** What a plan list answers of each plan: the `Plan` keys, not the row's timestamps. */
+const { createdAt: _c, updatedAt: _u, ...planColumns } = getTableColumns(plans);
+
+/**
+ * Every plan of the church (`GET /plans`; B1Admin filters them by ministry and date itself), newest first: one
+ * backward walk of `plans_church_date_idx`.
+ */
+export const churchPlans = (db: DbOrTx, churchId: string) =>
+  db.select(planColumns).from(plans).where(eq(plans.churchId, churchId)).orderBy(...newestPlansFirst);
+
+/** The plans of a plan type, newest first: one backward walk of `plans_church_type_date_idx`. */
 export const plansOfType = (db: DbOrTx, churchId: string, planTypeId: string) =>
-  db.select().from(plans).where(and(eq(plans.churchId, churchId), eq(plans.planTypeId, planTypeId))).orderBy(desc(plans.serviceDate));
+  db.select(planColumns).from(plans).where(and(eq(plans.churchId, churchId), eq(plans.planTypeId, planTypeId))).orderBy(...newestPlansFirst);
 
 /** Plans from `from` through `to` (inclusive local days), soonest first. */
 export const plansBetween = (db: DbOrTx, churchId: string, from: string, to: string) =>

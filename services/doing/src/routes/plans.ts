@@ -3,7 +3,7 @@ import { anyUser } from '@church/auth';
 import { IdParams, badRequest, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
 import { requireRef, ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
-import { copyPlan, currentPlan, deletePlanParts, newestPlansFirst, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
+import { churchPlans, copyPlan, currentPlan, deletePlanParts, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
 import { autofillPlan, undoAutofill } from '../repos/scheduling';
 import { daysBetween, utcDay } from '../domain/tree';
 import { schedulesByPerson } from '../domain/serving-schedule';
@@ -41,7 +41,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   };
 
   app.get(`${base}/ids`, { ...read, schema: { querystring: IdsQueryString, response: { 200: PlanList } } }, (req) => rowsByIds(app.db, plans, req.auth.churchId, req.query.ids));
-  app.get(`${base}/types/:planTypeId`, { ...read, schema: { params: PlanTypeParams, response: { 200: PlanList } } }, (req) => plansOfType(app.db, req.auth.churchId, req.params.planTypeId));
+  // The whole lists (B1Admin's plan pages filter them by ministry and date themselves): every plan of the church, so
+  // megabytes of JSON for a church that plans every day. Each is kept per church (and plan type) and data version,
+  // serialized and compressed once (writes to the plans' answered columns raise the version, migration
+  // 0011_plans_data_version), and sent again for one primary-key lookup; a client that holds it gets 304.
+  app.get(base, { ...read, schema: { response: { 200: PlanList } } }, (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.auth.churchId, '', () => churchPlans(app.db, req.auth.churchId)),
+  );
+  app.get(`${base}/types/:planTypeId`, { ...read, schema: { params: PlanTypeParams, response: { 200: PlanList } } }, (req, reply) =>
+    app.deps.snapshots.send(req, reply, req.auth.churchId, req.params.planTypeId.toLowerCase(), () => plansOfType(app.db, req.auth.churchId, req.params.planTypeId)),
+  );
   // B1Admin's serving matrix (ServingOverviewPage): literal, so it is never read as a plan id.
   app.get(`${base}/overview`, { ...read, schema: { querystring: OverviewQuery, response: { 200: OverviewRows } } }, (req) => {
     checkRange(req.query, 'query');
@@ -67,7 +76,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     save: PlanSave,
     view: anyUser,
     edit: ministryEditor,
-    orderBy: newestPlansFirst,
+    only: ['get', 'save', 'delete'], // the list is kept (above)
     references: { planTypeId: planTypes },
     scope: { where: (req, verb) => (verb === 'list' || verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
     afterSave: (rows, req, tx) => refuseOutside(tx, plans, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),

@@ -1,0 +1,1 @@
+CREATE INDEX "positions_church_self_signup_idx" ON "positions" USING btree ("church_id","plan_id") WHERE "positions"."allow_self_signup";
