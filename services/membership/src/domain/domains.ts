@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { badRequest, conflict, rowsByIds, saveRows, type Db } from '@church/common';
-import { domains, sites } from '../db/schema';
+import { conflict, saveRows, type Db } from '@church/common';
+import { domains } from '../db/schema';
 import { domainsToCheck, findDomainByName, markChecked, type DomainRow } from '../repos/domains';
 import { report as reportTo, type Reporter } from './report';
 
@@ -19,15 +19,11 @@ export const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\
 /**
  * Batch save of custom domains in one transaction. Names are lower-cased and unique across churches:
  * a name another church holds is a 409; adding a name the church already has answers its row. Renaming
- * a domain clears its check state.
+ * a domain clears its check state. The route checks first that each `siteId` is a site of the church.
  */
 export function saveDomains(db: Db, churchId: string, items: Array<{ id?: string; domainName: string; siteId?: string | null }>, report?: Reporter): Promise<DomainRow[]> {
   return db.transaction(async (tx) => {
     const out: DomainRow[] = [];
-    const siteIds = [...new Set(items.map((i) => i.siteId).filter((id): id is string => !!id))];
-    const known = new Set((await rowsByIds(tx, sites, churchId, siteIds)).map((s) => s.id));
-    const unknown = items.findIndex((i) => i.siteId && !known.has(i.siteId));
-    if (unknown >= 0) throw badRequest(items.length > 1 ? `[${unknown}].siteId` : 'siteId', 'siteId must be a site of this church');
     for (const item of items) {
       const site = item.siteId === undefined ? {} : { siteId: item.siteId };
       const taken = await findDomainByName(tx, item.domainName);

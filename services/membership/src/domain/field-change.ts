@@ -5,7 +5,7 @@ import type { MembershipDeps } from '../deps';
 import { existingPeople } from '../repos/groups';
 import { claimsNow } from './login';
 import { PersonSave } from './person';
-import { savePeople } from './people-save';
+import { personReferenceErrors, savePeople } from './people-save';
 
 /** The fields a `setField` action may set: those the person-edit route (`POST /people`) takes, one value each. */
 const Change = PersonSave.omit({ id: true, name: true, contactInfo: true });
@@ -19,6 +19,9 @@ const FIELDS = new Set(Object.keys(Change.shape));
  */
 export async function changePersonField(deps: MembershipDeps, job: z.output<typeof personFieldChange.schema>): Promise<string> {
   const { churchId, personId, field, value, configuredBy, cardId } = job;
+  const parsed = FIELDS.has(field) ? Change.pick({ [field]: true } as Partial<Record<keyof typeof Change.shape, true>>).safeParse({ [field]: value }) : undefined;
+  // The household or campus the value names is the church's: asked (attendance for a campus) before the transaction.
+  const foreign = parsed?.success ? await personReferenceErrors(deps.db, deps.internal, churchId, [parsed.data]) : [];
   return deps.db.transaction(async (tx) => {
     const note = await (async () => {
       const by = configuredBy.userId ? await claimsNow(tx, configuredBy.userId, churchId) : undefined;
@@ -27,13 +30,13 @@ export async function changePersonField(deps: MembershipDeps, job: z.output<type
         return `Field change refused: ${who} may not edit people`;
       }
       if (!(await existingPeople(tx, churchId, [personId])).has(personId)) return 'Field change skipped: person not found';
-      if (!FIELDS.has(field)) return `Field change refused: ${field} is not a field of a person`;
-      const parsed = Change.pick({ [field]: true } as Partial<Record<keyof typeof Change.shape, true>>).safeParse({ [field]: value });
+      if (!parsed) return `Field change refused: ${field} is not a field of a person`;
       if (!parsed.success) return `Field change refused: ${field} ${parsed.error.issues[0]?.message ?? 'is not valid'}`.slice(0, 500);
+      if (foreign.length) return `Field change refused: ${foreign[0]!.msg}`.slice(0, 500);
       try {
-        await savePeople({ db: tx, storage: deps.storage, churchId, report: { deps } }, [{ ...parsed.data, id: personId }]);
+        await savePeople({ db: tx, storage: deps.storage, churchId, references: 'checked', report: { deps } }, [{ ...parsed.data, id: personId }]);
       } catch (err) {
-        // the save's own checks (another church's household, a photo that is no image) come before it writes
+        // the save's own checks (a photo that is no image) come before it writes
         if (err instanceof HttpError && err.statusCode < 500) return `Field change refused: ${err.errors[0]?.msg ?? field}`.slice(0, 500);
         throw err;
       }

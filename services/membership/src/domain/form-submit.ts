@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, emailOf, notFound, reportChanges, unauthorized, type EmailMessage, type Tx } from '@church/common';
-import { answers, formSubmissions } from '../db/schema';
+import { badRequest, emailOf, foreignReferences, itemParam, notFound, reportChanges, unauthorized, validationFailed, type EmailMessage, type InternalClient, type References, type Tx } from '@church/common';
+import { answers, formSubmissions, forms, groups } from '../db/schema';
 import {
   findFormAnyChurch,
   findPerson,
@@ -30,6 +30,15 @@ export interface SubmissionInput {
 }
 
 const EmailAddress = z.email();
+/**
+ * What `contentId` names by `contentType`, in the form's church: a form or a group of it (a `person` is looked up
+ * with the permission to attach it, below). Other content types name records of other modules that no reference
+ * check answers for; they are kept as sent (README, References).
+ */
+const CONTENT: ReadonlyMap<string, References> = new Map([
+  ['form', { contentId: forms }],
+  ['group', { contentId: groups }],
+]);
 /** Who may attach a submission to a person other than themselves: editors of forms or of people. */
 const ATTACH_OTHERS = ['Forms.Admin', 'Forms.Edit', 'People.Edit'];
 
@@ -55,7 +64,10 @@ export async function submitForms(app: FastifyInstance, auth: Claims, items: Sub
   const mails: EmailMessage[] = [];
   return app.db.transaction(async (tx) => {
     const out: Array<SubmissionRow & { answers: AnswerRow[] }> = [];
-    for (const item of items) out.push(await submitOne(tx, auth, item, mails, { deps: app.deps, req }));
+    for (const [i, item] of items.entries()) {
+      const at = { internal: app.deps.internal, param: (field: string) => (req ? itemParam(req, i, field) : field) };
+      out.push(await submitOne(tx, auth, item, mails, { deps: app.deps, req }, at));
+    }
     // Each submission is a change of its form's church (`form.submission.created`), with its answers.
     await reportChanges(
       app.deps,
@@ -68,7 +80,14 @@ export async function submitForms(app: FastifyInstance, auth: Claims, items: Sub
   });
 }
 
-async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: EmailMessage[], reporter: Reporter) {
+async function submitOne(
+  tx: Tx,
+  auth: Claims,
+  item: SubmissionInput,
+  mails: EmailMessage[],
+  reporter: Reporter,
+  at: { internal: InternalClient; param: (field: string) => string },
+) {
   const form = await findFormAnyChurch(tx, item.formId);
   const sameChurch = form?.churchId === auth.churchId;
   // Only standalone forms are filled in across churches; other forms belong to their church's records.
@@ -104,6 +123,10 @@ async function submitOne(tx: Tx, auth: Claims, item: SubmissionInput, mails: Ema
     checkMayAttach(auth, sameChurch, contentId);
     person = await findPerson(tx, form.churchId, contentId);
     if (!person) throw notFound('Person');
+  } else if (item.contentId && CONTENT.has(contentType)) {
+    // the church's own tables only: no other module is asked inside this transaction
+    const foreign = await foreignReferences(tx, at.internal, form.churchId, [{ contentId }], CONTENT.get(contentType)!, (_i, field) => at.param(field));
+    if (foreign.length) throw validationFailed(foreign);
   }
 
   const [submission] = await tx

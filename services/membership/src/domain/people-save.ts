@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { badRequest, decodeImage, notFound, rowsByIds, unauthorized, type Db, type DbOrTx, type Storage, type Tx } from '@church/common';
+import { REMOTE, badRequest, decodeImage, foreignReferences, notFound, rowsByIds, unauthorized, validationFailed, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
 import { report as reportTo, type Reporter } from './report';
 import { isWebUrl } from '../schemas/extras';
-import { churches, people, userChurches, users } from '../db/schema';
+import { churches, households, people, userChurches, users } from '../db/schema';
 import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
 import { displayNameOf, toPerson, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
@@ -14,11 +14,36 @@ import { displayNameOf, toPerson, toPersonValues, type PersonInput, type PersonR
  */
 const PRIVILEGED_FIELDS: Array<keyof PersonValues> = ['membershipStatus', 'householdId', 'householdRole', 'campusId', 'conversationId'];
 
+/** The records a person's fields name: a household of the church, and a campus of the church (attendance's). */
+export const PERSON_REFERENCES = { householdId: households, campusId: REMOTE.campuses } satisfies References;
+
+/**
+ * The person fields of `items` that name no record of the church (`param` names each item's field). Asks attendance
+ * about campuses: call it before any transaction opens.
+ */
+export function personReferenceErrors(
+  db: DbOrTx,
+  internal: InternalClient,
+  churchId: string,
+  items: Array<Record<string, unknown>>,
+  param: (i: number, field: string) => string = (_i, field) => field,
+): Promise<ErrorItem[]> {
+  return foreignReferences(db, internal, churchId, items, PERSON_REFERENCES, param);
+}
+
 export interface SaveContext {
   /** a transaction when the save is part of a larger change (it then runs in it) */
   db: Db | Tx;
   storage: Storage;
   churchId: string;
+  /**
+   * How the household and campus the items name are checked to be the church's: through this client (the save
+   * asks attendance before its transaction opens), or `'checked'` when the caller did so (`personReferenceErrors`)
+   * before the transaction it passes as `db`, since another module is never asked inside one.
+   */
+  references: InternalClient | 'checked';
+  /** the body field an error names, for item `i` (default: the field alone, as for a single person) */
+  param?: (i: number, field: string) => string;
   /** the caller holds only People.Edit Self: privileged fields are ignored */
   selfOnly?: boolean;
   /** reports the saves to the audit log and webhooks (`person.created` / `person.updated`) in their transaction */
@@ -57,10 +82,18 @@ export async function savePeople(ctx: SaveContext, items: PersonInput[]): Promis
     if (ctx.selfOnly) for (const key of PRIVILEGED_FIELDS) delete v[key];
     return v;
   });
-  const householdIds = [...new Set(values.map((v) => v.householdId).filter((h): h is string => Boolean(h)))];
-  const known = await existingHouseholdIds(db, churchId, householdIds);
-  const unknown = householdIds.find((h) => !known.has(h));
-  if (unknown) throw badRequest('householdId', `household ${unknown} not found`);
+  if (ctx.references !== 'checked') {
+    // Only the references an item changes: a record posted back as loaded keeps a campus attendance has since removed.
+    const changed = values.map((v, i) => {
+      const before = items[i]!.id ? existing.get(items[i]!.id!) : undefined;
+      return Object.fromEntries(Object.keys(PERSON_REFERENCES).flatMap((field) => {
+        const value = v[field as keyof PersonValues];
+        return before && before[field as keyof PersonRow] === value ? [] : [[field, value]];
+      }));
+    });
+    const errors = await personReferenceErrors(db, ctx.references, churchId, changed, ctx.param);
+    if (errors.length) throw validationFailed(errors);
+  }
 
   // Photos are stored before the transaction, under ids fixed now; a rolled-back save leaves at most an
   // orphan file that the person's next photo overwrites.

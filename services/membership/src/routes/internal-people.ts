@@ -41,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const parsed = PersonSave.omit({ id: true }).safeParse(changes);
     if (!parsed.success) throw validationFailed(parsed.error.issues.map((i: z.core.$ZodIssue) => ({ msg: i.message, param: ['changes', ...i.path].join('.'), location: 'body' })));
     try {
-      const [saved] = await savePeople({ db: app.db, storage: app.deps.storage, churchId, report: { deps: app.deps } }, [{ ...parsed.data, id: personId }]);
+      const [saved] = await savePeople({ db: app.db, storage: app.deps.storage, churchId, references: app.deps.internal, report: { deps: app.deps } }, [{ ...parsed.data, id: personId }]);
       return { id: saved!.id };
     } catch (err) {
       // the save names a field of the person (`photo`, `householdId`); here it is a field of `changes`

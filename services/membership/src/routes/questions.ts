@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, checkReferences, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { questions } from '../db/schema';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { deleteQuestion, moveQuestion, saveQuestions } from '../domain/forms';
 import { findFormAnyChurch, findQuestion, listQuestions } from '../repos/forms';
@@ -44,9 +45,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return question;
   });
 
-  app.post(base, { config: { access: formAccess }, schema: { body: batchOf(QuestionSave), response: { 200: QuestionList } } }, (req) =>
-    saveQuestions(app.db, req.auth, req.body, { deps: app.deps, req }),
-  );
+  // A sub-question's parent is a (live) question of the church.
+  app.post(base, { config: { access: formAccess }, schema: { body: batchOf(QuestionSave), response: { 200: QuestionList } } }, async (req) => {
+    await checkReferences(req, req.body, { parentId: questions });
+    return saveQuestions(app.db, req.auth, req.body, { deps: app.deps, req });
+  });
 
   app.delete(
     `${base}/:id`,

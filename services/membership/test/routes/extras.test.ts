@@ -121,7 +121,7 @@ describe('domains of sites', () => {
     const other = await makeChurch(t);
     const foreign = await call(t.app, 'POST', '/membership/domains', { token: other.token(['Settings.Edit']), body: [{ domainName: `x-${randomUUID().slice(0, 8)}.example.org`, siteId: site.id }] });
     expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().errors[0]).toMatchObject({ param: 'siteId' });
+    expect(foreign.json().errors[0]).toEqual({ msg: 'siteId is not a record of this church', param: '[0].siteId', location: 'body' });
     await call(t.app, 'DELETE', `/membership/sites/${site.id}`, { token: edit });
     expect((await call(t.app, 'GET', '/membership/domains', { token: edit })).json()).toEqual([expect.objectContaining({ domainName: name, siteId: null })]);
   });

@@ -8,13 +8,15 @@ import { makeChurch, startMembership } from '../setup';
 let t: TestApp;
 const attendanceCalls: Array<{ module: string; path: string; body: unknown }> = [];
 let attendanceAnswer: (body: Record<string, unknown>) => Promise<unknown> = async () => ({ groupIds: [] });
+// The test app calls through `request` (it wraps the client to answer other modules' reference checks).
+const post = async <T>(module: string, path: string, body: unknown) => {
+  attendanceCalls.push({ module, path, body });
+  return (await attendanceAnswer(body as Record<string, unknown>)) as T;
+};
 const fakeInternal: InternalClient = {
-  request: async () => ({}) as never,
+  request: async <T>(module: string, method: string, path: string, body?: unknown) => (method === 'POST' ? post<T>(module, path, body) : ({} as T)),
   get: async () => ({}) as never,
-  post: async <T>(module: string, path: string, body: unknown) => {
-    attendanceCalls.push({ module, path, body });
-    return (await attendanceAnswer(body as Record<string, unknown>)) as T;
-  },
+  post,
 };
 
 beforeAll(async () => {

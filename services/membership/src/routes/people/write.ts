@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, requires } from '@church/auth';
-import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, itemParam, notFound, reportChanges, unauthorized, validationFailed, type ZodTypeProvider } from '@church/common';
 import { bulkChangePeople } from '../../domain/batches';
-import { assignHousehold, personChange, savePeople } from '../../domain/people-save';
+import { assignHousehold, personChange, personReferenceErrors, savePeople } from '../../domain/people-save';
 import { PersonList, PersonSave, toPerson, toPersonValues, type PersonInput } from '../../domain/person';
 import { livePeopleIds } from '../../repos/people';
 import { peopleNow, restorePerson } from '../../repos/batches';
@@ -19,7 +19,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (selfOnly && req.body.some((p) => !p.id || !req.auth.personId || p.id.toLowerCase() !== req.auth.personId.toLowerCase())) {
       throw unauthorized('People.Edit Self allows saving only your own person');
     }
-    const rows = await savePeople({ db: app.db, storage: app.deps.storage, churchId: req.auth.churchId, selfOnly, report: { deps: app.deps, req } }, req.body);
+    const rows = await savePeople(
+      { db: app.db, storage: app.deps.storage, churchId: req.auth.churchId, selfOnly, references: app.deps.internal, param: (i, field) => itemParam(req, i, field), report: { deps: app.deps, req } },
+      req.body,
+    );
     return rows.map(toPerson);
   });
 
@@ -71,6 +74,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const values = toPersonValues(req.body.updates as PersonInput);
       if (!Object.keys(values).length) throw badRequest('updates', 'updates must name a field to set');
       await allLive(req.auth.churchId, req.body.personIds);
+      // The campus set on everyone is a campus of the church (asked of attendance before the batch's transaction).
+      const foreign = await personReferenceErrors(app.db, app.deps.internal, req.auth.churchId, [values], (_i, field) => `updates.${field}`);
+      if (foreign.length) throw validationFailed(foreign);
       const { ids, batchId } = await bulkChangePeople(app.db, app.deps, req, { kind: 'update', values }, req.body.personIds);
       return { success: true, updatedIds: ids, count: ids.length, batchId };
     },
