@@ -20,7 +20,7 @@ import { baseConfig, loadConfig, type BaseConfig, type ModuleName } from './conf
 import { openDatabase, type Database } from './db';
 import type { RegisteredRoute, ServiceDeps } from './service';
 import { HttpError } from './errors';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type InternalCallOptions, type InternalClient } from './internal';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type InternalClient } from './internal';
 import type { PersonFacts } from './contracts';
 export { readOutbox } from './providers';
 import { foreignIds } from './reference-walk';
@@ -477,15 +477,20 @@ const isOwnedCheck = (path: string) => /^\/[a-z]+\/internal\/owned$/.test(path);
  * alone) owns every id but those the reference walk hands out as another church's; every other call goes on.
  */
 function ownedByDefault(client: InternalClient): InternalClient {
-  const request = async <T>(module: ModuleName, method: string, path: string, body?: unknown, opts?: InternalCallOptions): Promise<T> => {
+  const answer = async <T>(path: string, body: unknown, call: () => Promise<T>): Promise<T> => {
     try {
-      return await client.request<T>(module, method, path, body, opts);
+      return await call();
     } catch (err) {
       if (isOwnedCheck(path) && !(err instanceof Error && /transaction is open/.test(err.message))) return ownedExceptForeign(body as { ids: string[] }) as T;
       throw err;
     }
   };
-  return { ...client, request, get: (module, path, opts) => request(module, 'GET', path, undefined, opts), post: (module, path, body, opts) => request(module, 'POST', path, body, opts) };
+  return {
+    ...client,
+    request: (module, method, path, body, opts) => answer(path, body, () => client.request(module, method, path, body, opts)),
+    get: (module, path, opts) => answer(path, undefined, () => client.get(module, path, opts)),
+    post: (module, path, body, opts) => answer(path, body, () => client.post(module, path, body, opts)),
+  };
 }
 
 /** A call a fake internal client received. */
