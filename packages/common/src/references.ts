@@ -36,6 +36,7 @@ export const REMOTE = {
   funds: { module: 'giving', kind: 'funds' },
   events: { module: 'content', kind: 'events' },
   streamingServices: { module: 'content', kind: 'streamingServices' },
+  conversations: { module: 'messaging', kind: 'conversations' },
 } as const satisfies Record<string, RemoteKind>;
 
 /** What a reference field names: a table of this module, or a kind of another. */

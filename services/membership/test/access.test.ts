@@ -97,10 +97,9 @@ describe('references in bodies', () => {
         contentId: theirs.formId,
         // attendance's campus: a fresh id is another church's (the test app's owned check refuses the walk's ids)
         campusId: randomUUID(),
+        // messaging's conversation (B1Admin's staff notes about a person): likewise
+        conversationId: randomUUID(),
       },
-      // a messaging conversation (B1Admin's staff notes about a person): no module answers reference checks for
-      // messaging's records yet (no REMOTE kind), so it is kept as sent (README, References)
-      notReferences: ['conversationId'],
     });
     expect(report.fields).toEqual([
       'campusId', 'contentId', 'fieldId', 'formId', 'formSubmissionId', 'groupId', 'householdId', 'memberId',

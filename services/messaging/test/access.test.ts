@@ -68,7 +68,7 @@ describe('every messaging route', () => {
   it('refuses callers without a valid token or the permission, and never fails for another church', async () => {
     const report = await expectRoutesGuarded(t.app);
     expect(report.guarded).toBe(spec.filter((r) => r.auth === 'JWT').length + APP_ROUTES.length);
-    expect(report.internal).toBe(4); // internal/query, internal/blockedips/clear, internal/gdpr/export and /anonymize
+    expect(report.internal).toBe(5); // internal/query, internal/blockedips/clear, internal/gdpr/export and /anonymize, internal/owned
     expect(report.total).toBe(report.guarded + report.internal + report.public);
   });
 });

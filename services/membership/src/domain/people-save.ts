@@ -15,7 +15,7 @@ import { displayNameOf, toPerson, toPersonValues, type PersonInput, type PersonR
 const PRIVILEGED_FIELDS: Array<keyof PersonValues> = ['membershipStatus', 'householdId', 'householdRole', 'campusId', 'conversationId'];
 
 /** The records a person's fields name: a household of the church, and a campus of the church (attendance's). */
-export const PERSON_REFERENCES = { householdId: households, campusId: REMOTE.campuses } satisfies References;
+export const PERSON_REFERENCES = { householdId: households, campusId: REMOTE.campuses, conversationId: REMOTE.conversations } satisfies References;
 
 /**
  * The person fields of `items` that name no record of the church (`param` names each item's field). Asks attendance
