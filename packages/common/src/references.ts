@@ -127,7 +127,7 @@ export async function foreignReferences(
       }
     }
   }
-  return errors.sort((a, b) => (a.param ?? '').localeCompare(b.param ?? '', 'en', { numeric: true }));
+  return errors;
 }
 
 /** `foreignReferences` as a 400 naming every offending field, for domain code that holds the module's deps. */

@@ -102,7 +102,7 @@ describe('references in bodies', () => {
       },
     });
     expect(report.fields).toEqual([
-      'campusId', 'contentId', 'fieldId', 'formId', 'formSubmissionId', 'groupId', 'householdId', 'memberId',
+      'campusId', 'contentId', 'conversationId', 'fieldId', 'formId', 'formSubmissionId', 'groupId', 'householdId', 'memberId',
       'parentGroupId', 'parentId', 'personId', 'personIds', 'questionId', 'roleId', 'siteId',
     ]);
     // refused by name: people (household, campus), questions (parent), pickups, associated groups (7 before issue 41:
