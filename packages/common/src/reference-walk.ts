@@ -206,6 +206,7 @@ async function rowsHolding(app: FastifyInstance, churchId: string, ids: string[]
 /**
  * Walks every write route with another church's ids in its body (see the file's comment) and fails listing each
  * route that answered 500, each id-named field not declared either way, and each row of church A that kept an id.
+ * `REFERENCE_WALK_LOG=1` prints every request it sends and the answer.
  */
 export async function expectForeignReferencesRefused(app: FastifyInstance, opts: ReferenceWalkOptions): Promise<ReferenceWalkReport> {
   await app.ready();
@@ -260,6 +261,6 @@ export async function expectForeignReferencesRefused(app: FastifyInstance, opts:
   failures.push(...(await rowsHolding(app, opts.churchId, ids, reported)).map((row) => `kept another church's id (after the walk): ${row}`));
   report.fields = [...fields].sort();
   const distinct = [...new Set(failures)];
-  if (distinct.length) throw new Error(`${distinct.length} reference failures:\n${distinct.join("\n")}`);
+  if (distinct.length) throw new Error(`${distinct.length} reference failures:\n${distinct.join('\n')}`);
   return report;
 }
