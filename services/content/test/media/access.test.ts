@@ -4,6 +4,9 @@ import { makeChurch, useContent } from '../setup';
 
 const t = useContent();
 
+// Another church's ids in bodies (issue 41): the reference walk covers this half's write routes with the website
+// half's, in test/website/access.test.ts ("references in bodies"): the halves are one app, and the walk takes every route.
+
 describe('the content app (route walk)', () => {
   it('guards every JWT route: no, forged, expired or alg:none token → 401; no permission → 401; another church never 500', async () => {
     const report = await expectRoutesGuarded(t.app);

@@ -7,7 +7,10 @@ import { makeChurch, useContent } from '../setup';
 import { fakeInternal, type FakeCall } from './fakes';
 
 const memberOf = new Map<string, string[]>();
+/** a group of another church: membership's reference check does not find it among the caller's */
+const THEIRS = crypto.randomUUID();
 const internal = fakeInternal({
+  'POST /membership/internal/owned': (c: FakeCall) => ({ ids: (c.body as { ids: string[] }).ids.filter((id) => id !== THEIRS) }),
   'POST /membership/internal/people/facts': (c: FakeCall) => {
     const { ids } = c.body as { ids: string[] };
     return ids.map((id) => ({
@@ -18,6 +21,8 @@ const internal = fakeInternal({
   },
 });
 const t = useContent({ overrides: { internal: internal.client } });
+// groups of the church (membership's ids are UUIDs; a group's files name one)
+const [YOUTH, CHOIR, BIG, BAND] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
 const EDIT = ['Content.Edit'];
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 /** The local store keeps objects under $DATA_DIR/files/<key>. */
@@ -31,7 +36,7 @@ describe('files', () => {
       token: a.token(EDIT),
       body: [
         { contentType: 'website', contentId: 'site', fileName: 'Bulletin June.pdf', fileContents: `data:application/pdf;base64,${b64('%PDF-1.4 bulletin')}` },
-        { contentType: 'group', contentId: 'g1', fileName: 'notes.txt', fileContents: b64('hello') },
+        { contentType: 'group', contentId: YOUTH, fileName: 'notes.txt', fileContents: b64('hello') },
       ],
     });
     expect(res.statusCode).toBe(200);
@@ -42,8 +47,8 @@ describe('files', () => {
     expect(pdf.contentPath).toContain(row!.storageKey);
 
     expect((await call(t.app, 'GET', '/content/files', { token: a.token() })).json().map((f: { id: string }) => f.id)).toEqual([pdf.id]);
-    expect((await call(t.app, 'GET', '/content/files/group/g1', { token: a.token() })).json().map((f: { id: string }) => f.id)).toEqual([notes.id]);
-    expect((await call(t.app, 'GET', '/content/files/group/g1', { token: b.token() })).json()).toEqual([]);
+    expect((await call(t.app, 'GET', `/content/files/group/${YOUTH}`, { token: a.token() })).json().map((f: { id: string }) => f.id)).toEqual([notes.id]);
+    expect((await call(t.app, 'GET', `/content/files/group/${YOUTH}`, { token: b.token() })).json()).toEqual([]);
     expect((await call(t.app, 'GET', `/content/files/${pdf.id}`, { token: a.token() })).json().fileName).toBe('Bulletin June.pdf');
     expect((await call(t.app, 'GET', `/content/files/${pdf.id}`, { token: b.token() })).statusCode).toBe(404);
 
@@ -56,31 +61,48 @@ describe('files', () => {
 
   it('members of a group manage that group’s files; others get 401', async () => {
     const a = makeChurch();
-    memberOf.set(a.personId, ['youth']);
+    memberOf.set(a.personId, [YOUTH]);
     const member = a.token([]);
-    const ok = await call(t.app, 'POST', '/content/files', { token: member, body: { contentType: 'group', contentId: 'youth', fileName: 'a.txt', fileContents: b64('a') } });
+    const ok = await call(t.app, 'POST', '/content/files', { token: member, body: { contentType: 'group', contentId: YOUTH, fileName: 'a.txt', fileContents: b64('a') } });
     expect(ok.statusCode).toBe(200);
     const facts = internal.calls.filter((c) => c.path === '/membership/internal/people/facts').at(-1)!;
     expect(facts.body).toEqual({ churchId: a.churchId, ids: [a.personId] });
-    const other = await call(t.app, 'POST', '/content/files', { token: member, body: { contentType: 'group', contentId: 'choir', fileName: 'a.txt', fileContents: b64('a') } });
+    const other = await call(t.app, 'POST', '/content/files', { token: member, body: { contentType: 'group', contentId: CHOIR, fileName: 'a.txt', fileContents: b64('a') } });
     expect(other.statusCode).toBe(401);
-    const site = await call(t.app, 'POST', '/content/files', { token: member, body: { contentType: 'website', contentId: 'youth', fileName: 'a.txt', fileContents: b64('a') } });
+    const site = await call(t.app, 'POST', '/content/files', { token: member, body: { contentType: 'website', contentId: YOUTH, fileName: 'a.txt', fileContents: b64('a') } });
     expect(site.statusCode).toBe(401);
     const leader = makeChurch();
-    const led = await call(t.app, 'POST', '/content/files', { token: leader.token([], { leaderGroupIds: ['band'] }), body: { contentType: 'group', contentId: 'band', fileName: 'b.txt', fileContents: b64('b') } });
+    const led = await call(t.app, 'POST', '/content/files', { token: leader.token([], { leaderGroupIds: [BAND] }), body: { contentType: 'group', contentId: BAND, fileName: 'b.txt', fileContents: b64('b') } });
     expect(led.statusCode).toBe(200);
     expect((await call(t.app, 'DELETE', `/content/files/${ok.json()[0].id}`, { token: member })).statusCode).toBe(200);
   });
 
+  it("refuses files of another church's group (its files and its leaders'), naming contentId; other content types are not a group's", async () => {
+    const a = makeChurch();
+    for (const contentType of ['group', 'groupLeader']) {
+      const inline = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ contentType, contentId: THEIRS, fileName: 'a.txt', fileContents: b64('a') }] });
+      expect(inline.statusCode).toBe(400);
+      expect(inline.json().errors).toEqual([{ msg: 'contentId is not a record of this church', param: '[0].contentId', location: 'body' }]);
+      const direct = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { contentType, contentId: THEIRS, fileName: 'a.txt', size: 1 } });
+      expect(direct.json().errors).toEqual([{ msg: 'contentId is not a record of this church', param: 'contentId', location: 'body' }]);
+    }
+    expect(await t.app.db.select().from(files).where(eq(files.churchId, a.churchId))).toEqual([]);
+    // a group is named by its id: a name is no group of the church
+    const named = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: { contentType: 'group', contentId: 'youth', fileName: 'a.txt', fileContents: b64('a') } });
+    expect(named.json().errors[0]).toMatchObject({ param: 'contentId' });
+    // an arrangement's files name no group: not asked about
+    expect((await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: { contentType: 'arrangement', contentId: THEIRS, fileName: 'a.txt', fileContents: b64('a') } })).statusCode).toBe(200);
+  });
+
   it('refuses more than 100 MB per content item, and bad input, naming the field', async () => {
     const a = makeChurch();
-    await t.app.db.insert(files).values({ id: crypto.randomUUID(), churchId: a.churchId, contentType: 'group', contentId: 'big', fileName: 'video.mp4', size: 100 * 1024 * 1024 - 3, storageKey: 'x/y', contentPath: 'http://x/y' });
-    const over = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: { contentType: 'group', contentId: 'big', fileName: 'more.txt', fileContents: b64('four') } });
+    await t.app.db.insert(files).values({ id: crypto.randomUUID(), churchId: a.churchId, contentType: 'group', contentId: BIG, fileName: 'video.mp4', size: 100 * 1024 * 1024 - 3, storageKey: 'x/y', contentPath: 'http://x/y' });
+    const over = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: { contentType: 'group', contentId: BIG, fileName: 'more.txt', fileContents: b64('four') } });
     expect(over.statusCode).toBe(400);
     expect(over.json().errors[0].param).toBe('fileContents');
-    const post = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { contentType: 'group', contentId: 'big', fileName: 'x.mp4', size: 200 * 1024 * 1024 } });
+    const post = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { contentType: 'group', contentId: BIG, fileName: 'x.mp4', size: 200 * 1024 * 1024 } });
     expect(post.json().errors[0].param).toBe('size');
-    const missing = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ contentType: 'group', contentId: 'g', fileName: 'x', fileContents: '' }] });
+    const missing = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ contentType: 'group', contentId: BIG, fileName: 'x', fileContents: '' }] });
     expect(missing.json().errors[0].param).toBe('[0].fileContents');
     expect((await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: { contentType: '../..', contentId: 'g', fileName: 'x', fileContents: 'aa' } })).json().errors[0].param).toBe('contentType');
   });

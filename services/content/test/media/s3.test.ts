@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call, fakeServer, type FakeAnswer, type FakeRequest } from '@church/common/testing';
 import { files } from '../../src/db/media';
@@ -77,12 +77,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 const t = useContent({ config });
+/** a group of the church (membership's ids are UUIDs; a group's files name one) */
+const [YOUTH, STUDY, FULL] = [randomUUID(), randomUUID(), randomUUID()];
 const EDIT = ['Content.Edit'];
 
 describe('object storage on S3 (loopback S3-compatible fake)', () => {
   it('a signed upload form: upload with it, read the file back through the files routes, delete file and object', async () => {
     const a = makeChurch();
-    const res = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { contentType: 'group', contentId: 'youth', fileName: 'Retreat plan.txt', fileType: 'text/plain', size: 13 } });
+    const res = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { contentType: 'group', contentId: YOUTH, fileName: 'Retreat plan.txt', fileType: 'text/plain', size: 13 } });
     expect(res.statusCode).toBe(200);
     const signed = res.json();
     expect(signed).toMatchObject({ method: 'POST', url: `${server.url}/${BUCKET}`, fields: { key: signed.key, 'Content-Type': 'text/plain' } });
@@ -95,10 +97,10 @@ describe('object storage on S3 (loopback S3-compatible fake)', () => {
     expect((await upload({ ...signed, fields: { ...signed.fields, key: `${a.churchId}/elsewhere.txt` } }, 'Retreat plan!', 'text/plain')).status).toBe(403);
     expect((await upload(signed, 'Retreat plan!', 'text/plain')).status).toBe(204);
     // listed once saved (the apps post the file without its contents after the upload)
-    expect((await call(t.app, 'GET', '/content/files/group/youth', { token: a.token() })).json()).toEqual([]);
-    await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, contentType: 'group', contentId: 'youth', fileName: 'Retreat plan.txt', size: 13 }] });
+    expect((await call(t.app, 'GET', `/content/files/group/${YOUTH}`, { token: a.token() })).json()).toEqual([]);
+    await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, contentType: 'group', contentId: YOUTH, fileName: 'Retreat plan.txt', size: 13 }] });
 
-    const [file] = (await call(t.app, 'GET', '/content/files/group/youth', { token: a.token() })).json();
+    const [file] = (await call(t.app, 'GET', `/content/files/group/${YOUTH}`, { token: a.token() })).json();
     expect(file).toMatchObject({ id: signed.id, fileName: 'Retreat plan.txt', fileType: 'text/plain', size: 13, contentPath: signed.contentPath });
     const back = await fetch((await call(t.app, 'GET', `/content/files/${file.id}`, { token: a.token() })).json().contentPath);
     expect(await back.text()).toBe('Retreat plan!');
@@ -112,15 +114,15 @@ describe('object storage on S3 (loopback S3-compatible fake)', () => {
 
   it('B1App GroupResourcesTab.tsx and B1Admin CustomFileUpload.tsx: postUrl with mimeType, the upload, then the file saved without its contents', async () => {
     const a = makeChurch();
-    const signed = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'notes.txt', contentType: 'group', contentId: 'bible-study', size: 5, mimeType: 'text/plain' } })).json();
+    const signed = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'notes.txt', contentType: 'group', contentId: STUDY, size: 5, mimeType: 'text/plain' } })).json();
     expect(signed).toMatchObject({ key: expect.any(String), fields: { 'Content-Type': 'text/plain' } });
     expect((await upload(signed, 'notes', 'text/plain')).status).toBe(204);
-    const res = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ fileName: 'notes.txt', fileType: 'text/plain', size: 5, contentType: 'group', contentId: 'bible-study' }] });
+    const res = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ fileName: 'notes.txt', fileType: 'text/plain', size: 5, contentType: 'group', contentId: STUDY }] });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([expect.objectContaining({ id: signed.id, fileName: 'notes.txt', size: 5, contentPath: signed.contentPath })]);
     const [row] = await t.app.db.select().from(files).where(eq(files.id, signed.id));
     expect(row).toMatchObject({ uploaded: true, storageKey: signed.key });
-    expect((await call(t.app, 'GET', '/content/files/group/bible-study', { token: a.token() })).json()).toHaveLength(1);
+    expect((await call(t.app, 'GET', `/content/files/group/${STUDY}`, { token: a.token() })).json()).toHaveLength(1);
   });
 
   it('B1Admin FilesManager.tsx / FileUpload.tsx: postUrl {fileName, contentType: "website", contentId: ""} without a size, the form posted as the app does, then the file saved', async () => {
@@ -156,22 +158,22 @@ describe('object storage on S3 (loopback S3-compatible fake)', () => {
 
   it('a postUrl without a size is capped where the file is uploaded: at what the item has left, held while the form is valid', async () => {
     const a = makeChurch();
-    await t.app.db.insert(files).values({ id: crypto.randomUUID(), churchId: a.churchId, contentType: 'group', contentId: 'full', fileName: 'video.mp4', size: 100 * 1024 * 1024 - 10, storageKey: 'x/y', contentPath: 'http://x/y' });
-    const signed = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'notes.txt', contentType: 'group', contentId: 'full' } })).json();
+    await t.app.db.insert(files).values({ id: crypto.randomUUID(), churchId: a.churchId, contentType: 'group', contentId: FULL, fileName: 'video.mp4', size: 100 * 1024 * 1024 - 10, storageKey: 'x/y', contentPath: 'http://x/y' });
+    const signed = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'notes.txt', contentType: 'group', contentId: FULL } })).json();
     expect(JSON.parse(Buffer.from(signed.fields.policy, 'base64').toString()).conditions).toContainEqual(['content-length-range', 0, 10]);
     expect((await upload(signed, 'eleven char', 'application/octet-stream')).status).toBe(400);
     // the waiting upload holds the 10 bytes: nothing more fits until it is saved
-    const second = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'more.txt', contentType: 'group', contentId: 'full' } });
+    const second = await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'more.txt', contentType: 'group', contentId: FULL } });
     expect(second.statusCode).toBe(400);
     expect(second.json().errors[0].param).toBe('size');
     expect((await upload(signed, 'ten chars!', 'application/octet-stream')).status).toBe(204);
     // saved claiming more than the form let through: refused; with its size: counted at that size
-    const lie = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, size: 11, fileName: 'notes.txt', contentType: 'group', contentId: 'full' }] });
+    const lie = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, size: 11, fileName: 'notes.txt', contentType: 'group', contentId: FULL }] });
     expect(lie.statusCode).toBe(400);
     expect(lie.json().errors[0].param).toBe('[0].size');
-    const ok = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, size: 6, fileName: 'notes.txt', contentType: 'group', contentId: 'full' }] });
+    const ok = await call(t.app, 'POST', '/content/files', { token: a.token(EDIT), body: [{ id: signed.id, size: 6, fileName: 'notes.txt', contentType: 'group', contentId: FULL }] });
     expect(ok.json()[0]).toMatchObject({ id: signed.id, size: 6 });
-    const after = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'last.txt', contentType: 'group', contentId: 'full' } })).json();
+    const after = (await call(t.app, 'POST', '/content/files/postUrl', { token: a.token(EDIT), body: { fileName: 'last.txt', contentType: 'group', contentId: FULL } })).json();
     expect(JSON.parse(Buffer.from(after.fields.policy, 'base64').toString()).conditions).toContainEqual(['content-length-range', 0, 4]);
   });
 

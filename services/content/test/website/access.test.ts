@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
-import { expectRoutesGuarded } from '@church/common/testing';
+import { randomUUID } from 'node:crypto';
+import { expectForeignReferencesRefused, expectRoutesGuarded, tokenFor } from '@church/common/testing';
 import { useContent } from '../setup';
 import { fakeMembership } from './fakes';
+import { recordsOfAnotherChurch } from './other-church';
 
 const membership = fakeMembership();
 const t = useContent({ overrides: { internal: membership.internal } });
@@ -114,4 +116,66 @@ describe('the calendar side', () => {
     expect(access.get('POST /content/events/:id/:action')).toBe('Content.Edit');
     expect(access.get('GET /content/events/:id/rsvps')).toBe('Groups.Edit or Group Leader');
   });
+});
+
+// Issue 41: the reference walk over every write route of the app (both halves: they are one app), each sent
+// bodies whose every id-named field is another church's record.
+describe('references in bodies', () => {
+  it("keeps no other church's id: every write route refuses or drops the ids another church's records carry", async () => {
+    const churchId = randomUUID();
+    const report = await expectForeignReferencesRefused(t.app, {
+      churchId,
+      token: tokenFor({ churchId, permissions: 'all', personId: randomUUID() }),
+      foreign: {
+        // the module's own records, of another church
+        ...(await recordsOfAnotherChurch(t.app)),
+        // membership's kinds under fresh ids (the fake's reference check owns every id but the walk's)
+        groupId: randomUUID(),
+        groupIds: randomUUID(),
+        approvalGroupId: randomUUID(),
+        formId: randomUUID(),
+        personId: randomUUID(),
+        authorId: randomUUID(),
+      },
+      notReferences: [
+        // a membership site (pages, blocks, links, styles): no module answers `sites` to a reference check yet
+        // (REMOTE has no such kind); another church's site id only ever files the caller's own rows under it
+        'siteId',
+        // a membership form submission (registrations): no module answers `formSubmissions` yet (REMOTE)
+        'formSubmissionId',
+        // a file's item, polymorphic by `contentType`: checked by its type (a group's files name a group of the
+        // church); other types name no record (website: the church's library) or none known (README, Files)
+        'contentId',
+      ],
+    });
+    expect(report.fields).toEqual([
+      'approvalGroupId',
+      'arrangementId',
+      'authorId',
+      'blockId',
+      'curatedCalendarId',
+      'eventId',
+      'eventIds',
+      'formId',
+      'groupId',
+      'groupIds',
+      'pageId',
+      'parentId',
+      'personId',
+      'playlistId',
+      'registrationMemberId',
+      'registrationTypeId',
+      'resourceId',
+      'roomId',
+      'roomIds',
+      'sectionId',
+      'selectionId',
+      'sermonId',
+      'songDetailId',
+      'songId',
+      'targetBlockId',
+    ]);
+    // 75 of the 212 bodies are refused by name (the rest answer on other grounds: a required field, a 404, a read-only route)
+    expect(report.refused).toBeGreaterThanOrEqual(75);
+  }, 300_000);
 });

@@ -60,7 +60,7 @@ async function setup() {
   const c = church();
   const groupId = membership.group(c.churchId);
   const [room] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Chapel' } });
-  const [hall] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Hall', approvalGroupId: randomUUID() } });
+  const [hall] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Hall', approvalGroupId: membership.group(c.churchId) } });
   const [mics] = await ok(t.app, 'POST', '/content/resources', { token: c.editor, body: { name: 'Mics', quantity: 3 } });
   return { c, groupId, room, hall, mics };
 }

@@ -43,7 +43,7 @@ describe('event requests (B1App RequestEventPage, MyRequestsPage; B1Admin Approv
   it('keeps a member request off calendars until staff approve it; the member sees and withdraws their own', async () => {
     const c = church();
     const groupId = membership.group(c.churchId);
-    const [room] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Hall', approvalGroupId: randomUUID() } });
+    const [room] = await ok(t.app, 'POST', '/content/rooms', { token: c.editor, body: { name: 'Hall', approvalGroupId: membership.group(c.churchId) } });
     const [chairs] = await ok(t.app, 'POST', '/content/resources', { token: c.editor, body: { name: 'Chairs', quantity: 100 } });
     const member = c.tokenOf(randomUUID());
     const body = { title: 'Baby shower', description: '', allDay: false, start: at(4, 10, 18), end: at(4, 10, 20), roomIds: [room.id], resources: [{ resourceId: chairs.id, quantity: 40 }] };

@@ -4,7 +4,7 @@ import { personFacts } from '@church/common/testing';
 
 /**
  * Membership as the website half sees it, for tests: people's groups (`groupsOf`), names (`names`), the church's
- * name and its groups (`group(churchId)` makes one). Set `down` to make every call fail as an unreachable service
+ * name and its groups (`group(churchId)` makes one), and another church's people and forms (`theirs`). Set `down` to make every call fail as an unreachable service
  * would.
  */
 export function fakeMembership() {
@@ -17,6 +17,8 @@ export function fakeMembership() {
     groups.set(id, churchId);
     return id;
   };
+  /** ids of another church's people and forms (membership's reference check refuses them) */
+  const theirs = new Set<string>();
   const calls: Array<{ path: string; body: unknown }> = [];
   const state = { down: false };
   const post = async <T>(_module: string, path: string, body: unknown): Promise<T> => {
@@ -34,6 +36,13 @@ export function fakeMembership() {
     if (path === '/membership/internal/groups/list') {
       return [...groups].filter(([, churchId]) => churchId === b.churchId).map(([id]) => ({ id, name: 'Group', categoryName: null })) as T;
     }
+    // the shared reference check: the church's groups among the ids; of other kinds, a check naming another church's
+    // (`theirs`) is refused them, and any other is left to the test app's own answer (every id but the walk's)
+    if (path === '/membership/internal/owned') {
+      const ids = b.ids ?? [];
+      if ((body as { kind: string }).kind === 'groups') return { ids: ids.filter((id) => groups.get(id) === b.churchId) } as T;
+      if (ids.some((id) => theirs.has(id))) return { ids: ids.filter((id) => !theirs.has(id)) } as T;
+    }
     if (path === '/membership/internal/church') return { id: b.churchId, name: 'Grace Church', subDomain: 'grace' } as T;
     throw new HttpError(404, [{ msg: `Route POST:${path} not found` }]);
   };
@@ -44,5 +53,5 @@ export function fakeMembership() {
     },
     request: async <T>(module: string, method: string, path: string, body?: unknown) => post<T>(module, path, body),
   };
-  return { internal, groupsOf, names, calls, state, group };
+  return { internal, groupsOf, names, calls, state, group, theirs };
 }

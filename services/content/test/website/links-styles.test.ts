@@ -9,7 +9,7 @@ const t = useContent({ overrides: { internal: membership.internal } });
 describe('/content/links', () => {
   it('saves, sorts by category, filters by category and by who may see each link', async () => {
     const c = church();
-    const groupId = '3b0c3c5e-2f0a-4c59-9a55-6f7f0b1c2d3e';
+    const groupId = membership.group(c.churchId);
     const saved = await ok(t.app, 'POST', '/content/links', {
       token: c.editor,
       body: [

@@ -202,7 +202,7 @@ describe('GET /content/pages/:churchId/tree', () => {
 
   it('gates pages: restricted without a token, open to the right member, staff or group', async () => {
     const c = church();
-    const groupId = '7f1c6a52-84d4-4a8e-9d7a-3c0c7f0a0b11';
+    const groupId = membership.group(c.churchId);
     await ok(t.app, 'POST', '/content/pages/importTree', { token: c.editor, body: { ...tree(1, 1), url: '/members', visibility: 'members' } });
     await ok(t.app, 'POST', '/content/pages/importTree', { token: c.editor, body: { ...tree(1, 1), url: '/staff', visibility: 'staff' } });
     await ok(t.app, 'POST', '/content/pages/importTree', { token: c.editor, body: { ...tree(1, 1), url: '/team', visibility: 'groups', groupIds: [groupId] } });

@@ -24,6 +24,10 @@ export function fakeModules() {
       personOf(b.churchId, b.ids).map((p) =>
         personFacts({ id: p.id, firstName: p.firstName, lastName: p.lastName, displayName: `${p.firstName} ${p.lastName}`, email: p.email, householdId: p.householdId }),
       ),
+    // the shared reference check: the church's people and groups among the ids (forms: any)
+    'POST /membership/internal/owned': (b: { churchId: string; kind: string; ids: string[] }) => ({
+      ids: b.kind === 'people' ? personOf(b.churchId, b.ids).map((p) => p.id) : b.kind === 'groups' ? b.ids.filter((id) => groups.get(id) === b.churchId) : b.ids,
+    }),
     'POST /membership/internal/people/contacts': (b: { churchId: string; ids: string[] }) =>
       personOf(b.churchId, b.ids).map((p) => ({ id: p.id, firstName: p.firstName, lastName: p.lastName, displayName: null, email: p.email, mobilePhone: null, optedOut: false, leader: false })),
     'POST /giving/internal/registrations/charge': (b: { idempotencyKey: string; amount: string; currency?: string }) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasPermission } from '@church/auth';
-import { badRequest, membershipInternal, unauthorized, type DbOrTx } from '@church/common';
+import { REMOTE, badRequest, checkReferences, membershipInternal, unauthorized, type DbOrTx } from '@church/common';
 import { bytesOfContent } from '../../repos/media/files';
 
 /** Spec limit: at most 100 MB of files per content item. */
@@ -14,6 +14,19 @@ export const UPLOAD_FORM_SECONDS = 900;
  * manager sends `""`) the church's site library, kept under the church's id, so both count against one quota.
  */
 export const contentIdOf = (churchId: string, contentId: string): string => contentId || churchId;
+
+/**
+ * A file's item is polymorphic (`contentType`, `contentId`): the types whose item is a record of a church name it
+ * by its type (a group's files and its leaders' files name a group, membership's); `website` names the church's
+ * library (the church's own id), and any other type names no record known here, so it is not checked (README).
+ */
+const ITEM_OF_TYPE = { group: REMOTE.groups, groupLeader: REMOTE.groups } as const;
+
+/** The items files are saved for are the church's, by their type (a 400 naming `contentId`); before any transaction. */
+export async function checkContentItems(req: FastifyRequest, items: Array<{ contentType: string; contentId: string }>): Promise<void> {
+  const groupItems = items.map((item) => ({ contentId: Object.hasOwn(ITEM_OF_TYPE, item.contentType) ? item.contentId : undefined }));
+  await checkReferences(req, groupItems, { contentId: REMOTE.groups });
+}
 
 /**
  * Files of a content item may be managed by Content.Edit holders, and for a group's content (`contentType`

@@ -19,7 +19,7 @@ type Body = z.output<typeof RegistrationEdit>;
  */
 export async function editRegistration(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow, body: Body) {
   // the people members name are the church's (membership, asked before the transaction)
-  await checkMembersOfChurch(app, row.churchId, body.members);
+  await checkMembersOfChurch(req, row.churchId, body.members);
   return app.deps.queue.transaction(app.db, async (tx) => {
     const event = await lockEvent(tx, row.churchId, row.eventId);
     if (!event) throw notFound('Registration');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { badRequest, callInternal, conflict, membershipInternal, notFound, reportChanges, unauthorized, type ChangeInput, type PersonFacts } from '@church/common';
+import { REMOTE, badRequest, callInternal, checkReferences, conflict, membershipInternal, notFound, reportChanges, unauthorized, type ChangeInput } from '@church/common';
+import { checkNested } from '../references';
 import {
   activeSelections,
   activeTypes,
@@ -29,46 +30,30 @@ function checkOpen(event: EventRow, now: Date): void {
 
 /**
  * Who registers: a token's own person, or (staff only) another person of the church; without a token, the
- * person the public wizard names (B1App posts it anonymously) or a guest by name and email. A named person is
- * checked with membership, which also gives their household and email; so are the people the members name
- * (one call for all of them: another church's person is a 400 naming the member).
+ * person the public wizard names (B1App posts it anonymously) or a guest by name and email. The person named and
+ * the people the members name are the church's (the shared reference check: another church's person is a 400
+ * naming the field, `personId` or `members[i].personId`); membership then gives the registrant's household and email.
  */
 async function registrant(app: FastifyInstance, req: FastifyRequest, churchId: string, body: Body) {
   const own = req.auth?.personId ?? null;
   const personId = body.personId ?? (body.guestInfo ? null : own);
   if (!personId && !body.guestInfo) throw badRequest('guestInfo', 'guestInfo is required without a person');
   if (personId && req.auth && personId !== own && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit (to register someone else)');
-  const people = await peopleOfChurch(app, churchId, [...(personId ? [personId] : []), ...memberPersonIds(body.members)]);
-  checkMemberPeople(body.members, people);
+  await checkReferences(req, [body], { personId: REMOTE.people }, churchId);
+  await checkMembersOfChurch(req, churchId, body.members);
   if (!personId) {
     const g = body.guestInfo!;
     return { personId: null, householdId: null, email: g.email, name: `${g.firstName} ${g.lastName}`, guest: g };
   }
-  const person = people.get(personId);
+  const [person] = await callInternal(app.deps.internal, membershipInternal.peopleFacts, { churchId, ids: [personId] });
   if (!person) throw badRequest('personId', 'is not a person of this church');
   const name = [person.firstName, person.lastName].filter(Boolean).join(' ') || person.displayName;
   return { personId, householdId: person.householdId, email: person.email, name, guest: null };
 }
 
-type Members = Body['members'];
-const memberPersonIds = (members: Members) => (members ?? []).flatMap((m) => (m.personId ? [m.personId] : []));
-
-/** The church's people among `ids` (membership's people facts, one call; none asked for: no call). */
-async function peopleOfChurch(app: FastifyInstance, churchId: string, ids: string[]): Promise<Map<string, PersonFacts>> {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  return new Map((await callInternal(app.deps.internal, membershipInternal.peopleFacts, { churchId, ids: unique })).map((p) => [p.id, p]));
-}
-
-function checkMemberPeople(members: Members, people: Map<string, unknown>): void {
-  members?.forEach((m, i) => {
-    if (m.personId && !people.has(m.personId)) throw badRequest(`members[${i}].personId`, 'is not a person of this church');
-  });
-}
-
-/** Every person the members name must be one of the church's (an edit's members; asked before any transaction). */
-export async function checkMembersOfChurch(app: FastifyInstance, churchId: string, members: Members): Promise<void> {
-  checkMemberPeople(members, await peopleOfChurch(app, churchId, memberPersonIds(members)));
+/** Every person the members name must be one of the church's (`members[i].personId`; asked before any transaction). */
+export async function checkMembersOfChurch(req: FastifyRequest, churchId: string, members: Body['members']): Promise<void> {
+  await checkNested(req, members, { personId: REMOTE.people }, 'members', churchId);
 }
 
 /**

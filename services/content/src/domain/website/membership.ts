@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, callInternal, HttpError, membershipInternal } from '@church/common';
+import { HttpError, membershipInternal } from '@church/common';
 
 // The one place the website half calls membership: group membership for gates and timelines, author names.
 
@@ -17,19 +17,6 @@ export async function personGroupIds(app: FastifyInstance, churchId: string, per
   } catch (err) {
     throw downstream(err);
   }
-}
-
-/**
- * Refuses a group id that is not a live group of the church (400 naming the field): every group an event, a
- * request or an import names must be the caller's church's. Membership's group list is asked once (kept and
- * revalidated with its ETag); a failure is its 502. Called before any transaction is opened.
- */
-export async function checkChurchGroups(app: FastifyInstance, churchId: string, named: Array<{ param: string; groupId: string | null | undefined }>): Promise<void> {
-  const wanted = named.filter((n): n is { param: string; groupId: string } => Boolean(n.groupId));
-  if (!wanted.length) return;
-  const groups = await callInternal(app.deps.internal, membershipInternal.groupsList, { churchId }, { revalidate: true });
-  const ours = new Set(groups.map((g) => g.id.toLowerCase()));
-  for (const { param, groupId } of wanted) if (!ours.has(groupId.toLowerCase())) throw badRequest(param, 'is not a group of this church');
 }
 
 async function fetchNames(app: FastifyInstance, churchId: string, ids: string[]): Promise<Map<string, string | null>> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hasPermission, isMember, isServerAdmin, type Claims } from '@church/auth';
 import { notFound } from '@church/common';
-import { pageGate } from '../../repos/website/pages';
+import { pageDraftFacts } from '../../repos/website/drafts';
 import { personGroupIds } from './membership';
 
 /**
@@ -58,9 +58,14 @@ export async function seenRows<T extends { visibility: string; groupIds: string[
   return rows.filter((_, i) => seen[i]);
 }
 
-/** 404 unless the caller may see the page a section or element belongs to (block content is not gated). */
+/**
+ * 404 unless the caller may see the page a section or element belongs to (block content is not gated). The rows
+ * of a page that has a published version are its working draft: only the church's website editors read them
+ * (everyone else reads the published page through its tree, as `GET /pages/:churchId/tree` serves it); a page
+ * never published serves its working rows, as its public tree does.
+ */
 export async function assertPageSeen(app: FastifyInstance, auth: Claims, pageId: string | null | undefined): Promise<void> {
   if (!pageId || editsContent(auth)) return;
-  const gate = await pageGate(app.db, auth.churchId, { id: pageId });
-  if (gate && !(await satisfiesGate(app, auth.churchId, gate, auth))) throw notFound('Page');
+  const page = await pageDraftFacts(app.db, auth.churchId, pageId);
+  if (page && (page.publishedAt !== null || !(await satisfiesGate(app, auth.churchId, page, auth)))) throw notFound('Page');
 }

@@ -1,19 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, HttpError, crud, findRow, getRow, itemParam, notFound, type Tx, type ZodTypeProvider } from '@church/common';
+import { IdParams, crud, getRow, notFound, type ZodTypeProvider } from '@church/common';
 import { arrangementKeys, arrangements } from '../../db/media';
 import { withProviderId } from '../../repos/media/song-details';
 import { keysBySignature, keysOf, keyWithSong } from '../../repos/media/songs';
 import { ArrangementIdParams, ArrangementKey, ArrangementKeys, ArrangementKeySave, PresenterKey, PresenterKeyParams } from '../../schemas/media-songs';
 
 const edit = requires('Content.Edit');
-
-async function checkArrangements(rows: Array<Record<string, unknown>>, req: FastifyRequest, tx: Tx) {
-  for (const [i, row] of rows.entries()) {
-    const a = await findRow(tx, arrangements, req.auth.churchId, row.arrangementId as string);
-    if (!a) throw new HttpError(400, [{ msg: 'no such arrangement', param: itemParam(req, i, 'arrangementId'), location: 'body' }]);
-  }
-}
 
 /** `/content/arrangementKeys`: keys of an arrangement; the public presenter reads one with its song. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -42,6 +35,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit,
     only: ['list', 'save', 'delete'],
     orderBy: keysBySignature,
-    afterSave: checkArrangements,
+    references: { arrangementId: arrangements },
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { IdParams, HttpError, crud, findRow, getRow, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
+import { IdParams, HttpError, crud, getRow, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
 import { arrangements, songs } from '../../db/media';
 import { arrangementsByName, arrangementsOf, deleteArrangement, presentPresenterIds } from '../../repos/media/songs';
 import { visibleDetail } from '../../repos/media/song-details';
@@ -8,11 +8,12 @@ import { Arrangement, ArrangementDeleted, Arrangements, ArrangementSave, Missing
 
 const edit = requires('Content.Edit');
 
-/** Every arrangement names a song of the church and, optionally, an existing song detail. */
+/**
+ * An arrangement's song detail is the church's own or a global one (the shared reference check takes only the
+ * church's own rows, so this one stays); its song is declared below.
+ */
 async function checkRefs(rows: Array<Record<string, unknown>>, req: FastifyRequest, tx: Tx) {
   for (const [i, row] of rows.entries()) {
-    const song = await findRow(tx, songs, req.auth.churchId, row.songId as string);
-    if (!song) throw new HttpError(400, [{ msg: 'no such song', param: itemParam(req, i, 'songId'), location: 'body' }]);
     if (row.songDetailId) {
       const detail = await visibleDetail(tx, req.auth.churchId, row.songDetailId as string);
       if (!detail) throw new HttpError(400, [{ msg: 'no such song detail', param: itemParam(req, i, 'songDetailId'), location: 'body' }]);
@@ -52,6 +53,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit,
     only: ['list', 'save'],
     orderBy: arrangementsByName,
+    references: { songId: songs },
     afterSave: checkRefs,
   });
 

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { Empty, IdParams, badRequest, batchOf, getRow, itemParam, type DbOrTx, type Storage, type ZodTypeProvider } from '@church/common';
 import { files } from '../../db/media';
-import { assertCanManage, assertQuota, contentIdOf, UPLOAD_FORM_SECONDS } from '../../domain/media/files';
+import { assertCanManage, assertQuota, checkContentItems, contentIdOf, UPLOAD_FORM_SECONDS } from '../../domain/media/files';
 import { directUploads, safeName, signedUpload, type SignedUpload } from '../../domain/media/uploads';
 import { storageFor, storageOfFile } from '../../domain/media/byos';
 import { deleteFile, filesOf, insertFile, pendingUpload, updateFile } from '../../repos/media/files';
@@ -41,6 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       }
     });
     const items = req.body.map((item) => ({ ...item, contentId: contentIdOf(churchId, item.contentId) }));
+    await checkContentItems(req, items);
     for (const item of items) await assertCanManage(app, req, item.contentType, item.contentId);
     // new files go to the church's own storage when it has one enabled
     const { storage, providerId } = await storageFor(app, churchId);
@@ -88,6 +89,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const fileType = req.body.fileType ?? (req.body.mimeType || 'application/octet-stream');
     const churchId = req.auth.churchId;
     const contentId = contentIdOf(churchId, req.body.contentId);
+    await checkContentItems(req, [{ contentType, contentId }]);
     await assertCanManage(app, req, contentType, contentId);
     const left = await assertQuota(app.db, churchId, contentType, contentId, size ?? 0, 'size');
     if (size == null && left <= 0) throw badRequest('size', 'files of this content item already take 100 MB, the most allowed');

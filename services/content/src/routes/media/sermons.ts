@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { convert } from 'html-to-text';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, crud, getRow, listRows, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
+import { crud, listRows, notFound, readOutbound, type ZodTypeProvider } from '@church/common';
 import { playlists, sermons } from '../../db/media';
 import { contentDeps } from '../../deps';
 import { hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
@@ -210,10 +210,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit,
     orderBy: sermonOrder,
+    references: { playlistId: playlists },
     toRow: async (input, req) => {
-      if (input.playlistId) await getRow(app.db, playlists, req.auth.churchId, input.playlistId, 'Playlist').catch(() => {
-        throw badRequest('playlistId', 'no such playlist');
-      });
       const thumbnail = await storeInlineImage(app, req.auth.churchId, 'streamingLive/sermons', input.thumbnail, 'thumbnail');
       return { ...input, thumbnail, videoUrl: input.videoUrl || videoUrlOf(input.videoType, input.videoData) };
     },

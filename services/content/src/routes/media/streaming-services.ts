@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { Empty, IdParams, batchOf, deleteRow, getRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
-import { streamingServices } from '../../db/media';
+import { Empty, IdParams, batchOf, checkBatch, deleteRow, getRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { sermons, streamingServices } from '../../db/media';
 import { listedTime, refreshServices, serviceIdOf } from '../../domain/media/streaming';
 import { servicesOf } from '../../repos/media/streaming';
 import { HostChatRoom, ServiceRefParams, StreamingServices, StreamingServiceSave } from '../../schemas/media-streaming';
@@ -40,6 +40,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.post('/content/streamingServices', { config: { access: edit }, schema: { body: batchOf(StreamingServiceSave), response: { 200: StreamingServices } } }, async (req) => {
+    // the sermon a service shows is the church's (or `latest`: the newest one, whichever it is then)
+    const shown = req.body.map((s) => ({ sermonId: s.sermonId === 'latest' ? undefined : s.sermonId }));
+    await checkBatch(app.db, req, shown, { references: { sermonId: sermons } });
     const saved = await saveRows(app.db, streamingServices, req.auth.churchId, req.body);
     await clearBlockedIps(app, req, req.auth.churchId, saved.map((s) => s.id));
     return saved;

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, Empty, findRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { REMOTE, badRequest, batchOf, checkBatch, crud, Empty, findRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { curatedCalendars, curatedEvents, events } from '../../db/website';
-import { checkChurchGroups } from '../../domain/website/membership';
 import { calendarEntries, calendarEvents, deleteEntries, findEntry, type CuratedEntry } from '../../repos/website/events';
 import {
   CalendarEventParams,
@@ -78,8 +77,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // entry the calendar already has is answered, not added twice.
   app.post(base, { config: { access: edit }, schema: { body: batchOf(CuratedEventSave), response: { 200: z.array(CuratedEvent) } } }, async (req) => {
     const churchId = req.auth.churchId;
-    await checkChurchGroups(app, churchId, req.body.map((x, i) => ({ param: itemParam(req, i, 'groupId'), groupId: x.groupId })));
-    const calendars = new Set((await rowsByIds(app.db, curatedCalendars, churchId, req.body.flatMap((x) => (x.curatedCalendarId ? [x.curatedCalendarId] : [])))).map((r) => r.id));
+    // the calendar, the group and the events an entry names are the church's (membership asked before the transaction)
+    await checkBatch(app.db, req, req.body, { references: { curatedCalendarId: curatedCalendars, groupId: REMOTE.groups, eventId: events, eventIds: events } });
     const eventRows = new Map(
       (await rowsByIds(app.db, events, churchId, req.body.flatMap((x) => [...(x.eventIds ?? []), ...(x.eventId ? [x.eventId] : [])]))).map((r) => [r.id, r]),
     );
@@ -91,7 +90,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         if (item.id && !old) throw notFound('Curated event');
         const calendarId = item.curatedCalendarId ?? old?.curatedCalendarId;
         if (!calendarId) throw badRequest(at('curatedCalendarId'), 'is required');
-        if (item.curatedCalendarId && !calendars.has(item.curatedCalendarId)) throw badRequest(at('curatedCalendarId'), 'no such calendar');
         const wanted = item.eventIds?.length ? item.eventIds : [item.eventId === undefined ? (old?.eventId ?? null) : item.eventId];
         for (const [k, eventId] of wanted.entries()) {
           const event = eventId ? eventRows.get(eventId) : undefined;

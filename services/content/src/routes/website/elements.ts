@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
-import { elements, sections } from '../../db/website';
+import { Empty, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { blocks, elements, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { checkLayout, syncChildren } from '../../domain/website/layout';
 import { assertPageSeen } from '../../domain/website/visibility';
@@ -29,9 +29,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(base, { config: { access: edit }, schema: { body: batchOf(ElementSave), response: { 200: z.array(Element) } } }, async (req) => {
     const churchId = req.auth.churchId;
     const items = req.body;
+    // the section and block an element names are the church's (its parent: an element of the same section, below)
+    await checkBatch(app.db, req, items, { references: { sectionId: sections, blockId: blocks } });
     const sectionRows = new Map((await rowsByIds(app.db, sections, churchId, items.flatMap((x) => (x.sectionId ? [x.sectionId] : [])))).map((r) => [r.id, r]));
     items.forEach((item, i) => {
-      if (item.sectionId && !sectionRows.has(item.sectionId)) throw badRequest(itemParam(req, i, 'sectionId'), 'no such section');
       if (!item.id && !item.sectionId) throw badRequest(itemParam(req, i, 'sectionId'), 'is required');
       if (!item.id && !item.elementType) throw badRequest(itemParam(req, i, 'elementType'), 'is required');
       checkLayout(item.elementType, item.answers, itemParam(req, i, 'answers'));

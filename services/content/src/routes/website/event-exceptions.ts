@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, crud, findRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { badRequest, batchOf, checkBatch, crud, findRow, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { eventExceptions, events } from '../../db/website';
 import { EventException, EventExceptionSave } from '../../schemas/website';
 
@@ -15,9 +15,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(EventExceptionSave), response: { 200: z.array(EventException) } } }, async (req) => {
     const churchId = req.auth.churchId;
-    const known = new Set((await rowsByIds(app.db, events, churchId, req.body.flatMap((x) => (x.eventId ? [x.eventId] : [])))).map((r) => r.id));
+    await checkBatch(app.db, req, req.body, { references: { eventId: events } });
     req.body.forEach((item, i) => {
-      if (item.eventId && !known.has(item.eventId)) throw badRequest(itemParam(req, i, 'eventId'), 'no such event');
       if (!item.id && !item.eventId) throw badRequest(itemParam(req, i, 'eventId'), 'is required');
       if (!item.id && !item.exceptionDate) throw badRequest(itemParam(req, i, 'exceptionDate'), 'is required');
     });

@@ -1,12 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
+import { REMOTE, badRequest, checkReferences, type DbOrTx, getRow, notifyPeople, readOutbound, reportChanges, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
 import { events } from '../../db/website';
 import { conflictsOf, zoneOf } from '../../domain/website/calendar';
 import { normalizeRule } from '../../domain/website/events';
-import { checkChurchGroups } from '../../domain/website/membership';
 import { parseIcs } from '../../domain/website/ics-import';
 import { bookingsForEvents, insertBookings, insertEvents, insertExceptions, pendingRequests, requestsOf, targetNames, type BookingRow } from '../../repos/website/calendar';
 import { attachExceptions, type EventRow } from '../../repos/website/events';
@@ -53,7 +52,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const b = req.body;
     if (b.end < b.start) throw badRequest('end', 'must not be before start');
     const recurrenceRule = normalizeRule(b.recurrenceRule, 'recurrenceRule');
-    await checkChurchGroups(app, churchId, [{ param: 'groupId', groupId: b.groupId }]);
+    await checkReferences(req, [b], { groupId: REMOTE.groups });
     const roomIds = [...new Set(b.roomIds ?? [])];
     const wanted = b.resources ?? [];
     const names = await targetNames(app.db, churchId, roomIds, wanted.map((r) => r.resourceId));
@@ -102,7 +101,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const before = await getRow(app.db, events, churchId, req.params.id, 'Event');
       if (!before.approvalStatus) throw badRequest('id', 'the event is not a request', 'params');
       const approve = req.params.action === 'approve';
-      if (approve) await checkChurchGroups(app, churchId, [{ param: 'groupId', groupId: req.body?.groupId }]);
+      if (approve && req.body) await checkReferences(req, [req.body], { groupId: REMOTE.groups });
       const values = approve ? { approvalStatus: 'approved', visibility: 'public', ...(req.body?.groupId ? { groupId: req.body.groupId } : {}) } : { approvalStatus: 'rejected' };
       return app.db.transaction(async (tx) => {
         const [after] = await saveRows(tx, events, churchId, [{ ...values, id: before.id }]);
@@ -127,7 +126,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const { groupId, ics, url, visibility } = req.body;
     if (!ics && !url) throw badRequest('ics', 'ics or url is required');
     if (ics && url) throw badRequest('url', 'send ics or url, not both');
-    await checkChurchGroups(app, churchId, [{ param: 'groupId', groupId }]);
+    await checkReferences(req, [req.body], { groupId: REMOTE.groups });
     const allowPrivate = String(deps.config.OUTBOUND_ALLOW_PRIVATE) === 'true';
     const text = ics ?? (await readOutbound(url!, { maxBytes: 5_000_000, ...(allowPrivate ? { allowAddress: () => true } : {}) })).body;
     const parsed = parseIcs(text, 'ics').slice(0, MAX_IMPORT);

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { badRequest, batchOf, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
+import { REMOTE, badRequest, batchOf, checkBatch, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
 import { buildIcs, isRequest, normalizeRule, safeTimeZone } from '../../domain/website/events';
 import { holidaysBetween, MAX_HOLIDAY_YEARS } from '../../domain/website/holidays';
-import { checkChurchGroups, personGroupIds } from '../../domain/website/membership';
+import { personGroupIds } from '../../domain/website/membership';
 import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
 
 import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, Holidays, HolidaysQuery, IcsFeed, SubscribeQuery, TimelineEvents } from '../../schemas/website';
@@ -119,11 +119,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     const editor = hasPermission(req.auth, 'Content.Edit', 'ContentApi');
     const known = new Map((await rowsByIds(app.db, events, churchId, req.body.flatMap((e) => (e.id ? [e.id] : [])))).map((e) => [e.id, e]));
-    // membership is asked before the transaction opens, for the groups that items move to or start in
-    await checkChurchGroups(
-      app,
-      churchId,
-      req.body.map((e, i) => ({ param: itemParam(req, i, 'groupId'), groupId: e.groupId && e.groupId !== known.get(e.id ?? '')?.groupId ? e.groupId : null })),
+    // membership is asked before the transaction opens, for the groups that items move to or start in and the forms
+    await checkBatch(
+      app.db,
+      req,
+      req.body.map((e) => {
+        const old = known.get(e.id ?? '');
+        return { groupId: e.groupId !== old?.groupId ? e.groupId : undefined, formId: e.formId !== old?.formId ? e.formId : undefined };
+      }),
+      { references: { groupId: REMOTE.groups, formId: REMOTE.forms } },
     );
     const rows = await app.db.transaction(async (tx) => {
       const out: EventRow[] = [];

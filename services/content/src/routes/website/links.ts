@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, deleteRow, findRow, getRow, IdParams, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, REMOTE, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { links } from '../../db/website';
 import { groupsMemo, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
@@ -43,6 +43,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(base, { config: { access: edit }, schema: { body: batchOf(LinkSave), response: { 200: Links } } }, async (req) => {
     const churchId = req.auth.churchId;
+    // a link's parent link and its gate's groups are the church's (its `siteId`, a membership site, no module answers yet)
+    await checkBatch(app.db, req, req.body, { references: { parentId: links, groupIds: REMOTE.groups } });
     return app.db.transaction(async (tx) => {
       const saved: LinkRow[] = [];
       // The lists to renumber: each category of each site touched.

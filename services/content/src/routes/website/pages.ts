@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
-import { pages } from '../../db/website';
+import { Empty, REMOTE, badRequest, batchOf, checkBatch, checkReferences, deleteRow, findRow, getRow, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { blocks, pages } from '../../db/website';
+import { checkNested } from '../../domain/references';
 import { editsContent, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
@@ -78,6 +79,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!item.id && !item.url) throw badRequest(itemParam(req, i, 'url'), 'is required');
       return { ...item, url: item.url ? normalizeUrl(item.url) : undefined };
     });
+    // a `groups` gate names groups of the church (asked of membership before the transaction)
+    await checkBatch(app.db, req, items, { references: PAGE_REFERENCES });
     return app.db.transaction(async (tx) => {
       // A url is unique within its site: the one given, else the page's own.
       const claimed = new Set<string>();
@@ -125,12 +128,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/importTree`, { config: { access: edit }, schema: { body: ImportTreeBody, response: { 200: TreeAnswer } } }, async (req) => {
     const { sections, ...fields } = req.body;
+    await checkTree(req, req.body);
     return createPageWithTree(app.db, req.auth.churchId, pageInput({ ...fields, url: normalizeUrl(fields.url) }), sections);
   });
 
   // The AI page builder sends a whole page: a new one, or (with `id`) new content for an existing page.
   app.post(`${base}/temp/ai`, { config: { access: edit }, schema: { body: AiPageBody, response: { 200: TreeAnswer } } }, async (req) => {
     const { sections, id, ...fields } = req.body;
+    await checkTree(req, req.body);
     const input = pageInput({ ...fields, url: normalizeUrl(fields.url) });
     if (id) {
       // A page keeps its site unless one is given.
@@ -139,6 +144,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }
     return createPageWithTree(app.db, req.auth.churchId, input, sections);
   });
+}
+
+/** What a page names: the groups of its `groups` gate. (Its `siteId`, a membership site, no module answers yet.) */
+const PAGE_REFERENCES = { groupIds: REMOTE.groups };
+
+/** A whole page sent as a tree: its gate's groups, and the blocks its sections point at, are the church's. */
+async function checkTree(req: FastifyRequest, body: { groupIds?: string[]; sections: TreeSectionInput[] }): Promise<void> {
+  await checkReferences(req, [body], PAGE_REFERENCES);
+  await checkNested(req, body.sections, { targetBlockId: blocks }, 'sections');
 }
 
 function pageInput(fields: Omit<z.output<typeof ImportTreeBody>, 'sections'>) {

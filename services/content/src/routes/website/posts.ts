@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires, type Claims } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, REMOTE, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
 import { keptDisplayNames } from '../../domain/website/membership';
 import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
@@ -87,6 +87,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const given = req.body.map((x) => x.slug);
     const twice = given.find((s, i) => s && given.indexOf(s) !== i);
     if (twice) throw badRequest(itemParam(req, given.lastIndexOf(twice), 'slug'), `${twice} is given twice`);
+    // the author is a person of the church (asked of membership before the transaction)
+    await checkBatch(app.db, req, req.body, { references: { authorId: REMOTE.people } });
     const saved = await app.db.transaction(async (tx) => {
       const out: PostRow[] = [];
       for (const [i, { id, ...fields }] of req.body.entries()) {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, crud, type ZodTypeProvider } from '@church/common';
+import { REMOTE, badRequest, crud, itemParam, type ZodTypeProvider } from '@church/common';
 import { calendarBlockouts, eventTemplates, resources, rooms } from '../../db/website';
+import { checkNested } from '../../domain/references';
 import { roomsAndResourcesOrder } from '../../repos/website/calendar';
 import { CalendarBlockout, CalendarBlockoutSave, EventTemplate, EventTemplateSave, Resource, ResourceSave, Room, RoomSave } from '../../schemas/calendar';
 
@@ -25,6 +26,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit,
     orderBy: order.rooms,
     requiredOnCreate: ['name'],
+    // the group whose members approve its bookings
+    references: { approvalGroupId: REMOTE.groups },
     changes: { entityType: 'room' },
   });
   crud(app, {
@@ -37,6 +40,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit,
     orderBy: order.resources,
     requiredOnCreate: ['name'],
+    references: { approvalGroupId: REMOTE.groups },
     changes: { entityType: 'resource' },
   });
   crud(app, {
@@ -49,6 +53,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit,
     orderBy: order.templates,
     requiredOnCreate: ['name'],
+    // its rooms (comma-separated text) and resources (JSON text), as TemplateEdit writes them, are the church's
+    toRow: async (item, req) => {
+      const i = (req.body as unknown[]).indexOf(item);
+      const roomIds = (item.roomIds ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+      const resourceIds = item.resourcesJson ? (JSON.parse(item.resourcesJson) as Array<{ resourceId: string }>).map((r) => r.resourceId) : [];
+      await checkNested(req, [{ roomIds, resourcesJson: resourceIds }], { roomIds: rooms, resourcesJson: resources }, (_j, field) => itemParam(req, i, field));
+      return item;
+    },
     changes: { entityType: 'eventTemplate' },
   });
   crud(app, {

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
+import { checkNested } from '../../domain/references';
 import { assertPageSeen } from '../../domain/website/visibility';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
 import { ConvertToBlockQuery, Section, SectionSave, SectionTreeBody, TreeAnswer } from '../../schemas/website';
@@ -12,6 +13,9 @@ import { ConvertToBlockQuery, Section, SectionSave, SectionTreeBody, TreeAnswer 
 const base = '/content/sections';
 const edit = requires('Content.Edit');
 const ownerKey = (o: Owner) => (o.pageId ? `p:${o.pageId}` : `b:${o.blockId}`);
+
+/** What a section names: the page or block it is of, and the block it shows (`targetBlockId`). */
+const SECTION_REFERENCES = { pageId: pages, blockId: blocks, targetBlockId: blocks };
 
 /** `/content/sections`: sections of pages and blocks; sort orders kept 1..n per zone on every save and delete. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -28,14 +32,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     const items = req.body;
     // References are checked up front, all in the caller's church: a foreign id is a 400 naming the field.
-    const pageIds = new Set((await rowsByIds(app.db, pages, churchId, items.flatMap((x) => (x.pageId ? [x.pageId] : [])))).map((r) => r.id));
-    const blockIds = new Set(
-      (await rowsByIds(app.db, blocks, churchId, items.flatMap((x) => [x.blockId, x.targetBlockId].filter((v): v is string => Boolean(v))))).map((r) => r.id),
-    );
+    await checkBatch(app.db, req, items, { references: SECTION_REFERENCES });
     items.forEach((item, i) => {
-      if (item.pageId && !pageIds.has(item.pageId)) throw badRequest(itemParam(req, i, 'pageId'), 'no such page');
-      if (item.blockId && !blockIds.has(item.blockId)) throw badRequest(itemParam(req, i, 'blockId'), 'no such block');
-      if (item.targetBlockId && !blockIds.has(item.targetBlockId)) throw badRequest(itemParam(req, i, 'targetBlockId'), 'no such block');
       if (item.pageId && item.blockId) throw badRequest(itemParam(req, i, 'blockId'), 'a section belongs to a page or a block, not both');
       if (!item.id && !item.pageId && !item.blockId) throw badRequest(itemParam(req, i, 'pageId'), 'pageId or blockId is required');
     });
@@ -85,10 +83,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     const { pageId, blockId, ...input } = req.body.section;
     checkLimits([input]);
+    await checkNested(req, [req.body.section], { targetBlockId: blocks }, (_i, field) => `section.${field}`);
     return app.db.transaction(async (tx) => {
       const owner = await ownerOf(tx, churchId, { pageId, blockId });
       const sort = input.sort ?? (await nextSectionSort(tx, churchId, owner, input.zone ?? 'main'));
-      if (input.targetBlockId && !(await findRow(tx, blocks, churchId, input.targetBlockId))) throw badRequest('section.targetBlockId', 'no such block');
       // insertSections numbers from startSort + 1: the section lands exactly on `sort`
       const [newId] = await insertSections(tx, churchId, owner, [{ ...input, sort }], sort - 1);
       await renumberSections(tx, churchId, owner);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { crud, notFound, type ZodTypeProvider } from '@church/common';
+import { REMOTE, crud, notFound, type ZodTypeProvider } from '@church/common';
 import { events } from '../../../db/website';
 import { registrationCoupons, registrationSelections, registrationTypes } from '../../../db/registrations';
 import { centsText, moneyOut, toCents } from '../../../domain/registrations/pricing';
@@ -65,7 +65,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: staff,
     edit: staff,
     only: ['save', 'delete'],
-    references: { eventId: events },
+    // the event, and the form its registrants fill in (membership's)
+    references: { eventId: events, formId: REMOTE.forms },
     requiredOnCreate: ['eventId', 'name'],
     toRow: (input) => ({ ...input, price: moneyIn(input.price) }),
     toItem: typeOut,
