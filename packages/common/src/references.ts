@@ -30,6 +30,8 @@ export const REMOTE = {
   groups: { module: 'membership', kind: 'groups' },
   households: { module: 'membership', kind: 'households' },
   forms: { module: 'membership', kind: 'forms' },
+  formSubmissions: { module: 'membership', kind: 'formSubmissions' },
+  sites: { module: 'membership', kind: 'sites' },
   campuses: { module: 'attendance', kind: 'campuses' },
   services: { module: 'attendance', kind: 'services' },
   serviceTimes: { module: 'attendance', kind: 'serviceTimes' },
@@ -95,7 +97,9 @@ async function ownedRemote(internal: InternalClient, churchId: string, ref: Remo
 }
 
 const UUID = z.regexes.uuid();
-const idsIn = (value: unknown): string[] => (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v !== '');
+/** The ids a field holds, lower-cased (PostgreSQL answers a uuid in lower case whatever case it was sent in). */
+const idsIn = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v !== '').map((v) => v.toLowerCase());
 
 /**
  * The fields of `items` that name no record of the church, each as an error naming the item's field (`param` of

@@ -136,13 +136,10 @@ describe('references in bodies', () => {
         formId: randomUUID(),
         personId: randomUUID(),
         authorId: randomUUID(),
+        siteId: randomUUID(),
+        formSubmissionId: randomUUID(),
       },
       notReferences: [
-        // a membership site (pages, blocks, links, styles): no module answers `sites` to a reference check yet
-        // (REMOTE has no such kind); another church's site id only ever files the caller's own rows under it
-        'siteId',
-        // a membership form submission (registrations): no module answers `formSubmissions` yet (REMOTE)
-        'formSubmissionId',
         // a file's item, polymorphic by `contentType`: checked by its type (a group's files name a group of the
         // church); other types name no record (website: the church's library) or none known (README, Files)
         'contentId',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { callInternal, doingInternal, membershipInternal as contract, revocationsContract, serveOwned, type ZodTypeProvider } from '@church/common';
-import { forms, groups, households, people } from '../db/schema';
+import { formSubmissions, forms, groups, households, people, sites } from '../db/schema';
 import { namesOf } from '../repos/people';
 import { subscribedEvents } from '../repos/webhooks';
 import { revocationsSince } from '../domain/revocations';
@@ -8,8 +8,9 @@ import { revocationsSince } from '../domain/revocations';
 /** Server-to-server routes (signed with INTERNAL_SECRET), one per line of what other modules ask. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  // Other modules' reference checks: which of these ids are the church's people, groups, households, forms.
-  serveOwned(app, 'membership', { people, groups, households, forms });
+  // Other modules' reference checks: which of these ids are the church's people, groups, households, forms, form
+  // submissions, sites.
+  serveOwned(app, 'membership', { people, groups, households, forms, formSubmissions, sites });
 
   // Attendance names the people of sessions and visits; removed people keep their names in history.
   app.post(contract.peopleBasic.path, { config: { access: 'internal' }, schema: { body: contract.peopleBasic.body, response: { 200: contract.peopleBasic.answer } } }, (req) =>

@@ -39,7 +39,7 @@ async function registrant(app: FastifyInstance, req: FastifyRequest, churchId: s
   const personId = body.personId ?? (body.guestInfo ? null : own);
   if (!personId && !body.guestInfo) throw badRequest('guestInfo', 'guestInfo is required without a person');
   if (personId && req.auth && personId !== own && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit (to register someone else)');
-  await checkReferences(req, [body], { personId: REMOTE.people }, churchId);
+  await checkReferences(req, [body], { personId: REMOTE.people, formSubmissionId: REMOTE.formSubmissions }, churchId);
   await checkMembersOfChurch(req, churchId, body.members);
   if (!personId) {
     const g = body.guestInfo!;

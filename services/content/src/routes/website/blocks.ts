@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, crud, deleteRow, getRow, IdParams, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, REMOTE, batchOf, checkBatch, crud, deleteRow, getRow, IdParams, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks } from '../../db/website';
 import { blockTree } from '../../domain/website/tree';
 import { firstBlockOfType } from '../../repos/website/tree';
@@ -21,9 +21,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     siteBlocks(app.db, req.auth.churchId, req.query.siteId),
   );
 
-  app.post(base, { config: { access: edit }, schema: { body: batchOf(BlockSave), response: { 200: z.array(Block) } } }, async (req) =>
-    app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body)),
-  );
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(BlockSave), response: { 200: z.array(Block) } } }, async (req) => {
+    await checkBatch(app.db, req, req.body, { references: { siteId: REMOTE.sites } });
+    return app.db.transaction((tx) => saveRows(tx, blocks, req.auth.churchId, req.body));
+  });
   // The block's sections and elements go with it.
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, blocks, req.auth.churchId, req.params.id);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, batchOf, deleteRow, findRow, IdParams, notFound, saveRows, type DbOrTx, type ZodTypeProvider } from '@church/common';
+import { Empty, REMOTE, batchOf, checkBatch, deleteRow, findRow, IdParams, notFound, saveRows, type DbOrTx, type ZodTypeProvider } from '@church/common';
 import { globalStyles } from '../../db/website';
 import { ownStyles, stylesInUse, type StylesRow } from '../../repos/website/styles';
 import { ChurchParams, GlobalStyle, GlobalStyleSave, SiteQuery } from '../../schemas/website';
@@ -47,6 +47,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // One row per church and site: a save with an id changes that row; without, the site's row when it has one.
   app.post(base, { config: { access: edit }, schema: { body: batchOf(GlobalStyleSave), response: { 200: z.array(GlobalStyle) } } }, async (req) => {
     const churchId = req.auth.churchId;
+    await checkBatch(app.db, req, req.body, { references: { siteId: REMOTE.sites } });
     return app.db.transaction(async (tx) => {
       const out = [];
       for (const { id, ...fields } of req.body) {

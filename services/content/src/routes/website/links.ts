@@ -44,7 +44,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(base, { config: { access: edit }, schema: { body: batchOf(LinkSave), response: { 200: Links } } }, async (req) => {
     const churchId = req.auth.churchId;
     // a link's parent link and its gate's groups are the church's (its `siteId`, a membership site, no module answers yet)
-    await checkBatch(app.db, req, req.body, { references: { parentId: links, groupIds: REMOTE.groups } });
+    await checkBatch(app.db, req, req.body, { references: { parentId: links, groupIds: REMOTE.groups, siteId: REMOTE.sites } });
     return app.db.transaction(async (tx) => {
       const saved: LinkRow[] = [];
       // The lists to renumber: each category of each site touched.

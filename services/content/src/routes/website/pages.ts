@@ -147,7 +147,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 }
 
 /** What a page names: the groups of its `groups` gate. (Its `siteId`, a membership site, no module answers yet.) */
-const PAGE_REFERENCES = { groupIds: REMOTE.groups };
+const PAGE_REFERENCES = { groupIds: REMOTE.groups, siteId: REMOTE.sites };
 
 /** A whole page sent as a tree: its gate's groups, and the blocks its sections point at, are the church's. */
 async function checkTree(req: FastifyRequest, body: { groupIds?: string[]; sections: TreeSectionInput[] }): Promise<void> {

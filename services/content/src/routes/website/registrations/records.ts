@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { Empty, IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, REMOTE, checkReferences, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { editRegistration } from '../../../domain/registrations/edit';
 import { cancel, ownOrStaff, promote, remove } from '../../../domain/registrations/lifecycle';
 import { isStaff } from '../../../domain/registrations/places';
@@ -59,6 +59,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // B1App's My registrations edit (apiPut): members and extras replaced, the total computed again.
   app.put(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, body: RegistrationEdit, response: { 200: Registration } } }, async (req) => {
+    await checkReferences(req, [req.body], { formSubmissionId: REMOTE.formSubmissions });
     const saved = await editRegistration(app, req, await ownOrStaff(app, req, req.params.id), req.body);
     return registrationDetail(saved.registration, { members: saved.members, choices: saved.choices });
   });
