@@ -1,5 +1,8 @@
-import { expectRoutesGuarded } from '@church/common/testing';
-import { fakeMembership, useDoing } from './setup';
+import { randomUUID } from 'node:crypto';
+import { expectForeignReferencesRefused, expectRoutesGuarded } from '@church/common/testing';
+import type { TenantTable } from '@church/common';
+import * as s from '../src/db/schema';
+import { fakeMembership, makeChurch, useDoing } from './setup';
 
 const membership = fakeMembership();
 const t = useDoing({ overrides: { internal: membership.internal } });
@@ -46,5 +49,82 @@ describe('every doing route', () => {
       .filter((call) => !gets.some((route) => fits(route, call, true)) && gets.some((route) => fits(route, call, false)))
       .map((call) => `/${call.join('/')}`);
     expect(shadowed).toEqual(['/tasks/loadForGroups']);
+  });
+});
+
+describe('references in bodies', () => {
+  it("keeps no other church's id: every write route refuses or drops the ids another church's records carry", async () => {
+    const mine = makeChurch();
+    const theirs = randomUUID();
+    const db = t.app.db;
+    // another church's rows of the module's own tables
+    const row = async (table: TenantTable, values: Record<string, unknown>, id: string = randomUUID()) => {
+      await db.insert(table as never).values({ id, churchId: theirs, ...values } as never);
+      return id;
+    };
+    const planTypeId = await row(s.planTypes, { name: 'Theirs' });
+    const planId = await row(s.plans, { planTypeId, name: 'Theirs', serviceDate: '2030-03-03' });
+    const positionId = await row(s.positions, { planId, name: 'Drums' });
+    const timeId = await row(s.times, { planId, displayName: 'Sunday' });
+    const planItemId = await row(s.planItems, { planId, label: 'Song' });
+    const automationId = await row(s.automations, { title: 'Theirs' });
+    const categoryId = await row(s.workflowCategories, { name: 'Theirs' });
+    const workflowId = await row(s.workflows, { name: 'Theirs', categoryId });
+    const stepId = await row(s.workflowSteps, { workflowId, name: 'Theirs' });
+    const stepRouteId = await row(s.workflowStepRoutes, { workflowId, stepId, kind: 'personMatch', trigger: 'onEnter' });
+    const triggerId = await row(s.workflowTriggers, { workflowId, name: 'Theirs', triggerKind: 'schedule' });
+    const conjunctionId = await row(s.conjunctions, { automationId });
+    // `parentId` names a plan item's parent and a conjunction's: one id, a row of theirs in both tables
+    const parentId = await row(s.planItems, { planId, label: 'Header' });
+    await row(s.conjunctions, { automationId }, parentId);
+    const report = await expectForeignReferencesRefused(t.app, {
+      churchId: mine.churchId,
+      token: mine.token('all'),
+      foreign: {
+        planTypeId,
+        planId,
+        planIds: planId,
+        positionId,
+        timeId,
+        planItemId,
+        parentId,
+        automationId,
+        categoryId,
+        workflowId,
+        targetWorkflowId: workflowId,
+        stepId,
+        targetStepId: stepId,
+        stepRouteId,
+        routeId: stepRouteId,
+        triggerId,
+        conjunctionId,
+        // membership's and attendance's records (the fakes answer these as another church's)
+        personId: randomUUID(),
+        personIds: randomUUID(),
+        ministryId: randomUUID(),
+        groupId: randomUUID(),
+        groupIds: randomUUID(),
+        campusId: randomUUID(),
+        // a person or a group by the item's type (person first: the walk sends the enums' first value)
+        assignedToId: randomUUID(),
+        associatedWithId: randomUUID(),
+        createdById: randomUUID(),
+        defaultAssignToId: randomUUID(),
+      },
+      notReferences: [
+        // a plan's lesson venue and the plan's path at the outside content provider
+        'contentId',
+        'providerPlanId',
+        // a plan item's lesson section or action at the provider, or content's song arrangement key (no kind is served for those)
+        'relatedId',
+        // a task's messaging conversation (messaging serves no kind for it)
+        'conversationId',
+      ],
+    });
+    expect(report.fields).toEqual([
+      'assignedToId', 'associatedWithId', 'automationId', 'campusId', 'categoryId', 'conjunctionId', 'createdById', 'defaultAssignToId', 'groupId', 'groupIds', 'ministryId', 'parentId', 'personId', 'personIds',
+      'planId', 'planIds', 'planItemId', 'planTypeId', 'positionId', 'routeId', 'stepId', 'stepRouteId', 'targetStepId', 'targetWorkflowId', 'timeId', 'triggerId', 'workflowId',
+    ]);
+    expect(report.refused).toBeGreaterThanOrEqual(80);
   });
 });

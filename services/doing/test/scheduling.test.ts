@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { call } from '@church/common/testing';
+import { call, foreignId } from '@church/common/testing';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '@church/common';
 import { utcDay } from '../src/domain/tree';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
@@ -33,22 +35,20 @@ describe('/doing/planTypes', () => {
 describe("references to membership's groups", () => {
   it("a ministry, team or group another church has (or nobody has) is refused by field, before anything is written; the church's own are taken", async () => {
     const c = makeChurch();
-    const other = makeChurch();
-    const [mine, theirs] = [randomUUID(), randomUUID()];
+    const [mine, theirs] = [randomUUID(), foreignId()];
     membership.addGroups(c.churchId, mine);
-    membership.addGroups(other.churchId, theirs);
     const token = c.token();
     const refused = async (url: string, body: unknown, param: string) => {
       const res = await call(t.app, 'POST', url, { token, body });
       expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toEqual([{ msg: expect.stringContaining('is not a group of this church'), param, location: 'body' }]);
+      expect(res.json().errors).toEqual([{ msg: expect.stringContaining('is not a record of this church'), param, location: 'body' }]);
     };
     await refused('/doing/planTypes', [{ name: 'Ours', ministryId: mine }, { name: 'Theirs', ministryId: theirs }], '[1].ministryId');
     expect((await call(t.app, 'GET', `/doing/planTypes/ministryId/${mine}`, { token })).json()).toEqual([]);
     const { plan, position } = await planWithPosition(c, mine);
     expect(position.groupId).toBe(mine);
     await refused('/doing/positions', [{ planId: plan.id, name: 'Drums', groupId: theirs }], '[0].groupId');
-    await refused('/doing/positions', { id: position.id, planId: plan.id, name: 'Keys', groupId: randomUUID() }, 'groupId');
+    await refused('/doing/positions', { id: position.id, planId: plan.id, name: 'Keys', groupId: foreignId() }, 'groupId');
     await refused('/doing/plantemplates', { name: 'Theirs', ministryId: theirs }, 'ministryId');
     await refused(`/doing/plantemplates/fromPlan/${plan.id}`, { name: 'Theirs', ministryId: theirs }, 'ministryId');
     await refused('/doing/tasks', [{ title: 'Call', assignedToType: 'group', assignedToId: theirs }], '[0].assignedToId');
@@ -60,6 +60,61 @@ describe("references to membership's groups", () => {
     expect((await call(t.app, 'POST', '/doing/tasks', { token, body: { title: 'Call', assignedToType: 'group', assignedToId: mine } })).statusCode).toBe(200);
     expect((await call(t.app, 'POST', '/doing/conditions', { token, body: { automationId: automation.id, field: 'groupMember', value: mine } })).statusCode).toBe(200);
     expect((await call(t.app, 'POST', '/doing/plantemplates', { token, body: { name: 'Ours', ministryId: mine } })).statusCode).toBe(200);
+  });
+
+  it("a plan's, a plan template's and a provider sign-in's ministry, and a template's teams, are the church's groups, also for a holder of Plans.Edit", async () => {
+    const c = makeChurch();
+    const token = c.token(['Plans.Edit']);
+    const [mine, theirs] = [randomUUID(), foreignId()];
+    const refused = async (url: string, body: unknown, param: string) => {
+      const res = await call(t.app, 'POST', url, { token, body });
+      expect([url, res.statusCode, res.json()]).toEqual([url, 400, { errors: [{ msg: expect.stringContaining('is not a record of this church'), param, location: 'body' }] }]);
+    };
+    await refused('/doing/plans', [{ name: 'Sunday', serviceDate: '2030-06-02', ministryId: theirs }], '[0].ministryId');
+    await refused('/doing/plans', { name: 'Sunday', serviceDate: '2030-06-02', campusId: foreignId() }, 'campusId');
+    const { plan } = await planWithPosition(c, mine);
+    await refused(`/doing/plans/copy/${plan.id}`, { name: 'Next', serviceDate: '2030-06-09', ministryId: theirs }, 'ministryId');
+    await refused('/doing/plantemplates', { name: 'Theirs', ministryId: theirs }, 'ministryId');
+    await refused('/doing/plantemplates', { name: 'Ours', ministryId: mine, data: { items: [], positions: [{ name: 'Drums', groupId: theirs }] } }, 'data.positions[0].groupId');
+    await refused('/doing/contentProviderAuths', { ministryId: theirs, providerId: 'lessonschurch' }, 'ministryId');
+    const kept = await t.app.db.execute(sql`select count(*)::int as n from plans where church_id = ${c.churchId}`);
+    expect(rowsOf<{ n: number }>(kept)[0]!.n).toBe(1);
+    expect((await call(t.app, 'GET', `/doing/plantemplates/ministry/${mine}`, { token })).json()).toEqual([]);
+    // the church's own are taken
+    expect((await call(t.app, 'POST', '/doing/plans', { token, body: { name: 'Sunday', serviceDate: '2030-06-09', ministryId: mine, campusId: randomUUID() } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/doing/plantemplates', { token, body: { name: 'Ours', ministryId: mine, data: { items: [], positions: [{ name: 'Drums', groupId: mine }] } } })).statusCode).toBe(200);
+  });
+});
+
+describe("references to membership's people (and campuses, households, groups a condition names)", () => {
+  it("another church's person is refused by field wherever a body names one, and nothing is written", async () => {
+    const c = makeChurch();
+    const token = c.token(['Plans.Edit', 'People.Edit']);
+    const [mine, theirs] = [randomUUID(), foreignId()];
+    const refused = async (url: string, body: unknown, param: string) => {
+      const res = await call(t.app, 'POST', url, { token, body });
+      expect([url, res.statusCode, res.json()]).toEqual([url, 400, { errors: [{ msg: expect.stringContaining('is not a record of this church'), param, location: 'body' }] }]);
+    };
+    const { plan, position } = await planWithPosition(c);
+    await refused('/doing/assignments', [{ positionId: position.id, personId: mine }, { positionId: position.id, personId: theirs }], '[1].personId');
+    await refused(`/doing/plans/autofill/${plan.id}`, { teams: [{ positionId: position.id, personIds: [mine, theirs] }] }, 'teams[0].personIds');
+    await refused('/doing/schedulingPreferences', { personId: theirs, maxPerMonth: 2 }, 'personId');
+    await refused('/doing/blockoutDates', { personId: theirs, startDate: '2030-06-02' }, 'personId');
+    await refused('/doing/tasks', { title: 'Call', assignedToType: 'person', assignedToId: theirs }, 'assignedToId');
+    await refused('/doing/tasks', { title: 'Call', associatedWithType: 'person', associatedWithId: theirs }, 'associatedWithId');
+    await refused('/doing/tasks', { title: 'Call', createdByType: 'person', createdById: theirs }, 'createdById');
+    const [automation] = (await call(t.app, 'POST', '/doing/automations', { token, body: { title: 'Welcome' } })).json();
+    await refused('/doing/actions', { automationId: automation.id, actionType: 'task', actionData: { assignedToType: 'person', assignedToId: theirs, title: 'Call' } }, 'actionData.assignedToId');
+    for (const field of ['campusId', 'householdId', 'groupMember']) {
+      await refused('/doing/conditions', { automationId: automation.id, field, operator: 'in', value: `${mine}, ${foreignId()}` }, 'value');
+    }
+    const assignments = (await call(t.app, 'GET', `/doing/assignments/plan/${plan.id}`, { token })).json();
+    expect(assignments).toEqual([]);
+    expect((await call(t.app, 'GET', `/doing/conditions/automation/${automation.id}`, { token })).json()).toEqual([]);
+    // a type that names no record of the church (an automation, the system) is not checked; the church's people are taken
+    expect((await call(t.app, 'POST', '/doing/tasks', { token, body: { title: 'Call', createdByType: 'system', createdById: 'nightly', assignedToType: 'person', assignedToId: mine } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: mine } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/doing/conditions', { token, body: { automationId: automation.id, field: 'campusId', value: mine } })).statusCode).toBe(200);
   });
 });
 

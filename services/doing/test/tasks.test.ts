@@ -106,7 +106,8 @@ describe('/doing/tasks', () => {
       { field: 'mobilePhone', label: 'Mobile Phone', value: '555-0100' },
       { field: 'photo', label: 'Photo', value: photo },
     ]);
-    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token: makeChurch().token() })).json()).toEqual([]);
+    // another church's staff find nothing of this church's person
+    expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token: makeChurch().token(['People.Edit']) })).json()).toEqual([]);
 
     // the member cannot approve their own update
     const self = await call(t.app, 'POST', '/doing/tasks', { token, body: { id: task.id, status: 'Closed', approved: true } });
@@ -130,6 +131,26 @@ describe('/doing/tasks', () => {
       { churchId: c.churchId, personId: c.personId, changes: { lastName: 'Smith', photo, contactInfo: { mobilePhone: '555-0100' } } },
     ]);
     expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json()).toEqual([]);
+  });
+
+  it("a person's open directory updates are read by the person and by staff who may approve them (People.Edit), no one else", async () => {
+    const c = makeChurch();
+    const own = c.token([]);
+    const filed = await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', { token: own, body: { data: { mobilePhone: '555-0199' } } });
+    expect(filed.statusCode).toBe(200);
+    const url = `/doing/tasks/directoryUpdate/${c.personId}`;
+    const read = (token: string) => call(t.app, 'GET', url, { token });
+    // the person themselves (B1App's own profile), and staff who may approve it
+    for (const token of [own, c.tokenOf(randomUUID(), ['People.Edit'])]) {
+      const res = await read(token);
+      expect([res.statusCode, res.json().map((x: { id: string }) => x.id)]).toEqual([200, [filed.json()[0].id]]);
+    }
+    // another member of the church, and a coordinator without People.Edit: 401, nothing of the requested details
+    for (const token of [c.tokenOf(randomUUID(), []), c.tokenOf(randomUUID(), ['Plans.Edit'])]) {
+      const res = await read(token);
+      expect(res.statusCode).toBe(401);
+      expect(res.body).not.toContain('555-0199');
+    }
   });
 
   it('a rejected directory update changes nothing; bad changes are refused by field', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cardNote, type Db } from '@church/common';
-import { call } from '@church/common/testing';
+import { call, foreignId } from '@church/common/testing';
 import { wakeCards } from '../src/domain/cards';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
@@ -193,9 +193,8 @@ describe('workflow cards', () => {
     const other = makeChurch();
     const { steps } = await workflow(c, [{ name: 'Welcome' }]);
     const theirs = await workflow(other, [{ name: 'Theirs' }]);
-    const [mine, foreign] = [randomUUID(), randomUUID()];
+    const [mine, foreign] = [randomUUID(), foreignId()];
     membership.addGroups(c.churchId, mine);
-    membership.addGroups(other.churchId, foreign);
     const save = (config: Record<string, unknown>, actionType: string) => call(t.app, 'POST', '/doing/workflowStepActions', { token: c.token(), body: [{ stepId: steps[0]!.id, actionType, config }] });
     const refused = [
       [await save({ groupId: foreign, groupLabel: 'Theirs' }, 'addToGroup'), '[0].config.groupId'],
@@ -209,6 +208,26 @@ describe('workflow cards', () => {
     }
     expect(await get(c, `/doing/workflowStepActions/step/${steps[0]!.id}`)).toEqual([]);
     expect((await save({ groupId: mine, groupLabel: 'Mine' }, 'addToGroup')).statusCode).toBe(200);
+  });
+
+  it("the people and groups a workflow names are the church's: a step's default assignee, a card's subject (one or many) and a reassignment's assignee", async () => {
+    const c = makeChurch();
+    const { workflow: w, steps } = await workflow(c, [{ name: 'Welcome' }]);
+    const theirs = foreignId();
+    const refused = async (url: string, body: unknown, param: string) => {
+      const res = await call(t.app, 'POST', url, { token: c.token(), body });
+      expect([url, res.statusCode, res.json()]).toEqual([url, 400, { errors: [{ msg: expect.stringContaining('is not a record of this church'), param, location: 'body' }] }]);
+    };
+    await refused('/doing/workflowSteps', [{ workflowId: w.id, name: 'Call', defaultAssignToType: 'person', defaultAssignToId: theirs }], '[0].defaultAssignToId');
+    await refused('/doing/workflowSteps', [{ workflowId: w.id, name: 'Call', defaultAssignToType: 'group', defaultAssignToId: theirs }], '[0].defaultAssignToId');
+    await refused('/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { type: 'person', id: theirs, label: 'Theirs' } }, 'associatedWith.id');
+    await refused('/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { id: theirs, label: 'Theirs' } }, 'associatedWith.id');
+    await refused('/doing/tasks/bulkAddToWorkflow', { workflowId: w.id, people: [{ id: randomUUID(), label: 'Ours' }, { id: theirs, label: 'Theirs' }] }, 'people[1].id');
+    expect(await get(c, `/doing/tasks/board/${w.id}`)).toMatchObject({ steps: [{ id: steps[0]!.id }], cards: [] });
+    const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { type: 'person', id: randomUUID(), label: 'Sam' } });
+    await refused(`/doing/tasks/${card.id}/reassign`, { assignedToType: 'person', assignedToId: theirs, assignedToLabel: 'Theirs' }, 'assignedToId');
+    await refused('/doing/tasks/bulk/reassign', { ids: [card.id], assignedToId: theirs }, 'assignedToId');
+    expect((await get(c, `/doing/tasks/${card.id}`)).assignedToId).toBeNull();
   });
 
   it("a setField action is saved only by a holder of People.Edit, and hands membership the change with who configured it (in the card's transaction, never a call); membership's report joins the history", async () => {

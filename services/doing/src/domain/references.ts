@@ -1,30 +1,40 @@
-import type { FastifyRequest } from 'fastify';
-import { validationFailed, type ServiceDeps } from '@church/common';
-import { membershipClient } from '../clients/membership';
-
-/** A group id a body carries (a ministry, a team, a step action's group) and the param that names it (`[0].ministryId`). */
-export interface GroupRef {
-  param: string;
-  id: string | null | undefined;
-}
-
-/** The church's groups, asked of membership once per request (a batch's items share the answer). */
-const groupsOfRequest = new WeakMap<FastifyRequest, Promise<Set<string>>>();
+import { REMOTE, type Reference, type References } from '@church/common';
 
 /**
- * Every group a body names must be one of the caller's church's (groups are membership's): asked of membership once
- * per request (a 502 when it is away), before any transaction opens; each id that is not the church's is a 400
- * naming its field. Nothing is asked when the body names no group.
+ * The references doing's bodies carry, declared once and checked by the shared check (`@church/common`'s
+ * references.ts: one query per own table, one signed `owned` call per kind of another module, before any transaction
+ * opens). People, groups, campuses and households are other modules' records; the rest are doing's own tables.
  */
-export async function requireGroups(deps: Pick<ServiceDeps, 'internal'>, req: FastifyRequest, refs: GroupRef[]): Promise<void> {
-  const named = refs.filter((r): r is { param: string; id: string } => typeof r.id === 'string' && r.id !== '');
-  if (!named.length) return;
-  let known = groupsOfRequest.get(req);
-  if (!known) {
-    known = membershipClient(deps.internal).groupIds(req.auth.churchId);
-    groupsOfRequest.set(req, known);
-  }
-  const groups = await known;
-  const errors = named.filter((r) => !groups.has(r.id.toLowerCase())).map((r) => ({ msg: `${r.param.replace(/^.*[.\]]/, '')} is not a group of this church`, param: r.param, location: 'body' }));
-  if (errors.length) throw validationFailed(errors);
-}
+
+/** A person or a group, as a task's or a card's `…Type` says (`automation`, `system` or none: no church record to check). */
+export const personOrGroup =
+  (typeField: string) =>
+  (item: Record<string, unknown>): Reference | undefined =>
+    item[typeField] === 'person' ? REMOTE.people : item[typeField] === 'group' ? REMOTE.groups : undefined;
+
+/** A task's about / created by / assigned to, each by its type. */
+export const TASK_REFERENCES: References = {
+  associatedWithId: personOrGroup('associatedWithType'),
+  createdById: personOrGroup('createdByType'),
+  assignedToId: personOrGroup('assignedToType'),
+};
+
+/** What an automation condition's `value` names, by its field: the rest are words, dates and numbers. */
+const CONDITION_VALUE_KINDS: Record<string, Reference> = { groupMember: REMOTE.groups, campusId: REMOTE.campuses, householdId: REMOTE.households };
+
+/**
+ * A condition's `value` (one id, or ids separated by commas for `in`/`notIn`) as the ids it names, for the check: an
+ * item `{value: [ids]}` when its field names records, else `{}`.
+ */
+export const conditionValueIds = (item: { field?: string | null; value?: string | null }): Record<string, unknown> =>
+  item.field && Object.hasOwn(CONDITION_VALUE_KINDS, item.field) && item.value
+    ? {
+        field: item.field,
+        value: item.value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      }
+    : {};
+
+export const CONDITION_REFERENCES: References = { value: (item) => (typeof item.field === 'string' && Object.hasOwn(CONDITION_VALUE_KINDS, item.field) ? CONDITION_VALUE_KINDS[item.field] : undefined) };

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, max, sql } from 'drizzle-orm';
-import { badRequest, getRow, notFound, preparedReader, rowsByIds, saveRows, type DbOrTx, type RowInput, type Tx } from '@church/common';
+import { badRequest, getRow, preparedReader, rowsByIds, saveRows, type DbOrTx, type RowInput, type Tx } from '@church/common';
 import { planItemTimes, planItems, plans } from '../db/schema';
 import { buildTree } from '../domain/tree';
 
@@ -53,8 +53,9 @@ export async function sortItem(tx: Tx, churchId: string, id: string, sort: numbe
   const item = await getRow(tx, planItems, churchId, id, 'Plan item');
   const parent = parentId === undefined ? item.parentId : parentId;
   if (parent) {
-    const p = await getRow(tx, planItems, churchId, parent, 'Parent item');
-    if (p.planId !== item.planId) throw notFound('Parent item');
+    const [p] = await rowsByIds(tx, planItems, churchId, [parent]);
+    if (!p) throw badRequest('parentId', 'parentId is not a record of this church');
+    if (p.planId !== item.planId) throw badRequest('parentId', 'belongs to another plan');
     refuseLoop(await parentsIn(tx, churchId, item.planId), item.id, p.id, 'parentId');
   }
   await tx.update(planItems).set({ sort, parentId: parent, updatedAt: new Date() }).where(eq(planItems.id, item.id));
@@ -99,10 +100,10 @@ export async function savePlanItems(tx: Tx, churchId: string, items: PlanItemInp
   const rows = [];
   for (const [i, item] of items.entries()) {
     const planId = item.planId.toLowerCase();
-    if (!known.has(planId)) throw badRequest(param(i, 'planId'), 'Plan not found');
+    if (!known.has(planId)) throw badRequest(param(i, 'planId'), 'planId is not a record of this church');
     if (item.parentId) {
       const parent = parentsById.get(item.parentId.toLowerCase());
-      if (!parent) throw badRequest(param(i, 'parentId'), 'Parent item not found');
+      if (!parent) throw badRequest(param(i, 'parentId'), 'parentId is not a record of this church');
       if (parent.planId !== planId) throw badRequest(param(i, 'parentId'), 'belongs to another plan');
     }
     if (item.id && item.parentId !== undefined) {

@@ -30,6 +30,25 @@ export async function captureFromPlan(db: DbOrTx, churchId: string, plan: { id: 
 }
 
 /**
+ * The snapshot's items that reach a root through parents the snapshot holds (an item whose parent it lacks, or in a
+ * loop, is left out, and so is everything under it), each with its key (`id`, or its place for an item without one).
+ */
+export function rootedItems(items: TemplateData['items']): Array<TemplateData['items'][number] & { key: string }> {
+  const source = items.map((item, i) => ({ ...item, key: item.id ?? `#${i}` }));
+  const byKey = new Map(source.map((item) => [item.key, item]));
+  const rooted = (item: (typeof source)[number]) => {
+    const seen = new Set<string>();
+    for (let at: (typeof source)[number] | undefined = item; at; at = at.parentId ? byKey.get(at.parentId) : undefined) {
+      if (!at.parentId) return true;
+      if (seen.has(at.key)) return false;
+      seen.add(at.key);
+    }
+    return false;
+  };
+  return source.filter(rooted);
+}
+
+/**
  * Applies a template to a plan, inside the caller's transaction. `serviceOrder` replaces the plan's items (and
  * their standings at its times) with the template's, new ids and parent links remapped; an item whose parent the
  * template does not hold is left out, as is everything under it. `positions` replaces the plan's positions and
@@ -41,20 +60,10 @@ export async function applyToPlan(tx: DbOrTx, churchId: string, planId: string, 
     await tx.delete(planItemTimes).where(ofPlan(planItemTimes));
     await tx.delete(planItems).where(ofPlan(planItems));
     const ids = new Map<string, string>();
-    const source = data.items.map((item, i) => ({ ...item, key: item.id ?? `#${i}` }));
-    for (const item of source) ids.set(item.key, randomUUID());
     // Only items that reach a root through parents the template holds (a loop or a missing parent is left out).
-    const byKey = new Map(source.map((item) => [item.key, item]));
-    const rooted = (item: (typeof source)[number]) => {
-      const seen = new Set<string>();
-      for (let at: (typeof source)[number] | undefined = item; at; at = at.parentId ? byKey.get(at.parentId) : undefined) {
-        if (!at.parentId) return true;
-        if (seen.has(at.key)) return false;
-        seen.add(at.key);
-      }
-      return false;
-    };
-    const rows = source.filter(rooted).map((item) => ({
+    const source = rootedItems(data.items);
+    for (const item of source) ids.set(item.key, randomUUID());
+    const rows = source.map((item) => ({
       id: ids.get(item.key)!,
       churchId,
       planId,

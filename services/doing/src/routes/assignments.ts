@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, crud, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, REMOTE, batchOf, checkReferences, crud, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
 import { assignments } from '../db/schema';
 import { ofPlans } from '../repos/plans';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
@@ -41,8 +41,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   /** The leaders hear of an answer or a sign-up; the job is written in the change's transaction. */
   const told = (tx: Tx, row: AssignmentRow, status: 'Accepted' | 'Declined' | 'SignedUp') => tellLeaders(app.deps.queue, tx, row, status);
 
-  app.post(base, { config: { access: ministryEditor }, schema: { body: batchOf(AssignmentSave), response: { 200: List } } }, (req) =>
-    app.deps.queue.transaction(app.db, async (tx) => {
+  app.post(base, { config: { access: ministryEditor }, schema: { body: batchOf(AssignmentSave), response: { 200: List } } }, async (req) => {
+    // the people assigned are the church's (membership's); positions are checked with the save
+    await checkReferences(req, req.body, { personId: REMOTE.people });
+    return app.deps.queue.transaction(app.db, async (tx) => {
       const churchId = req.auth.churchId;
       const narrowed = scope(req);
       // the assignments changed must be of the caller's ministries before and after the save
@@ -52,8 +54,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       for (const answer of answers) await told(tx, answer.row, answer.status);
       await report(app.deps, req, changesOf('assignment', written, stored), tx);
       return written;
-    }),
-  );
+    });
+  });
 
   const answer = (req: FastifyRequest, id: string, status: 'Accepted' | 'Declined') =>
     app.deps.queue.transaction(app.db, async (tx) => {

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { IdParams, badRequest, crud, itemParam, rowsByIds, type TenantTable, type ZodTypeProvider } from '@church/common';
+import { IdParams, assertReferences, badRequest, crud, itemParam, rowsByIds, type TenantTable, type ZodTypeProvider } from '@church/common';
 import { actions, automations, conditions, conjunctions, workflowStepRoutes, workflowTriggers } from '../db/schema';
 import { checkAutomations } from '../jobs';
 import { deleteAutomationParts, partsOf } from '../repos/automations';
 import { treeOf } from '../repos/workflows';
 import { staffEditor } from '../domain/ministry-access';
-import { requireGroups } from '../domain/references';
+import { CONDITION_REFERENCES, conditionValueIds, personOrGroup } from '../domain/references';
 import { Action, ActionList, toAction, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
 
 /** The options of the resource helper for one table (the parts share everything but their table, schemas and owners). */
@@ -70,20 +70,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   };
 
   const owners = { automationId: automations, triggerId: workflowTriggers, stepRouteId: workflowStepRoutes };
-  // a task handed to a group goes to one of the church's groups (membership's)
+  // the task's assignee is a person or a group of the church (membership's)
   part('/doing/actions', 'Action', actions, Action, ActionSave, { automationId: automations }, async (input, req) => {
-    const data = input.actionData;
-    if (data.assignedToType === 'group') await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'actionData.assignedToId'), id: data.assignedToId }]);
+    const param = itemParam(req, indexIn(req, input), 'actionData');
+    await assertReferences(app.deps, req.auth.churchId, [input.actionData], { assignedToId: personOrGroup('assignedToType') }, (_i, field) => `${param}.${field}`);
     return input;
   }, toAction);
   // A condition takes the owner of its conjunction; a conjunction the owner of its parent (B1Admin's workflow screens
   // send only `conjunctionId`). Sending another owner than the parent's is a 400.
-  // a group membership condition names the church's groups (membership's)
+  // what a condition's value names by its field (a group membership's groups, a campus, a household) is the church's
   part('/doing/conditions', 'Condition', conditions, Condition, ConditionSave, owners, async (input, req) => {
-    if (input.field === 'groupMember' && input.value) {
-      const param = itemParam(req, indexIn(req, input), 'value');
-      await requireGroups(app.deps, req, input.value.split(',').map((id) => id.trim()).filter(Boolean).map((id) => ({ param, id })));
-    }
+    await assertReferences(app.deps, req.auth.churchId, [conditionValueIds(input)], CONDITION_REFERENCES, (_i, field) => itemParam(req, indexIn(req, input), field));
     return withOwner(req, input, input.conjunctionId, 'conjunctionId');
   });
   part('/doing/conjunctions', 'Conjunction', conjunctions, Conjunction, ConjunctionSave, owners, (input, req) => {
@@ -113,7 +110,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const named = OWNERS.filter((f) => input[f]);
     if (parentId) {
       const [parent] = await rowsByIds(app.db, conjunctions, req.auth.churchId, [parentId]);
-      if (!parent) throw badRequest(itemParam(req, i, parentField), 'Conjunction not found');
+      if (!parent) throw badRequest(itemParam(req, i, parentField), `${parentField} is not a record of this church`);
       const differs = named.find((f) => input[f] !== parent[f]);
       if (differs) throw badRequest(itemParam(req, i, parentField), `belongs to another ${differs.replace(/Id$/, '').replace('stepRoute', 'step route')}`);
       return { ...input, ...Object.fromEntries(OWNERS.map((f) => [f, parent[f]])) };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { badRequest, crud, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
+import { REMOTE, badRequest, crud, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
 import { blockoutDates } from '../db/schema';
 import { blockoutsOfPerson, ofPerson, upcomingBlockouts } from '../repos/blockout-dates';
 import { utcDay } from '../domain/tree';
@@ -33,6 +33,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit: anyUser,
     only: ['get', 'save', 'delete'],
+    // the person is the church's (membership's)
+    references: { personId: REMOTE.people },
     // Defaults apply to new records only: an update without them keeps what is stored.
     toRow: (item, req) => {
       const i = (req.body as unknown[]).indexOf(item);

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { IdParams, notFound, rowsByIds, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { IdParams, REMOTE, assertReferences, notFound, rowsByIds, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { personOrGroup } from '../domain/references';
 import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { staffEditor } from '../domain/ministry-access';
@@ -64,23 +65,33 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   };
   const actor = (req: FastifyRequest) => ({ type: 'person', id: req.auth.personId, label: [req.auth.firstName, req.auth.lastName].filter(Boolean).join(' ') || null });
 
-  app.post(`${base}/addToWorkflow`, { ...staff, schema: { body: AddToWorkflowBody, response: { 200: Task } } }, (req) =>
-    inTx(req, req.body.associatedWith.type === 'group' ? [] : [req.body.associatedWith.id], async (run) => {
+  /** The people and groups a body names are the church's (membership's), asked before any transaction. */
+  const refs = (req: FastifyRequest, items: Array<Record<string, unknown>>, references: Parameters<typeof assertReferences>[3], param: (i: number, field: string) => string) =>
+    assertReferences(app.deps, req.auth.churchId, items, references, param);
+  /** A reassignment's assignee: a person unless it says group. */
+  const assignee = (b: { assignedToType?: string | null; assignedToId?: string | null }) => ({ assignedToType: b.assignedToType ?? 'person', assignedToId: b.assignedToId });
+  const checkAssignee = (req: FastifyRequest) => refs(req, [assignee(req.body as z.output<typeof ReassignBody>)], { assignedToId: personOrGroup('assignedToType') }, (_i, field) => field);
+
+  app.post(`${base}/addToWorkflow`, { ...staff, schema: { body: AddToWorkflowBody, response: { 200: Task } } }, async (req) => {
+    const subject = req.body.associatedWith;
+    await refs(req, [{ type: subject.type ?? 'person', id: subject.id }], { id: personOrGroup('type') }, (_i, field) => `associatedWith.${field}`);
+    return inTx(req, req.body.associatedWith.type === 'group' ? [] : [req.body.associatedWith.id], async (run) => {
       const { workflowId, stepId, associatedWith } = req.body;
       const step = await run.startStep(workflowId, stepId);
       const [card] = await run.create(workflowId, step, [{ type: associatedWith.type ?? 'person', id: associatedWith.id, label: associatedWith.label }], actor(req));
       return card!;
-    }),
-  );
+    });
+  });
 
-  app.post(`${base}/bulkAddToWorkflow`, { ...staff, schema: { body: BulkAddBody, response: { 200: z.array(Task) } } }, (req) =>
-    inTx(req, req.body.people.map((p) => p.id), async (run) => {
+  app.post(`${base}/bulkAddToWorkflow`, { ...staff, schema: { body: BulkAddBody, response: { 200: z.array(Task) } } }, async (req) => {
+    await refs(req, req.body.people, { id: REMOTE.people }, (i, field) => `people[${i}].${field}`);
+    return inTx(req, req.body.people.map((p) => p.id), async (run) => {
       const { workflowId, stepId, people } = req.body;
       const step = await run.startStep(workflowId, stepId);
       const unique = [...new Map(people.map((p) => [p.id.toLowerCase(), p])).values()];
       return run.create(workflowId, step, unique.map((p) => ({ type: 'person', id: p.id, label: p.label })), actor(req));
-    }),
-  );
+    });
+  });
 
   const mayEdit = (req: FastifyRequest, card: TaskRow) =>
     hasPermission(req.auth, 'Plans.Edit') || (card.assignedToType === 'person' && !!req.auth.personId && card.assignedToId?.toLowerCase() === req.auth.personId.toLowerCase());
@@ -107,8 +118,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
    * One card: 404 when the church has no such open card, 401 when the caller may not edit it. An operation that
    * runs the step's routes (`routes`: complete) has the subject's facts asked before its transaction.
    */
-  const one = (path: string, body: z.ZodType | undefined, op: (req: FastifyRequest) => Op, routes = false) =>
+  const one = (path: string, body: z.ZodType | undefined, op: (req: FastifyRequest) => Op, routes = false, check?: (req: FastifyRequest) => Promise<void>) =>
     app.post(`${base}/:id/${path}`, { ...signedIn, schema: { params: IdParams, ...(body ? { body } : {}), response: { 200: Task } } }, async (req) => {
+      if (check) await check(req);
       const [subject] = routes ? await rowsByIds(app.db, tasks, req.auth.churchId, [req.params.id]) : [];
       const facts = await subjectFacts(app.deps, req.auth.churchId, subject?.associatedWithType === 'person' ? [subject.associatedWithId] : []);
       return app.deps.queue.transaction(app.db, async (tx) => {
@@ -136,7 +148,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   one('pin', PinBody.optional(), (req) => async (_run, card) => {
     card.pinnedAssignment = (req.body as z.output<typeof PinBody> | undefined)?.pinned !== false;
   });
-  one('reassign', ReassignBody, (req) => reassign(req.body as z.output<typeof ReassignBody>));
+  one('reassign', ReassignBody, (req) => reassign(req.body as z.output<typeof ReassignBody>), false, checkAssignee);
   one('snooze', SnoozeBody, (req) => snooze((req.body as z.output<typeof SnoozeBody>).days));
   // skip / sendBack: the next or previous step, placed by hand (no actions, no routes); at either end, unchanged.
   app.post(`${base}/:id/:action`, { ...signedIn, schema: { params: DirectionParams, response: { 200: Task } } }, (req) =>
@@ -153,16 +165,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }),
   );
 
-  const bulk = <B extends z.ZodType<{ ids: string[] }>>(path: string, body: B, op: (b: z.output<B>) => Op) =>
-    app.post(`${base}/bulk/${path}`, { ...signedIn, schema: { body, response: { 200: BulkAnswer } } }, (req) =>
-      app.deps.queue.transaction(app.db, async (tx) => {
+  const bulk = <B extends z.ZodType<{ ids: string[] }>>(path: string, body: B, op: (b: z.output<B>) => Op, check?: (req: FastifyRequest) => Promise<void>) =>
+    app.post(`${base}/bulk/${path}`, { ...signedIn, schema: { body, response: { 200: BulkAnswer } } }, async (req) => {
+      if (check) await check(req);
+      return app.deps.queue.transaction(app.db, async (tx) => {
         const input = req.body as z.output<B>;
         const { done, skipped } = await apply(req, tx, new CardRun(app.deps, tx, req.auth.churchId, req), [...new Set(input.ids)], op(input));
         return { updated: done.map((c) => c.id), skipped };
-      }),
-    );
+      });
+    });
   bulk('complete', BulkBody, () => complete());
   bulk('moveStep', BulkMoveBody, (b) => move(b.stepId));
-  bulk('reassign', BulkReassignBody, (b) => reassign(b));
+  bulk('reassign', BulkReassignBody, (b) => reassign(b), checkAssignee);
   bulk('snooze', BulkSnoozeBody, (b) => snooze(b.days));
 }

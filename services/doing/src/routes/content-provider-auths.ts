@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, badRequest, crud, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Id, REMOTE, badRequest, checkReferences, crud, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { contentProviderAuths } from '../db/schema';
 import { doingDeps } from '../deps';
 import { providerOf } from '../providers';
@@ -40,6 +40,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit: ministryEditor,
     orderBy: contentProviderAuths.providerId,
+    // the ministry is one of the church's groups (membership's)
+    references: { ministryId: REMOTE.groups },
     toRow: ({ expiresIn, accessToken, refreshToken, scope: appScope, ...item }) => ({
       ...item,
       ...(item.scopes === undefined && appScope !== undefined ? { scopes: appScope } : {}),
@@ -57,6 +59,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // the client secret is, and the tokens are kept for the ministry.
   app.post(`${base}/exchange`, { ...edit, schema: { body: ExchangeBody, response: { 200: ContentProviderAuth } } }, async (req) => {
     await ministryAccess(app.deps, req).ministry(req.body.ministryId);
+    await checkReferences(req, [req.body], { ministryId: REMOTE.groups });
     const provider = providerOf(doingDeps(app).providers, req.body.providerId);
     if (!provider.exchangeCode) throw badRequest('providerId', `${provider.name} has no sign-in to exchange a code from`);
     const token = await provider.exchangeCode(req.body.code, req.body.codeVerifier, req.body.redirectUri);

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Empty, Id, IdParams, badRequest, batchOf, deleteRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, REMOTE, assertReferences, badRequest, batchOf, checkReferences, deleteRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { planTemplates } from '../db/schema';
 import { ministryAccess, ministryEditor } from '../domain/ministry-access';
-import { requireGroups } from '../domain/references';
 import { change, changesOf, report } from '../domain/changes';
-import { applyToPlan, captureFromPlan, templatesOfMinistry } from '../repos/plan-templates';
+import { applyToPlan, captureFromPlan, rootedItems, templatesOfMinistry } from '../repos/plan-templates';
 import { ApplyTemplateBody, FromPlanBody, PlanTemplate, PlanTemplateSave, TemplateData } from '../schemas';
 
 const base = '/doing/plantemplates';
@@ -36,11 +35,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (before) await access.ministry(before.ministryId);
       await access.ministry(item.ministryId === undefined ? before?.ministryId : item.ministryId);
     }
-    // a ministry a save gives a template is one of the church's groups (membership's)
-    const moved = req.body.map((item, i) => ({ param: itemParam(req, i, 'ministryId'), id: item.ministryId !== stored.get(item.id?.toLowerCase() ?? '')?.ministryId ? item.ministryId : undefined }));
-    await requireGroups(app.deps, req, moved);
+    // the ministry is one of the church's groups (membership's), and so are the teams of the snapshot's positions
+    await checkReferences(req, req.body, { ministryId: REMOTE.groups });
+    for (const [i, item] of req.body.entries()) if (item.data) await checkSnapshot(req.auth.churchId, item.data, itemParam(req, i, 'data'));
+    // items whose parent the snapshot lacks are left out as it is kept (applying it would leave them out anyway), so
+    // no dangling parent id (another plan's, another church's) is kept
+    const items = req.body.map((item) => (item.data ? { ...item, data: { ...item.data, items: rootedItems(item.data.items).map(({ key: _key, ...rest }) => rest) } } : item));
     return app.deps.queue.transaction(app.db, async (tx) => {
-      const written = await saveRows(tx, planTemplates, req.auth.churchId, req.body, 'Plan template');
+      const written = await saveRows(tx, planTemplates, req.auth.churchId, items, 'Plan template');
       await report(app.deps, req, changesOf('planTemplate', written, [...stored.values()]), tx);
       return written;
     });
@@ -57,8 +59,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!name) throw badRequest('name', 'name is required');
     const ministryId = req.body.ministryId ?? before?.ministryId ?? plan.ministryId;
     if (ministryId !== plan.ministryId) await access.ministry(ministryId);
-    // a ministry other than the plan's is one of the church's groups (membership's)
-    if (req.body.ministryId !== plan.ministryId) await requireGroups(app.deps, req, [{ param: 'ministryId', id: req.body.ministryId }]);
+    // the ministry is one of the church's groups (membership's)
+    await checkReferences(req, [req.body], { ministryId: REMOTE.groups });
     const data = await captureFromPlan(app.db, req.auth.churchId, plan);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const [saved] = await saveRows(tx, planTemplates, req.auth.churchId, [{ id: before?.id, name, ministryId, data }], 'Plan template');
@@ -81,6 +83,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     });
     return { applied: planIds.length };
   });
+
+  /** A snapshot sent in a body: its positions' teams are the church's groups. */
+  async function checkSnapshot(churchId: string, data: TemplateData, param: string) {
+    await assertReferences(app.deps, churchId, data.positions as Array<Record<string, unknown>>, { groupId: REMOTE.groups }, (j, field) => `${param}.positions[${j}].${field}`);
+  }
 
   app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const found = await template(req.auth.churchId, req.params.id);

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, crud, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Id, REMOTE, crud, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { planTypes } from '../db/schema';
 import { planTypesOfMinistry } from '../repos/plan-types';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { editableMinistries, ministryEditor } from '../domain/ministry-access';
-import { requireGroups } from '../domain/references';
-import { indexIn } from './automations';
 import { IdsQuery, PlanType, PlanTypeSave } from '../schemas';
 
 const base = '/doing/planTypes';
@@ -32,11 +30,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit: ministryEditor,
     orderBy: planTypes.name,
-    // the ministry is one of the church's groups (membership's), checked before the save's transaction
-    toRow: async (input, req) => {
-      await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'ministryId'), id: input.ministryId }]);
-      return input;
-    },
+    // the ministry is one of the church's groups (membership's)
+    references: { ministryId: REMOTE.groups },
     scope: { where: (req, verb) => (verb === 'list' || verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
     afterSave: (rows, req, tx) => refuseOutside(tx, planTypes, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
     changes: { entityType: 'planType' },

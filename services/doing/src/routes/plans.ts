@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser } from '@church/auth';
-import { IdParams, badRequest, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { IdParams, REMOTE, assertReferences, badRequest, checkReferences, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
-import { requireRef, ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
+import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { churchPlans, copyPlan, currentPlan, deletePlanParts, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
 import { autofillPlan, undoAutofill } from '../repos/scheduling';
 import { daysBetween, utcDay } from '../domain/tree';
@@ -12,6 +12,11 @@ import { change, report } from '../domain/changes';
 import { AutofillAnswer, AutofillBody, ChurchParams, CopyBody, IdsQueryString, NotifyRangeAnswer, NotifyRangeBody, OverviewQuery, OverviewRows, Plan, PlanList, PlanSave, PlanTypeParams, SignupPlans, UndoneAutofill } from '../schemas';
 
 const base = '/doing/plans';
+/**
+ * What a plan names: its type (doing's), ministry (a group) and campus (attendance's). `contentId` names the lesson
+ * venue the plan follows at the content provider, no record of the church.
+ */
+const PLAN_REFERENCES = { planTypeId: planTypes, ministryId: REMOTE.groups, campusId: REMOTE.campuses };
 /** `GET /presenter`: plans of the next 7 days (spec limit), today included. */
 export const PRESENTER_DAYS = 7;
 /** The longest range the serving matrix and its notice cover (a year and a day, so any calendar year fits). */
@@ -77,7 +82,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit: ministryEditor,
     only: ['get', 'save', 'delete'], // the list is kept (above)
-    references: { planTypeId: planTypes },
+    references: PLAN_REFERENCES,
     scope: { where: (req, verb) => (verb === 'list' || verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
     afterSave: (rows, req, tx) => refuseOutside(tx, plans, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
     // a plan takes its times, positions, assignments and service order with it
@@ -90,8 +95,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const access = ministryAccess(app.deps, req);
     const source = await access.plan(app.db, req.params.id);
     if (req.body.ministryId !== undefined && req.body.ministryId !== source.ministryId) await access.ministry(req.body.ministryId);
+    await checkReferences(req, [req.body], PLAN_REFERENCES);
     return app.deps.queue.transaction(app.db, async (tx) => {
-      if (req.body.planTypeId) await requireRef(tx, planTypes, churchId, req.body.planTypeId, 'planTypeId', 'Plan type');
       const copy = await copyPlan(tx, churchId, source.id, req.body);
       await report(app.deps, req, [change('plan', undefined, copy)], tx);
       return copy;
@@ -100,6 +105,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/autofill/:id`, { ...edit, schema: { params: IdParams, body: AutofillBody, response: { 200: AutofillAnswer } } }, async (req) => {
     await mayEditPlan(req, req.params.id);
+    // the people are the church's (membership's); the positions are checked in the run, as the plan's
+    const people = req.body.teams.map((team) => ({ personIds: team.personIds.map((id) => id.toLowerCase()) }));
+    await assertReferences(app.deps, req.auth.churchId, people, { personIds: REMOTE.people }, (i, field) => `teams[${i}].${field}`);
     // The run's assignments are reported in its transaction (one outbox row, committed with them and handed on after
     // the commit without the request waiting), not in a write and a commit of their own after it.
     return app.deps.queue.transaction(app.db, async (tx) => {

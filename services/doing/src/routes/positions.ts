@@ -1,14 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, crud, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { Id, REMOTE, crud, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { plans, positions } from '../db/schema';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { ofPlans } from '../repos/plans';
 import { deletePositionParts } from '../repos/positions';
 import { editableMinistries, ministryEditor } from '../domain/ministry-access';
-import { requireGroups } from '../domain/references';
-import { indexIn } from './automations';
 import { IdsQuery, Position, PositionSave } from '../schemas';
 
 const base = '/doing/positions';
@@ -34,12 +32,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     view: anyUser,
     edit: ministryEditor,
     only: ['get', 'save', 'delete'],
-    references: { planId: plans },
-    // the team is one of the church's groups (membership's), checked before the save's transaction
-    toRow: async (input, req) => {
-      await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'groupId'), id: input.groupId }]);
-      return input;
-    },
+    // the plan is the church's; the team one of its groups (membership's)
+    references: { planId: plans, groupId: REMOTE.groups },
     scope: { where: (req, verb) => (verb === 'get' ? undefined : scope(req)), refuse: outsideMinistry },
     afterSave: (rows, req, tx) => refuseOutside(tx, positions, req.auth.churchId, rows.map((r) => r.id), scope(req), outsideMinistry),
     // deleting a position takes its assignments with it

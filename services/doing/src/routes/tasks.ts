@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { Id, IdParams, batchOf, decodeDataUrl, badRequest, getRow, itemParam, rowsByIds, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, batchOf, checkReferences, decodeDataUrl, badRequest, getRow, itemParam, rowsByIds, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
 import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { nextTaskNumber, openDirectoryUpdates, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
 import { normalizeChanges, requestedChangesText, toPersonChanges } from '../domain/directory-update';
 import { changesOf, report } from '../domain/changes';
-import { requireGroups } from '../domain/references';
+import { TASK_REFERENCES } from '../domain/references';
 import { DirectoryUpdate, IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
 
 const base = '/doing/tasks';
@@ -42,9 +42,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/closed`, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, false));
   app.get(`${base}/timeline`, { ...read, schema: { querystring: z.object({ taskIds: IdsQuery }), response: { 200: List } } }, (req) => timeline(app.db, req.auth.churchId, req.query.taskIds));
   // B1App's profile page lists them (`.length`, `.map`) and `JSON.parse`s each one's `data` as `[{field, label, value}]`.
-  app.get(`${base}/directoryUpdate/:personId`, { ...read, schema: { params: z.object({ personId: Id }), response: { 200: z.array(DirectoryUpdate) } } }, async (req) =>
-    (await openDirectoryUpdates(app.db, req.auth.churchId, req.params.personId)).map((task) => ({ ...task, data: requestedChangesText(task.data) })),
-  );
+  // They are a person's requested contact details, not yet approved: the person themselves, or staff who may approve
+  // them (People.Edit); anyone else 401 (B1App's directory asks for every profile it opens and shows them on one's own).
+  app.get(`${base}/directoryUpdate/:personId`, { ...read, schema: { params: z.object({ personId: Id }), response: { 200: z.array(DirectoryUpdate) } } }, async (req) => {
+    const self = !!req.auth.personId && req.auth.personId.toLowerCase() === req.params.personId.toLowerCase();
+    if (!self && !hasPermission(req.auth, 'People.Edit')) throw unauthorized("Missing permission: People.Edit (another person's directory updates)");
+    return (await openDirectoryUpdates(app.db, req.auth.churchId, req.params.personId)).map((task) => ({ ...task, data: requestedChangesText(task.data) }));
+  });
   app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, (req) => getRow(app.db, tasks, req.auth.churchId, req.params.id, 'Task'));
   app.post(`${base}/loadForGroups`, { ...read, schema: { body: LoadForGroupsBody, response: { 200: List } } }, (req) => tasksOfGroups(app.db, req.auth.churchId, req.body.groupIds, req.body.status));
 
@@ -53,8 +57,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const directory = req.query.type === 'directoryUpdate';
     // Photos are stored before the transaction: a data URL becomes a file and the task keeps its address.
     const prepared = await Promise.all(req.body.map((item, i) => prepare(req, item, i, directory)));
-    // a task handed to a group goes to one of the church's groups (membership's)
-    await requireGroups(app.deps, req, prepared.flatMap((item, i) => (item.assignedToType === 'group' ? [{ param: itemParam(req, i, 'assignedToId'), id: item.assignedToId }] : [])));
+    // the people and groups a task is about, by and for are the church's (membership's)
+    await checkReferences(req, prepared, TASK_REFERENCES);
     // Approved directory updates reach membership before the transaction (never a call inside one): if membership
     // refuses, nothing is written and the task stays open.
     const approvals = await approvalsOf(req, prepared);

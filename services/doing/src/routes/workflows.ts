@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hasPermission } from '@church/auth';
-import { Id, IdParams, badRequest, checkPublicUrl, conflict, crud, getRow, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, REMOTE, assertReferences, badRequest, checkPublicUrl, conflict, crud, getRow, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
 import { workflowCategories, workflowStepActions, workflowStepRoutes, workflowSteps, workflows } from '../db/schema';
 import { staffEditor } from '../domain/ministry-access';
 import { parseConfig } from '../domain/cards';
 import { doingDeps } from '../deps';
-import { requireGroups } from '../domain/references';
+import { personOrGroup } from '../domain/references';
 import { WORKFLOW_TEMPLATES } from '../domain/workflow-catalog';
 import { change, report } from '../domain/changes';
 import { indexIn } from './automations';
@@ -114,8 +114,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     only: ['save', 'delete'],
     references: { workflowId: workflows },
     toRow: async (input, req) => {
-      // a step handed to a group by default hands its cards to one of the church's groups
-      if (input.defaultAssignToType === 'group') await requireGroups(app.deps, req, [{ param: itemParam(req, indexIn(req, input), 'defaultAssignToId'), id: input.defaultAssignToId }]);
+      // a step's default assignee is a person or a group of the church (membership's)
+      await assertReferences(app.deps, req.auth.churchId, [input], { defaultAssignToId: personOrGroup('defaultAssignToType') }, (_i, field) => itemParam(req, indexIn(req, input), field));
       return input.id || input.sort !== undefined ? input : { ...input, sort: (await stepsOf(app.db, req.auth.churchId, input.workflowId)).reduce((m, s) => Math.max(m, s.sort), 0) + 1 };
     },
     beforeDelete: async (row, req, tx) => {
@@ -186,7 +186,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (actionType === 'addToGroup' || actionType === 'removeFromGroup') {
       const groupId = given('groupId');
       if (groupId !== undefined && (typeof groupId !== 'string' || !Id.safeParse(groupId).success)) throw badRequest(`${param}.groupId`, 'groupId is not a group of this church');
-      await requireGroups(app.deps, req, [{ param: `${param}.groupId`, id: groupId as string | undefined }]);
+      await assertReferences(app.deps, req.auth.churchId, [config], { groupId: REMOTE.groups }, (_i, field) => `${param}.${field}`);
     }
     if (actionType === 'addToWorkflow') {
       const workflowId = given('workflowId');
