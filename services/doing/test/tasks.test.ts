@@ -153,6 +153,27 @@ describe('/doing/tasks', () => {
     }
   });
 
+  it("another member reads no one's directory update by id, on the timeline or among a group's tasks", async () => {
+    const c = makeChurch();
+    const own = c.token([]);
+    const filed = (await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', { token: own, body: { data: { mobilePhone: '555-0142' } } })).json()[0];
+    const member = c.tokenOf(randomUUID(), []);
+    const byId = await call(t.app, 'GET', `/doing/tasks/${filed.id}`, { token: member });
+    expect(byId.statusCode).toBe(401);
+    expect(byId.body).not.toContain('555-0142');
+    const onTimeline = await call(t.app, 'GET', `/doing/tasks/timeline?taskIds=${filed.id}`, { token: member });
+    expect([onTimeline.statusCode, onTimeline.json()]).toEqual([200, []]);
+    if (filed.assignedToType === 'group') {
+      const ofGroup = await call(t.app, 'POST', '/doing/tasks/loadForGroups', { token: member, body: { groupIds: [filed.assignedToId], status: 'Open' } });
+      expect(ofGroup.body).not.toContain('555-0142');
+    }
+    // the person themselves and staff who may approve it still read it
+    for (const token of [own, c.tokenOf(randomUUID(), ['People.Edit'])]) {
+      const res = await call(t.app, 'GET', `/doing/tasks/${filed.id}`, { token });
+      expect([res.statusCode, res.json().id]).toEqual([200, filed.id]);
+    }
+  });
+
   it('a rejected directory update changes nothing; bad changes are refused by field', async () => {
     const c = makeChurch();
     const token = c.token();

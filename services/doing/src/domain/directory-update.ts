@@ -1,4 +1,6 @@
+import { hasPermission, type Claims } from '@church/auth';
 import { badRequest } from '@church/common';
+import type { TaskRow } from '../repos/tasks';
 
 // A directory update is a person's request to change their own directory record; staff approve it by
 // closing the task as `approved`, and only then do the changes reach membership.
@@ -68,4 +70,17 @@ export function requestedChangesText(data: unknown): string | null {
   if (Array.isArray(data)) return JSON.stringify(data);
   if (!data || typeof data !== 'object') return null;
   return JSON.stringify(Object.entries(data as Record<string, unknown>).map(([field, value]) => ({ field, label: labelOf(field), value })));
+}
+
+/**
+ * A directory update holds a person's requested contact details, not yet approved: it is read by that person, by
+ * whoever it is assigned to (a person, or a leader of the group), and by staff who may approve it (People.Edit).
+ * Other tasks of the church are read by any of its members (spec).
+ */
+export function mayReadTask(auth: Claims, task: Pick<TaskRow, 'taskType' | 'associatedWithType' | 'associatedWithId' | 'createdByType' | 'createdById' | 'assignedToType' | 'assignedToId'>): boolean {
+  if (task.taskType !== 'directoryUpdate' || hasPermission(auth, 'People.Edit')) return true;
+  const me = auth.personId?.toLowerCase();
+  const isMe = (type: string | null, id: string | null) => !!me && type === 'person' && id?.toLowerCase() === me;
+  if (isMe(task.associatedWithType, task.associatedWithId) || isMe(task.createdByType, task.createdById) || isMe(task.assignedToType, task.assignedToId)) return true;
+  return task.assignedToType === 'group' && !!task.assignedToId && auth.leaderGroupIds.includes(task.assignedToId);
 }

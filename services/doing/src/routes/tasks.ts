@@ -6,7 +6,7 @@ import { Id, IdParams, batchOf, checkReferences, decodeDataUrl, badRequest, getR
 import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { nextTaskNumber, openDirectoryUpdates, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
-import { normalizeChanges, requestedChangesText, toPersonChanges } from '../domain/directory-update';
+import { mayReadTask, normalizeChanges, requestedChangesText, toPersonChanges } from '../domain/directory-update';
 import { changesOf, report } from '../domain/changes';
 import { TASK_REFERENCES } from '../domain/references';
 import { DirectoryUpdate, IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
@@ -40,7 +40,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.get(base, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, true));
   app.get(`${base}/closed`, { ...read, schema: { response: { 200: List } } }, (req) => mine(req, false));
-  app.get(`${base}/timeline`, { ...read, schema: { querystring: z.object({ taskIds: IdsQuery }), response: { 200: List } } }, (req) => timeline(app.db, req.auth.churchId, req.query.taskIds));
+  app.get(`${base}/timeline`, { ...read, schema: { querystring: z.object({ taskIds: IdsQuery }), response: { 200: List } } }, async (req) =>
+    (await timeline(app.db, req.auth.churchId, req.query.taskIds)).filter((task) => mayReadTask(req.auth, task)),
+  );
   // B1App's profile page lists them (`.length`, `.map`) and `JSON.parse`s each one's `data` as `[{field, label, value}]`.
   // They are a person's requested contact details, not yet approved: the person themselves, or staff who may approve
   // them (People.Edit); anyone else 401 (B1App's directory asks for every profile it opens and shows them on one's own).
@@ -49,8 +51,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!self && !hasPermission(req.auth, 'People.Edit')) throw unauthorized("Missing permission: People.Edit (another person's directory updates)");
     return (await openDirectoryUpdates(app.db, req.auth.churchId, req.params.personId)).map((task) => ({ ...task, data: requestedChangesText(task.data) }));
   });
-  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, (req) => getRow(app.db, tasks, req.auth.churchId, req.params.id, 'Task'));
-  app.post(`${base}/loadForGroups`, { ...read, schema: { body: LoadForGroupsBody, response: { 200: List } } }, (req) => tasksOfGroups(app.db, req.auth.churchId, req.body.groupIds, req.body.status));
+  app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, async (req) => {
+    const task = await getRow(app.db, tasks, req.auth.churchId, req.params.id, 'Task');
+    if (!mayReadTask(req.auth, task)) throw unauthorized("Missing permission: People.Edit (another person's directory update)");
+    return task;
+  });
+  app.post(`${base}/loadForGroups`, { ...read, schema: { body: LoadForGroupsBody, response: { 200: List } } }, async (req) =>
+    (await tasksOfGroups(app.db, req.auth.churchId, req.body.groupIds, req.body.status)).filter((task) => mayReadTask(req.auth, task)),
+  );
 
   app.post(base, { ...read, schema: { querystring: z.object({ type: z.enum(['directoryUpdate']).optional() }), body: batchOf(TaskSave), response: { 200: List } } }, async (req) => {
     const churchId = req.auth.churchId;
