@@ -110,6 +110,8 @@ describe('references in bodies', () => {
         associatedWithId: randomUUID(),
         createdById: randomUUID(),
         defaultAssignToId: randomUUID(),
+        // a task's messaging conversation
+        conversationId: randomUUID(),
       },
       notReferences: [
         // a plan's lesson venue and the plan's path at the outside content provider
@@ -117,12 +119,10 @@ describe('references in bodies', () => {
         'providerPlanId',
         // a plan item's lesson section or action at the provider, or content's song arrangement key (no kind is served for those)
         'relatedId',
-        // a task's messaging conversation (messaging serves no kind for it)
-        'conversationId',
       ],
     });
     expect(report.fields).toEqual([
-      'assignedToId', 'associatedWithId', 'automationId', 'campusId', 'categoryId', 'conjunctionId', 'createdById', 'defaultAssignToId', 'groupId', 'groupIds', 'ministryId', 'parentId', 'personId', 'personIds',
+      'assignedToId', 'associatedWithId', 'automationId', 'campusId', 'categoryId', 'conjunctionId', 'conversationId', 'createdById', 'defaultAssignToId', 'groupId', 'groupIds', 'ministryId', 'parentId', 'personId', 'personIds',
       'planId', 'planIds', 'planItemId', 'planTypeId', 'positionId', 'routeId', 'stepId', 'stepRouteId', 'targetStepId', 'targetWorkflowId', 'timeId', 'triggerId', 'workflowId',
     ]);
     expect(report.refused).toBeGreaterThanOrEqual(80);

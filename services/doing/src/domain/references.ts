@@ -17,6 +17,7 @@ export const TASK_REFERENCES: References = {
   associatedWithId: personOrGroup('associatedWithType'),
   createdById: personOrGroup('createdByType'),
   assignedToId: personOrGroup('assignedToType'),
+  conversationId: REMOTE.conversations,
 };
 
 /** What an automation condition's `value` names, by its field: the rest are words, dates and numbers. */
