@@ -173,7 +173,13 @@ function valueOf(schema: JsonSchema, name: string | undefined, b: Build, depth =
       if (s.format === 'date-time') return new Date().toISOString();
       if (s.format === 'date') return new Date().toISOString().slice(0, 10);
       if (s.format === 'uri' || s.format === 'url') return 'https://example.test/walk';
-      if (s.pattern) return new RandExp(s.pattern).gen();
+      if (s.pattern) {
+        // a day as most day patterns take it; otherwise the pattern's first string (the walk is the same every run)
+        if (s.pattern.includes('\\d{4}-\\d{2}-\\d{2}')) return new Date().toISOString().slice(0, 10);
+        const text = new RandExp(s.pattern);
+        text.randInt = (low: number) => low;
+        return text.gen();
+      }
       return 'walk'.padEnd(Math.max(1, s.minLength ?? 1), 'x');
     case 'integer':
     case 'number':

@@ -18,6 +18,19 @@ export const IsoDate = z.coerce
   .date({ message: 'must be an ISO 8601 date' })
   .min(new Date('1000-01-01T00:00:00Z'), { message: 'must be a date from 1000-01-01 to 9000-12-31' })
   .max(new Date('9000-12-31T23:59:59.999Z'), { message: 'must be a date from 1000-01-01 to 9000-12-31' });
+/**
+ * A calendar day `YYYY-MM-DD` from 1900 to 2999 (a campaign's start, a plan's service date); a timestamp is cut to
+ * the day it names as written (no time-zone shift). An impossible day (`2026-02-30`) is a 400.
+ */
+export const CalendarDay = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, 'must be a date YYYY-MM-DD')
+  .transform((s) => s.slice(0, 10))
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && s >= '1900-01-01' && s <= '2999-12-31';
+  }, 'must be a real date from 1900 to 2999');
 /** Optional text that clients send as `null` or `''` to clear. */
 export const OptionalText = z.string().trim().nullish();
 /** A comma-separated list of ids in a query string (`?ids=a,b,c`). */

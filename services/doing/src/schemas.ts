@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IdArray, OptionalText } from '@church/common';
+import { CalendarDay, Id, IdArray, OptionalText } from '@church/common';
 import { CONDITION_FIELDS, TODAY_PARTS } from './domain/conditions';
 
 // What the doing API accepts and answers. Response schemas list every field that leaves the service; save
@@ -13,16 +13,8 @@ const Name = z.string().trim().min(1, 'is required').max(255);
  */
 const Flag = z.boolean().nullish().transform((v) => v ?? undefined);
 
-/** A local calendar day `YYYY-MM-DD`; a timestamp is cut to the day it names as written (no time-zone shift). */
-export const LocalDate = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, 'must be a date YYYY-MM-DD')
-  .transform((s) => s.slice(0, 10))
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && s >= '1900-01-01' && s <= '2999-12-31';
-  }, 'must be a real date from 1900 to 2999');
+/** A local calendar day `YYYY-MM-DD` (the shared `CalendarDay`). */
+export const LocalDate = CalendarDay;
 
 /** `?ids=a,b` / `?planIds=a,b`: comma-separated UUIDs, each checked. */
 export const IdsQuery = z

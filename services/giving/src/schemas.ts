@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exactShape, Id, IsoDate, Money, OptionalText } from '@church/common';
+import { CalendarDay, exactShape, Id, IsoDate, Money, OptionalText } from '@church/common';
 import { ISO_4217 } from './domain/gifts';
 
 // What the giving API accepts and answers. Response schemas list every field that leaves the service; money
@@ -290,16 +290,6 @@ export const ReplayBody = z.object({
 export const ChurchQuery = z.object({ churchId: Id });
 export const DateRangeQuery = z.object({ startDate: IsoDate.optional(), endDate: IsoDate.optional() });
 
-/**
- * A calendar day `YYYY-MM-DD` (campaign dates): a date-time is cut to the day it names as written, with no
- * time-zone shift (the staff app sends the date field's text; a record read back carries `YYYY-MM-DD`).
- */
-export const CalendarDay = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, 'must be a date YYYY-MM-DD')
-  .transform((s) => s.slice(0, 10))
-  .refine((s) => s >= '1900-01-01' && s <= '2999-12-31' && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'must be a real date from 1900 to 2999');
 
 export const Campaign = z.object({
   id: z.string(),

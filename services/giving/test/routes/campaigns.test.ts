@@ -77,6 +77,11 @@ describe('campaigns as the staff app keeps them', () => {
     const missing = await call(t.app, 'POST', '/giving/campaigns', { token: staff(c), body: [{ description: 'x' }] });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors.map((e: { param: string }) => e.param).sort()).toEqual(['[0].fundId', '[0].name', '[0].startDate']);
+    // a day that does not exist is the caller's mistake, never a server error
+    for (const startDate of ['2026-13-45', '2026-02-30']) {
+      const impossible = await call(t.app, 'POST', '/giving/campaigns', { token: staff(c), body: [{ name: 'A', startDate }] });
+      expect([startDate, impossible.statusCode, impossible.json().errors[0].param]).toEqual([startDate, 400, '[0].startDate']);
+    }
     const foreign = await call(t.app, 'POST', '/giving/campaigns', { token: staff(c), body: [{ name: 'A', fundId: foreignFund, startDate: '2025-01-01' }] });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().errors[0]).toMatchObject({ param: '[0].fundId', msg: 'fundId is not a record of this church' });
