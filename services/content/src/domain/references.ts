@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { foreignReferences, validationFailed, type References } from '@church/common';
+import { assertReferences, type References } from '@church/common';
 
 /**
  * The shared reference check (issue 41) for items nested in a body (a tree's sections, a registration's members):
@@ -14,7 +14,5 @@ export async function checkNested(
   churchId: string = req.auth.churchId,
 ): Promise<void> {
   if (!items?.length) return;
-  const { db, internal } = req.server.deps;
-  const errors = await foreignReferences(db, internal, churchId, [...items], refs, typeof prefix === 'function' ? prefix : (i, field) => `${prefix}[${i}].${field}`);
-  if (errors.length) throw validationFailed(errors);
+  await assertReferences(req.server.deps, churchId, [...items], refs, typeof prefix === 'function' ? prefix : (i, field) => `${prefix}[${i}].${field}`);
 }

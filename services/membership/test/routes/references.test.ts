@@ -155,3 +155,22 @@ describe('references of the forms area', () => {
     expect(saved.json()[0]).toMatchObject({ churchId: c.churchId, contentType: 'group', contentId: ours });
   });
 });
+
+describe('POST /membership/internal/owned (other modules ask which ids are a church\'s)', () => {
+  it("answers only the church's own records of a kind, an unknown kind is 400; unsigned is 401", async () => {
+    const mine = randomUUID();
+    const theirs = randomUUID();
+    const group = await addGroup(t, mine, 'Choir');
+    const theirGroup = await addGroup(t, theirs, 'Band');
+    const person = (await addPerson(t, mine)).id;
+    const url = '/membership/internal/owned';
+    const groupsAsked = await signedCall(t, url, { churchId: mine, kind: 'groups', ids: [group, theirGroup, randomUUID(), person] });
+    expect([groupsAsked.statusCode, groupsAsked.json()]).toEqual([200, { ids: [group] }]);
+    const peopleAsked = await signedCall(t, url, { churchId: mine, kind: 'people', ids: [person, group] });
+    expect(peopleAsked.json()).toEqual({ ids: [person] });
+    const unknown = await signedCall(t, url, { churchId: mine, kind: 'apiKeys', ids: [group] });
+    expect([unknown.statusCode, unknown.json().errors[0]]).toEqual([400, { msg: 'apiKeys is not a kind membership owns', param: 'kind', location: 'body' }]);
+    const unsigned = await t.app.inject({ method: 'POST', url, payload: { churchId: mine, kind: 'groups', ids: [group] } });
+    expect(unsigned.statusCode).toBe(401);
+  });
+});
