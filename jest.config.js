@@ -1,7 +1,7 @@
 /** One Jest run over every package, service, the gateway and the fleet; each test file gets its own database. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/gateway', '<rootDir>/fleet'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/gateway', '<rootDir>/fleet', '<rootDir>/scripts'],
   testMatch: ['**/test/**/*.test.ts'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] },
   // A few dependencies ship ESM only; compile those to CommonJS like our own files.

@@ -77,8 +77,6 @@ export function createHashQueue(limit: number, maxWaitMs: number) {
 
 const queue = createHashQueue(LIMIT, MAX_WAIT_MS);
 const limited = queue.run;
-/** How long a hash queued now would wait, in milliseconds. */
-export const passwordQueueWaitMs = queue.waitMs;
 
 /** A salted argon2id hash in PHC string form; `key` (the account) shares the queue fairly with other accounts. */
 export function hashPassword(password: string, key?: string): Promise<string> {

@@ -100,7 +100,7 @@ export function coalesced<K, V>(run: (key: K) => Promise<V>, id: (key: K) => str
 }
 
 /** A UUID's text (any version): the loaders send only these, so one bad key cannot fail a whole batch. */
-export const isUuid = (value: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /**
  * `batched` over a database handle given with each call: one loader, so one queue, per handle (the pool of

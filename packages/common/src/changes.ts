@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ModuleName } from './config';
 import { keptPer } from './batch';
-import { callInternal, membershipInternal } from './contracts';
+import { callInternal, membershipInternal } from './contracts/index';
+import type { Actor } from './actor';
 import type { DbOrTx } from './db';
 import type { InternalClient } from './internal';
 import { DELIVERY_RETRIES, jobContract, type Queue } from './queue';
@@ -95,11 +96,12 @@ export function fieldChanges(before: Record<string, unknown> | undefined, after:
 
 const plain = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
-/** Who made a change, read off the request (a job or a webhook has none). */
-export function actorOf(req?: FastifyRequest): Pick<ChangeRecord, 'userId' | 'personId' | 'ip'> {
-  if (!req) return {};
-  const auth = req.auth as { id?: string; personId?: string | null } | null | undefined;
-  return { userId: auth?.id ?? null, personId: auth?.personId ?? null, ip: req.ip ?? null };
+/** Who made a change: the request's caller or the Actor domain code was given (a job or a webhook has none). */
+function changedBy(by?: FastifyRequest | Actor): Pick<ChangeRecord, 'userId' | 'personId' | 'ip'> {
+  if (!by) return {};
+  if ('requestId' in by) return { userId: by.id || null, personId: by.personId ?? null, ip: by.ip || null };
+  const auth = by.auth as { id?: string; personId?: string | null } | null | undefined;
+  return { userId: auth?.id ?? null, personId: auth?.personId ?? null, ip: by.ip ?? null };
 }
 
 export interface ChangeInput {
@@ -129,13 +131,14 @@ export async function reportChanges(
   deps: { module: ModuleName; queue: Queue },
   changes: ChangeInput[],
   opts: {
-    req?: FastifyRequest;
+    /** who made the change: a route's request, or the Actor domain code acts for */
+    req?: FastifyRequest | Actor;
     tx?: DbOrTx;
     /** the events the church listens for (`listenedEvents`), for the changes not logged; `null` when unknown: all go */
     listening?: ReadonlySet<string> | null;
   } = {},
 ): Promise<void> {
-  const actor = actorOf(opts.req);
+  const actor = changedBy(opts.req);
   const at = new Date().toISOString();
   const records: ChangeRecord[] = [];
   for (const c of changes) {

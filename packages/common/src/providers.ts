@@ -54,3 +54,46 @@ export async function readOutbox<T = Record<string, unknown>>(dataDir: string, k
   }
   return Promise.all(files.map(async (f) => JSON.parse(await readFile(path.join(dir, f), 'utf8')) as T));
 }
+
+/** Joins a configured base URL and a path without doubling or dropping the slash. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** A provider's answer: its status and its body, parsed when it is JSON (`json`), otherwise its text. */
+export interface ProviderAnswer<T = unknown> {
+  status: number;
+  data: T;
+  json: boolean;
+}
+
+/**
+ * One call to an outside system's documented HTTP API with a timeout. An outage, a timeout or a status not 2xx is a
+ * 502 naming the provider (`providerFailed`), except the statuses in `pass` (404 unless told), which the caller
+ * turns into its own answer (a 404 of its own, a refreshed token, the caller's mistake).
+ */
+export async function fetchJson<T = unknown>(
+  what: string,
+  url: string,
+  init: RequestInit & { timeoutMs?: number; pass?: readonly number[] } = {},
+): Promise<ProviderAnswer<T>> {
+  const { timeoutMs = 15_000, pass = [404], ...request } = init;
+  let res: Response;
+  try {
+    res = await fetch(url, { ...request, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const name = (err as Error).name;
+    throw providerFailed(what, name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : (err as Error).message || 'unreachable');
+  }
+  const text = await res.text();
+  let data: unknown = text;
+  let json = false;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+    json = true;
+  } catch {
+    // not JSON: the text
+  }
+  if (!res.ok && !pass.includes(res.status)) throw providerFailed(what, `answered ${res.status}`);
+  return { status: res.status, data: data as T, json };
+}

@@ -7,7 +7,7 @@ import type { ModuleName } from './config';
 import type { DbOrTx } from './db';
 import { validationFailed, type ErrorItem } from './errors';
 import { Id, itemParam } from './schemas';
-import { callInternal, type InternalContract } from './contracts';
+import { callInternal, type InternalContract } from './contracts/index';
 import type { InternalClient } from './internal';
 import type { TenantTable } from './crud';
 

@@ -5,6 +5,9 @@ import { z } from 'zod';
 export const Id = z.uuid({ version: undefined, message: 'must be a UUID' });
 /** `:id` path parameter. */
 export const IdParams = z.object({ id: Id });
+
+/** `:churchId` of a public route. */
+export const ChurchParams = z.object({ churchId: Id });
 /** Emails are trimmed and compared lower-cased. */
 export const Email = z.string().trim().toLowerCase().pipe(z.email({ message: 'must be an email address' }));
 /** Money: a decimal number of currency units, kept as numeric(12,2) in the database. */

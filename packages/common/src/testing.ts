@@ -21,7 +21,8 @@ import { openDatabase, type Database } from './db';
 import type { RegisteredRoute, ServiceDeps } from './service';
 import { HttpError } from './errors';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signInternal, type InternalClient } from './internal';
-import type { PersonFacts } from './contracts';
+import { INTERNAL_CONTRACTS, type PersonFacts } from './contracts/index';
+import { z } from 'zod';
 export { readOutbox } from './providers';
 import { foreignIds } from './reference-walk';
 export { expectForeignReferencesRefused, foreignId, NOT_REFERENCES, type ReferenceWalkReport } from './reference-walk';
@@ -406,24 +407,54 @@ function paramsOf(pattern: string, url: string): Record<string, string> {
   return out;
 }
 
-type AppOptions = { config?: Record<string, string>; overrides?: Partial<ServiceDeps> };
+/** What a module's tests run against: its app on a fresh database, and the fakes started for it. */
+export interface ModuleOptions<X extends object> {
+  module: ModuleName;
+  migrations: string | readonly string[];
+  build: (config: never, overrides: Partial<ServiceDeps>) => Promise<FastifyInstance>;
+  config?: Record<string, string>;
+  overrides?: Partial<ServiceDeps>;
+  /**
+   * Starts what the app talks to before the app (a provider's loopback server, another module's contract fake):
+   * its `config` and `overrides` join the app's, the rest is returned with the app, and `close` runs after it.
+   */
+  fakes?: () => Promise<X & { config?: Record<string, string>; overrides?: Partial<ServiceDeps>; close?: () => Promise<void> }>;
+}
 
 /**
- * Starts a module's app before a test file's tests and closes it after; the returned object reads through to
- * it. Options may be a function, read when the app starts (fakes that start in an earlier `beforeAll`).
+ * The one lifecycle of a module's tests: starts the module's app (and its fakes) before a test file's tests and
+ * closes both after; the returned object reads through to them. Each service's `test/setup.ts` wraps it once with
+ * its migrations, build and usual fakes (`useGiving`, `useContent`, ...).
  */
+export function useModule<X extends object = object>(opts: ModuleOptions<X>): TestApp & Omit<X, 'config' | 'overrides' | 'close'> {
+  let current: (TestApp & X) | undefined;
+  let fakes: (X & { config?: Record<string, string>; overrides?: Partial<ServiceDeps>; close?: () => Promise<void> }) | undefined;
+  beforeAll(async () => {
+    fakes = opts.fakes ? await opts.fakes() : undefined;
+    const t = await createTestApp(opts.module, opts.migrations, opts.build as never, {
+      config: { ...fakes?.config, ...opts.config },
+      overrides: { ...fakes?.overrides, ...opts.overrides },
+    });
+    const { config: _config, overrides: _overrides, close: _close, ...started } = fakes ?? ({} as NonNullable<typeof fakes>);
+    current = Object.assign(t, started) as TestApp & X;
+  });
+  afterAll(async () => {
+    await current?.close();
+    await fakes?.close?.();
+  });
+  return new Proxy({} as TestApp & X, { get: (_target, key) => current![key as keyof (TestApp & X)] });
+}
+
+type AppOptions = { config?: Record<string, string>; overrides?: Partial<ServiceDeps> };
+
+/** `useModule` with options read when the app starts (the older shape; new setups call `useModule`). */
 export function useApp(
   module: ModuleName,
   migrationsFolder: string | readonly string[],
   build: (config: never, overrides: Partial<ServiceDeps>) => Promise<FastifyInstance>,
   opts: AppOptions | (() => AppOptions) = {},
 ): TestApp {
-  let current: TestApp | undefined;
-  beforeAll(async () => {
-    current = await createTestApp(module, migrationsFolder, build as never, typeof opts === 'function' ? opts() : opts);
-  });
-  afterAll(() => current?.close());
-  return new Proxy({} as TestApp, { get: (_target, key) => current![key as keyof TestApp] });
+  return useModule({ module, migrations: migrationsFolder, build, fakes: async () => (typeof opts === 'function' ? opts() : opts) });
 }
 
 /**
@@ -513,9 +544,16 @@ export function signedCall(app: FastifyInstance, url: string, body: unknown, sec
   });
 }
 
+/** A fake's input or answer that its contract refuses fails the test: a fake may not drift from the module it stands for. */
+function checkedByContract(what: string, schema: z.ZodType, value: unknown): void {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${what} breaks its contract: ${z.prettifyError(parsed.error)}`);
+}
+
 /**
  * A fake internal client for `overrides.internal`: answers from `routes` (keyed `POST /path`, given the body),
- * records every call, and answers 404 for a route it does not know. Answers are copied, so no caller can
+ * records every call, and answers 404 for a route it does not know. A route with a contract
+ * (`INTERNAL_CONTRACTS`) has the fake's answer checked against it. Answers are copied, so no caller can
  * change what the next one gets. Another module's reference check (`POST /<module>/internal/owned`), unless
  * `routes` answers it, owns every id but those the reference walk hands out as another church's.
  */
@@ -526,7 +564,10 @@ export function fakeInternal(routes: Record<string, (body: any) => unknown>): In
     calls.push({ module, method, path, body });
     const handler = routes[`${method} ${path}`] ?? (isOwnedCheck(path) ? ownedExceptForeign : undefined);
     if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${path}` }]);
-    return structuredClone(await handler(body)) as T;
+    const contract = INTERNAL_CONTRACTS.get(`${module} ${path}`);
+    const answer = await handler(body);
+    if (contract) checkedByContract(`the fake of ${path}`, contract.answer, answer);
+    return structuredClone(answer) as T;
   };
   return { calls, request, get: (module, path) => request(module, 'GET', path), post: (module, path, body) => request(module, 'POST', path, body) };
 }

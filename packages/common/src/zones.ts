@@ -57,9 +57,22 @@ export function localDay(at: Date, tz: string): string {
   return new Date(wallClockMs(at.getTime(), tz)).toISOString().slice(0, 10);
 }
 
+/** A day's milliseconds (a UTC day: no clock change in it). */
+export const DAY_MS = 86_400_000;
+
 /** `day` (`YYYY-MM-DD`) moved by `days` calendar days. */
 export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The UTC calendar day (`YYYY-MM-DD`) `days` after the day of `from` (today by default). */
+export function utcDay(days = 0, from: Date = new Date()): string {
+  return addDays(from.toISOString().slice(0, 10), days);
+}
+
+/** The UTC midnight starting the day of an instant. */
+export function utcMidnight(at: Date = new Date()): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 }
 
 /**

@@ -24,7 +24,7 @@ export const IdsQuery = z
   .pipe(z.array(Id).max(1000));
 /** `?ids=a,b` as a query-string schema. */
 export const IdsQueryString = z.object({ ids: IdsQuery });
-export const ChurchParams = z.object({ churchId: Id });
+export { ChurchParams } from '@church/common';
 export const PlanTypeParams = z.object({ planTypeId: Id });
 
 export const Plan = z.object({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
-import { utcDay } from '../src/domain/tree';
+import { utcDay } from '@church/common';
 import { makeChurch, useDoing } from './setup';
 
 // Contract tests: the shapes ChurchApps' apps read from doing, each named for the client file that reads it, so a

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '@church/common';
 import { call } from '@church/common/testing';
 import { assignments, planItems, positions, times } from '../src/db/schema';
-import { utcDay } from '../src/domain/tree';
+import { utcDay } from '@church/common';
 import { fakeMembership, makeChurch, useDoing } from './setup';
 
 const membership = fakeMembership();

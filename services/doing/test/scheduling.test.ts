@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { call, foreignId } from '@church/common/testing';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '@church/common';
-import { utcDay } from '../src/domain/tree';
+import { utcDay } from '@church/common';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
 const membership = fakeMembership();

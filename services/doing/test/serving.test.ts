@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { assignments, plans } from '../src/db/schema';
-import { utcDay } from '../src/domain/tree';
+import { utcDay } from '@church/common';
 import { fakeMembership, makeChurch, person, useDoing } from './setup';
 
 const membership = fakeMembership();

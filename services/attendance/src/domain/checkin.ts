@@ -4,7 +4,7 @@ import { listenedEvents, notFound, reportChanges, validationFailed, type ChangeI
 import { runCheckin, type CheckinAnswer, type CheckinInput } from '../repos/checkin';
 import { RECORDED, SESSION_CREATED } from './changes';
 import { lastLoggedDate, visitsOn, withVisitSessions } from '../repos/visits';
-import { utcToday } from './dates';
+import { utcMidnight } from '@church/common';
 import type { CheckinResult as CheckinResultSchema } from '../schemas';
 import { securityCode } from './security-code';
 
@@ -51,7 +51,7 @@ export async function submitCheckin(
   const { churchId, serviceId, items } = input;
   const at = new Date();
   // every visit is today's and of this submission: each date is formatted once (also the answer's ISO text)
-  const visitDate = utcToday(at).toISOString();
+  const visitDate = utcMidnight(at).toISOString();
   const checkinTime = at.toISOString();
   // the wanted (group, service time) pairs, each once, and each person's: a session wanted twice by one person is one visit session
   const keyOf = new Map<string, number>();

@@ -1,20 +1,12 @@
-/**
- * "Today" in the church's reckoning. The module has no church time-zone setting, so days are UTC days
- * (README: "Choices"); a session created by check-in is dated at that day's UTC midnight.
- */
-export function utcToday(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
+import { DAY_MS, utcMidnight } from '@church/common';
 
-/** The UTC calendar day of an instant. */
-export function utcDay(at: Date): Date {
-  return utcToday(at);
-}
+// The module has no church time-zone setting, so days are UTC days (README: "Choices"); a session created by
+// check-in is dated at that day's UTC midnight (`utcMidnight`).
 
 /** The Sunday starting the week of a (UTC) day. */
 export function weekStart(day: Date): Date {
-  const d = utcDay(day);
-  return new Date(d.getTime() - d.getUTCDay() * 86_400_000);
+  const d = utcMidnight(day);
+  return new Date(d.getTime() - d.getUTCDay() * DAY_MS);
 }
 
 const two = (n: number) => String(n).padStart(2, '0');

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import { notFound, prepared, type DbOrTx } from '@church/common';
 import { serviceTimes, sessions, visitSessions, visits } from '../db/schema';
@@ -33,25 +32,6 @@ export async function listSessions(db: DbOrTx, churchId: string, opts: { groupId
     .where(and(...conditions))
     .orderBy(desc(sessions.sessionDate));
   return rows.map((r) => ({ ...r, displayName: [slashDate(r.sessionDate), r.serviceTimeName].filter(Boolean).join(' - ') }));
-}
-
-/**
- * The session of (group, service time, date), created when missing. The unique index makes concurrent
- * check-ins for the same group agree on one session.
- */
-export async function findOrCreateSession(tx: DbOrTx, churchId: string, groupId: string, serviceTimeId: string, sessionDate: Date): Promise<SessionRow> {
-  const [created] = await tx
-    .insert(sessions)
-    .values({ id: randomUUID(), churchId, groupId, serviceTimeId, sessionDate })
-    .onConflictDoNothing()
-    .returning();
-  if (created) return created;
-  const [found] = await tx
-    .select()
-    .from(sessions)
-    .where(and(eq(sessions.churchId, churchId), eq(sessions.groupId, groupId), eq(sessions.serviceTimeId, serviceTimeId), eq(sessions.sessionDate, sessionDate)))
-    .limit(1);
-  return found!;
 }
 
 /** The sessions of these groups (a leader's): a condition for `crud`'s scope. */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, max, ne, notInArray, type SQL } from 'drizzle-orm';
-import { getRow, notFound, rowsByIds, type DbOrTx } from '@church/common';
+import { getRow, notFound, rowsByIds, utcMidnight, type DbOrTx } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
-import { utcDay } from '../domain/dates';
 import { deleteEmptyVisits } from './sessions';
 
 // Visits (a person at a service on a date) and the visit sessions joining them to group sessions.
@@ -150,7 +149,7 @@ export async function foldVisit(
   const current = await getRow(tx, visits, churchId, item.id, 'Visit');
   const personId = item.personId ?? current.personId;
   const serviceId = item.serviceId === undefined ? current.serviceId : item.serviceId;
-  const visitDate = item.visitDate ? utcDay(item.visitDate) : current.visitDate;
+  const visitDate = item.visitDate ? utcMidnight(item.visitDate) : current.visitDate;
   const [other] = await tx
     .select()
     .from(visits)

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Id, IsoDate, badRequest, type ZodTypeProvider } from '@church/common';
-import { utcToday, weekStart } from '../domain/dates';
+import { badRequest, DAY_MS, Id, IsoDate, utcMidnight, type ZodTypeProvider } from '@church/common';
+import { weekStart } from '../domain/dates';
 import { groupFiller } from '../domain/membership';
 import { placeRows } from '../repos/places';
 import { groupAttendance, groupSummary, records, trend } from '../repos/records';
@@ -10,7 +10,6 @@ import { AttendanceRecord, GroupAttendanceRow, GroupSummaryRow, PlaceFilters, Qu
 
 const view = requires('Attendance.View');
 const Records = z.array(AttendanceRecord);
-const DAY_MS = 86_400_000;
 
 /** `/attendance/attendancerecords` (read-only): a person's records, the place tree, the weekly trend, searches. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -54,7 +53,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       },
     },
     (req) => {
-      const today = utcToday();
+      const today = utcMidnight();
       const from = new Date(today.getTime() - req.query.weeks * 7 * DAY_MS);
       return groupSummary(app.db, req.auth.churchId, from, new Date(today.getTime() + DAY_MS));
     },

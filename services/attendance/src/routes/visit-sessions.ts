@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, coalesced, crud, getRow, notFound, reportChanges, sameRows, type ChangeInput, type Tx, type ZodTypeProvider } from '@church/common';
+import { coalesced, crud, Empty, getRow, Id, IdParams, notFound, reportChanges, sameRows, utcMidnight, type ChangeInput, type Tx, type ZodTypeProvider } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
 import { RECORDED, created, destroyed } from '../domain/changes';
-import { utcDay } from '../domain/dates';
 import { sessionDownload } from '../domain/download';
 import { serviceOfSession } from '../repos/sessions';
 import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkPerson, unlinkVisitSession, type VisitRow, type VisitSessionRow } from '../repos/visits';
@@ -77,7 +76,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
           const session = await getRow(tx, sessions, churchId, sessionId, 'Session');
           assertInScope(scope, session.groupId);
           const serviceId = await serviceOfSession(tx, churchId, session);
-          const { visit, created: isNew } = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcDay(session.sessionDate), req.auth.id);
+          const { visit, created: isNew } = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcMidnight(session.sessionDate), req.auth.id);
           if (isNew) changes.push(created('visit', visit));
           const link = await linkVisitSession(tx, churchId, visit.id, session.id);
           // a person logged into a session: their attendance recorded (the visit with the new visit session and its

@@ -1,5 +1,5 @@
 import { notConfigured } from '@church/common';
-import { fetchJson, joinUrl } from './http';
+import { fetchJson, joinUrl } from '@church/common';
 
 export interface SourceTranslation {
   sourceKey: string;

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { notConfigured, providerFailed } from '@church/common';
-import { fetchJson, joinUrl } from './http';
+import { fetchJson, joinUrl } from '@church/common';
 
 /** A user's OAuth 1.0a access token at the provider. */
 export interface SheetMusicUser {

@@ -1,5 +1,5 @@
 import { notConfigured } from '@church/common';
-import { fetchJson, joinUrl } from './http';
+import { fetchJson, joinUrl } from '@church/common';
 
 /** One stock photo as the API answers it. */
 export interface StockPhoto {

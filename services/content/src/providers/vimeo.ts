@@ -1,5 +1,5 @@
 import { notConfigured } from '@church/common';
-import { fetchJson, joinUrl } from './http';
+import { fetchJson, joinUrl } from '@church/common';
 import type { VideoHost, VideoInfo } from './video';
 
 const WHAT = 'videoHostB (Vimeo)';

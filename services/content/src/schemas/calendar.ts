@@ -83,7 +83,6 @@ export const EventTemplateSave = z.object({
 
 // ---- bookings
 
-export const BookingStatus = z.enum(['approved', 'pending', 'rejected']);
 export const EventBooking = z.object({
   id: z.string(),
   churchId: z.string(),

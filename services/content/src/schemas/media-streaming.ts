@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, IdList, IsoDate } from '@church/common';
 
-export const ChurchParams = z.object({ churchId: Id });
+export { ChurchParams } from '@church/common';
 
 export const Sermon = z.object({
   id: z.string(),

@@ -435,7 +435,7 @@ export const SectionTreeBody = z.object({
 
 // ---- parameters, queries and answers of the website routes
 
-export const ChurchParams = z.object({ churchId: Id });
+export { ChurchParams } from '@church/common';
 export const ChurchItemParams = z.object({ churchId: Id, id: Id });
 export const PageParams = z.object({ pageId: Id });
 export const BlockParams = z.object({ blockId: Id });

@@ -5,7 +5,7 @@ import { activeAutomations, automationParts, runOnce, type AutomationTask } from
 import { TaskActionData } from '../schemas';
 import { compileTree, periodOf } from './conditions';
 import { change, report } from './changes';
-import { utcDay } from './tree';
+import { utcDay } from '@church/common';
 
 export interface RunResult {
   date: string;

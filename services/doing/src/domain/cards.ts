@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { badRequest, groupMembershipChange, notFound, notifyPeople, personFieldChange, templateEmail, type PersonFacts, type Tx } from '@church/common';
+import { badRequest, groupMembershipChange, isUuid, notFound, notifyPeople, personFieldChange, templateEmail, utcDay, type PersonFacts, type Tx } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { tasks, workflowSteps, workflowStepRoutes, workflows } from '../db/schema';
 import { membershipClient } from '../clients/membership';
@@ -10,10 +10,6 @@ import { actionsOfStep, dueSnoozed, hasPersonMatchRoutes, lockCard, lockDueCard,
 import { cardWebhook } from '../jobs/card-webhook';
 import { compileTree } from './conditions';
 import { change, report } from './changes';
-import { utcDay } from './tree';
-
-/** A step action's reference to a template or group, as the editor saves it: a UUID, or nothing to act on. */
-const isUuid = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 /**
  * Workflow cards: tasks with a `workflowId`, moving along the workflow's steps. Every operation runs in one

@@ -51,7 +51,6 @@ export function editableMinistries(req: FastifyRequest): Set<string> | undefined
 }
 
 const refused = () => unauthorized('Only holders of Plans.Edit and members of the ministry can do this');
-export const ministryRefusal = refused;
 
 /**
  * The caller's right over ministries, for one request: `Plans.Edit` covers every ministry; otherwise the caller's

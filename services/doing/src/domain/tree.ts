@@ -20,18 +20,6 @@ export function buildTree<T extends { id: string; parentId: string | null; sort:
   return roots;
 }
 
-/** Today's UTC calendar day `YYYY-MM-DD`, shifted by `days`. */
-export function utcDay(days = 0, from = new Date()): string {
-  return new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate() + days)).toISOString().slice(0, 10);
-}
-
-/** `day` (`YYYY-MM-DD`) moved by `days`. */
-export function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
 /** Whole days from `a` to `b`. */
 export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);

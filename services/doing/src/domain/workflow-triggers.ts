@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { badRequest, type ChangeRecord, type PersonFacts } from '@church/common';
+import { badRequest, utcDay, type ChangeRecord, type PersonFacts } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { workflowExecutions, workflowTriggers } from '../db/schema';
 import { membershipClient } from '../clients/membership';
@@ -9,7 +9,6 @@ import { eventTriggers, hasCard, treeOf, type TriggerRow } from '../repos/workfl
 import { CardRun, factsById, subjectFacts, type Subject } from './cards';
 import { compileTree, periodOf } from './conditions';
 import { matchesFilter, needsPerson, parseFilter, type FilterNode } from './workflow-catalog';
-import { utcDay } from './tree';
 
 type Deps = Pick<DoingDeps, 'db' | 'internal' | 'queue' | 'module'>;
 type Execution = typeof workflowExecutions.$inferSelect;

@@ -1,4 +1,4 @@
-import { providerFailed } from '@church/common';
+import { fetchJson, providerFailed } from '@church/common';
 import { ProviderUnauthorized } from './content-provider';
 
 /**
@@ -17,20 +17,9 @@ export async function providerJson<T>(
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(init.form).toString();
   }
-  let res: Response;
-  try {
-    res = await fetch(url, { method: init.method ?? 'GET', headers, body, signal: AbortSignal.timeout(init.timeoutMs) });
-  } catch (err) {
-    const name = (err as Error).name;
-    throw providerFailed(what, name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : 'unreachable');
-  }
-  const text = await res.text();
+  const res = await fetchJson<T>(what, url, { method: init.method ?? 'GET', headers, body, timeoutMs: init.timeoutMs, pass: [400, 401] });
   if (res.status === 401) throw new ProviderUnauthorized(`${what} refused the token`);
-  if (res.status === 400 && init.onBadRequest) throw init.onBadRequest();
-  if (!res.ok) throw providerFailed(what, `answered ${res.status}`);
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw providerFailed(what, 'answered something that is not JSON');
-  }
+  if (res.status === 400) throw init.onBadRequest?.() ?? providerFailed(what, 'answered 400');
+  if (!res.json) throw providerFailed(what, 'answered something that is not JSON');
+  return res.data;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gte, isNull, lte, ne, or } from 'drizzle-orm';
-import { badRequest, conflict, deleteRow, getRow, notFound, rowsByIds, saveRows, unauthorized, type DbOrTx, type Tx } from '@church/common';
+import { badRequest, conflict, getRow, notFound, rowsByIds, saveRows, unauthorized, type DbOrTx, type Tx } from '@church/common';
 import { assignments, plans, positions } from '../db/schema';
 import type { ASSIGNMENT_STATUSES } from '../schemas';
 
@@ -95,11 +95,6 @@ export async function saveAssignments(tx: Tx, churchId: string, callerPersonId: 
   });
   const written = await saveRows(tx, assignments, churchId, rows, 'Assignment');
   return { written, stored, answers: answers.map((a) => ({ row: written[a.index]!, status: a.status })) };
-}
-
-/** Deletes an assignment of the church (404 otherwise) within the caller's scope (`scope`, from `ministryScope`); answers it. */
-export async function deleteAssignment(tx: DbOrTx, churchId: string, id: string) {
-  return deleteRow(tx, assignments, churchId, id, 'Assignment');
 }
 
 /** How many times each person serves in the calendar month of `day` (declined assignments left out). */

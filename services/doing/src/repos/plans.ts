@@ -3,7 +3,7 @@ import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql } from 'dri
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { getRow, type DbOrTx, type Tx } from '@church/common';
 import { assignments, planItemTimes, planItems, plans, positions, times } from '../db/schema';
-import { addDays, daysBetween } from '../domain/tree';
+import { daysBetween } from '../domain/tree';
 import type { z } from 'zod';
 import type { OverviewRow as OverviewRowSchema } from '../schemas';
 
@@ -185,4 +185,3 @@ export async function overview(db: DbOrTx, churchId: string, q: { startDate: str
   return rows as OverviewRow[];
 }
 
-export { addDays };

@@ -1,17 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { badRequest, rowsByIds, unauthorized, type DbOrTx, type TenantTable } from '@church/common';
+import { rowsByIds, unauthorized, type DbOrTx, type TenantTable } from '@church/common';
 import { plans } from '../db/schema';
-
-/**
- * A referenced record of the caller's church, or a 400 naming the field that referenced it (a save must not
- * point at another church's plan or at nothing).
- */
-export async function requireRef<T extends TenantTable>(db: DbOrTx, table: T, churchId: string, id: string, param: string, what: string): Promise<T['$inferSelect']> {
-  const [row] = await db.select().from(table as PgTable).where(and(eq(table.churchId, churchId), eq(table.id, id))).limit(1);
-  if (!row) throw badRequest(param, `${what} not found`);
-  return row as T['$inferSelect'];
-}
 
 /** The church's plans with these ids (others left out). */
 export const planMinistries = (db: DbOrTx, churchId: string, ids: string[]) => rowsByIds(db, plans, churchId, ids);

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { badRequest, notFound, prepared, type DbOrTx } from '@church/common';
+import { addDays, badRequest, notFound, prepared, type DbOrTx } from '@church/common';
 import { assignments, plans } from '../db/schema';
 import { autofill } from '../domain/autofill';
-import { addDays } from '../domain/tree';
 
 /** Days either side of the service date whose assignments count towards a person's recent load. */
 export const SPREAD_WINDOW_DAYS = 90;

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Empty, Id, IdParams, REMOTE, batchOf, checkReferences, crud, itemParam, type Tx, type ZodTypeProvider } from '@church/common';
+import { batchOf, checkReferences, crud, Empty, Id, IdParams, itemParam, REMOTE, utcDay, type Tx, type ZodTypeProvider } from '@church/common';
 import { assignments } from '../db/schema';
 import { ofPlans } from '../repos/plans';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { answerAssignment, leaveSignup, monthCounts, myAssignments, saveAssignments, signUp, type AssignmentRow } from '../repos/assignments';
 import { tellLeaders } from '../jobs';
-import { utcDay } from '../domain/tree';
 import { editableMinistries, ministryEditor } from '../domain/ministry-access';
 import { change, changesOf, report } from '../domain/changes';
 import { Assignment, AssignmentAnswer, AssignmentSave, IdsQuery, LocalDate, MonthCount, SignupBody } from '../schemas';

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { REMOTE, badRequest, crud, itemParam, rowsByIds, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, crud, itemParam, REMOTE, rowsByIds, unauthorized, utcDay, type ZodTypeProvider } from '@church/common';
 import { blockoutDates } from '../db/schema';
 import { blockoutsOfPerson, ofPerson, upcomingBlockouts } from '../repos/blockout-dates';
-import { utcDay } from '../domain/tree';
 import { BlockoutDate, BlockoutDateSave, IdsQuery } from '../schemas';
 
 const base = '/doing/blockoutDates';

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser } from '@church/auth';
-import { IdParams, REMOTE, assertReferences, badRequest, checkReferences, crud, notFound, notifyPeople, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { assertReferences, badRequest, checkReferences, crud, IdParams, notFound, notifyPeople, REMOTE, rowsByIds, utcDay, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { churchPlans, copyPlan, currentPlan, deletePlanParts, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
 import { autofillPlan, undoAutofill } from '../repos/scheduling';
-import { daysBetween, utcDay } from '../domain/tree';
+import { daysBetween } from '../domain/tree';
 import { schedulesByPerson } from '../domain/serving-schedule';
 import { editableMinistries, ministryAccess, ministryEditor } from '../domain/ministry-access';
 import { change, report } from '../domain/changes';

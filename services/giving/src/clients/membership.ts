@@ -25,7 +25,3 @@ export async function contactsOf(internal: InternalClient, churchId: string, ids
   return new Map(people.map((p) => [p.id, { email: p.email ?? null, displayName: p.displayName ?? null }]));
 }
 
-/** The church's name for receipts. */
-export async function churchNameOf(internal: InternalClient, churchId: string): Promise<string> {
-  return (await callInternal(internal, membershipInternal.church, { churchId })).name;
-}

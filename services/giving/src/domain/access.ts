@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { hasPermission, rule, type AccessRule, type Claims } from '@church/auth';
-import { unauthorized, type Db } from '@church/common';
+import { isUuid, unauthorized, type Db } from '@church/common';
 import { customers, subscriptions } from '../db/schema';
 
 // The spec's "own" terms. Rules that read the path or query string decide before the body is read (the
@@ -25,8 +25,6 @@ export function assertOwnPerson(auth: Claims, permission: string, personId: stri
   if (auth.personId && personId && personId.toLowerCase() === auth.personId.toLowerCase()) return;
   throw unauthorized(`Missing permission: ${permission} or own record`);
 }
-
-const isUuid = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 /** The person a customer (local id or provider id) belongs to, in the caller's church. */
 export async function customerOwner(db: Db, churchId: string, customerId: unknown): Promise<string | null> {

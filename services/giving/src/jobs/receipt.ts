@@ -1,5 +1,5 @@
-import { escapeHtml, keptPer, type DbOrTx, type EmailMessage, type JobContext } from '@church/common';
-import { churchNameOf, contactsOf } from '../clients/membership';
+import { churchNameOf, escapeHtml, keptPer, type DbOrTx, type EmailMessage, type JobContext } from '@church/common';
+import { contactsOf } from '../clients/membership';
 import type { GivingDeps } from '../deps';
 import { donationWithAllocations, type ReceiptDonation } from '../repos/donations';
 import { churchesWithOverdueReceipts, claimPendingReceipts, releasePendingReceipts, settlePendingReceipts } from '../repos/receipts';

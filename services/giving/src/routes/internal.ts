@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Id, IsoDate, gdprAnonymize, gdprExport, givingInternal, reportChanges, serveOwned, type ZodTypeProvider } from '@church/common';
+import { gdprAnonymize, gdprExport, givingInternal, Id, IsoDate, reportChanges, serveOwned, utcDay, type ZodTypeProvider } from '@church/common';
 import { funds } from '../db/schema';
 import { chargeRegistration } from '../domain/registration-charge';
 import { donorIds } from '../repos/donors';
@@ -8,7 +8,6 @@ import { anonymizePerson, personRecords } from '../repos/gdpr';
 const { donors, registrationCharge } = givingInternal;
 /** The contract's body, its fund an id and its days dates (membership sends a day's start as an instant). */
 const DonorsBody = donors.body.extend({ fundId: Id.optional(), startDate: IsoDate.optional(), endDate: IsoDate.optional() });
-const utcDay = (d: Date | undefined) => d?.toISOString().slice(0, 10);
 
 /**
  * Server-to-server (signed): what the other modules ask of giving. The answers are the shared contracts'
@@ -22,7 +21,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Membership's saved lists ("gave to a fund between two days"): the people with a complete gift in the UTC
   // days from `startDate` to `endDate`, both included, as a campaign counts its days.
   app.post(donors.path, { config: { access: 'internal' }, schema: { body: DonorsBody, response: { 200: donors.answer } } }, async (req) => ({
-    personIds: await donorIds(app.db, req.body.churchId.toLowerCase(), { fundId: req.body.fundId?.toLowerCase(), fromDay: utcDay(req.body.startDate), toDay: utcDay(req.body.endDate) }),
+    personIds: await donorIds(app.db, req.body.churchId.toLowerCase(), { fundId: req.body.fundId?.toLowerCase(), fromDay: req.body.startDate && utcDay(0, req.body.startDate), toDay: req.body.endDate && utcDay(0, req.body.endDate) }),
   }));
 
   // Content's registrations, charged with giving's money rules (README "Registration payments").

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { conflict, saveRows, type Db } from '@church/common';
+import { conflict, DAY_MS, saveRows, type Db } from '@church/common';
 import { domains } from '../db/schema';
 import { domainsToCheck, findDomainByName, markChecked, type DomainRow } from '../repos/domains';
 import { report as reportTo, type Reporter } from './report';
@@ -10,7 +10,6 @@ export const dnsCheck = {
   timeoutMs: 2_000,
 };
 
-const DAY_MS = 24 * 3600 * 1000;
 const CHECKS_PER_CALL = 25;
 
 /** A host name: lower-case labels of letters, digits and inner hyphens, dot-separated, at most 253 characters. */

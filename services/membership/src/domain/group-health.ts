@@ -3,8 +3,8 @@ import { demographicRows, historyCounts, memberStats, type MemberStats } from '.
 import { listGroups, type GroupRecord } from '../repos/groups';
 import { clock } from './clock';
 import { ageGroups, countsByName } from './demographics';
+import { DAY_MS } from '@church/common';
 
-const DAY_MS = 24 * 3600 * 1000;
 const noStats = (groupId: string): MemberStats => ({ groupId, memberCount: 0, leaderCount: 0, averageAge: null, femaleCount: 0, maleCount: 0 });
 
 /**

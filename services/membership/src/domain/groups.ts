@@ -1,4 +1,4 @@
-import { badRequest, notFound, saveRows, type Db, type DbOrTx, type Tx, type ChangeInput } from '@church/common';
+import { badRequest, isUuid, notFound, saveRows, type ChangeInput, type Db, type DbOrTx, type Tx } from '@church/common';
 import { groups } from '../db/schema';
 import { findGroup, slugsLike, type GroupRecord, type GroupRow } from '../repos/groups';
 import { report as reportTo, type Reporter } from './report';
@@ -107,9 +107,6 @@ export function saveGroups(db: Db, churchId: string, items: GroupInput[], report
     return out;
   });
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (v: string) => UUID.test(v);
 
 async function checkMinistry(db: Tx, churchId: string, parentGroupId: string | null, selfId: string | undefined, param: 'parentGroupId' | 'categoryName') {
   if (!parentGroupId) throw badRequest('parentGroupId', 'a team must reference its ministry group (parentGroupId, or its id as categoryName)');

@@ -197,16 +197,6 @@ export async function updatePerson(db: DbOrTx, churchId: string, id: string, val
   return row;
 }
 
-/** Soft delete (NOTES.md): attendance and giving history keep pointing at the person. */
-export async function removePerson(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .update(people)
-    .set({ removed: true, updatedAt: new Date() })
-    .where(peopleScope(churchId, {}, eq(people.id, id)))
-    .returning({ id: people.id });
-  return rows.length > 0;
-}
-
 /** Emails of the church's people with these ids (for other modules). */
 export function emailsOf(db: DbOrTx, churchId: string, ids: string[]): Promise<Array<{ id: string; email: string | null }>> {
   if (!ids.length) return Promise.resolve([]);
@@ -324,16 +314,6 @@ export async function livePeopleIds(db: DbOrTx, churchId: string, ids: string[])
   if (!ids.length) return new Set();
   const rows = await db.select({ id: people.id }).from(people).where(peopleScope(churchId, {}, inArray(people.id, ids)));
   return new Set(rows.map((r) => r.id));
-}
-
-/** Soft-deletes the church's live people among `ids` in one statement; the ids removed. */
-export async function removePeople(db: DbOrTx, churchId: string, ids: string[]): Promise<string[]> {
-  const rows = await db
-    .update(people)
-    .set({ removed: true, updatedAt: new Date() })
-    .where(peopleScope(churchId, {}, inArray(people.id, ids)))
-    .returning({ id: people.id });
-  return rows.map((r) => r.id);
 }
 
 /** Sets the same values on the church's live people among `ids` in one statement; the ids updated. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, IdParams, badRequest, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { badRequest, DAY_MS, Empty, IdParams, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../deps';
 import { KEY_SCOPES, KEY_SCOPE_NAMES, exchangeApiKey, newApiKey } from '../domain/api-keys';
 import { clock } from '../domain/clock';
@@ -13,7 +13,6 @@ import { ApiKeyCreate, ApiKeyOut, ScopeCatalog, TokenAnswer, TokenRequest } from
 
 const BASE = '/membership/apiKeys';
 const editSettings = { access: requires('Settings.Edit') };
-const DAY_MS = 24 * 3600 * 1000;
 
 const toKey = (k: ApiKeyRow, key?: string) => ({ ...k, scopes: k.scopes.join(' '), ...(key ? { key } : {}) });
 const audited = (k: ApiKeyRow) => ({ name: k.name, prefix: k.prefix, scopes: k.scopes, userId: k.userId, expiresAt: k.expiresAt });

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { requires } from '@church/auth';
 import type { ZodTypeProvider } from '@church/common';
 import { auditPage } from '../repos/audit';
-import { AuditPage, AuditQuery, DAY_MS } from '../schemas/audit';
+import { AuditPage, AuditQuery } from '../schemas/audit';
+import { DAY_MS } from '@church/common';
 
 /**
  * The church's audit log as the settings audit screen reads it: `{logs, count, limit, offset}`, newest first,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Id, IsoDate } from '@church/common';
 
-export const DAY_MS = 24 * 3600 * 1000;
 const Text = z.string().trim().max(100).optional();
 /** A day (`2026-11-28`, the screen's date inputs) or an instant; `''` is none. */
 const DateOrDay = z

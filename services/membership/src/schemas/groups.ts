@@ -97,6 +97,6 @@ export const HealthRow = z.object({
   churnRate90: z.number(),
 });
 
-export const ChurchParams = z.object({ churchId: Id });
+export { ChurchParams } from '@church/common';
 
 export const TagParams = z.object({ tag: z.string().trim().toLowerCase().min(1).max(50) });

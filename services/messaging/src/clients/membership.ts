@@ -1,4 +1,4 @@
-import { callInternal, membershipInternal, type PersonContact, type ServiceDeps } from '@church/common';
+import { callInternal, churchNameOf, membershipInternal, type PersonContact, type ServiceDeps } from '@church/common';
 
 /** What messaging asks membership, one typed call per contract (`callInternal`: one failure policy). */
 
@@ -14,12 +14,8 @@ export async function optOut(deps: Pick<ServiceDeps, 'internal'>, churchId: stri
 }
 
 /** The church's name (merge field `{{churchName}}`); empty when membership cannot say. */
-export async function churchName(deps: Pick<ServiceDeps, 'internal'>, churchId: string): Promise<string> {
-  try {
-    return (await callInternal(deps.internal, membershipInternal.church, { churchId })).name;
-  } catch {
-    return '';
-  }
+export function churchName(deps: Pick<ServiceDeps, 'internal'>, churchId: string): Promise<string> {
+  return churchNameOf(deps.internal, churchId).catch(() => '');
 }
 
 /** The caller's groups (for `posts`), from membership's people facts. */

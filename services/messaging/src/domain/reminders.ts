@@ -1,5 +1,5 @@
 import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, notFound, unauthorized } from '@church/common';
+import { badRequest, DAY_MS, notFound, unauthorized } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { eventOccurrences, eventRegistrations, type ReminderEvent } from '../clients/content';
 import { planPeople, planTypePlans, task as loadTask, type ReminderPlan, type ReminderTask } from '../clients/doing';
@@ -12,7 +12,6 @@ import { endOfDay, localDay, zonedInstant } from '@church/common';
 export const HORIZON_DAYS = 14;
 /** The longest a reminder may go out before its day: the planning horizon. */
 export const MAX_OFFSET_MINUTES = HORIZON_DAYS * 24 * 60;
-const DAY_MS = 86_400_000;
 
 /** The kinds of things a reminder is set on, and who may be reminded of each (the first is the default). */
 export const RECIPIENT_MODES = new Map<string, string[]>([

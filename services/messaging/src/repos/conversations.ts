@@ -77,11 +77,6 @@ export async function createConversation(db: DbOrTx, churchId: string, c: Conver
   return row!;
 }
 
-export async function updateConversation(db: DbOrTx, churchId: string, id: string, values: Partial<ConversationValues>): Promise<ConversationRow> {
-  const [row] = await db.update(conversations).set(values).where(and(eq(conversations.churchId, churchId), eq(conversations.id, id))).returning();
-  return row!;
-}
-
 export async function deleteConversationRow(db: DbOrTx, churchId: string, id: string): Promise<void> {
   await db.delete(conversations).where(and(eq(conversations.churchId, churchId), eq(conversations.id, id)));
 }

@@ -64,12 +64,3 @@ export async function subscriptionsOf(db: DbOrTx, churchId: string, personId: st
     .where(and(eq(webPushSubscriptions.churchId, churchId), eq(webPushSubscriptions.personId, personId)))
     .orderBy(asc(webPushSubscriptions.registrationDate));
 }
-
-/** Removes every subscription of the person (GDPR erasure); answers how many went. */
-export async function removeSubscriptionsOf(db: DbOrTx, churchId: string, personId: string): Promise<number> {
-  const gone = await db
-    .delete(webPushSubscriptions)
-    .where(and(eq(webPushSubscriptions.churchId, churchId), eq(webPushSubscriptions.personId, personId)))
-    .returning({ id: webPushSubscriptions.id });
-  return gone.length;
-}

@@ -17,7 +17,7 @@ export const ContentType = z
   .refine((s) => !Object.hasOwn(Object.prototype, s), 'is not a content type');
 /** A content id: usually a UUID, sometimes a key of another module. */
 export const ContentId = z.string().trim().min(1).max(200);
-export const ChurchParams = z.object({ churchId: Id });
+export { ChurchParams } from '@church/common';
 export const ChurchIdParams = z.object({ churchId: Id, id: Id });
 export const ContentParams = z.object({ contentType: ContentType, contentId: ContentId });
 export const Page = z.object({

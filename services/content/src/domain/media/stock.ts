@@ -42,5 +42,3 @@ const FOLDERS = new Map(Object.entries(PALETTES));
 export function bundledStock(folder: string): BundledImage[] {
   return (FOLDERS.get(folder.toLowerCase()) ?? []).map(([name, from, to]) => ({ folder: folder.toLowerCase(), image: `${name}.svg`, url: svg(from, to), license: 'CC0 1.0 (public domain)' }));
 }
-
-export const STOCK_FOLDERS = Object.keys(PALETTES);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { membershipInternal } from '@church/common';
+import { churchNameOf } from '@church/common';
 import type { PostRow } from '../../repos/website/posts';
 import { displayNames } from './membership';
 import { Feed } from 'feed';
@@ -27,17 +27,9 @@ export async function withAuthors(app: FastifyInstance, churchId: string, rows: 
   return withNames(rows, await displayNames(app, churchId, authorIds(rows)));
 }
 
-async function churchName(app: FastifyInstance, churchId: string): Promise<string | undefined> {
-  try {
-    return membershipInternal.church.answer.parse(await app.deps.internal.post('membership', membershipInternal.church.path, { churchId })).name;
-  } catch {
-    return undefined;
-  }
-}
-
 /** RSS 2.0 of the latest published posts; links are `{siteUrl}/blog/{slug}`, content is the rendered markdown. */
 export async function rssFeed(app: FastifyInstance, churchId: string, siteUrl: string, rows: PostRow[]): Promise<string> {
-  const [name, authored] = await Promise.all([churchName(app, churchId), withAuthors(app, churchId, rows)]);
+  const [name, authored] = await Promise.all([churchNameOf(app.deps.internal, churchId).catch(() => undefined), withAuthors(app, churchId, rows)]);
   const site = siteUrl.replace(/\/+$/, '');
   const feed = new Feed({
     title: name ? `${name} Blog` : 'Blog',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { badRequest, getRow, notFound, type Db, type DbOrTx } from '@church/common';
+import { badRequest, getRow, type Db, type DbOrTx } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import {
   clearSections,
@@ -163,8 +163,6 @@ export function sectionOwner(section: Pick<typeof sections.$inferSelect, 'pageId
   if (section.blockId) return { blockId: section.blockId };
   return undefined;
 }
-
-export const notFoundPage = () => notFound('Page');
 
 /** Publishes a page's working tree: the public tree as it is now, and a snapshot to discard back to. */
 export async function publishPage(tx: DbOrTx, churchId: string, pageId: string): Promise<Date> {

@@ -3,7 +3,7 @@ import { anyUser, requires } from '@church/auth';
 import { IdParams, badRequest, batchOf, itemParam, notConfigured, notFound, type ZodTypeProvider } from '@church/common';
 import { checkEndpoint, type OAUTH_PROVIDERS, parseSettings } from '../../domain/media/byos';
 import { contentDeps } from '../../deps';
-import { fetchJson } from '../../providers/http';
+import { fetchJson } from '@church/common';
 import {
   deleteProvider,
   disableOthers,
