@@ -116,18 +116,26 @@ export async function foreignReferences(
 ): Promise<ErrorItem[]> {
   const errors: ErrorItem[] = [];
   for (const [field, declared] of Object.entries(refs)) {
-    // the items by what their field names (one group unless the kind depends on the item)
-    const groups = new Map<Reference, number[]>();
+    // each item's ids of the field, read once, grouped by what they name (one group unless the kind depends on the
+    // item); linear in the ids: a body of 40 teams of 30 people is 1,200 ids, 300 of them distinct
+    const groups = new Map<Reference, { indexes: number[]; ids: Set<string> }>();
+    const itemIds: string[][] = [];
     for (const [i, item] of items.entries()) {
+      const ids = idsIn(item[field]);
+      itemIds[i] = ids;
+      if (!ids.length) continue;
       const ref = typeof declared === 'function' ? declared(item) : declared;
-      if (ref && idsIn(item[field]).length) groups.set(ref, [...(groups.get(ref) ?? []), i]);
+      if (!ref) continue;
+      let group = groups.get(ref);
+      if (!group) groups.set(ref, (group = { indexes: [], ids: new Set() }));
+      group.indexes.push(i);
+      for (const id of ids) group.ids.add(id);
     }
-    for (const [ref, indexes] of groups) {
-      const ids = [...new Set(indexes.flatMap((i) => idsIn(items[i]![field])))];
-      const wellFormed = ids.filter((id) => UUID.test(id));
+    for (const [ref, group] of groups) {
+      const wellFormed = [...group.ids].filter((id) => UUID.test(id));
       const known = !wellFormed.length ? new Set<string>() : isRemote(ref) ? await ownedRemote(internal, churchId, ref, wellFormed) : await ownedLocal(db, ref, churchId, wellFormed);
-      for (const i of indexes) {
-        if (idsIn(items[i]![field]).some((id) => !known.has(id))) errors.push({ msg: `${field} is not a record of this church`, param: param(i, field), location: 'body' });
+      for (const i of group.indexes) {
+        if (itemIds[i]!.some((id) => !known.has(id))) errors.push({ msg: `${field} is not a record of this church`, param: param(i, field), location: 'body' });
       }
     }
   }
