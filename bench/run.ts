@@ -121,6 +121,7 @@ async function main() {
     target: opts.target,
     options: shownOptions,
     machine: { cpus: cpus.length, model: cpus[0]?.model.trim() ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}`, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
+    load: { start: os.loadavg() },
     redis: false,
     token: 'login',
     ceilings: { notes: [] },
@@ -220,7 +221,7 @@ async function main() {
         explain: (requests) => (opts.explain ? explain(fleet, requests, 240_000) : Promise.resolve([])),
         log,
       });
-      const machine = `${report.machine.cpus} × ${report.machine.model}, Node ${report.machine.node}, ${opts.fleet === 'processes' ? 'the gateway and each service in its own process' : 'one fleet process'}, Redis ${report.redis ? 'on' : 'off'}`;
+      const machine = `${report.machine.cpus} × ${report.machine.model}, Node ${report.machine.node}, ${opts.fleet === 'processes' ? 'the gateway and each service in its own process' : 'one fleet process'}, Redis ${report.redis ? 'on' : 'off'}, load average ${report.load!.start.map((l) => l.toFixed(2)).join(' / ')} at the start and ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')} at the end`;
       const options = `${opts.duration} s (after ${opts.warmup} s of warm-up) × ${opts.connections} connections per call`;
       appReadsFile = writeAppReadsReport(path.join(__dirname, 'results'), opts.target, run, { startedAt: report.startedAt, finishedAt: new Date().toISOString(), machine, options, pg: report.ceilings.pg, seedNotes: seed.notes, modules: opts.appReads });
       return;
@@ -280,6 +281,7 @@ async function main() {
     return;
   }
   report.finishedAt = new Date().toISOString();
+  report.load!.end = os.loadavg();
   const files = writeResults(report, path.join(__dirname, 'results'));
   process.stdout.write(`\n${textTable(report)}\n`);
   for (const e of report.explain) {

@@ -32,6 +32,8 @@ export interface BenchReport {
   target: BenchOptions['target'];
   options: Omit<BenchOptions, 'databaseUrl' | 'redisUrl'>;
   machine: { cpus: number; model: string; node: string; platform: string; memoryGb: number };
+  /** the machine's load average (1, 5 and 15 minutes) when the run started and ended: other work on the cores shows here */
+  load?: { start: number[]; end?: number[] };
   redis: boolean;
   /** where the scenarios' token came from */
   token: 'login' | 'signed (login route missing)';
@@ -98,13 +100,16 @@ export function textTable(report: BenchReport): string {
   return lines.join('\n');
 }
 
+const loadText = (load: number[]) => load.map((l) => l.toFixed(2)).join(' / ');
+
 export function markdown(report: BenchReport): string {
   const md: string[] = [];
   md.push(`# Benchmark: ${report.target}`, '');
   md.push(`${report.startedAt}; ${report.machine.cpus} × ${report.machine.model}, ${report.machine.memoryGb} GB, Node ${report.machine.node}; ` +
     `${report.options.connections} connections, ${report.options.duration} s per scenario (+${report.options.warmup} s warm-up); ` +
     `Redis ${report.redis ? 'on' : 'off'}; token from ${report.token}; ` +
-    `${report.options.fleet === 'processes' ? 'the gateway and each service in its own process (as deployed)' : 'the whole fleet in one process'}.`, '');
+    `${report.options.fleet === 'processes' ? 'the gateway and each service in its own process (as deployed)' : 'the whole fleet in one process'}` +
+    (report.load ? `; load average ${loadText(report.load.start)} at the start${report.load.end ? `, ${loadText(report.load.end)} at the end` : ''}` : '') + '.', '');
   md.push(`| ${HEADER.join(' | ')} |`, `| ${HEADER.map((_, i) => (i === 0 || i >= 7 ? '---' : '---:')).join(' | ')} |`);
   for (const r of rows(report)) md.push(`| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
   md.push('');
