@@ -317,12 +317,32 @@ export interface RouteWalkReport {
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+type DocOperation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+
+/**
+ * The documented routes whose success answer declares no schema (JSON, text or binary): the response schema is what
+ * filters and serializes what leaves a route, so none may go without one.
+ */
+function routesWithoutAnswerSchema(app: FastifyInstance): string[] {
+  const doc = (app as unknown as { swagger(): { paths?: Record<string, Record<string, DocOperation>> } }).swagger();
+  const missing: string[] = [];
+  for (const [path, ops] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(ops)) {
+      const answers = Object.entries(op.responses ?? {}).filter(([status]) => /^2/.test(status));
+      const declared = answers.some(([status, answer]) => status === '204' || Object.values(answer.content ?? {}).some((c) => c.schema !== undefined));
+      if (!declared) missing.push(`${method.toUpperCase()} ${path} declares no response schema for its success answer`);
+    }
+  }
+  return missing;
+}
+
 /**
  * The access suite every module runs over its whole route table (`app.routeList`, so a route added later is
  * walked without touching the test): an authenticated route answers 401 in the error shape with no token, a
  * forged token, an expired one, an `alg: none` one, and (unless its rule is open to any user) a valid token of
  * the church without permissions; and a token with every permission of another church never makes it fail
- * with a 500. Internal routes refuse an unsigned call with 401.
+ * with a 500. Internal routes refuse an unsigned call with 401. Every documented route declares the schema of its
+ * success answer.
  */
 export async function expectRoutesGuarded(app: FastifyInstance, opts: RouteWalkOptions = {}): Promise<RouteWalkReport> {
   const churchId = opts.churchId ?? randomUUID();
@@ -389,6 +409,7 @@ export async function expectRoutesGuarded(app: FastifyInstance, opts: RouteWalkO
       }
     }
   }
+  failures.push(...routesWithoutAnswerSchema(app));
   if (failures.length) throw new Error(`${failures.length} access failures:\n${failures.join('\n')}`);
   return report;
 }

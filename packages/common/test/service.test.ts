@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { requires, anyUser } from '@church/auth';
 import { sql } from 'drizzle-orm';
 import { createService, createInternalClient, badRequest, IdParams, rowsOf, MAX_STATEMENT_PARAMS, type ModuleName, type ServiceDefinition } from '../src';
-import { call, testConfig, testDatabase, tokenFor, TEST_SECRET } from '../src/testing';
+import { call, expectRoutesGuarded, testConfig, testDatabase, tokenFor, TEST_SECRET } from '../src/testing';
 
 const churchId = '11111111-1111-4111-8111-111111111111';
 const membershipMigrations = path.join(__dirname, '../../../services/membership/drizzle');
@@ -173,6 +173,15 @@ describe('createService', () => {
     const res = await call(app, 'POST', '/membership/things', { token: tokenFor({ churchId }), body: { name: 'x'.repeat(5000) } });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ errors: ['Body is too large'] });
+  });
+
+  it("names, in the access suite, every route whose success answer declares no schema", async () => {
+    const walk = expectRoutesGuarded(app).then(() => '', (err: Error) => err.message);
+    const message = await walk;
+    expect(message).toMatch(/GET \/membership\/things\/\{id\} declares no response schema/);
+    expect(message).toMatch(/GET \/membership\/boom declares no response schema/);
+    // the route that declares its answer is not named
+    expect(message).not.toMatch(/POST \/membership\/things declares/);
   });
 
   it('refuses to start when a route declares no access', async () => {
