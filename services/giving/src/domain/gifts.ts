@@ -1,7 +1,7 @@
 import { badRequest } from '@church/common';
 import type { NewDonation } from '../repos/donations';
-import { feeCents, type FeeKind, type FeeSettings } from './fees';
-import { centsText, sumCents, toCents } from './money';
+import { feeCents, type FeeKind, type FeeSettings } from '../lib/fees';
+import { centsText, sumCents, toCents } from '../lib/money';
 
 /** A gift's funds in the provider's metadata: `fundId:cents,fundId:cents` (fits Stripe's 500-character values for 10 funds). */
 export function fundsMeta(funds: Array<{ fundId: string; cents: number }>): string {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requires } from '@church/auth';
 import { badRequest, coalesced, crud, Id, IdParams, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { campaigns, funds } from '../db/schema';
-import { centsText, toCents } from '../domain/money';
+import { centsText, toCents } from '../lib/money';
 import { campaignItem, campaignPage, campaignsProgress, deletePledgesOf, peopleProgressJson, publicCampaignsProgress } from '../repos/campaigns';
 import { Campaign, CampaignPage, CampaignProgress, CampaignSave, PeopleProgressQuery, PledgeProgressRow, PublicCampaignProgress } from '../schemas';
 
