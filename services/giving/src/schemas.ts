@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CalendarDay, exactShape, Id, IsoDate, Money, OptionalText } from '@church/common';
-import { ISO_4217 } from './domain/gifts';
+import { ISO_4217 } from './lib/currencies';
 
 // What the giving API accepts and answers. Response schemas list every field that leaves the service; money
 // leaves as a JSON number of currency units. Save bodies strip unknown fields (clients post records back as
