@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CalendarDay, exactShape, Id, IsoDate, Money, OptionalText } from '@church/common';
-import { ISO_4217 } from './domain/gifts';
+import { ISO_4217 } from './lib/currencies';
 
 // What the giving API accepts and answers. Response schemas list every field that leaves the service; money
 // leaves as a JSON number of currency units. Save bodies strip unknown fields (clients post records back as
@@ -177,6 +177,25 @@ export const Subscription = z.object({
   paymentMethodId: z.string().nullable(),
   funds: z.array(z.object({ id: z.string(), fundId: z.string(), amount: Amount })).optional(),
 });
+const Interval = z.object({ interval_count: z.coerce.number().int().min(1).max(36).default(1), interval: z.enum(['day', 'week', 'month', 'year']) });
+/** An item of `POST /subscriptions`: the subscription (by either id) with what changes. */
+export const SubscriptionUpdate = z.object({
+  /** the local id, or the provider's (`sub_…`) as the donor portal names it */
+  id: ProviderId,
+  amount: PositiveMoney.optional(),
+  /** a new interval; the name alone (`month`), as a gateway subscription read back carries it, changes nothing */
+  interval: z.union([Interval, z.string().max(20)]).optional(),
+  /** the donor portal's form of `interval` (a Stripe subscription's `plan`) */
+  plan: Interval.partial().optional(),
+  paymentMethodId: z.string().trim().min(1).max(255).optional(),
+  /** the donor portal's form of `paymentMethodId`: a card, or a bank account */
+  default_payment_method: z.string().trim().max(255).nullish(),
+  default_source: z.string().trim().max(255).nullish(),
+  /** replaces the allocations; their sum must not exceed the amount */
+  funds: z.array(z.object({ id: Id.optional(), fundId: Id.optional(), amount: NonNegativeMoney })).min(1).max(10).optional(),
+});
+/** `DELETE /subscriptions/:id`'s body: the apps cancel with no body at all. */
+export const CancelBody = z.object({ provider: ProviderName.optional(), reason: z.string().trim().max(500).optional() }).nullish();
 /** A subscription's allocation; `name` (the fund's, as `fundName`) is what the donor portal shows. */
 export const SubscriptionFund = z.object({ id: z.string(), subscriptionId: z.string(), fundId: z.string(), amount: Amount, fundName: z.string().nullable().optional(), name: z.string().nullable().optional() });
 
@@ -201,6 +220,41 @@ export const PaymentMethod = z.object({
   name: z.string().nullable(),
   exp_month: z.number().int().nullable(),
   exp_year: z.number().int().nullable(),
+});
+
+// The payment-method routes' bodies (`/giving/paymentmethods/...`): a card or bank account at the gateway, for a person.
+const Person = { personId: Id.optional(), customerId: ProviderId.optional(), email: z.string().trim().max(255).nullish(), name: z.string().trim().max(255).nullish(), churchId: Id.optional(), provider: ProviderName.optional() };
+export const AddCard = z.object({ id: ProviderId, ...Person });
+export const UpdateCard = z.object({
+  personId: Id.optional(),
+  paymentMethodId: ProviderId,
+  provider: ProviderName.optional(),
+  cardData: z.object({ exp_month: z.coerce.number().int().min(1).max(12).optional(), exp_year: z.coerce.number().int().min(2000).max(2200).optional(), name: z.string().max(255).nullish() }).default({}),
+});
+export const SetupIntent = z.object({ ...Person });
+export const SetupIntentAnon = z.object({
+  email: z.string().trim().max(255).nullish(),
+  name: z.string().trim().max(255).nullish(),
+  churchId: Id,
+  gatewayId: Id.optional(),
+  /** the pass `POST /donate/captcha-verify` answered */
+  verificationToken: z.string().max(500).optional(),
+  /** or a fresh captcha token, verified here */
+  captchaToken: z.string().max(4000).optional(),
+});
+export const AddBank = z.object({ id: ProviderId, ...Person });
+export const UpdateBank = z.object({
+  paymentMethodId: ProviderId,
+  personId: Id.optional(),
+  customerId: ProviderId,
+  provider: ProviderName.optional(),
+  bankData: z.object({ account_holder_name: z.string().max(255).nullish(), account_holder_type: z.enum(['individual', 'company']).nullish() }).default({}),
+});
+export const VerifyBank = z.object({
+  paymentMethodId: ProviderId,
+  customerId: ProviderId,
+  provider: ProviderName.optional(),
+  amountData: z.object({ amounts: z.array(z.coerce.number().int().min(1).max(99)).length(2).optional(), descriptorCode: z.string().trim().max(20).optional() }),
 });
 
 export const EventLog = z.object({
@@ -271,6 +325,28 @@ export const SubscribeBody = z.object({
 });
 export const SubscribeAnswer = z.object({ id: z.string(), status: z.string(), provider: z.string(), subscriptionId: z.string() });
 
+/** `POST /donate/create-order`'s body: a checkout order (PayPal) for the gift's funds. */
+export const CreateOrderBody = z.object({
+  provider: ProviderName.default('paypal'),
+  gatewayId: Id.optional(),
+  amount: PositiveMoney,
+  currency: Currency.optional(),
+  funds: z.array(z.object({ id: Id, name: z.string().max(255).optional(), amount: PositiveMoney })).min(1).max(10),
+  person: z.object({ id: Id.nullish(), email: z.string().max(255).nullish() }).optional(),
+  church: z.object({ name: z.string().max(255).nullish(), subDomain: z.string().max(255).nullish() }).optional(),
+});
+/** `POST /donate/log`'s body: a gateway payment to record, by its transaction id, with its allocations. */
+export const LogBody = z.object({
+  donation: z.object({
+    churchId: Id,
+    transactionId: z.string().trim().min(1, 'is required').max(255),
+    provider: ProviderName.optional(),
+    /** ignored: the payment decides who gave */
+    personId: Id.nullish(),
+    notes: z.string().max(2000).nullish(),
+  }),
+  fundData: z.array(z.object({ id: Id.optional(), fundId: Id.optional(), amount: PositiveMoney })).min(1).max(10),
+});
 export const FeeBody = z.object({
   type: z.string().trim().max(50).default('card'),
   provider: ProviderName.optional(),

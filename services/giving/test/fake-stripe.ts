@@ -35,7 +35,11 @@ export async function fakeStripe(opts: { slowMs?: number } = {}) {
   const objects = new Map<string, StripeObject>();
   const events: StripeObject[] = [];
   const idempotent = new Map<string, FakeAnswer>();
-  const state = { failNext: 0 };
+  /**
+   * `failNext`: answer the next calls with a 500; `meanwhile`: what happens elsewhere while a request is in flight
+   * (run before it is answered: a webhook delivered, a row changed).
+   */
+  const state: { failNext: number; meanwhile?: (req: FakeRequest) => Promise<void> } = { failNext: 0 };
 
   const methodCard = (id: string, customer: string | null = null): StripeObject =>
     id.startsWith('pm_usBank')
@@ -218,7 +222,8 @@ export async function fakeStripe(opts: { slowMs?: number } = {}) {
     return error(404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${path}).`);
   };
 
-  const server = await fakeServer((req) => {
+  const server = await fakeServer(async (req) => {
+    await state.meanwhile?.(req);
     const key = req.headers['idempotency-key'];
     if (typeof key === 'string' && req.method === 'POST') {
       const kept = idempotent.get(`${req.path}\n${key}`);

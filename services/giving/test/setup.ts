@@ -1,15 +1,13 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { createTestApp, fakeInternal, tokenFor, call, signedCall, type TestApp } from '@church/common/testing';
+import { fakeInternal, tokenFor, call, signedCall, useModule, type TestApp } from '@church/common/testing';
 import type { ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { fakeStripe, type FakeStripe } from './fake-stripe';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 export { fakeInternal, type InternalCall } from '@church/common/testing';
-
-
 
 /** People membership knows in these tests, by id (of any church, unless one is named). */
 export const people = new Map<string, { firstName: string; lastName: string; email: string | null; churchId?: string }>();
@@ -34,31 +32,34 @@ export function fakeMembership() {
   });
 }
 
-export interface GivingTest extends TestApp {
+export type GivingTest = TestApp & {
   stripe: FakeStripe;
   internal: ReturnType<typeof fakeMembership>;
-}
+};
 
 /**
- * The giving app on a fresh test database, with the real Stripe SDK pointed at a loopback fake, membership
- * faked, receipts without delay and short provider timeouts.
+ * The giving app on a fresh test database for a test file (`useModule`), with the real Stripe SDK pointed at a
+ * loopback fake (`t.stripe`), membership faked (`t.internal`), receipts without delay and short provider timeouts.
+ * `config` (or a function giving it when the app starts, for fakes a file starts itself) adds or overrides settings.
  */
 export function useGiving(opts: { config?: Record<string, string> | (() => Record<string, string>); overrides?: Partial<ServiceDeps> } = {}): GivingTest {
-  let current: GivingTest | undefined;
-  beforeAll(async () => {
-    const stripe = await fakeStripe({ slowMs: 2500 });
-    const internal = fakeMembership();
-    const t = await createTestApp('giving', MIGRATIONS, buildApp, {
-      config: { STRIPE_API_BASE: stripe.url, STRIPE_MAX_RETRIES: '0', PAYMENT_TIMEOUT_MS: '1500', RECEIPT_DELAY_MS: '0', ...(typeof opts.config === 'function' ? opts.config() : opts.config) },
-      overrides: { internal, ...opts.overrides },
-    });
-    current = Object.assign(t, { stripe, internal });
+  return useModule({
+    module: 'giving',
+    migrations: MIGRATIONS,
+    build: buildApp,
+    overrides: opts.overrides,
+    fakes: async () => {
+      const stripe = await fakeStripe({ slowMs: 2500 });
+      const internal = fakeMembership();
+      return {
+        stripe,
+        internal,
+        config: { STRIPE_API_BASE: stripe.url, STRIPE_MAX_RETRIES: '0', PAYMENT_TIMEOUT_MS: '1500', RECEIPT_DELAY_MS: '0', ...(typeof opts.config === 'function' ? opts.config() : opts.config) },
+        overrides: { internal },
+        close: () => stripe.close(),
+      };
+    },
   });
-  afterAll(async () => {
-    await current?.close();
-    await current?.stripe.close();
-  });
-  return new Proxy({} as GivingTest, { get: (_target, key) => current![key as keyof GivingTest] });
 }
 
 /** A church for a test (`@church/common/testing`); `Settings.Edit` lands in the giving API's list too. */

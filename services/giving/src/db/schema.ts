@@ -3,9 +3,14 @@ import { boolean, date, index, integer, jsonb, numeric, pgTable, primaryKey, sma
 import { at, churchId, id, removed, timestamps } from '@church/common';
 
 // The giving module's tables. Money is numeric(12,2) everywhere (drizzle hands it over as a string; the code
-// works in integer cents, see domain/money.ts). Every index that serves a query leads with church_id.
+// works in integer cents, see lib/money.ts). Every index that serves a query leads with church_id.
 
 export { webhookEvents } from '@church/common/tables';
+/**
+ * A church's data version (snapshots in @church/common), raised at commit by the triggers of migration 0009 on the
+ * tables the kept campaign answers read: campaigns, pledges and campaign_gift_totals.
+ */
+export { dataVersions } from '@church/common/tables';
 
 const money = (name: string) => numeric(name, { precision: 12, scale: 2 });
 

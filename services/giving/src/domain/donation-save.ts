@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { badRequest, itemParam, notFound, reportChanges, type Db } from '@church/common';
+import { badRequest, notFound, reportChanges, type Actor, type Db } from '@church/common';
 import { knownPeople } from '../clients/membership';
 import type { GivingDeps } from '../deps';
 import { receiptJob } from '../jobs/contracts';
@@ -9,9 +8,12 @@ import { replaceAllocations } from '../repos/fund-donations';
 import { donationsByIds, knownBatches, lockedDonations, writeDonation, type DonationValues } from '../repos/manual-donations';
 import type { DonationSave } from '../schemas';
 import { assertAllocationsFit } from './allocations';
-import { centsText, toCents } from './money';
+import { centsText, toCents } from '../lib/money';
+import type { ItemParam } from '../lib/params';
 
 type Item = z.output<typeof DonationSave>;
+/** What saving donations uses. */
+export type DonationSaveDeps = Pick<GivingDeps, 'db' | 'internal' | 'queue' | 'config' | 'module'>;
 
 /** A donation change as the audit log and the church's webhooks see it (`donation.created` / `donation.updated`). */
 export const donationChange = (churchId: string, before: DonationRow | undefined, after: DonationRow) => ({
@@ -43,17 +45,16 @@ const valuesOf = (item: Item): DonationValues => ({
  * batches, funds and people they name are the church's own (people asked of membership, only those a save
  * sets: an unchanged person of an older gift is not asked again).
  */
-async function checkReferences(deps: GivingDeps, db: Db, req: FastifyRequest, items: Item[]): Promise<void> {
-  const churchId = req.auth.churchId;
+async function checkReferences(deps: DonationSaveDeps, db: Db, churchId: string, items: Item[], at: ItemParam): Promise<void> {
   items.forEach((item, i) => {
-    if (!item.id && item.amount === undefined) throw badRequest(itemParam(req, i, 'amount'), 'is required');
+    if (!item.id && item.amount === undefined) throw badRequest(at(i, 'amount'), 'is required');
   });
   const batches = await knownBatches(db, churchId, items.map((i) => i.batchId).filter((v): v is string => !!v));
   items.forEach((item, i) => {
-    if (item.batchId && !batches.has(item.batchId)) throw badRequest(itemParam(req, i, 'batchId'), 'is not a batch of this church');
+    if (item.batchId && !batches.has(item.batchId)) throw badRequest(at(i, 'batchId'), 'is not a batch of this church');
   });
   for (const [i, item] of items.entries()) {
-    if (item.funds) await checkFunds(db, churchId, item.funds.map((f) => f.fundId), (j) => itemParam(req, i, `funds[${j}].fundId`));
+    if (item.funds) await checkFunds(db, churchId, item.funds.map((f) => f.fundId), (j) => at(i, `funds[${j}].fundId`));
   }
   const stored = await donationsByIds(db, churchId, items.map((i) => i.id).filter((v): v is string => !!v));
   const named = items.map((item) => (item.personId && item.personId.toLowerCase() !== stored.get(item.id ?? '')?.personId?.toLowerCase() ? item.personId : null));
@@ -61,7 +62,7 @@ async function checkReferences(deps: GivingDeps, db: Db, req: FastifyRequest, it
   if (!asked.length) return;
   const people = await knownPeople(deps.internal, churchId, asked);
   named.forEach((personId, i) => {
-    if (personId && !people.has(personId.toLowerCase())) throw badRequest(itemParam(req, i, 'personId'), 'is not a person of this church');
+    if (personId && !people.has(personId.toLowerCase())) throw badRequest(at(i, 'personId'), 'is not a person of this church');
   });
 }
 
@@ -71,12 +72,12 @@ async function checkReferences(deps: GivingDeps, db: Db, req: FastifyRequest, it
  * that became complete enqueued with the change (a little later, so allocations posted right after the donation,
  * the usual two-call entry, are on them). Answers the saved rows in order.
  */
-export async function saveDonations(deps: GivingDeps, req: FastifyRequest, body: Item[]): Promise<DonationRow[]> {
-  const churchId = req.auth.churchId;
+export async function saveDonations(deps: DonationSaveDeps, actor: Actor, body: Item[], at: ItemParam): Promise<DonationRow[]> {
+  const churchId = actor.churchId;
   // Ids compare as PostgreSQL writes them.
   const items = body.map((i) => ({ ...i, id: i.id?.toLowerCase(), funds: i.funds?.map((f) => ({ ...f, id: f.id?.toLowerCase() })) }));
   const db = deps.db;
-  await checkReferences(deps, db, req, items);
+  await checkReferences(deps, db, churchId, items, at);
   return db.transaction(async (tx) => {
     const before = await lockedDonations(tx, churchId, items.map((i) => i.id).filter((v): v is string => !!v));
     const out: DonationRow[] = [];
@@ -106,10 +107,10 @@ export async function saveDonations(deps: GivingDeps, req: FastifyRequest, body:
       out.map((r) => r.id),
       (donationId) => {
         const i = out.findIndex((r) => r.id === donationId);
-        return itemParam(req, i, items[i]?.funds ? 'funds' : 'amount');
+        return at(i, items[i]?.funds ? 'funds' : 'amount');
       },
     );
-    await reportChanges(deps, changes, { req, tx });
+    await reportChanges(deps, changes, { req: actor, tx });
     for (const donationId of receipts) await deps.queue.enqueue(receiptJob, { churchId, donationId }, { jobId: `receipt-${donationId}`, delayMs: deps.config.RECEIPT_DELAY_MS, tx });
     return out;
   });

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '@church/common';
+import { badRequest, type Actor } from '@church/common';
 import { checkFunds } from '../repos/donations';
-import { feeSettingsOf, paymentsFor, type GatewayRow } from '../repos/gateways';
+import { feeSettingsOf, type GatewayRow } from '../repos/gateways';
 import type { PaymentProvider } from '../providers/payments';
 import { assertOwnPerson } from './access';
-import type { FeeKind } from './fees';
+import { paymentsFor, type PaymentDeps } from './gateways';
+import type { FeeKind } from '../lib/fees';
 import { checkGiftAmount, paymentCurrency } from './gifts';
 
 /** What `charge` and `subscribe` (and `create-order`) read from their bodies before they open a gift. */
@@ -43,12 +43,12 @@ export interface OpenGift {
  * payment as the gateway holds the method (a card cannot claim the bank fee), and the amount (the funds, or the
  * funds and the covered fee).
  */
-export async function openGift(app: FastifyInstance, req: FastifyRequest, body: GiftBody, opts: { requireMethod: boolean; checkout?: boolean }): Promise<OpenGift> {
-  const churchId = req.auth.churchId;
-  if (body.person?.id) assertOwnPerson(req.auth, 'Donations.Edit', body.person.id);
-  const personId = body.person?.id?.toLowerCase() ?? req.auth.personId ?? null;
-  const { gateway, provider } = await paymentsFor(app, churchId, { gatewayId: body.gatewayId, provider: body.provider });
-  await checkFunds(app.db, churchId, body.funds.map((f) => f.id), (i) => `funds[${i}].id`);
+export async function openGift(deps: PaymentDeps, actor: Actor, body: GiftBody, opts: { requireMethod: boolean; checkout?: boolean }): Promise<OpenGift> {
+  const churchId = actor.churchId;
+  if (body.person?.id) assertOwnPerson(actor, 'Donations.Edit', body.person.id);
+  const personId = body.person?.id?.toLowerCase() ?? actor.personId ?? null;
+  const { gateway, provider } = await paymentsFor(deps, churchId, { gatewayId: body.gatewayId, provider: body.provider });
+  await checkFunds(deps.db, churchId, body.funds.map((f) => f.id), (i) => `funds[${i}].id`);
   const currency = paymentCurrency(body.currency, gateway.currency);
   const paypal = gateway.provider === 'paypal';
   const methodId = (paypal ? (body.orderId ?? body.id) : (body.paymentMethodId ?? body.id)) || null;
@@ -58,7 +58,7 @@ export async function openGift(app: FastifyInstance, req: FastifyRequest, body: 
   return {
     churchId,
     personId,
-    email: body.person?.email ?? req.auth.email ?? null,
+    email: body.person?.email ?? actor.email ?? null,
     gateway,
     provider,
     currency,

@@ -1,7 +1,8 @@
 import { badRequest } from '@church/common';
 import type { NewDonation } from '../repos/donations';
-import { feeCents, type FeeKind, type FeeSettings } from './fees';
-import { centsText, sumCents, toCents } from './money';
+import { feeCents, type FeeKind, type FeeSettings } from '../lib/fees';
+import { ZERO_DECIMAL } from '../lib/currencies';
+import { centsText, sumCents, toCents } from '../lib/money';
 
 /** A gift's funds in the provider's metadata: `fundId:cents,fundId:cents` (fits Stripe's 500-character values for 10 funds). */
 export function fundsMeta(funds: Array<{ fundId: string; cents: number }>): string {
@@ -27,16 +28,6 @@ export function fundsOfPayment(text: string | undefined | null, amountCents: num
   const funds = parseFundsMeta(text);
   return funds && sumCents(funds.map((f) => f.cents)) <= amountCents ? funds : null;
 }
-
-/** ISO 4217 currency codes, lower-cased (the runtime's list, kept with its ICU data). */
-export const ISO_4217: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()));
-
-/**
- * Currencies without a minor unit at the providers (Stripe's zero-decimal list; PayPal refuses decimals in them).
- * Payments go to the providers in cents (hundredths), which for these would be a hundred times the gift, so they
- * are refused for payments. Manual records in them are kept as entered.
- */
-export const ZERO_DECIMAL: ReadonlySet<string> = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
 
 /**
  * The currency of a payment through a gateway: the gateway's own when the body names none; another than the

@@ -1,17 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { badRequest, conflict, HttpError, reportChanges, type givingInternal } from '@church/common';
+import { badRequest, conflict, HttpError, isUuid, reportChanges, type Actor, type givingInternal } from '@church/common';
+import type { GivingDeps } from '../deps';
 import { findCustomer } from '../repos/customers';
-import { paymentsFor, type GatewayRow } from '../repos/gateways';
+import type { GatewayRow } from '../repos/gateways';
 import { claimPayment, paymentByKey, releasePayment, retakeClaim, settlePayment, type RegistrationPaymentRow } from '../repos/registration-payments';
 import type { PaymentProvider, PaymentResult } from '../providers/payments';
 import { paymentCurrency } from './gifts';
-import { centsText, toCents } from './money';
-import { isUuid } from './access';
+import { centsText, toCents } from '../lib/money';
+import { paymentsFor, type PaymentDeps } from './gateways';
 
 type ChargeBody = z.output<typeof givingInternal.registrationCharge.body>;
 type ChargeAnswer = z.output<typeof givingInternal.registrationCharge.answer>;
+/** What charging a registration uses. */
+export type ChargeDeps = PaymentDeps & Pick<GivingDeps, 'queue' | 'module'>;
 
 /** How long a claim may stay `charging` before a retry takes it over (well above the gateway's timeout). */
 export const STALE_CLAIM_MS = 120_000;
@@ -52,11 +54,11 @@ function statusOf(result: PaymentResult): ChargeAnswer['status'] {
 }
 
 /** The church's gateway the body names; one it does not have is a 400 (the contract's), never a 404. */
-async function gatewayOf(app: FastifyInstance, body: ChargeBody): Promise<{ gateway: GatewayRow; provider: PaymentProvider }> {
+async function gatewayOf(deps: PaymentDeps, body: ChargeBody): Promise<{ gateway: GatewayRow; provider: PaymentProvider }> {
   if (body.provider && body.provider !== 'stripe' && body.provider !== 'paypal') throw badRequest('provider', 'must be stripe or paypal');
   let found: { gateway: GatewayRow; provider: PaymentProvider };
   try {
-    found = await paymentsFor(app, body.churchId, { gatewayId: body.gatewayId, provider: body.provider });
+    found = await paymentsFor(deps, body.churchId, { gatewayId: body.gatewayId, provider: body.provider });
   } catch (err) {
     if (err instanceof HttpError && err.statusCode === 404) throw badRequest('gatewayId', 'is not a gateway of this church');
     throw err;
@@ -71,16 +73,16 @@ async function gatewayOf(app: FastifyInstance, body: ChargeBody): Promise<{ gate
  * gateway gets its own idempotency key made of ours, so a retry after a timeout is answered by the gateway's
  * first payment.
  */
-export async function chargeRegistration(app: FastifyInstance, req: FastifyRequest, body: ChargeBody): Promise<ChargeAnswer> {
+export async function chargeRegistration(deps: ChargeDeps, actor: Actor, body: ChargeBody): Promise<ChargeAnswer> {
   const churchId = body.churchId.toLowerCase();
   const hash = hashOf(body);
-  const known = await paymentByKey(app.db, churchId, body.idempotencyKey);
+  const known = await paymentByKey(deps.db, churchId, body.idempotencyKey);
   const stale = known?.status === 'charging' && known.requestHash === hash && known.updatedAt.getTime() < Date.now() - STALE_CLAIM_MS;
   if (known && !stale) return replay(known, hash);
 
   const amountCents = toCents(body.amount);
   if (amountCents <= 0) throw badRequest('amount', 'must be greater than 0 (a free registration is not charged)');
-  const { gateway, provider } = await gatewayOf(app, body);
+  const { gateway, provider } = await gatewayOf(deps, body);
   const currency = paymentCurrency(body.currency, gateway.currency);
   const methodId = body.paymentMethodId ?? body.token ?? null;
   if (!methodId) throw badRequest('paymentMethodId', gateway.provider === 'paypal' ? 'send the approved order as token' : 'send a saved method (paymentMethodId) or a token from the browser');
@@ -88,7 +90,7 @@ export async function chargeRegistration(app: FastifyInstance, req: FastifyReque
   if (body.customerId) {
     // A saved method is charged with its customer: only the registering person's own (content passes what the
     // browser sent, and another person's customer would charge their card).
-    const customer = isUuid(body.customerId) || gateway.provider === 'stripe' ? await findCustomer(app.db, churchId, body.customerId, gateway.provider) : undefined;
+    const customer = isUuid(body.customerId) || gateway.provider === 'stripe' ? await findCustomer(deps.db, churchId, body.customerId, gateway.provider) : undefined;
     if (!customer || !body.personId || customer.personId?.toLowerCase() !== body.personId.toLowerCase()) throw badRequest('customerId', "is not a customer of the registering person at this church's gateway");
     customerId = customer.providerCustomerId;
   }
@@ -100,7 +102,7 @@ export async function chargeRegistration(app: FastifyInstance, req: FastifyReque
 
   // A claim left by a process stopped mid-charge is taken over: the gateway's idempotency key answers the payment
   // it made, if it made one, so this charges at most once too.
-  const claim = known ? await retakeClaim(app.db, known, new Date(Date.now() - STALE_CLAIM_MS)) : await claimPayment(app.db, {
+  const claim = known ? await retakeClaim(deps.db, known, new Date(Date.now() - STALE_CLAIM_MS)) : await claimPayment(deps.db, {
     churchId,
     registrationId: body.registrationId.toLowerCase(),
     personId: body.personId?.toLowerCase() ?? null,
@@ -114,7 +116,7 @@ export async function chargeRegistration(app: FastifyInstance, req: FastifyReque
     requestHash: hash,
   });
   if (!claim) {
-    const current = await paymentByKey(app.db, churchId, body.idempotencyKey);
+    const current = await paymentByKey(deps.db, churchId, body.idempotencyKey);
     if (!current) throw conflict('A payment with this idempotencyKey is being charged; retry shortly', 'idempotencyKey');
     return replay(current, hash);
   }
@@ -135,15 +137,15 @@ export async function chargeRegistration(app: FastifyInstance, req: FastifyReque
     });
     status = statusOf(result);
   } catch (err) {
-    await releasePayment(app.db, claim);
+    await releasePayment(deps.db, claim);
     // A declined card is the gateway's 402 to a donor; to content it is the contract's 400 with the sentence.
     if (err instanceof HttpError && err.statusCode === 402) throw new HttpError(400, err.errors.map((e) => ({ ...e, param: 'paymentMethodId', location: 'body' })));
     throw err;
   }
-  return app.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const row = await settlePayment(tx, claim, { status, transactionId: result.id, method: result.method, clientSecret: result.clientSecret ?? null });
     const { clientSecret: _secret, requestHash: _hash, ...after } = row;
-    await reportChanges(app.deps, [{ churchId, entityType: 'registrationPayment', entityId: row.id, action: 'created', after }], { req, tx });
+    await reportChanges(deps, [{ churchId, entityType: 'registrationPayment', entityId: row.id, action: 'created', after }], { req: actor, tx });
     return answerOf(row);
   });
 }

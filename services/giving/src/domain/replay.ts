@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { badRequest, recordWebhookEvent } from '@church/common';
-import { givingDeps } from '../deps';
+import { badRequest, DAY_MS, recordWebhookEvent } from '@church/common';
+import type { GivingDeps } from '../deps';
+import { amountOf } from '../lib/money';
 import { webhookEffect } from '../jobs/contracts';
-import { handleWebhookEvent } from '../jobs/webhooks';
-import { paymentsFor } from '../repos/gateways';
 import { processedEventIds } from '../repos/webhook-events';
+import { paymentsFor } from './gateways';
+import { applyWebhookEvent } from './webhook-effects';
 
 /** The longest range a replay lists: a year (Stripe keeps its events for 30 days, so older days list nothing). */
 export const REPLAY_MAX_DAYS = 366;
@@ -26,19 +26,18 @@ export interface ReplayedEvent {
 
 /**
  * Lists the church's gateway events of a range of days (end day included) and replays those not recorded yet
- * through the webhook's own path: each is recorded once per event id (`recordWebhookEvent`) and applied by the
- * webhook job's handler, so a replay never makes a second donation (a payment is recognised by its transaction
- * id, whichever event or call recorded it first). A dry run writes nothing. An event whose effect fails here is
+ * through the webhook's own path: each is recorded once per event id (`recordWebhookEvent`) and applied as the
+ * webhook job applies it (`applyWebhookEvent`), so a replay never makes a second donation (a payment is
+ * recognised by its transaction id, whichever event or call recorded it first). A dry run writes nothing. An event whose effect fails here is
  * left to the webhook job, which retries it.
  */
-export async function replayEvents(app: FastifyInstance, churchId: string, opts: { startDate: Date; endDate: Date; dryRun: boolean; provider: string }): Promise<ReplayedEvent[]> {
+export async function replayEvents(deps: GivingDeps, churchId: string, opts: { startDate: Date; endDate: Date; dryRun: boolean; provider: string }): Promise<ReplayedEvent[]> {
   const { startDate, endDate } = opts;
   if (endDate < startDate) throw badRequest('endDate', 'must not be before startDate');
-  if (endDate.getTime() - startDate.getTime() > REPLAY_MAX_DAYS * 86_400_000) throw badRequest('endDate', `the range may span at most ${REPLAY_MAX_DAYS} days`);
-  const { gateway, provider } = await paymentsFor(app, churchId, { provider: opts.provider });
-  const listed = await provider.listEvents(startDate, new Date(endDate.getTime() + 86_400_000 - 1));
-  const seen = await processedEventIds(app.db, churchId, gateway.provider, listed.map((e) => e.id));
-  const deps = givingDeps(app);
+  if (endDate.getTime() - startDate.getTime() > REPLAY_MAX_DAYS * DAY_MS) throw badRequest('endDate', `the range may span at most ${REPLAY_MAX_DAYS} days`);
+  const { gateway, provider } = await paymentsFor(deps, churchId, { provider: opts.provider });
+  const listed = await provider.listEvents(startDate, new Date(endDate.getTime() + DAY_MS - 1));
+  const seen = await processedEventIds(deps.db, churchId, gateway.provider, listed.map((e) => e.id));
   const out: ReplayedEvent[] = [];
   for (const e of listed) {
     const effect = provider.interpret(e);
@@ -48,13 +47,13 @@ export async function replayEvents(app: FastifyInstance, churchId: string, opts:
     else if (effect.kind === 'ignored') out.push({ ...base, action: 'skipped', note: effect.reason });
     else if (opts.dryRun) out.push({ ...base, action: 'would process' });
     else {
-      const { id } = await recordWebhookEvent(app.db, gateway.provider, { churchId, eventId: e.id, type: e.type, payload: e.payload });
+      const { id } = await recordWebhookEvent(deps.db, gateway.provider, { churchId, eventId: e.id, type: e.type, payload: e.payload });
       if (!id) {
         out.push({ ...base, action: 'already recorded' });
         continue;
       }
       try {
-        await handleWebhookEvent(deps, id);
+        await applyWebhookEvent(deps, id);
         out.push({ ...base, action: 'processed' });
       } catch (err) {
         await deps.queue.enqueue(webhookEffect, { webhookEventId: id }, { jobId: `webhook-${id}` });
@@ -63,4 +62,45 @@ export async function replayEvents(app: FastifyInstance, churchId: string, opts:
     }
   }
   return out;
+}
+
+/** `POST /donate/replay-gatewayA-events`' answer: the counts and each event's action. */
+export function replayReport(events: ReplayedEvent[], dryRun: boolean) {
+  const count = (action: string) => events.filter((e) => e.action === action).length;
+  return {
+    dryRun,
+    total: events.length,
+    alreadyRecorded: count('already recorded'),
+    missing: events.length - count('already recorded'),
+    processed: count('processed'),
+    events: events.map((e) => ({ id: e.id, type: e.type, created: e.created, action: e.action })),
+  };
+}
+
+const IMPORT_STATUS = new Map([
+  ['already recorded', 'already_imported'],
+  ['would process', 'new'],
+  ['processed', 'imported'],
+  ['skipped', 'skipped'],
+  ['failed', 'error'],
+] as const);
+
+/** `POST /donate/replay-stripe-events`' answer: B1Admin's Stripe import page's shape (its statuses and summary). */
+export function stripeImportReport(events: ReplayedEvent[], dryRun: boolean) {
+  const results = events.map((e) => ({
+    eventId: e.id,
+    type: e.type,
+    amount: e.amountCents === null ? 0 : amountOf(e.amountCents),
+    currency: e.currency,
+    created: e.created,
+    customer: e.customer,
+    status: IMPORT_STATUS.get(e.action)!,
+    ...(e.note ? { error: e.note } : {}),
+  }));
+  const count = (status: string) => results.filter((r) => r.status === status).length;
+  return {
+    dryRun,
+    summary: { total: results.length, new: count('new'), alreadyImported: count('already_imported'), imported: count('imported'), skipped: count('skipped'), errors: count('error') },
+    results,
+  };
 }

@@ -1,8 +1,8 @@
 import { handle, type JobContract, type JobDefinition } from '@church/common';
 import type { GivingDeps } from '../deps';
+import { applyWebhookEvent } from '../domain/webhook-effects';
 import { receiptJob, receiptMailJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
 import { mailReceiptOnce, sendPendingReceipts, sendReceipt, sweepPendingReceipts } from './receipt';
-import { handleWebhookEvent } from './webhooks';
 
 export { receiptJob, receiptMailJob, receiptsJob, receiptsSweep, webhookEffect } from './contracts';
 
@@ -11,7 +11,7 @@ export const ownedJobs: JobContract[] = [webhookEffect, receiptJob, receiptMailJ
 
 export function givingJobs(deps: GivingDeps): JobDefinition[] {
   return [
-    handle(webhookEffect, async ({ webhookEventId }) => handleWebhookEvent(deps, webhookEventId)),
+    handle(webhookEffect, async ({ webhookEventId }) => applyWebhookEvent(deps, webhookEventId)),
     handle(receiptJob, async ({ churchId, donationId }, ctx) => {
       const outcome = await sendReceipt(deps, churchId, donationId);
       ctx.log.info({ donationId, outcome }, 'donation receipt');

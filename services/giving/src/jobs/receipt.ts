@@ -3,9 +3,9 @@ import { contactsOf } from '../clients/membership';
 import type { GivingDeps } from '../deps';
 import { donationWithAllocations, type ReceiptDonation } from '../repos/donations';
 import { churchesWithOverdueReceipts, claimPendingReceipts, releasePendingReceipts, settlePendingReceipts } from '../repos/receipts';
-import { centsText, toCents } from '../domain/money';
 import { deliverOnce } from '../domain/deliveries';
-import { receiptMailJob, receiptsJob } from './contracts';
+import { centsText, toCents } from '../lib/money';
+import { receiptMailJob } from './contracts';
 
 /** Amount text of a currency: `USD 25.00`. */
 const money = (cents: number, currency: string) => `${currency.toUpperCase()} ${centsText(cents)}`;
@@ -133,26 +133,6 @@ export async function sendPendingReceipts(deps: GivingDeps, churchId: string): P
     sent += mails.length;
     if (claimed.length < BATCH) return sent;
   }
-}
-
-/** Receipts are gathered for this long before a `giving.receipts` job sends them. */
-const GATHER_MS = 100;
-/** The tenth each church's job was last asked for, per process. */
-const scheduled = keptPer<GivingDeps, number>({ max: 10_000 });
-
-/**
- * Makes sure a `giving.receipts` job runs for the church after the receipts pending now: one job per church and
- * tenth of a second (its id names the tenth, and it runs once the tenth is over, so it finds every receipt
- * committed before this call), asked of the queue once per tenth by this process. A webhook burst of hundreds of
- * gifts a second then costs a few jobs a second rather than a job per gift.
- */
-export async function scheduleReceipts(deps: GivingDeps, churchId: string): Promise<void> {
-  const last = scheduled(deps);
-  const now = Date.now();
-  const tenth = Math.floor(now / GATHER_MS);
-  if (last.get(churchId) === tenth) return;
-  await deps.queue.enqueue(receiptsJob, { churchId }, { jobId: `receipts-${churchId}-${tenth}`, delayMs: (tenth + 1) * GATHER_MS - now });
-  last.set(churchId, tenth);
 }
 
 /** The `giving.receiptsSweep` job: receipts still pending half a minute on (a worker stopped before sending them). */

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * A payment gateway as routes and jobs see it: one interface, one adapter per provider (`stripe.ts` on the
@@ -147,8 +147,8 @@ export interface PaymentProvider {
   provisionWebhook(url: string): Promise<{ id: string; secret: string | null }>;
   deleteWebhook(id: string): Promise<void>;
   createProduct(name: string): Promise<string>;
-  /** checks the signature over the raw bytes (400 when missing or wrong) and answers the event */
-  verifyWebhook(req: FastifyRequest, raw: Buffer): Promise<ProviderEvent>;
+  /** checks the signature (in the delivery's headers) over the raw bytes (400 when missing or wrong) and answers the event */
+  verifyWebhook(headers: IncomingHttpHeaders, raw: Buffer): Promise<ProviderEvent>;
   interpret(event: ProviderEvent): EventEffect;
   /**
    * The invoices a payment paid (Stripe: the InvoicePayments of a PaymentIntent), so a refund of a

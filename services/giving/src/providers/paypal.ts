@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { CheckoutPaymentIntent, Client, Environment, IntervalUnit, OrdersController, SubscriptionsController, TenureType } from '@paypal/paypal-server-sdk';
 import { badRequest, HttpError, providerFailed, providerMessage } from '@church/common';
 import type { EventEffect, PaymentProvider, PaymentResult, ProviderEvent } from './payments';
-import { centsText, toCents } from '../domain/money';
+import { centsText, toCents } from '../lib/money';
 
 /**
  * The PayPal adapter (the spec's checkout-style gateway) on `@paypal/paypal-server-sdk`, the maintained
@@ -279,9 +279,9 @@ export function paypalProvider(opts: PaypalOptions): PaymentProvider {
     async createProduct(name) {
       return (await rest<{ id: string }>('POST', '/v1/catalogs/products', { name, type: 'SERVICE' })).id;
     },
-    async verifyWebhook(req: FastifyRequest, raw: Buffer) {
+    async verifyWebhook(received: IncomingHttpHeaders, raw: Buffer) {
       const h = (name: string) => {
-        const v = req.headers[name];
+        const v = received[name];
         return typeof v === 'string' ? v : undefined;
       };
       const headers = {

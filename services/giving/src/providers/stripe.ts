@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { badRequest, HttpError, providerFailed, providerMessage } from '@church/common';
 import type { ChargeInput, EventEffect, MethodInfo, PaymentProvider, PaymentResult, ProviderEvent, ProviderSubscription, SubscribeInput } from './payments';
 
@@ -346,8 +346,8 @@ export function stripeProvider(secretKey: string, webhookKey: string | null, opt
       return (await call(() => stripe.products.create({ name }))).id;
     },
 
-    async verifyWebhook(req: FastifyRequest, raw: Buffer) {
-      const signature = req.headers['stripe-signature'];
+    async verifyWebhook(headers: IncomingHttpHeaders, raw: Buffer) {
+      const signature = headers['stripe-signature'];
       if (typeof signature !== 'string' || !signature) throw badRequest('stripe-signature', 'Missing Stripe-Signature header', 'headers');
       if (!webhookKey) throw badRequest('webhookKey', 'The gateway has no webhook signing secret');
       let event: Stripe.Event;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { prepared, rowsOf, type DbOrTx } from '@church/common';
 import { campaignGiftTotals, campaigns, fundDayTotals, pledges } from '../db/schema';
-import { amountOf } from '../domain/money';
+import { amountOf } from '../lib/money';
 
 // Campaigns' progress, computed by PostgreSQL. What a campaign has raised is the allocations to its fund of
 // complete donations whose UTC day is within the campaign's days, both ends included (`fund_donations.gift_day`,

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Claims } from '@church/auth';
-import { notFound, type DbOrTx } from '@church/common';
+import { isUuid, type DbOrTx } from '@church/common';
 import { customers } from '../db/schema';
-import { assertOwnPerson, isUuid } from '../domain/access';
-import type { PaymentProvider } from '../providers/payments';
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -19,52 +16,35 @@ export async function findCustomer(db: DbOrTx, churchId: string, id: string, pro
   return row;
 }
 
-/**
- * The provider customer a payment uses: the one named (the caller's own, unless they hold Donations.Edit), the
- * person's known one, or a new one created at the provider and linked to the person here.
- */
-export async function ensureCustomer(
-  db: DbOrTx,
-  auth: Claims,
-  adapter: PaymentProvider,
-  input: { customerId?: string | null; personId?: string | null; email?: string | null; name?: string | null; idempotencyKey?: string },
-): Promise<CustomerRow> {
-  const churchId = auth.churchId;
-  if (input.customerId) {
-    const known = await findCustomer(db, churchId, input.customerId, adapter.name);
-    if (known) {
-      assertOwnPerson(auth, 'Donations.Edit', known.personId);
-      return known;
-    }
-    if (isUuid(input.customerId)) {
-      throw notFound('Customer');
-    }
-    // A provider customer made elsewhere (the church's own dashboard): link it to the person now. Nothing here
-    // shows whose it is, so only Donations.Edit links one; a member claiming it would gain "own customer" over
-    // someone else's cards and subscriptions.
-    assertOwnPerson(auth, 'Donations.Edit', null);
-    const [row] = await db
-      .insert(customers)
-      .values({ id: randomUUID(), churchId, personId: input.personId ?? null, provider: adapter.name, providerCustomerId: input.customerId, email: input.email ?? null, name: input.name ?? null })
-      .onConflictDoNothing()
-      .returning();
-    return row ?? (await findCustomer(db, churchId, input.customerId, adapter.name))!;
-  }
-  if (input.personId) {
-    const [known] = await db
-      .select()
-      .from(customers)
-      .where(and(eq(customers.churchId, churchId), eq(customers.provider, adapter.name), eq(customers.personId, input.personId)))
-      .orderBy(asc(customers.createdAt))
-      .limit(1);
-    if (known) return known;
-  }
-  const providerCustomerId = await adapter.createCustomer({ email: input.email, name: input.name, personId: input.personId, idempotencyKey: input.idempotencyKey ? `${input.idempotencyKey}:customer` : undefined });
-  const [row] = await db
-    .insert(customers)
-    .values({ id: randomUUID(), churchId, personId: input.personId ?? null, provider: adapter.name, providerCustomerId, email: input.email ?? null, name: input.name ?? null })
-    .onConflictDoNothing()
-    .returning();
-  return row ?? (await findCustomer(db, churchId, providerCustomerId, adapter.name))!;
+/** The person a customer (local id or provider id) belongs to, in the church; null when none. */
+export async function customerOwner(db: DbOrTx, churchId: string, customerId: unknown): Promise<string | null> {
+  if (typeof customerId !== 'string' || !customerId) return null;
+  const where = isUuid(customerId) ? eq(customers.id, customerId) : eq(customers.providerCustomerId, customerId);
+  const [row] = await db.select({ personId: customers.personId }).from(customers).where(and(eq(customers.churchId, churchId), where)).limit(1);
+  return row?.personId ?? null;
 }
 
+/** The person's first customer at a provider, if any. */
+export async function customerOfPerson(db: DbOrTx, churchId: string, provider: string, personId: string): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.churchId, churchId), eq(customers.provider, provider), eq(customers.personId, personId)))
+    .orderBy(asc(customers.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** Links a provider customer to the person (once per provider id); answers the row, the one kept when it existed. */
+export async function insertCustomer(
+  db: DbOrTx,
+  churchId: string,
+  values: { personId: string | null; provider: string; providerCustomerId: string; email: string | null; name: string | null },
+): Promise<CustomerRow> {
+  const [row] = await db
+    .insert(customers)
+    .values({ id: randomUUID(), churchId, ...values })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? (await findCustomer(db, churchId, values.providerCustomerId, values.provider))!;
+}

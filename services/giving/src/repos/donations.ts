@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { badRequest, prepared, preparedReader, rowsByIds, type DbOrTx } from '@church/common';
 import { donations, eventLogs, fundDonations, funds, pendingReceipts, SHORT_DONATION, webhookEvents } from '../db/schema';
-import { amountOf, centsText, toCents } from '../domain/money';
+import { amountOf, centsText, toCents } from '../lib/money';
 
 export type DonationRow = typeof donations.$inferSelect;
 export type Allocation = { id: string; fundId: string; fundName: string | null; amount: number };

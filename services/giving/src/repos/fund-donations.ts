@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { prepared, type DbOrTx } from '@church/common';
 import { donations, fundDonations, funds } from '../db/schema';
-import { amountOf, centsText } from '../domain/money';
-import { dayRange } from './summary';
+import { dayRange } from '../lib/days';
+import { amountOf, centsText } from '../lib/money';
 
 export type FundDonationRow = typeof fundDonations.$inferSelect;
 

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { keptPer, notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
-import { givingDeps } from '../deps';
-import { gatewayKeys } from './gateway-keys';
+import { and, asc, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
+import { notConfigured, notFound, preparedReader, type DbOrTx } from '@church/common';
 import { gateways } from '../db/schema';
-import type { FeeSettings } from '../domain/fees';
-import type { GatewayKeys, PaymentProvider, ProviderEvent } from '../providers/payments';
+import type { FeeSettings } from '../lib/fees';
 
 export type GatewayRow = typeof gateways.$inferSelect;
 
@@ -54,45 +50,15 @@ export async function findGateway(db: DbOrTx, churchId: string, opts: { gatewayI
   return row;
 }
 
-/** The decrypted keys of a gateway, for one call. */
-export function keysOf(app: FastifyInstance, row: GatewayRow): GatewayKeys {
-  return gatewayKeys(app.deps.secrets, row);
-}
-
-/** The provider adapter of a church's gateway. */
-export async function paymentsFor(app: FastifyInstance, churchId: string, opts: { gatewayId?: string | null; provider?: string | null } = {}): Promise<{ gateway: GatewayRow; provider: PaymentProvider }> {
-  const gateway = await findGateway(app.db, churchId, opts);
-  return { gateway, provider: givingDeps(app).providers.payments.forGateway(keysOf(app, gateway)) };
-}
-
-/** How long a church's webhook verifier is reused before its gateway is read again. */
-const VERIFIER_MS = 5_000;
-const verifiers = keptPer<FastifyInstance, { gateway: GatewayRow; provider: PaymentProvider }>({ max: 10_000, ttl: VERIFIER_MS });
-/** What verifying depends on: the sealed secrets and ids (a changed gateway seals its secrets anew). */
-const verifiedBy = (g: GatewayRow) => `${g.id}\n${g.privateKey}\n${g.webhookKey}\n${g.webhookId}\n${g.publicKey}`;
-
-/**
- * Verifies a webhook delivery against the church's gateway of `provider`, which is read (and its secrets
- * opened) once per church and five seconds in this process: a burst of deliveries, hundreds a second, would
- * otherwise read it for every one. A delivery the kept gateway refuses is checked against the gateway as it is
- * now, so a new secret holds at once; a removed gateway goes on verifying for at most five seconds.
- */
-export async function verifyWebhook(app: FastifyInstance, churchId: string, provider: string, req: FastifyRequest, raw: Buffer): Promise<ProviderEvent> {
-  const kept = verifiers(app);
-  const key = `${churchId}\n${provider}`;
-  const entry = kept.get(key);
-  if (entry) {
-    try {
-      return await entry.provider.verifyWebhook(req, raw);
-    } catch (err) {
-      const current = await findGateway(app.db, churchId, { provider });
-      if (verifiedBy(current) === verifiedBy(entry.gateway)) throw err;
-      kept.delete(key);
-    }
-  }
-  const fresh = await paymentsFor(app, churchId, { provider });
-  kept.set(key, fresh);
-  return fresh.provider.verifyWebhook(req, raw);
+/** The church's first gateway of `provider` with a private key (a job's provider); undefined when none. */
+export async function firstGatewayOf(db: DbOrTx, churchId: string, provider: string): Promise<GatewayRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(gateways)
+    .where(and(eq(gateways.churchId, churchId), eq(gateways.provider, provider), isNotNull(gateways.privateKey)))
+    .orderBy(asc(gateways.createdAt))
+    .limit(1);
+  return row;
 }
 
 export const feeSettingsOf = (row: GatewayRow | undefined | null): FeeSettings => (row?.feeSettings ?? {}) as FeeSettings;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { isUuid, type DbOrTx } from '@church/common';
 import { paymentMethods } from '../db/schema';
-import { isUuid } from '../domain/access';
 import type { MethodInfo } from '../providers/payments';
 
 export type MethodRow = typeof paymentMethods.$inferSelect;

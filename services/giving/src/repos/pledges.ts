@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { conflict, type DbOrTx } from '@church/common';
 import { pledges } from '../db/schema';
-import { amountOf, centsText } from '../domain/money';
+import { amountOf, centsText } from '../lib/money';
 
 type PledgeRow = typeof pledges.$inferSelect;
 

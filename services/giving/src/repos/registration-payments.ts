@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { registrationPayments } from '../db/schema';
-import { amountOf } from '../domain/money';
+import { amountOf } from '../lib/money';
 
 export type RegistrationPaymentRow = typeof registrationPayments.$inferSelect;
 export type NewRegistrationPayment = Omit<typeof registrationPayments.$inferInsert, 'id' | 'status' | 'createdAt' | 'updatedAt'>;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '@church/common';
+import { isUuid, type DbOrTx } from '@church/common';
 import { funds, subscriptionFunds, subscriptions } from '../db/schema';
-import { isUuid } from '../domain/access';
-import { amountOf, centsText } from '../domain/money';
+import { amountOf, centsText } from '../lib/money';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SubscriptionFundRow = typeof subscriptionFunds.$inferSelect;
@@ -13,6 +12,14 @@ export async function subscriptionByRef(db: DbOrTx, churchId: string, ref: strin
   const where = isUuid(ref) ? eq(subscriptions.id, ref) : eq(subscriptions.providerSubscriptionId, ref);
   const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.churchId, churchId), where)).limit(1);
   return row;
+}
+
+/** The person a subscription (local id or provider id) belongs to, in the church; null when none. */
+export async function subscriptionOwner(db: DbOrTx, churchId: string, subscriptionId: unknown): Promise<string | null> {
+  if (typeof subscriptionId !== 'string' || !subscriptionId) return null;
+  const where = isUuid(subscriptionId) ? eq(subscriptions.id, subscriptionId) : eq(subscriptions.providerSubscriptionId, subscriptionId);
+  const [row] = await db.select({ personId: subscriptions.personId }).from(subscriptions).where(and(eq(subscriptions.churchId, churchId), where)).limit(1);
+  return row?.personId ?? null;
 }
 
 /** The church's subscriptions, oldest first. */

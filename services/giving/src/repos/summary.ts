@@ -1,16 +1,9 @@
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { preparedReader, rowsOf, type DbOrTx, type InternalClient } from '@church/common';
-import { peopleNames } from '../clients/membership';
+import { preparedReader, rowsOf, type DbOrTx } from '@church/common';
 import { donations, fundDayTotals, fundDonations, funds } from '../db/schema';
-import { amountOf } from '../domain/money';
+import { dayRange } from '../lib/days';
+import { amountOf } from '../lib/money';
 
-const DAY = 86_400_000;
-
-/** `[start, end)` of a range of days: the end date counts whole. */
-export function dayRange(startDate?: Date, endDate?: Date): { from?: Date; to?: Date } {
-  const day = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-  return { from: startDate ? day(startDate) : undefined, to: endDate ? new Date(day(endDate).getTime() + DAY) : undefined };
-}
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
@@ -51,20 +44,25 @@ export async function fundSummary(db: DbOrTx, churchId: string, startDate?: Date
   return rows.map((r) => ({ week: r.week, fund: r.fund, totalAmount: amountOf(r.total), count: Number(r.count) }));
 }
 
+/** A row of `donorRows`: a person's total (`fund` null) or their total to one fund; `person_id` null for gifts without a person. */
+export interface DonorRow {
+  person_id: string | null;
+  fund: string | null;
+  total: string;
+  count: number;
+}
+
 /**
- * The summary per donor over the range (`type=person`, the staff app's statement export): one row per person
- * (and one `Anonymous` row for gifts without a person) with `totalAmount`, `count` (their donations) and `funds`
- * (`[{<fund name>: amount}]`, as the app spreads them into columns), from complete donations to tax-deductible
- * funds. It needs the donor, which the kept totals do not keep: it sums the range's donations and their
- * allocations (one statement, by grouping sets: per person and fund, and per person), and adds the names from
- * membership (one call per 1000 people).
+ * The rows of the summary per donor over the range (`[from, to)`): per person (and for gifts without a person)
+ * their total and count of complete donations to tax-deductible funds, each followed by their totals per fund,
+ * in one statement (grouping sets: per person and fund, and per person). It needs the donor, which the kept
+ * totals do not keep: it sums the range's donations and their allocations.
  */
-export async function donationSummary(db: DbOrTx, internal: InternalClient, churchId: string, opts: { startDate?: Date; endDate?: Date }) {
-  const { from, to } = dayRange(opts.startDate, opts.endDate);
+export async function donorRows(db: DbOrTx, churchId: string, from?: Date, to?: Date): Promise<DonorRow[]> {
   const conditions: SQL[] = [eq(donations.churchId, churchId), eq(donations.status, 'complete'), eq(funds.taxDeductible, true)];
   if (from) conditions.push(gte(donations.donationDate, from));
   if (to) conditions.push(lt(donations.donationDate, to));
-  const rows = rowsOf<{ person_id: string | null; fund: string | null; total: string; count: number }>(
+  return rowsOf<DonorRow>(
     await db.execute(sql`
       select ${donations.personId} as person_id, ${funds.name} as fund, sum(${fundDonations.amount})::text as total, count(distinct ${donations.id})::int as count
       from ${donations}
@@ -74,15 +72,6 @@ export async function donationSummary(db: DbOrTx, internal: InternalClient, chur
       group by grouping sets ((${donations.personId}, ${funds.name}), (${donations.personId}))
       order by ${donations.personId} nulls last, ${funds.name} nulls first`),
   );
-  const ids = [...new Set(rows.map((r) => r.person_id).filter((v): v is string => !!v))];
-  const names = await peopleNames(internal, churchId, ids);
-  const out: Array<{ totalAmount: number; count: number; personId: string | null; displayName: string | null; funds: Array<Record<string, number>> }> = [];
-  for (const r of rows) {
-    // A person's own row (fund null, from the grouping set without the fund) comes before their funds' rows.
-    if (r.fund === null) out.push({ totalAmount: amountOf(r.total), count: Number(r.count), personId: r.person_id, displayName: r.person_id ? (names.get(r.person_id) ?? null) : 'Anonymous', funds: [] });
-    else out.at(-1)!.funds.push(Object.fromEntries([[r.fund, amountOf(r.total)]]));
-  }
-  return out;
 }
 
 /**

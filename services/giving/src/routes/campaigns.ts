@@ -1,15 +1,13 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { badRequest, coalesced, crud, Id, IdParams, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { campaigns, funds } from '../db/schema';
-import { centsText, toCents } from '../domain/money';
+import { centsText, toCents } from '../lib/money';
 import { campaignItem, campaignPage, campaignsProgress, deletePledgesOf, peopleProgressJson, publicCampaignsProgress } from '../repos/campaigns';
 import { Campaign, CampaignPage, CampaignProgress, CampaignSave, PeopleProgressQuery, PledgeProgressRow, PublicCampaignProgress } from '../schemas';
 
 const base = '/giving/campaigns';
-/** An answer already written as JSON text in the response schema's shape, sent as it is. */
-const sendText = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 const staff = requires('Donations.ViewSummary');
 
 /**
@@ -26,24 +24,34 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => campaignsProgress(app.db, req.auth.churchId),
   );
 
+  // The giving statements' rows and one campaign's page (a row per person: thousands in a big campaign) are kept
+  // answers: built once per church and data version (raised at commit by every write to campaigns, pledges and the
+  // kept per-person totals, migration 0009), then sent from memory with an ETag (304 while the version holds). The
+  // version is read before the rows, so a kept answer is never older than the version it is filed under.
   app.get(
     `${base}/progress/people`,
     {
       config: { access: staff },
       schema: { summary: 'Each person’s pledged and given amounts per campaign (giving statements)', querystring: PeopleProgressQuery, response: { 200: z.array(PledgeProgressRow) } },
     },
-    // JSON text written from the rows (`peopleProgressJson`), sent as it is.
-    async (req, reply) => sendText(reply, await peopleProgressJson(app.db, req.auth.churchId, req.query)),
+    // JSON text written from the rows (`peopleProgressJson`), kept as it is.
+    async (req, reply) => {
+      const churchId = req.auth.churchId;
+      const version = await app.deps.snapshots.version(churchId);
+      const variant = `${req.query.personId ?? ''}\n${req.query.campaignId ?? ''}`.toLowerCase();
+      return app.deps.snapshots.sendAt(req, reply, churchId, variant, version, () => peopleProgressJson(app.db, churchId, req.query));
+    },
   );
 
   app.get(
     `${base}/:id/progress`,
     { config: { access: staff }, schema: { summary: 'A campaign with its totals and a row per person', params: IdParams, response: { 200: CampaignPage } } },
-    async (req) => {
-      const found = await campaignPage(app.db, req.auth.churchId, req.params.id);
-      if (!found) throw notFound('Campaign');
-      return found;
-    },
+    async (req, reply) =>
+      app.deps.snapshots.send(req, reply, req.auth.churchId, req.params.id.toLowerCase(), async () => {
+        const found = await campaignPage(app.db, req.auth.churchId, req.params.id);
+        if (!found) throw notFound('Campaign');
+        return found;
+      }),
   );
 
   // The member app's giving page is read by many visitors at once: concurrent requests for one church share a

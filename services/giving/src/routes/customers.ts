@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { crud, IdParams, notFound, type ZodTypeProvider } from '@church/common';
+import { crud, IdParams, type ZodTypeProvider } from '@church/common';
 import { customers } from '../db/schema';
-import { customerOwner, ownByLookup } from '../domain/access';
-import { amountOf } from '../domain/money';
-import { findCustomer } from '../repos/customers';
-import { paymentsFor } from '../repos/gateways';
-import { listSubscriptionRows } from '../repos/subscriptions';
+import { givingDeps } from '../deps';
+import { gatewaySubscriptions } from '../domain/customers';
+import { customerOwner } from '../repos/customers';
 import { Customer } from '../schemas';
+import { ownByLookup } from './access';
 
 const base = '/giving/customers';
 const GatewaySubscription = z.object({
@@ -50,31 +49,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     changes: { entityType: 'customer' },
   });
 
-  app.get(`${base}/:id/subscriptions`, { config: { access: requires('Donations.ViewSummary', ownRecord) }, schema: { params: IdParams, response: { 200: GatewaySubscriptions } } }, async (req) => {
-    const customer = await findCustomer(app.db, req.auth.churchId, req.params.id);
-    if (!customer) throw notFound('Customer');
-    const local = await listSubscriptionRows(app.db, req.auth.churchId, { customerId: customer.id });
-    const localByProvider = new Map(local.map((s) => [s.providerSubscriptionId, s.id]));
-    // The gateway is the source of truth for a customer's subscriptions; the local id is added where known.
-    const { provider } = await paymentsFor(app, req.auth.churchId, { provider: customer.provider });
-    const remote = await provider.listSubscriptions(customer.providerCustomerId);
-    return {
-      object: 'list' as const,
-      data: remote.map((s) => ({
-        id: s.id,
-        subscriptionId: localByProvider.get(s.id) ?? null,
-        status: s.status,
-        amount: s.amountCents === null ? null : amountOf(s.amountCents),
-        currency: s.currency,
-        interval: s.interval,
-        intervalCount: s.intervalCount,
-        currentPeriodEnd: s.currentPeriodEnd ? new Date(s.currentPeriodEnd * 1000).toISOString() : null,
-        customer: s.customerId,
-        billing_cycle_anchor: s.billingCycleAnchor,
-        default_payment_method: s.defaultPaymentMethod,
-        default_source: s.defaultSource,
-        plan: { amount: s.amountCents, currency: s.currency, interval: s.interval, interval_count: s.intervalCount },
-      })),
-    };
-  });
+  // The gateway is the source of truth for a customer's subscriptions; the local id is added where known.
+  app.get(`${base}/:id/subscriptions`, { config: { access: requires('Donations.ViewSummary', ownRecord) }, schema: { params: IdParams, response: { 200: GatewaySubscriptions } } }, async (req) =>
+    gatewaySubscriptions(givingDeps(app), req.auth.churchId, req.params.id),
+  );
 }

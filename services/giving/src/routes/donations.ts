@@ -1,29 +1,29 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { badRequest, batchOf, coalesced, emailOf, Empty, getRow, IdParams, notFound, reportChanges, sameRows, type ZodTypeProvider } from '@church/common';
+import { actorOf, badRequest, batchOf, coalesced, emailOf, Empty, getRow, IdParams, sameRows, type ZodTypeProvider } from '@church/common';
 import { donations } from '../db/schema';
 import { givingDeps } from '../deps';
-import { ownPersonIn } from '../domain/access';
 import { saveDonations } from '../domain/donation-save';
-import { withIdempotency } from '../domain/idempotency';
-import { amountOf } from '../domain/money';
+import { deleteDonation, donorSummary } from '../domain/donations';
+import { dayRange } from '../lib/days';
+import { amountOf } from '../lib/money';
 import { allocationsOf, donationItem, listDonations, type DonationRow } from '../repos/donations';
-import { deleteAllocationsOf } from '../repos/fund-donations';
-import { deleteDonations, givingKpis } from '../repos/manual-donations';
-import { dayRange, donationSummary, fundSummary } from '../repos/summary';
+import { givingKpis } from '../repos/manual-donations';
+import { fundSummary } from '../repos/summary';
 import { Donation, DonationKpis, DonationKpiQuery, DonationList, DonationListQuery, DonationSave, DonationSummaryQuery, SummaryRows, TestEmailAnswer } from '../schemas';
+import { ownPersonIn } from './access';
+import { idempotent, itemParams, sendText } from './helpers';
 
 const base = '/giving/donations';
 
-/** The lists' answers are JSON text (`listDonations`: written by PostgreSQL, or from a person's rows), sent as they are. */
-const sendText = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 type SummaryKey = { churchId: string; startDate?: Date; endDate?: Date };
 const rangeKey = (k: SummaryKey) => `${k.churchId}\n${k.startDate?.toISOString() ?? ''}\n${k.endDate?.toISOString() ?? ''}`;
 
 /** `/giving/donations`: gifts entered by hand or recorded from the gateways, their lists, summary and figures. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = givingDeps(app);
   const weeks = coalesced((key: SummaryKey) => fundSummary(app.db, key.churchId, key.startDate, key.endDate), rangeKey);
 
   const withAllocations = async (churchId: string, rows: DonationRow[]) => {
@@ -31,6 +31,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return rows.map((r) => donationItem(r, allocations.get(r.id) ?? []));
   };
 
+  // The lists' answers are JSON text (`listDonations`: written by PostgreSQL, or from a person's rows), sent as they are.
   app.get(base, { config: { access: requires('Donations.View', ownPersonIn('query', 'personId')) }, schema: { querystring: DonationListQuery, response: { 200: DonationList } } }, async (req, reply) =>
     sendText(reply, await listDonations(app.db, req.auth.churchId, req.query)),
   );
@@ -42,7 +43,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/summary`, { config: { access: requires('Donations.ViewSummary') }, schema: { querystring: DonationSummaryQuery, response: { 200: SummaryRows } } }, async (req, reply) => {
     const { startDate, endDate, type } = req.query;
     if (startDate && endDate && endDate < startDate) throw badRequest('endDate', 'must not be before startDate', 'query');
-    if (type === 'person') return donationSummary(app.db, app.deps.internal, req.auth.churchId, { startDate, endDate });
+    if (type === 'person') return donorSummary(deps, req.auth.churchId, { startDate, endDate });
     // Read for every request (concurrent requests for one range share a read that started after they asked),
     // serialized and compressed only when the answer changed since the last time.
     const range = { churchId: req.auth.churchId, startDate, endDate };
@@ -56,7 +57,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.get(`${base}/testEmail`, { config: { access: 'public' }, schema: { response: { 200: TestEmailAnswer } } }, async () => {
-    const deps = givingDeps(app);
     const to = deps.config.GIVING_TEST_EMAIL ?? null;
     if (!to) return { sent: false, to: null, via: deps.mailer.kind, message: 'Set GIVING_TEST_EMAIL to the address test messages go to' };
     await deps.queue.enqueue(emailOf('giving'), { to, subject: 'Giving test email', html: '<p>This is a test message from the giving service.</p>', text: 'This is a test message from the giving service.' });
@@ -69,24 +69,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.post(base, { config: { access: requires('Donations.Edit') }, schema: { body: batchOf(DonationSave), response: { 200: z.array(Donation) } } }, async (req, reply) =>
-    withIdempotency(req, reply, 'donations', async () => ({ body: await withAllocations(req.auth.churchId, await saveDonations(givingDeps(app), req, req.body)) })),
+    idempotent(app.db, req, reply, 'donations', async () => ({ body: await withAllocations(req.auth.churchId, await saveDonations(deps, actorOf(req), req.body, itemParams(req))) })),
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Donations.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    await app.db.transaction(async (tx) => {
-      const [gone] = await deleteDonations(tx, churchId, [req.params.id]);
-      if (!gone) throw notFound('Donation');
-      const allocations = await deleteAllocationsOf(tx, churchId, [gone.id]);
-      await reportChanges(
-        app.deps,
-        [
-          { churchId, entityType: 'donation', entityId: gone.id, action: 'destroyed', before: gone },
-          ...allocations.map((a) => ({ churchId, entityType: 'fundDonation', entityId: a.id, action: 'destroyed', before: a })),
-        ],
-        { req, tx },
-      );
-    });
+    await deleteDonation(deps, actorOf(req), req.params.id);
     return {};
   });
 }

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { gdprAnonymize, gdprExport, givingInternal, Id, IsoDate, reportChanges, serveOwned, utcDay, type ZodTypeProvider } from '@church/common';
+import { gdprAnonymize, gdprExport, givingInternal, Id, IsoDate, serveOwned, utcDay, type ZodTypeProvider } from '@church/common';
 import { funds } from '../db/schema';
+import { givingDeps } from '../deps';
+import { anonymize } from '../domain/gdpr';
 import { chargeRegistration } from '../domain/registration-charge';
 import { donorIds } from '../repos/donors';
-import { anonymizePerson, personRecords } from '../repos/gdpr';
+import { personRecords } from '../repos/gdpr';
+import { callerOrModule } from './helpers';
 
 const { donors, registrationCharge } = givingInternal;
 /** The contract's body, its fund an id and its days dates (membership sends a day's start as an instant). */
@@ -15,6 +18,7 @@ const DonorsBody = donors.body.extend({ fundId: Id.optional(), startDate: IsoDat
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = givingDeps(app);
   // Other modules' reference checks: which of these ids are the church's funds.
   serveOwned(app, 'giving', { funds });
 
@@ -24,9 +28,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     personIds: await donorIds(app.db, req.body.churchId.toLowerCase(), { fundId: req.body.fundId?.toLowerCase(), fromDay: req.body.startDate && utcDay(0, req.body.startDate), toDay: req.body.endDate && utcDay(0, req.body.endDate) }),
   }));
 
-  // Content's registrations, charged with giving's money rules (README "Registration payments").
+  // Content's registrations, charged with giving's money rules (README "Registration payments"); a signed call
+  // acts as the module in the church it names.
   app.post(registrationCharge.path, { config: { access: 'internal' }, schema: { body: registrationCharge.body, response: { 200: registrationCharge.answer } } }, (req) =>
-    chargeRegistration(app, req, req.body),
+    chargeRegistration(deps, callerOrModule(req, req.body.churchId), req.body),
   );
 
   // GDPR (membership asks): a person's records as the API shows them, and their anonymizing (README "GDPR").
@@ -35,18 +40,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     data: await personRecords(app.db, req.body.churchId.toLowerCase(), req.body.personId.toLowerCase()),
   }));
   const anonymizeContract = gdprAnonymize('giving');
-  app.post(anonymizeContract.path, { config: { access: 'internal' }, schema: { body: anonymizeContract.body, response: { 200: anonymizeContract.answer } } }, async (req) => {
-    const churchId = req.body.churchId.toLowerCase();
-    const changed = await app.db.transaction(async (tx) => {
-      const ids = await anonymizePerson(tx, churchId, req.body.personId.toLowerCase());
-      // Reported by id only: the audit log must not keep the details just removed.
-      const entityTypes = { donations: 'donation', customers: 'customer', paymentMethods: 'paymentMethod', registrationPayments: 'registrationPayment' } as const;
-      const changes = Object.entries(ids).flatMap(([kind, list]) =>
-        list.map((entityId) => ({ churchId, entityType: entityTypes[kind as keyof typeof ids], entityId, action: kind === 'paymentMethods' ? 'destroyed' : 'anonymized' })),
-      );
-      await reportChanges(app.deps, changes, { req, tx });
-      return ids;
-    });
-    return { changed: Object.fromEntries(Object.entries(changed).map(([kind, list]) => [kind, list.length])) };
-  });
+  app.post(anonymizeContract.path, { config: { access: 'internal' }, schema: { body: anonymizeContract.body, response: { 200: anonymizeContract.answer } } }, async (req) => ({
+    changed: await anonymize(deps, callerOrModule(req, req.body.churchId), req.body.churchId.toLowerCase(), req.body.personId.toLowerCase()),
+  }));
 }

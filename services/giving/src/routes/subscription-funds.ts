@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires, rule } from '@church/auth';
-import { Empty, IdParams, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
-import { ownByLookup, subscriptionOwner } from '../domain/access';
-import { deleteSubscriptionFund, deleteSubscriptionFunds, subscriptionByRef, subscriptionFundItems } from '../repos/subscriptions';
+import { actorOf, Empty, IdParams, notFound, type ZodTypeProvider } from '@church/common';
+import { givingDeps } from '../deps';
+import { removeSubscriptionFund, removeSubscriptionFunds } from '../domain/subscriptions';
+import { subscriptionByRef, subscriptionFundItems, subscriptionOwner } from '../repos/subscriptions';
 import { ProviderId, ProviderRefParams, SubscriptionFund } from '../schemas';
+import { ownByLookup } from './access';
 
 const base = '/giving/subscriptionfunds';
 
 /** `/giving/subscriptionfunds`: a subscription's fund allocations (by its local id or the provider's, as the donor portal names it). */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = givingDeps(app);
   const own = (pick: (params: Record<string, string | undefined>) => string | undefined) =>
     ownByLookup('own subscription', () => app.db, subscriptionOwner, (req) => pick({ ...(req.query as object), ...(req.params as object) }));
 
@@ -40,24 +43,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.delete(
     `${base}/subscription/:id`,
     { config: { access: requires('Donations.Edit', own((p) => p.id), goneOrOwn) }, schema: { params: ProviderRefParams, response: { 200: z.object({ deleted: z.number().int() }) } } },
-    async (req) => {
-      const sub = await subscriptionByRef(app.db, req.auth.churchId, req.params.id);
-      if (!sub) return { deleted: 0 };
-      return {
-        deleted: await app.db.transaction(async (tx) => {
-          const n = await deleteSubscriptionFunds(tx, req.auth.churchId, sub.id);
-          if (n) await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'subscription', entityId: sub.id, action: 'fundsRemoved' }], { req, tx });
-          return n;
-        }),
-      };
-    },
+    async (req) => ({ deleted: await removeSubscriptionFunds(deps, actorOf(req), req.params.id) }),
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Donations.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    await app.db.transaction(async (tx) => {
-      if (!(await deleteSubscriptionFund(tx, req.auth.churchId, req.params.id))) throw notFound('Subscription fund');
-      await reportChanges(app.deps, [{ churchId: req.auth.churchId, entityType: 'subscriptionFund', entityId: req.params.id, action: 'destroyed' }], { req, tx });
-    });
+    await removeSubscriptionFund(deps, actorOf(req), req.params.id);
     return {};
   });
 }

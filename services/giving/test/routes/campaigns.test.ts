@@ -615,3 +615,118 @@ describe('what each person gave to a campaign, kept (campaign_gift_totals, migra
     expect(scratch.reduce((sum, g) => sum + g.cents, 0)).toBe(24 * 101);
   });
 });
+
+describe('kept campaign answers (the church’s data version, migration 0009)', () => {
+  type Page = { campaign: { name: string }; totalGiven: number; totalPledged: number; rows: Array<{ personId: string | null; pledgedAmount: number; givenAmount: number; campaignName: string }> };
+  type Row = Page['rows'][number];
+  const read = async (c: Church, url: string, etag?: string) => {
+    const res = await call(t.app, 'GET', url, { token: staff(c), headers: etag ? { 'if-none-match': etag } : {} });
+    return { status: res.statusCode, etag: res.headers.etag as string, body: res.statusCode === 200 ? res.json() : undefined };
+  };
+  const given = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.personId, [r.pledgedAmount, r.givenAmount]]));
+  const version = async (churchId: string) =>
+    rowsOf<{ version: string }>(await t.app.db.execute(sql`select version::text as version from data_versions where church_id = ${churchId}`))[0]?.version ?? '0';
+
+  it('answer anew after a new gift, a gift changed or removed, a pledge change and a campaign edit, never the kept answer, and 304 while the version holds', async () => {
+    const c = makeChurch();
+    const [building] = await makeFunds(t, staff(c), ['Building']);
+    const campaign = await makeCampaign(c, { name: 'Roof', fundId: building, startDate: '2025-01-01', goalAmount: 1000 });
+    const [ada, bob] = [makePerson('Ada', 'Kept'), makePerson('Bob', 'Kept')];
+    const adaGift = await give(c, { personId: ada.id, date: '2025-02-01', funds: [[building, 100]] });
+    const page = `/giving/campaigns/${campaign.id}/progress`;
+    const people = `/giving/campaigns/progress/people?campaignId=${campaign.id}`;
+
+    const first = await read(c, page);
+    const firstPeople = await read(c, people);
+    expect(first.status).toBe(200);
+    expect(first.etag).toMatch(/^"/);
+    expect(given(first.body.rows)).toEqual({ [ada.id]: [0, 100] });
+    expect(given(firstPeople.body)).toEqual({ [ada.id]: [0, 100] });
+    // nothing changed: the same answer, and 304 to a client holding it
+    expect((await read(c, page)).etag).toBe(first.etag);
+    expect((await read(c, page, first.etag)).status).toBe(304);
+    expect((await read(c, people, firstPeople.etag)).status).toBe(304);
+
+    // a new gift to the campaign's fund on its days
+    await give(c, { personId: bob.id, date: '2025-03-01', funds: [[building, 50]] });
+    const afterGift = await read(c, page, first.etag);
+    expect(afterGift.status).toBe(200);
+    expect(afterGift.body.totalGiven).toBe(150);
+    expect(given(afterGift.body.rows)).toEqual({ [ada.id]: [0, 100], [bob.id]: [0, 50] });
+    expect(given((await read(c, people, firstPeople.etag)).body)).toEqual({ [ada.id]: [0, 100], [bob.id]: [0, 50] });
+
+    // a gift no longer complete (donations have no trigger: the change reaches the kept per-person totals)
+    expect((await call(t.app, 'POST', '/giving/donations', { token: staff(c), body: { id: adaGift, status: 'failed' } })).statusCode).toBe(200);
+    const afterFailed = await read(c, page, afterGift.etag);
+    expect(afterFailed.status).toBe(200);
+    expect(given(afterFailed.body.rows)).toEqual({ [bob.id]: [0, 50] });
+
+    // a pledge made, then changed
+    const pledged = await call(t.app, 'POST', '/giving/pledges', { token: staff(c), body: { campaignId: campaign.id, personId: ada.id, amount: 500 } });
+    expect(pledged.statusCode).toBe(200);
+    const afterPledge = await read(c, page, afterFailed.etag);
+    expect(given(afterPledge.body.rows)).toEqual({ [ada.id]: [500, 0], [bob.id]: [0, 50] });
+    expect((await call(t.app, 'POST', '/giving/pledges', { token: staff(c), body: { id: pledged.json()[0].id, amount: 400 } })).statusCode).toBe(200);
+    const afterPledgeChange = await read(c, page, afterPledge.etag);
+    expect(afterPledgeChange.status).toBe(200);
+    expect(afterPledgeChange.body.totalPledged).toBe(400);
+    const peopleNow = await read(c, people);
+    expect(given(peopleNow.body)).toEqual({ [ada.id]: [400, 0], [bob.id]: [0, 50] });
+
+    // the campaign edited: renamed, and its days moved past Bob's gift
+    const edited = await call(t.app, 'POST', '/giving/campaigns', { token: staff(c), body: [{ ...campaign, name: 'New roof', startDate: '2025-03-02' }] });
+    expect(edited.statusCode).toBe(200);
+    const afterEdit = await read(c, page, afterPledgeChange.etag);
+    expect(afterEdit.status).toBe(200);
+    expect(afterEdit.body.campaign.name).toBe('New roof');
+    expect(given(afterEdit.body.rows)).toEqual({ [ada.id]: [400, 0] });
+    const peopleEdited = await read(c, people, peopleNow.etag);
+    expect(peopleEdited.status).toBe(200);
+    expect(peopleEdited.body.map((r: Row) => r.campaignName)).toEqual(['New roof']);
+
+    // the gift removed
+    const bobsGift = await give(c, { personId: bob.id, date: '2025-04-01', funds: [[building, 20]] });
+    const withGift = await read(c, page);
+    expect(given(withGift.body.rows)).toEqual({ [ada.id]: [400, 0], [bob.id]: [0, 20] });
+    expect((await call(t.app, 'DELETE', `/giving/donations/${bobsGift}`, { token: staff(c) })).statusCode).toBe(200);
+    expect(given((await read(c, page, withGift.etag)).body.rows)).toEqual({ [ada.id]: [400, 0] });
+
+    // every answer equals a fresh reading of the rows
+    const [fresh] = await campaignRows(t.app.db, c.churchId, { campaignId: campaign.id });
+    expect((await read(c, page)).body).toEqual(fresh);
+    expect((await read(c, people)).body).toEqual(fresh!.rows);
+  });
+
+  it('are not touched by another church’s changes, nor by a gift outside every campaign', async () => {
+    const c = makeChurch();
+    const other = makeChurch();
+    const [building, general] = await makeFunds(t, staff(c), ['Building', 'General']);
+    const [theirs] = await makeFunds(t, staff(other), ['Building']);
+    const campaign = await makeCampaign(c, { name: 'Roof', fundId: building, startDate: '2025-01-01' });
+    const theirCampaign = await makeCampaign(other, { name: 'Their roof', fundId: theirs, startDate: '2025-01-01' });
+    const ada = makePerson('Ada', 'Alone');
+    await give(c, { personId: ada.id, date: '2025-02-01', funds: [[building, 10]] });
+    const page = `/giving/campaigns/${campaign.id}/progress`;
+    const kept = await read(c, page);
+    const keptPeople = await read(c, '/giving/campaigns/progress/people');
+    const before = await version(c.churchId);
+
+    // the other church gives, pledges and edits its campaign
+    const theirDonor = makePerson('Tom', 'Theirs');
+    await give(other, { personId: theirDonor.id, date: '2025-02-01', funds: [[theirs, 75]] });
+    expect((await call(t.app, 'POST', '/giving/pledges', { token: staff(other), body: { campaignId: theirCampaign.id, personId: theirDonor.id, amount: 90 } })).statusCode).toBe(200);
+    expect((await call(t.app, 'POST', '/giving/campaigns', { token: staff(other), body: [{ ...theirCampaign, name: 'Their new roof' }] })).statusCode).toBe(200);
+    // and this church gives to a fund no campaign counts
+    await give(c, { personId: ada.id, date: '2025-02-01', funds: [[general, 5]] });
+
+    expect(await version(c.churchId)).toBe(before);
+    expect((await read(c, page, kept.etag)).status).toBe(304);
+    expect((await read(c, '/giving/campaigns/progress/people', keptPeople.etag)).status).toBe(304);
+    // the other church's own answer is its new one
+    const theirPage = await read(other, `/giving/campaigns/${theirCampaign.id}/progress`);
+    expect(theirPage.body.campaign.name).toBe('Their new roof');
+    expect(given(theirPage.body.rows)).toEqual({ [theirDonor.id]: [90, 75] });
+    // another church's campaign stays a 404, kept or not
+    expect((await read(c, `/giving/campaigns/${theirCampaign.id}/progress`)).status).toBe(404);
+  });
+});

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { call, readMailbox } from '@church/common/testing';
 import { rowsOf } from '@church/common';
 import { giving } from '../../src/app';
-import { handleWebhookEvent } from '../../src/jobs/webhooks';
+import { applyWebhookEvent } from '../../src/domain/webhook-effects';
 import { makeChurch, makeFunds, makeStripeGateway, deliver, useGiving } from '../setup';
 
 const t = useGiving();
@@ -204,7 +204,7 @@ describe('kept daily fund totals (fund_day_totals)', () => {
     // A job run again for a processed event (a redelivery after a crash) writes nothing.
     const events = rowsOf<{ id: string }>(await t.app.db.execute(sql`select id from webhook_events where church_id = ${c.churchId}`));
     expect(events).toHaveLength(3);
-    await handleWebhookEvent(giving.deps(t.app), events[0]!.id);
+    await applyWebhookEvent(giving.deps(t.app), events[0]!.id);
     const counted = rowsOf<{ donations: number; logs: number }>(
       await t.app.db.execute(sql`select (select count(*)::int from donations where church_id = ${c.churchId}) as donations, (select count(*)::int from event_logs where church_id = ${c.churchId}) as logs`),
     );

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { Id, type ZodTypeProvider } from '@church/common';
 import { givingDeps } from '../../deps';
 import { issuePass } from '../../domain/captcha-pass';
-import { feeCents, feeKind } from '../../domain/fees';
-import { amountOf, toCents } from '../../domain/money';
+import { feeCents, feeKind } from '../../lib/fees';
+import { amountOf, toCents } from '../../lib/money';
 import { churchGateways, feeSettingsOf, publicGateway } from '../../repos/gateways';
 import { ChurchQuery, FeeBody, PublicGateway } from '../../schemas';
 

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { processWebhookEvent, reportChanges, type ChangeInput, type RecordedWebhookEvent, type Tx, type WebhookEventRow } from '@church/common';
 import type { GivingDeps } from '../deps';
-import { donationChange } from '../domain/donation-save';
-import { fundsOfPayment, giftRecord, payerOf } from '../domain/gifts';
-import { centsText, sumCents, toCents } from '../domain/money';
+import { centsText, sumCents, toCents } from '../lib/money';
 import type { EventEffect, ProviderEvent } from '../providers/payments';
 import { interpretPaypal } from '../providers/paypal';
 import { interpretStripe } from '../providers/stripe';
 import { donationByTransaction, donationsByTransactions, recordDonation, recordPaymentOfEvent, rowOf, setDonationStatus, setRefund, type DonationRow, type EventLogEntry } from '../repos/donations';
 import { logGatewayEvent } from '../repos/event-logs';
 import { paymentByTransaction, setPaymentStatus } from '../repos/registration-payments';
-import { providerOfChurch } from '../repos/gateway-keys';
 import { deleteSubscriptions, subscriptionAllocations, subscriptionOfProvider } from '../repos/subscriptions';
 import { webhookEventById } from '../repos/webhook-events';
-import { receiptJob } from './contracts';
-import { scheduleReceipts } from './receipt';
+import { receiptJob } from '../jobs/contracts';
+import { donationChange } from './donation-save';
+import { providerOfChurch } from './gateways';
+import { fundsOfPayment, giftRecord, payerOf } from './gifts';
+import { scheduleReceipts } from './receipts';
 
 /** Each provider's reading of its events, by the provider's name (a `Map`: the name is data, never a property). */
 const interpreters = new Map<string, (event: ProviderEvent) => EventEffect>([
@@ -191,8 +191,12 @@ async function refundInvoices(deps: GivingDeps, event: EventFacts, effect: Event
   return provider.invoicesOfPayment(effect.transactionId);
 }
 
-/** The webhook job's handler: the effect once per event, with its event-log entry, its changes and its receipts. */
-export async function handleWebhookEvent(deps: GivingDeps, webhookEventId: string): Promise<void> {
+/**
+ * A recorded event's effect, once per event, with its event-log entry, its changes and its receipts: the work of
+ * the webhook job (`giving.webhookEvent`), and of a replay of the gateway's events, which applies each event it
+ * records at once.
+ */
+export async function applyWebhookEvent(deps: GivingDeps, webhookEventId: string): Promise<void> {
   const recorded = await webhookEventById(deps.db, webhookEventId);
   if (!recorded || recorded.processedAt) return;
   const first = effectOf(recorded);

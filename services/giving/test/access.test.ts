@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { call, expectForeignReferencesRefused, expectRoutesGuarded } from '@church/common/testing';
-import { makeChurch, makeFunds, makeStripeGateway, useGiving } from '../setup';
+import { makeChurch, makeFunds, makeStripeGateway, useGiving } from './setup';
 
 const t = useGiving();
 
