@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { batchOf, checkReferences, crud, Empty, Id, IdParams, itemParam, REMOTE, utcDay, type Tx, type ZodTypeProvider } from '@church/common';
+import { actorOf, batchOf, checkReferences, crud, Empty, Id, IdParams, itemParam, REMOTE, utcDay, type Tx, type ZodTypeProvider } from '@church/common';
 import { assignments } from '../db/schema';
 import { ofPlans } from '../repos/plans';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { answerAssignment, leaveSignup, monthCounts, myAssignments, saveAssignments, signUp, type AssignmentRow } from '../repos/assignments';
-import { tellLeaders } from '../jobs';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { tellLeaders } from '../jobs/contracts';
+import { editableMinistries, ministryEditor } from './access';
 import { change, changesOf, report } from '../domain/changes';
 import { Assignment, AssignmentAnswer, AssignmentSave, IdsQuery, LocalDate, MonthCount, SignupBody } from '../schemas';
 
@@ -51,7 +51,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const { written, stored, answers } = await saveAssignments(tx, churchId, req.auth.personId, req.body, (i, f) => itemParam(req, i, f));
       await refuseOutside(tx, assignments, churchId, written.map((r) => r.id), narrowed, outsideMinistry);
       for (const answer of answers) await told(tx, answer.row, answer.status);
-      await report(app.deps, req, changesOf('assignment', written, stored), tx);
+      await report(app.deps, actorOf(req), changesOf('assignment', written, stored), tx);
       return written;
     });
   });
@@ -61,7 +61,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const { before, row, changed } = await answerAssignment(tx, req.auth.churchId, id, req.auth.personId, status);
       if (changed) {
         await told(tx, row, status);
-        await report(app.deps, req, [change('assignment', before, row)], tx);
+        await report(app.deps, actorOf(req), [change('assignment', before, row)], tx);
       }
       return row;
     });
@@ -80,14 +80,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.deps.queue.transaction(app.db, async (tx) => {
       const { before, row } = await signUp(tx, req.auth.churchId, req.auth.personId, req.body.positionId);
       await told(tx, row, 'SignedUp');
-      await report(app.deps, req, [change('assignment', before, row, 'signedUp')], tx);
+      await report(app.deps, actorOf(req), [change('assignment', before, row, 'signedUp')], tx);
       return row;
     }),
   );
   app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.deps.queue.transaction(app.db, async (tx) => {
       const gone = await leaveSignup(tx, req.auth.churchId, req.auth.personId, req.params.id);
-      await report(app.deps, req, [change('assignment', gone, undefined, 'withdrawn')], tx);
+      await report(app.deps, actorOf(req), [change('assignment', gone, undefined, 'withdrawn')], tx);
     });
     return {};
   });

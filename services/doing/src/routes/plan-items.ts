@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, type Tx, type ZodTypeProvider } from '@church/common';
+import { actorOf, Empty, Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, type Tx, type ZodTypeProvider } from '@church/common';
 import { planItems, plans } from '../db/schema';
 import { deleteItem, itemTree, savePlanItems, sortItem } from '../repos/plan-items';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { feedItems } from '../domain/plan-feed';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { editableMinistries, ministryEditor } from './access';
 import { change, changesOf, report } from '../domain/changes';
 import { doingDeps } from '../deps';
 import { IdsQuery, PlanFeed, PlanItem, PlanItemSave, PlanItemTree, SortBody } from '../schemas';
@@ -41,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await refuseOutside(tx, planItems, churchId, items.flatMap((i) => (i.id ? [i.id.toLowerCase()] : [])), scope(req), outsideMinistry);
     const { written, stored } = await savePlanItems(tx, churchId, items, (i, f) => itemParam(req, i, f));
     await refuseOutside(tx, planItems, churchId, written.map((r) => r.id), scope(req), outsideMinistry);
-    await report(app.deps, req, changesOf('planItem', written, stored), tx);
+    await report(app.deps, actorOf(req), changesOf('planItem', written, stored), tx);
     return written;
   };
   app.post(base, { ...edit, schema: { body: batchOf(PlanItemSave), response: { 200: z.array(PlanItem) } } }, (req) => app.deps.queue.transaction(app.db, (tx) => save(req, tx, req.body)));
@@ -59,7 +59,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         await refuseOutside(tx, planItems, req.auth.churchId, [id.toLowerCase()], scope(req), outsideMinistry);
       }
       const { before, after } = await sortItem(tx, req.auth.churchId, id, sort, parentId);
-      await report(app.deps, req, [change('planItem', before, after)], tx);
+      await report(app.deps, actorOf(req), [change('planItem', before, after)], tx);
       return after;
     }),
   );
@@ -67,7 +67,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await app.deps.queue.transaction(app.db, async (tx) => {
       await refuseOutside(tx, planItems, req.auth.churchId, [req.params.id.toLowerCase()], scope(req), outsideMinistry);
       const gone = await deleteItem(tx, req.auth.churchId, req.params.id);
-      await report(app.deps, req, gone.map((row) => change('planItem', row, undefined)), tx);
+      await report(app.deps, actorOf(req), gone.map((row) => change('planItem', row, undefined)), tx);
     });
     return {};
   });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { Empty, Id, IdParams, REMOTE, assertReferences, badRequest, batchOf, checkReferences, deleteRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { actorOf, Empty, Id, IdParams, REMOTE, assertReferences, badRequest, batchOf, checkReferences, deleteRow, getRow, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { planTemplates } from '../db/schema';
-import { ministryAccess, ministryEditor } from '../domain/ministry-access';
+import { ministryAccessOf, ministryEditor } from './access';
 import { change, changesOf, report } from '../domain/changes';
 import { applyToPlan, captureFromPlan, rootedItems, templatesOfMinistry } from '../repos/plan-templates';
 import { ApplyTemplateBody, FromPlanBody, PlanTemplate, PlanTemplateSave, TemplateData } from '../schemas';
@@ -20,13 +20,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const template = (churchId: string, id: string) => getRow(app.db, planTemplates, churchId, id, 'Plan template');
 
   app.get(`${base}/ministry/:ministryId`, { ...edit, schema: { params: z.object({ ministryId: Id }), response: { 200: List } } }, async (req) => {
-    await ministryAccess(app.deps, req).ministry(req.params.ministryId);
+    await ministryAccessOf(app.deps, req).ministry(req.params.ministryId);
     return templatesOfMinistry(app.db, req.auth.churchId, req.params.ministryId);
   });
 
   // Renames and moves (the snapshot itself comes from a plan: fromPlan); both the old and the new ministry must be the caller's.
   app.post(base, { ...edit, schema: { body: batchOf(PlanTemplateSave), response: { 200: List } } }, async (req) => {
-    const access = ministryAccess(app.deps, req);
+    const access = ministryAccessOf(app.deps, req);
     const ids = req.body.flatMap((t) => (t.id ? [t.id.toLowerCase()] : []));
     const stored = new Map((await rowsByIds(app.db, planTemplates, req.auth.churchId, ids)).map((r) => [r.id, r]));
     for (const item of req.body) {
@@ -43,7 +43,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const items = req.body.map((item) => (item.data ? { ...item, data: { ...item.data, items: rootedItems(item.data.items).map(({ key: _key, ...rest }) => rest) } } : item));
     return app.deps.queue.transaction(app.db, async (tx) => {
       const written = await saveRows(tx, planTemplates, req.auth.churchId, items, 'Plan template');
-      await report(app.deps, req, changesOf('planTemplate', written, [...stored.values()]), tx);
+      await report(app.deps, actorOf(req), changesOf('planTemplate', written, [...stored.values()]), tx);
       return written;
     });
   });
@@ -51,7 +51,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // A plan's service order, positions and notes as a template: a new one (`name` needed), or the snapshot of an
   // existing one (`id`) taken again, its name and ministry kept unless sent.
   app.post(`${base}/fromPlan/:planId`, { ...edit, schema: { params: z.object({ planId: Id }), body: FromPlanBody, response: { 200: PlanTemplate } } }, async (req) => {
-    const access = ministryAccess(app.deps, req);
+    const access = ministryAccessOf(app.deps, req);
     const plan = await access.plan(app.db, req.params.planId);
     const before = req.body.id ? await template(req.auth.churchId, req.body.id) : undefined;
     if (before) await access.ministry(before.ministryId);
@@ -64,14 +64,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const data = await captureFromPlan(app.db, req.auth.churchId, plan);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const [saved] = await saveRows(tx, planTemplates, req.auth.churchId, [{ id: before?.id, name, ministryId, data }], 'Plan template');
-      await report(app.deps, req, [change('planTemplate', before, saved!)], tx);
+      await report(app.deps, actorOf(req), [change('planTemplate', before, saved!)], tx);
       return saved!;
     });
   });
 
   // Plans get the template's service order (by default) and, when asked, its positions; all of them or none.
   app.post(`${base}/apply/:id`, { ...edit, schema: { params: IdParams, body: ApplyTemplateBody, response: { 200: z.object({ applied: z.number() }) } } }, async (req) => {
-    const access = ministryAccess(app.deps, req);
+    const access = ministryAccessOf(app.deps, req);
     const found = await template(req.auth.churchId, req.params.id);
     const planIds = [...new Set(req.body.planIds.map((id) => id.toLowerCase()))];
     for (const planId of planIds) await access.plan(app.db, planId);
@@ -79,7 +79,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!parsed.success) throw badRequest('id', 'the template holds no plan snapshot; save it from a plan again', 'params');
     await app.deps.queue.transaction(app.db, async (tx) => {
       for (const planId of planIds) await applyToPlan(tx, req.auth.churchId, planId, parsed.data, { serviceOrder: req.body.serviceOrder, positions: req.body.positions });
-      await report(app.deps, req, [{ churchId: req.auth.churchId, entityType: 'planTemplate', entityId: found.id, action: 'applied', after: { planIds } }], tx);
+      await report(app.deps, actorOf(req), [{ churchId: req.auth.churchId, entityType: 'planTemplate', entityId: found.id, action: 'applied', after: { planIds } }], tx);
     });
     return { applied: planIds.length };
   });
@@ -91,10 +91,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const found = await template(req.auth.churchId, req.params.id);
-    await ministryAccess(app.deps, req).ministry(found.ministryId);
+    await ministryAccessOf(app.deps, req).ministry(found.ministryId);
     await app.deps.queue.transaction(app.db, async (tx) => {
       const gone = await deleteRow(tx, planTemplates, req.auth.churchId, found.id, 'Plan template');
-      await report(app.deps, req, [change('planTemplate', gone, undefined)], tx);
+      await report(app.deps, actorOf(req), [change('planTemplate', gone, undefined)], tx);
     });
     return {};
   });

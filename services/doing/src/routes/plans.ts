@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anyUser } from '@church/auth';
-import { assertReferences, badRequest, checkReferences, crud, IdParams, notFound, notifyPeople, REMOTE, rowsByIds, utcDay, type ZodTypeProvider } from '@church/common';
+import { actorOf, assertReferences, badRequest, checkReferences, crud, IdParams, notFound, notifyPeople, REMOTE, rowsByIds, utcDay, type ZodTypeProvider } from '@church/common';
 import { planTypes, plans } from '../db/schema';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { churchPlans, copyPlan, currentPlan, deletePlanParts, overview, plansBetween, plansOfType, signupPlans } from '../repos/plans';
 import { autofillPlan, undoAutofill } from '../repos/scheduling';
-import { daysBetween } from '../domain/tree';
+import { daysBetween } from '../lib/days';
 import { schedulesByPerson } from '../domain/serving-schedule';
-import { editableMinistries, ministryAccess, ministryEditor } from '../domain/ministry-access';
+import { editableMinistries, ministryAccessOf, ministryEditor } from './access';
 import { change, report } from '../domain/changes';
 import { AutofillAnswer, AutofillBody, ChurchParams, CopyBody, IdsQueryString, NotifyRangeAnswer, NotifyRangeBody, OverviewQuery, OverviewRows, Plan, PlanList, PlanSave, PlanTypeParams, SignupPlans, UndoneAutofill } from '../schemas';
 
@@ -42,7 +42,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const scope = (req: FastifyRequest) => ministryScope(editableMinistries(req), plans.ministryId, 'ministry', req.auth.churchId);
   /** The plan, once the caller may edit its ministry (a query only for callers without Plans.Edit). */
   const mayEditPlan = async (req: FastifyRequest, planId: string) => {
-    if (editableMinistries(req)) await ministryAccess(app.deps, req).plan(app.db, planId);
+    if (editableMinistries(req)) await ministryAccessOf(app.deps, req).plan(app.db, planId);
   };
 
   app.get(`${base}/ids`, { ...read, schema: { querystring: IdsQueryString, response: { 200: PlanList } } }, (req) => rowsByIds(app.db, plans, req.auth.churchId, req.query.ids));
@@ -92,13 +92,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/copy/:id`, { ...edit, schema: { params: IdParams, body: CopyBody, response: { 200: Plan } } }, async (req) => {
     const churchId = req.auth.churchId;
-    const access = ministryAccess(app.deps, req);
+    const access = ministryAccessOf(app.deps, req);
     const source = await access.plan(app.db, req.params.id);
     if (req.body.ministryId !== undefined && req.body.ministryId !== source.ministryId) await access.ministry(req.body.ministryId);
     await checkReferences(req, [req.body], PLAN_REFERENCES);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const copy = await copyPlan(tx, churchId, source.id, req.body);
-      await report(app.deps, req, [change('plan', undefined, copy)], tx);
+      await report(app.deps, actorOf(req), [change('plan', undefined, copy)], tx);
       return copy;
     });
   });
@@ -112,7 +112,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     // the commit without the request waiting), not in a write and a commit of their own after it.
     return app.deps.queue.transaction(app.db, async (tx) => {
       const filled = await autofillPlan(tx, req.auth.churchId, req.params.id, req.body.teams);
-      await report(app.deps, req, filled.assignments.map((a) => change('assignment', undefined, { ...a, autofillRunId: filled.runId })), tx);
+      await report(app.deps, actorOf(req), filled.assignments.map((a) => change('assignment', undefined, { ...a, autofillRunId: filled.runId })), tx);
       return filled;
     });
   });
@@ -121,7 +121,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await mayEditPlan(req, req.params.id);
     return app.deps.queue.transaction(app.db, async (tx) => {
       const gone = await undoAutofill(tx, req.auth.churchId, req.params.id);
-      await report(app.deps, req, gone.map((a) => change('assignment', a, undefined)), tx);
+      await report(app.deps, actorOf(req), gone.map((a) => change('assignment', a, undefined)), tx);
       return { removed: gone.length };
     });
   });
@@ -131,7 +131,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // one transaction, so either every one is on its way or the call fails and can be repeated.
   app.post(`${base}/notifyRange`, { ...edit, schema: { body: NotifyRangeBody, response: { 200: NotifyRangeAnswer } } }, async (req) => {
     checkRange(req.body, 'body');
-    await ministryAccess(app.deps, req).ministry(req.body.ministryId);
+    await ministryAccessOf(app.deps, req).ministry(req.body.ministryId);
     const schedules = schedulesByPerson(await overview(app.db, req.auth.churchId, { ...req.body, published: true }));
     const told = schedules.slice(0, NOTIFY_RANGE_CAP);
     const stamp = Date.now();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { REMOTE, badRequest, batchOf, checkReferences, itemParam, unauthorized, type ZodTypeProvider } from '@church/common';
+import { actorOf, REMOTE, badRequest, batchOf, checkReferences, itemParam, unauthorized, type ZodTypeProvider } from '@church/common';
 import { preferencesOf, savePreferences } from '../repos/scheduling-preferences';
 import { changesOf, report } from '../domain/changes';
 import { IdsQuery, SchedulingPreference, SchedulingPreferenceSave } from '../schemas';
@@ -33,7 +33,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await checkReferences(req, rows, { personId: REMOTE.people });
     return app.deps.queue.transaction(app.db, async (tx) => {
       const { written, stored } = await savePreferences(tx, req.auth.churchId, rows);
-      await report(app.deps, req, changesOf('schedulingPreference', written, stored), tx);
+      await report(app.deps, actorOf(req), changesOf('schedulingPreference', written, stored), tx);
       return written;
     });
   });

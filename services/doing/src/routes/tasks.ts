@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { Id, IdParams, batchOf, checkReferences, decodeDataUrl, badRequest, getRow, itemParam, rowsByIds, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { actorOf, Id, IdParams, batchOf, checkReferences, decodeDataUrl, badRequest, getRow, itemParam, rowsByIds, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
 import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
 import { nextTaskNumber, openDirectoryUpdates, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
@@ -77,7 +77,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const rows = [];
       for (const [i, item] of prepared.entries()) rows.push(await toRow(tx, req, item, i, item.id ? byId.get(item.id.toLowerCase()) : undefined));
       const written = await saveRows(tx, tasks, churchId, rows, 'Task');
-      await report(app.deps, req, changesOf('task', written, stored), tx);
+      await report(app.deps, actorOf(req), changesOf('task', written, stored), tx);
       return written;
     });
   });
