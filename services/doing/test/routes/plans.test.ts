@@ -138,7 +138,7 @@ describe('POST /doing/plans/copy/:id', () => {
     await call(t.app, 'POST', '/doing/times', { token, body: { planId: plan.id, displayName: 'Service', startTime: '2030-03-10T17:00:00Z', endTime: '2030-03-10T18:00:00Z' } });
     const person = randomUUID();
     const asg = (await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: person } })).json()[0];
-    await t.app.db.update(assignments).set({ status: 'Accepted' }).where(eq(assignments.id, asg.id));
+    expect((await call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.tokenOf(person), body: {} })).json().status).toBe('Accepted');
     const header = (await call(t.app, 'POST', '/doing/planItems', { token, body: { planId: plan.id, label: 'Worship', itemType: 'header' } })).json()[0];
     await call(t.app, 'POST', '/doing/planItems', { token, body: { planId: plan.id, parentId: header.id, label: 'Song 1', itemType: 'song' } });
     return { plan, person };

@@ -72,12 +72,13 @@ describe('POST /doing/plans/autofill/:id/undo', () => {
     const pos = await position(c, p.id, { count: 3 });
     const manual = await assign(c, pos.id, randomUUID());
     const people = [randomUUID(), randomUUID(), randomUUID()];
-    const run = await post<{ created: number; runId: string; plan: { lastAutofillRunId: string }; assignments: Row[] }>(c, `/doing/plans/autofill/${p.id}`, { teams: [{ positionId: pos.id, personIds: people }] });
+    const run = await post<{ created: number; runId: string; plan: { lastAutofillRunId: string }; assignments: Array<Row & { personId: string }> }>(c, `/doing/plans/autofill/${p.id}`, { teams: [{ positionId: pos.id, personIds: people }] });
     expect(run.created).toBe(2);
     expect(run.plan.lastAutofillRunId).toBe(run.runId);
     expect((await call(t.app, 'GET', `/doing/plans/${p.id}`, { token: c.token() })).json().lastAutofillRunId).toBe(run.runId);
     // the volunteer answered one: it stays
-    await t.app.db.update(assignments).set({ status: 'Accepted' }).where(eq(assignments.id, run.assignments[0]!.id));
+    const answered = run.assignments[0]!;
+    expect((await call(t.app, 'POST', `/doing/assignments/accept/${answered.id}`, { token: c.tokenOf(answered.personId), body: {} })).json().status).toBe('Accepted');
 
     expect((await call(t.app, 'POST', `/doing/plans/autofill/${p.id}/undo`, { token: makeChurch().token(), body: {} })).statusCode).toBe(404);
     const undo = await call(t.app, 'POST', `/doing/plans/autofill/${p.id}/undo`, { token: c.token(), body: {} });
