@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expectForeignReferencesRefused, expectRoutesGuarded } from '@church/common/testing';
 import type { TenantTable } from '@church/common';
 import * as s from '../src/db/schema';
-import { fakeMembership, makeChurch, useDoing } from './setup';
+import { makeChurch, useDoing } from './setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
 
 describe('every doing route', () => {
   it('is registered at its spec path, refuses callers without a valid token, and never fails for another church', async () => {

@@ -1,14 +1,40 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { fakeInternal, makeChurch as baseMakeChurch, personFacts, useApp, type TokenOptions } from '@church/common/testing';
+import { fakeInternal, makeChurch as baseMakeChurch, personFacts, useModule, type TokenOptions } from '@church/common/testing';
 import { HttpError, rowsOf, type Db, type PersonFacts } from '@church/common';
 import { buildApp } from '../src/app';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
-/** Starts the doing app before the file's tests and closes it after. */
-export const useDoing = (opts: Parameters<typeof useApp>[3] = {}) => useApp('doing', MIGRATIONS, buildApp, opts);
-export { fakeInternal, type InternalCall } from '@church/common/testing';
+/** What a test file adds to doing's usual fakes: a provider's loopback server, say, with the config that points at it. */
+type Fakes<X extends object> = () => Promise<X & { config?: Record<string, string>; close?: () => Promise<void> }>;
+
+export interface DoingOptions<X extends object> {
+  config?: Record<string, string>;
+  /** membership's fake refuses every call made while a session of the test database is inside a transaction (`watch`) */
+  watchTransactions?: boolean;
+  fakes?: Fakes<X>;
+}
+
+/**
+ * The one lifecycle of doing's tests: the app on a fresh database before the file's tests, closed after, with
+ * membership faked (`t.membership`, by its contracts) and whatever the file adds (`fakes`, read through `t`).
+ */
+export function useDoing<X extends object = object>(opts: DoingOptions<X> = {}) {
+  const t = useModule({
+    module: 'doing',
+    migrations: MIGRATIONS,
+    build: buildApp,
+    config: opts.config,
+    fakes: async () => {
+      const membership = fakeMembership();
+      if (opts.watchTransactions) membership.watch(() => t.deps.db as Db);
+      const added = opts.fakes ? await opts.fakes() : undefined;
+      return { ...(added as X), membership, config: added?.config, overrides: { internal: membership.internal }, close: added?.close };
+    },
+  });
+  return t;
+}
 
 /**
  * A church for one test whose `token()` is a coordinator's (Plans.Edit) unless other permissions are named:
@@ -23,11 +49,11 @@ export function makeChurch() {
 export const person = (facts: Partial<PersonFacts> & { id?: string } = {}): PersonFacts => personFacts({ firstName: 'Pat', lastName: 'Doe', displayName: 'Pat Doe', ...facts });
 
 /**
- * Membership as the doing module sees it: people facts per church, group members, the church's groups, updates
+ * Membership as the doing module sees it (`useDoing` starts one per test file): people facts per church, group members, the church's groups, updates
  * recorded. `watch(db)` makes every call fail while one of the database's sessions is inside a transaction (on
  * PostgreSQL: `TEST_DATABASE_URL`): doing never calls another module with a transaction open.
  */
-export function fakeMembership() {
+function fakeMembership() {
   const people = new Map<string, PersonFacts[]>();
   const groups = new Map<string, Array<{ personId: string; displayName: string; leader: boolean }>>();
   const churchGroups = new Map<string, Set<string>>();

@@ -1,15 +1,51 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { badRequest, groupMembershipChange, isUuid, notFound, notifyPeople, personFieldChange, templateEmail, utcDay, type PersonFacts, type Tx } from '@church/common';
+import { hasPermission } from '@church/auth';
+import {
+  DAY_MS,
+  REMOTE,
+  assertReferences,
+  badRequest,
+  groupMembershipChange,
+  isUuid,
+  notFound,
+  notifyPeople,
+  personFieldChange,
+  rowsByIds,
+  systemActor,
+  templateEmail,
+  unauthorized,
+  utcDay,
+  type Actor,
+  type ActorLog,
+  type PersonFacts,
+  type Tx,
+} from '@church/common';
 import type { DoingDeps } from '../deps';
-import { tasks, workflowSteps, workflowStepRoutes, workflows } from '../db/schema';
+import { tasks } from '../db/schema';
 import { membershipClient } from '../clients/membership';
-import { reserveTaskNumbers } from '../repos/tasks';
-import { actionsOfStep, dueSnoozed, hasPersonMatchRoutes, lockCard, lockDueCard, nextSort, routesOfStep, stepsOf, treeOf, type StepRow, type TaskRow } from '../repos/workflows';
-import { cardWebhook } from '../jobs/card-webhook';
+import { insertTask, reserveTaskNumbers } from '../repos/tasks';
+import {
+  actionsOfStep,
+  dueSnoozed,
+  hasPersonMatchRoutes,
+  hasWorkflow,
+  insertCard,
+  lockCard,
+  lockDueCard,
+  nextSort,
+  routesOfStep,
+  stepById,
+  stepRouteById,
+  stepsOf,
+  treeOf,
+  updateCard,
+  type StepRow,
+  type TaskRow,
+} from '../repos/workflows';
+import { cardWebhook } from '../jobs/contracts';
 import { compileTree } from './conditions';
 import { change, report } from './changes';
+import { personOrGroup } from './references';
 
 /**
  * Workflow cards: tasks with a `workflowId`, moving along the workflow's steps. Every operation runs in one
@@ -28,10 +64,17 @@ export interface Subject {
   id: string;
   label?: string | null;
 }
-export interface Actor {
+/** Who a card says created it: a person, the system, a trigger. */
+export interface Creator {
   type: string;
   id?: string | null;
   label?: string | null;
+}
+
+/** A job's run in the worker: its work in each church acts as the module itself (`systemActor`) under this id and log. */
+export interface JobRun {
+  id: string;
+  log: ActorLog;
 }
 
 interface CardData {
@@ -40,31 +83,33 @@ interface CardData {
   [key: string]: unknown;
 }
 
-/** One request's or one job's work on cards. */
+/** One request's or one job's work on cards, in the church of the Actor it acts for. */
 export class CardRun {
+  readonly churchId: string;
+
   constructor(
     readonly deps: Deps,
     readonly tx: Tx,
-    readonly churchId: string,
-    readonly req?: FastifyRequest,
+    readonly actor: Actor,
     /** the subjects' people facts, asked before the transaction (`subjectFacts`); a person missing matches no `personMatch` */
     private readonly facts: Map<string, PersonFacts> = new Map(),
-  ) {}
+  ) {
+    this.churchId = actor.churchId;
+  }
 
   private person(id: string): PersonFacts | null {
     return this.facts.get(id.toLowerCase()) ?? null;
   }
 
   async step(stepId: string, workflowId?: string): Promise<StepRow> {
-    const [step] = await this.tx.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, this.churchId), eq(workflowSteps.id, stepId)));
+    const step = await stepById(this.tx, this.churchId, stepId);
     if (!step || (workflowId && step.workflowId !== workflowId)) throw badRequest('stepId', 'is not a step of this workflow');
     return step;
   }
 
   /** The workflow's step a new card starts on: the one named, else the first. 404 for another church's workflow. */
   async startStep(workflowId: string, stepId?: string | null): Promise<StepRow> {
-    const [workflow] = await this.tx.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.churchId, this.churchId), eq(workflows.id, workflowId)));
-    if (!workflow) throw notFound('Workflow');
+    if (!(await hasWorkflow(this.tx, this.churchId, workflowId))) throw notFound('Workflow');
     if (stepId) return this.step(stepId, workflowId);
     const [first] = await stepsOf(this.tx, this.churchId, workflowId);
     if (!first) throw badRequest('workflowId', 'the workflow has no steps');
@@ -72,7 +117,7 @@ export class CardRun {
   }
 
   /** New cards for these subjects on a step, each entering it (actions, routes) and saved. */
-  async create(workflowId: string, step: StepRow, subjects: Subject[], createdBy: Actor, triggerId?: string, depth = 0): Promise<Card[]> {
+  async create(workflowId: string, step: StepRow, subjects: Subject[], createdBy: Creator, triggerId?: string, depth = 0): Promise<Card[]> {
     if (!subjects.length) return [];
     let number = await reserveTaskNumbers(this.tx, this.churchId, subjects.length);
     let sort = await nextSort(this.tx, this.churchId, workflowId, step.id);
@@ -132,7 +177,7 @@ export class CardRun {
    */
   private async enter(card: Card, step: StepRow, depth: number, manual: boolean): Promise<void> {
     card.snoozedUntil = null;
-    card.dueDate = step.expectedResponseDays ? new Date(Date.now() + step.expectedResponseDays * 86_400_000) : null;
+    card.dueDate = step.expectedResponseDays ? new Date(Date.now() + step.expectedResponseDays * DAY_MS) : null;
     if (!card.pinnedAssignment && step.defaultAssignToId) {
       card.assignedToType = step.defaultAssignToType ?? 'person';
       card.assignedToId = step.defaultAssignToId;
@@ -151,7 +196,7 @@ export class CardRun {
     card.snoozedUntil = null;
     const cursor = dataOf(card).actionCursor;
     if (cursor && cursor.stepId === card.stepId && card.workflowId) {
-      const [step] = await this.tx.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, this.churchId), eq(workflowSteps.id, cursor.stepId)));
+      const step = await stepById(this.tx, this.churchId, cursor.stepId);
       if (step && !(await this.runActions(card, step, cursor.index, 0))) await this.routeOn(card, step, 0);
       return;
     }
@@ -166,7 +211,7 @@ export class CardRun {
       if (route.trigger !== 'onEnter') continue;
       if (!(await this.matches(card, route))) continue;
       if (route.targetStepId && route.targetStepId !== card.stepId) {
-        const [next] = await this.tx.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, this.churchId), eq(workflowSteps.id, route.targetStepId)));
+        const next = await stepById(this.tx, this.churchId, route.targetStepId);
         if (next && next.workflowId === card.workflowId) await this.moveTo(card, next, false, depth + 1);
       }
       return;
@@ -195,7 +240,7 @@ export class CardRun {
           case 'delay': {
             const days = Number(config.days ?? 0);
             if (days > 0 && Number.isFinite(days)) {
-              card.snoozedUntil = new Date(Date.now() + days * 86_400_000);
+              card.snoozedUntil = new Date(Date.now() + days * DAY_MS);
               note(data, `Waiting ${days} day(s)`);
               data.actionCursor = { stepId: step.id, index: i + 1 };
               card.data = data;
@@ -281,28 +326,25 @@ export class CardRun {
   private async plainTask(card: Card, config: Record<string, unknown>): Promise<void> {
     const number = await reserveTaskNumbers(this.tx, this.churchId, 1);
     const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
-    const [row] = await this.tx
-      .insert(tasks)
-      .values({
-        id: randomUUID(),
-        churchId: this.churchId,
-        taskNumber: number,
-        taskType: 'followUp',
-        associatedWithType: card.associatedWithType,
-        associatedWithId: card.associatedWithId,
-        associatedWithLabel: card.associatedWithLabel,
-        createdByType: 'system',
-        createdByLabel: 'Workflow',
-        assignedToType: text(config.assignedToType),
-        assignedToId: text(config.assignedToId),
-        assignedToLabel: text(config.assignedToLabel),
-        title: String(config.title).slice(0, 500),
-        note: text(config.description),
-        status: 'Open',
-      })
-      .returning();
-    await report(this.deps, this.req, [change('task', undefined, row!)], this.tx);
-    await this.notify(undefined, row!);
+    const row = await insertTask(this.tx, {
+      id: randomUUID(),
+      churchId: this.churchId,
+      taskNumber: number,
+      taskType: 'followUp',
+      associatedWithType: card.associatedWithType,
+      associatedWithId: card.associatedWithId,
+      associatedWithLabel: card.associatedWithLabel,
+      createdByType: 'system',
+      createdByLabel: 'Workflow',
+      assignedToType: text(config.assignedToType),
+      assignedToId: text(config.assignedToId),
+      assignedToLabel: text(config.assignedToLabel),
+      title: String(config.title).slice(0, 500),
+      note: text(config.description),
+      status: 'Open',
+    });
+    await report(this.deps, this.actor, [change('task', undefined, row)], this.tx);
+    await this.notify(undefined, row);
   }
 
   /**
@@ -311,7 +353,7 @@ export class CardRun {
    */
   async complete(card: Card, routeId?: string | null): Promise<void> {
     if (routeId) {
-      const [route] = await this.tx.select().from(workflowStepRoutes).where(and(eq(workflowStepRoutes.churchId, this.churchId), eq(workflowStepRoutes.id, routeId)));
+      const route = await stepRouteById(this.tx, this.churchId, routeId);
       if (!route || route.stepId !== card.stepId) throw badRequest('routeId', "is not a route of the card's step");
       if (route.targetWorkflowId && route.targetWorkflowId !== card.workflowId) {
         if (card.associatedWithId) {
@@ -329,20 +371,17 @@ export class CardRun {
   /** Saves a card (new when `before` is absent): the change reported and a newly assigned person notified, in the transaction. */
   async save(before: Card | undefined, card: Card): Promise<Card> {
     card.updatedAt = new Date();
-    const { id, churchId, ...fields } = card;
-    const [row] = before
-      ? await this.tx.update(tasks).set(fields).where(and(eq(tasks.churchId, churchId), eq(tasks.id, id))).returning()
-      : await this.tx.insert(tasks).values(card).returning();
-    await report(this.deps, this.req, [change('task', before, row!)], this.tx);
-    await this.notify(before, row!, this.reminders.shift());
-    return row!;
+    const row = before ? await updateCard(this.tx, card) : await insertCard(this.tx, card);
+    await report(this.deps, this.actor, [change('task', before, row)], this.tx);
+    await this.notify(before, row, this.reminders.shift());
+    return row;
   }
 
   /** Tells the person a card or task is newly assigned to (not when they assigned it to themselves). */
   private async notify(before: Card | undefined, row: Card, reminder?: string): Promise<void> {
     if (row.status !== 'Open' || row.assignedToType !== 'person' || !row.assignedToId) return;
     if (!reminder && before && before.assignedToType === row.assignedToType && before.assignedToId === row.assignedToId) return;
-    const actor = this.req?.auth.personId ?? undefined;
+    const actor = this.actor.personId ?? undefined;
     if (actor && actor.toLowerCase() === row.assignedToId.toLowerCase()) return;
     await this.deps.queue.enqueue(
       notifyPeople,
@@ -383,7 +422,7 @@ export function parseConfig(text: string | null): Record<string, unknown> {
  * Wakes the cards whose snooze has ended, in batches, each card in its own transaction (locked, skipped if another
  * worker holds it, and re-checked, so a card is woken once). Answers how many were woken.
  */
-export async function wakeCards(deps: Deps, now = new Date()): Promise<number> {
+export async function wakeCards(deps: Deps, job: JobRun, now = new Date()): Promise<number> {
   let woken = 0;
   for (let round = 0; round < 50; round++) {
     const due = await dueSnoozed(deps.db, now, 200);
@@ -393,7 +432,7 @@ export async function wakeCards(deps: Deps, now = new Date()): Promise<number> {
       const done = await deps.queue.transaction(deps.db, async (tx) => {
         const before = await lockDueCard(tx, churchId, id, now);
         if (!before) return false;
-        const run = new CardRun(deps, tx, churchId, undefined, facts);
+        const run = new CardRun(deps, tx, systemActor(churchId, job.id, job.log), facts);
         const card = { ...before };
         await run.wake(card);
         await run.save(before, card);
@@ -424,13 +463,139 @@ export const factsById = (people: PersonFacts[]) => new Map(people.map((p) => [p
  * `doing.cardNote`: another module reports what a card's step action really did (a field set or refused, an email
  * sent or skipped); the line joins the card's history. A card that is gone, or not the church's, is left alone.
  */
-export async function addCardNote(deps: Deps, churchId: string, cardId: string, message: string): Promise<boolean> {
+export async function addCardNote(deps: Deps, actor: Actor, cardId: string, message: string): Promise<boolean> {
   return deps.queue.transaction(deps.db, async (tx) => {
-    const before = await lockCard(tx, churchId, cardId);
+    const before = await lockCard(tx, actor.churchId, cardId);
     if (!before) return false;
     const data = dataOf(before);
     note(data, message);
-    await new CardRun(deps, tx, churchId).save(before, { ...before, data });
+    await new CardRun(deps, tx, actor).save(before, { ...before, data });
     return true;
   });
 }
+
+// The card operations of `/doing/tasks` (routes/cards.ts). Adding and the board: Plans.Edit. A card's operations:
+// Plans.Edit, or the person the card is assigned to (another church's card is a 404, someone else's a 401; the bulk
+// forms skip such cards and say which).
+
+/** A card operation: changes a copy of the stored card, which is saved after it. */
+export type CardOp = (run: CardRun, card: Card) => Promise<void>;
+
+/** The caller as a card's creator: a person, named as their token names them. */
+const creatorOf = (actor: Actor): Creator => ({ type: 'person', id: actor.personId, label: [actor.firstName, actor.lastName].filter(Boolean).join(' ') || null });
+
+/** Runs `work` on cards about these people in one transaction; their facts (for `personMatch` routes) are asked first, outside it. */
+async function inTransaction<T>(deps: Deps, actor: Actor, people: Array<string | null | undefined>, work: (run: CardRun) => Promise<T>): Promise<T> {
+  const facts = await subjectFacts(deps, actor.churchId, people);
+  return deps.queue.transaction(deps.db, (tx) => work(new CardRun(deps, tx, actor, facts)));
+}
+
+/** A new card about a person or a group, on the workflow's step (the one named, else the first); the subject is the church's. */
+export async function addToWorkflow(
+  deps: Deps,
+  actor: Actor,
+  body: { workflowId: string; stepId?: string | null; associatedWith: { type?: 'person' | 'group' | null; id: string; label?: string | null } },
+): Promise<Card> {
+  const { workflowId, stepId, associatedWith: subject } = body;
+  await assertReferences(deps, actor.churchId, [{ type: subject.type ?? 'person', id: subject.id }], { id: personOrGroup('type') }, (_i, field) => `associatedWith.${field}`);
+  return inTransaction(deps, actor, subject.type === 'group' ? [] : [subject.id], async (run) => {
+    const step = await run.startStep(workflowId, stepId);
+    const [card] = await run.create(workflowId, step, [{ type: subject.type ?? 'person', id: subject.id, label: subject.label }], creatorOf(actor));
+    return card!;
+  });
+}
+
+/** New cards for these people (each once) on the workflow's step; the people are the church's. */
+export async function bulkAddToWorkflow(deps: Deps, actor: Actor, body: { workflowId: string; stepId?: string | null; people: Array<{ id: string; label?: string | null }> }): Promise<Card[]> {
+  const { workflowId, stepId, people } = body;
+  await assertReferences(deps, actor.churchId, people, { id: REMOTE.people }, (i, field) => `people[${i}].${field}`);
+  return inTransaction(deps, actor, people.map((p) => p.id), async (run) => {
+    const step = await run.startStep(workflowId, stepId);
+    const unique = [...new Map(people.map((p) => [p.id.toLowerCase(), p])).values()];
+    return run.create(workflowId, step, unique.map((p) => ({ type: 'person', id: p.id, label: p.label })), creatorOf(actor));
+  });
+}
+
+/** Whether the caller may change the card: Plans.Edit, or the person it is assigned to. */
+const mayEdit = (actor: Actor, card: Card) =>
+  hasPermission(actor, 'Plans.Edit') || (card.assignedToType === 'person' && !!actor.personId && card.assignedToId?.toLowerCase() === actor.personId.toLowerCase());
+
+const refuseEdit = () => unauthorized("Only holders of Plans.Edit and the card's assignee can change it");
+
+/** Loads the cards (this church's, locked for the change), applies `op` to those the caller may edit, saves each. */
+async function apply(run: CardRun, ids: string[], op: CardOp) {
+  const rows = new Map((await rowsByIds(run.tx, tasks, run.churchId, ids)).map((r) => [r.id, r]));
+  const done: Card[] = [];
+  const skipped: string[] = [];
+  for (const id of ids) {
+    const before = rows.get(id.toLowerCase());
+    if (!before || !before.workflowId || before.status !== 'Open' || !mayEdit(run.actor, before)) {
+      skipped.push(id);
+      continue;
+    }
+    const card = { ...before };
+    await op(run, card);
+    done.push(await run.save(before, card));
+  }
+  return { done, skipped };
+}
+
+/**
+ * One card changed by `op`: 404 when the church has no such open card, 401 when the caller may not edit it. An
+ * operation that runs the step's routes (`routes`: complete) has the subject's facts asked before its transaction.
+ */
+export async function changeCard(deps: Deps, actor: Actor, id: string, op: CardOp, routes = false): Promise<Card> {
+  const [subject] = routes ? await rowsByIds(deps.db, tasks, actor.churchId, [id]) : [];
+  return inTransaction(deps, actor, subject?.associatedWithType === 'person' ? [subject.associatedWithId] : [], async (run) => {
+    const [card] = await rowsByIds(run.tx, tasks, actor.churchId, [id]);
+    if (!card || !card.workflowId) throw notFound('Card');
+    if (!mayEdit(actor, card)) throw refuseEdit();
+    const { done } = await apply(run, [card.id], op);
+    if (!done[0]) throw notFound('Open card');
+    return done[0];
+  });
+}
+
+/** skip / sendBack: the card to the next or previous step, placed by hand (no actions, no routes); at either end, unchanged. */
+export function stepCard(deps: Deps, actor: Actor, id: string, direction: 'skip' | 'sendBack'): Promise<Card> {
+  return deps.queue.transaction(deps.db, async (tx) => {
+    const run = new CardRun(deps, tx, actor);
+    const [card] = await rowsByIds(tx, tasks, actor.churchId, [id]);
+    if (!card || !card.workflowId) throw notFound('Card');
+    if (!mayEdit(actor, card)) throw refuseEdit();
+    const steps = await stepsOf(tx, actor.churchId, card.workflowId);
+    const target = steps[steps.findIndex((s) => s.id === card.stepId) + (direction === 'skip' ? 1 : -1)];
+    if (!target || card.status !== 'Open') return card;
+    const { done } = await apply(run, [card.id], (r, c) => r.moveTo(c, target, true));
+    return done[0] ?? card;
+  });
+}
+
+/** The bulk forms: `op` on each of these cards the caller may edit, in one transaction; the others are skipped and named. */
+export function changeCards(deps: Deps, actor: Actor, ids: string[], op: CardOp): Promise<{ updated: string[]; skipped: string[] }> {
+  return deps.queue.transaction(deps.db, async (tx) => {
+    const { done, skipped } = await apply(new CardRun(deps, tx, actor), [...new Set(ids)], op);
+    return { updated: done.map((c) => c.id), skipped };
+  });
+}
+
+/** A reassignment's new assignee (a person unless it says group) is a person or a group of the church. */
+export async function checkAssignee(deps: Pick<Deps, 'db' | 'internal'>, actor: Actor, body: { assignedToType?: string | null; assignedToId?: string | null }): Promise<void> {
+  const assignee = { assignedToType: body.assignedToType ?? 'person', assignedToId: body.assignedToId };
+  await assertReferences(deps, actor.churchId, [assignee], { assignedToId: personOrGroup('assignedToType') }, (_i, field) => field);
+}
+
+/** The card operations, by what they do. */
+export const cardOps = {
+  complete: (routeId?: string | null): CardOp => (run, card) => run.complete(card, routeId),
+  move: (stepId: string): CardOp => async (run, card) => run.moveTo(card, await run.step(stepId, card.workflowId!), true),
+  pin: (pinned?: boolean | null): CardOp => async (_run, card) => {
+    card.pinnedAssignment = pinned !== false;
+  },
+  reassign: (b: { assignedToType?: string | null; assignedToId?: string | null; assignedToLabel?: string | null }): CardOp => async (_run, card) => {
+    Object.assign(card, { assignedToType: b.assignedToId ? (b.assignedToType ?? 'person') : null, assignedToId: b.assignedToId ?? null, assignedToLabel: b.assignedToId ? (b.assignedToLabel ?? null) : null });
+  },
+  snooze: (days: number): CardOp => async (_run, card) => {
+    card.snoozedUntil = days > 0 ? new Date(Date.now() + days * DAY_MS) : null;
+  },
+};

@@ -1,5 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { reportChanges, type ChangeInput, type DbOrTx, type ModuleName, type Queue } from '@church/common';
+import { reportChanges, type Actor, type ChangeInput, type DbOrTx, type ModuleName, type Queue } from '@church/common';
 
 // Change records of doing's hand-written writes, for `reportChanges` (the church's audit log) in the write's
 // transaction. `crud()` reports its own saves and deletes (its `changes` option).
@@ -39,7 +38,7 @@ export function changesOf(entityType: Kind, written: Row[], stored: Row[]): Chan
   return written.map((after) => change(entityType, was.get(after.id), after));
 }
 
-/** Reports changes in the write's transaction (`tx`), or at once when the write had none. */
-export function report(deps: { module: ModuleName; queue: Queue }, req: FastifyRequest | undefined, changes: ChangeInput[], tx?: DbOrTx): Promise<void> {
-  return changes.length ? reportChanges(deps, changes, { req, tx }) : Promise.resolve();
+/** Reports changes made by `actor` in the write's transaction (`tx`), or at once when the write had none. */
+export function report(deps: { module: ModuleName; queue: Queue }, actor: Actor | undefined, changes: ChangeInput[], tx?: DbOrTx): Promise<void> {
+  return changes.length ? reportChanges(deps, changes, { req: actor, tx }) : Promise.resolve();
 }

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import { badRequest, utcDay, type ChangeRecord, type PersonFacts } from '@church/common';
+import { badRequest, getRow, rowsByIds, systemActor, utcDay, type Actor, type ChangeRecord, type PersonFacts, type Tx } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { workflowExecutions, workflowTriggers } from '../db/schema';
 import { membershipClient } from '../clients/membership';
-import { eventTriggers, hasCard, treeOf, type TriggerRow } from '../repos/workflows';
-import { CardRun, factsById, subjectFacts, type Subject } from './cards';
+import { activeScheduleTriggers, claimExecution, eventTriggers, finishExecution, hasCard, setExecutionStatus, treeOf, type ExecutionRow, type TriggerRow } from '../repos/workflows';
+import { CardRun, factsById, subjectFacts, type JobRun, type Subject } from './cards';
 import { compileTree, periodOf } from './conditions';
 import { matchesFilter, needsPerson, parseFilter, type FilterNode } from './workflow-catalog';
 
 type Deps = Pick<DoingDeps, 'db' | 'internal' | 'queue' | 'module'>;
-type Execution = typeof workflowExecutions.$inferSelect;
+type Execution = ExecutionRow;
 interface Candidate {
   trigger: TriggerRow;
   subject: Subject;
@@ -62,7 +60,7 @@ export function subjectsOf(record: ChangeRecord): Array<{ subject: Subject; fact
  * about the person (membership status) come from membership's people facts, asked once per church; if membership
  * is away the job fails before anything is written and is retried.
  */
-export async function runWorkflowEvents(deps: Deps, records: ChangeRecord[]): Promise<{ started: number }> {
+export async function runWorkflowEvents(deps: Deps, records: ChangeRecord[], job: JobRun): Promise<{ started: number }> {
   const byChurch = new Map<string, ChangeRecord[]>();
   for (const r of records) if (r.event) byChurch.set(r.churchId, [...(byChurch.get(r.churchId) ?? []), r]);
   let started = 0;
@@ -89,47 +87,51 @@ export async function runWorkflowEvents(deps: Deps, records: ChangeRecord[]): Pr
       if (!matchesFilter(all, filter)) continue;
       candidates.push({ trigger, subject: { ...subject, label: subject.label ?? person?.displayName ?? null }, eventType: record.event!, eventKey: `${record.event}|${record.entityId}|${record.at}` });
     }
-    started += await fire(deps, churchId, candidates, factsById([...people.values()]));
+    started += await fire(deps, systemActor(churchId, job.id, job.log), candidates, factsById([...people.values()]));
   }
   return { started };
 }
 
 /**
- * Claims each candidate's execution and starts its card, in one transaction; answers how many cards started. `facts`:
- * the subjects' people facts, asked before (membership is never called inside the transaction).
+ * Claims each candidate's execution and starts its card, in one transaction, in the church of the Actor (the caller,
+ * or the module itself in a job); answers how many cards started. `facts`: the subjects' people facts, asked before
+ * (membership is never called inside the transaction).
  */
-async function fire(deps: Deps, churchId: string, candidates: Candidate[], facts: Map<string, PersonFacts>, req?: FastifyRequest): Promise<number> {
+async function fire(deps: Deps, actor: Actor, candidates: Candidate[], facts: Map<string, PersonFacts>): Promise<number> {
   if (!candidates.length) return 0;
+  const churchId = actor.churchId;
   return deps.queue.transaction(deps.db, async (tx) => {
     let started = 0;
     for (const c of candidates) {
       if (c.trigger.oncePerSubject && (await hasCard(tx, churchId, c.trigger.workflowId, c.subject.type, c.subject.id))) continue;
-      const [claimed] = await tx
-        .insert(workflowExecutions)
-        .values({ id: randomUUID(), churchId, triggerId: c.trigger.id, workflowId: c.trigger.workflowId, eventKey: c.eventKey, eventType: c.eventType, subjectType: c.subject.type, subjectId: c.subject.id, subjectLabel: c.subject.label ?? null })
-        .onConflictDoNothing()
-        .returning();
+      const claimed = await claimExecution(tx, {
+        id: randomUUID(),
+        churchId,
+        triggerId: c.trigger.id,
+        workflowId: c.trigger.workflowId,
+        eventKey: c.eventKey,
+        eventType: c.eventType,
+        subjectType: c.subject.type,
+        subjectId: c.subject.id,
+        subjectLabel: c.subject.label ?? null,
+      });
       if (!claimed) continue;
-      if ((await attempt(deps, tx, claimed, c.trigger, req, facts)).status === 'success') started++;
+      if ((await attempt(deps, tx, actor, claimed, c.trigger, facts)).status === 'success') started++;
     }
     return started;
   });
 }
 
-/** One attempt of an execution: its card started in a savepoint; a failure (no steps, a step gone) is kept on the row. */
-export async function attempt(
-  deps: Deps,
-  tx: Parameters<Parameters<Deps['db']['transaction']>[0]>[0],
-  execution: Execution,
-  trigger: TriggerRow,
-  req?: FastifyRequest,
-  facts?: Map<string, PersonFacts>,
-): Promise<Execution> {
+/**
+ * One attempt of an execution (of the Actor's church): its card started in a savepoint; a failure (no steps, a step
+ * gone) is kept on the row.
+ */
+export async function attempt(deps: Deps, tx: Tx, actor: Actor, execution: Execution, trigger: TriggerRow, facts?: Map<string, PersonFacts>): Promise<Execution> {
   let taskId: string | null = null;
   let lastError: string | null = null;
   try {
     await tx.transaction(async (sp) => {
-      const run = new CardRun(deps, sp, execution.churchId, req, facts);
+      const run = new CardRun(deps, sp, actor, facts);
       const step = await run.startStep(trigger.workflowId, trigger.stepId);
       const [card] = await run.create(trigger.workflowId, step, [{ type: execution.subjectType, id: execution.subjectId!, label: execution.subjectLabel }], { type: 'system', label: 'Trigger' }, trigger.id);
       taskId = card!.id;
@@ -137,12 +139,7 @@ export async function attempt(
   } catch (err) {
     lastError = ((err as { errors?: Array<{ msg: string }> }).errors?.[0]?.msg ?? (err as Error).message).slice(0, 1000);
   }
-  const [row] = await tx
-    .update(workflowExecutions)
-    .set({ status: taskId ? 'success' : 'failed', taskId, lastError, attemptCount: execution.attemptCount + 1, dateCompleted: new Date(), updatedAt: new Date() })
-    .where(and(eq(workflowExecutions.churchId, execution.churchId), eq(workflowExecutions.id, execution.id)))
-    .returning();
-  return row!;
+  return finishExecution(tx, execution.churchId, execution.id, { status: taskId ? 'success' : 'failed', taskId, lastError, attemptCount: execution.attemptCount + 1, dateCompleted: new Date(), updatedAt: new Date() });
 }
 
 /**
@@ -150,7 +147,7 @@ export async function attempt(
  * period each (the execution key holds the period); `runNow` of an event trigger starts cards for who matches it today:
  * every person (person events) or the members of the groups its filter names (`group.member.added`).
  */
-export async function runTrigger(deps: Deps, trigger: TriggerRow, source: 'schedule' | 'runNow', today = utcDay(), req?: FastifyRequest): Promise<{ created: number; skipped: number }> {
+export async function runTrigger(deps: Deps, actor: Actor, trigger: TriggerRow, source: 'schedule' | 'runNow', today = utcDay()): Promise<{ created: number; skipped: number }> {
   const membership = membershipClient(deps.internal);
   let subjects: Subject[];
   let keyOf: (s: Subject) => string;
@@ -180,7 +177,7 @@ export async function runTrigger(deps: Deps, trigger: TriggerRow, source: 'sched
     keyOf = (s) => `runNow|${today}|${s.id}`;
   }
   facts ??= await subjectFacts(deps, trigger.churchId, subjects.map((s) => s.id));
-  const created = await fire(deps, trigger.churchId, subjects.map((subject) => ({ trigger, subject, eventType: source, eventKey: keyOf(subject) })), facts, req);
+  const created = await fire(deps, actor, subjects.map((subject) => ({ trigger, subject, eventType: source, eventKey: keyOf(subject) })), facts);
   return { created, skipped: subjects.length - created };
 }
 
@@ -193,20 +190,35 @@ function pinned(node: FilterNode | null, field: string): string[] {
 }
 
 /** Every active schedule trigger (of one church, or of all), once a day with the automations. */
-export async function runScheduledTriggers(deps: Deps, opts: { date?: string; churchId?: string } = {}): Promise<number> {
-  const list = await deps.db
-    .select()
-    .from(workflowTriggers)
-    .where(and(eq(workflowTriggers.triggerKind, 'schedule'), eq(workflowTriggers.active, true), opts.churchId ? eq(workflowTriggers.churchId, opts.churchId) : undefined));
+export async function runScheduledTriggers(deps: Deps, opts: { date?: string; churchId?: string }, job: JobRun): Promise<number> {
+  const list = await activeScheduleTriggers(deps.db, opts.churchId);
   let created = 0;
   const failed: string[] = [];
   for (const trigger of list) {
     try {
-      created += (await runTrigger(deps, trigger, 'schedule', opts.date)).created;
+      created += (await runTrigger(deps, systemActor(trigger.churchId, job.id, job.log), trigger, 'schedule', opts.date)).created;
     } catch (err) {
       failed.push(`${trigger.id}: ${(err as Error).message}`);
     }
   }
   if (failed.length) throw new Error(`schedule triggers failed: ${failed.join('; ').slice(0, 500)}`);
   return created;
+}
+
+/**
+ * An execution's `retry`, `pause` or `resume`: a pending one is paused; one that failed (or was paused) is tried
+ * again, its card started now or the new error kept on the row. 400 naming `id` when the action does not apply.
+ */
+export async function changeExecution(deps: Deps, actor: Actor, id: string, action: 'retry' | 'pause' | 'resume'): Promise<Execution> {
+  const execution = await getRow(deps.db, workflowExecutions, actor.churchId, id, 'Execution');
+  if (action === 'pause') {
+    if (execution.status !== 'pending') throw badRequest('id', 'only a pending execution can be paused');
+    return setExecutionStatus(deps.db, actor.churchId, execution.id, 'paused');
+  }
+  if (execution.status === 'success') throw badRequest('id', 'the execution already succeeded');
+  if (action === 'resume' && execution.status !== 'paused') throw badRequest('id', 'only a paused execution can be resumed');
+  const [trigger] = await rowsByIds(deps.db, workflowTriggers, actor.churchId, [execution.triggerId]);
+  if (!trigger) throw badRequest('id', 'the trigger no longer exists');
+  const facts = await subjectFacts(deps, actor.churchId, execution.subjectType === 'person' ? [execution.subjectId] : []);
+  return deps.queue.transaction(deps.db, (tx) => attempt(deps, tx, actor, execution, trigger, facts));
 }

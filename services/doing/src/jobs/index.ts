@@ -1,38 +1,12 @@
-import { z } from 'zod';
-import { DELIVERY_RETRIES, cardNote, handle, jobContract, notifyPeople, workflowEvents, type DbOrTx, type Queue } from '@church/common';
+import { cardNote, handle, notifyPeople, systemActor, workflowEvents, type JobContext } from '@church/common';
 import type { DoingDeps } from '../deps';
 import { membershipClient } from '../clients/membership';
 import { assignmentNotice } from '../repos/assignments';
 import { runAutomations } from '../domain/automation-runner';
 import { runScheduledTriggers, runWorkflowEvents } from '../domain/workflow-triggers';
-import { addCardNote, wakeCards } from '../domain/cards';
-import { cardWebhook, deliverCardWebhook } from './card-webhook';
-
-/**
- * Tells a position's team leaders that a volunteer accepted, declined or signed up. Enqueued in the transaction of
- * the answer or the sign-up (it exists only if that commits); a job rather than a call in the request: membership
- * may be away, and it is retried as long as any delivery to a person is (`DELIVERY_RETRIES`).
- */
-export const notifyTeamLeaders = jobContract({
-  name: 'doing.notifyTeamLeaders',
-  schema: z.object({ churchId: z.uuid(), assignmentId: z.uuid(), status: z.enum(['Accepted', 'Declined', 'SignedUp']) }),
-  ...DELIVERY_RETRIES,
-});
-
-/**
- * Checks every active automation of every church once a day (and on `GET /doing/automations/check`), and runs the
- * workflows' schedule triggers.
- */
-export const checkAutomations = jobContract({
-  name: 'doing.checkAutomations',
-  schema: z.object({ date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(), churchId: z.uuid().optional() }),
-  attempts: 3,
-  backoffMs: 60_000,
-  repeat: { cron: '15 6 * * *' },
-});
-
-/** Every 15 minutes: cards whose snooze ended go on (a step's `delay`) or come back to their assignee. */
-export const wakeSnoozedCards = jobContract({ name: 'doing.wakeCards', schema: z.object({}), attempts: 3, backoffMs: 60_000, repeat: { cron: '*/15 * * * *' } });
+import { addCardNote, wakeCards, type JobRun } from '../domain/cards';
+import { deliverCardWebhook } from '../domain/card-webhook';
+import { cardWebhook, checkAutomations, notifyTeamLeaders, wakeSnoozedCards } from './contracts';
 
 /** How the leaders' notice says what the volunteer did. */
 const VERBS = new Map([
@@ -47,10 +21,8 @@ const VERBS = new Map([
  */
 export const ownedJobs = [notifyTeamLeaders, checkAutomations, workflowEvents, wakeSnoozedCards, cardWebhook, cardNote];
 
-/** Enqueues the leaders' notice of an answer or a sign-up in the change's transaction (one per answer: its id is the row's version). */
-export function tellLeaders(queue: Queue, tx: DbOrTx, row: { id: string; churchId: string; updatedAt: Date }, status: 'Accepted' | 'Declined' | 'SignedUp') {
-  return queue.enqueue(notifyTeamLeaders, { churchId: row.churchId, assignmentId: row.id, status }, { jobId: `notify-${row.id}-${status}-${row.updatedAt.getTime()}`, tx });
-}
+/** A job's run as domain code sees it: the work acts as the module itself (`systemActor`) under the job's id and log. */
+const runOf = (name: string, ctx: JobContext): JobRun => ({ id: ctx.jobId ?? name, log: ctx.log });
 
 export function doingJobs(deps: DoingDeps) {
   return [
@@ -79,19 +51,19 @@ export function doingJobs(deps: DoingDeps) {
     }),
     handle(checkAutomations, async ({ date, churchId }, ctx) => {
       const result = await runAutomations(deps, { date, churchId });
-      const triggered = await runScheduledTriggers(deps, { date, churchId });
+      const triggered = await runScheduledTriggers(deps, { date, churchId }, runOf(checkAutomations.name, ctx));
       ctx.log.info({ ...result, triggered }, 'automations and schedule triggers checked');
     }),
     handle(wakeSnoozedCards, async (_data, ctx) => {
-      const woken = await wakeCards(deps);
+      const woken = await wakeCards(deps, runOf(wakeSnoozedCards.name, ctx));
       if (woken) ctx.log.info({ woken }, 'snoozed cards woken');
     }),
     handle(cardWebhook, (data) => deliverCardWebhook(deps, data)),
-    handle(cardNote, async ({ churchId, cardId, note }) => {
-      await addCardNote(deps, churchId, cardId, note);
+    handle(cardNote, async ({ churchId, cardId, note }, ctx) => {
+      await addCardNote(deps, systemActor(churchId, ctx.jobId ?? cardNote.name, ctx.log), cardId, note);
     }),
     handle(workflowEvents, async ({ records }, ctx) => {
-      const result = await runWorkflowEvents(deps, records);
+      const result = await runWorkflowEvents(deps, records, runOf(workflowEvents.name, ctx));
       if (result.started) ctx.log.info(result, 'workflow triggers started cards');
     }),
   ];

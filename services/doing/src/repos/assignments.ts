@@ -56,7 +56,7 @@ export function myAssignments(db: DbOrTx, churchId: string, personId: string) {
     .then((rows) => rows.map((r) => r.assignment));
 }
 
-type AssignmentInput = { id?: string; positionId: string; personId: string; planId?: string; status?: (typeof ASSIGNMENT_STATUSES)[number]; notified?: Date | null };
+export type AssignmentInput = { id?: string; positionId: string; personId: string; planId?: string; status?: (typeof ASSIGNMENT_STATUSES)[number]; notified?: Date | null };
 
 /**
  * A coordinator's batch save (B1Admin's AssignmentEdit, PlanValidation), in the caller's transaction. The plan comes

@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, max, sql } from 'drizzle-orm';
 import { badRequest, getRow, preparedReader, rowsByIds, saveRows, type DbOrTx, type RowInput, type Tx } from '@church/common';
 import { planItemTimes, planItems, plans } from '../db/schema';
-import { buildTree } from '../domain/tree';
+import { buildTree } from '../lib/tree';
 
 export type PlanItemRow = typeof planItems.$inferSelect;
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { getRow, type DbOrTx, type Tx } from '@church/common';
+import { DAY_MS, getRow, type DbOrTx, type Tx } from '@church/common';
 import { assignments, planItemTimes, planItems, plans, positions, times } from '../db/schema';
-import { daysBetween } from '../domain/tree';
+import { daysBetween } from '../lib/days';
 import type { z } from 'zod';
 import type { OverviewRow as OverviewRowSchema } from '../schemas';
 
@@ -98,7 +98,7 @@ export async function copyPlan(tx: Tx, churchId: string, planId: string, { copyM
         updatedAt: new Date(),
       })
       .returning();
-    const shiftMs = source.serviceDate ? daysBetween(source.serviceDate, opts.serviceDate) * 86_400_000 : 0;
+    const shiftMs = source.serviceDate ? daysBetween(source.serviceDate, opts.serviceDate) * DAY_MS : 0;
     const of = <T extends typeof positions | typeof times | typeof assignments | typeof planItems | typeof planItemTimes>(table: T) => and(eq(table.churchId, churchId), eq(table.planId, planId));
     const timeIds = new Map<string, string>();
 

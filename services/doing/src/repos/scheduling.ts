@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { addDays, badRequest, notFound, prepared, type DbOrTx } from '@church/common';
 import { assignments, plans } from '../db/schema';
-import { autofill } from '../domain/autofill';
+import { autofill } from '../lib/autofill';
 
 /** Days either side of the service date whose assignments count towards a person's recent load. */
 export const SPREAD_WINDOW_DAYS = 90;
@@ -93,7 +93,7 @@ function monthOf(day: string): { monthStart: string; monthEnd: string } {
 }
 
 /**
- * Fills the plan's open slots from the teams given (`domain/autofill`), in the caller's transaction, in four
+ * Fills the plan's open slots from the teams given (`lib/autofill`), in the caller's transaction, in four
  * statements (the plan with its day's lock, the facts, the insert, the plan's last run); answers the plan, the
  * assignments it made and the run's id (undo takes the run back). Every position must belong to the plan.
  */

@@ -57,6 +57,12 @@ export function timeline(db: DbOrTx, churchId: string, ids: string[]): Promise<T
   return db.select().from(tasks).where(and(eq(tasks.churchId, churchId), inArray(tasks.id, ids))).orderBy(tasks.dateCreated, tasks.taskNumber);
 }
 
+/** A new task (`id` and number given), answered as stored. */
+export async function insertTask(tx: DbOrTx, row: typeof tasks.$inferInsert): Promise<TaskRow> {
+  const [task] = await tx.insert(tasks).values(row).returning();
+  return task!;
+}
+
 /** Reserves `n` consecutive task numbers of the church; answers the first. */
 export async function reserveTaskNumbers(db: DbOrTx, churchId: string, n: number): Promise<number> {
   const [row] = await db

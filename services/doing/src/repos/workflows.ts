@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, max, or, sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type DbOrTx } from '@church/common';
+import { DAY_MS, rowsOf, type DbOrTx } from '@church/common';
 import { conditions, conjunctions, tasks, workflowExecutions, workflowStepActions, workflowStepRoutes, workflowSteps, workflowTriggers, workflows } from '../db/schema';
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -9,6 +9,59 @@ export type RouteRow = typeof workflowStepRoutes.$inferSelect;
 export type ActionRow = typeof workflowStepActions.$inferSelect;
 export type TriggerRow = typeof workflowTriggers.$inferSelect;
 export type WorkflowRow = typeof workflows.$inferSelect;
+export type ExecutionRow = typeof workflowExecutions.$inferSelect;
+
+/** A step of the church, or `undefined`. */
+export async function stepById(db: DbOrTx, churchId: string, id: string): Promise<StepRow | undefined> {
+  const [step] = await db.select().from(workflowSteps).where(and(eq(workflowSteps.churchId, churchId), eq(workflowSteps.id, id)));
+  return step;
+}
+
+/** Whether the church has this workflow. */
+export async function hasWorkflow(db: DbOrTx, churchId: string, id: string): Promise<boolean> {
+  const [workflow] = await db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.churchId, churchId), eq(workflows.id, id)));
+  return !!workflow;
+}
+
+/** A step route of the church, or `undefined`. */
+export async function stepRouteById(db: DbOrTx, churchId: string, id: string): Promise<RouteRow | undefined> {
+  const [route] = await db.select().from(workflowStepRoutes).where(and(eq(workflowStepRoutes.churchId, churchId), eq(workflowStepRoutes.id, id)));
+  return route;
+}
+
+/** A new workflow (its fields as given), answered as stored. */
+export async function insertWorkflow(tx: DbOrTx, row: typeof workflows.$inferInsert): Promise<WorkflowRow> {
+  const [workflow] = await tx.insert(workflows).values(row).returning();
+  return workflow!;
+}
+
+/** New steps, answered as stored (none given, none written). */
+export async function insertSteps(tx: DbOrTx, rows: Array<typeof workflowSteps.$inferInsert>): Promise<StepRow[]> {
+  return rows.length ? tx.insert(workflowSteps).values(rows).returning() : [];
+}
+
+/** New step actions (none given, none written). */
+export async function insertStepActions(tx: DbOrTx, rows: Array<typeof workflowStepActions.$inferInsert>): Promise<void> {
+  if (rows.length) await tx.insert(workflowStepActions).values(rows);
+}
+
+/** New step routes (none given, none written). */
+export async function insertStepRoutes(tx: DbOrTx, rows: Array<typeof workflowStepRoutes.$inferInsert>): Promise<void> {
+  if (rows.length) await tx.insert(workflowStepRoutes).values(rows);
+}
+
+/** A new card (a task on a workflow's step), answered as stored. */
+export async function insertCard(tx: DbOrTx, card: TaskRow): Promise<TaskRow> {
+  const [row] = await tx.insert(tasks).values(card).returning();
+  return row!;
+}
+
+/** A card's fields written over the stored ones, answered as stored. */
+export async function updateCard(tx: DbOrTx, card: TaskRow): Promise<TaskRow> {
+  const { id, churchId, ...fields } = card;
+  const [row] = await tx.update(tasks).set(fields).where(and(eq(tasks.churchId, churchId), eq(tasks.id, id))).returning();
+  return row!;
+}
 
 /** A workflow's steps in column order. */
 export const stepsOf = (db: DbOrTx, churchId: string, workflowId: string): Promise<StepRow[]> =>
@@ -134,7 +187,7 @@ export function cardsOfPerson(db: DbOrTx, churchId: string, personId: string, gr
 /** Open cards per step, the overdue ones, and cards closed per day over the last 30 days. */
 export async function workflowReport(db: DbOrTx, churchId: string, workflowId: string, now = new Date()) {
   const open = and(eq(tasks.churchId, churchId), eq(tasks.workflowId, workflowId), eq(tasks.status, 'Open'));
-  const since = new Date(now.getTime() - 30 * 86_400_000);
+  const since = new Date(now.getTime() - 30 * DAY_MS);
   const day = sql<string>`to_char(${tasks.dateClosed} at time zone 'UTC', 'YYYY-MM-DD')`;
   const [stepCounts, overdue, throughput] = await Promise.all([
     db.select({ stepId: sql<string>`${tasks.stepId}::text`, count: sql<number>`count(*)::int` }).from(tasks).where(and(open, isNotNull(tasks.stepId))).groupBy(tasks.stepId),
@@ -188,6 +241,33 @@ export async function setExecutionStatus(db: DbOrTx, churchId: string, id: strin
   const [row] = await db.update(workflowExecutions).set({ status, updatedAt: new Date() }).where(and(eq(workflowExecutions.churchId, churchId), eq(workflowExecutions.id, id))).returning();
   return row!;
 }
+
+/**
+ * Claims a trigger's execution for one event (unique by trigger and event key): the new row, or `undefined` when
+ * the same event was claimed before (a retried or duplicated job).
+ */
+export async function claimExecution(tx: DbOrTx, row: typeof workflowExecutions.$inferInsert): Promise<ExecutionRow | undefined> {
+  const [claimed] = await tx.insert(workflowExecutions).values(row).onConflictDoNothing().returning();
+  return claimed;
+}
+
+/** An execution's attempt written on its row, answered as stored. */
+export async function finishExecution(
+  tx: DbOrTx,
+  churchId: string,
+  id: string,
+  fields: Pick<ExecutionRow, 'status' | 'taskId' | 'lastError' | 'attemptCount' | 'dateCompleted' | 'updatedAt'>,
+): Promise<ExecutionRow> {
+  const [row] = await tx.update(workflowExecutions).set(fields).where(and(eq(workflowExecutions.churchId, churchId), eq(workflowExecutions.id, id))).returning();
+  return row!;
+}
+
+/** The active schedule triggers of one church, or of every church. */
+export const activeScheduleTriggers = (db: DbOrTx, churchId?: string): Promise<TriggerRow[]> =>
+  db
+    .select()
+    .from(workflowTriggers)
+    .where(and(eq(workflowTriggers.triggerKind, 'schedule'), eq(workflowTriggers.active, true), churchId ? eq(workflowTriggers.churchId, churchId) : undefined));
 
 /** Open cards whose snooze has ended (every church), oldest first: the wake job's batch (`tasks_snoozed_idx`). */
 export const dueSnoozed = (db: DbOrTx, now: Date, limit: number) =>

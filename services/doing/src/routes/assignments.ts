@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { batchOf, checkReferences, crud, Empty, Id, IdParams, itemParam, REMOTE, utcDay, type Tx, type ZodTypeProvider } from '@church/common';
+import { actorOf, batchOf, crud, Empty, Id, IdParams, itemParam, utcDay, type Tx, type ZodTypeProvider } from '@church/common';
 import { assignments } from '../db/schema';
 import { ofPlans } from '../repos/plans';
-import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
-import { answerAssignment, leaveSignup, monthCounts, myAssignments, saveAssignments, signUp, type AssignmentRow } from '../repos/assignments';
-import { tellLeaders } from '../jobs';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
-import { change, changesOf, report } from '../domain/changes';
+import { ministryScope, outsideMinistry } from '../repos/refs';
+import { answerAssignment, leaveSignup, monthCounts, myAssignments, signUp, type AssignmentRow } from '../repos/assignments';
+import { tellLeaders } from '../jobs/contracts';
+import { editableMinistries, ministryEditor } from './access';
+import { change, report } from '../domain/changes';
+import { saveAssignmentsOf } from '../domain/assignments';
 import { Assignment, AssignmentAnswer, AssignmentSave, IdsQuery, LocalDate, MonthCount, SignupBody } from '../schemas';
 
 /** The answer routes' verbs, by the status each gives (`Map`: a caller's string never reaches Object's own names). */
@@ -40,28 +41,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   /** The leaders hear of an answer or a sign-up; the job is written in the change's transaction. */
   const told = (tx: Tx, row: AssignmentRow, status: 'Accepted' | 'Declined' | 'SignedUp') => tellLeaders(app.deps.queue, tx, row, status);
 
-  app.post(base, { config: { access: ministryEditor }, schema: { body: batchOf(AssignmentSave), response: { 200: List } } }, async (req) => {
-    // the people assigned are the church's (membership's); positions are checked with the save
-    await checkReferences(req, req.body, { personId: REMOTE.people });
-    return app.deps.queue.transaction(app.db, async (tx) => {
-      const churchId = req.auth.churchId;
-      const narrowed = scope(req);
-      // the assignments changed must be of the caller's ministries before and after the save
-      await refuseOutside(tx, assignments, churchId, req.body.flatMap((a) => (a.id ? [a.id.toLowerCase()] : [])), narrowed, outsideMinistry);
-      const { written, stored, answers } = await saveAssignments(tx, churchId, req.auth.personId, req.body, (i, f) => itemParam(req, i, f));
-      await refuseOutside(tx, assignments, churchId, written.map((r) => r.id), narrowed, outsideMinistry);
-      for (const answer of answers) await told(tx, answer.row, answer.status);
-      await report(app.deps, req, changesOf('assignment', written, stored), tx);
-      return written;
-    });
-  });
+  // the people assigned are the church's, positions are checked with the save, and both sides of the change are
+  // of the caller's ministries (domain/assignments.ts)
+  app.post(base, { config: { access: ministryEditor }, schema: { body: batchOf(AssignmentSave), response: { 200: List } } }, (req) =>
+    saveAssignmentsOf(app.deps, actorOf(req), editableMinistries(req), req.body, (i, f) => itemParam(req, i, f)),
+  );
 
   const answer = (req: FastifyRequest, id: string, status: 'Accepted' | 'Declined') =>
     app.deps.queue.transaction(app.db, async (tx) => {
       const { before, row, changed } = await answerAssignment(tx, req.auth.churchId, id, req.auth.personId, status);
       if (changed) {
         await told(tx, row, status);
-        await report(app.deps, req, [change('assignment', before, row)], tx);
+        await report(app.deps, actorOf(req), [change('assignment', before, row)], tx);
       }
       return row;
     });
@@ -80,14 +71,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     app.deps.queue.transaction(app.db, async (tx) => {
       const { before, row } = await signUp(tx, req.auth.churchId, req.auth.personId, req.body.positionId);
       await told(tx, row, 'SignedUp');
-      await report(app.deps, req, [change('assignment', before, row, 'signedUp')], tx);
+      await report(app.deps, actorOf(req), [change('assignment', before, row, 'signedUp')], tx);
       return row;
     }),
   );
   app.delete(`${base}/signup/:id`, { ...read, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await app.deps.queue.transaction(app.db, async (tx) => {
       const gone = await leaveSignup(tx, req.auth.churchId, req.auth.personId, req.params.id);
-      await report(app.deps, req, [change('assignment', gone, undefined, 'withdrawn')], tx);
+      await report(app.deps, actorOf(req), [change('assignment', gone, undefined, 'withdrawn')], tx);
     });
     return {};
   });

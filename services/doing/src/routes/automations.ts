@@ -3,10 +3,10 @@ import type { z } from 'zod';
 import { anyUser } from '@church/auth';
 import { IdParams, assertReferences, badRequest, crud, itemParam, rowsByIds, type TenantTable, type ZodTypeProvider } from '@church/common';
 import { actions, automations, conditions, conjunctions, workflowStepRoutes, workflowTriggers } from '../db/schema';
-import { checkAutomations } from '../jobs';
+import { checkAutomations } from '../jobs/contracts';
 import { deleteAutomationParts, partsOf } from '../repos/automations';
 import { treeOf } from '../repos/workflows';
-import { staffEditor } from '../domain/ministry-access';
+import { staffEditor } from './access';
 import { CONDITION_REFERENCES, conditionValueIds, personOrGroup } from '../domain/references';
 import { Action, ActionList, toAction, ActionSave, Automation, AutomationSave, CheckQueued, Condition, ConditionList, ConditionSave, Conjunction, ConjunctionList, ConjunctionSave } from '../schemas';
 

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, REMOTE, badRequest, checkReferences, crud, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { actorOf, Id, REMOTE, crud, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { contentProviderAuths } from '../db/schema';
 import { doingDeps } from '../deps';
 import { providerOf } from '../providers';
-import { authsOf, linkProvider, refreshProvider, toAuthItem } from '../repos/provider-auths';
+import { authsOf, refreshProvider, toAuthItem } from '../repos/provider-auths';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
-import { editableMinistries, ministryAccess, ministryEditor } from '../domain/ministry-access';
-import { change, report } from '../domain/changes';
+import { editableMinistries, ministryAccessOf, ministryEditor } from './access';
+import { exchangeCode } from '../domain/provider-auths';
 import { ContentProviderAuth, ContentProviderAuthSave, ExchangeBody, IdsQuery, ProviderId, RefreshBody } from '../schemas';
 
 const base = '/doing/contentProviderAuths';
@@ -57,21 +57,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
   // B1Admin's PKCE sign-in (ContentProviderAuthHelper.exchangeCode): the provider's code is exchanged here, where
   // the client secret is, and the tokens are kept for the ministry.
-  app.post(`${base}/exchange`, { ...edit, schema: { body: ExchangeBody, response: { 200: ContentProviderAuth } } }, async (req) => {
-    await ministryAccess(app.deps, req).ministry(req.body.ministryId);
-    await checkReferences(req, [req.body], { ministryId: REMOTE.groups });
-    const provider = providerOf(doingDeps(app).providers, req.body.providerId);
-    if (!provider.exchangeCode) throw badRequest('providerId', `${provider.name} has no sign-in to exchange a code from`);
-    const token = await provider.exchangeCode(req.body.code, req.body.codeVerifier, req.body.redirectUri);
-    return app.deps.queue.transaction(app.db, async (tx) => {
-      const { before, row } = await linkProvider(tx, app.deps.secrets, req.auth.churchId, req.body.ministryId, provider.id, token);
-      await report(app.deps, req, [change('contentProviderAuth', before, row)], tx);
-      return toAuthItem(row);
-    });
-  });
+  app.post(`${base}/exchange`, { ...edit, schema: { body: ExchangeBody, response: { 200: ContentProviderAuth } } }, (req) =>
+    exchangeCode(doingDeps(app), actorOf(req), ministryAccessOf(app.deps, req), req.body, (i, f) => itemParam(req, i, f)),
+  );
   // ContentProviderAuthHelper.getValidAuth: the stored token has expired; refresh it now and answer the record.
   app.post(`${base}/refresh`, { ...edit, schema: { body: RefreshBody, response: { 200: ContentProviderAuth } } }, async (req) => {
-    await ministryAccess(app.deps, req).ministry(req.body.ministryId);
+    await ministryAccessOf(app.deps, req).ministry(req.body.ministryId);
     const provider = providerOf(doingDeps(app).providers, req.body.providerId);
     return toAuthItem(await refreshProvider(app.db, app.deps.secrets, req.auth.churchId, req.body.ministryId, provider));
   });

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, batchOf, crud, itemParam, type ZodTypeProvider } from '@church/common';
+import { actorOf, Id, batchOf, crud, itemParam, type ZodTypeProvider } from '@church/common';
 import { planItemTimes } from '../db/schema';
 import { saveStandings, standingsOfItem, standingsOfPlan } from '../repos/plan-item-times';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { editableMinistries, ministryEditor } from './access';
 import { changesOf, report } from '../domain/changes';
 import { PlanItemTime, PlanItemTimeSave } from '../schemas';
 
@@ -29,7 +29,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       await refuseOutside(tx, planItemTimes, churchId, req.body.flatMap((i) => (i.id ? [i.id.toLowerCase()] : [])), scope(req), outsideMinistry);
       const { written, stored } = await saveStandings(tx, churchId, req.body, (i, f) => itemParam(req, i, f));
       await refuseOutside(tx, planItemTimes, churchId, written.map((r) => r.id), scope(req), outsideMinistry);
-      await report(app.deps, req, changesOf('planItemTime', written, stored), tx);
+      await report(app.deps, actorOf(req), changesOf('planItemTime', written, stored), tx);
       return written;
     }),
   );

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Empty, Id, IdParams, badRequest, batchOf, getRow, itemParam, rowsByIds, type Tx, type ZodTypeProvider } from '@church/common';
+import { actorOf, Empty, Id, IdParams, batchOf, getRow, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
 import { planItems, plans } from '../db/schema';
-import { deleteItem, itemTree, savePlanItems, sortItem } from '../repos/plan-items';
-import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
+import { itemTree } from '../repos/plan-items';
 import { feedItems } from '../domain/plan-feed';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
-import { change, changesOf, report } from '../domain/changes';
+import { editableMinistries, ministryEditor } from './access';
+import { deletePlanItem, placePlanItem, savePlanItemsOf } from '../domain/plan-items';
 import { doingDeps } from '../deps';
 import { IdsQuery, PlanFeed, PlanItem, PlanItemSave, PlanItemTree, SortBody } from '../schemas';
 
@@ -23,7 +22,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const read = { config: { access: anyUser } };
   const edit = { config: { access: ministryEditor } };
-  const scope = (req: FastifyRequest) => ministryScope(editableMinistries(req), planItems.planId, 'plan', req.auth.churchId);
 
   app.get(`${base}/ids`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: z.array(PlanItem) } } }, (req) => rowsByIds(app.db, planItems, req.auth.churchId, req.query.ids));
   // The service order is read far more often than it changes (every screen of a service, every presenter):
@@ -35,40 +33,17 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/presenter/:churchId/:planId`, { config: { access: 'public' }, schema: { params: ChurchPlan, response: { 200: Tree } } }, (req, reply) => sendTree(req, reply, req.params.churchId, req.params.planId));
   app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: PlanItem } } }, (req) => getRow(app.db, planItems, req.auth.churchId, req.params.id, 'Plan item'));
 
-  /** Saves items of the caller's plans, each before and after the save, reported in the transaction. */
-  const save = async (req: FastifyRequest, tx: Tx, items: Array<z.output<typeof PlanItemSave>>) => {
-    const churchId = req.auth.churchId;
-    await refuseOutside(tx, planItems, churchId, items.flatMap((i) => (i.id ? [i.id.toLowerCase()] : [])), scope(req), outsideMinistry);
-    const { written, stored } = await savePlanItems(tx, churchId, items, (i, f) => itemParam(req, i, f));
-    await refuseOutside(tx, planItems, churchId, written.map((r) => r.id), scope(req), outsideMinistry);
-    await report(app.deps, req, changesOf('planItem', written, stored), tx);
-    return written;
-  };
-  app.post(base, { ...edit, schema: { body: batchOf(PlanItemSave), response: { 200: z.array(PlanItem) } } }, (req) => app.deps.queue.transaction(app.db, (tx) => save(req, tx, req.body)));
+  // Items of the caller's plans only (Plans.Edit, or the plan's ministry's team): domain/plan-items.ts.
+  app.post(base, { ...edit, schema: { body: batchOf(PlanItemSave), response: { 200: z.array(PlanItem) } } }, (req) =>
+    savePlanItemsOf(app.deps, actorOf(req), editableMinistries(req), req.body, (i, f) => itemParam(req, i, f)),
+  );
   // An existing item moves (only its place and parent change, whatever else the app posts along); a new one is
   // saved first, as POST / would, then placed.
   app.post(`${base}/sort`, { ...edit, schema: { body: SortBody, response: { 200: PlanItem } } }, (req) =>
-    app.deps.queue.transaction(app.db, async (tx) => {
-      const { sort, parentId } = req.body;
-      let id = req.body.id;
-      if (!id) {
-        if (!req.body.planId) throw badRequest('planId', 'planId is required for a new item');
-        const [created] = await save(req, tx, [{ ...req.body, planId: req.body.planId }]);
-        id = created!.id;
-      } else {
-        await refuseOutside(tx, planItems, req.auth.churchId, [id.toLowerCase()], scope(req), outsideMinistry);
-      }
-      const { before, after } = await sortItem(tx, req.auth.churchId, id, sort, parentId);
-      await report(app.deps, req, [change('planItem', before, after)], tx);
-      return after;
-    }),
+    placePlanItem(app.deps, actorOf(req), editableMinistries(req), req.body, (i, f) => itemParam(req, i, f)),
   );
   app.delete(`${base}/:id`, { ...edit, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    await app.deps.queue.transaction(app.db, async (tx) => {
-      await refuseOutside(tx, planItems, req.auth.churchId, [req.params.id.toLowerCase()], scope(req), outsideMinistry);
-      const gone = await deleteItem(tx, req.auth.churchId, req.params.id);
-      await report(app.deps, req, gone.map((row) => change('planItem', row, undefined)), tx);
-    });
+    await deletePlanItem(app.deps, actorOf(req), editableMinistries(req), req.params.id);
     return {};
   });
 

@@ -5,7 +5,7 @@ import { Id, REMOTE, crud, rowsByIds, type ZodTypeProvider } from '@church/commo
 import { planTypes } from '../db/schema';
 import { planTypesOfMinistry } from '../repos/plan-types';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { editableMinistries, ministryEditor } from './access';
 import { IdsQuery, PlanType, PlanTypeSave } from '../schemas';
 
 const base = '/doing/planTypes';

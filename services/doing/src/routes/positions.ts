@@ -6,7 +6,7 @@ import { plans, positions } from '../db/schema';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { ofPlans } from '../repos/plans';
 import { deletePositionParts } from '../repos/positions';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { editableMinistries, ministryEditor } from './access';
 import { IdsQuery, Position, PositionSave } from '../schemas';
 
 const base = '/doing/positions';

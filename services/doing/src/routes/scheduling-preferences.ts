@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { anyUser, hasPermission } from '@church/auth';
-import { REMOTE, badRequest, batchOf, checkReferences, itemParam, unauthorized, type ZodTypeProvider } from '@church/common';
-import { preferencesOf, savePreferences } from '../repos/scheduling-preferences';
-import { changesOf, report } from '../domain/changes';
+import { anyUser } from '@church/auth';
+import { actorOf, batchOf, itemParam, type ZodTypeProvider } from '@church/common';
+import { preferencesOf } from '../repos/scheduling-preferences';
+import { savePreferencesOf } from '../domain/scheduling-preferences';
 import { IdsQuery, SchedulingPreference, SchedulingPreferenceSave } from '../schemas';
 
 const base = '/doing/schedulingPreferences';
@@ -21,20 +21,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/people`, { ...read, schema: { querystring: z.object({ ids: IdsQuery }), response: { 200: List } } }, (req) => preferencesOf(app.db, req.auth.churchId, req.query.ids));
 
   // Saved by person, whatever `id` says: a person has one record, and an editor that loaded none posts a new one.
-  app.post(base, { ...read, schema: { body: batchOf(SchedulingPreferenceSave), response: { 200: List } } }, async (req) => {
-    const mayEditOthers = hasPermission(req.auth, 'Plans.Edit');
-    const rows = req.body.map((item, i) => {
-      const personId = (item.personId ?? req.auth.personId)?.toLowerCase();
-      if (!personId) throw badRequest(itemParam(req, i, 'personId'), 'personId is required (the caller has no person record)');
-      if (personId !== req.auth.personId?.toLowerCase() && !mayEditOthers) throw unauthorized("Only holders of Plans.Edit can set another person's scheduling preferences");
-      return { personId, maxPerMonth: item.maxPerMonth, preferredTimes: item.preferredTimes, householdScheduling: item.householdScheduling };
-    });
-    // the person is the church's (membership's)
-    await checkReferences(req, rows, { personId: REMOTE.people });
-    return app.deps.queue.transaction(app.db, async (tx) => {
-      const { written, stored } = await savePreferences(tx, req.auth.churchId, rows);
-      await report(app.deps, req, changesOf('schedulingPreference', written, stored), tx);
-      return written;
-    });
-  });
+  app.post(base, { ...read, schema: { body: batchOf(SchedulingPreferenceSave), response: { 200: List } } }, (req) =>
+    savePreferencesOf(app.deps, actorOf(req), req.body, (i, f) => itemParam(req, i, f)),
+  );
 }

@@ -1,19 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission } from '@church/auth';
-import { Id, IdParams, batchOf, checkReferences, decodeDataUrl, badRequest, getRow, itemParam, rowsByIds, saveRows, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { actorOf, Id, IdParams, batchOf, getRow, itemParam, unauthorized, type ZodTypeProvider } from '@church/common';
 import { tasks } from '../db/schema';
+import { doingDeps } from '../deps';
 import { membershipClient } from '../clients/membership';
-import { nextTaskNumber, openDirectoryUpdates, tasksOfGroups, tasksOfPerson, timeline, type TaskRow } from '../repos/tasks';
-import { mayReadTask, normalizeChanges, requestedChangesText, toPersonChanges } from '../domain/directory-update';
-import { changesOf, report } from '../domain/changes';
-import { TASK_REFERENCES } from '../domain/references';
+import { openDirectoryUpdates, tasksOfGroups, tasksOfPerson, timeline } from '../repos/tasks';
+import { mayReadTask, requestedChangesText } from '../domain/directory-update';
+import { saveTasks } from '../domain/tasks';
 import { DirectoryUpdate, IdsQuery, LoadForGroupsBody, Task, TaskSave } from '../schemas';
 
 const base = '/doing/tasks';
 const List = z.array(Task);
-type TaskInput = z.output<typeof TaskSave>;
 
 /**
  * `/doing/tasks`: numbered tasks; directory updates carry a person's requested changes until approved. Read by anyone
@@ -60,98 +58,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (await tasksOfGroups(app.db, req.auth.churchId, req.body.groupIds, req.body.status)).filter((task) => mayReadTask(req.auth, task)),
   );
 
-  app.post(base, { ...read, schema: { querystring: z.object({ type: z.enum(['directoryUpdate']).optional() }), body: batchOf(TaskSave), response: { 200: List } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const directory = req.query.type === 'directoryUpdate';
-    // Photos are stored before the transaction: a data URL becomes a file and the task keeps its address.
-    const prepared = await Promise.all(req.body.map((item, i) => prepare(req, item, i, directory)));
-    // the people and groups a task is about, by and for are the church's (membership's)
-    await checkReferences(req, prepared, TASK_REFERENCES);
-    // Approved directory updates reach membership before the transaction (never a call inside one): if membership
-    // refuses, nothing is written and the task stays open.
-    const approvals = await approvalsOf(req, prepared);
-    for (const { personId, changes } of approvals) await membership.updatePerson(churchId, personId, changes);
-    return app.deps.queue.transaction(app.db, async (tx) => {
-      const stored = await rowsByIds(tx, tasks, churchId, prepared.flatMap((t) => (t.id ? [t.id.toLowerCase()] : [])));
-      const byId = new Map(stored.map((t) => [t.id, t]));
-      const rows = [];
-      for (const [i, item] of prepared.entries()) rows.push(await toRow(tx, req, item, i, item.id ? byId.get(item.id.toLowerCase()) : undefined));
-      const written = await saveRows(tx, tasks, churchId, rows, 'Task');
-      await report(app.deps, req, changesOf('task', written, stored), tx);
-      return written;
-    });
-  });
-
-  async function prepare(req: FastifyRequest, item: TaskInput, i: number, directory: boolean): Promise<TaskInput & { changes?: Record<string, unknown> }> {
-    if (!directory && item.taskType !== 'directoryUpdate') return item;
-    if (item.data === undefined) return { ...item, taskType: 'directoryUpdate' };
-    const changes = normalizeChanges(item.data, itemParam(req, i, 'data'));
-    if (typeof changes.photo === 'string' && changes.photo.startsWith('data:')) {
-      const file = decodeDataUrl(changes.photo);
-      if (!file || !/^image\/(png|jpe?g|webp|gif)$/.test(file.contentType)) throw badRequest(itemParam(req, i, 'data.photo'), 'must be a PNG, JPEG, WebP or GIF image');
-      changes.photo = await app.deps.storage.put(`${req.auth.churchId}/directory-updates/${randomUUID()}.${file.extension}`, file.body, file.contentType);
-    }
-    return { ...item, taskType: 'directoryUpdate', changes };
-  }
-
-  const staff = (req: FastifyRequest) => hasPermission(req.auth, 'Plans.Edit');
-  const refused = () => unauthorized('Missing permission: Plans.Edit (tasks of others)');
-
-  async function toRow(tx: Tx, req: FastifyRequest, input: TaskInput & { changes?: Record<string, unknown> }, i: number, before: TaskRow | undefined) {
-    const churchId = req.auth.churchId;
-    const { approved, changes, data: _data, ...item } = input;
-    const row: Record<string, unknown> = { ...item };
-    if (changes) row.data = changes;
-    if (approved !== undefined) row.resolution = approved ? 'approved' : 'rejected';
-    if (!item.id) {
-      row.taskNumber = await nextTaskNumber(tx, churchId);
-      row.dateCreated = new Date();
-      row.status = item.status ?? 'Open';
-      if (!item.createdByType && req.auth.personId) Object.assign(row, { createdByType: 'person', createdById: req.auth.personId });
-      if (item.taskType === 'directoryUpdate') {
-        if (!changes) throw badRequest(itemParam(req, i, 'data'), 'must list the requested changes');
-        row.associatedWithType = item.associatedWithType ?? 'person';
-        row.associatedWithId = item.associatedWithId ?? req.auth.personId;
-        if (!row.associatedWithId) throw badRequest(itemParam(req, i, 'associatedWithId'), 'is required');
-        // a member files their own request; staff may file one for anyone
-        if (!staff(req) && (row.associatedWithType !== 'person' || String(row.associatedWithId).toLowerCase() !== req.auth.personId?.toLowerCase())) throw refused();
-        row.title ??= 'Directory update';
-      } else {
-        if (!staff(req)) throw refused();
-        if (!item.title) throw badRequest(itemParam(req, i, 'title'), 'title is required');
-      }
-      if (row.status === 'Closed') row.dateClosed = new Date();
-      return row;
-    }
-    if (!before) return row; // not the church's: the save answers 404
-    // staff, or the person the task is assigned to
-    const assignee = before.assignedToType === 'person' && !!req.auth.personId && before.assignedToId?.toLowerCase() === req.auth.personId.toLowerCase();
-    if (!staff(req) && !assignee && !hasPermission(req.auth, 'People.Edit')) throw refused();
-    if (item.status && item.status !== before.status) row.dateClosed = item.status === 'Closed' ? new Date() : null;
-    return row;
-  }
-
-  /**
-   * The directory updates this batch approves (an open one closed as approved), each checked: People.Edit (it
-   * rewrites another person's record, as editing a person does), a person named, changes listed. Read before the
-   * save's transaction, so membership is called outside it.
-   */
-  async function approvalsOf(req: FastifyRequest, items: Array<TaskInput & { changes?: Record<string, unknown> }>) {
-    const ids = items.flatMap((t) => (t.id ? [t.id.toLowerCase()] : []));
-    const stored = new Map((await rowsByIds(app.db, tasks, req.auth.churchId, ids)).map((t) => [t.id, t]));
-    const out: Array<{ personId: string; changes: Record<string, unknown> }> = [];
-    for (const [i, item] of items.entries()) {
-      const before = item.id ? stored.get(item.id.toLowerCase()) : undefined;
-      if (!before || before.taskType !== 'directoryUpdate' || before.status !== 'Open' || item.status !== 'Closed') continue;
-      const resolution = item.approved !== undefined ? (item.approved ? 'approved' : 'rejected') : (item.resolution ?? before.resolution);
-      if (resolution !== 'approved') continue;
-      if (!hasPermission(req.auth, 'People.Edit')) throw unauthorized('Missing permission: People.Edit (approving a directory update)');
-      const personId = before.associatedWithId;
-      if (!personId || before.associatedWithType !== 'person' || !Id.safeParse(personId).success) throw badRequest(itemParam(req, i, 'associatedWithId'), 'the task names no person');
-      const requested = (item.changes ?? before.data) as Record<string, unknown> | null;
-      if (!requested || typeof requested !== 'object' || !Object.keys(requested).length) throw badRequest(itemParam(req, i, 'data'), 'the task lists no changes');
-      out.push({ personId, changes: toPersonChanges(requested) });
-    }
-    return out;
-  }
+  // Plans.Edit, a person's own directory update, or the assignee's update of their task (domain/tasks.ts).
+  app.post(base, { ...read, schema: { querystring: z.object({ type: z.enum(['directoryUpdate']).optional() }), body: batchOf(TaskSave), response: { 200: List } } }, (req) =>
+    saveTasks(doingDeps(app), actorOf(req), req.body, req.query.type === 'directoryUpdate', (i, f) => itemParam(req, i, f)),
+  );
 }

@@ -6,7 +6,7 @@ import { plans, times } from '../db/schema';
 import { ministryScope, outsideMinistry, refuseOutside } from '../repos/refs';
 import { ofPlans } from '../repos/plans';
 import { deleteTimeParts } from '../repos/times';
-import { editableMinistries, ministryEditor } from '../domain/ministry-access';
+import { editableMinistries, ministryEditor } from './access';
 import { IdsQuery, Time, TimeSave } from '../schemas';
 
 const base = '/doing/times';

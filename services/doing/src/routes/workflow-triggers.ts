@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { IdParams, badRequest, crud, getRow, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
-import { workflowExecutions, workflowSteps, workflowTriggers, workflows } from '../db/schema';
-import { staffEditor } from '../domain/ministry-access';
+import { actorOf, IdParams, badRequest, crud, getRow, itemParam, rowsByIds, type ZodTypeProvider } from '@church/common';
+import { workflowSteps, workflowTriggers, workflows } from '../db/schema';
+import { staffEditor } from './access';
 import { TRIGGER_EVENTS, TRIGGER_EVENT_TYPES, parseFilter } from '../domain/workflow-catalog';
-import { attempt, runTrigger } from '../domain/workflow-triggers';
-import { subjectFacts } from '../domain/cards';
+import { changeExecution, runTrigger } from '../domain/workflow-triggers';
 import { change, report } from '../domain/changes';
 import { indexIn } from './automations';
-import { deleteTrees, ensureRoot, executionsOf, setExecutionStatus, setTriggerActive, triggersOf } from '../repos/workflows';
+import { deleteTrees, ensureRoot, executionsOf, setTriggerActive, triggersOf } from '../repos/workflows';
 import { EventDef, RunNowAnswer, WorkflowExecution, WorkflowTrigger, WorkflowTriggerSave } from '../schemas-workflows';
 
 const ActionParams = z.object({ id: IdParams.shape.id, action: z.enum(['pauseAll', 'resumeAll']) });
@@ -67,29 +66,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const before = await getRow(app.db, workflowTriggers, req.auth.churchId, req.params.id, 'Workflow trigger');
     return app.deps.queue.transaction(app.db, async (tx) => {
       const after = await setTriggerActive(tx, req.auth.churchId, before.id, req.params.action === 'resumeAll');
-      await report(app.deps, req, [change('workflowTrigger', before, after!)], tx);
+      await report(app.deps, actorOf(req), [change('workflowTrigger', before, after!)], tx);
       return after!;
     });
   });
 
   app.post('/doing/workflowTriggers/:id/runNow', { ...staff, schema: { params: IdParams, response: { 200: RunNowAnswer } } }, async (req) => {
     const trigger = await getRow(app.db, workflowTriggers, req.auth.churchId, req.params.id, 'Workflow trigger');
-    return runTrigger(app.deps, trigger, 'runNow', undefined, req);
+    return runTrigger(app.deps, actorOf(req), trigger, 'runNow');
   });
 
   // An execution that failed (or was paused) is tried again: its card starts now, or the row keeps the new error.
-  app.post('/doing/workflowTriggers/executions/:id/:action', { ...staff, schema: { params: ExecutionParams, response: { 200: WorkflowExecution } } }, async (req) => {
-    const execution = await getRow(app.db, workflowExecutions, req.auth.churchId, req.params.id, 'Execution');
-    const { action } = req.params;
-    if (action === 'pause') {
-      if (execution.status !== 'pending') throw badRequest('id', 'only a pending execution can be paused');
-      return setExecutionStatus(app.db, req.auth.churchId, execution.id, 'paused');
-    }
-    if (execution.status === 'success') throw badRequest('id', 'the execution already succeeded');
-    if (action === 'resume' && execution.status !== 'paused') throw badRequest('id', 'only a paused execution can be resumed');
-    const [trigger] = await rowsByIds(app.db, workflowTriggers, req.auth.churchId, [execution.triggerId]);
-    if (!trigger) throw badRequest('id', 'the trigger no longer exists');
-    const facts = await subjectFacts(app.deps, req.auth.churchId, execution.subjectType === 'person' ? [execution.subjectId] : []);
-    return app.deps.queue.transaction(app.db, (tx) => attempt(app.deps, tx, execution, trigger, req, facts));
-  });
+  app.post('/doing/workflowTriggers/executions/:id/:action', { ...staff, schema: { params: ExecutionParams, response: { 200: WorkflowExecution } } }, (req) =>
+    changeExecution(app.deps, actorOf(req), req.params.id, req.params.action),
+  );
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { call, fakeServer, type FakeRequest } from '@church/common/testing';
-import { makeChurch, useDoing } from './setup';
+import { makeChurch, useDoing } from '../setup';
 
 // The external lesson feed, as Lessons.church answers `/venues/public/feed/:venueId`.
 const venue = {
@@ -14,19 +14,17 @@ const venue = {
   ],
 };
 let feedFails = false;
-let server: Awaited<ReturnType<typeof fakeServer>>;
 const handler = (req: FakeRequest) => {
   if (feedFails) return { status: 503, body: { error: 'down' } };
   if (req.path === '/venues/public/feed/venue1') return { body: venue };
   return { status: 404, body: { error: 'not found' } };
 };
-let feedUrl = '';
-beforeAll(async () => {
-  server = await fakeServer(handler);
-  feedUrl = server.url;
+const t = useDoing({
+  fakes: async () => {
+    const server = await fakeServer(handler);
+    return { server, config: { LESSON_FEED_BASE_URL: server.url }, close: server.close };
+  },
 });
-afterAll(() => server.close());
-const t = useDoing(() => ({ config: { LESSON_FEED_BASE_URL: feedUrl } }));
 
 async function plan(c: ReturnType<typeof makeChurch>, body: Record<string, unknown> = {}) {
   return (await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { name: 'Kids', serviceDate: '2030-01-05', ...body } })).json()[0];
@@ -167,7 +165,7 @@ describe('GET /doing/planFeed/presenter/:churchId/:planId', () => {
       ['Video', 'header'],
     ]);
     expect(body.items[1].children[0]).toMatchObject({ itemType: 'lessonAction', label: 'play', description: 'Day one', seconds: 120, link: 'https://cdn.example/day1.mp4' });
-    expect(server.seen.some((r) => r.path === '/venues/public/feed/venue1')).toBe(true);
+    expect(t.server.seen.some((r) => r.path === '/venues/public/feed/venue1')).toBe(true);
   });
 
   it('answers 502 when the feed fails, and 404 for another church or an unknown plan', async () => {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { planItemTimes, planItems, planTemplates } from '../src/db/schema';
-import { fakeMembership, makeChurch, person, useDoing } from './setup';
+import { planItemTimes, planItems, planTemplates } from '../../src/db/schema';
+import { makeChurch, person, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
 type Church = ReturnType<typeof makeChurch>;
 const EDITOR = ['Plans.Edit'];
 
@@ -20,7 +19,7 @@ type Row = { id: string };
 /** A plan with a header and a song under it, two positions, two service times. */
 async function fullPlan(c: Church, ministryId: string | null = randomUUID()) {
   const token = c.token();
-  if (ministryId) membership.addGroups(c.churchId, ministryId);
+  if (ministryId) t.membership.addGroups(c.churchId, ministryId);
   const plan = await post<Row>(token, '/doing/plans', { name: 'Sunday', serviceDate: '2030-03-03', ministryId, notes: 'Bring the good mics' });
   const header = await post<Row>(token, '/doing/planItems', { planId: plan.id, label: 'Worship', itemType: 'header' });
   const song = await post<Row>(token, '/doing/planItems', { planId: plan.id, parentId: header.id, label: 'Song 1', itemType: 'arrangementKey', seconds: 240, providerContentPath: '0.1' });
@@ -168,12 +167,12 @@ describe('/doing/plantemplates', () => {
     expect(outsider.statusCode).toBe(401);
     expect(outsider.json().errors[0]).toBe('Missing permission: Plans.Edit or member of the ministry');
     // on another ministry's team: refused for this one
-    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [randomUUID()] })]);
+    t.membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [randomUUID()] })]);
     const refused = await call(t.app, 'POST', `/doing/plantemplates/fromPlan/${plan.id}`, { token: member, body: { name: 'Mine' } });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().errors[0]).toBe('Only holders of Plans.Edit and members of the ministry can do this');
     expect((await call(t.app, 'GET', `/doing/plantemplates/ministry/${ministryId}`, { token: member })).statusCode).toBe(401);
-    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [ministryId!] })]);
+    t.membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [ministryId!] })]);
     const ok = await call(t.app, 'POST', `/doing/plantemplates/fromPlan/${plan.id}`, { token: member, body: { name: 'Mine' } });
     expect(ok.statusCode).toBe(200);
     // moving it to a ministry the member is not on is refused

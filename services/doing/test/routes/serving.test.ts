@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { assignments, plans } from '../src/db/schema';
+import { assignments, plans } from '../../src/db/schema';
 import { utcDay } from '@church/common';
-import { fakeMembership, makeChurch, person, useDoing } from './setup';
+import { makeChurch, person, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
 type Church = ReturnType<typeof makeChurch>;
 
 async function post<T = Record<string, unknown>>(c: Church, path: string, body: unknown, token = c.token()): Promise<T> {
@@ -30,7 +29,7 @@ describe('GET /doing/plans/overview (the serving matrix)', () => {
     const c = makeChurch();
     const ministryId = randomUUID();
     const groupId = randomUUID();
-    membership.addGroups(c.churchId, groupId);
+    t.membership.addGroups(c.churchId, groupId);
     const [a, b] = [randomUUID(), randomUUID()];
     const early = await plan(c, { serviceDate: '2030-03-03', ministryId });
     const late = await plan(c, { serviceDate: '2030-03-10', ministryId, name: 'Evening' });
@@ -73,12 +72,13 @@ describe('POST /doing/plans/autofill/:id/undo', () => {
     const pos = await position(c, p.id, { count: 3 });
     const manual = await assign(c, pos.id, randomUUID());
     const people = [randomUUID(), randomUUID(), randomUUID()];
-    const run = await post<{ created: number; runId: string; plan: { lastAutofillRunId: string }; assignments: Row[] }>(c, `/doing/plans/autofill/${p.id}`, { teams: [{ positionId: pos.id, personIds: people }] });
+    const run = await post<{ created: number; runId: string; plan: { lastAutofillRunId: string }; assignments: Array<Row & { personId: string }> }>(c, `/doing/plans/autofill/${p.id}`, { teams: [{ positionId: pos.id, personIds: people }] });
     expect(run.created).toBe(2);
     expect(run.plan.lastAutofillRunId).toBe(run.runId);
     expect((await call(t.app, 'GET', `/doing/plans/${p.id}`, { token: c.token() })).json().lastAutofillRunId).toBe(run.runId);
     // the volunteer answered one: it stays
-    await t.app.db.update(assignments).set({ status: 'Accepted' }).where(eq(assignments.id, run.assignments[0]!.id));
+    const answered = run.assignments[0]!;
+    expect((await call(t.app, 'POST', `/doing/assignments/accept/${answered.id}`, { token: c.tokenOf(answered.personId), body: {} })).json().status).toBe('Accepted');
 
     expect((await call(t.app, 'POST', `/doing/plans/autofill/${p.id}/undo`, { token: makeChurch().token(), body: {} })).statusCode).toBe(404);
     const undo = await call(t.app, 'POST', `/doing/plans/autofill/${p.id}/undo`, { token: c.token(), body: {} });
@@ -134,11 +134,11 @@ describe('POST /doing/plans/notifyRange ("Email all" of the matrix)', () => {
     const outsider = await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token([]), body });
     expect(outsider.statusCode).toBe(401);
     expect(outsider.json().errors[0]).toBe('Missing permission: Plans.Edit or member of the ministry');
-    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [randomUUID()] })]);
+    t.membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [randomUUID()] })]);
     const otherTeam = await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token([]), body });
     expect(otherTeam.statusCode).toBe(401);
     expect(otherTeam.json().errors[0]).toBe('Only holders of Plans.Edit and members of the ministry can do this');
-    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [ministryId] })]);
+    t.membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [ministryId] })]);
     expect((await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token([]), body })).json()).toEqual({ sent: 0, failed: 0, capped: false });
     const bad = await call(t.app, 'POST', '/doing/plans/notifyRange', { token: c.token(['Plans.Edit']), body: { startDate: '2030-03-01', endDate: '2030-03-31' } });
     expect(bad.statusCode).toBe(400);
@@ -283,8 +283,8 @@ describe('POST /doing/assignments/signup and DELETE /doing/assignments/signup/:i
     const c = makeChurch();
     const groupId = randomUUID();
     const leader = randomUUID();
-    membership.addMember(c.churchId, groupId, leader, 'Lee Leader', true);
-    membership.addMember(c.churchId, groupId, c.personId, 'Sam Signup');
+    t.membership.addMember(c.churchId, groupId, leader, 'Lee Leader', true);
+    t.membership.addMember(c.churchId, groupId, c.personId, 'Sam Signup');
     const pos = await open(c, { groupId });
     const res = await call(t.app, 'POST', '/doing/assignments/signup', { token: c.token(), body: { positionId: pos.id } });
     expect(res.statusCode).toBe(200);

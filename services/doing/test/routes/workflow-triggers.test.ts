@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { call, signedCall } from '@church/common/testing';
 import { doingInternal, workflowEvents, type ChangeRecord } from '@church/common';
-import { runWorkflowEvents } from '../src/domain/workflow-triggers';
-import { checkAutomations } from '../src/jobs';
-import { fakeMembership, makeChurch, person, useDoing } from './setup';
+import { runWorkflowEvents } from '../../src/domain/workflow-triggers';
+import { checkAutomations } from '../../src/jobs/contracts';
+import { makeChurch, person, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
+/** The job's run the domain functions act under when a test calls them as the worker does. */
+const job = () => ({ id: 'test-job', log: t.app.log });
 type Church = ReturnType<typeof makeChurch>;
 type Row = Record<string, unknown> & { id: string };
 
@@ -65,7 +66,7 @@ describe('/doing/workflowTriggers', () => {
     const { workflow: w, steps } = await workflow(c);
     const visitor = person({ membershipStatus: 'Visitor', displayName: 'Val Visitor' });
     const member = person({ membershipStatus: 'Member' });
-    membership.addPeople(c.churchId, [visitor, member]);
+    t.membership.addPeople(c.churchId, [visitor, member]);
     const groupId = randomUUID();
     const [trigger] = await post(c, '/doing/workflowTriggers', [{ name: 'Joined', triggerKind: 'event', eventType: 'group.member.added', workflowId: w.id, stepId: steps[1]!.id, oncePerSubject: false, conditions: filter({ field: 'group.id', operator: '=', value: groupId }, { field: 'person.membershipStatus', operator: 'in', value: 'Visitor,Regular Attendee' }) }]);
     const records = [
@@ -74,8 +75,8 @@ describe('/doing/workflowTriggers', () => {
       record(c, 'group.member.added', randomUUID(), { groupId: randomUUID(), personId: visitor.id }), // another group
       record(makeChurch(), 'group.member.added', randomUUID(), { groupId, personId: visitor.id }), // another church
     ];
-    expect(await runWorkflowEvents(t.app.deps, records)).toEqual({ started: 1 });
-    expect(await runWorkflowEvents(t.app.deps, records)).toEqual({ started: 0 });
+    expect(await runWorkflowEvents(t.app.deps, records, job())).toEqual({ started: 1 });
+    expect(await runWorkflowEvents(t.app.deps, records, job())).toEqual({ started: 0 });
     // and through the job itself, enqueued twice (membership's retried delivery)
     await t.app.deps.queue.enqueue(workflowEvents, { records }, { jobId: 'a' });
     await t.app.deps.queue.enqueue(workflowEvents, { records }, { jobId: 'b' });
@@ -86,18 +87,18 @@ describe('/doing/workflowTriggers', () => {
     expect(executions).toEqual([expect.objectContaining({ triggerId: trigger.id, status: 'success', subjectId: visitor.id, attemptCount: 1, taskId: cards[0]!.id })]);
 
     // the same person joining again is another event: a second card (oncePerSubject off)
-    await runWorkflowEvents(t.app.deps, [record(c, 'group.member.added', randomUUID(), { groupId, personId: visitor.id }, '2031-06-01T00:00:00.000Z')]);
+    await runWorkflowEvents(t.app.deps, [record(c, 'group.member.added', randomUUID(), { groupId, personId: visitor.id }, '2031-06-01T00:00:00.000Z')], job());
     expect(await cardsOf(c, w.id)).toHaveLength(2);
 
     // paused: nothing starts; membership away: the job fails before writing anything
     await post(c, `/doing/workflowTriggers/${trigger.id}/pauseAll`, []);
-    expect(await runWorkflowEvents(t.app.deps, [record(c, 'group.member.added', randomUUID(), { groupId, personId: visitor.id }, '2031-07-01T00:00:00.000Z')])).toEqual({ started: 0 });
+    expect(await runWorkflowEvents(t.app.deps, [record(c, 'group.member.added', randomUUID(), { groupId, personId: visitor.id }, '2031-07-01T00:00:00.000Z')], job())).toEqual({ started: 0 });
     await post(c, `/doing/workflowTriggers/${trigger.id}/resumeAll`, []);
-    membership.setDown(true);
+    t.membership.setDown(true);
     try {
-      await expect(runWorkflowEvents(t.app.deps, [record(c, 'group.member.added', randomUUID(), { groupId, personId: visitor.id }, '2031-08-01T00:00:00.000Z')])).rejects.toThrow();
+      await expect(runWorkflowEvents(t.app.deps, [record(c, 'group.member.added', randomUUID(), { groupId, personId: visitor.id }, '2031-08-01T00:00:00.000Z')], job())).rejects.toThrow();
     } finally {
-      membership.setDown(false);
+      t.membership.setDown(false);
     }
     expect(await get(c, `/doing/workflowTriggers/executions/workflow/${w.id}`)).toHaveLength(2);
   });
@@ -105,10 +106,10 @@ describe('/doing/workflowTriggers', () => {
   it('oncePerSubject skips a person who already has a card; a workflow without steps fails the execution, and retry starts it once steps exist', async () => {
     const c = makeChurch();
     const p = person({ membershipStatus: 'Visitor' });
-    membership.addPeople(c.churchId, [p]);
+    t.membership.addPeople(c.churchId, [p]);
     const [empty] = await post(c, '/doing/workflows', [{ name: 'Empty' }]);
     const [trigger] = await post(c, '/doing/workflowTriggers', [{ name: 'New', eventType: 'person.created', workflowId: empty.id }]);
-    await runWorkflowEvents(t.app.deps, [record(c, 'person.created', p.id, { displayName: 'Pat', membershipStatus: 'Visitor' })]);
+    await runWorkflowEvents(t.app.deps, [record(c, 'person.created', p.id, { displayName: 'Pat', membershipStatus: 'Visitor' })], job());
     const [failed] = await get(c, `/doing/workflowTriggers/executions/workflow/${empty.id}`);
     expect(failed).toMatchObject({ status: 'failed', lastError: 'the workflow has no steps', taskId: null });
     expect((await call(t.app, 'POST', `/doing/workflowTriggers/executions/${failed.id}/pause`, { token: c.token(), body: [] })).statusCode).toBe(400);
@@ -118,7 +119,7 @@ describe('/doing/workflowTriggers', () => {
     expect((await call(t.app, 'POST', `/doing/workflowTriggers/executions/${failed.id}/retry`, { token: c.token(), body: [] })).statusCode).toBe(400);
     // once per subject: an update of the same person starts nothing more
     await post(c, '/doing/workflowTriggers', [{ id: trigger.id, name: 'New', eventType: 'person.updated', workflowId: empty.id }]);
-    expect(await runWorkflowEvents(t.app.deps, [record(c, 'person.updated', p.id, { membershipStatus: 'Visitor' }, '2031-09-01T00:00:00.000Z')])).toEqual({ started: 0 });
+    expect(await runWorkflowEvents(t.app.deps, [record(c, 'person.updated', p.id, { membershipStatus: 'Visitor' }, '2031-09-01T00:00:00.000Z')], job())).toEqual({ started: 0 });
     expect(await cardsOf(c, empty.id)).toHaveLength(1);
   });
 
@@ -127,7 +128,7 @@ describe('/doing/workflowTriggers', () => {
     const { workflow: w } = await workflow(c);
     const a = person({ gender: 'Female' });
     const b = person({ gender: 'Male' });
-    membership.addPeople(c.churchId, [a, b]);
+    t.membership.addPeople(c.churchId, [a, b]);
     const [rule] = await post(c, '/doing/workflowTriggers', [{ name: 'Women', triggerKind: 'schedule', recurs: 'monthly', workflowId: w.id }]);
     const [root] = await get(c, `/doing/conjunctions/trigger/${rule.id}`);
     const [cond] = await post(c, '/doing/conditions', [{ conjunctionId: root.id, field: 'gender', value: 'female' }]);
@@ -138,7 +139,7 @@ describe('/doing/workflowTriggers', () => {
     expect((await cardsOf(c, w.id)).map((x) => x.associatedWithId)).toEqual([a.id]);
     // the daily check runs schedule rules too: a woman added since gets her card, the first none again this month
     const later = person({ gender: 'female' });
-    membership.addPeople(c.churchId, [later]);
+    t.membership.addPeople(c.churchId, [later]);
     await t.app.deps.queue.enqueue(checkAutomations, { churchId: c.churchId }, { jobId: `check-${c.churchId}` });
     await t.drain();
     expect((await cardsOf(c, w.id)).map((x) => x.associatedWithId).sort()).toEqual([a.id, later.id].sort());
@@ -157,13 +158,13 @@ describe('a trigger on check-ins', () => {
     const { workflow: w, steps } = await workflow(c);
     const kid = person({ membershipStatus: 'Visitor' });
     const adult = person({ membershipStatus: 'Visitor' });
-    membership.addPeople(c.churchId, [kid, adult]);
+    t.membership.addPeople(c.churchId, [kid, adult]);
     const [nursery, choir] = [randomUUID(), randomUUID()];
     await post(c, '/doing/workflowTriggers', [{ name: 'Nursery', triggerKind: 'event', eventType: 'attendance.recorded', workflowId: w.id, stepId: steps[0]!.id, conditions: filter({ field: 'group.id', operator: '=', value: nursery }) }]);
     const session = (groupId: string) => ({ id: randomUUID(), visitId: randomUUID(), sessionId: randomUUID(), session: { id: randomUUID(), groupId, serviceTimeId: randomUUID(), sessionDate: '2031-05-04T00:00:00.000Z' } });
     const visit = (personId: string, groups: string[]) => record(c, 'attendance.recorded', randomUUID(), { personId, visitSessions: groups.map(session) });
     // the kid in the choir and the nursery (one card, the trigger's execution is one per event), the adult in the choir only
-    expect(await runWorkflowEvents(t.app.deps, [visit(kid.id, [choir, nursery]), visit(adult.id, [choir])])).toEqual({ started: 1 });
+    expect(await runWorkflowEvents(t.app.deps, [visit(kid.id, [choir, nursery]), visit(adult.id, [choir])], job())).toEqual({ started: 1 });
     expect((await cardsOf(c, w.id)).map((card) => card.associatedWithId)).toEqual([kid.id]);
   });
 });

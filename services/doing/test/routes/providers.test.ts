@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call, fakeServer, type FakeAnswer, type FakeRequest } from '@church/common/testing';
-import { contentProviderAuths } from '../src/db/schema';
-import { makeChurch, useDoing } from './setup';
+import { contentProviderAuths } from '../../src/db/schema';
+import { makeChurch, useDoing } from '../setup';
 
 // Lessons.church as its public API answers, with a token endpoint that hands out `fresh-token`.
 const tree = { programs: [{ id: 'prog1', name: 'Kids', studies: [{ id: 'study1', name: 'Genesis', lessons: [{ id: 'lesson1', name: 'Creation', venues: [{ id: 'venue1', name: 'Elementary' }] }] }] }] };
@@ -34,14 +34,13 @@ function lessons(req: FakeRequest): FakeAnswer {
   if (req.path === '/venues/playlist/venue1') return { body: playlist };
   return { status: 404, body: { error: 'not found' } };
 }
-let server: Awaited<ReturnType<typeof fakeServer>>;
-let base = '';
-beforeAll(async () => {
-  server = await fakeServer(lessons);
-  base = server.url;
+const t = useDoing({
+  config: { LESSONS_CLIENT_SECRET: 'shh' },
+  fakes: async () => {
+    const server = await fakeServer(lessons);
+    return { server, config: { LESSONS_API_BASE: server.url }, close: server.close };
+  },
 });
-afterAll(() => server.close());
-const t = useDoing(() => ({ config: { LESSONS_API_BASE: base, LESSONS_CLIENT_SECRET: 'shh' } }));
 
 const auth = async (c: ReturnType<typeof makeChurch>, ministryId: string, body: Record<string, unknown>) => {
   const res = await call(t.app, 'POST', '/doing/contentProviderAuths', { token: c.token(), body: { ministryId, providerId: 'lessonschurch', ...body } });
@@ -88,7 +87,7 @@ describe('POST /doing/contentProviderAuths/exchange and /refresh (B1Admin:src/he
     // exchangeCode reads only that no `error` came back; getLinkedProviders reads providerId
     expect(res.json()).toEqual({ id: expect.any(String), churchId: c.churchId, ministryId, providerId: 'lessonschurch', tokenType: 'Bearer', expiresAt: expect.any(String), scopes: 'lessons', scope: 'lessons', hasAccessToken: true, hasRefreshToken: true });
     expect(res.body).not.toMatch(/signed-in-token|refresh-1/);
-    const grant = server.seen.filter((r) => r.path === '/oauth/token').at(-1)!;
+    const grant = t.server.seen.filter((r) => r.path === '/oauth/token').at(-1)!;
     expect(Object.fromEntries(grant.form)).toMatchObject({ grant_type: 'authorization_code', code: 'good-code', code_verifier: VERIFIER, redirect_uri: 'https://admin.example/oauth', client_secret: 'shh' });
     const [row] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, res.json().id));
     expect(t.app.deps.secrets.decrypt(row!.accessToken!)).toBe('signed-in-token');
@@ -150,7 +149,7 @@ describe('/doing/providerProxy', () => {
     expect(pres).toMatchObject({ id: 'venue1', name: 'Creation', sections: [{ name: 'Open', presentations: [] }, { name: 'Watch', presentations: [{ name: 'Day one', files: [{ url: 'https://cdn.example/d1.mp4', seconds: 90 }] }] }] });
     const list = await proxy(c, 'getPlaylist', { ministryId, path: venuePath, resolution: 720 });
     expect(list.json()).toEqual([expect.objectContaining({ url: 'https://cdn.example/d1-720.mp4', mediaType: 'video' })]);
-    expect(server.seen.find((r) => r.path === '/venues/playlist/venue1')!.query.get('resolution')).toBe('720');
+    expect(t.server.seen.find((r) => r.path === '/venues/playlist/venue1')!.query.get('resolution')).toBe('720');
     const plain = (await proxy(c, 'getInstructions', { ministryId, path: venuePath })).json();
     expect(plain.items[1].children[0]).toEqual({ id: 'a2', itemType: 'action', label: 'Day one', actionType: 'play', seconds: null });
     const expanded = (await proxy(c, 'getExpandedInstructions', { ministryId, path: venuePath })).json();
@@ -168,7 +167,7 @@ describe('/doing/providerProxy', () => {
     } finally {
       mode = 'ok';
     }
-    const refresh = server.seen.filter((r) => r.path === '/oauth/token');
+    const refresh = t.server.seen.filter((r) => r.path === '/oauth/token');
     expect(refresh.at(-1)!.form.get('refresh_token')).toBe('refresh-1');
     const [row] = await t.app.db.select().from(contentProviderAuths).where(eq(contentProviderAuths.id, saved.id));
     expect(t.app.deps.secrets.decrypt(row!.accessToken!)).toBe('fresh-token');

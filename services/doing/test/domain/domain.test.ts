@@ -1,7 +1,7 @@
-import { autofill } from '../src/domain/autofill';
-import { compare, compileTree, conditionHolds, periodOf } from '../src/domain/conditions';
-import { buildTree } from '../src/domain/tree';
-import { person } from './setup';
+import { autofill } from '../../src/lib/autofill';
+import { compare, compileTree, conditionHolds, periodOf } from '../../src/domain/conditions';
+import { buildTree } from '../../src/lib/tree';
+import { person } from '../setup';
 
 describe('conditions', () => {
   const cond = (field: string, operator: string, value: string | null, fieldData: string | null = null) => ({ id: field, conjunctionId: null, field, fieldData, operator, value });

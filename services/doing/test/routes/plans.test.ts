@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '@church/common';
 import { call } from '@church/common/testing';
-import { assignments, planItems, positions, times } from '../src/db/schema';
+import { assignments, planItems, positions, times } from '../../src/db/schema';
 import { utcDay } from '@church/common';
-import { fakeMembership, makeChurch, useDoing } from './setup';
+import { makeChurch, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
 
 async function makePlan(c: ReturnType<typeof makeChurch>, body: Record<string, unknown> = {}) {
   const res = await call(t.app, 'POST', '/doing/plans', { token: c.token(), body: { name: 'Sunday', serviceDate: '2030-03-10', ...body } });
@@ -54,7 +53,7 @@ describe('POST /doing/plans and reads', () => {
   it('lists by plan type, the next 7 days for the presenter, and the public current plan', async () => {
     const c = makeChurch();
     const ministryId = randomUUID();
-    membership.addGroups(c.churchId, ministryId);
+    t.membership.addGroups(c.churchId, ministryId);
     const type = (await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: { name: 'Worship', ministryId } })).json()[0];
     const past = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(-7) });
     const soon = await makePlan(c, { planTypeId: type.id, serviceDate: utcDay(3) });
@@ -139,7 +138,7 @@ describe('POST /doing/plans/copy/:id', () => {
     await call(t.app, 'POST', '/doing/times', { token, body: { planId: plan.id, displayName: 'Service', startTime: '2030-03-10T17:00:00Z', endTime: '2030-03-10T18:00:00Z' } });
     const person = randomUUID();
     const asg = (await call(t.app, 'POST', '/doing/assignments', { token, body: { positionId: position.id, personId: person } })).json()[0];
-    await t.app.db.update(assignments).set({ status: 'Accepted' }).where(eq(assignments.id, asg.id));
+    expect((await call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.tokenOf(person), body: {} })).json().status).toBe('Accepted');
     const header = (await call(t.app, 'POST', '/doing/planItems', { token, body: { planId: plan.id, label: 'Worship', itemType: 'header' } })).json()[0];
     await call(t.app, 'POST', '/doing/planItems', { token, body: { planId: plan.id, parentId: header.id, label: 'Song 1', itemType: 'song' } });
     return { plan, person };

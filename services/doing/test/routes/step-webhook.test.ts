@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { call, fakeServer } from '@church/common/testing';
-import { fakeMembership, makeChurch, useDoing } from './setup';
+import { makeChurch, useDoing } from '../setup';
 
-const membership = fakeMembership();
-let server: Awaited<ReturnType<typeof fakeServer>>;
-beforeAll(async () => {
-  server = await fakeServer(() => ({ status: 200, json: { ok: true } }));
+// the church's webhook receiver, on loopback (OUTBOUND_ALLOW_PRIVATE lets the delivery reach it)
+const t = useDoing({
+  config: { OUTBOUND_ALLOW_PRIVATE: 'true' },
+  fakes: async () => {
+    const server = await fakeServer(() => ({ status: 200, json: { ok: true } }));
+    return { server, close: server.close };
+  },
 });
-afterAll(() => server.close());
-const t = useDoing(() => ({ config: { OUTBOUND_ALLOW_PRIVATE: 'true' }, overrides: { internal: membership.internal } }));
 
 const post = async (c: ReturnType<typeof makeChurch>, url: string, body: unknown) => {
   const res = await call(t.app, 'POST', url, { token: c.token(), body });
@@ -21,7 +22,7 @@ describe('a workflow step\'s webhook action', () => {
     const c = makeChurch();
     const [w] = await post(c, '/doing/workflows', [{ name: 'Hooks' }]);
     const [step] = await post(c, '/doing/workflowSteps', [{ workflowId: w.id, name: 'Tell' }]);
-    await post(c, '/doing/workflowStepActions', [{ stepId: step.id, actionType: 'webhook', config: { url: `${server.url}/hook` } }]);
+    await post(c, '/doing/workflowStepActions', [{ stepId: step.id, actionType: 'webhook', config: { url: `${t.server.url}/hook` } }]);
     const refused = await call(t.app, 'POST', '/doing/workflowStepActions', { token: c.token(), body: [{ stepId: step.id, actionType: 'webhook', config: { url: 'ftp://nope' } }] });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors[0].param).toBe('[0].config.url');
@@ -29,7 +30,7 @@ describe('a workflow step\'s webhook action', () => {
     const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { id: subject, label: 'Hana' } });
     expect(card.data.history.map((h: { message: string }) => h.message)).toEqual(['Webhook sent']);
     await t.drain();
-    const hits = server.seen.filter((r) => r.path === '/hook');
+    const hits = t.server.seen.filter((r) => r.path === '/hook');
     expect(hits).toHaveLength(1);
     expect(hits[0]!.method).toBe('POST');
     expect(hits[0]!.json).toEqual({ cardId: card.id, workflowId: w.id, stepId: step.id, personId: subject, personName: 'Hana' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
-import { makeChurch, useDoing } from './setup';
+import { makeChurch, useDoing } from '../setup';
 
 const t = useDoing();
 

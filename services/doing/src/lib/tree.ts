@@ -19,8 +19,3 @@ export function buildTree<T extends { id: string; parentId: string | null; sort:
   sortAll(roots);
   return roots;
 }
-
-/** Whole days from `a` to `b`. */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
-}

@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Db } from '@church/common';
 import { call } from '@church/common/testing';
-import { fakeMembership, makeChurch, person, useDoing } from './setup';
+import { makeChurch, person, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing({ watchTransactions: true });
 // doing never calls membership with a transaction open (an approval's changes reach membership before it)
-membership.watch(() => t.deps.db as Db);
-afterEach(() => expect(membership.calledInTransaction.splice(0)).toEqual([]));
+afterEach(() => expect(t.membership.calledInTransaction.splice(0)).toEqual([]));
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('/doing/tasks', () => {
   it('numbers tasks per church and lists the caller\'s open and closed tasks (own, their groups\', created by them)', async () => {
     const c = makeChurch();
     const groupId = randomUUID();
-    membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [groupId] })]);
+    t.membership.addPeople(c.churchId, [person({ id: c.personId, groupIds: [groupId] })]);
     const token = c.token();
     const saved = await call(t.app, 'POST', '/doing/tasks', {
       token,
@@ -54,8 +51,8 @@ describe('/doing/tasks', () => {
     const c = makeChurch();
     const other = makeChurch();
     const [team, elders] = [randomUUID(), randomUUID()];
-    membership.addGroups(c.churchId, team, elders);
-    membership.addGroups(other.churchId, team);
+    t.membership.addGroups(c.churchId, team, elders);
+    t.membership.addGroups(other.churchId, team);
     const token = c.token();
     const saved = (await call(t.app, 'POST', '/doing/tasks', {
       token,
@@ -112,22 +109,22 @@ describe('/doing/tasks', () => {
     // the member cannot approve their own update
     const self = await call(t.app, 'POST', '/doing/tasks', { token, body: { id: task.id, status: 'Closed', approved: true } });
     expect(self.statusCode).toBe(401);
-    expect(membership.updates.filter((u) => u.personId === c.personId)).toEqual([]);
+    expect(t.membership.updates.filter((u) => u.personId === c.personId)).toEqual([]);
 
     // membership down: 502 and the task stays open
-    membership.setDown(true);
+    t.membership.setDown(true);
     const staff = c.tokenOf(randomUUID(), ['People.Edit']);
     try {
       expect((await call(t.app, 'POST', '/doing/tasks', { token: staff, body: { id: task.id, status: 'Closed', approved: true } })).statusCode).toBe(502);
     } finally {
-      membership.setDown(false);
+      t.membership.setDown(false);
     }
     expect((await call(t.app, 'GET', `/doing/tasks/${task.id}`, { token })).json().status).toBe('Open');
 
     const approved = await call(t.app, 'POST', '/doing/tasks', { token: staff, body: { id: task.id, status: 'Closed', approved: true } });
     expect(approved.statusCode).toBe(200);
     expect(approved.json()[0]).toMatchObject({ status: 'Closed', resolution: 'approved' });
-    expect(membership.updates.filter((u) => u.personId === c.personId)).toEqual([
+    expect(t.membership.updates.filter((u) => u.personId === c.personId)).toEqual([
       { churchId: c.churchId, personId: c.personId, changes: { lastName: 'Smith', photo, contactInfo: { mobilePhone: '555-0100' } } },
     ]);
     expect((await call(t.app, 'GET', `/doing/tasks/directoryUpdate/${c.personId}`, { token })).json()).toEqual([]);
@@ -180,7 +177,7 @@ describe('/doing/tasks', () => {
     const task = (await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', { token, body: { data: { email: 'new@example.test' } } })).json()[0];
     const staff = c.tokenOf(randomUUID(), ['People.Edit']);
     await call(t.app, 'POST', '/doing/tasks', { token: staff, body: { id: task.id, status: 'Closed', approved: false } });
-    expect(membership.updates.filter((u) => u.personId === c.personId)).toEqual([]);
+    expect(t.membership.updates.filter((u) => u.personId === c.personId)).toEqual([]);
     const bad = await call(t.app, 'POST', '/doing/tasks?type=directoryUpdate', { token, body: { data: { passwordHash: 'x' } } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].param).toBe('data.passwordHash');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
 import { utcDay } from '@church/common';
-import { makeChurch, useDoing } from './setup';
+import { makeChurch, useDoing } from '../setup';
 
 // Contract tests: the shapes ChurchApps' apps read from doing, each named for the client file that reads it, so a
 // later change cannot break a screen silently. Behaviour is tested in the area files; here, the keys and forms.

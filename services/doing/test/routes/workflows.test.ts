@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { cardNote, type Db } from '@church/common';
+import { DAY_MS, cardNote } from '@church/common';
 import { call, foreignId } from '@church/common/testing';
-import { wakeCards } from '../src/domain/cards';
-import { fakeMembership, makeChurch, person, useDoing } from './setup';
+import { wakeCards } from '../../src/domain/cards';
+import { makeChurch, person, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing({ watchTransactions: true });
+/** The job's run the domain functions act under when a test calls them as the worker does. */
+const job = () => ({ id: 'test-job', log: t.app.log });
 // doing never calls membership with a transaction open: such a call fails here
-membership.watch(() => t.deps.db as Db);
-afterEach(() => expect(membership.calledInTransaction.splice(0)).toEqual([]));
+afterEach(() => expect(t.membership.calledInTransaction.splice(0)).toEqual([]));
 type Church = ReturnType<typeof makeChurch>;
 type Row = Record<string, unknown> & { id: string };
 
@@ -117,7 +117,7 @@ describe('workflow cards', () => {
     const helper = randomUUID();
     const visitor = person({ membershipStatus: 'Visitor', displayName: 'Vic Visitor' });
     const member = person({ membershipStatus: 'Member', displayName: 'Mo Member' });
-    membership.addPeople(c.churchId, [visitor, member]);
+    t.membership.addPeople(c.churchId, [visitor, member]);
     const { workflow: w, steps } = await workflow(c, [
       { name: 'Sort' },
       { name: 'Welcome visitor', defaultAssignToType: 'person', defaultAssignToId: helper, defaultAssignToLabel: 'Helper', expectedResponseDays: 3 },
@@ -159,7 +159,7 @@ describe('workflow cards', () => {
     const c = makeChurch();
     const { workflow: w, steps } = await workflow(c, [{ name: 'Welcome' }]);
     const [template, newcomers, visitors] = [randomUUID(), randomUUID(), randomUUID()];
-    membership.addGroups(c.churchId, newcomers, visitors);
+    t.membership.addGroups(c.churchId, newcomers, visitors);
     await post(c, '/doing/workflowStepActions', [
       { stepId: steps[0]!.id, actionType: 'sendEmail', config: { templateId: template, subject: 'Welcome, {{firstName}}' } },
       { stepId: steps[0]!.id, actionType: 'addToGroup', config: { groupId: newcomers, groupLabel: 'Newcomers' } },
@@ -194,7 +194,7 @@ describe('workflow cards', () => {
     const { steps } = await workflow(c, [{ name: 'Welcome' }]);
     const theirs = await workflow(other, [{ name: 'Theirs' }]);
     const [mine, foreign] = [randomUUID(), foreignId()];
-    membership.addGroups(c.churchId, mine);
+    t.membership.addGroups(c.churchId, mine);
     const save = (config: Record<string, unknown>, actionType: string) => call(t.app, 'POST', '/doing/workflowStepActions', { token: c.token(), body: [{ stepId: steps[0]!.id, actionType, config }] });
     const refused = [
       [await save({ groupId: foreign, groupLabel: 'Theirs' }, 'addToGroup'), '[0].config.groupId'],
@@ -249,7 +249,7 @@ describe('workflow cards', () => {
     const subject = randomUUID();
     const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { type: 'person', id: subject, label: 'Sam' } });
     expect(card.data.history.map((h: { message: string }) => h.message)).toEqual(['Field change requested: lastName']);
-    expect(membership.updates.filter((u) => u.personId === subject)).toEqual([]);
+    expect(t.membership.updates.filter((u) => u.personId === subject)).toEqual([]);
     await t.drain();
     const handed = t.deps.queue.handedOff.filter((j) => j.name === 'membership.personFieldChange' && (j.data as { churchId: string }).churchId === c.churchId).map((j) => j.data);
     expect(handed).toEqual([{ churchId: c.churchId, personId: subject, field: 'lastName', value: 'Smith', configuredBy: { userId: adminUser, personId: adminPerson }, cardId: card.id }]);
@@ -332,10 +332,10 @@ describe('workflow cards', () => {
     await post(c, '/doing/workflowStepRoutes', [{ stepId: steps[0]!.id, trigger: 'onEnter', kind: 'always', targetStepId: steps[1]!.id }]);
     const card = await post(c, '/doing/tasks/addToWorkflow', { workflowId: w.id, associatedWith: { id: randomUUID(), label: 'Dee' } });
     expect(card).toMatchObject({ stepId: steps[0]!.id, data: { history: [expect.objectContaining({ message: 'Waiting 3 day(s)' })], actionCursor: { index: 1 } } });
-    expect(await wakeCards(t.app.deps)).toBe(0);
+    expect(await wakeCards(t.app.deps, job())).toBe(0);
     const later = new Date(Date.now() + 3.5 * 86_400_000);
-    expect(await wakeCards(t.app.deps, later)).toBe(1);
-    expect(await wakeCards(t.app.deps, later)).toBe(0);
+    expect(await wakeCards(t.app.deps, job(), later)).toBe(1);
+    expect(await wakeCards(t.app.deps, job(), later)).toBe(0);
     const woken = await get(c, `/doing/tasks/${card.id}`);
     expect(woken).toMatchObject({ stepId: steps[1]!.id, snoozedUntil: null });
     expect(woken.data.history.map((h: { message: string }) => h.message)).toEqual(['Waiting 3 day(s)', 'Note: three days on']);
@@ -343,7 +343,7 @@ describe('workflow cards', () => {
     // a card snoozed by hand comes back to its assignee with a notice
     await post(c, `/doing/tasks/${card.id}/reassign`, { assignedToType: 'person', assignedToId: helper });
     await post(c, `/doing/tasks/${card.id}/snooze`, { days: 1 });
-    expect(await wakeCards(t.app.deps, new Date(Date.now() + 2 * 86_400_000))).toBe(1);
+    expect(await wakeCards(t.app.deps, job(), new Date(Date.now() + 2 * DAY_MS))).toBe(1);
     await t.drain();
     expect(t.deps.queue.handedOff.some((j) => j.name === 'messaging.notifyPeople' && (j.data as { message: string; personIds: string[] }).message === 'Snooze ended: Dee')).toBe(true);
   });

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { tasks } from '../src/db/schema';
-import { runAutomations } from '../src/domain/automation-runner';
-import { fakeMembership, makeChurch, person, useDoing } from './setup';
+import { tasks } from '../../src/db/schema';
+import { runAutomations } from '../../src/domain/automation-runner';
+import { makeChurch, person, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
 
 type Church = ReturnType<typeof makeChurch>;
 const post = async (c: Church, url: string, body: unknown) => {
@@ -68,7 +67,7 @@ describe('running automations', () => {
     const march = person({ displayName: 'March Member', birthDate: '1990-03-14', membershipStatus: 'Member' });
     const marchVisitor = person({ birthDate: '1985-03-02', membershipStatus: 'Visitor' });
     const may = person({ birthDate: '1990-05-14', membershipStatus: 'Member' });
-    membership.addPeople(c.churchId, [march, marchVisitor, may]);
+    t.membership.addPeople(c.churchId, [march, marchVisitor, may]);
     const a = await automation(c, 'yearly');
     const and_ = await post(c, '/doing/conjunctions', { automationId: a.id, groupType: 'and' });
     await post(c, '/doing/conditions', { automationId: a.id, conjunctionId: and_.id, field: 'birthMonth', operator: '=', value: '3' });
@@ -92,7 +91,7 @@ describe('running automations', () => {
     const inGroup = person({ groupIds: [groupId], gender: 'Female', maritalStatus: 'Single' });
     const married = person({ gender: 'Female', maritalStatus: 'Married', anniversary: '2010-06-01' });
     const male = person({ gender: 'Male', maritalStatus: 'Married' });
-    membership.addPeople(c.churchId, [inGroup, married, male]);
+    t.membership.addPeople(c.churchId, [inGroup, married, male]);
     const a = await automation(c, 'weekly');
     // gender = Female AND (groupMember = groupId OR maritalStatus = Married) AND today is a Monday
     const root = await post(c, '/doing/conjunctions', { automationId: a.id, groupType: 'and' });
@@ -115,7 +114,7 @@ describe('running automations', () => {
   it('an automation without conditions selects nobody; an inactive one does not run; days-until conditions', async () => {
     const c = makeChurch();
     const soon = person({ birthDate: '2000-03-05' });
-    membership.addPeople(c.churchId, [soon, person({ birthDate: '2000-04-05' })]);
+    t.membership.addPeople(c.churchId, [soon, person({ birthDate: '2000-04-05' })]);
     const empty = await automation(c);
     expect((await runAutomations(t.app.deps, { date: '2031-03-01', churchId: c.churchId })).tasksCreated).toBe(0);
     expect(await tasksOf(c.churchId, empty.id)).toEqual([]);
@@ -123,7 +122,7 @@ describe('running automations', () => {
     await post(c, '/doing/conditions', { automationId: upcoming.id, field: 'daysUntilBirthday', operator: '<=', value: '7' });
     const off = await post(c, '/doing/automations', { title: 'Off', active: false });
     const team = randomUUID();
-    membership.addGroups(c.churchId, team);
+    t.membership.addGroups(c.churchId, team);
     await post(c, '/doing/actions', { automationId: off.id, actionType: 'task', actionData: { assignedToType: 'group', assignedToId: team, title: 'x' } });
     await post(c, '/doing/conditions', { automationId: off.id, field: 'age', operator: '>', value: '0' });
     expect((await runAutomations(t.app.deps, { date: '2031-03-01', churchId: c.churchId })).tasksCreated).toBe(1);
@@ -133,14 +132,14 @@ describe('running automations', () => {
 
   it('fails (so the job retries) when membership is away, having created nothing', async () => {
     const c = makeChurch();
-    membership.addPeople(c.churchId, [person({ birthDate: '1990-03-14' })]);
+    t.membership.addPeople(c.churchId, [person({ birthDate: '1990-03-14' })]);
     const a = await automation(c, 'yearly');
     await post(c, '/doing/conditions', { automationId: a.id, field: 'birthMonth', value: '3' });
-    membership.setDown(true);
+    t.membership.setDown(true);
     try {
       await expect(runAutomations(t.app.deps, { date: '2031-03-01', churchId: c.churchId })).rejects.toThrow(/automations failed for 1 church/);
     } finally {
-      membership.setDown(false);
+      t.membership.setDown(false);
     }
     expect(await tasksOf(c.churchId, a.id)).toEqual([]);
     expect((await runAutomations(t.app.deps, { date: '2031-03-01', churchId: c.churchId })).tasksCreated).toBe(1);
@@ -150,7 +149,7 @@ describe('running automations', () => {
     const c = makeChurch();
     const today = new Date();
     const everyone = person({ birthDate: `1990-${String(today.getUTCMonth() + 1).padStart(2, '0')}-01` });
-    membership.addPeople(c.churchId, [everyone]);
+    t.membership.addPeople(c.churchId, [everyone]);
     const a = await automation(c, 'monthly');
     await post(c, '/doing/conditions', { automationId: a.id, field: 'birthMonth', value: String(today.getUTCMonth() + 1) });
     const res = await call(t.app, 'GET', '/doing/automations/check');

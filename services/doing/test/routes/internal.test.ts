@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { call, signedCall } from '@church/common/testing';
-import { fakeMembership, makeChurch, useDoing } from './setup';
+import { makeChurch, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
 type Church = ReturnType<typeof makeChurch>;
 
 /** A call signed as another module's internal client signs it. */

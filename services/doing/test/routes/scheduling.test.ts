@@ -3,10 +3,9 @@ import { call, foreignId } from '@church/common/testing';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '@church/common';
 import { utcDay } from '@church/common';
-import { fakeMembership, makeChurch, person, useDoing } from './setup';
+import { makeChurch, person, useDoing } from '../setup';
 
-const membership = fakeMembership();
-const t = useDoing({ overrides: { internal: membership.internal } });
+const t = useDoing();
 
 async function planWithPosition(c: ReturnType<typeof makeChurch>, groupId: string | null = null) {
   const token = c.token();
@@ -19,7 +18,7 @@ describe('/doing/planTypes', () => {
   it('saves, lists by ministry and by ids, and deletes', async () => {
     const c = makeChurch();
     const [ministryId, kidsMinistry] = [randomUUID(), randomUUID()];
-    membership.addGroups(c.churchId, ministryId, kidsMinistry);
+    t.membership.addGroups(c.churchId, ministryId, kidsMinistry);
     const saved = await call(t.app, 'POST', '/doing/planTypes', { token: c.token(), body: [{ name: 'Worship', ministryId }, { name: 'Kids', ministryId: kidsMinistry }] });
     expect(saved.statusCode).toBe(200);
     const [worship, kids] = saved.json();
@@ -36,7 +35,7 @@ describe("references to membership's groups", () => {
   it("a ministry, team or group another church has (or nobody has) is refused by field, before anything is written; the church's own are taken", async () => {
     const c = makeChurch();
     const [mine, theirs] = [randomUUID(), foreignId()];
-    membership.addGroups(c.churchId, mine);
+    t.membership.addGroups(c.churchId, mine);
     const token = c.token();
     const refused = async (url: string, body: unknown, param: string) => {
       const res = await call(t.app, 'POST', url, { token, body });
@@ -181,9 +180,9 @@ describe('/doing/assignments', () => {
     const c = makeChurch();
     const groupId = randomUUID();
     const leader = randomUUID();
-    membership.addPeople(c.churchId, [person({ id: c.personId, displayName: 'Val Volunteer' })]);
-    membership.addMember(c.churchId, groupId, leader, 'Lee Leader', true);
-    membership.addMember(c.churchId, groupId, c.personId, 'Val Volunteer', false);
+    t.membership.addPeople(c.churchId, [person({ id: c.personId, displayName: 'Val Volunteer' })]);
+    t.membership.addMember(c.churchId, groupId, leader, 'Lee Leader', true);
+    t.membership.addMember(c.churchId, groupId, c.personId, 'Val Volunteer', false);
     const { position, plan } = await planWithPosition(c, groupId);
     const asg = (await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId } })).json()[0];
 
@@ -211,7 +210,7 @@ describe('/doing/assignments', () => {
   it('the same answer sent several times at once changes the status once and notifies the leaders once', async () => {
     const c = makeChurch();
     const groupId = randomUUID();
-    membership.addMember(c.churchId, groupId, randomUUID(), 'Lee Leader', true);
+    t.membership.addMember(c.churchId, groupId, randomUUID(), 'Lee Leader', true);
     const { position } = await planWithPosition(c, groupId);
     const asg = (await call(t.app, 'POST', '/doing/assignments', { token: c.token(), body: { positionId: position.id, personId: c.personId } })).json()[0];
     const answers = await Promise.all(Array.from({ length: 12 }, () => call(t.app, 'POST', `/doing/assignments/accept/${asg.id}`, { token: c.token() })));
