@@ -50,6 +50,15 @@ export async function copyPlanOf(deps: Deps, actor: Actor, access: MinistryAcces
 }
 
 /**
+ * One line of the church's audit log for an autofill run or its undo: the plan, the run and who was put in (or taken
+ * out of) which position. A run fills dozens of positions at once; one line naming them reads as what the staff
+ * member did, where a line per assignment buried it (and cost the audit log a row per assignment).
+ */
+function autofillChange(churchId: string, planId: string, action: 'autofilled' | 'autofillUndone', runId: string | null, rows: Array<{ positionId: string; personId: string | null }>) {
+  return change('plan', undefined, { id: planId, churchId, autofillRunId: runId, assignments: rows.map((a) => ({ positionId: a.positionId, personId: a.personId })) }, action);
+}
+
+/**
  * Autofill of the plan's open slots from the teams given. The people are the church's (membership's); the positions
  * are checked in the run, as the plan's. The run's assignments are reported in its transaction (one outbox row,
  * committed with them and handed on after the commit without the request waiting), not in a write and a commit of
@@ -61,7 +70,7 @@ export async function runAutofill(deps: Deps, actor: Actor, access: MinistryAcce
   await assertReferences(deps, actor.churchId, people, { personIds: REMOTE.people }, (i, field) => `teams[${i}].${field}`);
   return deps.queue.transaction(deps.db, async (tx) => {
     const filled = await autofillPlan(tx, actor.churchId, planId, teams);
-    await report(deps, actor, filled.assignments.map((a) => change('assignment', undefined, { ...a, autofillRunId: filled.runId })), tx);
+    if (filled.runId) await report(deps, actor, [autofillChange(actor.churchId, planId, 'autofilled', filled.runId, filled.assignments)], tx);
     return filled;
   });
 }
@@ -71,7 +80,7 @@ export async function undoLastAutofill(deps: Deps, actor: Actor, access: Ministr
   await mayEditPlan(deps, actor, access, planId);
   return deps.queue.transaction(deps.db, async (tx) => {
     const gone = await undoAutofill(tx, actor.churchId, planId);
-    await report(deps, actor, gone.map((a) => change('assignment', a, undefined)), tx);
+    if (gone.length) await report(deps, actor, [autofillChange(actor.churchId, planId, 'autofillUndone', gone[0]!.autofillRunId, gone)], tx);
     return { removed: gone.length };
   });
 }

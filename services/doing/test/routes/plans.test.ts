@@ -300,6 +300,37 @@ describe('POST /doing/plans/autofill/:id', () => {
     expect(stored.find((a) => a.personId === rest[0])!.autofillRunId).toBe(body.runId);
   });
 
+  it('writes one line of the audit log per autofill run and per undo, naming who was put in which position', async () => {
+    const { c, token, plan, position, people } = await setup(2);
+    const reported = () =>
+      t.deps.queue.handedOff
+        .filter((j) => j.name === 'membership.changes')
+        .flatMap((j) => (j.data as { records: Array<{ churchId: string; entityType: string; entityId: string; action: string; userId?: string | null; changes?: Record<string, { after: unknown }> }> }).records)
+        .filter((r) => r.churchId === c.churchId && r.entityId === plan.id);
+    const run = (await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}`, { token, body: { teams: [{ positionId: position.id, personIds: people }] } })).json();
+    expect(run.created).toBe(2);
+    await t.drain();
+    const [filled, ...more] = reported().filter((r) => r.action === 'autofilled');
+    expect(more).toEqual([]);
+    expect(filled).toMatchObject({ entityType: 'plan', entityId: plan.id });
+    expect(filled!.changes!.autofillRunId!.after).toBe(run.runId);
+    const put = filled!.changes!.assignments!.after as Array<{ positionId: string; personId: string }>;
+    expect(put).toHaveLength(2);
+    for (const a of put) expect(a.positionId === position.id && people.includes(a.personId)).toBe(true);
+    // no line per assignment
+    const church = t.deps.queue.handedOff.flatMap((j) => (j.data as { records?: Array<{ entityType: string; churchId: string }> }).records ?? []).filter((r) => r.churchId === c.churchId);
+    expect(church.filter((r) => r.entityType === 'assignment')).toEqual([]);
+    await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}/undo`, { token });
+    await t.drain();
+    const undone = reported().filter((r) => r.action === 'autofillUndone');
+    expect(undone).toHaveLength(1);
+    expect(undone[0]!.changes!.assignments!.after).toHaveLength(2);
+    // an undo with nothing to take back writes no line
+    await call(t.app, 'POST', `/doing/plans/autofill/${plan.id}/undo`, { token });
+    await t.drain();
+    expect(reported().filter((r) => r.action === 'autofillUndone')).toHaveLength(1);
+  });
+
   it('keeps each plan\'s people in step with its assignments: saved, moved to another person or plan, accepted, deleted, copied', async () => {
     const { c, token, plan, position, people } = await setup(1);
     const [a, b] = people as [string, string];
