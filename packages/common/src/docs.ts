@@ -17,7 +17,6 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Access } from '@church/auth';
 import specRouteRows from './spec-routes.json';
-import { TAG_DESCRIPTIONS } from './tag-descriptions';
 
 /** A spec row as `scripts/spec-routes.ts` writes it. */
 export interface SpecRoute {
@@ -343,7 +342,7 @@ type TransformInput = Parameters<NonNullable<FastifyDynamicSwaggerOptions['trans
 type TransformObjectInput = Parameters<NonNullable<FastifyDynamicSwaggerOptions['transformObject']>>[0];
 
 /** The `app.register(swagger, …)` options of a module's app. */
-export function swaggerOptions(module: string): FastifyDynamicSwaggerOptions {
+export function swaggerOptions(module: string, tagDescriptions: Readonly<Record<string, string>> = {}): FastifyDynamicSwaggerOptions {
   let hoisted = new Hoisted();
   const tags = new Map<string, string>();
   return {
@@ -387,7 +386,7 @@ export function swaggerOptions(module: string): FastifyDynamicSwaggerOptions {
         else out[key] = value;
       }
       const tag = spec?.table ?? fallbackTag(url);
-      if (!tags.has(tag)) tags.set(tag, TAG_DESCRIPTIONS[tag] ?? `Routes under \`${firstSegments(url)}\`.`);
+      if (!tags.has(tag)) tags.set(tag, tagDescriptions[tag] ?? `Routes under \`${firstSegments(url)}\`.`);
       const words = spec?.description ?? (typeof given.description === 'string' ? given.description : undefined);
       out.tags = (given.tags as string[] | undefined) ?? [tag];
       out.summary = given.summary ?? (words ? summaryOf(words, tag, url) : `${method} ${url}`);

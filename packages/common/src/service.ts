@@ -97,6 +97,8 @@ export interface ServiceDefinition {
   revocationSource?: (deps: ServiceDeps) => RevocationOptions['source'];
   /** where this service exchanges an API key for a token (membership answers it itself; others ask membership) */
   apiKeySource?: (deps: ServiceDeps) => ApiKeySource;
+  /** what each group (tag) of the module's routes is about, for its OpenAPI document (`src/docs.ts`) */
+  tagDescriptions?: Readonly<Record<string, string>>;
 }
 
 /** A module's dependencies with its own config and providers typed. */
@@ -233,7 +235,7 @@ export async function createService(def: ServiceDefinition, config: BaseConfig, 
   timeRequests(app, metrics);
 
   // The module's OpenAPI document: spec tags and summaries, access, error responses, bearer security (docs.ts).
-  await app.register(swagger, swaggerOptions(def.module));
+  await app.register(swagger, swaggerOptions(def.module, def.tagDescriptions));
 
   deps.revocations =
     options.overrides?.revocations ??

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { attendanceSettings, type Config } from './config';
+import { TAG_DESCRIPTIONS } from './docs';
 import { routes } from './routes';
 
 /** What the attendance deployable is made of; main, worker, migrate and tests all start from it. */
 export const attendance = defineModule<Config>({
   module: 'attendance',
+  tagDescriptions: TAG_DESCRIPTIONS,
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   jobs: (deps) => [emailJob('attendance', () => deps.mailer)],

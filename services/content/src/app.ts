@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createService, defineModule, emailJob, siteRemoved, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { contentSettings, type Config } from './config';
+import { TAG_DESCRIPTIONS } from './docs';
 import { routes } from './routes';
 import { buildProviders, type ContentProviders } from './providers';
 import { cleanPageHistory, websiteJobs } from './jobs/website';
@@ -12,6 +13,7 @@ export type { ContentDeps } from './deps';
 /** What the content deployable is made of; main, worker, migrate and tests all start from it. */
 export const content = defineModule<Config, ContentProviders>({
   module: 'content',
+  tagDescriptions: TAG_DESCRIPTIONS,
   migrationsFolder: [path.join(__dirname, '..', 'drizzle', 'website'), path.join(__dirname, '..', 'drizzle', 'media')],
   routes,
   providers: buildProviders,

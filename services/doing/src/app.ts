@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { doingSettings, type Config } from './config';
+import { TAG_DESCRIPTIONS } from './docs';
 import { routes } from './routes';
 import { buildProviders, type DoingProviders } from './providers';
 import { doingJobs, ownedJobs } from './jobs';
@@ -10,6 +11,7 @@ export type { DoingDeps } from './deps';
 /** What the doing deployable is made of; main, worker, migrate and tests all start from it. Nothing imports this file but them. */
 export const doing = defineModule<Config, DoingProviders>({
   module: 'doing',
+  tagDescriptions: TAG_DESCRIPTIONS,
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   providers: buildProviders,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { givingFields, type Config } from './config';
+import { TAG_DESCRIPTIONS } from './docs';
 import { routes } from './routes';
 import { buildProviders, type GivingProviders } from './providers';
 import { givingJobs, ownedJobs } from './jobs';
@@ -8,6 +9,7 @@ import { givingJobs, ownedJobs } from './jobs';
 /** What the giving deployable is made of; main, worker, migrate and tests all start from it. */
 export const giving = defineModule<Config, GivingProviders>({
   module: 'giving',
+  tagDescriptions: TAG_DESCRIPTIONS,
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   providers: buildProviders,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { changesReported, createService, groupMembershipChange, defineModule, emailJob, handle, personFieldChange, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { membershipSettings, type Config } from './config';
+import { TAG_DESCRIPTIONS } from './docs';
 import { changesJob } from './jobs/changes';
 import { passwordReset, passwordResetJob } from './jobs/password-reset';
 import { proxyConfigJob } from './jobs/proxy-config';
@@ -14,6 +15,7 @@ import { changePersonField } from './domain/field-change';
 /** What the membership deployable is made of; main, worker, migrate and tests all start from it. */
 export const membership = defineModule<Config>({
   module: 'membership',
+  tagDescriptions: TAG_DESCRIPTIONS,
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   jobs: (deps) => [

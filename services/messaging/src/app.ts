@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createService, defineModule, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { messagingConfig, type Config } from './config';
+import { TAG_DESCRIPTIONS } from './docs';
 import { routes } from './routes';
 import { buildProviders, type MessagingProviders } from './providers';
 import { messagingJobs } from './jobs';
@@ -15,6 +16,7 @@ export type { MessagingDeps } from './deps';
  */
 export const messaging = defineModule<Config, MessagingProviders>({
   module: 'messaging',
+  tagDescriptions: TAG_DESCRIPTIONS,
   migrationsFolder: path.join(__dirname, '..', 'drizzle'),
   routes,
   providers: buildProviders,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { createService, defineModule, emailJob, withSettings, type BaseConfig, type ServiceDeps } from '@church/common';
 import { reportingFields, type Config } from './config';
+import { TAG_DESCRIPTIONS } from './docs';
 import { ReportCatalog, type ReportDefinition } from './domain/definition';
 import { reports } from './reports';
 import { reportRoutes } from './routes/reports';
@@ -11,6 +12,7 @@ export function reportingModule(definitions: ReportDefinition[] = reports) {
   const routes: FastifyPluginAsync[] = [];
   const module = defineModule<Config>({
     module: 'reporting',
+    tagDescriptions: TAG_DESCRIPTIONS,
     migrationsFolder: path.join(__dirname, '..', 'drizzle'),
     routes,
     jobs: (deps) => [emailJob('reporting', () => deps.mailer)],
