@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
 import { campuses, visits } from '../src/db/schema';
-import { fakeGroupLists, linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
+import { fakeMembership, linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
 
 // Contract tests: the shapes ChurchApps' own apps (B1Admin, B1App) send and read, each named for the client file
 // that depends on it, so a later change cannot break the apps silently.
 // Membership's group list answers through a fake (the place tree carries each time's groups).
-const groups = fakeGroupLists();
-const t = useAttendance({ overrides: { internal: groups.internal } });
+const membership = fakeMembership();
+const t = useAttendance({ overrides: { internal: membership.internal } });
 
 describe('campuses under membership (the apps manage campuses there; attendance owns the rows)', () => {
   it('B1Admin:src/settings/components/CampusEdit.tsx saves a new campus as [{...form}] and then the whole record it read', async () => {
@@ -215,7 +215,7 @@ describe('attendance setup: campuses, services and service times entered as the 
     expect(time.json()).toEqual([{ id: expect.any(String), serviceId, name: '9:00 AM' }]);
     const serviceTimeId = time.json()[0].id;
     const groupId = randomUUID();
-    const group = groups.add(c.churchId, groupId, 'Nursery');
+    const group = membership.addGroup(c.churchId, groupId, 'Nursery');
     await linkGroup(t, c.churchId, groupId, serviceTimeId);
 
     // the setup groups rows by a.campus?.id and a.service.name, and shows a.serviceTime; AttendancePage counts rows with a serviceTime
