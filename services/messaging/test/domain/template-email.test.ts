@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { templateEmail } from '@church/common';
 import { call, readMailbox } from '@church/common/testing';
-import { deliveryLogs } from '../src/db/schema';
-import { makeChurch, useMessaging } from './setup';
+import { deliveryLogs } from '../../src/db/schema';
+import { makeChurch, useMessaging } from '../setup';
 
 // messaging.templateEmail: doing's sendEmail step action hands messaging one person and one of the church's templates.
 const t = useMessaging();

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { devices, notifications } from '../src/db/schema';
-import { PAIRING_ALPHABET } from '../src/domain/pairing';
-import { makeChurch, useMessaging } from './setup';
-import { openSocket } from './ws-client';
+import { devices, notifications } from '../../src/db/schema';
+import { PAIRING_ALPHABET } from '../../src/domain/pairing';
+import { makeChurch, useMessaging } from '../setup';
+import { openSocket } from '../ws-client';
 
 const t = useMessaging();
 

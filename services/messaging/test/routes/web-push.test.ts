@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { call, tokenFor } from '@church/common/testing';
-import { messagingConfig } from '../src/config';
-import { deliveryLogs, webPushSubscriptions } from '../src/db/schema';
-import { makeChurch, startMessaging, type MessagingTest } from './setup';
+import { messagingConfig } from '../../src/config';
+import { deliveryLogs, webPushSubscriptions } from '../../src/db/schema';
+import { makeChurch, useMessaging, type MessagingTest } from '../setup';
 
 // RFC 8188's reference implementation, which web-push itself encrypts with: the test decrypts as a browser would.
 const ece = createRequire(require.resolve('web-push'))('http_ece') as { decrypt(body: Buffer, params: { version: string; privateKey: unknown; authSecret: string }): Buffer };
@@ -47,22 +47,17 @@ function browser(endpoint: string) {
 }
 
 const vapid = webpush.generateVAPIDKeys();
+const keys = { WEBPUSH_PUBLIC_KEY: vapid.publicKey, WEBPUSH_PRIVATE_KEY: vapid.privateKey, WEBPUSH_SUBJECT: 'mailto:admin@church.test' };
 let push: Awaited<ReturnType<typeof fakePushService>>;
-let t: MessagingTest;
-/** the same keys, without private addresses allowed (production's rule) */
-let strict: MessagingTest;
-/** no VAPID keys at all (the embedded default) */
-let bare: MessagingTest;
-
 beforeAll(async () => {
   push = await fakePushService();
-  const keys = { WEBPUSH_PUBLIC_KEY: vapid.publicKey, WEBPUSH_PRIVATE_KEY: vapid.privateKey, WEBPUSH_SUBJECT: 'mailto:admin@church.test' };
-  t = await startMessaging({ config: { ...keys, OUTBOUND_ALLOW_PRIVATE: 'true' } });
-  strict = await startMessaging({ config: keys });
-  bare = await startMessaging();
 });
+const t = useMessaging({ config: { ...keys, OUTBOUND_ALLOW_PRIVATE: 'true' } });
+/** the same keys, without private addresses allowed (production's rule) */
+const strict = useMessaging({ config: keys });
+/** no VAPID keys at all (the embedded default) */
+const bare = useMessaging();
 afterAll(async () => {
-  await Promise.all([t?.close(), strict?.close(), bare?.close()]);
   await push?.close();
 });
 

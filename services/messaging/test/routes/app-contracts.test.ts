@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { conversations, devices, messageReactions, messages, notifications, privateMessages } from '../src/db/schema';
-import { eventually, makeChurch, sleep, useMessaging } from './setup';
-import { openSocket } from './ws-client';
+import { conversations, devices, messageReactions, messages, notifications, privateMessages } from '../../src/db/schema';
+import { eventually, makeChurch, sleep, useMessaging } from '../setup';
+import { openSocket } from '../ws-client';
 
 // Contract tests: each names the client file whose reads and writes it keeps (shared/clients/frontend-calls.json).
 

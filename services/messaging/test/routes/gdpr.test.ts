@@ -14,8 +14,8 @@ import {
   privateMessages,
   sentTexts,
   webPushSubscriptions,
-} from '../src/db/schema';
-import { makeChurch, useMessaging } from './setup';
+} from '../../src/db/schema';
+import { makeChurch, useMessaging } from '../setup';
 
 const t = useMessaging();
 

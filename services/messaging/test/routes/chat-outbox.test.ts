@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { conversations, messages, notifications } from '../src/db/schema';
-import { depsOf } from '../src/deps';
-import { eventually, makeChurch, sleep, useMessaging } from './setup';
-import { openSocket } from './ws-client';
+import { conversations, messages, notifications } from '../../src/db/schema';
+import { depsOf } from '../../src/deps';
+import { eventually, makeChurch, sleep, useMessaging } from '../setup';
+import { openSocket } from '../ws-client';
 
 const t = useMessaging();
 

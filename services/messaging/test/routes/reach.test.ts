@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { notifications } from '../src/db/schema';
-import { makeChurch, sleep, useMessaging } from './setup';
+import { notifications } from '../../src/db/schema';
+import { makeChurch, sleep, useMessaging } from '../setup';
 
 // Three a minute, so the tests reach the bounds quickly.
 const t = useMessaging({ config: { NOTIFY_RATE_PER_MINUTE: '3', PING_RATE_PER_MINUTE: '3' } });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { call } from '@church/common/testing';
-import { conversations } from '../src/db/schema';
-import { messaging } from '../src/app';
-import { eventually, makeChurch, sleep, startMessaging, useMessaging, type MessagingTest } from './setup';
-import { openSocket } from './ws-client';
+import type { Database } from '@church/common';
+import { call, testDatabase } from '@church/common/testing';
+import { conversations } from '../../src/db/schema';
+import { messaging } from '../../src/app';
+import { eventually, makeChurch, MIGRATIONS, sleep, startMessaging, useMessaging } from '../setup';
+import { openSocket } from '../ws-client';
 
 const t = useMessaging();
 
@@ -171,18 +172,19 @@ const describeRedis = redisUrl ? describe : describe.skip;
 if (!redisUrl) console.log('realtime across replicas: skipped (set TEST_REDIS_URL=redis://127.0.0.1:6379 to run)');
 
 describeRedis('two messaging replicas on one Redis', () => {
-  let a: MessagingTest;
-  let b: MessagingTest;
   const prefix = `msg:test:${randomUUID().slice(0, 8)}:`;
+  // Only the fan-out uses Redis here; jobs stay in-process so the test can drain them.
+  const config = { REALTIME_REDIS_URL: redisUrl!, REALTIME_HEARTBEAT_SECONDS: '1', REALTIME_PREFIX: prefix };
+  // The replicas share one database, made before them and closed after them.
+  let shared: Database;
   beforeAll(async () => {
-    // Only the fan-out uses Redis here; jobs stay in-process so the test can drain them.
-    const config = { REALTIME_REDIS_URL: redisUrl!, REALTIME_HEARTBEAT_SECONDS: '1', REALTIME_PREFIX: prefix };
-    a = await startMessaging({ config });
-    b = await startMessaging({ config, overrides: { database: a.deps.database } });
+    shared = await testDatabase('messaging', MIGRATIONS);
   });
+  const replica = () => useMessaging({ config, fakes: async () => ({ overrides: { database: shared } }) });
+  const a = replica();
+  const b = replica();
   afterAll(async () => {
-    await b?.app.close();
-    await a?.close();
+    await shared?.close();
   });
 
   it('delivers a message posted to replica A to a socket held by replica B, and shares the registry', async () => {
@@ -279,13 +281,14 @@ describeRedis('two messaging replicas on one Redis', () => {
 
   it('reaps the connections of a replica that died without cleaning up', async () => {
     const church = makeChurch();
-    const c = await startMessaging({ config: { REALTIME_REDIS_URL: redisUrl!, REALTIME_HEARTBEAT_SECONDS: '1', REALTIME_PREFIX: prefix }, overrides: { database: a.deps.database } });
+    // a replica of its own: its death is the test's subject
+    const c = await startMessaging({ config, overrides: { database: shared } });
     const s = await openSocket(c.app);
     const watcher = await openSocket(a.app);
     await call(c.app, 'POST', '/messaging/connections', { body: [{ churchId: church.churchId, conversationId: 'live', socketId: s.socketId, displayName: 'Doomed' }, { churchId: church.churchId, conversationId: 'live', socketId: watcher.socketId, displayName: 'Watcher' }] });
     expect((await call(a.app, 'GET', `/messaging/connections/${church.churchId}/live`)).json()).toHaveLength(2);
     await messaging.deps(c.app).providers.realtime.crash();
-    await c.app.close();
+    await c.close();
     // within a few heartbeats the survivor reaps it and broadcasts attendance again
     await eventually(async () => (await call(a.app, 'GET', `/messaging/connections/${church.churchId}/live`)).json().length === 1, 10_000);
     await watcher.waitFor('attendance', (r) => (r.data as { totalViewers: number }).totalViewers === 1, 10_000);

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import twilio from 'twilio';
 import { call, fakeServer, type FakeRequest } from '@church/common/testing';
-import { consentLogs, deliveryLogs, devices, privateMessages } from '../src/db/schema';
-import { eventually, makeChurch, sleep, startMessaging, useMessaging, type MessagingTest } from './setup';
-import { openSocket } from './ws-client';
+import { consentLogs, deliveryLogs, devices, privateMessages } from '../../src/db/schema';
+import { eventually, makeChurch, sleep, useMessaging } from '../setup';
+import { openSocket } from '../ws-client';
 
 const t = useMessaging();
 
@@ -87,47 +87,48 @@ describe('devices', () => {
 });
 
 describe('texting and consent', () => {
+  const AUTH = 'twilio-auth-token-gaps';
+  const numbers = ['+15556100001', '+15556100002'];
+  /** the church texting, and its provider's id (the STOP's webhook names it) */
+  const sender = { churchId: '', providerId: '' };
+  let sid = 0;
+  // Twilio on loopback. The first text out: meanwhile the other member answers an earlier text with STOP (Twilio-signed).
+  // Two texts a second: the second member's text waits half a second for its slot.
+  const app = useMessaging({
+    config: { PUBLIC_BASE_URL: 'https://api.church.test', SMS_RATE_PER_SECOND: '2' },
+    fakes: async () => {
+      const twilioFake = await fakeServer(async (req: FakeRequest) => {
+        if (sid++ === 0) {
+          const other = numbers.find((n) => n !== req.form.get('To'))!;
+          const url = `/messaging/texting/webhooks/${sender.providerId}/inbound`;
+          const stop = { MessageSid: `SMstop${randomUUID().slice(0, 8)}`, From: other, To: '+15550000000', Body: 'STOP' };
+          const headers = { 'x-twilio-signature': twilio.getExpectedTwilioSignature(AUTH, `https://api.church.test${url}`, stop), 'content-type': 'application/x-www-form-urlencoded' };
+          expect((await app.app.inject({ method: 'POST', url, payload: new URLSearchParams(stop).toString(), headers })).statusCode).toBe(200);
+          await eventually(async () => (await app.app.db.select().from(consentLogs).where(eq(consentLogs.churchId, sender.churchId))).length === 1);
+        }
+        return { status: 201, body: { sid: `SM${String(sid).padStart(32, '0')}`, status: 'queued' } };
+      });
+      return { twilioFake, config: { TWILIO_BASE_URL: twilioFake.url }, close: () => twilioFake.close() };
+    },
+  });
+
   it('never texts a number whose STOP arrived after the group text was queued', async () => {
-    const AUTH = 'twilio-auth-token-gaps';
     const church = makeChurch();
-    const numbers = ['+15556100001', '+15556100002'];
-    let providerId = '';
-    let sid = 0;
-    const ref: { app?: MessagingTest } = {};
-    // The first text out: meanwhile the other member answers an earlier text with STOP (Twilio-signed).
-    const fake = await fakeServer(async (req: FakeRequest) => {
-      if (sid++ === 0) {
-        const other = numbers.find((n) => n !== req.form.get('To'))!;
-        const url = `/messaging/texting/webhooks/${providerId}/inbound`;
-        const stop = { MessageSid: `SMstop${randomUUID().slice(0, 8)}`, From: other, To: '+15550000000', Body: 'STOP' };
-        const headers = { 'x-twilio-signature': twilio.getExpectedTwilioSignature(AUTH, `https://api.church.test${url}`, stop), 'content-type': 'application/x-www-form-urlencoded' };
-        expect((await ref.app!.app.inject({ method: 'POST', url, payload: new URLSearchParams(stop).toString(), headers })).statusCode).toBe(200);
-        await eventually(async () => (await ref.app!.app.db.select().from(consentLogs).where(eq(consentLogs.churchId, church.churchId))).length === 1);
-      }
-      return { status: 201, body: { sid: `SM${String(sid).padStart(32, '0')}`, status: 'queued' } };
-    });
-    // two texts a second: the second member's text waits half a second for its slot
-    const app = await startMessaging({ config: { TWILIO_BASE_URL: fake.url, PUBLIC_BASE_URL: 'https://api.church.test', SMS_RATE_PER_SECOND: '2' } });
-    ref.app = app;
-    try {
-      const token = church.token(['Texting.Send']);
-      const saved = await call(app.app, 'POST', '/messaging/texting/providers', { token, body: { provider: 'twilio', apiKey: 'AC0123456789', apiSecret: AUTH, fromNumber: '+15550000000' } });
-      providerId = saved.json()[0].id;
-      const groupId = randomUUID();
-      const people = numbers.map((mobilePhone) => app.membership.addPerson(church.churchId, { groupIds: [groupId], mobilePhone }));
-      const res = await call(app.app, 'POST', '/messaging/texting/send', { token, body: { groupId, message: 'Choir at 6' } });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ totalMembers: 2, recipientCount: 1, successCount: 1, failCount: 0, optedOutCount: 1 });
-      const texted = fake.seen.filter((r) => r.path.endsWith('/Messages.json')).map((r) => r.form.get('To'));
-      expect(texted).toHaveLength(1);
-      const stopped = people.find((p) => p.mobilePhone !== texted[0])!;
-      expect(stopped.optedOut).toBe(true);
-      const [log] = await app.app.db.select().from(deliveryLogs).where(and(eq(deliveryLogs.sentTextId, res.json().sentTextId), eq(deliveryLogs.personId, stopped.id)));
-      expect(log).toMatchObject({ status: 'optedOut', providerMessageId: null });
-    } finally {
-      await app.close();
-      await fake.close();
-    }
+    sender.churchId = church.churchId;
+    const token = church.token(['Texting.Send']);
+    const saved = await call(app.app, 'POST', '/messaging/texting/providers', { token, body: { provider: 'twilio', apiKey: 'AC0123456789', apiSecret: AUTH, fromNumber: '+15550000000' } });
+    sender.providerId = saved.json()[0].id;
+    const groupId = randomUUID();
+    const people = numbers.map((mobilePhone) => app.membership.addPerson(church.churchId, { groupIds: [groupId], mobilePhone }));
+    const res = await call(app.app, 'POST', '/messaging/texting/send', { token, body: { groupId, message: 'Choir at 6' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ totalMembers: 2, recipientCount: 1, successCount: 1, failCount: 0, optedOutCount: 1 });
+    const texted = app.twilioFake.seen.filter((r) => r.path.endsWith('/Messages.json')).map((r) => r.form.get('To'));
+    expect(texted).toHaveLength(1);
+    const stopped = people.find((p) => p.mobilePhone !== texted[0])!;
+    expect(stopped.optedOut).toBe(true);
+    const [log] = await app.app.db.select().from(deliveryLogs).where(and(eq(deliveryLogs.sentTextId, res.json().sentTextId), eq(deliveryLogs.personId, stopped.id)));
+    expect(log).toMatchObject({ status: 'optedOut', providerMessageId: null });
   });
 });
 

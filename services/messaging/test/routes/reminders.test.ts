@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call, readOutbox } from '@church/common/testing';
-import { depsOf } from '../src/deps';
-import { deliveryLogs, notifications, reminderOccurrences } from '../src/db/schema';
-import { expandDefinition, refreshAll, scanDue, sendDue } from '../src/domain/reminder-schedule';
+import { depsOf } from '../../src/deps';
+import { deliveryLogs, notifications, reminderOccurrences } from '../../src/db/schema';
+import { expandDefinition, refreshAll, scanDue, sendDue } from '../../src/domain/reminder-schedule';
 import { zonedInstant } from '@church/common';
-import { makeChurch, useMessaging } from './setup';
+import { makeChurch, useMessaging } from '../setup';
 
 const t = useMessaging();
 const DAY = 86_400_000;

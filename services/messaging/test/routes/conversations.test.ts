@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '@church/common';
 import { call } from '@church/common/testing';
-import { blockedIps, conversations, messages, notifications } from '../src/db/schema';
-import { postMessages } from '../src/repos/messages';
-import { makeChurch, useMessaging } from './setup';
+import { blockedIps, conversations, messages, notifications } from '../../src/db/schema';
+import { postMessages } from '../../src/repos/messages';
+import { makeChurch, useMessaging } from '../setup';
 
 const t = useMessaging();
 

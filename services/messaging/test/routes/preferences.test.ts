@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call, readMailbox, readOutbox } from '@church/common/testing';
-import { deliveryLogs, devices } from '../src/db/schema';
-import { quietFor } from '../src/domain/quiet-hours';
-import { eventually, makeChurch, useMessaging } from './setup';
+import { deliveryLogs, devices } from '../../src/db/schema';
+import { quietFor } from '../../src/domain/quiet-hours';
+import { eventually, makeChurch, useMessaging } from '../setup';
 
 const t = useMessaging();
 

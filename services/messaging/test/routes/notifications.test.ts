@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { call, readMailbox, readOutbox } from '@church/common/testing';
 import { notifyPeople } from '@church/common';
-import { deliveryLogs, devices, notifications } from '../src/db/schema';
-import { makeChurch, useMessaging } from './setup';
-import { openSocket } from './ws-client';
+import { deliveryLogs, devices, notifications } from '../../src/db/schema';
+import { makeChurch, useMessaging } from '../setup';
+import { openSocket } from '../ws-client';
 
 const t = useMessaging({ config: { PING_RATE_PER_MINUTE: '8' } });
 

@@ -3,13 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import twilio from 'twilio';
 import { DELIVERY_RETRIES } from '@church/common';
 import { call, fakeServer, readMailbox, readOutbox, type FakeAnswer, type FakeRequest } from '@church/common/testing';
-import { consentLogs, deliveryLogs, devices, textingProviders } from '../src/db/schema';
-import { mergeFields } from '../src/domain/merge';
-import { makeChurch, startMessaging, type MessagingTest } from './setup';
+import { consentLogs, deliveryLogs, devices, textingProviders } from '../../src/db/schema';
+import { mergeFields } from '../../src/domain/merge';
+import { makeChurch, useMessaging } from '../setup';
 
 const AUTH_TOKEN = 'twilio-auth-token-secret';
-let t: MessagingTest;
-let fake: Awaited<ReturnType<typeof fakeServer>>;
 /** per-test behaviour of the fake providers */
 let twilioAnswer: (req: FakeRequest) => FakeAnswer;
 let sendgridAnswer: (req: FakeRequest) => FakeAnswer;
@@ -18,8 +16,9 @@ let smsCount = 0;
 
 const okTwilio = (req: FakeRequest): FakeAnswer => ({ status: 201, body: { sid: `SM${String(++smsCount).padStart(32, '0')}`, status: 'queued', to: req.form.get('To'), from: req.form.get('From'), body: req.form.get('Body') } });
 
-beforeAll(async () => {
-  fake = await fakeServer((req) => {
+/** Expo, FCM, Twilio and SendGrid on one loopback server, started before the app (`t.fake`). */
+async function fakeProviders() {
+  const fake = await fakeServer((req) => {
     if (req.path === '/--/api/v2/push/send') {
       const msgs = req.json as Array<{ to: string }>;
       return { body: { data: msgs.map((m, i) => (m.to.includes('dead') ? { status: 'error', message: 'not registered', details: { error: 'DeviceNotRegistered' } } : { status: 'ok', id: `ticket-${i}` })) } };
@@ -34,7 +33,8 @@ beforeAll(async () => {
     if (req.path === '/v3/mail/send') return sendgridAnswer(req);
     return { status: 404, body: { error: 'unknown' } };
   });
-  t = await startMessaging({
+  return {
+    fake,
     config: {
       EXPO_BASE_URL: fake.url,
       FCM_BASE_URL: fake.url,
@@ -45,12 +45,10 @@ beforeAll(async () => {
       SENDGRID_BASE_URL: fake.url,
       PUBLIC_BASE_URL: 'https://api.church.test',
     },
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+    close: () => fake.close(),
+  };
+}
+const t = useMessaging({ fakes: fakeProviders });
 beforeEach(() => {
   twilioAnswer = okTwilio;
   sendgridAnswer = () => ({ status: 202 });
@@ -87,9 +85,9 @@ describe('push through the real SDKs against loopback fakes', () => {
     ]);
     const res = await call(t.app, 'POST', '/messaging/notifications/sendTest', { token: church.token(), body: { personId: church.personId, title: 'Hello' } });
     expect(res.json()).toEqual({ devices: 4, sent: 2 });
-    const expoCall = fake.seen.find((r) => r.path === '/--/api/v2/push/send')!;
+    const expoCall = t.fake.seen.find((r) => r.path === '/--/api/v2/push/send')!;
     expect(expoCall.json).toEqual(expect.arrayContaining([expect.objectContaining({ to: 'ExponentPushToken[live]', title: 'Hello' })]));
-    const fcmCall = fake.seen.find((r) => r.path === '/v1/projects/proj/messages:send')!;
+    const fcmCall = t.fake.seen.find((r) => r.path === '/v1/projects/proj/messages:send')!;
     expect(fcmCall.headers.authorization).toBe('Bearer fcm-token');
     // sent by firebase-admin's messaging client itself
     expect(fcmCall.headers['x-firebase-client']).toMatch(/^fire-admin-node\//);
@@ -146,7 +144,7 @@ describe('texting through the Twilio SDK against a loopback fake', () => {
     const res = await call(t.app, 'POST', '/messaging/texting/send', { token, body: { groupId, message: 'Meeting moved to 7pm' } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ totalMembers: 6, recipientCount: 3, successCount: 2, failCount: 1, optedOutCount: 1, noPhoneCount: 1 });
-    const sentTo = fake.seen.filter((r) => r.path.endsWith('/Messages.json') && r.form.get('Body') === 'Meeting moved to 7pm');
+    const sentTo = t.fake.seen.filter((r) => r.path.endsWith('/Messages.json') && r.form.get('Body') === 'Meeting moved to 7pm');
     expect(sentTo.map((r) => r.form.get('To')).sort()).toEqual(['+15552010001', '+15552010002', '+15552010009']);
     expect(sentTo[0]!.form.get('From')).toBe('+15550000000');
     expect(sentTo[0]!.form.get('StatusCallback')).toMatch(/^https:\/\/api\.church\.test\/messaging\/texting\/webhooks\/.+\/status$/);
@@ -185,7 +183,7 @@ describe('texting through the Twilio SDK against a loopback fake', () => {
     await addProvider(church);
     res = await call(t.app, 'GET', '/messaging/texting/credits', { token });
     expect([res.statusCode, res.json()]).toEqual([200, { configured: true, supported: true, provider: 'twilio', hasCredits: true, balance: '12.34', currency: 'USD' }]);
-    const asked = fake.seen.filter((r) => r.path === '/2010-04-01/Accounts/AC0123456789/Balance.json');
+    const asked = t.fake.seen.filter((r) => r.path === '/2010-04-01/Accounts/AC0123456789/Balance.json');
     expect(asked.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from(`AC0123456789:${AUTH_TOKEN}`).toString('base64')}`);
     balanceAnswer = () => ({ body: { account_sid: 'AC0123456789', balance: '-0.50', currency: 'USD' } });
     expect((await call(t.app, 'GET', '/messaging/texting/credits', { token })).json()).toMatchObject({ hasCredits: false, balance: '-0.50' });
@@ -274,7 +272,7 @@ describe('group email through SendGrid against a loopback fake', () => {
     // handed to the mail job (delivery retries) in one transaction with their logs: counted as queued
     expect(res.json()).toEqual({ totalMembers: 3, recipientCount: 2, successCount: 2, failCount: 0, noEmailCount: 1 });
     await t.drain();
-    const toAnn = fake.seen.find((r) => r.path === '/v3/mail/send' && JSON.stringify(r.json).includes(ann.email!))!;
+    const toAnn = t.fake.seen.find((r) => r.path === '/v3/mail/send' && JSON.stringify(r.json).includes(ann.email!))!;
     const mail = toAnn.json as { subject: string; content: Array<{ type: string; value: string }> };
     expect(toAnn.headers.authorization).toBe('Bearer SG.test-key');
     const html = mail.content.find((c) => c.type === 'text/html')!.value;
@@ -288,7 +286,7 @@ describe('group email through SendGrid against a loopback fake', () => {
     const logs = await t.app.db.select().from(deliveryLogs).where(and(eq(deliveryLogs.churchId, church.churchId), eq(deliveryLogs.channel, 'email')));
     expect(logs.map((l) => l.status).sort()).toEqual(['queued', 'queued']);
     // the provider kept failing for Fay: her mail was tried with the delivery retries, then kept as failed in the outbox
-    expect(fake.seen.filter((r) => r.path === '/v3/mail/send' && JSON.stringify(r.json).includes(failing.email!)).length).toBe(DELIVERY_RETRIES.attempts);
+    expect(t.fake.seen.filter((r) => r.path === '/v3/mail/send' && JSON.stringify(r.json).includes(failing.email!)).length).toBe(DELIVERY_RETRIES.attempts);
     const failed = await t.app.deps.database.rows<{ n: number }>(`select count(*)::int as n from job_outbox where state = 'failed' and name = 'messaging.sendEmail' and data->'message'->>'to' = $1`, [failing.email]);
     expect(failed[0]!.n).toBe(1);
     // a leader of another group may not write to this one

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call, tokenFor } from '@church/common/testing';
-import { conversations, devices, messages, notifications } from '../src/db/schema';
-import { makeChurch, useMessaging } from './setup';
+import { conversations, devices, messages, notifications } from '../../src/db/schema';
+import { makeChurch, useMessaging } from '../setup';
 
 const t = useMessaging();
 

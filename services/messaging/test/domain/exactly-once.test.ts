@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { notifyPeople, templateEmail } from '@church/common';
 import { call, readMailbox, readOutbox } from '@church/common/testing';
-import { deliveryLogs, devices, notificationPreferences, notifications } from '../src/db/schema';
-import { sendMailOnce } from '../src/domain/notify';
-import { makeChurch, sleep, useMessaging } from './setup';
-import { openSocket } from './ws-client';
+import { deliveryLogs, devices, notificationPreferences, notifications } from '../../src/db/schema';
+import { sendMailOnce } from '../../src/domain/notify';
+import { makeChurch, sleep, useMessaging } from '../setup';
+import { openSocket } from '../ws-client';
 
 // The outbox hands a job over again when Redis forgot it had finished (a restart): the same job, by id and payload,
 // runs a second time. Each delivering job must then send nothing to whoever it served already.
