@@ -1,5 +1,5 @@
 import { call } from '@church/common/testing';
-import { insert, makeChurch, useReporting } from './setup';
+import { insert, makeChurch, useReporting } from '../setup';
 
 const h = useReporting(['membership', 'giving']);
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
   s = await seed();
 });
 
-const run = (key: string, query: Record<string, string>, token: string) => call(h.t.app, 'GET', `/reporting/reports/${key}/run?${new URLSearchParams(query)}`, { token });
+const run = (key: string, query: Record<string, string>, token: string) => call(h.app, 'GET', `/reporting/reports/${key}/run?${new URLSearchParams(query)}`, { token });
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 describe('GET /reporting/reports/donationSummary/run', () => {

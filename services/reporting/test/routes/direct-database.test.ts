@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { call, createTestApp, type TestApp } from '@church/common/testing';
-import { openDatabase, type Database } from '@church/common';
-import { buildApp } from '../src/app';
-import { reportingFields } from '../src/config';
-import { reports } from '../src/reports';
-import type { ReportDefinition } from '../src/domain/definition';
-import { fakeOwners, insert, makeChurch, MIGRATIONS, SOURCE_MIGRATIONS } from './setup';
+import { call } from '@church/common/testing';
+import { openDatabase } from '@church/common';
+import { reports } from '../../src/reports';
+import type { ReportDefinition } from '../../src/domain/definition';
+import { insert, makeChurch, SOURCE_MIGRATIONS, useReporting } from '../setup';
 
 // With `MEMBERSHIP_DATABASE_URL` set, reporting reads membership over its own pool in read-only transactions.
 // This needs a PostgreSQL server to name by URL, so it runs with TEST_DATABASE_URL only (PGlite has no URL).
@@ -28,52 +26,49 @@ const probe = (keyName: string, sql: string, timeoutMs?: number): ReportDefiniti
 
 suite('reading a module database by URL', () => {
   const name = `test_reporting_src_${process.pid}_${randomUUID().slice(0, 8)}`;
-  let membership: Database;
-  let t: TestApp;
-  const owners = fakeOwners({});
-
-  beforeAll(async () => {
+  const extra = [probe('insertPerson', `insert into people (id, church_id, display_name) values (gen_random_uuid(), $1::uuid, 'Mallory')`), probe('slow', 'select pg_sleep(2), $1::uuid', 100)];
+  /** membership's database on the server, named by URL: made (and migrated) before the app, dropped after it */
+  async function membershipByUrl() {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`create database "${name}"`);
     await admin.end();
     const url = new URL(adminUrl!);
     url.pathname = `/${name}`;
-    membership = await openDatabase({ url: url.toString(), poolSize: 2 });
+    const membership = await openDatabase({ url: url.toString(), poolSize: 2 });
     await membership.migrate(SOURCE_MIGRATIONS.membership);
-    const extra = [probe('insertPerson', `insert into people (id, church_id, display_name) values (gen_random_uuid(), $1::uuid, 'Mallory')`), probe('slow', 'select pg_sleep(2), $1::uuid', 100)];
-    t = await createTestApp('reporting', MIGRATIONS, (config, overrides) => buildApp({ ...config, ...reportingFields.parse(config) }, overrides, { reports: [...reports, ...extra] }), {
+    return {
+      membership,
       config: { MEMBERSHIP_DATABASE_URL: url.toString() },
-      overrides: { internal: owners },
-    });
-  });
-
-  afterAll(async () => {
-    await t?.close();
-    await membership?.close();
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists "${name}" with (force)`);
-    await admin.end();
-  });
+      close: async () => {
+        await membership.close();
+        const dropper = new Client({ connectionString: adminUrl });
+        await dropper.connect();
+        await dropper.query(`drop database if exists "${name}" with (force)`);
+        await dropper.end();
+      },
+    };
+  }
+  // no source module is read through an owner here: the fake owners hold no database
+  const t = useReporting([], { reports: [...reports, ...extra], fakes: membershipByUrl });
 
   it('runs the report on its own connection, never through the owner', async () => {
     const c = makeChurch();
-    const ann = await insert(membership, 'people', { churchId: c.churchId, firstName: 'Ann', lastName: 'Adams', displayName: 'Ann Adams', birthDate: '1990-03-05' });
-    await insert(membership, 'people', { churchId: makeChurch().churchId, displayName: 'Zed Zane', birthDate: '1990-03-06' });
+    const ann = await insert(t.membership, 'people', { churchId: c.churchId, firstName: 'Ann', lastName: 'Adams', displayName: 'Ann Adams', birthDate: '1990-03-05' });
+    await insert(t.membership, 'people', { churchId: makeChurch().churchId, displayName: 'Zed Zane', birthDate: '1990-03-06' });
     const res = await call(t.app, 'GET', '/reporting/reports/birthdays/run?month=3', { token: c.token(['People.View']) });
     expect(res.statusCode).toBe(200);
     expect(res.json().table).toEqual([{ personId: ann, displayName: 'Ann Adams', firstName: 'Ann', lastName: 'Adams', birthDate: '1990-03-05', birthDay: '03/05', day: 5 }]);
-    expect(owners.calls).toEqual([]);
+    expect(t.owners.calls).toEqual([]);
   });
 
   it('refuses a write (read-only transaction) and a statement past its time limit, naming which', async () => {
     const c = makeChurch();
-    const before = await membership.rows<{ n: number }>('select count(*)::int as n from people', []);
+    const before = await t.membership.rows<{ n: number }>('select count(*)::int as n from people', []);
     const write = await call(t.app, 'GET', '/reporting/reports/insertPerson/run', { token: c.token(['People.View']) });
     expect(write.statusCode).toBe(502);
     expect(write.json().errors[0]).toBe('Report query "main" on membership tried to write through a read-only connection');
-    expect(await membership.rows('select count(*)::int as n from people', [])).toEqual(before);
+    expect(await t.membership.rows('select count(*)::int as n from people', [])).toEqual(before);
     const slow = await call(t.app, 'GET', '/reporting/reports/slow/run', { token: c.token(['People.View']) });
     expect(slow.statusCode).toBe(502);
     expect(slow.json().errors[0]).toBe('Report query "main" on membership took longer than its time limit');

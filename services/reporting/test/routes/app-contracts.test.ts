@@ -1,10 +1,10 @@
 import { call } from '@church/common/testing';
-import { reports } from '../src/reports';
-import { makeChurch, useReporting } from './setup';
+import { reports } from '../../src/reports';
+import { makeChurch, useReporting } from '../setup';
 
 // The report screens of ChurchApps' staff app, call by call (contract tests: each names the client file it serves).
 const h = useReporting([], { reports });
-const get = (url: string, token?: string) => call(h.t.app, 'GET', url, { token });
+const get = (url: string, token?: string) => call(h.app, 'GET', url, { token });
 
 describe('the reports as the staff app reads them', () => {
   it('B1Admin:src/reports/ReportPage.tsx lists the reports the caller may run, with their parameters (`/reports/`)', async () => {

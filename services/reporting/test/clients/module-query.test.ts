@@ -1,5 +1,5 @@
 import { fakeInternal } from '@church/common/testing';
-import { createModuleQuery } from '../src/clients/module-query';
+import { createModuleQuery } from '../../src/clients/module-query';
 
 /** An owner whose answers the test releases one call at a time, to see who shares which run. */
 function slowOwner() {

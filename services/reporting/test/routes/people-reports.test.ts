@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
-import { insert, makeChurch, useReporting } from './setup';
+import { insert, makeChurch, useReporting } from '../setup';
 
 const h = useReporting(['membership', 'doing']);
 
@@ -44,7 +44,7 @@ beforeAll(async () => {
   s = await seed();
 });
 
-const run = (key: string, query: Record<string, string>, token: string) => call(h.t.app, 'GET', `/reporting/reports/${key}/run?${new URLSearchParams(query)}`, { token });
+const run = (key: string, query: Record<string, string>, token: string) => call(h.app, 'GET', `/reporting/reports/${key}/run?${new URLSearchParams(query)}`, { token });
 
 describe('GET /reporting/reports/birthdays/run', () => {
   it('lists the month’s birthdays by day, without removed people or other churches', async () => {

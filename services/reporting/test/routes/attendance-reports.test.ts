@@ -1,6 +1,6 @@
 import { call } from '@church/common/testing';
 import type { Database } from '@church/common';
-import { insert, makeChurch, useReporting } from './setup';
+import { insert, makeChurch, useReporting } from '../setup';
 
 const h = useReporting(['membership', 'attendance']);
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
   s = await seed();
 });
 
-const run = (key: string, query: Record<string, string>, token: string) => call(h.t.app, 'GET', `/reporting/reports/${key}/run?${new URLSearchParams(query)}`, { token });
+const run = (key: string, query: Record<string, string>, token: string) => call(h.app, 'GET', `/reporting/reports/${key}/run?${new URLSearchParams(query)}`, { token });
 
 describe('GET /reporting/reports/attendanceTrend/run', () => {
   const trend = async (query: Record<string, string>) => {
