@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { campuses, visits } from '../src/db/schema';
-import { fakeMembership, linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
+import { campuses, visits } from '../../src/db/schema';
+import { fakeMembership, linkGroup, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // Contract tests: the shapes ChurchApps' own apps (B1Admin, B1App) send and read, each named for the client file
 // that depends on it, so a later change cannot break the apps silently.
