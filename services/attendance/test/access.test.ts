@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expectForeignReferencesRefused, expectRoutesGuarded, tokenFor } from '@church/common/testing';
-import { fakePeople, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
+import { fakeMembership, makePlaces, makeSession, makeVisit, useAttendance } from './setup';
 
 // The shared route-walking access suite over every attendance route. Membership answers through a fake, so the
 // walk reaches the rules behind the token checks.
-const people = fakePeople();
+const people = fakeMembership();
 const t = useAttendance({ overrides: { internal: people.internal } });
 
 describe('the attendance route table', () => {

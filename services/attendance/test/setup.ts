@@ -1,22 +1,28 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, fakeInternal, personFacts as sharedPersonFacts, useApp, type TestApp } from '@church/common/testing';
-import { membershipInternal, type ServiceDeps } from '@church/common';
+import { createTestApp, fakeInternal, personFacts as sharedPersonFacts, useModule, type TestApp } from '@church/common/testing';
+import { membershipInternal, type InternalClient, type ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../src/db/schema';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
 
-/** Starts the attendance app before the file's tests and closes it after; the returned object reads through to it. */
-export const useAttendance = (opts: Parameters<typeof useApp>[3] = {}) => useApp('attendance', MIGRATIONS, buildApp, opts);
-export { fakeInternal, makeChurch, type InternalCall } from '@church/common/testing';
+/**
+ * The one lifecycle of attendance's tests: the app on a fresh test database (PostgreSQL with TEST_DATABASE_URL,
+ * else PGlite), started before the file's tests and closed after; the returned object reads through to it. Pass
+ * a fake membership's `internal` in `overrides` (`fakeMembership`).
+ */
+export const useAttendance = (opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}) =>
+  useModule({ module: 'attendance', migrations: MIGRATIONS, build: buildApp, config: opts.config, overrides: opts.overrides });
+export { makeChurch, type InternalCall } from '@church/common/testing';
 
-/** The attendance app on a fresh test database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
-
+/**
+ * The attendance app alone, for a test outside this service that manages its own lifecycle (the shared package's
+ * OpenAPI test); attendance's own tests call `useAttendance`.
+ */
 export function startAttendance(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): Promise<TestApp> {
   return createTestApp('attendance', MIGRATIONS, buildApp, opts);
 }
-
 
 /** A campus → service → service time chain inserted directly; pass names to tell several apart. */
 export async function makePlaces(t: TestApp, churchId: string, names: { campus?: string; service?: string; time?: string } = {}) {
@@ -60,22 +66,6 @@ export async function makeVisit(t: TestApp, churchId: string, personId: string, 
 
 
 
-/**
- * Membership's group lists as a fake answers `POST /membership/internal/groups/list`: `add(churchId, id, name)`
- * puts a whole group record (as membership keeps it) into that church's list.
- */
-export function fakeGroupLists(extra: Record<string, (body: unknown) => unknown> = {}) {
-  const lists = new Map<string, Array<Record<string, unknown>>>();
-  const internal = fakeInternal({ 'POST /membership/internal/groups/list': (body) => lists.get((body as { churchId: string }).churchId) ?? [], ...extra });
-  const add = (churchId: string, id: string, name: string) => {
-    // what attendance answers of it (`LinkedGroup`)
-    const group = { id, name, categoryName: 'Kids', slug: name.toLowerCase(), trackAttendance: true, parentPickup: false, printNametag: true };
-    lists.set(churchId, [...(lists.get(churchId) ?? []), { ...group, churchId, about: null, photoUrl: null, tags: ['standard'], labels: [], meetingTime: null, meetingLocation: null, publicRoster: false, parentGroupId: null }]);
-    return group;
-  };
-  return { internal, add };
-}
-
 /** Today's UTC day as `YYYY-MM-DD` (check-in dates sessions and visits by UTC day). */
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 
@@ -83,15 +73,28 @@ export const todayUtc = () => new Date().toISOString().slice(0, 10);
 export const personFacts = (id: string, householdId: string | null) => sharedPersonFacts({ id, householdId });
 
 /**
- * Membership's people as a fake answers `POST /membership/internal/people/facts` (`peopleFacts`: the church's
- * live people among the ids, with their household) and `POST /membership/internal/version` (the church's
- * data version, raised by every change of its people): `add(churchId, householdId?)` makes a person of that
- * church and answers their id; `remove(id)` removes one (facts leave them out), `move(id, householdId)` moves
- * one; each raises their church's version. `down = true` makes membership unreachable. Pass `internal` as
- * `overrides.internal`; `calls` records what was asked. Merged into another fake (`routes`), both answer from
- * the same people and versions.
+ * An answer of a membership that drifted from its contract, for the tests of how attendance takes one (a 502
+ * naming membership): a route of `fakeMembership` throws it, and the fake answers it as it is. Every other answer
+ * of the fake is checked against its contract (`fakeInternal`), so only a test that means to can send one.
  */
-export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {}) {
+export class Drifted {
+  constructor(readonly answer: unknown) {}
+}
+
+/**
+ * Membership as attendance's tests fake it, over `fakeInternal` (each answer checked against its contract):
+ * - its people, as `POST /membership/internal/people/facts` (`peopleFacts`: the church's live people among the
+ *   ids, with their household) and `POST /membership/internal/version` (the church's data version, raised by
+ *   every change of its people) answer them: `add(churchId, householdId?)` makes a person of that church and
+ *   answers their id; `remove(id)` removes one (facts leave them out), `move(id, householdId)` moves one; each
+ *   raises their church's version. `down = true` makes membership unreachable for both;
+ * - the events each church listens for (`listen(churchId, ...events)`; a church not set cannot be answered for);
+ * - its group lists, as `POST /membership/internal/groups/list` answers them: `addGroup(churchId, id, name)` puts
+ *   a whole group record (as membership keeps it) into that church's list and answers what attendance shows of it.
+ * `routes` answer the rest, or instead (a test's roster, its failures); a route throwing `Drifted` answers what it
+ * carries. Pass `internal` as `overrides.internal`; `internal.calls` records what was asked.
+ */
+export function fakeMembership(routes: Parameters<typeof fakeInternal>[0] = {}) {
   const people = new Map<string, { id: string; churchId: string; householdId: string | null; removed: boolean }>();
   const state = { down: false };
   // the church's data version, raised by every change of its people
@@ -106,9 +109,7 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
     if (state.down) throw new TypeError('fetch failed'); // as the client fails when membership is unreachable
     const { churchId, ids } = body as { churchId: string; ids?: string[] };
     const wanted = ids ? ids.map((id) => people.get(id)).filter((p) => p !== undefined) : [...people.values()];
-    return wanted
-      .filter((p) => p.churchId === churchId && !p.removed)
-      .map((p) => personFacts(p.id, p.householdId));
+    return wanted.filter((p) => p.churchId === churchId && !p.removed).map((p) => personFacts(p.id, p.householdId));
   };
   // the events each church listens for (webhooks, workflow triggers); a church not set here cannot be answered for
   const listening = new Map<string, string[]>();
@@ -117,17 +118,30 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
     if (!events) throw new TypeError('fetch failed');
     return { events };
   };
-  const routes = {
-    'POST /membership/internal/people/facts': facts,
+  const groupLists = new Map<string, Array<Record<string, unknown>>>();
+  const fake = fakeInternal({
+    [`POST ${membershipInternal.peopleFacts.path}`]: facts,
     [`POST ${membershipInternal.version.path}`]: version,
     [`POST ${membershipInternal.listenedEvents.path}`]: listened,
-    ...extra,
+    [`POST ${membershipInternal.groupsList.path}`]: (body) => groupLists.get((body as { churchId: string }).churchId) ?? [],
+    ...routes,
+  });
+  const request = async <T>(...args: Parameters<InternalClient['request']>): Promise<T> => {
+    try {
+      return await fake.request<T>(...args);
+    } catch (err) {
+      if (err instanceof Drifted) return err.answer as T;
+      throw err;
+    }
   };
-  const internal = fakeInternal(routes);
+  const internal: InternalClient & { calls: typeof fake.calls } = {
+    calls: fake.calls,
+    request,
+    get: (module, url, opts) => request(module, 'GET', url, undefined, opts),
+    post: (module, url, body, opts) => request(module, 'POST', url, body, opts),
+  };
   return {
     internal,
-    /** the fake's routes, to merge into another fake (`fakeGroupLists(people.routes)`) */
-    routes,
     add(churchId: string, householdId: string | null = randomUUID(), id: string = randomUUID()) {
       people.set(id, { id, churchId, householdId, removed: false });
       changed(churchId);
@@ -147,13 +161,20 @@ export function fakePeople(extra: Record<string, (body: unknown) => unknown> = {
     listen(churchId: string, ...events: string[]) {
       listening.set(churchId, events);
     },
-    /** while true, asking for facts fails as an unreachable membership does */
+    /** while true, asking for facts or the version fails as an unreachable membership does */
     set down(value: boolean) {
       state.down = value;
     },
     /** how many times facts were asked for */
-    factCalls: () => internal.calls.filter((c) => c.path === '/membership/internal/people/facts').length,
+    factCalls: () => fake.calls.filter((c) => c.path === membershipInternal.peopleFacts.path).length,
     /** how many times the version of a church's people was asked for */
-    probeCalls: () => internal.calls.filter((c) => c.path === membershipInternal.version.path).length,
+    probeCalls: () => fake.calls.filter((c) => c.path === membershipInternal.version.path).length,
+    /** a group of the church's list; answers what attendance shows of it (`LinkedGroup`) */
+    addGroup(churchId: string, id: string, name: string) {
+      const group = { id, name, categoryName: 'Kids', slug: name.toLowerCase(), trackAttendance: true, parentPickup: false, printNametag: true };
+      groupLists.set(churchId, [...(groupLists.get(churchId) ?? []), { ...group, churchId, about: null, photoUrl: null, tags: ['standard'], labels: [], meetingTime: null, meetingLocation: null, publicRoster: false, parentGroupId: null }]);
+      return group;
+    },
   };
 }
+export type FakeMembership = ReturnType<typeof fakeMembership>;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, type TestApp } from '@church/common/testing';
-import { HttpError, type InternalClient, type ModuleName, type ServiceDeps } from '@church/common';
+import { createTestApp, fakeInternal, useModule, type TestApp } from '@church/common/testing';
+import { HttpError, type ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'drizzle');
@@ -19,23 +19,15 @@ export interface FakePerson {
   leaderGroupIds: string[];
 }
 
-export interface InternalCall {
-  module: ModuleName;
-  method: string;
-  path: string;
-  body?: unknown;
-}
-
 /**
  * Membership as messaging sees it over signed internal HTTP: people with contacts and groups, answering the
- * `membershipInternal` contracts (`contacts`, `optOut`, `church`, `peopleFacts`). Records every call. Tests add the
- * other modules' contracts they need to `routes`.
+ * `membershipInternal` contracts (`contacts`, `optOut`, `church`, `peopleFacts`), over `fakeInternal` (each answer
+ * checked against its contract; `internal.calls` records every call). Tests add the other modules' contracts they
+ * need (content's events, doing's plans) to `routes`.
  */
 export function fakeMembership() {
   const people: FakePerson[] = [];
   const churches = new Map<string, string>();
-  const calls: InternalCall[] = [];
-  let down = false;
   const contact = (p: FakePerson, groupId?: string) => ({
     id: p.id,
     firstName: p.firstName,
@@ -69,21 +61,13 @@ export function fakeMembership() {
         .filter((p) => p.churchId === b.churchId && ((b.ids as string[] | undefined) ?? []).includes(p.id))
         .map((p) => ({ ...contact(p), birthDate: null, anniversary: null, gender: null, maritalStatus: null, membershipStatus: 'Member', campusId: null, householdId: null, groupIds: p.groupIds, leaderGroupIds: p.leaderGroupIds })),
   };
-  const request = async <T>(module: ModuleName, method: string, p: string, body?: unknown): Promise<T> => {
-    calls.push({ module, method, path: p, body });
-    if (down) throw new HttpError(502, [{ msg: 'membership answered 503' }]);
-    const handler = routes[`${method} ${p}`];
-    if (!handler) throw new HttpError(404, [{ msg: `no fake for ${method} ${p}` }]);
-    return structuredClone(await handler((body ?? {}) as Record<string, unknown>)) as T;
-  };
-  const internal: InternalClient = { request, get: (m, p) => request(m, 'GET', p), post: (m, p, b) => request(m, 'POST', p, b) };
+  const internal = fakeInternal(routes);
   return {
     internal,
-    calls,
+    calls: internal.calls,
     people,
-    /** answers of other modules' contracts (`POST /content/internal/...`), set by the tests that need them */
+    /** the fake's answers by `POST /path`; tests add other modules' contracts (`POST /content/internal/...`) */
     routes,
-    setDown: (v: boolean) => (down = v),
     addChurch: (churchId: string, name: string) => churches.set(churchId, name),
     addPerson(churchId: string, p: Partial<FakePerson> = {}): FakePerson {
       const person: FakePerson = {
@@ -109,22 +93,40 @@ export interface MessagingTest extends TestApp {
   membership: FakeMembership;
 }
 
+/** What a test's fakes started before the app add to it (`useModule`'s `fakes`): a provider's loopback server, say. */
+type Started<X> = X & { config?: Record<string, string>; overrides?: Partial<ServiceDeps>; close?: () => Promise<void> };
+
+/**
+ * The one lifecycle of messaging's tests: the app on a fresh test database with a fake membership (`membership`,
+ * a new one unless given), started before the file's (or the describe's) tests and closed after; the returned
+ * object reads through to it. `fakes` starts what the app talks to first (a provider's server) and adds its config.
+ */
+export function useMessaging<X extends object = object>(
+  opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps>; membership?: FakeMembership; fakes?: () => Promise<Started<X>> } = {},
+) {
+  return useModule({
+    module: 'messaging',
+    migrations: MIGRATIONS,
+    build: buildApp,
+    config: opts.config,
+    overrides: opts.overrides,
+    fakes: async (): Promise<Started<X & { membership: FakeMembership }>> => {
+      const membership = opts.membership ?? fakeMembership();
+      const started = opts.fakes ? await opts.fakes() : ({} as Started<X>);
+      return { ...started, membership, overrides: { internal: membership.internal, ...started.overrides } };
+    },
+  });
+}
+
+/**
+ * A messaging app whose lifecycle is a test's own subject (a replica that dies in the middle of the test); every
+ * other test starts its app with `useMessaging`.
+ */
 export async function startMessaging(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps>; membership?: FakeMembership } = {}): Promise<MessagingTest> {
   const membership = opts.membership ?? fakeMembership();
   const t = await createTestApp('messaging', MIGRATIONS, buildApp, { config: opts.config, overrides: { internal: membership.internal, ...opts.overrides } });
   return Object.assign(t, { membership });
 }
-
-/** Starts the messaging app before the file's tests and closes it after; the returned object reads through to it. */
-export function useMessaging(opts: Parameters<typeof startMessaging>[0] = {}): MessagingTest {
-  let current: MessagingTest | undefined;
-  beforeAll(async () => {
-    current = await startMessaging(opts);
-  });
-  afterAll(() => current?.close());
-  return new Proxy({} as MessagingTest, { get: (_t, key) => current![key as keyof MessagingTest] });
-}
-
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

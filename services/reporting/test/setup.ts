@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createTestApp, testDatabase, type TestApp } from '@church/common/testing';
-import { HttpError, readOnlyQuery, type Database, type InternalClient, type ModuleName } from '@church/common';
+import { fakeInternal, testDatabase, useModule } from '@church/common/testing';
+import { HttpError, readOnlyQuery, type Database, type ModuleName, type ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import type { ReportDefinition } from '../src/domain/definition';
 import type { SourceModule } from '../src/clients/module-query';
@@ -27,17 +27,15 @@ export interface QueryCall {
 }
 
 /**
- * A fake internal client that answers `POST /<module>/internal/query` as every module's shared route does:
- * `readOnlyQuery` on that module's database (a read-only transaction with a statement timeout), rows through
- * JSON. A failing query answers as the route's 500 reaches a caller (the internal client's 502); the database
- * error is kept in `calls` for assertions.
+ * The owners of the source modules as reporting reaches them: a `fakeInternal` (`internal`) answering
+ * `POST /<module>/internal/query` as every module's shared route does: `readOnlyQuery` on that module's database
+ * (a read-only transaction with a statement timeout), rows through JSON. A failing query answers as the route's
+ * 500 reaches a caller (the internal client's 502); `calls` keeps each query asked, with the database's error.
  */
-export function fakeOwners(databases: Partial<Record<SourceModule, Database>>): InternalClient & { calls: QueryCall[] } {
+export function fakeOwners(databases: Partial<Record<SourceModule, Database>>) {
   const calls: QueryCall[] = [];
-  const request = async <T>(module: ModuleName, method: string, url: string, body?: unknown): Promise<T> => {
-    const db = databases[module as SourceModule];
-    if (method !== 'POST' || url !== `/${module}/internal/query` || !db) throw new HttpError(404, [{ msg: `no fake for ${method} ${url}` }]);
-    const { sql, params, timeoutMs } = body as { sql: string; params: unknown[]; timeoutMs: number };
+  const owner = (module: SourceModule, db: Database) => async (body: { sql: string; params: unknown[]; timeoutMs: number }) => {
+    const { sql, params, timeoutMs } = body;
     // What the route's body schema would refuse reaches no database.
     if (typeof sql !== 'string' || !Array.isArray(params) || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 60_000) {
       throw new HttpError(400, [{ msg: 'bad internal query body' }]);
@@ -46,49 +44,54 @@ export function fakeOwners(databases: Partial<Record<SourceModule, Database>>): 
     calls.push(call);
     try {
       const rows = await readOnlyQuery(db.db, sql, call.params, timeoutMs);
-      return JSON.parse(JSON.stringify({ rows })) as T;
+      return JSON.parse(JSON.stringify({ rows }));
     } catch (err) {
       const e = err as { code?: string; cause?: { code?: string; message?: string }; message: string };
       call.error = { code: e.cause?.code ?? e.code, message: e.cause?.message ?? e.message };
       throw new HttpError(502, [{ msg: 'Internal server error' }]);
     }
   };
-  return {
-    calls,
-    request,
-    get: (module, url) => request(module, 'GET', url),
-    post: (module, url, body) => request(module, 'POST', url, body),
-  };
+  const internal = fakeInternal(
+    Object.fromEntries(Object.entries(databases).flatMap(([module, db]) => (db ? [[`POST /${module}/internal/query`, owner(module as SourceModule, db)]] : []))),
+  );
+  return { internal, calls };
 }
 
-export interface ReportingHarness {
-  t: TestApp;
-  sources: Partial<Record<SourceModule, Database>>;
-  owners: ReturnType<typeof fakeOwners>;
-}
+/** What a test's fakes started before the app add to it (`useModule`'s `fakes`): a database of its own, say. */
+type Started<X> = X & { config?: Record<string, string>; overrides?: Partial<ServiceDeps>; close?: () => Promise<void> };
 
 /**
- * The reporting app before the file's tests, with fresh databases of the named source modules (their
- * migrations applied) answered through the fake owners; closed after. `reports` replaces the shipped set.
+ * The one lifecycle of reporting's tests: the app before the file's (or the describe's) tests, with fresh
+ * databases of the named source modules (`sources`, their migrations applied) answered through the fake owners
+ * (`owners`); closed after. `reports` replaces the shipped set; `fakes` starts more before the app.
  */
-export function useReporting(modules: Array<keyof typeof SOURCE_MIGRATIONS>, opts: { reports?: ReportDefinition[]; config?: Record<string, string> } = {}): ReportingHarness {
-  const harness = {} as ReportingHarness;
-  beforeAll(async () => {
-    harness.sources = {};
-    for (const m of modules) harness.sources[m] = await testDatabase(m, SOURCE_MIGRATIONS[m]);
-    harness.owners = fakeOwners(harness.sources);
-    harness.t = await createTestApp('reporting', MIGRATIONS, (config, overrides) => buildApp(config, overrides, { reports: opts.reports }), {
-      config: opts.config,
-      overrides: { internal: harness.owners },
-    });
+export function useReporting<X extends object = object>(
+  modules: Array<keyof typeof SOURCE_MIGRATIONS>,
+  opts: { reports?: ReportDefinition[]; config?: Record<string, string>; fakes?: () => Promise<Started<X>> } = {},
+) {
+  return useModule({
+    module: 'reporting',
+    migrations: MIGRATIONS,
+    build: (config, overrides) => buildApp(config, overrides, { reports: opts.reports }),
+    config: opts.config,
+    fakes: async () => {
+      const sources: Partial<Record<SourceModule, Database>> = {};
+      for (const m of modules) sources[m] = await testDatabase(m, SOURCE_MIGRATIONS[m]);
+      const owners = fakeOwners(sources);
+      const more = opts.fakes ? await opts.fakes() : ({} as Started<X>);
+      return {
+        ...more,
+        sources,
+        owners,
+        overrides: { internal: owners.internal, ...more.overrides },
+        close: async () => {
+          await more.close?.();
+          for (const db of Object.values(sources)) await db.close();
+        },
+      };
+    },
   });
-  afterAll(async () => {
-    await harness.t?.close();
-    for (const db of Object.values(harness.sources ?? {})) await db.close();
-  });
-  return harness;
 }
-
 
 /** Inserts one row (camelCase keys become snake_case columns) with a plain parameterised statement. */
 export async function insert(db: Database, table: string, row: Record<string, unknown>): Promise<string> {

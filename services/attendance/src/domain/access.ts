@@ -1,13 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import { hasPermission, requires, rule } from '@church/auth';
-import { unauthorized } from '@church/common';
+import { unauthorized, type Actor } from '@church/common';
 
 /**
- * The groups a request may act on for a route whose access reads `<permission> or Group Leader`: `null` (all
+ * The groups a caller may act on for a route whose access reads `<permission> or Group Leader`: `null` (all
  * of the church's groups) with the permission, otherwise only the groups the caller leads (from the token).
  */
-export function groupScope(req: FastifyRequest, permission: string): string[] | null {
-  return hasPermission(req.auth, permission, 'AttendanceApi') ? null : req.auth.leaderGroupIds;
+export function groupScope(actor: Actor, permission: string): string[] | null {
+  return hasPermission(actor, permission, 'AttendanceApi') ? null : actor.leaderGroupIds;
 }
 
 /** True when the scope allows the group. */

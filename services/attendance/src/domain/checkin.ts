@@ -1,11 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { listenedEvents, notFound, reportChanges, validationFailed, type ChangeInput, type Db, type DbOrTx, type ErrorItem, type ServiceDeps } from '@church/common';
+import { notFound, reportChanges, utcMidnight, validationFailed, type Actor, type ChangeInput, type DbOrTx, type ErrorItem } from '@church/common';
+import { listenedBy } from '../clients/membership';
+import type { AttendanceDeps } from '../deps';
 import { runCheckin, type CheckinAnswer, type CheckinInput } from '../repos/checkin';
-import { RECORDED, SESSION_CREATED } from './changes';
 import { lastLoggedDate, visitsOn, withVisitSessions } from '../repos/visits';
-import { utcMidnight } from '@church/common';
 import type { CheckinResult as CheckinResultSchema } from '../schemas';
+import { RECORDED, SESSION_CREATED } from './changes';
+import { householdScope, type PeopleCache } from './people';
 import { securityCode } from './security-code';
 
 type CheckinResult = z.output<typeof CheckinResultSchema>;
@@ -15,11 +16,38 @@ export interface CheckinItem {
   visitSessions: Array<{ session: { serviceTimeId: string; groupId: string } }>;
 }
 
-/** The people's visits at the service on the last date any of them was there, with their sessions. */
-export async function lastCheckin(db: Db, churchId: string, serviceId: string, personIds: string[]) {
-  const last = await lastLoggedDate(db, churchId, serviceId, personIds);
+/** What check-in uses: the database, membership (its people, what the church listens for), the queue and the config. */
+export type CheckinDeps = Pick<AttendanceDeps, 'db' | 'module' | 'queue' | 'internal' | 'config'>;
+
+/**
+ * The people's visits at the service on the last date any of them was there, with their sessions. A caller with
+ * only Attendance.Checkin reads their own household's (401 otherwise: `householdScope`).
+ */
+export async function lastCheckin(deps: Pick<CheckinDeps, 'db' | 'internal'>, actor: Actor, people: PeopleCache, serviceId: string, personIds: string[]) {
+  await householdScope(actor, deps.internal, people, ['Attendance.View', 'Attendance.Edit'], personIds);
+  const { db } = deps;
+  const last = await lastLoggedDate(db, actor.churchId, serviceId, personIds);
   if (!last) return [];
-  return withVisitSessions(db, churchId, await visitsOn(db, churchId, serviceId, last, personIds));
+  return withVisitSessions(db, actor.churchId, await visitsOn(db, actor.churchId, serviceId, last, personIds));
+}
+
+/**
+ * A check-in as a caller submits it: a caller with only Attendance.Checkin submits their own household's (401
+ * otherwise), and every submitted person must be a live person of the church (the version probe, skipped while a
+ * recent one holds; a call only for what is not kept as live), then `submitCheckin`.
+ */
+export async function checkin(
+  deps: CheckinDeps,
+  actor: Actor,
+  people: PeopleCache,
+  input: { serviceId: string; peopleIds: string[]; items: CheckinItem[]; param: (i: number, field: string) => string },
+) {
+  const submitted = input.items.map((item) => item.personId);
+  // the household rule covers everyone whose visit the submission writes or removes
+  const scope = await householdScope(actor, deps.internal, people, ['Attendance.Edit'], [...input.peopleIds, ...submitted]);
+  const maxAgeMs = deps.config.CHECKIN_PEOPLE_MAX_AGE_MS;
+  const known = scope.known ?? (submitted.length ? await people.households(deps.internal, actor.churchId, submitted, maxAgeMs) : new Map());
+  return submitCheckin(deps, actor, { ...input, known });
 }
 
 /**
@@ -35,11 +63,9 @@ export async function lastCheckin(db: Db, churchId: string, serviceId: string, p
  * nothing. The answer is built from what the statement wrote, not read back.
  */
 export async function submitCheckin(
-  db: Db,
-  audit: { deps: Pick<ServiceDeps, 'module' | 'queue' | 'internal'>; req: FastifyRequest },
+  deps: Pick<CheckinDeps, 'db' | 'module' | 'queue' | 'internal'>,
+  actor: Actor,
   input: {
-    churchId: string;
-    userId: string;
     serviceId: string;
     peopleIds: string[];
     items: CheckinItem[];
@@ -48,7 +74,8 @@ export async function submitCheckin(
     param: (i: number, field: string) => string;
   },
 ) {
-  const { churchId, serviceId, items } = input;
+  const { serviceId, items } = input;
+  const { churchId } = actor;
   const at = new Date();
   // every visit is today's and of this submission: each date is formatted once (also the answer's ISO text)
   const visitDate = utcMidnight(at).toISOString();
@@ -84,27 +111,27 @@ export async function submitCheckin(
     day: visitDate.slice(0, 10),
     sessionDate: visitDate,
     at: checkinTime,
-    userId: input.userId,
+    userId: actor.id,
     scope: [...scope],
     peopleKnown,
     people,
     keys,
     links,
   };
-  const listening = await listenedEvents(audit.deps.internal, churchId);
+  const listening = await listenedBy(deps.internal, churchId);
   const run = async (tx: DbOrTx) => {
     const answer = await runCheckin(tx, checkin);
     if (!answer.service) throw notFound('Service');
     if (!answer.written) throw validationFailed(refusals(items, new Set(answer.times), input.known, input.param));
     const result = checkinResult(answer, items, keys, serviceId, visitDate, checkinTime);
-    await reportChanges(audit.deps, checkinChanges(churchId, answer, result, visitDate), { req: audit.req, tx, listening });
+    await reportChanges(deps, checkinChanges(churchId, answer, result, visitDate), { req: actor, tx, listening });
     return result;
   };
   // Nobody listens: nothing will be reported, and the statement is atomic on its own (a refused one writes nothing),
   // so it runs without a transaction around it. Otherwise the report's job is handed on as the transaction commits
   // (`queue.transaction`: no relay timers on this hot path).
-  if (listening && !listening.has(RECORDED) && !listening.has(SESSION_CREATED)) return run(db);
-  return audit.deps.queue.transaction(db, run);
+  if (listening && !listening.has(RECORDED) && !listening.has(SESSION_CREATED)) return run(deps.db);
+  return deps.queue.transaction(deps.db, run);
 }
 
 /** The answer: the submission's visits in body order, each with its visit sessions. */

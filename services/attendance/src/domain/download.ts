@@ -1,4 +1,6 @@
-import { callInternal, membershipInternal, notFound, type Db, type InternalClient } from '@church/common';
+import { notFound } from '@church/common';
+import { groupMembers, peopleBasic } from '../clients/membership';
+import type { AttendanceDeps } from '../deps';
 import { sessionAttendance } from '../repos/sessions';
 
 /** A member of a group, as membership's internal route answers. */
@@ -39,13 +41,13 @@ function inSheetOrder(members: GroupMember[]): Named[] {
  * Members and names come from membership over signed internal calls. Sorted by name (then person id): the
  * members in their roster's kept order, merged with the few present people who are not members.
  */
-export async function sessionDownload(db: Db, internal: InternalClient, churchId: string, sessionId: string) {
-  const session = await sessionAttendance(db, churchId, sessionId);
+export async function sessionDownload(deps: Pick<AttendanceDeps, 'db' | 'internal'>, churchId: string, sessionId: string) {
+  const session = await sessionAttendance(deps.db, churchId, sessionId);
   if (!session) throw notFound('Session');
   const { present, sessionDate } = session;
   // The roster is kept and revalidated: membership answers 304 while the church's people and groups are unchanged.
   // (the kept answer is parsed once, so the same array comes back and its sorted roster is reused)
-  const members = await callInternal(internal, membershipInternal.groupMembers, { churchId, groupId: session.groupId }, { revalidate: true });
+  const members = await groupMembers(deps.internal, churchId, session.groupId);
   const visitsOf = new Map<string, Array<(typeof present)[number]>>();
   for (const p of present) {
     const list = visitsOf.get(p.personId);
@@ -72,12 +74,7 @@ export async function sessionDownload(db: Db, internal: InternalClient, churchId
   if (!visitsOf.size) return memberRows;
 
   // Present people who are not (or no longer) members: named through membership, then merged in.
-  // membership takes up to 5,000 ids a call
-  const ids = [...visitsOf.keys()];
-  const chunks = Array.from({ length: Math.ceil(ids.length / 5000) }, (_, i) => ids.slice(i * 5000, (i + 1) * 5000));
-  const basics = (
-    await Promise.all(chunks.map((chunk) => callInternal(internal, membershipInternal.peopleBasic, { churchId, ids: chunk })))
-  ).flat();
+  const basics = await peopleBasic(deps.internal, churchId, [...visitsOf.keys()]);
   const basicById = new Map(basics.map((p) => [p.id, p]));
   const strangerRows = [...visitsOf].flatMap(([personId, visits]) => visits.map((visit) => row(personId, nameOf(basicById.get(personId)), visit)));
   strangerRows.sort(bySheetOrder);

@@ -1,31 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import { hasPermission } from '@church/auth';
-import { batchedReads, callInternal, membershipInternal, unauthorized, type InternalClient } from '@church/common';
-import { householdFacts } from './membership';
+import { unauthorized, type Actor, type InternalClient } from '@church/common';
+import { households, peopleVersion } from '../clients/membership';
 
 /** Kept people (and ids known not to be live people) across all churches; past this the least recently used church's go. */
 const MAX_KEPT = 50_000;
-
-class ProbeFailed {
-  constructor(readonly error: unknown) {}
-}
-
-/**
- * Membership's data version of the church (`membershipInternal.version`: raised with every change to its
- * people, groups and members). Concurrent check-ins of a church share one call (`batchedReads`: a caller joins
- * the next call, never one already out, so what it learns was true after it asked: a person added or removed
- * before the request arrived is seen).
- */
-const peopleVersion = batchedReads<InternalClient, string, string | ProbeFailed>((internal, churchIds) =>
-  Promise.all(
-    churchIds.map((churchId) =>
-      callInternal(internal, membershipInternal.version, { churchId }).then(
-        (answer) => answer.version,
-        (error: unknown) => new ProbeFailed(error),
-      ),
-    ),
-  ),
-);
 
 /** Ids asked for one call at a time at a version; past this many, the church's whole list is loaded for it instead. */
 export const WHOLE_AFTER = 100;
@@ -90,13 +68,9 @@ export function peopleCache() {
     }
   };
 
-  // A few people are checked against the whole contract; the church's whole list is parsed into the two facts used here.
-  const facts = (internal: InternalClient, churchId: string, ids?: string[]): Promise<Array<{ id: string; householdId: string | null }>> =>
-    ids ? callInternal(internal, membershipInternal.peopleFacts, { churchId, ids }) : callInternal(internal, householdFacts, { churchId });
-
   /** Loads the church's whole list into `kept` (unless it is no longer the church's kept version, or too big to keep). */
   const loadWhole = async (internal: InternalClient, churchId: string, kept: Kept) => {
-    const all = await facts(internal, churchId);
+    const all = await households(internal, churchId);
     if (all.length > MAX_KEPT) {
       kept.whole = 'too big';
       return;
@@ -122,9 +96,7 @@ export function peopleCache() {
       if (reused) version = last.version;
       else {
         const at = performance.now();
-        const answer = (await peopleVersion(internal, churchId)) ?? '0';
-        if (answer instanceof ProbeFailed) throw answer.error;
-        version = answer;
+        version = await peopleVersion(internal, churchId);
         const newest = probed.get(churchId);
         if (!newest || newest.at < at) probed.set(churchId, { version, at });
       }
@@ -153,7 +125,7 @@ export function peopleCache() {
         if (!missing) return found;
       }
       kept.asked += missing.size;
-      const answer = await facts(internal, churchId, [...missing]);
+      const answer = await households(internal, churchId, [...missing]);
       // Filed only while this version is still the church's kept one (a newer version may have replaced it).
       const file = churches.get(churchId) === kept && kept.whole !== 'loaded';
       const asked: Set<string> = missing;
@@ -187,16 +159,16 @@ export type PeopleCache = ReturnType<typeof peopleCache>;
  * it learnt (the live people among the ids), so the caller's submission check needs no second call.
  */
 export async function householdScope(
-  req: FastifyRequest,
+  actor: Actor,
   internal: InternalClient,
   cache: PeopleCache,
   full: string[],
   personIds: string[],
 ): Promise<{ full: boolean; known: Map<string, string | null> | null }> {
-  if (full.some((permission) => hasPermission(req.auth, permission, 'AttendanceApi'))) return { full: true, known: null };
-  const self = req.auth.personId;
+  if (full.some((permission) => hasPermission(actor, permission, 'AttendanceApi'))) return { full: true, known: null };
+  const self = actor.personId;
   if (!self) throw unauthorized('Check-in without Attendance.View or Attendance.Edit is for your own household; your login has no person');
-  const known = await cache.households(internal, req.auth.churchId, [self, ...personIds]);
+  const known = await cache.households(internal, actor.churchId, [self, ...personIds]);
   if (!known.has(self)) throw unauthorized('Check-in without Attendance.View or Attendance.Edit is for your own household; your person is not in this church');
   const household = known.get(self);
   for (const id of personIds) {

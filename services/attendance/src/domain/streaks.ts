@@ -1,6 +1,7 @@
-import { weekStart } from './dates';
+import { DAY_MS } from '@church/common';
+import { weekStart } from '../lib/dates';
 
-const WEEK_MS = 7 * 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
 
 /**
  * Streaks over the Sundays starting the weeks a person attended (newest first, distinct): runs of consecutive

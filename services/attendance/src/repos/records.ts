@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { prepared, type DbOrTx } from '@church/common';
+import { DAY_MS, prepared, type DbOrTx } from '@church/common';
 import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitCounts, visitSessions, visits } from '../db/schema';
 
 // Attendance reports: read-only queries over visits, each one statement served by indexes leading with church_id.
@@ -165,7 +165,7 @@ export async function groupAttendance(db: DbOrTx, churchId: string, week: Date, 
   const conditions: SQL[] = [
     eq(sessions.churchId, churchId),
     gte(sessions.sessionDate, week),
-    lt(sessions.sessionDate, new Date(week.getTime() + 7 * 86_400_000)),
+    lt(sessions.sessionDate, new Date(week.getTime() + 7 * DAY_MS)),
   ];
   if (serviceId) conditions.push(eq(services.id, serviceId));
   return db

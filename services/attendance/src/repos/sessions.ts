@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import { notFound, prepared, type DbOrTx } from '@church/common';
 import { serviceTimes, sessions, visitSessions, visits } from '../db/schema';
-import { slashDate } from '../domain/dates';
+import { slashDate } from '../lib/dates';
 
 // Sessions: one meeting of a group, (group, service time, date).
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Id, IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
 import { serviceTimes, services } from '../db/schema';
-import { groupFiller } from '../domain/membership';
+import { groupFiller } from '../clients/membership';
 import { groupsByServiceTime, listServiceTimes, placeTree } from '../repos/places';
 import { QueryId, ServiceTime, ServiceTimeSave, TreeCampus } from '../schemas';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, IdParams, REMOTE, crud, reportChanges, type CrudVerb, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, REMOTE, actorOf, crud, reportChanges, type CrudVerb, type ZodTypeProvider } from '@church/common';
 import { serviceTimes, sessions } from '../db/schema';
 import { assertInScope, groupScope, outOfScope } from '../domain/access';
 import { destroyed } from '../domain/changes';
@@ -10,7 +10,7 @@ import { QueryId, Session, SessionListItem, SessionSave } from '../schemas';
 
 /** A leader without Attendance.Edit changes only the sessions of the groups they lead. */
 function leaderOnly(req: FastifyRequest, verb: CrudVerb) {
-  const scope = verb === 'save' ? groupScope(req, 'Attendance.Edit') : null;
+  const scope = verb === 'save' ? groupScope(actorOf(req), 'Attendance.Edit') : null;
   return scope ? ofGroups(scope) : undefined;
 }
 
@@ -23,7 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       config: { access: requires('Attendance.View or Group Leader') },
       schema: { querystring: z.object({ groupId: QueryId }), response: { 200: z.array(SessionListItem) } },
     },
-    (req) => listSessions(app.db, req.auth.churchId, { groupId: req.query.groupId, groupIds: groupScope(req, 'Attendance.View') }),
+    (req) => listSessions(app.db, req.auth.churchId, { groupId: req.query.groupId, groupIds: groupScope(actorOf(req), 'Attendance.View') }),
   );
 
   // The standard get and save. A leader saves only sessions of the groups they lead, and moves none out of them.
@@ -40,7 +40,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     requiredOnCreate: ['groupId', 'sessionDate'],
     scope: { where: (req, verb) => leaderOnly(req, verb), refuse: outOfScope },
     toRow: (item, req) => {
-      if (item.groupId) assertInScope(groupScope(req, 'Attendance.Edit'), item.groupId);
+      if (item.groupId) assertInScope(groupScope(actorOf(req), 'Attendance.Edit'), item.groupId);
       return item;
     },
     changes: { entityType: 'session', event: 'session' },

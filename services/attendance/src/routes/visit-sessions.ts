@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { coalesced, crud, Empty, getRow, Id, IdParams, notFound, reportChanges, sameRows, utcMidnight, type ChangeInput, type Tx, type ZodTypeProvider } from '@church/common';
+import { actorOf, coalesced, crud, Empty, getRow, Id, IdParams, notFound, reportChanges, sameRows, type Tx, type ZodTypeProvider } from '@church/common';
 import { sessions, visitSessions, visits } from '../db/schema';
 import { assertInScope, groupScope } from '../domain/access';
-import { RECORDED, created, destroyed } from '../domain/changes';
+import { destroyed } from '../domain/changes';
 import { sessionDownload } from '../domain/download';
-import { serviceOfSession } from '../repos/sessions';
-import { findOrCreateVisit, linkVisitSession, listVisitSessions, unlinkPerson, unlinkVisitSession, type VisitRow, type VisitSessionRow } from '../repos/visits';
+import { logVisitSessions } from '../domain/visit-sessions';
+import { listVisitSessions, unlinkPerson, unlinkVisitSession, type VisitRow, type VisitSessionRow } from '../repos/visits';
 import { DownloadRows, LogBody, QueryId, VisitSession, VisitSessionSave } from '../schemas';
 
 const view = requires('Attendance.View');
@@ -18,13 +18,13 @@ const List = z.array(VisitSession);
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const download = coalesced(
-    (key: { churchId: string; sessionId: string }) => sessionDownload(app.db, app.deps.internal, key.churchId, key.sessionId),
+    (key: { churchId: string; sessionId: string }) => sessionDownload(app.deps, key.churchId, key.sessionId),
     (key) => `${key.churchId}/${key.sessionId}`.toLowerCase(),
   );
   app.get(
     '/attendance/visitsessions',
     { config: { access: requires('Attendance.View or Group Leader') }, schema: { querystring: z.object({ sessionId: QueryId }), response: { 200: List } } },
-    (req) => listVisitSessions(app.db, req.auth.churchId, { sessionId: req.query.sessionId, groupIds: groupScope(req, 'Attendance.View') }),
+    (req) => listVisitSessions(app.db, req.auth.churchId, { sessionId: req.query.sessionId, groupIds: groupScope(actorOf(req), 'Attendance.View') }),
   );
 
   app.get(
@@ -68,23 +68,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     '/attendance/visitsessions/log',
     { config: { access: requires('Attendance.Edit or Group Leader') }, schema: { body: LogBody, response: { 200: Empty } } },
     async (req) => {
-      const churchId = req.auth.churchId;
-      const scope = groupScope(req, 'Attendance.Edit');
-      await app.deps.queue.transaction(app.db, async (tx) => {
-        const changes: ChangeInput[] = [];
-        for (const { sessionId } of req.body.visitSessions) {
-          const session = await getRow(tx, sessions, churchId, sessionId, 'Session');
-          assertInScope(scope, session.groupId);
-          const serviceId = await serviceOfSession(tx, churchId, session);
-          const { visit, created: isNew } = await findOrCreateVisit(tx, churchId, req.body.personId, serviceId, utcMidnight(session.sessionDate), req.auth.id);
-          if (isNew) changes.push(created('visit', visit));
-          const link = await linkVisitSession(tx, churchId, visit.id, session.id);
-          // a person logged into a session: their attendance recorded (the visit with the new visit session and its
-          // session, as a check-in's visit carries them: a workflow trigger filters on the group)
-          if (link) changes.push(created('visitSession', link, { event: RECORDED, data: { ...visit, visitSessions: [{ ...link, session: { id: session.id, groupId: session.groupId, serviceTimeId: session.serviceTimeId, sessionDate: session.sessionDate } }] } }));
-        }
-        await reportChanges(app.deps, changes, { req, tx });
-      });
+      await logVisitSessions(app.deps, actorOf(req), req.body);
       return {};
     },
   );
@@ -104,7 +88,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const churchId = req.auth.churchId;
       const session = await getRow(app.db, sessions, churchId, req.query.sessionId, 'Session');
-      assertInScope(groupScope(req, 'Attendance.Edit'), session.groupId);
+      assertInScope(groupScope(actorOf(req), 'Attendance.Edit'), session.groupId);
       await app.deps.queue.transaction(app.db, async (tx) => reportRemoved(req, tx, await unlinkPerson(tx, churchId, req.query.personId, session.id)));
       return {};
     },

@@ -2,11 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
 import { visitCounts, visits } from '../../src/db/schema';
-import { fakeGroupLists, fakePeople, linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
+import { fakeMembership, linkGroup, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance } from '../setup';
 
-const people = fakePeople();
-const groups = fakeGroupLists(people.routes);
-const t = useAttendance({ overrides: { internal: groups.internal } });
+const membership = fakeMembership();
+const t = useAttendance({ overrides: { internal: membership.internal } });
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const day = (d: string) => `${d}T00:00:00.000Z`;
@@ -104,7 +103,7 @@ describe('the trend after writes through every route that adds, moves or removes
     const main = await makePlaces(t, c.churchId, { campus: 'Main', service: 'Sunday' });
     const east = await makePlaces(t, c.churchId, { campus: 'East', service: 'Saturday' });
     const group = randomUUID();
-    const [kid, sister] = [people.add(c.churchId), people.add(c.churchId)];
+    const [kid, sister] = [membership.add(c.churchId), membership.add(c.churchId)];
     const [x, y, z, w] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const token = c.token(['Attendance.Edit', 'Attendance.Checkin', 'Attendance.View Summary']);
     const ok = async (method: 'POST' | 'DELETE', url: string, body?: unknown) => {
@@ -316,7 +315,7 @@ describe('dates outside years 1000 to 9000', () => {
 describe('GET /attendance/attendancerecords/tree', () => {
   it('answers one row per service time with its service and campus and membership’s data of its groups', async () => {
     const d = await january();
-    const [g1, g2] = [groups.add(d.c.churchId, d.g1, 'Nursery'), groups.add(d.c.churchId, d.g2, 'Preschool')];
+    const [g1, g2] = [membership.addGroup(d.c.churchId, d.g1, 'Nursery'), membership.addGroup(d.c.churchId, d.g2, 'Preschool')];
     // a service without a time yet, and one without a campus
     const [bare, loose] = (await call(t.app, 'POST', '/attendance/services', { token: d.c.token(['Services.Edit']), body: [{ campusId: d.east.campusId, name: 'Youth' }, { name: 'Online' }] })).json();
     // and campuses without a service: this church's is listed, another church's is not

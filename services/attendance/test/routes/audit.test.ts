@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call } from '@church/common/testing';
 import { sessions, visitSessions, visits } from '../../src/db/schema';
-import { fakePeople, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
+import { fakeMembership, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // Every write of attendance is reported to the church's audit log (and its webhooks) as `membership.changes` jobs,
 // written in the write's transaction: crud()'s saves and deletes by themselves, the hand-written ones (visits,
 // visit sessions, session deletes, label templates) through reportChanges. A check-in is reported only as the
 // events the church listens for, and is no line of the audit log.
-const people = fakePeople();
+const people = fakeMembership();
 const t = useAttendance({ overrides: { internal: people.internal } });
 
 type Record_ = { churchId: string; entityType: string; entityId: string; action: string; event?: string; userId?: string | null; changes?: Record<string, { before: unknown; after: unknown }>; data?: Record<string, unknown> };

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { HttpError, membershipInternal } from '@church/common';
 import { call } from '@church/common/testing';
 import { sessions, visits } from '../../src/db/schema';
-import { fakeInternal, linkGroup, personFacts, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
+import { Drifted, fakeMembership, linkGroup, personFacts, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // How every attendance route that asks membership answers when membership fails (issue 32, item 5): a membership
 // that is briefly away (503) is passed on as 503 with its Retry-After, so the apps retry; any other failure is
@@ -23,8 +23,8 @@ const fail = (path: string) => {
       throw new HttpError(401, [{ msg: 'Unauthorized' }]);
     case 'missing':
       throw new HttpError(404, [{ msg: 'Route not found' }]);
-    case 'malformed':
-      return { nope: true };
+    case 'malformed': // an answer its contract refuses
+      throw new Drifted({ nope: true });
   }
 };
 
@@ -35,7 +35,7 @@ const { groupsList, groupMembers, peopleBasic, peopleFacts, version, listenedEve
 /** whether membership says what churches listen for (when it cannot, a check-in hands every event on) */
 const listening = { answers: true };
 let versions = 0;
-const internal = fakeInternal({
+const membership = fakeMembership({
   [`POST ${groupsList.path}`]: () =>
     fail(groupsList.path) ?? [{ id: groupId, name: 'Kids', categoryName: 'Kids', slug: 'kids', trackAttendance: true, parentPickup: false, printNametag: true }],
   [`POST ${groupMembers.path}`]: () =>
@@ -52,6 +52,7 @@ const internal = fakeInternal({
   },
 });
 // a staff check-in asks membership's version every time (no window in which kept people are taken as current)
+const { internal } = membership;
 const t = useAttendance({ config: { CHECKIN_PEOPLE_MAX_AGE_MS: '0' }, overrides: { internal } });
 
 afterEach(() => {

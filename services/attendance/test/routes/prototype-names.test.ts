@@ -1,12 +1,11 @@
 import { call } from '@church/common/testing';
-import { fakeGroupLists, fakePeople, makeChurch, makePlaces, useAttendance } from '../setup';
+import { fakeMembership, makeChurch, makePlaces, useAttendance } from '../setup';
 
 // Issue 31: a caller's string that names an Object.prototype member (`__proto__`, `constructor`, `toString`) is
 // looked up nowhere as an object key: it answers as any other unknown value does (a 400 naming the field, or
 // nothing found), never a 500.
-const people = fakePeople();
-const groups = fakeGroupLists(people.routes);
-const t = useAttendance({ overrides: { internal: groups.internal } });
+const membership = fakeMembership();
+const t = useAttendance({ overrides: { internal: membership.internal } });
 
 describe('Object.prototype names in what a caller sends', () => {
   it('answers 400 naming the field, or as any unknown value, never a 500', async () => {

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
 import { serviceTimes } from '../../src/db/schema';
-import { fakeGroupLists, linkGroup, makeChurch, makePlaces, makeServiceTime, useAttendance } from '../setup';
+import { fakeMembership, linkGroup, makeChurch, makePlaces, makeServiceTime, useAttendance } from '../setup';
 
-const groups = fakeGroupLists();
-const t = useAttendance({ overrides: { internal: groups.internal } });
+const membership = fakeMembership();
+const t = useAttendance({ overrides: { internal: membership.internal } });
 
 const ID = '00000000-0000-4000-8000-000000000001';
 
@@ -27,8 +27,8 @@ describe('GET /attendance/servicetimes', () => {
     const a = await makePlaces(t, c.churchId, { campus: 'Main', service: 'Sunday', time: '9:00' });
     const late = await makeServiceTime(t, c.churchId, a.serviceId, '11:00');
     const other = await makePlaces(t, c.churchId, { campus: 'Main', service: 'Wednesday', time: '19:00' });
-    const g1 = groups.add(c.churchId, randomUUID(), 'Nursery');
-    const g2 = groups.add(c.churchId, randomUUID(), 'Preschool');
+    const g1 = membership.addGroup(c.churchId, randomUUID(), 'Nursery');
+    const g2 = membership.addGroup(c.churchId, randomUUID(), 'Preschool');
     const gone = randomUUID(); // removed in membership, still linked here
     await linkGroup(t, c.churchId, g1.id, a.serviceTimeId);
     await linkGroup(t, c.churchId, g2.id, a.serviceTimeId);

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { HttpError } from '@church/common';
 import { visitSessions, visits } from '../../src/db/schema';
-import { fakeInternal, makeChurch, makePlaces, makeSession, makeVisit, startAttendance } from '../setup';
+import { Drifted, fakeMembership, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // Membership, as the fake answers it: one group with two members, and the names of anyone asked about.
 const groupId = randomUUID();
@@ -12,12 +12,12 @@ const unreachable = randomUUID(); // asking about this group fails like a networ
 // asking about these answers a client error of membership's own, or a body that is no roster
 const [refused, unknownRoute, malformed] = [randomUUID(), randomUUID(), randomUUID()];
 const [ann, bob, cid] = [randomUUID(), randomUUID(), randomUUID()];
-const internal = fakeInternal({
+const membership = fakeMembership({
   'POST /membership/internal/groups/members': (body) => {
     if ((body as { groupId: string }).groupId === unreachable) throw new TypeError('fetch failed');
     if ((body as { groupId: string }).groupId === refused) throw new HttpError(401, [{ msg: 'Unauthorized' }]);
     if ((body as { groupId: string }).groupId === unknownRoute) throw new HttpError(404, [{ msg: 'Route not found' }]);
-    if ((body as { groupId: string }).groupId === malformed) return { members: [] };
+    if ((body as { groupId: string }).groupId === malformed) throw new Drifted({ members: [] });
     return (body as { groupId: string }).groupId === groupId
       ? [
           { personId: ann, displayName: 'Ann Lee', firstName: 'Ann', lastName: 'Lee', photo: null, leader: true },
@@ -29,11 +29,7 @@ const internal = fakeInternal({
     (body as { ids: string[] }).ids.map((id) => ({ id, displayName: id === cid ? 'Cid Visitor' : null, firstName: null, lastName: null, photo: null })),
 });
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startAttendance({ overrides: { internal } });
-});
-afterAll(() => t.close());
+const t = useAttendance({ overrides: { internal: membership.internal } });
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const visitsOf = (churchId: string) => t.app.db.select().from(visits).where(eq(visits.churchId, churchId));
@@ -86,7 +82,7 @@ describe('GET /attendance/visitsessions/download/:sessionId', () => {
     const s = await makeSession(t, c.churchId, groupId, p.serviceTimeId, '2024-02-04');
     const annVisit = await makeVisit(t, c.churchId, ann, p.serviceId, '2024-02-04', [s]);
     const cidVisit = await makeVisit(t, c.churchId, cid, p.serviceId, '2024-02-04', [s]);
-    internal.calls.length = 0;
+    membership.internal.calls.length = 0;
     const res = await call(t.app, 'GET', `/attendance/visitsessions/download/${s}`, { token: c.token(['Attendance.View']) });
     expect(res.statusCode).toBe(200);
     const date = '2024-02-04T00:00:00.000Z';
@@ -95,7 +91,7 @@ describe('GET /attendance/visitsessions/download/:sessionId', () => {
       { id: '', personId: bob, visitId: '', sessionId: s, sessionDate: date, personName: 'Bob Ray', status: 'absent' },
       { id: expect.any(String), personId: cid, visitId: cidVisit, sessionId: s, sessionDate: date, personName: 'Cid Visitor', status: 'present' },
     ]);
-    expect(internal.calls).toEqual([
+    expect(membership.internal.calls).toEqual([
       { module: 'membership', method: 'POST', path: '/membership/internal/groups/members', body: { churchId: c.churchId, groupId } },
       { module: 'membership', method: 'POST', path: '/membership/internal/people/basic', body: { churchId: c.churchId, ids: [cid] } },
     ]);
@@ -168,9 +164,9 @@ describe('GET /attendance/visitsessions/download/:sessionId', () => {
   it("answers 404 for another church's session without asking membership", async () => {
     const a = makeChurch();
     const s = await makeSession(t, a.churchId, groupId, null, '2024-02-04');
-    internal.calls.length = 0;
+    membership.internal.calls.length = 0;
     expect((await call(t.app, 'GET', `/attendance/visitsessions/download/${s}`, { token: makeChurch().token(['Attendance.View']) })).statusCode).toBe(404);
-    expect(internal.calls).toEqual([]);
+    expect(membership.internal.calls).toEqual([]);
   });
 });
 

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { call, expectGuarded } from '@church/common/testing';
 import { sessions, visitSessions, visits } from '../../src/db/schema';
-import { fakePeople, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance, todayUtc } from '../setup';
+import { fakeMembership, makeChurch, makePlaces, makeServiceTime, makeSession, makeVisit, useAttendance, todayUtc } from '../setup';
 
 // Membership's people (live people and their households), as check-in asks for them.
-const people = fakePeople();
+const people = fakeMembership();
 const t = useAttendance({ overrides: { internal: people.internal } });
 
 const ID = '00000000-0000-4000-8000-000000000001';

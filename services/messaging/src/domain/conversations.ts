@@ -1,5 +1,5 @@
 import { hasPermission, type Claims } from '@church/auth';
-import { REMOTE, assertReferences, rowsByIds, saveRows, unauthorized, type DbOrTx, type References } from '@church/common';
+import { REMOTE, assertReferences, badRequest, rowsByIds, saveRows, unauthorized, type DbOrTx, type References } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { conversations } from '../db/schema';
 import { realtimePush } from '../jobs/contracts';
@@ -7,7 +7,7 @@ import { conversationsForContent, createConversation, deleteConversationRow, get
 import { deleteMessagesOf, findMessage, insertMessage, messagesOf } from '../repos/messages';
 import { deletePair, pairOfConversation } from '../repos/private-messages';
 import { deleteReactionsOfConversation, withReactions } from '../repos/reactions';
-import { assertConversationAccess, assertPrivateAccess, displayNameOf, isPersonNote, withoutClosedPrivate } from './access';
+import { assertConversationAccess, assertNoteChurch, assertPrivateAccess, displayNameOf, isPersonNote, withoutClosedPrivate } from './access';
 import { announceMessages, contentRoom } from './messages';
 
 /** The conversations about a piece of content, each with a page of its messages (newest first) and their reactions. */
@@ -53,6 +53,32 @@ export async function saveConversations(deps: MessagingDeps, auth: Claims, items
     }
     return saved;
   });
+}
+
+/**
+ * A live chat's conversation: the newest one for the content, or a new one (anonymous posts allowed). The content
+ * id comes sealed with the shared ENCRYPTION_KEY (content seals it the same way); one that does not open is a 400.
+ */
+export async function currentConversation(
+  deps: Pick<MessagingDeps, 'db' | 'secrets'>,
+  auth: Claims | null | undefined,
+  where: { churchId: string; contentType: string; sealedContentId: string },
+): Promise<ConversationRow> {
+  const { churchId, contentType } = where;
+  assertConversationAccess(auth, contentType);
+  assertNoteChurch(auth, { churchId, contentType });
+  let contentId: string;
+  try {
+    contentId = deps.secrets.decrypt(where.sealedContentId);
+  } catch {
+    throw badRequest('contentId', 'must be the encrypted content id', 'params');
+  }
+  const [current] = await conversationsForContent(deps.db, churchId, contentType, contentId, 1);
+  if (current) {
+    await assertPrivateAccess(deps.db, auth, current);
+    return current;
+  }
+  return createConversation(deps.db, churchId, { contentType, contentId, title: `${contentType} conversation`, visibility: 'public', allowAnonymousPosts: true });
 }
 
 /** A conversation with its first message (`POST /start`): both, and the message's effects, in one transaction. */

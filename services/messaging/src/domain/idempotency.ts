@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { badRequest } from '@church/common';
 
 /**
- * The request's `Idempotency-Key` header, when it has one: a client that may retry a post (a dropped answer, a
- * reconnect) sends the same key again and finds the message it already posted instead of posting it twice.
+ * The key of a request's `Idempotency-Key` header (its value as the route read it), when it has one: a client that
+ * may retry a post (a dropped answer, a reconnect) sends the same key again and finds the message it already posted
+ * instead of posting it twice.
  */
-export function idempotencyKey(req: FastifyRequest): string | undefined {
-  const raw = req.headers['idempotency-key'];
+export function idempotencyKey(raw: string | string[] | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!key || key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) throw badRequest('Idempotency-Key', 'must be 1 to 200 visible ASCII characters', 'header');

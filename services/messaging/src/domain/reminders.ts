@@ -1,11 +1,12 @@
 import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, DAY_MS, notFound, unauthorized } from '@church/common';
+import { badRequest, DAY_MS, notFound, reportChanges, unauthorized, type Actor } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { eventOccurrences, eventRegistrations, type ReminderEvent } from '../clients/content';
 import { planPeople, planTypePlans, task as loadTask, type ReminderPlan, type ReminderTask } from '../clients/doing';
 import { churchTimeZone, contacts } from '../clients/membership';
-import type { DeliveryOptions } from '../jobs/contracts';
-import type { DefinitionRow, OccurrenceRow, PlannedOccurrence } from '../repos/reminders';
+import { expandReminders, type DeliveryOptions } from '../jobs/contracts';
+import { definitionById, deleteDefinition, upsertDefinition, type DefinitionRow, type OccurrenceRow, type PlannedOccurrence, type Target } from '../repos/reminders';
+import type { SaveReminder } from '../schemas/reminders';
 import { endOfDay, localDay, zonedInstant } from '@church/common';
 
 /** How far ahead reminders are planned (and the hourly refresh rolls the window on). */
@@ -261,3 +262,40 @@ export async function previewEvent(
   return { recipientMode, recipientCount: people.personIds.length, scope: people.scope, unlinkedAttendeeCount: people.unlinked, nextFires };
 }
 
+/**
+ * Saves the one reminder of an entity (an event, a plan, a task) or a scope (a plan type's, for each of its plans),
+ * for a caller who may manage it, of an entity that exists; its sends are planned (`expandReminders`) and the change
+ * reported in the same transaction.
+ */
+export async function saveReminder(deps: MessagingDeps, actor: Actor, target: Target, body: SaveReminder): Promise<DefinitionRow> {
+  const { churchId } = actor;
+  await assertMayManage(deps, actor, target.entityType, target.entityId ?? null);
+  await assertEntity(deps, churchId, target.entityType, (target.entityId ?? target.scopeId)!, !!target.scopeId);
+  const values = {
+    offsets: body.offsets,
+    sendLocalTime: body.sendLocalTime,
+    timeZone: body.timeZone ?? null,
+    message: body.message ?? null,
+    channels: body.channels,
+    recipientMode: recipientModeFor(target.entityType, body.recipientMode),
+    enabled: body.enabled,
+  };
+  return deps.db.transaction(async (tx) => {
+    const { row, before } = await upsertDefinition(tx, churchId, target, values);
+    await deps.queue.enqueue(expandReminders, { churchId, definitionId: row.id }, { tx });
+    await reportChanges(deps, [{ churchId, entityType: 'reminder', entityId: row.id, action: before ? 'updated' : 'created', before, after: row }], { req: actor, tx });
+    return row;
+  });
+}
+
+/** Removes a reminder (404 for another church's; 401 for a caller who may not manage it) and its sends not yet made. */
+export async function removeReminder(deps: MessagingDeps, actor: Actor, id: string): Promise<void> {
+  const { churchId } = actor;
+  const def = await definitionById(deps.db, churchId, id);
+  if (!def) throw notFound('Reminder');
+  await assertMayManage(deps, actor, def.entityType, def.entityId);
+  await deps.db.transaction(async (tx) => {
+    const gone = await deleteDefinition(tx, churchId, def.id);
+    if (gone) await reportChanges(deps, [{ churchId, entityType: 'reminder', entityId: gone.id, action: 'destroyed', before: gone }], { req: actor, tx });
+  });
+}

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DELIVERY_RETRIES, badRequest, providerMessage } from '@church/common';
+import { DELIVERY_RETRIES, badRequest, providerFailed, providerMessage } from '@church/common';
 import type { MessagingDeps } from '../deps';
 import { contacts } from '../clients/membership';
 import { sendSms } from '../jobs/contracts';
 import type { SmsAccount } from '../providers/sms';
-import { SmsError } from '../providers/sms';
+import { SMS_PROVIDERS, SmsError } from '../providers/sms';
 import { claimQueuedLog, findSentText, insertSentText, latestConsent, providerRow, requeueLog, sentTextById, settleLog, type ProviderRow } from '../repos/texting';
 import { e164, normalizePhone } from './phones';
 
@@ -59,6 +59,24 @@ export function classify<T extends Recipient>(people: T[]) {
     }
   }
   return { eligible, optedOut, noPhone };
+}
+
+/**
+ * The texting balance the church's provider reports (never a figure of ours); a clear 400 when there is no provider,
+ * it is one that reports none, or it has no credentials; a 502 naming Twilio when it cannot say.
+ */
+export async function credits(deps: MessagingDeps, churchId: string) {
+  const row = await providerRow(deps.db, churchId);
+  if (!row) throw badRequest('provider', 'No texting provider is configured for this church: save one in the texting settings (POST /messaging/texting/providers)', 'config');
+  if (!SMS_PROVIDERS.has(row.provider)) throw badRequest('provider', `${row.provider} reports no balance to this server (supported: ${[...SMS_PROVIDERS].join(', ')})`, 'config');
+  const account = accountOf(deps, row);
+  if (!account.apiKey || !account.apiSecret) throw badRequest('apiSecret', 'The texting provider has no credentials: save its key and secret in the texting settings', 'config');
+  try {
+    const { balance, currency } = await deps.providers.sms.balance(account);
+    return { configured: true, supported: true, provider: row.provider, hasCredits: Number(balance) > 0, balance, currency };
+  } catch (err) {
+    throw providerFailed('Twilio', err instanceof SmsError ? err.message : undefined);
+  }
 }
 
 /** The group's recipient preview. */

@@ -1,5 +1,12 @@
-import { badRequest } from '@church/common';
+import type { z } from 'zod';
+import { badRequest, type Actor } from '@church/common';
+import type { MessagingDeps } from '../deps';
 import { refusedEndpoint } from '../providers/web-push';
+import { saveSubscription, trimSubscriptions } from '../repos/web-push';
+import type { Subscribe } from '../schemas/web-push';
+
+/** browsers kept per person: enough for every browser one uses, and a bound on the addresses one login can make us post to */
+const MAX_BROWSERS = 20;
 
 /**
  * A subscription's endpoint is an address the caller gives and the server later posts to: checked on save by the
@@ -38,4 +45,23 @@ export function endpointOrigin(endpoint: string): string {
   } catch {
     return 'webpush';
   }
+}
+
+/**
+ * Enrolls the caller's browser for pushes: 400 naming the missing VAPID settings before anything is stored, or a
+ * token without a person, or an endpoint the push rule refuses; the person keeps their newest `MAX_BROWSERS`.
+ * Answers the subscription's id.
+ */
+export async function subscribe(deps: Pick<MessagingDeps, 'db' | 'providers' | 'config'>, actor: Actor, body: z.output<typeof Subscribe>): Promise<string> {
+  deps.providers.webPush.publicKey(); // 400 naming the missing settings before anything is stored
+  const personId = actor.personId;
+  if (!personId) throw badRequest('personId', 'the token has no person: pushes go to a person of the church', 'header');
+  const { subscription, appName, deviceInfo } = body;
+  const endpoint = checkEndpoint(subscription.endpoint, deps.config.OUTBOUND_ALLOW_PRIVATE);
+  const row = await deps.db.transaction(async (tx) => {
+    const saved = await saveSubscription(tx, { churchId: actor.churchId, personId, endpoint, ...subscription.keys, appName: appName || 'B1AppPwa', deviceInfo: deviceInfo ?? null });
+    await trimSubscriptions(tx, actor.churchId, personId, MAX_BROWSERS);
+    return saved;
+  });
+  return row.id;
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { REMOTE, batchOf, checkReferences, reportChanges, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
-import { blockedIps, conversations } from '../db/schema';
+import { REMOTE, actorOf, batchOf, checkReferences, reportChanges, type ZodTypeProvider } from '@church/common';
+import { conversations } from '../db/schema';
+import { saveBlockedIps } from '../domain/blocked-ips';
 import { clearBlockedIps } from '../repos/blocked-ips';
 import { BlockedIp, ClearItem, Cleared, SaveBlockedIp } from '../schemas/blocked-ips';
 
@@ -16,17 +17,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // A block is a moderation staff care about: reported to the audit log.
   app.post(base, { config: { access: hosts }, schema: { body: batchOf(SaveBlockedIp), response: { 200: z.array(BlockedIp) } } }, async (req) => {
     await checkReferences(req, req.body, { conversationId: conversations, serviceId: REMOTE.streamingServices });
-    return app.db.transaction(async (tx) => {
-      const churchId = req.auth.churchId;
-      const before = new Map((await rowsByIds(tx, blockedIps, churchId, req.body.map((i) => i.id).filter((id): id is string => !!id))).map((r) => [r.id, r]));
-      const saved = await saveRows(tx, blockedIps, churchId, req.body, 'Blocked IP');
-      await reportChanges(
-        app.deps,
-        saved.map((after) => ({ churchId, entityType: 'blockedIp', entityId: after.id, action: before.has(after.id) ? 'updated' : 'created', before: before.get(after.id), after })),
-        { req, tx },
-      );
-      return saved;
-    });
+    return saveBlockedIps(app.deps, actorOf(req), req.body);
   });
 
   // Spec: JWT, body `[{serviceId, churchId}]`; a user token clears only its own church's services.

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, IdList, badRequest, batchOf, notFound, type ZodTypeProvider } from '@church/common';
+import { Id, IdList, batchOf, notFound, type ZodTypeProvider } from '@church/common';
 import { depsOf } from '../deps';
 import { groupIdsOf } from '../clients/membership';
-import { assertConversationAccess, assertMayRead, assertNoteChurch, assertPrivateAccess, canSeeConversation, withoutClosedPrivate } from '../domain/access';
-import { conversationsPage, deleteConversation, saveConversations, startConversation } from '../domain/conversations';
-import { conversationsByIds, conversationsForContent, createConversation, getConversation, postsOfGroups, withPosts } from '../repos/conversations';
+import { assertConversationAccess, assertMayRead, assertNoteChurch, canSeeConversation, withoutClosedPrivate } from '../domain/access';
+import { conversationsPage, currentConversation, deleteConversation, saveConversations, startConversation } from '../domain/conversations';
+import { conversationsByIds, conversationsForContent, getConversation, postsOfGroups, withPosts } from '../repos/conversations';
 import { ChurchIdParams, ContentParams, Empty, Page } from '../schemas/common';
 import { Conversation, ConversationWithMessages, ConversationWithPosts, SaveConversation, Start } from '../schemas/conversations';
 
@@ -64,23 +64,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(
     `${base}/current/:churchId/:contentType/:contentId`,
     { config: { access: 'public' }, schema: { params: ContentParams.extend({ churchId: Id }), response: { 200: Conversation } } },
-    async (req) => {
-      const { churchId, contentType } = req.params;
-      assertConversationAccess(req.auth, contentType);
-      assertNoteChurch(req.auth, { churchId, contentType });
-      let contentId: string;
-      try {
-        contentId = app.deps.secrets.decrypt(req.params.contentId);
-      } catch {
-        throw badRequest('contentId', 'must be the encrypted content id', 'params');
-      }
-      const [current] = await conversationsForContent(app.db, churchId, contentType, contentId, 1);
-      if (current) {
-        await assertPrivateAccess(app.db, req.auth, current);
-        return current;
-      }
-      return createConversation(app.db, churchId, { contentType, contentId, title: `${contentType} conversation`, visibility: 'public', allowAnonymousPosts: true });
-    },
+    async (req) => currentConversation(deps, req.auth, { churchId: req.params.churchId, contentType: req.params.contentType, sealedContentId: req.params.contentId }),
   );
 
   app.get(

@@ -50,12 +50,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.post(`${base}`, { config: { access: anyUser }, schema: { body: batchOf(SaveMessage), response: { 200: z.array(Message) } } }, async (req) =>
-    saveMessages(deps, req.auth, req.body, idempotencyKey(req), (i, field) => itemParam(req, i, field)),
+    saveMessages(deps, req.auth, req.body, idempotencyKey(req.headers['idempotency-key']), (i, field) => itemParam(req, i, field)),
   );
 
   // The live chat's hot path (domain/posting: chatSender).
   app.post(`${base}/send`, { config: { access: 'public' }, schema: { body: batchOf(SendMessage), response: { 200: z.array(Message) } } }, async (req) =>
-    send(req.auth, req.ip, req.body, idempotencyKey(req), (i, field) => itemParam(req, i, field)),
+    send(req.auth, req.ip, req.body, idempotencyKey(req.headers['idempotency-key']), (i, field) => itemParam(req, i, field)),
   );
 
   app.post(

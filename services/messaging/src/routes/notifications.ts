@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Id, batchOf, itemParam, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, actorOf, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { depsOf } from '../deps';
-import { contacts } from '../clients/membership';
-import { assertSelfOr, isStaff } from '../domain/access';
-import { assertPeopleOfChurch, notify, notifyRows, pushToPerson } from '../domain/notify';
+import { assertSelfOr } from '../domain/access';
+import { NOTIFICATION_STAFF, ping, saveNotifications } from '../domain/notifications';
+import { assertPeopleOfChurch, notify, pushToPerson } from '../domain/notify';
 import { minuteLimiter } from '../domain/ping-limit';
 import { emailDigest } from '../jobs/contracts';
 import {
@@ -15,13 +15,12 @@ import {
   markRead,
   notificationsOf,
   unreadCounts,
-  updateNotification,
 } from '../repos/notifications';
 import { ChurchIdParams, Empty } from '../schemas/common';
 import { CreateMany, Marked, Notification, Ping, Queued, Removed, SaveNotification, SendTest, SendTestAnswer, UnreadCounts } from '../schemas/notifications';
 
 const base = '/messaging/notifications';
-const STAFF = ['People.Edit'];
+const STAFF = NOTIFICATION_STAFF;
 const VIEWERS = ['People.View', 'People.Edit'];
 const PersonParams = z.object({ churchId: Id, personId: Id });
 
@@ -70,27 +69,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // Your own, or anyone's with People.Edit; new ones are delivered (socket, push, email) by the job written with them.
-  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SaveNotification), response: { 200: z.array(Notification) } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const staff = isStaff(req.auth, ...STAFF);
-    // a new notification is for a person of the church (membership asked before the transaction)
-    if (staff) await assertPeopleOfChurch(deps, churchId, req.body.map((item) => (item.id ? null : item.personId)), (i) => itemParam(req, i, 'personId'), req.auth.personId);
-    return app.db.transaction(async (tx) => {
-      const out = [];
-      for (const [i, item] of req.body.entries()) {
-        if (!staff && item.personId !== req.auth.personId) throw unauthorized(`${itemParam(req, i, 'personId')}: only your own notifications without People.Edit`);
-        const { id, ...values } = item;
-        if (!id) {
-          out.push(...(await notifyRows(deps, churchId, [{ ...values, churchId, triggeredByPersonId: req.auth.personId }], tx)));
-          continue;
-        }
-        const existing = await findNotification(tx, churchId, id);
-        if (!existing || (!staff && existing.personId !== req.auth.personId)) throw notFound('Notification');
-        out.push((await updateNotification(tx, churchId, id, values))!);
-      }
-      return out;
-    });
-  });
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SaveNotification), response: { 200: z.array(Notification) } } }, async (req) =>
+    saveNotifications(deps, actorOf(req), req.body, (i, field) => itemParam(req, i, field)),
+  );
 
   // Any member may notify people of the church (the caller is the trigger and is never notified), so many calls a
   // minute; none to notify is not an error.
@@ -113,19 +94,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/ping`, { config: { access: 'public' }, schema: { body: Ping, response: { 200: z.array(Notification) } } }, async (req) => {
     limitPing(req.body.churchId);
-    const ids = [req.body.personId, ...(req.body.triggeredByPersonId ? [req.body.triggeredByPersonId] : [])];
-    // membership answers only the church's live people: an unknown church or person finds nobody.
-    const found = await contacts(deps, req.body.churchId, { ids });
-    if (!found.some((p) => p.id === req.body.personId)) throw notFound('Person');
-    if (req.body.triggeredByPersonId && !found.some((p) => p.id === req.body.triggeredByPersonId)) throw notFound('Triggering person');
-    return notify(deps, {
-      churchId: req.body.churchId,
-      personIds: [req.body.personId],
-      message: req.body.message,
-      contentType: req.body.contentType,
-      contentId: req.body.contentId,
-      triggeredByPersonId: req.body.triggeredByPersonId,
-    });
+    return ping(deps, req.body);
   });
 
   app.delete(`${base}/:churchId/:id`, { config: { access: anyUser }, schema: { params: ChurchIdParams, response: { 200: Empty } } }, async (req) => {

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requires } from '@church/auth';
-import { IdParams, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { IdParams, actorOf, type ZodTypeProvider } from '@church/common';
 import { depsOf } from '../deps';
-import { assertEntity, assertMayManage, previewEvent, recipientModeFor } from '../domain/reminders';
-import { expandReminders } from '../jobs/contracts';
-import { definitionById, definitionsOf, deleteDefinition, upsertDefinition, type Target } from '../repos/reminders';
+import { assertMayManage, previewEvent, removeReminder, saveReminder } from '../domain/reminders';
+import { definitionsOf, type Target } from '../repos/reminders';
 import { Empty } from '../schemas/common';
 import { PreviewQuery, Reminder, ReminderPreview, Reminders, SaveReminder } from '../schemas/reminders';
 
@@ -29,26 +28,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   };
 
   /** Saves the one reminder of an entity or scope and plans its sends in the same transaction. */
-  const save = async (req: FastifyRequest, target: Target, body: SaveReminder) => {
-    const churchId = req.auth.churchId;
-    await assertMayManage(deps, req.auth, target.entityType, target.entityId ?? null);
-    await assertEntity(deps, churchId, target.entityType, (target.entityId ?? target.scopeId)!, !!target.scopeId);
-    const values = {
-      offsets: body.offsets,
-      sendLocalTime: body.sendLocalTime,
-      timeZone: body.timeZone ?? null,
-      message: body.message ?? null,
-      channels: body.channels,
-      recipientMode: recipientModeFor(target.entityType, body.recipientMode),
-      enabled: body.enabled,
-    };
-    return app.db.transaction(async (tx) => {
-      const { row, before } = await upsertDefinition(tx, churchId, target, values);
-      await deps.queue.enqueue(expandReminders, { churchId, definitionId: row.id }, { tx });
-      await reportChanges(app.deps, [{ churchId, entityType: 'reminder', entityId: row.id, action: before ? 'updated' : 'created', before, after: row }], { req, tx });
-      return row;
-    });
-  };
+  const save = (req: FastifyRequest, target: Target, body: SaveReminder) => saveReminder(deps, actorOf(req), target, body);
 
   const read = (summary: string) => ({ tags, summary, params: IdParams, response: { 200: Reminders } });
   const write = (summary: string) => ({ tags, summary, params: IdParams, body: SaveReminder, response: { 200: Reminder } });
@@ -77,15 +57,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     `${base}/:id`,
     { config: { access: requires('Content.Edit or Plans.Edit or Group Leader') }, schema: { tags, summary: 'Remove a reminder', params: IdParams, response: { 200: Empty } } },
     async (req) => {
-      const churchId = req.auth.churchId;
-      const def = await definitionById(app.db, churchId, req.params.id);
-      if (!def) throw notFound('Reminder');
-      await assertMayManage(deps, req.auth, def.entityType, def.entityId);
-      return app.db.transaction(async (tx) => {
-        const gone = await deleteDefinition(tx, churchId, def.id);
-        if (gone) await reportChanges(app.deps, [{ churchId, entityType: 'reminder', entityId: gone.id, action: 'destroyed', before: gone }], { req, tx });
-        return {};
-      });
+      await removeReminder(deps, actorOf(req), req.params.id);
+      return {};
     },
   );
 }

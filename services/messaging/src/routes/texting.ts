@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import twilio from 'twilio';
 import { requires } from '@church/auth';
-import { IdParams, REMOTE, badRequest, batchOf, checkReferences, notFound, providerFailed, reportChanges, webhookIntake, type ZodTypeProvider } from '@church/common';
+import { IdParams, REMOTE, badRequest, batchOf, checkReferences, notFound, reportChanges, webhookIntake, type ZodTypeProvider } from '@church/common';
 import { depsOf } from '../deps';
 import { contacts } from '../clients/membership';
-import { accountOf, classify, previewGroup, queueTexts } from '../domain/texting';
+import { classify, credits, previewGroup, queueTexts } from '../domain/texting';
 import { smsWebhook } from '../jobs/contracts';
-import { SMS_PROVIDERS, SmsError } from '../providers/sms';
-import { deleteProvider, findSentText, insertProvider, logsOfSentText, providerById, providerRow, providersOf, sentTextsOf, updateProvider, type ProviderRow } from '../repos/texting';
+import { SMS_PROVIDERS } from '../providers/sms';
+import { deleteProvider, findSentText, insertProvider, logsOfSentText, providerById, providersOf, sentTextsOf, updateProvider, type ProviderRow } from '../repos/texting';
 import { Empty } from '../schemas/common';
 import { Credits, EMPTY_TWIML, GroupParams, GroupTextResult, ProviderParams, Providers, SaveProvider, SendGroup, SendPerson, SentTextDetails, SentTexts, TextPreview, TwimlAnswer } from '../schemas/texting';
 
@@ -66,19 +66,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // B1Admin's texting settings: the balance the church's provider reports (never a figure of ours); a clear 400 when
   // there is no provider, or it is one that reports none.
-  app.get(`${base}/credits`, { config: { access: texting }, schema: { summary: 'The texting balance the church\'s provider reports', response: { 200: Credits } } }, async (req) => {
-    const row = await providerRow(app.db, req.auth.churchId);
-    if (!row) throw badRequest('provider', 'No texting provider is configured for this church: save one in the texting settings (POST /messaging/texting/providers)', 'config');
-    if (!SMS_PROVIDERS.has(row.provider)) throw badRequest('provider', `${row.provider} reports no balance to this server (supported: ${[...SMS_PROVIDERS].join(', ')})`, 'config');
-    const account = accountOf(deps, row);
-    if (!account.apiKey || !account.apiSecret) throw badRequest('apiSecret', 'The texting provider has no credentials: save its key and secret in the texting settings', 'config');
-    try {
-      const { balance, currency } = await deps.providers.sms.balance(account);
-      return { configured: true, supported: true, provider: row.provider, hasCredits: Number(balance) > 0, balance, currency };
-    } catch (err) {
-      throw providerFailed('Twilio', err instanceof SmsError ? err.message : undefined);
-    }
-  });
+  app.get(`${base}/credits`, { config: { access: texting }, schema: { summary: 'The texting balance the church\'s provider reports', response: { 200: Credits } } }, async (req) =>
+    credits(deps, req.auth.churchId),
+  );
 
   app.get(`${base}/preview/:groupId`, { config: { access: texting }, schema: { params: GroupParams, response: { 200: TextPreview } } }, async (req) =>
     previewGroup(deps, req.auth.churchId, req.params.groupId),

@@ -1,4 +1,4 @@
-import { PERMISSIONS, normalizePermission, permissionKey, requires, type AccessRule } from '@church/auth';
+import { PERMISSIONS, hasPermission, isGroupLeader, isMember, normalizePermission, permissionKey, requires, type Claims } from '@church/auth';
 import type { ModuleName } from '@church/common';
 
 // What a report is: plain data, one file per report under src/reports/. The engine (engine.ts) reads nothing
@@ -111,10 +111,28 @@ export interface ReportDefinition {
   timeoutMs?: number;
 }
 
-/** A definition checked once at start, with its permission groups as access rules. */
+/** A definition checked once at start, with its permission groups as rules over the caller's claims. */
 export interface LoadedReport {
   definition: ReportDefinition;
-  permissionRules: AccessRule[];
+  permissionRules: Array<(auth: Claims) => boolean>;
+}
+
+/**
+ * A permission group as a rule over the caller's claims: met when they hold any one of its words, each read as
+ * `requires` of `@church/auth` reads it (which refuses, here at load, a word it does not know): a permission of
+ * reporting's API, the spec's `Member` (People.View Members, or a Member or Staff status) or `Group Leader`
+ * (leads a group). None of them reads a request, so the domain checks them over an Actor.
+ */
+function anyOf(words: string[]): (auth: Claims) => boolean {
+  const text = words.join(' or ');
+  requires(text);
+  const checks = text.split(/\s+or\s+/i).map((word): ((auth: Claims) => boolean) => {
+    const named = word.trim().toLowerCase();
+    if (named === 'member') return isMember;
+    if (named === 'group leader') return isGroupLeader;
+    return (auth) => hasPermission(auth, word, 'ReportingApi');
+  });
+  return (auth) => checks.some((check) => check(auth));
 }
 
 /** Permission words a group may name: the permission reference, and the spec's `Member` and `Group Leader`. */
@@ -169,7 +187,7 @@ export function loadReport(def: ReportDefinition): LoadedReport {
   const permissionRules = def.permissions.map((g) => {
     if (!g.requireOne.length) fail('has an empty permission group');
     for (const term of g.requireOne) if (!KNOWN_TERMS.has(normalizePermission(term).toLowerCase())) fail(`names unknown permission ${term}`);
-    return requires(g.requireOne.join(' or '));
+    return anyOf(g.requireOne);
   });
   return { definition: def, permissionRules };
 }

@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import type { Claims } from '@church/auth';
-import { unauthorized } from '@church/common';
+import { unauthorized, type Actor } from '@church/common';
 import { failureReason, ReportQueryError, type ModuleQuery, type Row } from '../clients/module-query';
 import { outputView, type OutputView } from './app-view';
 import type { LoadedReport, ReportDefinition, TableJoin } from './definition';
@@ -30,8 +29,8 @@ export interface ReportResult {
 }
 
 export interface RunContext {
-  req: FastifyRequest;
-  auth: Claims;
+  /** who runs it: their permissions, their church (bound as `churchId`), their log */
+  actor: Actor;
   query: Record<string, unknown>;
   source: ModuleQuery;
   defaultTimeoutMs: number;
@@ -39,18 +38,22 @@ export interface RunContext {
 }
 
 /** Whether the caller meets every permission group of the report (each group: any one of its permissions). */
-export async function mayRun(report: LoadedReport, req: FastifyRequest, auth: Claims): Promise<boolean> {
-  for (const rule of report.permissionRules) if (!(await rule.check(req, auth, 'ReportingApi'))) return false;
-  return true;
+export function mayRun(report: LoadedReport, auth: Claims): boolean {
+  return report.permissionRules.every((rule) => rule(auth));
+}
+
+/** The reports the caller may run (every permission group met), in the catalog's order. */
+export function reportsFor(reports: Iterable<LoadedReport>, auth: Claims): LoadedReport[] {
+  return [...reports].filter((report) => mayRun(report, auth));
 }
 
 /** Runs a report for the caller; 401 when a permission group is not met, 400 for bad parameters, 502 when a query fails. */
 export async function runReport(report: LoadedReport, ctx: RunContext): Promise<ReportResult> {
   const def = report.definition;
-  if (!(await mayRun(report, ctx.req, ctx.auth))) {
+  if (!mayRun(report, ctx.actor)) {
     throw unauthorized(`Missing permission: ${def.permissions.map((g) => g.requireOne.join(' or ')).join(' and ')}`);
   }
-  const values: Map<string, ParamValue | string[]> = resolveParameters(def, ctx.auth, ctx.query, ctx.now);
+  const values: Map<string, ParamValue | string[]> = resolveParameters(def, ctx.actor, ctx.query, ctx.now);
   const results = new Map<string, Row[]>();
   // Each query starts as soon as the queries whose results it binds have finished: independent ones (the
   // names of a report's groups and of its people, say) run side by side.
@@ -73,7 +76,7 @@ export async function runReport(report: LoadedReport, ctx: RunContext): Promise<
           rows = await ctx.source.run(q.module, q.sql, bound, def.timeoutMs ?? ctx.defaultTimeoutMs);
         } catch (err) {
           // Any failure, the callee's 4xx included (it refused our signature, say), is a 502 naming the query.
-          ctx.req.log.warn({ err, report: def.keyName, query: q.keyName, module: q.module }, 'report query failed');
+          ctx.actor.log.warn({ err, report: def.keyName, query: q.keyName, module: q.module }, 'report query failed');
           throw new ReportQueryError(q.keyName, q.module, failureReason(err), err);
         }
         results.set(q.keyName, rows);

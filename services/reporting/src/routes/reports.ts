@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { anyUser } from '@church/auth';
-import { notFound, type ModuleDeps, type ServiceDeps, type ZodTypeProvider } from '@church/common';
+import { actorOf, notFound, type ModuleDeps, type ServiceDeps, type ZodTypeProvider } from '@church/common';
 import { sourceDatabaseUrls, type Config } from '../config';
 import { createModuleQuery } from '../clients/module-query';
 import type { ReportCatalog } from '../domain/definition';
 import { definitionView } from '../domain/app-view';
-import { mayRun, runReport } from '../domain/engine';
+import { reportsFor, runReport } from '../domain/engine';
 import { KeyNameParams, ReportDefinitionList, ReportDefinitionView, ReportResultView, RunQuery } from '../schemas';
 
 const base = '/reporting/reports';
@@ -32,11 +32,7 @@ export function reportRoutes(catalog: ReportCatalog, deps: (app: { deps: Service
     app.get(
       base,
       { config: { access: anyUser }, schema: { tags: ['Reports'], summary: 'The reports the caller may run, with their parameters.', response: { 200: ReportDefinitionList } } },
-      async (req) => {
-        const out = [];
-        for (const report of catalog.all()) if (await mayRun(report, req, req.auth)) out.push(definitionView(report.definition));
-        return out;
-      },
+      async (req) => reportsFor(catalog.all(), actorOf(req)).map((report) => definitionView(report.definition)),
     );
 
     app.get(
@@ -51,7 +47,7 @@ export function reportRoutes(catalog: ReportCatalog, deps: (app: { deps: Service
         config: { access: anyUser },
         schema: { tags: ['Reports'], summary: 'execute the report; parameters are query-string values, churchId comes from the token', params: KeyNameParams, querystring: RunQuery, response: { 200: ReportResultView } },
       },
-      async (req) => runReport(find(req.params.keyName), { req, auth: req.auth, query: req.query, source, defaultTimeoutMs: config.REPORT_TIMEOUT_MS }),
+      async (req) => runReport(find(req.params.keyName), { actor: actorOf(req), query: req.query, source, defaultTimeoutMs: config.REPORT_TIMEOUT_MS }),
     );
   };
 }
