@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, fakeInternal, personFacts as sharedPersonFacts, useModule, type TestApp } from '@church/common/testing';
-import { membershipInternal, type InternalClient, type ServiceDeps } from '@church/common';
+import { membershipInternal, type ServiceDeps } from '@church/common';
 import { buildApp } from '../src/app';
 import { campuses, groupServiceTimes, serviceTimes, services, sessions, visitSessions, visits } from '../src/db/schema';
 
@@ -77,10 +77,6 @@ export const personFacts = (id: string, householdId: string | null) => sharedPer
  * naming membership): a route of `fakeMembership` throws it, and the fake answers it as it is. Every other answer
  * of the fake is checked against its contract (`fakeInternal`), so only a test that means to can send one.
  */
-export class Drifted {
-  constructor(readonly answer: unknown) {}
-}
-
 /**
  * Membership as attendance's tests fake it, over `fakeInternal` (each answer checked against its contract):
  * - its people, as `POST /membership/internal/people/facts` (`peopleFacts`: the church's live people among the
@@ -91,8 +87,8 @@ export class Drifted {
  * - the events each church listens for (`listen(churchId, ...events)`; a church not set cannot be answered for);
  * - its group lists, as `POST /membership/internal/groups/list` answers them: `addGroup(churchId, id, name)` puts
  *   a whole group record (as membership keeps it) into that church's list and answers what attendance shows of it.
- * `routes` answer the rest, or instead (a test's roster, its failures); a route throwing `Drifted` answers what it
- * carries. Pass `internal` as `overrides.internal`; `internal.calls` records what was asked.
+ * `routes` answer the rest, or instead (a test's roster, its failures; `offContract(answer)` for a malformed one).
+ * Pass `internal` as `overrides.internal`; `internal.calls` records what was asked.
  */
 export function fakeMembership(routes: Parameters<typeof fakeInternal>[0] = {}) {
   const people = new Map<string, { id: string; churchId: string; householdId: string | null; removed: boolean }>();
@@ -126,22 +122,8 @@ export function fakeMembership(routes: Parameters<typeof fakeInternal>[0] = {}) 
     [`POST ${membershipInternal.groupsList.path}`]: (body) => groupLists.get((body as { churchId: string }).churchId) ?? [],
     ...routes,
   });
-  const request = async <T>(...args: Parameters<InternalClient['request']>): Promise<T> => {
-    try {
-      return await fake.request<T>(...args);
-    } catch (err) {
-      if (err instanceof Drifted) return err.answer as T;
-      throw err;
-    }
-  };
-  const internal: InternalClient & { calls: typeof fake.calls } = {
-    calls: fake.calls,
-    request,
-    get: (module, url, opts) => request(module, 'GET', url, undefined, opts),
-    post: (module, url, body, opts) => request(module, 'POST', url, body, opts),
-  };
   return {
-    internal,
+    internal: fake,
     add(churchId: string, householdId: string | null = randomUUID(), id: string = randomUUID()) {
       people.set(id, { id, churchId, householdId, removed: false });
       changed(churchId);

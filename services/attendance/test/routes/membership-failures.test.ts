@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { HttpError, membershipInternal } from '@church/common';
-import { call } from '@church/common/testing';
+import { call, offContract } from '@church/common/testing';
 import { sessions, visits } from '../../src/db/schema';
-import { Drifted, fakeMembership, linkGroup, personFacts, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
+import { fakeMembership, linkGroup, personFacts, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // How every attendance route that asks membership answers when membership fails (issue 32, item 5): a membership
 // that is briefly away (503) is passed on as 503 with its Retry-After, so the apps retry; any other failure is
@@ -24,7 +24,7 @@ const fail = (path: string) => {
     case 'missing':
       throw new HttpError(404, [{ msg: 'Route not found' }]);
     case 'malformed': // an answer its contract refuses
-      throw new Drifted({ nope: true });
+      return offContract({ nope: true });
   }
 };
 

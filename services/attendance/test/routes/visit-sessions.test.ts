@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded } from '@church/common/testing';
+import { call, expectGuarded, offContract } from '@church/common/testing';
 import { HttpError } from '@church/common';
 import { visitSessions, visits } from '../../src/db/schema';
-import { Drifted, fakeMembership, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
+import { fakeMembership, makeChurch, makePlaces, makeSession, makeVisit, useAttendance } from '../setup';
 
 // Membership, as the fake answers it: one group with two members, and the names of anyone asked about.
 const groupId = randomUUID();
@@ -17,7 +17,7 @@ const membership = fakeMembership({
     if ((body as { groupId: string }).groupId === unreachable) throw new TypeError('fetch failed');
     if ((body as { groupId: string }).groupId === refused) throw new HttpError(401, [{ msg: 'Unauthorized' }]);
     if ((body as { groupId: string }).groupId === unknownRoute) throw new HttpError(404, [{ msg: 'Route not found' }]);
-    if ((body as { groupId: string }).groupId === malformed) throw new Drifted({ members: [] });
+    if ((body as { groupId: string }).groupId === malformed) return offContract({ members: [] });
     return (body as { groupId: string }).groupId === groupId
       ? [
           { personId: ann, displayName: 'Ann Lee', firstName: 'Ann', lastName: 'Lee', photo: null, leader: true },
