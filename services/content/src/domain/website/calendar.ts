@@ -5,7 +5,7 @@ import { websiteSettings } from '../../config/website';
 import { activeBookings, blockoutsOverlapping, targetNames } from '../../repos/website/calendar';
 import { churchTimeZone } from '../../repos/website/events';
 import { safeTimeZone } from './events';
-import { conflictWindow, findConflicts, type Conflict, type Proposal } from './occurrences';
+import { conflictWindow, findConflicts, type Conflict, type Proposal } from '../../lib/occurrences';
 
 /** The church's time zone (its `timeZone` setting, else the configured default), always a valid IANA name. */
 export async function zoneOf(app: FastifyInstance, db: DbOrTx, churchId: string): Promise<string> {

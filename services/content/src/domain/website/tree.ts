@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { badRequest, getRow, type Db, type DbOrTx } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import {
@@ -16,6 +14,7 @@ import {
 import type { TreeSectionInput } from '../../schemas/website';
 import type { SiteId } from '../../repos/website/sites';
 import { setPublished } from '../../repos/website/drafts';
+import { insertPage, updatePage } from '../../repos/website/pages';
 import { treeWithJsonText } from './json-text';
 
 export const MAX_SECTIONS = 30;
@@ -83,9 +82,9 @@ export async function createPageWithTree(db: Db, churchId: string, input: Omit<P
   checkLimits(tree);
   return db.transaction(async (tx) => {
     await checkUrlFree(tx, churchId, input.url, input.siteId);
-    const [page] = await tx.insert(pages).values({ ...input, id: randomUUID(), churchId }).returning();
-    await insertSections(tx, churchId, { pageId: page!.id }, tree);
-    return pageTree(tx, page!);
+    const page = await insertPage(tx, churchId, input);
+    await insertSections(tx, churchId, { pageId: page.id }, tree);
+    return pageTree(tx, page);
   });
 }
 
@@ -95,9 +94,7 @@ export async function replacePageTree(db: Db, churchId: string, pageId: string, 
   return db.transaction(async (tx) => {
     const current = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
     if (fields.url) await checkUrlFree(tx, churchId, fields.url, fields.siteId === undefined ? current.siteId : fields.siteId, pageId);
-    const [page] = Object.keys(fields).length
-      ? await tx.update(pages).set({ ...fields, updatedAt: new Date() }).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId))).returning()
-      : await tx.select().from(pages).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId)));
+    const page = Object.keys(fields).length ? await updatePage(tx, churchId, pageId, { ...fields, updatedAt: new Date() }) : current;
     await clearSections(tx, churchId, { pageId });
     await insertSections(tx, churchId, { pageId }, tree);
     return pageTree(tx, page!);
@@ -110,12 +107,10 @@ export async function duplicatePage(db: Db, churchId: string, pageId: string) {
     const page = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
     const tree = toInput(await loadSections(tx, churchId, { pageId }));
     const url = await copyUrl(tx, churchId, page.url, page.siteId);
-    const [copy] = await tx
-      .insert(pages)
-      .values({ ...pageFields(page), publishedAt: null, id: randomUUID(), churchId, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name })
-      .returning();
-    await insertSections(tx, churchId, { pageId: copy!.id }, tree);
-    return pageTree(tx, copy!);
+    const { id: _id, churchId: _church, ...fields } = pageFields(page);
+    const copy = await insertPage(tx, churchId, { ...fields, publishedAt: null, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name });
+    await insertSections(tx, churchId, { pageId: copy.id }, tree);
+    return pageTree(tx, copy);
   });
 }
 
@@ -152,7 +147,7 @@ export async function restoreTree(tx: DbOrTx, churchId: string, owner: Owner, sn
   if (owner.pageId && page && typeof page === 'object') {
     const fields: Partial<PageRow> = {};
     for (const key of ['name', 'title', 'metaDescription', 'layout'] as const) if (typeof page[key] === 'string') fields[key] = page[key];
-    if (Object.keys(fields).length) await tx.update(pages).set(fields).where(and(eq(pages.churchId, churchId), eq(pages.id, owner.pageId)));
+    if (Object.keys(fields).length) await updatePage(tx, churchId, owner.pageId, fields);
   }
   await clearSections(tx, churchId, owner);
   await insertSections(tx, churchId, owner, snapshot.sections);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, contentInternal, type ZodTypeProvider } from '@church/common';
 import { zoneOf } from '../../domain/website/calendar';
-import { MAX_OCCURRENCES, occurrenceStarts } from '../../domain/website/occurrences';
+import { MAX_OCCURRENCES, occurrenceStarts } from '../../lib/occurrences';
 import { eventWithExceptions } from '../../repos/website/calendar';
 
 const { eventOccurrences } = contentInternal;

@@ -6,7 +6,7 @@ import { contentDeps } from '../../deps';
 import { events } from '../../db/website';
 import { zoneOf } from '../../domain/website/calendar';
 import { personGroupIds } from '../../domain/website/membership';
-import { occurrences } from '../../domain/website/occurrences';
+import { occurrences } from '../../lib/occurrences';
 import { deleteRsvp, eventWithExceptions, groupRsvps, rsvpRoster, upsertRsvp } from '../../repos/website/calendar';
 import { OccurrenceQuery, RosterEntry, Rsvp, RsvpBody, RsvpCounts, RsvpWindowQuery } from '../../schemas/calendar';
 import { GroupParams } from '../../schemas/website';
