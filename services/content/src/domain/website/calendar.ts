@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '@church/common';
-import { contentDeps } from '../../deps';
+import type { ContentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { activeBookings, blockoutsOverlapping, targetNames } from '../../repos/website/calendar';
 import { churchTimeZone } from '../../repos/website/events';
@@ -8,8 +7,8 @@ import { safeTimeZone } from './events';
 import { conflictWindow, findConflicts, type Conflict, type Proposal } from '../../lib/occurrences';
 
 /** The church's time zone (its `timeZone` setting, else the configured default), always a valid IANA name. */
-export async function zoneOf(app: FastifyInstance, db: DbOrTx, churchId: string): Promise<string> {
-  const fallback = websiteSettings(contentDeps(app).config).defaultTimeZone;
+export async function zoneOf(deps: Pick<ContentDeps, 'config'>, db: DbOrTx, churchId: string): Promise<string> {
+  const fallback = websiteSettings(deps.config).defaultTimeZone;
   return safeTimeZone(await churchTimeZone(db, churchId, fallback), fallback);
 }
 

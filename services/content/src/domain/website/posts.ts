@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { churchNameOf } from '@church/common';
-import type { PostRow } from '../../repos/website/posts';
+import type { z } from 'zod';
+import { REMOTE, assertReferences, badRequest, churchNameOf, findRow, notFound, saveRows, type Actor, type ActorLog } from '@church/common';
+import { posts } from '../../db/website';
+import type { ContentDeps } from '../../deps';
+import { slugTaken, type PostRow } from '../../repos/website/posts';
+import type { PostSave } from '../../schemas/website';
 import { displayNames } from './membership';
 import { Feed } from 'feed';
 import { marked } from 'marked';
@@ -23,13 +26,13 @@ export const authorIds = (rows: PostRow[]) => rows.flatMap((r) => (r.authorId ? 
 export const withNames = (rows: PostRow[], names: Map<string, string | null>) => rows.map((r) => ({ ...r, authorName: r.authorId ? (names.get(r.authorId) ?? null) : null }));
 
 /** Posts with their authors' names, looked up from membership in one call. */
-export async function withAuthors(app: FastifyInstance, churchId: string, rows: PostRow[]) {
-  return withNames(rows, await displayNames(app, churchId, authorIds(rows)));
+export async function withAuthors(deps: Pick<ContentDeps, 'internal'>, log: ActorLog, churchId: string, rows: PostRow[]) {
+  return withNames(rows, await displayNames(deps, log, churchId, authorIds(rows)));
 }
 
 /** RSS 2.0 of the latest published posts; links are `{siteUrl}/blog/{slug}`, content is the rendered markdown. */
-export async function rssFeed(app: FastifyInstance, churchId: string, siteUrl: string, rows: PostRow[]): Promise<string> {
-  const [name, authored] = await Promise.all([churchNameOf(app.deps.internal, churchId).catch(() => undefined), withAuthors(app, churchId, rows)]);
+export async function rssFeed(deps: Pick<ContentDeps, 'internal'>, log: ActorLog, churchId: string, siteUrl: string, rows: PostRow[]): Promise<string> {
+  const [name, authored] = await Promise.all([churchNameOf(deps.internal, churchId).catch(() => undefined), withAuthors(deps, log, churchId, rows)]);
   const site = siteUrl.replace(/\/+$/, '');
   const feed = new Feed({
     title: name ? `${name} Blog` : 'Blog',
@@ -55,4 +58,39 @@ export async function rssFeed(app: FastifyInstance, churchId: string, siteUrl: s
     });
   }
   return feed.rss2();
+}
+
+/**
+ * Saves a batch of posts (`param(i, field)` names a field of item `i`) in one transaction: a slug is the church's
+ * once (a new post without one gets its title's, numbered when taken), the author is a person of the church
+ * (asked of membership before the transaction). Answers the posts with their authors' names.
+ */
+export async function savePosts(deps: Pick<ContentDeps, 'db' | 'internal'>, actor: Actor, items: Array<z.output<typeof PostSave>>, param: (i: number, field: string) => string) {
+  const churchId = actor.churchId;
+  const given = items.map((x) => x.slug);
+  const twice = given.find((s, i) => s && given.indexOf(s) !== i);
+  if (twice) throw badRequest(param(given.lastIndexOf(twice), 'slug'), `${twice} is given twice`);
+  await assertReferences(deps, churchId, items, { authorId: REMOTE.people }, param);
+  const saved = await deps.db.transaction(async (tx) => {
+    const out: PostRow[] = [];
+    for (const [i, { id, ...fields }] of items.entries()) {
+      const old = id ? await findRow(tx, posts, churchId, id) : undefined;
+      if (id && !old) throw notFound('Post');
+      if (!old && !fields.title) throw badRequest(param(i, 'title'), 'is required');
+      let slug = fields.slug;
+      if (slug && (await slugTaken(tx, churchId, slug, id))) throw badRequest(param(i, 'slug'), `another post already uses the slug ${slug}`);
+      if (!old && !slug) {
+        // A slug made from the title gets a number when the church already has it.
+        const stem = slugify(fields.title!);
+        slug = stem;
+        for (let n = 2; await slugTaken(tx, churchId, slug); n++) slug = `${stem}-${n}`;
+      }
+      const values = { ...fields, ...(slug ? { slug } : {}) };
+      // A save with an id stamps `updatedAt` (saveRows does for tables that have it).
+      const [row] = await saveRows(tx, posts, churchId, [old ? { ...values, id: old.id } : { ...values, title: fields.title!, slug: slug! }]);
+      out.push(row!);
+    }
+    return out;
+  });
+  return withAuthors(deps, actor.log, churchId, saved);
 }

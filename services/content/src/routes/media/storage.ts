@@ -60,7 +60,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const settings = parseSettings(item.settings, itemParam(req, i, 'settings'));
       if (item.enabled && (!settings.bucket || !settings.publicBase)) throw badRequest(itemParam(req, i, 'settings'), 'bucket and publicBase are required');
       if (settings.publicBase && !/^https?:\/\//.test(settings.publicBase)) throw badRequest(itemParam(req, i, 'settings'), 'publicBase must be an http(s) address');
-      await checkEndpoint(app, settings.endpoint, itemParam(req, i, 'settings'));
+      await checkEndpoint(contentDeps(app), settings.endpoint, itemParam(req, i, 'settings'));
     }
     return app.db.transaction(async (tx) => {
       const out = [];

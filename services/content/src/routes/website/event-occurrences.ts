@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, contentInternal, type ZodTypeProvider } from '@church/common';
+import { contentDeps } from '../../deps';
 import { zoneOf } from '../../domain/website/calendar';
 import { MAX_OCCURRENCES, occurrenceStarts } from '../../lib/occurrences';
 import { eventWithExceptions } from '../../repos/website/calendar';
@@ -21,7 +22,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const event = await eventWithExceptions(app.db, churchId, eventId);
     if (!event) return { event: null, starts: [] };
     const live = event.approvalStatus === null || event.approvalStatus === 'approved';
-    const starts = live ? occurrenceStarts(event, from, to, await zoneOf(app, app.db, churchId), MAX_OCCURRENCES) : [];
+    const starts = live ? occurrenceStarts(event, from, to, await zoneOf(contentDeps(app), app.db, churchId), MAX_OCCURRENCES) : [];
     return {
       event: { id: event.id, groupId: event.groupId, title: event.title, registrationEnabled: event.registrationEnabled },
       starts: starts.map((d) => d.toISOString()),

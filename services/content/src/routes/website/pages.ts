@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, REMOTE, badRequest, batchOf, checkBatch, checkReferences, deleteRow, findRow, getRow, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, REMOTE, actorOf, badRequest, batchOf, checkBatch, checkReferences, deleteRow, findRow, getRow, IdParams, itemParam, notFound, optionalActorOf, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks, pages } from '../../db/website';
 import { checkNested } from '../../domain/references';
 import { editsContent, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
 import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
-import { serialized } from '../../kept';
+import { serialized } from '../kept';
 import { AiPageBody, ChurchParams, ImportTreeBody, Page, PageSave, PublicPage, Published, SiteQuery, Success, TreeAnswer, TreeQuery, type TreeSectionInput } from '../../schemas/website';
 
 const base = '/content/pages';
@@ -48,7 +48,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         if (url) return {};
         throw notFound('Page');
       }
-      if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
+      if (!(await satisfiesGate(app.deps, churchId, gate, optionalActorOf(req)))) return { restricted: true, visibility: gate.visibility };
       return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
         const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
         // the editor gets the working tree with its ids; everyone else the published version once there is one
@@ -65,10 +65,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Open to any signed-in user (spec), but a gated page is listed only to those its gate lets in (and editors).
   app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) => {
     const rows = await sitePages(app.db, req.auth.churchId, req.query.siteId);
-    return (await seenRows(app, req.auth, rows)).map(pageAnswer);
+    return (await seenRows(app.deps, actorOf(req), rows)).map(pageAnswer);
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) => {
-    const [row] = await seenRows(app, req.auth, [await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')]);
+    const [row] = await seenRows(app.deps, actorOf(req), [await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')]);
     if (!row) throw notFound('Page');
     return pageAnswer(row);
   });
@@ -152,7 +152,7 @@ const PAGE_REFERENCES = { groupIds: REMOTE.groups, siteId: REMOTE.sites };
 /** A whole page sent as a tree: its gate's groups, and the blocks its sections point at, are the church's. */
 async function checkTree(req: FastifyRequest, body: { groupIds?: string[]; sections: TreeSectionInput[] }): Promise<void> {
   await checkReferences(req, [body], PAGE_REFERENCES);
-  await checkNested(req, body.sections, { targetBlockId: blocks }, 'sections');
+  await checkNested(req.server.deps, req.auth.churchId, body.sections, { targetBlockId: blocks }, 'sections');
 }
 
 function pageInput(fields: Omit<z.output<typeof ImportTreeBody>, 'sections'>) {

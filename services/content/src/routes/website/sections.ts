@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, actorOf, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
@@ -24,7 +24,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Any signed-in user (spec), but a section of a gated page only for those the page's gate lets in.
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) => {
     const row = await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section');
-    await assertPageSeen(app, req.auth, row.pageId);
+    await assertPageSeen(app.deps, actorOf(req), row.pageId);
     return withJsonText(row);
   });
 
@@ -83,7 +83,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     const { pageId, blockId, ...input } = req.body.section;
     checkLimits([input]);
-    await checkNested(req, [req.body.section], { targetBlockId: blocks }, (_i, field) => `section.${field}`);
+    await checkNested(app.deps, churchId, [req.body.section], { targetBlockId: blocks }, (_i, field) => `section.${field}`);
     return app.db.transaction(async (tx) => {
       const owner = await ownerOf(tx, churchId, { pageId, blockId });
       const sort = input.sort ?? (await nextSectionSort(tx, churchId, owner, input.zone ?? 'main'));

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { ContentDeps } from '../deps';
 
-// Kept answers of both halves, on the shared snapshot store (`app.deps.snapshots`, packages/common
+// Route helpers of kept answers of both halves, on the shared snapshot store (`deps.snapshots`, packages/common
 // snapshots.ts): the public routes here read the church's data version first (the page gate, the publish
 // schedule, author names) and answer a kept body at that version with `snapshots.sendAt`.
 
@@ -14,13 +15,13 @@ export const serialized = (reply: FastifyReply, value: unknown): string => reply
  * again exactly when a scheduled item goes live, and `now` is the cut-off to build it with.
  */
 export async function publishStep(
-  app: FastifyInstance,
+  deps: Pick<ContentDeps, 'snapshots'>,
   name: string,
   churchId: string,
   version: string,
   read: (after: Date) => Promise<number[]>,
 ): Promise<{ now: Date; step: number }> {
-  const times = await app.deps.snapshots.value(`${name}-schedule\n${churchId}`, version, () => read(new Date()), (t) => 64 + 8 * t.length);
+  const times = await deps.snapshots.value(`${name}-schedule\n${churchId}`, version, () => read(new Date()), (t) => 64 + 8 * t.length);
   const now = Date.now();
   // the number of times <= now (binary search over the ascending list)
   let lo = 0;
