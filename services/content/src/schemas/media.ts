@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id } from '@church/common';
-import { OAUTH_PROVIDERS, PROVIDERS } from '../domain/media/byos';
+import { OAUTH_PROVIDERS, PROVIDERS } from '../lib/storage';
 import { MAX_BYTES_PER_CONTENT } from '../lib/files';
 
 // Files of content items.

@@ -1,22 +1,12 @@
 import { lookup } from 'node:dns/promises';
-import { z } from 'zod';
-import { badRequest, createStorage, isPublicAddress, type Storage } from '@church/common';
-import { enabledProvider, providerById, type StorageProviderRow } from '../../repos/media/storage-providers';
+import type { z } from 'zod';
+import { badRequest, createStorage, isPublicAddress, notFound, type Storage } from '@church/common';
+import { disableOthers, enabledProvider, listProviders, providerById, upsertProvider, type StorageProviderRow } from '../../repos/media/storage-providers';
+import type { StorageProviderSave } from '../../schemas/media';
 import type { ContentDeps } from '../../deps';
+import { S3Settings } from '../../lib/storage';
 
-/** A church's own S3-compatible storage: where it is (the key and secret are kept apart, encrypted). */
-export const S3Settings = z.object({
-  endpoint: z.string().trim().max(500).optional().default(''),
-  region: z.string().trim().max(50).optional().default(''),
-  bucket: z.string().trim().max(255).optional().default(''),
-  publicBase: z.string().trim().max(500).optional().default(''),
-});
-export type S3Settings = z.output<typeof S3Settings>;
-
-/** The providers a church can link; only `s3` takes files here (the drives are linked, not written to yet). */
-export const OAUTH_PROVIDERS = ['googledrive', 'dropbox', 'onedrive'] as const;
-export const PROVIDERS = ['s3', ...OAUTH_PROVIDERS] as const;
-
+/** A provider's settings text as the church saved it (400 naming `param` unless it is JSON of an S3 location). */
 export function parseSettings(text: string | null | undefined, param = 'settings'): S3Settings {
   let value: unknown = {};
   try {
@@ -94,4 +84,49 @@ export async function storageOfFile(deps: StorageDeps, churchId: string, provide
   if (!providerId) return deps.storage;
   const row = await providerById(deps.db, churchId, providerId);
   return row ? storageOf(deps, row) : deps.storage;
+}
+
+/** What the apps show for a stored secret; sent back unchanged it keeps the stored one. */
+export const MASK = '********';
+
+/**
+ * Saves a church's storage providers (`param(i, field)` names a field of item `i`). Checked before anything is
+ * written: only s3 takes files, an enabled one needs a bucket and a public base, and its endpoint is an address
+ * the service may connect to. Secrets are kept encrypted (the mask keeps the stored one); the enabled provider
+ * disables the others, in one transaction.
+ */
+export async function saveProviders(
+  deps: Pick<ContentDeps, 'db' | 'config' | 'secrets'>,
+  churchId: string,
+  items: Array<z.output<typeof StorageProviderSave>>,
+  param: (i: number, field: string) => string,
+): Promise<StorageProviderRow[]> {
+  const existing = await listProviders(deps.db, churchId);
+  for (const [i, item] of items.entries()) {
+    if (item.id && !existing.some((r) => r.id === item.id)) throw notFound('Storage provider');
+    if (item.provider !== 's3') {
+      if (item.enabled) throw badRequest(param(i, 'provider'), 'only s3 storage can take the church’s files here');
+      continue;
+    }
+    const settings = parseSettings(item.settings, param(i, 'settings'));
+    if (item.enabled && (!settings.bucket || !settings.publicBase)) throw badRequest(param(i, 'settings'), 'bucket and publicBase are required');
+    if (settings.publicBase && !/^https?:\/\//.test(settings.publicBase)) throw badRequest(param(i, 'settings'), 'publicBase must be an http(s) address');
+    await checkEndpoint(deps, settings.endpoint, param(i, 'settings'));
+  }
+  const secret = (value: string | null | undefined, old: string | null | undefined) => (!value || value === MASK ? (old ?? null) : deps.secrets.encrypt(value));
+  return deps.db.transaction(async (tx) => {
+    const out: StorageProviderRow[] = [];
+    for (const item of items) {
+      const old = existing.find((r) => (item.id ? r.id === item.id : r.provider === item.provider));
+      const row = await upsertProvider(tx, churchId, item.provider, {
+        enabled: item.enabled ?? old?.enabled ?? false,
+        settings: item.settings ?? old?.settings ?? null,
+        apiKey: secret(item.apiKey, old?.apiKey),
+        apiSecret: secret(item.apiSecret, old?.apiSecret),
+      });
+      if (row.enabled) await disableOthers(tx, churchId, row.id);
+      out.push(row);
+    }
+    return out;
+  });
 }

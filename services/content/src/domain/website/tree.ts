@@ -1,4 +1,5 @@
-import { badRequest, getRow, type Db, type DbOrTx } from '@church/common';
+import type { z } from 'zod';
+import { REMOTE, assertReferences, badRequest, findRow, getRow, saveRows, type Db, type DbOrTx } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import {
   clearSections,
@@ -6,12 +7,16 @@ import {
   insertSections,
   loadRenderedSections,
   loadSections,
+  nextSectionSort,
   pageByUrl,
+  renumberSections,
   stripIds,
   toInput,
   type Owner,
 } from '../../repos/website/tree';
-import type { TreeSectionInput } from '../../schemas/website';
+import type { PageSave, SectionTreeBody, TreeSectionInput } from '../../schemas/website';
+import type { ContentDeps } from '../../deps';
+import { checkNested } from '../references';
 import type { SiteId } from '../../repos/website/sites';
 import { setPublished } from '../../repos/website/drafts';
 import { insertPage, updatePage } from '../../repos/website/pages';
@@ -167,4 +172,61 @@ export async function publishPage(tx: DbOrTx, churchId: string, pageId: string):
   const publishedAt = new Date();
   await setPublished(tx, churchId, pageId, { tree, snapshot }, publishedAt);
   return publishedAt;
+}
+
+/** What a page names: the groups of its `groups` gate. (Its `siteId`, a membership site, no module answers yet.) */
+export const PAGE_REFERENCES = { groupIds: REMOTE.groups, siteId: REMOTE.sites };
+
+/** A whole page sent as a tree: its gate's groups, and the blocks its sections point at, are the church's. */
+export async function checkPageTree(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, body: { groupIds?: string[]; sections: TreeSectionInput[] }): Promise<void> {
+  await assertReferences(deps, churchId, [body], PAGE_REFERENCES, (_i, field) => field);
+  await checkNested(deps, churchId, body.sections, { targetBlockId: blocks }, 'sections');
+}
+
+/**
+ * Saves a batch of pages (`param(i, field)` names a field of item `i`) in one transaction: a new page needs a
+ * url, urls are kept normalized and unique within their site (the one given, else the page's own), and a
+ * `groups` gate names groups of the church (asked of membership before the transaction).
+ */
+export async function savePages(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, body: Array<z.output<typeof PageSave>>, param: (i: number, field: string) => string) {
+  const items = body.map((item, i) => {
+    if (!item.id && !item.url) throw badRequest(param(i, 'url'), 'is required');
+    return { ...item, url: item.url ? normalizeUrl(item.url) : undefined };
+  });
+  await assertReferences(deps, churchId, items, PAGE_REFERENCES, param);
+  return deps.db.transaction(async (tx) => {
+    const claimed = new Set<string>();
+    for (const [i, item] of items.entries()) {
+      if (!item.url) continue;
+      const old = item.id ? await findRow(tx, pages, churchId, item.id) : undefined;
+      const siteId = item.siteId === undefined ? (old?.siteId ?? null) : item.siteId;
+      const key = `${siteId ?? ''}\n${item.url}`;
+      if (claimed.has(key)) throw badRequest(param(i, 'url'), `${item.url} is given twice`);
+      claimed.add(key);
+      await checkUrlFree(tx, churchId, item.url, siteId, item.id).catch(() => {
+        throw badRequest(param(i, 'url'), `another page already uses ${item.url}`);
+      });
+    }
+    return (await saveRows(tx, pages, churchId, items)).map(pageAnswer);
+  });
+}
+
+/**
+ * A section and its whole element tree in one call (B1Admin's section templates, layout switch and AI rewrite),
+ * of a page or block of the church: placed by its `sort` (a fraction puts it between two), then the zone is
+ * renumbered. The blocks it points at are the church's (`section.targetBlockId`), checked before the transaction.
+ */
+export async function insertSectionTree(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, section: z.output<typeof SectionTreeBody>['section']) {
+  const { pageId, blockId, ...input } = section;
+  checkLimits([input]);
+  await checkNested(deps, churchId, [section], { targetBlockId: blocks }, (_i, field) => `section.${field}`);
+  return deps.db.transaction(async (tx) => {
+    const owner = await ownerOf(tx, churchId, { pageId, blockId });
+    const sort = input.sort ?? (await nextSectionSort(tx, churchId, owner, input.zone ?? 'main'));
+    // insertSections numbers from startSort + 1: the section lands exactly on `sort`
+    const [newId] = await insertSections(tx, churchId, owner, [{ ...input, sort }], sort - 1);
+    await renumberSections(tx, churchId, owner);
+    const [created] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
+    return treeWithJsonText(created);
+  });
 }

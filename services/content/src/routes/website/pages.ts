@@ -1,11 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, REMOTE, actorOf, badRequest, batchOf, checkBatch, checkReferences, deleteRow, findRow, getRow, IdParams, itemParam, notFound, optionalActorOf, saveRows, type ZodTypeProvider } from '@church/common';
-import { blocks, pages } from '../../db/website';
-import { checkNested } from '../../domain/references';
+import { Empty, actorOf, badRequest, batchOf, deleteRow, getRow, IdParams, itemParam, notFound, optionalActorOf, type ZodTypeProvider } from '@church/common';
+import { pages } from '../../db/website';
 import { editsContent, satisfiesGate, seenRows } from '../../domain/website/visibility';
-import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
+import { checkPageTree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree, savePages } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
 import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
 import { serialized } from '../kept';
@@ -73,31 +72,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     return pageAnswer(row);
   });
 
-  app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const items = req.body.map((item, i) => {
-      if (!item.id && !item.url) throw badRequest(itemParam(req, i, 'url'), 'is required');
-      return { ...item, url: item.url ? normalizeUrl(item.url) : undefined };
-    });
-    // a `groups` gate names groups of the church (asked of membership before the transaction)
-    await checkBatch(app.db, req, items, { references: PAGE_REFERENCES });
-    return app.db.transaction(async (tx) => {
-      // A url is unique within its site: the one given, else the page's own.
-      const claimed = new Set<string>();
-      for (const [i, item] of items.entries()) {
-        if (!item.url) continue;
-        const old = item.id ? await findRow(tx, pages, churchId, item.id) : undefined;
-        const siteId = item.siteId === undefined ? (old?.siteId ?? null) : item.siteId;
-        const key = `${siteId ?? ''}\n${item.url}`;
-        if (claimed.has(key)) throw badRequest(itemParam(req, i, 'url'), `${item.url} is given twice`);
-        claimed.add(key);
-        await checkUrlFree(tx, churchId, item.url, siteId, item.id).catch(() => {
-          throw badRequest(itemParam(req, i, 'url'), `another page already uses ${item.url}`);
-        });
-      }
-      return (await saveRows(tx, pages, churchId, items)).map(pageAnswer);
-    });
-  });
+  // a `groups` gate names groups of the church (asked of membership before the transaction)
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) =>
+    savePages(app.deps, req.auth.churchId, req.body, (i, field) => itemParam(req, i, field)),
+  );
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, pages, req.auth.churchId, req.params.id);
@@ -128,14 +106,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/importTree`, { config: { access: edit }, schema: { body: ImportTreeBody, response: { 200: TreeAnswer } } }, async (req) => {
     const { sections, ...fields } = req.body;
-    await checkTree(req, req.body);
+    await checkPageTree(app.deps, req.auth.churchId, req.body);
     return createPageWithTree(app.db, req.auth.churchId, pageInput({ ...fields, url: normalizeUrl(fields.url) }), sections);
   });
 
   // The AI page builder sends a whole page: a new one, or (with `id`) new content for an existing page.
   app.post(`${base}/temp/ai`, { config: { access: edit }, schema: { body: AiPageBody, response: { 200: TreeAnswer } } }, async (req) => {
     const { sections, id, ...fields } = req.body;
-    await checkTree(req, req.body);
+    await checkPageTree(app.deps, req.auth.churchId, req.body);
     const input = pageInput({ ...fields, url: normalizeUrl(fields.url) });
     if (id) {
       // A page keeps its site unless one is given.
@@ -144,15 +122,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }
     return createPageWithTree(app.db, req.auth.churchId, input, sections);
   });
-}
-
-/** What a page names: the groups of its `groups` gate. (Its `siteId`, a membership site, no module answers yet.) */
-const PAGE_REFERENCES = { groupIds: REMOTE.groups, siteId: REMOTE.sites };
-
-/** A whole page sent as a tree: its gate's groups, and the blocks its sections point at, are the church's. */
-async function checkTree(req: FastifyRequest, body: { groupIds?: string[]; sections: TreeSectionInput[] }): Promise<void> {
-  await checkReferences(req, [body], PAGE_REFERENCES);
-  await checkNested(req.server.deps, req.auth.churchId, body.sections, { targetBlockId: blocks }, 'sections');
 }
 
 function pageInput(fields: Omit<z.output<typeof ImportTreeBody>, 'sections'>) {
