@@ -1,35 +1,21 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentDeps } from '../deps';
+import type { KeptRead } from '../lib/kept';
 
 // Route helpers of kept answers of both halves, on the shared snapshot store (`deps.snapshots`, packages/common
-// snapshots.ts): the public routes here read the church's data version first (the page gate, the publish
-// schedule, author names) and answer a kept body at that version with `snapshots.sendAt`.
+// snapshots.ts): the public routes read the church's data version first (the page gate, the publish schedule,
+// author names: domain code, which answers a `KeptRead`) and answer a kept body at that version with
+// `snapshots.sendAt`.
 
 /** A route's JSON for `value`, by its own 200 response schema (what the route would have sent). */
 export const serialized = (reply: FastifyReply, value: unknown): string => reply.serializeInput(value as Record<string, unknown>, '200') as string;
 
 /**
- * Where the clock stands against the church's scheduled publications (posts and sermons published at a future
- * date). `read(after)` lists their publish times (epoch ms, rounded up, ascending) later than `after`; the list
- * is kept per church and data version. `step` counts those that have passed: an answer kept under it is built
- * again exactly when a scheduled item goes live, and `now` is the cut-off to build it with.
+ * Sends what a domain read decided: its answer as it is, or the body kept for the church (`scope`) at its version
+ * and variant, serialized by the route's own 200 schema and built only when none is kept.
  */
-export async function publishStep(
-  deps: Pick<ContentDeps, 'snapshots'>,
-  name: string,
-  churchId: string,
-  version: string,
-  read: (after: Date) => Promise<number[]>,
-): Promise<{ now: Date; step: number }> {
-  const times = await deps.snapshots.value(`${name}-schedule\n${churchId}`, version, () => read(new Date()), (t) => 64 + 8 * t.length);
-  const now = Date.now();
-  // the number of times <= now (binary search over the ascending list)
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (times[mid]! <= now) lo = mid + 1;
-    else hi = mid;
-  }
-  return { now: new Date(now), step: lo };
+export function sendRead<T>(deps: Pick<ContentDeps, 'snapshots'>, req: FastifyRequest, reply: FastifyReply, scope: string, read: KeptRead<T>): T | Promise<FastifyReply> {
+  if (!read.kept) return read.answer;
+  const { variant, version, build } = read.kept;
+  return deps.snapshots.sendAt(req, reply, scope, variant, version, async () => serialized(reply, await build()));
 }

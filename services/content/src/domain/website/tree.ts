@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { REMOTE, assertReferences, badRequest, findRow, getRow, saveRows, type Db, type DbOrTx } from '@church/common';
+import { REMOTE, assertReferences, badRequest, findRow, getRow, notFound, saveRows, type Actor, type Db, type DbOrTx } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import {
   clearSections,
@@ -14,9 +14,12 @@ import {
   toInput,
   type Owner,
 } from '../../repos/website/tree';
-import type { PageSave, SectionTreeBody, TreeSectionInput } from '../../schemas/website';
+import type { PageSave, SectionTreeBody, TreeQuery, TreeSectionInput } from '../../schemas/website';
+import type { KeptRead } from '../../lib/kept';
+import { pageGate } from '../../repos/website/pages';
 import type { ContentDeps } from '../../deps';
 import { checkNested } from '../references';
+import { editsContent, satisfiesGate } from './visibility';
 import type { SiteId } from '../../repos/website/sites';
 import { setPublished } from '../../repos/website/drafts';
 import { insertPage, updatePage } from '../../repos/website/pages';
@@ -229,4 +232,37 @@ export async function insertSectionTree(deps: Pick<ContentDeps, 'db' | 'internal
     const [created] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
     return treeWithJsonText(created);
   });
+}
+
+/**
+ * A page's tree as the public site (by url, or by id) and the editor (by id, with its token) read it, kept per
+ * church and data version: the gate is read from a small kept value, the tree itself is kept whole. Only the
+ * church's website editors reading by id get the working draft with its ids; anyone else gets what is published
+ * (before a page is first published its working tree is live), without ids. A url no page has answers `{}` (B1App
+ * then shows its built-in pages); an id, 404; a gate that does not let the caller in, `{restricted, visibility}`.
+ */
+export async function publicTree(deps: Pick<ContentDeps, 'db' | 'internal' | 'snapshots'>, actor: Actor | null, churchId: string, query: z.output<typeof TreeQuery>): Promise<KeptRead> {
+  const { url, id, siteId } = query;
+  if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
+  const draft = !url && actor !== null && actor.churchId.toLowerCase() === churchId.toLowerCase() && editsContent(actor);
+  // By url, the page of the site asked for (the main site when none is); by id, whichever site it is of.
+  const variant = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `${draft ? 'draft' : 'id'}\n${id}`;
+  // One version read serves the gate and the body.
+  const version = await deps.snapshots.version(churchId);
+  const gate = await deps.snapshots.value(
+    `page-gate\n${churchId}\n${url ? variant : `id\n${id}`}`,
+    version,
+    () => pageGate(deps.db, churchId, url ? { url: normalizeUrl(url), siteId } : { id: id! }),
+    () => 200,
+  );
+  if (!gate) {
+    if (url) return { answer: {} };
+    throw notFound('Page');
+  }
+  if (!(await satisfiesGate(deps, churchId, gate, actor))) return { answer: { restricted: true, visibility: gate.visibility } };
+  const build = async () => {
+    const page = await getRow(deps.db, pages, churchId, gate.id, 'Page');
+    return draft ? pageTree(deps.db, page) : page.published ? page.published.tree : pageTree(deps.db, page, true);
+  };
+  return { kept: { variant, version, build } };
 }

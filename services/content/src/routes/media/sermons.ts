@@ -6,7 +6,8 @@ import { playlists, sermons } from '../../db/media';
 import { contentDeps } from '../../deps';
 import { hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
 import { storeInlineImage } from '../../domain/media/uploads';
-import { publishStep, serialized } from '../kept';
+import { publishStep } from '../../domain/schedule';
+import { serialized } from '../kept';
 import { knownVideoIds, publicPlaylists, publicSermons, scheduledSermons, sermonOrder, sermonsByIds, type SermonRow } from '../../repos/media/sermons';
 import {
   ChannelParams,

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { Empty, actorOf, badRequest, batchOf, deleteRow, getRow, IdParams, itemParam, notFound, optionalActorOf, type ZodTypeProvider } from '@church/common';
 import { pages } from '../../db/website';
-import { editsContent, satisfiesGate, seenRows } from '../../domain/website/visibility';
-import { checkPageTree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree, savePages } from '../../domain/website/tree';
+import { seenRows } from '../../domain/website/visibility';
+import { checkPageTree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, publicTree, publishPage, replacePageTree, restoreTree, savePages } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
-import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
-import { serialized } from '../kept';
+import { publicPages, sitePages } from '../../repos/website/pages';
+import { sendRead } from '../kept';
 import { AiPageBody, ChurchParams, ImportTreeBody, Page, PageSave, PublicPage, Published, SiteQuery, Success, TreeAnswer, TreeQuery, type TreeSectionInput } from '../../schemas/website';
 
 const base = '/content/pages';
@@ -18,43 +18,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   // The hottest route of a church's website: the gate is read from a small kept value and the tree itself is
-  // answered from a kept, compressed body with an ETag, both valid while the church's data version holds.
-  app.get(
-    `${base}/:churchId/tree`,
-    { config: { access: 'public' }, schema: { params: ChurchParams, querystring: TreeQuery, response: { 200: TreeAnswer } } },
-    async (req, reply) => {
-      const { churchId } = req.params;
-      const { url, id, siteId } = req.query;
-      if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
-      // Only the church's website editors (B1Admin's editor, by id with its token) read the working draft; anyone
-      // else gets what is published, whichever way they name the page (`?id=` used to serve drafts to anyone).
-      const draft = !url && Boolean(req.auth) && req.auth.churchId.toLowerCase() === churchId.toLowerCase() && editsContent(req.auth);
-      // By url, the page of the site asked for (the main site when none is); by id, whichever site it is of.
-      const key = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `${draft ? 'draft' : 'id'}\n${id}`;
-      // One version read serves the gate and the body.
-      const version = await app.deps.snapshots.version(churchId);
-      const gate = await app.deps.snapshots.value(
-        `page-gate\n${churchId}\n${url ? key : `id\n${id}`}`,
-        version,
-        async () => {
-          return pageGate(app.db, churchId, url ? { url: normalizeUrl(url), siteId } : { id: id! });
-        },
-        () => 200,
-      );
-      // B1App's site shows its built-in sermons, stream and donate pages when the answer has no `url`
-      // (src/app/[sdSlug]/[pageSlug]/page.tsx), and reads the answer's title first: a page no one made is an empty one.
-      if (!gate) {
-        if (url) return {};
-        throw notFound('Page');
-      }
-      if (!(await satisfiesGate(app.deps, churchId, gate, optionalActorOf(req)))) return { restricted: true, visibility: gate.visibility };
-      return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
-        const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
-        // the editor gets the working tree with its ids; everyone else the published version once there is one
-        // (before a page is first published its working tree is live), without ids
-        return serialized(reply, draft ? await pageTree(app.db, page) : page.published ? page.published.tree : await pageTree(app.db, page, true));
-      });
-    },
+  // answered from a kept, compressed body with an ETag, both valid while the church's data version holds. B1App's
+  // site shows its built-in sermons, stream and donate pages when the answer has no `url`
+  // (src/app/[sdSlug]/[pageSlug]/page.tsx), and reads the answer's title first: a page no one made is an empty one.
+  app.get(`${base}/:churchId/tree`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: TreeQuery, response: { 200: TreeAnswer } } }, async (req, reply) =>
+    sendRead(app.deps, req, reply, req.params.churchId, await publicTree(app.deps, optionalActorOf(req), req.params.churchId, req.query)),
   );
 
   app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: z.array(PublicPage) } } }, async (req) =>

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires, type Claims } from '@church/auth';
-import { Empty, actorOf, batchOf, deleteRow, getRow, IdParams, itemParam, listRows, notFound, type ZodTypeProvider } from '@church/common';
+import { Empty, actorOf, batchOf, deleteRow, getRow, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
-import { keptDisplayNames } from '../../domain/website/membership';
-import { authorIds, rssFeed, savePosts, withAuthors, withNames } from '../../domain/website/posts';
+import { blogFor, publicPostsPage, rssFeed, savePosts, withAuthors } from '../../domain/website/posts';
 import { editsContent } from '../../domain/website/visibility';
-import { publishStep, serialized } from '../kept';
-import { latestPublished, newestPostsFirst, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, type PostRow } from '../../repos/website/posts';
+import { sendRead } from '../kept';
+import { latestPublished, publishedBySlug, publishedCategories, type PostRow } from '../../repos/website/posts';
 import { ChurchParams, Post, PostCategories, PostPage, PostSave, PublicPostsQuery, RssFeed, SiteUrlQuery, SlugParams } from '../../schemas/website';
 
 const base = '/content/posts';
@@ -19,22 +18,11 @@ const isPublished = (p: PostRow) => p.publishDate !== null && p.publishDate.getT
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  // The public blog: each page of posts is kept per church and data version (writes to posts raise it), query
-  // and publish step (a scheduled post goes live on time); the answer, with author names kept a minute
-  // (keptDisplayNames), is kept compressed under the same key and a hash of the names, so it is built again
-  // when a name changes. A read whose names membership could not give is answered without keeping it.
-  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: PublicPostsQuery, response: { 200: PostPage } } }, async (req, reply) => {
-    const { churchId } = req.params;
-    const q = req.query;
-    const version = await app.deps.snapshots.version(churchId);
-    const { now, step } = await publishStep(app.deps, 'posts', churchId, version, (after) => scheduledPosts(app.db, churchId, after));
-    const variant = JSON.stringify([q.category ?? null, q.tag ?? null, q.page, q.pageSize, step]);
-    const found = await app.deps.snapshots.value(`posts-page\n${churchId}\n${variant}`, version, () => publishedPage(app.db, churchId, q, now), (p) => 64 + JSON.stringify(p.rows).length);
-    const authors = await keptDisplayNames(app.deps, req.log, churchId, authorIds(found.rows));
-    const answer = () => ({ posts: withNames(found.rows, authors.names), total: found.total, page: q.page, pageSize: q.pageSize });
-    if (!authors.complete) return answer();
-    return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, answer()));
-  });
+  // The public blog: each page of posts kept per church, data version, query and publish step, with author names
+  // kept a minute (domain/website/posts.ts publicPostsPage).
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: PublicPostsQuery, response: { 200: PostPage } } }, async (req, reply) =>
+    sendRead(app.deps, req, reply, req.params.churchId, await publicPostsPage(app.deps, req.log, req.params.churchId, req.query)),
+  );
   app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PostCategories } } }, async (req) =>
     publishedCategories(app.db, req.params.churchId),
   );
@@ -54,28 +42,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Open to any signed-in user (spec); drafts and scheduled posts only to those who edit the website.
   const published = (req: { auth: Claims }, rows: PostRow[]) => (editsContent(req.auth) ? rows : rows.filter(isPublished));
-  // The whole blog (B1Admin's posts page) is kept like the public pages: the rows per church, data version and
-  // reach (editors: every post; others: what is published, per publish step), the answer with the author names
-  // (kept a minute, keptDisplayNames) compressed once under the same key and a hash of the names.
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req, reply) => {
-    const { churchId } = req.auth;
-    const version = await app.deps.snapshots.version(churchId);
-    const editor = editsContent(req.auth);
-    const { now, step } = editor ? { now: new Date(), step: 0 } : await publishStep(app.deps, 'posts', churchId, version, (after) => scheduledPosts(app.db, churchId, after));
-    const variant = editor ? 'all' : `published ${step}`;
-    const rows = await app.deps.snapshots.value(
-      `posts-list\n${churchId}\n${variant}`,
-      version,
-      async () => {
-        const all = await listRows(app.db, posts, churchId, { orderBy: newestPostsFirst });
-        return editor ? all : all.filter((p) => p.publishDate !== null && p.publishDate <= now);
-      },
-      (r) => 64 + JSON.stringify(r).length,
-    );
-    const authors = await keptDisplayNames(app.deps, req.log, churchId, authorIds(rows));
-    if (!authors.complete) return withNames(rows, authors.names);
-    return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, withNames(rows, authors.names)));
-  });
+  // The whole blog (B1Admin's posts page) is kept like the public pages, per reach (editors: every post; others:
+  // what is published, per publish step), with the author names (domain/website/posts.ts blogFor).
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req, reply) =>
+    sendRead(app.deps, req, reply, req.auth.churchId, await blogFor(app.deps, actorOf(req))),
+  );
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) => {
     const [row] = published(req, [await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')]);
     if (!row) throw notFound('Post');
