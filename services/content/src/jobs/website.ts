@@ -1,8 +1,7 @@
-import { lt } from 'drizzle-orm';
 import { z } from 'zod';
-import { handle, jobContract, type JobDefinition } from '@church/common';
+import { DAY_MS, handle, jobContract, type JobDefinition } from '@church/common';
 import type { ContentDeps } from '../deps';
-import { pageHistory } from '../db/website';
+import { deleteHistoryBefore } from '../repos/website/history';
 import { websiteSettings } from '../config/website';
 
 /** Removes page history entries older than PAGE_HISTORY_DAYS (30 by default), every night. */
@@ -16,9 +15,8 @@ export const cleanPageHistory = jobContract({
 
 /** Deletes entries created before the cut-off; answers how many went. */
 export async function removeOldHistory(deps: Pick<ContentDeps, 'db' | 'config'>, now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - websiteSettings(deps.config).historyDays * 86_400_000);
-  const gone = await deps.db.delete(pageHistory).where(lt(pageHistory.createdAt, cutoff)).returning({ id: pageHistory.id });
-  return gone.length;
+  const cutoff = new Date(now.getTime() - websiteSettings(deps.config).historyDays * DAY_MS);
+  return deleteHistoryBefore(deps.db, cutoff);
 }
 
 /** The website half's jobs. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '@church/common';
-import { OAUTH_PROVIDERS, PROVIDERS } from '../domain/media/byos';
-import { MAX_BYTES_PER_CONTENT } from '../domain/media/files';
+import { OAUTH_PROVIDERS, PROVIDERS } from '../lib/storage';
+import { MAX_BYTES_PER_CONTENT } from '../lib/files';
 
 // Files of content items.
 export const File = z.object({

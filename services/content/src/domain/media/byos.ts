@@ -1,23 +1,12 @@
 import { lookup } from 'node:dns/promises';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { badRequest, createStorage, isPublicAddress, type Storage } from '@church/common';
-import { enabledProvider, providerById, type StorageProviderRow } from '../../repos/media/storage-providers';
-import { contentDeps } from '../../deps';
+import type { z } from 'zod';
+import { badRequest, createStorage, isPublicAddress, notFound, type Storage } from '@church/common';
+import { disableOthers, enabledProvider, listProviders, providerById, upsertProvider, type StorageProviderRow } from '../../repos/media/storage-providers';
+import type { StorageProviderSave } from '../../schemas/media';
+import type { ContentDeps } from '../../deps';
+import { S3Settings } from '../../lib/storage';
 
-/** A church's own S3-compatible storage: where it is (the key and secret are kept apart, encrypted). */
-export const S3Settings = z.object({
-  endpoint: z.string().trim().max(500).optional().default(''),
-  region: z.string().trim().max(50).optional().default(''),
-  bucket: z.string().trim().max(255).optional().default(''),
-  publicBase: z.string().trim().max(500).optional().default(''),
-});
-export type S3Settings = z.output<typeof S3Settings>;
-
-/** The providers a church can link; only `s3` takes files here (the drives are linked, not written to yet). */
-export const OAUTH_PROVIDERS = ['googledrive', 'dropbox', 'onedrive'] as const;
-export const PROVIDERS = ['s3', ...OAUTH_PROVIDERS] as const;
-
+/** A provider's settings text as the church saved it (400 naming `param` unless it is JSON of an S3 location). */
 export function parseSettings(text: string | null | undefined, param = 'settings'): S3Settings {
   let value: unknown = {};
   try {
@@ -36,7 +25,7 @@ export function parseSettings(text: string | null | undefined, param = 'settings
  * `true` (development, the loopback fake in tests). Checked when saved and when the storage is built, and, what
  * holds, by every connection to it (the S3 client's lookup), which connects to the address it checked.
  */
-export async function checkEndpoint(app: FastifyInstance, endpoint: string, param = 'settings.endpoint'): Promise<void> {
+export async function checkEndpoint(deps: Pick<ContentDeps, 'config'>, endpoint: string, param = 'settings.endpoint'): Promise<void> {
   if (!endpoint) return;
   let url: URL;
   try {
@@ -45,7 +34,7 @@ export async function checkEndpoint(app: FastifyInstance, endpoint: string, para
     throw badRequest(param, 'must be an http(s) address');
   }
   if (!/^https?:$/.test(url.protocol) || url.username || url.password) throw badRequest(param, 'must be an http(s) address');
-  if (contentDeps(app).config.STORAGE_ALLOW_PRIVATE_ENDPOINTS === 'true') return;
+  if (deps.config.STORAGE_ALLOW_PRIVATE_ENDPOINTS === 'true') return;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = await lookup(host, { all: true, verbatim: true }).catch(() => []);
   if (!addresses.length || addresses.some((a) => !isPublicAddress(a.address))) throw badRequest(param, 'must be a public http(s) address');
@@ -53,21 +42,24 @@ export async function checkEndpoint(app: FastifyInstance, endpoint: string, para
 
 const built = new Map<string, Promise<Storage>>();
 
+/** What choosing a church's storage reads: its provider rows, the platform's storage, the config and the secret box. */
+export type StorageDeps = Pick<ContentDeps, 'db' | 'storage' | 'config' | 'secrets'>;
+
 /** The storage a provider row writes to (kept per row version, so a changed secret builds a new client). */
-export async function storageOf(app: FastifyInstance, row: StorageProviderRow): Promise<Storage> {
+export async function storageOf(deps: Pick<ContentDeps, 'config' | 'secrets'>, row: StorageProviderRow): Promise<Storage> {
   const key = `${row.id}\n${row.updatedAt.getTime()}`;
   let storage = built.get(key);
   if (!storage) {
     const settings = parseSettings(row.settings);
-    const anyAddress = contentDeps(app).config.STORAGE_ALLOW_PRIVATE_ENDPOINTS === 'true';
-    storage = checkEndpoint(app, settings.endpoint).then(() =>
+    const anyAddress = deps.config.STORAGE_ALLOW_PRIVATE_ENDPOINTS === 'true';
+    storage = checkEndpoint(deps, settings.endpoint).then(() =>
       // every connection checks the addresses it resolves and connects to the one checked (createStorage's allowAddress)
       createStorage({
         bucket: settings.bucket,
         region: settings.region || 'us-east-1',
         endpoint: settings.endpoint || undefined,
-        accessKeyId: row.apiKey ? app.deps.secrets.decrypt(row.apiKey) : undefined,
-        secretAccessKey: row.apiSecret ? app.deps.secrets.decrypt(row.apiSecret) : undefined,
+        accessKeyId: row.apiKey ? deps.secrets.decrypt(row.apiKey) : undefined,
+        secretAccessKey: row.apiSecret ? deps.secrets.decrypt(row.apiSecret) : undefined,
         localDir: '',
         publicBaseUrl: settings.publicBase,
         allowAddress: anyAddress ? () => true : isPublicAddress,
@@ -81,15 +73,60 @@ export async function storageOf(app: FastifyInstance, row: StorageProviderRow): 
 }
 
 /** Where the church's new files go: its enabled S3 storage, else the platform's. */
-export async function storageFor(app: FastifyInstance, churchId: string): Promise<{ storage: Storage; providerId: string | null }> {
-  const row = await enabledProvider(app.db, churchId);
-  if (!row || row.provider !== 's3') return { storage: app.deps.storage, providerId: null };
-  return { storage: await storageOf(app, row), providerId: row.id };
+export async function storageFor(deps: StorageDeps, churchId: string): Promise<{ storage: Storage; providerId: string | null }> {
+  const row = await enabledProvider(deps.db, churchId);
+  if (!row || row.provider !== 's3') return { storage: deps.storage, providerId: null };
+  return { storage: await storageOf(deps, row), providerId: row.id };
 }
 
 /** The storage a stored file was written to (its provider's, even when no longer enabled; else the platform's). */
-export async function storageOfFile(app: FastifyInstance, churchId: string, providerId: string | null): Promise<Storage> {
-  if (!providerId) return app.deps.storage;
-  const row = await providerById(app.db, churchId, providerId);
-  return row ? storageOf(app, row) : app.deps.storage;
+export async function storageOfFile(deps: StorageDeps, churchId: string, providerId: string | null): Promise<Storage> {
+  if (!providerId) return deps.storage;
+  const row = await providerById(deps.db, churchId, providerId);
+  return row ? storageOf(deps, row) : deps.storage;
+}
+
+/** What the apps show for a stored secret; sent back unchanged it keeps the stored one. */
+export const MASK = '********';
+
+/**
+ * Saves a church's storage providers (`param(i, field)` names a field of item `i`). Checked before anything is
+ * written: only s3 takes files, an enabled one needs a bucket and a public base, and its endpoint is an address
+ * the service may connect to. Secrets are kept encrypted (the mask keeps the stored one); the enabled provider
+ * disables the others, in one transaction.
+ */
+export async function saveProviders(
+  deps: Pick<ContentDeps, 'db' | 'config' | 'secrets'>,
+  churchId: string,
+  items: Array<z.output<typeof StorageProviderSave>>,
+  param: (i: number, field: string) => string,
+): Promise<StorageProviderRow[]> {
+  const existing = await listProviders(deps.db, churchId);
+  for (const [i, item] of items.entries()) {
+    if (item.id && !existing.some((r) => r.id === item.id)) throw notFound('Storage provider');
+    if (item.provider !== 's3') {
+      if (item.enabled) throw badRequest(param(i, 'provider'), 'only s3 storage can take the church’s files here');
+      continue;
+    }
+    const settings = parseSettings(item.settings, param(i, 'settings'));
+    if (item.enabled && (!settings.bucket || !settings.publicBase)) throw badRequest(param(i, 'settings'), 'bucket and publicBase are required');
+    if (settings.publicBase && !/^https?:\/\//.test(settings.publicBase)) throw badRequest(param(i, 'settings'), 'publicBase must be an http(s) address');
+    await checkEndpoint(deps, settings.endpoint, param(i, 'settings'));
+  }
+  const secret = (value: string | null | undefined, old: string | null | undefined) => (!value || value === MASK ? (old ?? null) : deps.secrets.encrypt(value));
+  return deps.db.transaction(async (tx) => {
+    const out: StorageProviderRow[] = [];
+    for (const item of items) {
+      const old = existing.find((r) => (item.id ? r.id === item.id : r.provider === item.provider));
+      const row = await upsertProvider(tx, churchId, item.provider, {
+        enabled: item.enabled ?? old?.enabled ?? false,
+        settings: item.settings ?? old?.settings ?? null,
+        apiKey: secret(item.apiKey, old?.apiKey),
+        apiSecret: secret(item.apiSecret, old?.apiSecret),
+      });
+      if (row.enabled) await disableOthers(tx, churchId, row.id);
+      out.push(row);
+    }
+    return out;
+  });
 }

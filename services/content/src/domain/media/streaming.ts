@@ -1,4 +1,6 @@
-import type { DbOrTx } from '@church/common';
+import type { Actor, DbOrTx } from '@church/common';
+import { clearServiceBlockedIps } from '../../clients/messaging';
+import type { ContentDeps } from '../../deps';
 import { expiredRecurring, moveService, removeExpiredOneTime, type StreamingServiceRow } from '../../repos/media/streaming';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
@@ -56,4 +58,18 @@ export function nextOccurrence(s: Service, now: Date): Date {
 export async function refreshServices(db: DbOrTx, churchId: string | null, now = new Date()): Promise<void> {
   await removeExpiredOneTime(db, churchId, now);
   for (const s of await expiredRecurring(db, churchId, now)) await moveService(db, s.id, nextOccurrence(s, now), now);
+}
+
+/**
+ * Messaging keeps the chat's blocked addresses per service; a saved or deleted service starts with none. A
+ * failure is logged, never the caller's: the service is saved either way.
+ */
+export async function clearBlockedIps(deps: Pick<ContentDeps, 'internal'>, actor: Actor, serviceIds: string[]): Promise<void> {
+  for (const serviceId of serviceIds) {
+    try {
+      await clearServiceBlockedIps(deps.internal, actor.churchId, serviceId, actor.requestId);
+    } catch (err) {
+      actor.log.warn({ err, serviceId }, 'could not clear the blocked IPs of a streaming service');
+    }
+  }
 }

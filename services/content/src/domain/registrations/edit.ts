@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { badRequest, notFound, reportChanges, type ChangeInput } from '@church/common';
+import { badRequest, notFound, reportChanges, type Actor, type ChangeInput } from '@church/common';
+import type { ContentDeps } from '../../deps';
 import { activeSelections, activeTypes, findCoupon, findRegistration, lockEvent, replaceParts, updateRegistration, type RegistrationRow } from '../../repos/registrations';
 import type { RegistrationEdit } from '../../schemas/registrations';
 import { centsText, discounted, totalCents } from './pricing';
-import { releaseHolds } from './lifecycle';
+import { releaseHolds, type RegistrationDeps } from './lifecycle';
 import { checkMemberTypes, checkPlaces } from './places';
 import { checkMembersOfChurch } from './register';
 import { registrationChange } from './views';
@@ -17,14 +17,14 @@ type Body = z.output<typeof RegistrationEdit>;
  * longer counted), and the total is computed again with its code. Nothing is charged or refunded here: a higher
  * total is a balance due (`POST /:id/pay`), a lower one is for staff to refund in giving.
  */
-export async function editRegistration(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow, body: Body) {
+export async function editRegistration(deps: RegistrationDeps & Pick<ContentDeps, 'internal'>, actor: Actor, row: RegistrationRow, body: Body) {
   // the people members name are the church's (membership, asked before the transaction)
-  await checkMembersOfChurch(req, row.churchId, body.members);
-  return app.deps.queue.transaction(app.db, async (tx) => {
+  await checkMembersOfChurch(deps, row.churchId, body.members);
+  return deps.queue.transaction(deps.db, async (tx) => {
     const event = await lockEvent(tx, row.churchId, row.eventId);
     if (!event) throw notFound('Registration');
     const changes: ChangeInput[] = [];
-    await releaseHolds(app, tx, event, changes);
+    await releaseHolds(deps, tx, event, changes);
     const current = await findRegistration(tx, row.churchId, row.id);
     if (!current) throw notFound('Registration');
     if (current.status === 'cancelled') throw badRequest('id', 'A cancelled registration cannot be changed', 'params');
@@ -52,7 +52,7 @@ export async function editRegistration(app: FastifyInstance, req: FastifyRequest
       ...(body.notes !== undefined ? { notes: body.notes || null } : {}),
       ...(body.formSubmissionId !== undefined ? { formSubmissionId: body.formSubmissionId ?? null } : {}),
     });
-    await reportChanges(app.deps, [...changes, registrationChange('updated', current, after)], { req, tx });
+    await reportChanges(deps, [...changes, registrationChange('updated', current, after)], { req: actor, tx });
     return { registration: after, ...parts };
   });
 }

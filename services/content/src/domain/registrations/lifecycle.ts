@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest, conflict, notFound, notifyPeople, reportChanges, unauthorized, type ChangeInput, type Tx } from '@church/common';
+import { badRequest, conflict, notFound, notifyPeople, reportChanges, unauthorized, type Actor, type ChangeInput, type Tx } from '@church/common';
 import {
   activeSelections,
   activeTypes,
@@ -18,25 +17,28 @@ import {
 import { toCents } from './pricing';
 import { checkPlaces, isStaff } from './places';
 import { registrationChange } from './views';
-import { contentDeps } from '../../deps';
+import type { ContentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 
+/** What registrations read and write: the database, the outbox (jobs and reported changes), the config. */
+export type RegistrationDeps = Pick<ContentDeps, 'db' | 'queue' | 'module' | 'config'>;
+
 /** The registration of the caller's church, refused (401) unless it is the caller's own or the caller is staff. */
-export async function ownOrStaff(app: FastifyInstance, req: FastifyRequest, id: string): Promise<RegistrationRow> {
-  const row = await findRegistration(app.db, req.auth.churchId, id);
+export async function ownOrStaff(deps: Pick<ContentDeps, 'db'>, actor: Actor, id: string): Promise<RegistrationRow> {
+  const row = await findRegistration(deps.db, actor.churchId, id);
   if (!row) throw notFound('Registration');
-  if (!(row.personId && row.personId === req.auth.personId) && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit or own registration');
+  if (!(row.personId && row.personId === actor.personId) && !isStaff(actor)) throw unauthorized('Missing permission: Content.Edit or own registration');
   return row;
 }
 
 /** Moves a wait-listed registration to the places: pending while it has a balance, else confirmed. */
-async function promoteRow(app: FastifyInstance, tx: Tx, event: EventRow, row: RegistrationRow, changes: ChangeInput[]): Promise<RegistrationRow> {
+async function promoteRow(deps: RegistrationDeps, tx: Tx, event: EventRow, row: RegistrationRow, changes: ChangeInput[]): Promise<RegistrationRow> {
   const status = toCents(row.totalAmount) > toCents(row.amountPaid) ? 'pending' : 'confirmed';
   const after = await updateRegistration(tx, row.churchId, row.id, { status, waitlistNotifiedDate: new Date() });
   changes.push(registrationChange('updated', row, after));
   if (row.personId) {
     const message = status === 'pending' ? `A place opened for ${event.title}: complete your payment to keep it.` : `A place opened for ${event.title}: your registration is confirmed.`;
-    await app.deps.queue.enqueue(notifyPeople, { churchId: row.churchId, personIds: [row.personId], message, contentType: 'registration', contentId: row.id }, { tx });
+    await deps.queue.enqueue(notifyPeople, { churchId: row.churchId, personIds: [row.personId], message, contentType: 'registration', contentId: row.id }, { tx });
   }
   return after;
 }
@@ -54,75 +56,76 @@ async function checkRoomFor(tx: Tx, event: EventRow, row: RegistrationRow): Prom
 }
 
 /** After a place is freed: the earliest wait-listed registration whose types and extras still fit takes it. */
-async function promoteNext(app: FastifyInstance, tx: Tx, event: EventRow, changes: ChangeInput[]): Promise<void> {
+async function promoteNext(deps: RegistrationDeps, tx: Tx, event: EventRow, changes: ChangeInput[]): Promise<void> {
   if (!(await hasPlace(tx, event))) return;
   for (const next of await waitlistOf(tx, event.churchId, event.id)) {
     const fits = await checkRoomFor(tx, event, next).then(
       () => true,
       () => false,
     );
-    if (fits) return void (await promoteRow(app, tx, event, next, changes));
+    if (fits) return void (await promoteRow(deps, tx, event, next, changes));
   }
 }
 
 /** Until when a new unpaid sign-up holds its place (REGISTRATION_HOLD_MINUTES, 30 by default). */
-export const holdUntil = (app: FastifyInstance, now: Date): Date => new Date(now.getTime() + websiteSettings(contentDeps(app).config).holdMinutes * 60_000);
+export const holdUntil = (deps: Pick<ContentDeps, 'config'>, now: Date): Date => new Date(now.getTime() + websiteSettings(deps.config).holdMinutes * 60_000);
 
 /**
  * Under the event's lock, before places are counted: cancels the unpaid sign-ups whose hold ran out (each reported)
  * and gives the places they held to the wait list.
  */
-export async function releaseHolds(app: FastifyInstance, tx: Tx, event: EventRow, changes: ChangeInput[], now = new Date()): Promise<void> {
+export async function releaseHolds(deps: RegistrationDeps, tx: Tx, event: EventRow, changes: ChangeInput[], now = new Date()): Promise<void> {
   const released = await releaseExpiredHolds(tx, event.churchId, event.id, now);
   for (const { before, after } of released) changes.push(registrationChange('updated', before, after));
-  for (let i = 0; i < released.length; i++) await promoteNext(app, tx, event, changes);
+  for (let i = 0; i < released.length; i++) await promoteNext(deps, tx, event, changes);
 }
 
 /**
  * Runs `work` on the registration under its event's lock (every change of a registration's status takes it
- * first, so places are counted one change at a time), reporting the changes it collects in the same transaction.
+ * first, so places are counted one change at a time), reporting the changes it collects in the same transaction
+ * as made by `by` (the caller, or a signed-out caller's `signedOut`).
  */
-function underEventLock<T>(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow, work: (tx: Tx, event: EventRow, current: RegistrationRow, changes: ChangeInput[]) => Promise<T>): Promise<T> {
-  return app.deps.queue.transaction(app.db, async (tx) => {
+function underEventLock<T>(deps: RegistrationDeps, by: Actor, row: RegistrationRow, work: (tx: Tx, event: EventRow, current: RegistrationRow, changes: ChangeInput[]) => Promise<T>): Promise<T> {
+  return deps.queue.transaction(deps.db, async (tx) => {
     const event = await lockEvent(tx, row.churchId, row.eventId);
     if (!event) throw notFound('Registration');
     const changes: ChangeInput[] = [];
-    await releaseHolds(app, tx, event, changes);
+    await releaseHolds(deps, tx, event, changes);
     const current = await findRegistration(tx, row.churchId, row.id);
     if (!current) throw notFound('Registration');
     const out = await work(tx, event, current, changes);
-    await reportChanges(app.deps, changes, { req, tx });
+    await reportChanges(deps, changes, { req: by, tx });
     return out;
   });
 }
 
 /** Cancels a registration (no refund: staff refund in giving) and gives its place to the wait list. */
-export function cancel(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow): Promise<RegistrationRow> {
-  return underEventLock(app, req, row, async (tx, event, current, changes) => {
+export function cancel(deps: RegistrationDeps, actor: Actor, row: RegistrationRow): Promise<RegistrationRow> {
+  return underEventLock(deps, actor, row, async (tx, event, current, changes) => {
     if (current.status === 'cancelled') throw badRequest('id', 'Already cancelled', 'params');
     const after = await updateRegistration(tx, current.churchId, current.id, { status: 'cancelled', cancelledDate: new Date() });
     changes.push(registrationChange('updated', current, after));
-    if (current.status !== 'waitlisted') await promoteNext(app, tx, event, changes);
+    if (current.status !== 'waitlisted') await promoteNext(deps, tx, event, changes);
     return after;
   });
 }
 
 /** Deletes a registration with its members, choices and payment records, and gives its place to the wait list. */
-export function remove(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow): Promise<void> {
-  return underEventLock(app, req, row, async (tx, event, current, changes) => {
+export function remove(deps: RegistrationDeps, by: Actor, row: RegistrationRow): Promise<void> {
+  return underEventLock(deps, by, row, async (tx, event, current, changes) => {
     await deleteRegistration(tx, current.churchId, current.id);
     changes.push(registrationChange('destroyed', current, undefined));
-    if (current.status === 'pending' || current.status === 'confirmed') await promoteNext(app, tx, event, changes);
+    if (current.status === 'pending' || current.status === 'confirmed') await promoteNext(deps, tx, event, changes);
   });
 }
 
 /** Staff move this wait-listed registration to the places; 409 when the event is full. */
-export function promote(app: FastifyInstance, req: FastifyRequest, row: RegistrationRow): Promise<RegistrationRow> {
-  return underEventLock(app, req, row, async (tx, event, current, changes) => {
+export function promote(deps: RegistrationDeps, actor: Actor, row: RegistrationRow): Promise<RegistrationRow> {
+  return underEventLock(deps, actor, row, async (tx, event, current, changes) => {
     if (current.status !== 'waitlisted') throw badRequest('id', 'Registration is not on the wait list', 'params');
     if (!(await hasPlace(tx, event))) throw conflict('No spot available to promote');
     await checkRoomFor(tx, event, current);
-    return promoteRow(app, tx, event, current, changes);
+    return promoteRow(deps, tx, event, current, changes);
   });
 }
 
@@ -131,8 +134,8 @@ export function promote(app: FastifyInstance, req: FastifyRequest, row: Registra
  * whose hold ran out keeps its place only while the place is still free (it no longer counts), else 409. Nothing
  * is charged while a transaction is open: the caller charges after this commits.
  */
-export function renewHold(app: FastifyInstance, row: RegistrationRow): Promise<RegistrationRow> {
-  return app.deps.queue.transaction(app.db, async (tx) => {
+export function renewHold(deps: RegistrationDeps, row: RegistrationRow): Promise<RegistrationRow> {
+  return deps.queue.transaction(deps.db, async (tx) => {
     const event = await lockEvent(tx, row.churchId, row.eventId);
     const current = await findRegistration(tx, row.churchId, row.id);
     if (!event || !current) throw notFound('Registration');
@@ -144,6 +147,6 @@ export function renewHold(app: FastifyInstance, row: RegistrationRow): Promise<R
       const fits = (await hasPlace(tx, event)) && (await checkRoomFor(tx, event, current).then(() => true, () => false));
       if (!fits) throw conflict('The place held for this registration has been released and is taken; register again');
     }
-    return updateRegistration(tx, current.churchId, current.id, { holdUntil: holdUntil(app, now) });
+    return updateRegistration(tx, current.churchId, current.id, { holdUntil: holdUntil(deps, now) });
   });
 }

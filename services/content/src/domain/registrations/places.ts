@@ -1,11 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import { hasPermission } from '@church/auth';
-import { badRequest, conflict } from '@church/common';
+import { badRequest, conflict, type Actor } from '@church/common';
 import { countActive, selectionUsage, typeUsage } from '../../repos/registrations';
 import { toCents } from './pricing';
 
 /** Whether the caller edits the church's website (B1Admin's registrations screens check Content.Edit). */
-export const isStaff = (req: FastifyRequest) => Boolean(req.auth) && hasPermission(req.auth, 'Content.Edit', 'ContentApi');
+export const isStaff = (actor: Actor | null) => actor !== null && hasPermission(actor, 'Content.Edit', 'ContentApi');
 
 /**
  * The members' attendee types: each must be one of the event's active types, and an event with a priced type

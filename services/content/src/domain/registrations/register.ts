@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { REMOTE, badRequest, callInternal, checkReferences, conflict, membershipInternal, notFound, reportChanges, unauthorized, type ChangeInput } from '@church/common';
+import { REMOTE, assertReferences, badRequest, conflict, notFound, reportChanges, unauthorized, type Actor, type ChangeInput } from '@church/common';
+import { personFacts } from '../../clients/membership';
+import type { ContentDeps } from '../../deps';
 import { checkNested } from '../references';
 import {
   activeSelections,
@@ -15,9 +16,9 @@ import {
 } from '../../repos/registrations';
 import type { RegisterBody } from '../../schemas/registrations';
 import { centsText, checkCoupon, discounted, totalCents } from './pricing';
-import { holdUntil, releaseHolds } from './lifecycle';
+import { holdUntil, releaseHolds, type RegistrationDeps } from './lifecycle';
 import { checkMemberTypes, checkPlaces, isStaff } from './places';
-import { registrationChange } from './views';
+import { changedBy, registrationChange } from './views';
 
 type Body = z.output<typeof RegisterBody>;
 
@@ -34,26 +35,26 @@ function checkOpen(event: EventRow, now: Date): void {
  * the people the members name are the church's (the shared reference check: another church's person is a 400
  * naming the field, `personId` or `members[i].personId`); membership then gives the registrant's household and email.
  */
-async function registrant(app: FastifyInstance, req: FastifyRequest, churchId: string, body: Body) {
-  const own = req.auth?.personId ?? null;
+async function registrant(deps: Pick<ContentDeps, 'db' | 'internal'>, actor: Actor | null, churchId: string, body: Body) {
+  const own = actor?.personId ?? null;
   const personId = body.personId ?? (body.guestInfo ? null : own);
   if (!personId && !body.guestInfo) throw badRequest('guestInfo', 'guestInfo is required without a person');
-  if (personId && req.auth && personId !== own && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit (to register someone else)');
-  await checkReferences(req, [body], { personId: REMOTE.people, formSubmissionId: REMOTE.formSubmissions }, churchId);
-  await checkMembersOfChurch(req, churchId, body.members);
+  if (personId && actor && personId !== own && !isStaff(actor)) throw unauthorized('Missing permission: Content.Edit (to register someone else)');
+  await assertReferences(deps, churchId, [body], { personId: REMOTE.people, formSubmissionId: REMOTE.formSubmissions }, (_i, field) => field);
+  await checkMembersOfChurch(deps, churchId, body.members);
   if (!personId) {
     const g = body.guestInfo!;
     return { personId: null, householdId: null, email: g.email, name: `${g.firstName} ${g.lastName}`, guest: g };
   }
-  const [person] = await callInternal(app.deps.internal, membershipInternal.peopleFacts, { churchId, ids: [personId] });
+  const person = await personFacts(deps.internal, churchId, personId);
   if (!person) throw badRequest('personId', 'is not a person of this church');
   const name = [person.firstName, person.lastName].filter(Boolean).join(' ') || person.displayName;
   return { personId, householdId: person.householdId, email: person.email, name, guest: null };
 }
 
 /** Every person the members name must be one of the church's (`members[i].personId`; asked before any transaction). */
-export async function checkMembersOfChurch(req: FastifyRequest, churchId: string, members: Body['members']): Promise<void> {
-  await checkNested(req, members, { personId: REMOTE.people }, 'members', churchId);
+export async function checkMembersOfChurch(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, members: Body['members']): Promise<void> {
+  await checkNested(deps, churchId, members, { personId: REMOTE.people }, 'members');
 }
 
 /**
@@ -61,22 +62,23 @@ export async function checkMembersOfChurch(req: FastifyRequest, churchId: string
  * registrations, types and extras must be the event's active ones, a person registers once, the price is
  * computed here (the client sends only ids and quantities), and places are counted after the lock, so at most
  * `capacity` registrations are pending or confirmed however many arrive at once. A full event puts the
- * registration on its wait list when it has one, else answers 409. Reported as `registration.created`.
+ * registration on its wait list when it has one, else answers 409. Reported as `registration.created`, made by
+ * the caller (`actor`, null when signed out: then by the request's address `ip`).
  */
-export async function register(app: FastifyInstance, req: FastifyRequest, body: Body) {
-  const churchId = req.auth?.churchId ?? body.churchId;
+export async function register(deps: RegistrationDeps & Pick<ContentDeps, 'internal'>, actor: Actor | null, body: Body, ip: string) {
+  const churchId = actor?.churchId ?? body.churchId;
   if (!churchId) throw badRequest('churchId', 'churchId is required');
-  const who = await registrant(app, req, churchId, body);
+  const who = await registrant(deps, actor, churchId, body);
   const members = body.members ?? [];
   const choices = body.selections ?? [];
   const now = new Date();
 
-  return app.deps.queue.transaction(app.db, async (tx) => {
+  return deps.queue.transaction(deps.db, async (tx) => {
     const event = await lockEvent(tx, churchId, body.eventId);
     if (!event) throw notFound('Event');
     checkOpen(event, now);
     const changes: ChangeInput[] = [];
-    await releaseHolds(app, tx, event, changes, now);
+    await releaseHolds(deps, tx, event, changes, now);
     const types = await activeTypes(tx, churchId, event.id);
     const selections = await activeSelections(tx, churchId, event.id);
     const typeOf = new Map(types.map((t) => [t.id, t]));
@@ -112,7 +114,7 @@ export async function register(app: FastifyInstance, req: FastifyRequest, body: 
         householdId: who.householdId,
         // nothing priced is confirmed before it is paid; an unpaid sign-up holds its place for a while
         status: full ? 'waitlisted' : total > 0 ? 'pending' : 'confirmed',
-        holdUntil: !full && total > 0 && !isStaff(req) ? holdUntil(app, now) : null,
+        holdUntil: !full && total > 0 && !isStaff(actor) ? holdUntil(deps, now) : null,
         formSubmissionId: body.formSubmissionId ?? null,
         guestFirstName: who.guest?.firstName ?? null,
         guestLastName: who.guest?.lastName ?? null,
@@ -126,7 +128,7 @@ export async function register(app: FastifyInstance, req: FastifyRequest, body: 
       // A choice's member is named by the client before the member exists: kept for the registration as a whole.
       choices.map((c) => ({ selectionId: c.selectionId, quantity: c.quantity })),
     );
-    await reportChanges(app.deps, [...changes, registrationChange('created', undefined, saved.registration, saved.members)], { req, tx });
+    await reportChanges(deps, [...changes, registrationChange('created', undefined, saved.registration, saved.members)], { req: changedBy(actor, churchId, ip), tx });
     return { ...saved, payer: { personId: who.personId, email: who.email, name: who.name } };
   });
 }

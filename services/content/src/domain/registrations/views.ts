@@ -1,4 +1,4 @@
-import type { ChangeInput } from '@church/common';
+import { systemActor, type Actor, type ActorLog, type ChangeInput } from '@church/common';
 import type { ChoiceRow, EventRow, MemberRow, PaymentRow, RegistrationRow } from '../../repos/registrations';
 import { moneyOut } from './pricing';
 
@@ -39,3 +39,11 @@ export function registrationChange(action: 'created' | 'updated' | 'destroyed', 
     data: after && action !== 'destroyed' ? { ...registrationOut(after), ...(members ? { members } : {}) } : { id: row.id },
   };
 }
+
+const QUIET: ActorLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * Who a registration's changes are recorded as made by: the signed-in caller, or for a caller without a token
+ * (B1App's public wizard, a guest paying with the pay key) no user and no person, only the request's address.
+ */
+export const changedBy = (actor: Actor | null, churchId: string, ip: string): Actor => actor ?? { ...systemActor(churchId, '', QUIET), ip };

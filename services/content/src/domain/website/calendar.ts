@@ -1,15 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import type { DbOrTx } from '@church/common';
-import { contentDeps } from '../../deps';
+import { badRequest, type DbOrTx } from '@church/common';
+import type { ContentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
-import { activeBookings, blockoutsOverlapping, targetNames } from '../../repos/website/calendar';
+import { activeBookings, blockoutsOverlapping, eventWithExceptions, targetNames } from '../../repos/website/calendar';
 import { churchTimeZone } from '../../repos/website/events';
 import { safeTimeZone } from './events';
-import { conflictWindow, findConflicts, type Conflict, type Proposal } from './occurrences';
+import { conflictWindow, findConflicts, MAX_OCCURRENCES, occurrenceStarts, type Conflict, type Proposal } from '../../lib/occurrences';
 
 /** The church's time zone (its `timeZone` setting, else the configured default), always a valid IANA name. */
-export async function zoneOf(app: FastifyInstance, db: DbOrTx, churchId: string): Promise<string> {
-  const fallback = websiteSettings(contentDeps(app).config).defaultTimeZone;
+export async function zoneOf(deps: Pick<ContentDeps, 'config'>, db: DbOrTx, churchId: string): Promise<string> {
+  const fallback = websiteSettings(deps.config).defaultTimeZone;
   return safeTimeZone(await churchTimeZone(db, churchId, fallback), fallback);
 }
 
@@ -44,4 +43,21 @@ export async function conflictsOfEach(db: DbOrTx, churchId: string, tz: string, 
     const inWindow = blockouts.filter((b) => b.startTime < window.end && b.endTime > window.start);
     return findConflicts(p.proposed, { window, tz, booked: theirs, blockouts: inWindow, names });
   });
+}
+
+/**
+ * An event of the church (null when it is not the church's) and the starts of its occurrences in `[from, to)`
+ * (`contentInternal.eventOccurrences`, messaging's reminders): a recurring event expanded in the church's time
+ * zone, exception dates left out; a request that is still pending or was rejected has none (it is on no calendar).
+ */
+export async function eventOccurrencesBetween(deps: Pick<ContentDeps, 'db' | 'config'>, churchId: string, eventId: string, from: Date, to: Date) {
+  if (to < from) throw badRequest('to', 'must not be before from');
+  const event = await eventWithExceptions(deps.db, churchId, eventId);
+  if (!event) return { event: null, starts: [] };
+  const live = event.approvalStatus === null || event.approvalStatus === 'approved';
+  const starts = live ? occurrenceStarts(event, from, to, await zoneOf(deps, deps.db, churchId), MAX_OCCURRENCES) : [];
+  return {
+    event: { id: event.id, groupId: event.groupId, title: event.title, registrationEnabled: event.registrationEnabled },
+    starts: starts.map((d) => d.toISOString()),
+  };
 }

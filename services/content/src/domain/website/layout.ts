@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import { badRequest, type DbOrTx } from '@church/common';
-import { elements } from '../../db/website';
-import type { ElementRow } from '../../repos/website/tree';
+import { childElements, deleteElementsById, insertChildElement, placeChildElement, type ElementRow } from '../../repos/website/tree';
 
 /**
  * Rows own one `column` child per entry of `answers.columns` (widths on a 12-column grid, as "6,6" or [6,6]),
@@ -44,11 +41,7 @@ export function checkLayout(elementType: string | undefined, answers: Record<str
 export async function syncChildren(tx: DbOrTx, el: ElementRow): Promise<void> {
   if (el.elementType !== ROW && el.elementType !== CAROUSEL) return;
   const childType = el.elementType === ROW ? 'column' : 'slide';
-  const children = await tx
-    .select()
-    .from(elements)
-    .where(and(eq(elements.churchId, el.churchId), eq(elements.parentId, el.id), eq(elements.elementType, childType)))
-    .orderBy(asc(elements.sort), asc(elements.id));
+  const children = await childElements(tx, el.churchId, el.id, childType);
   const wanted: Array<Record<string, unknown>> =
     el.elementType === ROW
       ? (columnSizes(el.answers, 'answers') ?? (children.length ? children.map((c) => Number(c.answers.size) || 6) : DEFAULT_COLUMNS)).map((size) => ({ size }))
@@ -58,12 +51,11 @@ export async function syncChildren(tx: DbOrTx, el: ElementRow): Promise<void> {
     if (child) {
       const merged = { ...child.answers, ...answers };
       if (child.sort !== i + 1 || JSON.stringify(merged) !== JSON.stringify(child.answers)) {
-        await tx.update(elements).set({ answers: merged, sort: i + 1 }).where(eq(elements.id, child.id));
+        await placeChildElement(tx, child.id, merged, i + 1);
       }
     } else {
-      await tx.insert(elements).values({ id: randomUUID(), churchId: el.churchId, sectionId: el.sectionId, blockId: el.blockId, parentId: el.id, elementType: childType, sort: i + 1, answers });
+      await insertChildElement(tx, el, childType, i + 1, answers);
     }
   }
-  const extra = children.slice(wanted.length).map((c) => c.id);
-  if (extra.length) await tx.delete(elements).where(inArray(elements.id, extra));
+  await deleteElementsById(tx, children.slice(wanted.length).map((c) => c.id));
 }

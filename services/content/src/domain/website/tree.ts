@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { badRequest, getRow, type Db, type DbOrTx } from '@church/common';
+import type { z } from 'zod';
+import { REMOTE, assertReferences, badRequest, findRow, getRow, notFound, saveRows, type Actor, type Db, type DbOrTx } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import {
   clearSections,
@@ -8,14 +7,22 @@ import {
   insertSections,
   loadRenderedSections,
   loadSections,
+  nextSectionSort,
   pageByUrl,
+  renumberSections,
   stripIds,
   toInput,
   type Owner,
 } from '../../repos/website/tree';
-import type { TreeSectionInput } from '../../schemas/website';
+import type { PageSave, SectionTreeBody, TreeQuery, TreeSectionInput } from '../../schemas/website';
+import type { KeptRead } from '../../lib/kept';
+import { pageGate } from '../../repos/website/pages';
+import type { ContentDeps } from '../../deps';
+import { checkNested } from '../references';
+import { editsContent, satisfiesGate } from './visibility';
 import type { SiteId } from '../../repos/website/sites';
 import { setPublished } from '../../repos/website/drafts';
+import { insertPage, updatePage } from '../../repos/website/pages';
 import { treeWithJsonText } from './json-text';
 
 export const MAX_SECTIONS = 30;
@@ -83,9 +90,9 @@ export async function createPageWithTree(db: Db, churchId: string, input: Omit<P
   checkLimits(tree);
   return db.transaction(async (tx) => {
     await checkUrlFree(tx, churchId, input.url, input.siteId);
-    const [page] = await tx.insert(pages).values({ ...input, id: randomUUID(), churchId }).returning();
-    await insertSections(tx, churchId, { pageId: page!.id }, tree);
-    return pageTree(tx, page!);
+    const page = await insertPage(tx, churchId, input);
+    await insertSections(tx, churchId, { pageId: page.id }, tree);
+    return pageTree(tx, page);
   });
 }
 
@@ -95,9 +102,7 @@ export async function replacePageTree(db: Db, churchId: string, pageId: string, 
   return db.transaction(async (tx) => {
     const current = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
     if (fields.url) await checkUrlFree(tx, churchId, fields.url, fields.siteId === undefined ? current.siteId : fields.siteId, pageId);
-    const [page] = Object.keys(fields).length
-      ? await tx.update(pages).set({ ...fields, updatedAt: new Date() }).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId))).returning()
-      : await tx.select().from(pages).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId)));
+    const page = Object.keys(fields).length ? await updatePage(tx, churchId, pageId, { ...fields, updatedAt: new Date() }) : current;
     await clearSections(tx, churchId, { pageId });
     await insertSections(tx, churchId, { pageId }, tree);
     return pageTree(tx, page!);
@@ -110,12 +115,10 @@ export async function duplicatePage(db: Db, churchId: string, pageId: string) {
     const page = (await getRow(tx, pages, churchId, pageId, 'Page')) as PageRow;
     const tree = toInput(await loadSections(tx, churchId, { pageId }));
     const url = await copyUrl(tx, churchId, page.url, page.siteId);
-    const [copy] = await tx
-      .insert(pages)
-      .values({ ...pageFields(page), publishedAt: null, id: randomUUID(), churchId, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name })
-      .returning();
-    await insertSections(tx, churchId, { pageId: copy!.id }, tree);
-    return pageTree(tx, copy!);
+    const { id: _id, churchId: _church, ...fields } = pageFields(page);
+    const copy = await insertPage(tx, churchId, { ...fields, publishedAt: null, url, title: page.title ? `${page.title} (copy)` : page.title, name: page.name ? `${page.name} (copy)` : page.name });
+    await insertSections(tx, churchId, { pageId: copy.id }, tree);
+    return pageTree(tx, copy);
   });
 }
 
@@ -152,7 +155,7 @@ export async function restoreTree(tx: DbOrTx, churchId: string, owner: Owner, sn
   if (owner.pageId && page && typeof page === 'object') {
     const fields: Partial<PageRow> = {};
     for (const key of ['name', 'title', 'metaDescription', 'layout'] as const) if (typeof page[key] === 'string') fields[key] = page[key];
-    if (Object.keys(fields).length) await tx.update(pages).set(fields).where(and(eq(pages.churchId, churchId), eq(pages.id, owner.pageId)));
+    if (Object.keys(fields).length) await updatePage(tx, churchId, owner.pageId, fields);
   }
   await clearSections(tx, churchId, owner);
   await insertSections(tx, churchId, owner, snapshot.sections);
@@ -172,4 +175,94 @@ export async function publishPage(tx: DbOrTx, churchId: string, pageId: string):
   const publishedAt = new Date();
   await setPublished(tx, churchId, pageId, { tree, snapshot }, publishedAt);
   return publishedAt;
+}
+
+/** What a page names: the groups of its `groups` gate. (Its `siteId`, a membership site, no module answers yet.) */
+export const PAGE_REFERENCES = { groupIds: REMOTE.groups, siteId: REMOTE.sites };
+
+/** A whole page sent as a tree: its gate's groups, and the blocks its sections point at, are the church's. */
+export async function checkPageTree(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, body: { groupIds?: string[]; sections: TreeSectionInput[] }): Promise<void> {
+  await assertReferences(deps, churchId, [body], PAGE_REFERENCES, (_i, field) => field);
+  await checkNested(deps, churchId, body.sections, { targetBlockId: blocks }, 'sections');
+}
+
+/**
+ * Saves a batch of pages (`param(i, field)` names a field of item `i`) in one transaction: a new page needs a
+ * url, urls are kept normalized and unique within their site (the one given, else the page's own), and a
+ * `groups` gate names groups of the church (asked of membership before the transaction).
+ */
+export async function savePages(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, body: Array<z.output<typeof PageSave>>, param: (i: number, field: string) => string) {
+  const items = body.map((item, i) => {
+    if (!item.id && !item.url) throw badRequest(param(i, 'url'), 'is required');
+    return { ...item, url: item.url ? normalizeUrl(item.url) : undefined };
+  });
+  await assertReferences(deps, churchId, items, PAGE_REFERENCES, param);
+  return deps.db.transaction(async (tx) => {
+    const claimed = new Set<string>();
+    for (const [i, item] of items.entries()) {
+      if (!item.url) continue;
+      const old = item.id ? await findRow(tx, pages, churchId, item.id) : undefined;
+      const siteId = item.siteId === undefined ? (old?.siteId ?? null) : item.siteId;
+      const key = `${siteId ?? ''}\n${item.url}`;
+      if (claimed.has(key)) throw badRequest(param(i, 'url'), `${item.url} is given twice`);
+      claimed.add(key);
+      await checkUrlFree(tx, churchId, item.url, siteId, item.id).catch(() => {
+        throw badRequest(param(i, 'url'), `another page already uses ${item.url}`);
+      });
+    }
+    return (await saveRows(tx, pages, churchId, items)).map(pageAnswer);
+  });
+}
+
+/**
+ * A section and its whole element tree in one call (B1Admin's section templates, layout switch and AI rewrite),
+ * of a page or block of the church: placed by its `sort` (a fraction puts it between two), then the zone is
+ * renumbered. The blocks it points at are the church's (`section.targetBlockId`), checked before the transaction.
+ */
+export async function insertSectionTree(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, section: z.output<typeof SectionTreeBody>['section']) {
+  const { pageId, blockId, ...input } = section;
+  checkLimits([input]);
+  await checkNested(deps, churchId, [section], { targetBlockId: blocks }, (_i, field) => `section.${field}`);
+  return deps.db.transaction(async (tx) => {
+    const owner = await ownerOf(tx, churchId, { pageId, blockId });
+    const sort = input.sort ?? (await nextSectionSort(tx, churchId, owner, input.zone ?? 'main'));
+    // insertSections numbers from startSort + 1: the section lands exactly on `sort`
+    const [newId] = await insertSections(tx, churchId, owner, [{ ...input, sort }], sort - 1);
+    await renumberSections(tx, churchId, owner);
+    const [created] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
+    return treeWithJsonText(created);
+  });
+}
+
+/**
+ * A page's tree as the public site (by url, or by id) and the editor (by id, with its token) read it, kept per
+ * church and data version: the gate is read from a small kept value, the tree itself is kept whole. Only the
+ * church's website editors reading by id get the working draft with its ids; anyone else gets what is published
+ * (before a page is first published its working tree is live), without ids. A url no page has answers `{}` (B1App
+ * then shows its built-in pages); an id, 404; a gate that does not let the caller in, `{restricted, visibility}`.
+ */
+export async function publicTree(deps: Pick<ContentDeps, 'db' | 'internal' | 'snapshots'>, actor: Actor | null, churchId: string, query: z.output<typeof TreeQuery>): Promise<KeptRead> {
+  const { url, id, siteId } = query;
+  if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
+  const draft = !url && actor !== null && actor.churchId.toLowerCase() === churchId.toLowerCase() && editsContent(actor);
+  // By url, the page of the site asked for (the main site when none is); by id, whichever site it is of.
+  const variant = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `${draft ? 'draft' : 'id'}\n${id}`;
+  // One version read serves the gate and the body.
+  const version = await deps.snapshots.version(churchId);
+  const gate = await deps.snapshots.value(
+    `page-gate\n${churchId}\n${url ? variant : `id\n${id}`}`,
+    version,
+    () => pageGate(deps.db, churchId, url ? { url: normalizeUrl(url), siteId } : { id: id! }),
+    () => 200,
+  );
+  if (!gate) {
+    if (url) return { answer: {} };
+    throw notFound('Page');
+  }
+  if (!(await satisfiesGate(deps, churchId, gate, actor))) return { answer: { restricted: true, visibility: gate.visibility } };
+  const build = async () => {
+    const page = await getRow(deps.db, pages, churchId, gate.id, 'Page');
+    return draft ? pageTree(deps.db, page) : page.published ? page.published.tree : pageTree(deps.db, page, true);
+  };
+  return { kept: { variant, version, build } };
 }

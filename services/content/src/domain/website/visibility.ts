@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { hasPermission, isMember, isServerAdmin, type Claims } from '@church/auth';
-import { notFound } from '@church/common';
+import { notFound, type Actor } from '@church/common';
+import { personGroupIds } from '../../clients/membership';
+import type { ContentDeps } from '../../deps';
 import { pageDraftFacts } from '../../repos/website/drafts';
-import { personGroupIds } from './membership';
 
 /**
  * Who may see a gated page or link (`everyone`, `visitors`, `members`, `staff`, `groups`). Visitors means any
@@ -10,11 +10,11 @@ import { personGroupIds } from './membership';
  * leader of one of the listed groups. Website editors (Content.Edit) see everything of their church.
  */
 export async function satisfiesGate(
-  app: FastifyInstance,
+  deps: Pick<ContentDeps, 'internal'>,
   churchId: string,
   gate: { visibility: string; groupIds: string[] },
-  auth: Claims | null | undefined,
-  groupsOf: (personId: string) => Promise<string[]> = (personId) => personGroupIds(app, churchId, personId),
+  auth: Actor | null,
+  groupsOf: (personId: string) => Promise<string[]> = (personId) => personGroupIds(deps.internal, churchId, personId),
 ): Promise<boolean> {
   if (gate.visibility === 'everyone') return true;
   if (!auth || auth.churchId.toLowerCase() !== churchId.toLowerCase()) return false;
@@ -39,9 +39,9 @@ export async function satisfiesGate(
 }
 
 /** A memo of the caller's groups, so filtering many links asks membership once. */
-export function groupsMemo(app: FastifyInstance, churchId: string): (personId: string) => Promise<string[]> {
+export function groupsMemo(deps: Pick<ContentDeps, 'internal'>, churchId: string): (personId: string) => Promise<string[]> {
   let pending: Promise<string[]> | undefined;
-  return (personId) => (pending ??= personGroupIds(app, churchId, personId));
+  return (personId) => (pending ??= personGroupIds(deps.internal, churchId, personId));
 }
 
 /** Whether the caller edits the church's website (and so reads every row, gated or not yet published). */
@@ -51,10 +51,10 @@ export const editsContent = (auth: Claims): boolean => isServerAdmin(auth) || ha
  * The rows (pages, links) the caller may see by their gates: signed-in reads must not show a guest the titles of
  * staff-only or group pages. Membership is asked at most once for the caller's groups.
  */
-export async function seenRows<T extends { visibility: string; groupIds: string[] }>(app: FastifyInstance, auth: Claims, rows: T[]): Promise<T[]> {
-  if (editsContent(auth)) return rows;
-  const groupsOf = groupsMemo(app, auth.churchId);
-  const seen = await Promise.all(rows.map((r) => satisfiesGate(app, auth.churchId, r, auth, groupsOf)));
+export async function seenRows<T extends { visibility: string; groupIds: string[] }>(deps: Pick<ContentDeps, 'internal'>, actor: Actor, rows: T[]): Promise<T[]> {
+  if (editsContent(actor)) return rows;
+  const groupsOf = groupsMemo(deps, actor.churchId);
+  const seen = await Promise.all(rows.map((r) => satisfiesGate(deps, actor.churchId, r, actor, groupsOf)));
   return rows.filter((_, i) => seen[i]);
 }
 
@@ -64,8 +64,8 @@ export async function seenRows<T extends { visibility: string; groupIds: string[
  * (everyone else reads the published page through its tree, as `GET /pages/:churchId/tree` serves it); a page
  * never published serves its working rows, as its public tree does.
  */
-export async function assertPageSeen(app: FastifyInstance, auth: Claims, pageId: string | null | undefined): Promise<void> {
-  if (!pageId || editsContent(auth)) return;
-  const page = await pageDraftFacts(app.db, auth.churchId, pageId);
-  if (page && (page.publishedAt !== null || !(await satisfiesGate(app, auth.churchId, page, auth)))) throw notFound('Page');
+export async function assertPageSeen(deps: Pick<ContentDeps, 'db' | 'internal'>, actor: Actor, pageId: string | null | undefined): Promise<void> {
+  if (!pageId || editsContent(actor)) return;
+  const page = await pageDraftFacts(deps.db, actor.churchId, pageId);
+  if (page && (page.publishedAt !== null || !(await satisfiesGate(deps, actor.churchId, page, actor)))) throw notFound('Page');
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, between, count, desc, eq, gte, ilike, isNull, lte, sql } from 'drizzle-orm';
 import { badRequest, notFound, type Db, type DbOrTx } from '@church/common';
 import { bibleBooks, bibleChapters, bibleLookups, bibleTranslations, bibleVerses } from '../../db/media';
-import { BOOKS, bookToken, cleanKjv, ordinalOf, parseVerseKey } from '../../domain/media/bible-books';
+import { BOOKS, bookToken, cleanKjv, ordinalOf, parseVerseKey } from '../../lib/bible-books';
 import type { BibleSource, SourceTranslation } from '../../providers/bible-source';
 
 export const EMBEDDED_KEY = 'KJV';

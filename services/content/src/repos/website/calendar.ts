@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, lte, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { calendarBlockouts, eventBookings, eventExceptions, eventRsvps, eventTemplates, events, resources, rooms } from '../../db/website';
-import type { BookedEvent, Blockout } from '../../domain/website/occurrences';
+import type { BookedEvent, Blockout } from '../../lib/occurrences';
 import { attachExceptions, type EventRow } from './events';
 
 export type BookingRow = typeof eventBookings.$inferSelect;

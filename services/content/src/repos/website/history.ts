@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { pageHistory } from '../../db/website';
 import type { Owner } from './tree';
@@ -22,4 +22,10 @@ export async function recordHistory(db: DbOrTx, churchId: string, owner: Owner, 
     .values({ id: randomUUID(), churchId, pageId: owner.pageId ?? null, blockId: owner.blockId ?? null, snapshot, description, userId: /^[0-9a-f-]{36}$/i.test(userId) ? userId : null })
     .returning();
   return row!;
+}
+
+/** Deletes every church's history entries created before `cutoff`; answers how many went. */
+export async function deleteHistoryBefore(db: DbOrTx, cutoff: Date): Promise<number> {
+  const gone = await db.delete(pageHistory).where(lt(pageHistory.createdAt, cutoff)).returning({ id: pageHistory.id });
+  return gone.length;
 }

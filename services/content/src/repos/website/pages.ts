@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { listRows, type DbOrTx } from '@church/common';
 import { pages } from '../../db/website';
@@ -23,3 +24,15 @@ export const publicPages = (db: DbOrTx, churchId: string, siteId: SiteId | undef
 /** The pages of a site, by url. */
 export const sitePages = async (db: DbOrTx, churchId: string, siteId: SiteId | undefined): Promise<PageRow[]> =>
   listRows(db, pages, churchId, { where: ofSite(pages.siteId, siteId), orderBy: asc(pages.url) });
+
+/** Inserts a page of the church under a new id. */
+export async function insertPage(tx: DbOrTx, churchId: string, values: Omit<typeof pages.$inferInsert, 'id' | 'churchId'>): Promise<PageRow> {
+  const [page] = await tx.insert(pages).values({ ...values, id: randomUUID(), churchId }).returning();
+  return page!;
+}
+
+/** Sets fields of a page of the church (exactly those given); answers the page as saved, if it is the church's. */
+export async function updatePage(tx: DbOrTx, churchId: string, pageId: string, fields: Partial<PageRow>): Promise<PageRow | undefined> {
+  const [page] = await tx.update(pages).set(fields).where(and(eq(pages.churchId, churchId), eq(pages.id, pageId))).returning();
+  return page;
+}

@@ -264,3 +264,26 @@ export async function firstBlockOfType(db: DbOrTx, churchId: string, blockType: 
     .limit(1);
   return row;
 }
+
+/** The children of one type (`column` or `slide`) an element owns, in sort order. */
+export const childElements = (tx: DbOrTx, churchId: string, parentId: string, elementType: string): Promise<ElementRow[]> =>
+  tx
+    .select()
+    .from(elements)
+    .where(and(eq(elements.churchId, churchId), eq(elements.parentId, parentId), eq(elements.elementType, elementType)))
+    .orderBy(asc(elements.sort), asc(elements.id));
+
+/** Sets a child element's settings and place. */
+export async function placeChildElement(tx: DbOrTx, id: string, answers: Record<string, unknown>, sort: number): Promise<void> {
+  await tx.update(elements).set({ answers, sort }).where(eq(elements.id, id));
+}
+
+/** Adds a child of `parent` (a row's column or a carousel's slide) at `sort`. */
+export async function insertChildElement(tx: DbOrTx, parent: Pick<ElementRow, 'id' | 'churchId' | 'sectionId' | 'blockId'>, elementType: string, sort: number, answers: Record<string, unknown>): Promise<void> {
+  await tx.insert(elements).values({ id: randomUUID(), churchId: parent.churchId, sectionId: parent.sectionId, blockId: parent.blockId, parentId: parent.id, elementType, sort, answers });
+}
+
+/** Deletes elements by id (children a row or carousel no longer has). */
+export async function deleteElementsById(tx: DbOrTx, ids: string[]): Promise<void> {
+  if (ids.length) await tx.delete(elements).where(inArray(elements.id, ids));
+}

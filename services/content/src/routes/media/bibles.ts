@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { HttpError, badRequest, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
-import { serialized } from '../../kept';
+import { serialized } from '../kept';
 import { BibleRepo, EMBEDDED_SOURCE, ensureEmbedded, flushLookups, type VerseOut } from '../../repos/media/bible';
 import {
   BookParams,

@@ -23,7 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     edit,
     only: ['list', 'get', 'save'],
     orderBy: newestPlaylistsFirst,
-    toRow: async (input, req) => ({ ...input, thumbnail: await storeInlineImage(app, req.auth.churchId, 'streamingLive/playlists', input.thumbnail, 'thumbnail') }),
+    toRow: async (input, req) => ({ ...input, thumbnail: await storeInlineImage(app.deps, req.auth.churchId, 'streamingLive/playlists', input.thumbnail, 'thumbnail') }),
   });
 
   // Deleting a playlist keeps its sermons; they leave the playlist.

@@ -6,7 +6,8 @@ import { playlists, sermons } from '../../db/media';
 import { contentDeps } from '../../deps';
 import { hostOf, parseSuggestions, videoUrlOf } from '../../domain/media/sermons';
 import { storeInlineImage } from '../../domain/media/uploads';
-import { publishStep, serialized } from '../../kept';
+import { publishStep } from '../../domain/schedule';
+import { serialized } from '../kept';
 import { knownVideoIds, publicPlaylists, publicSermons, scheduledSermons, sermonOrder, sermonsByIds, type SermonRow } from '../../repos/media/sermons';
 import {
   ChannelParams,
@@ -104,7 +105,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get('/content/sermons/public/:churchId', { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: Sermons } } }, async (req, reply) => {
     const { churchId } = req.params;
     const version = await app.deps.snapshots.version(churchId);
-    const { now, step } = await publishStep(app, 'sermons', churchId, version, (after) => scheduledSermons(app.db, churchId, after));
+    const { now, step } = await publishStep(app.deps, 'sermons', churchId, version, (after) => scheduledSermons(app.db, churchId, after));
     return app.deps.snapshots.sendAt(req, reply, churchId, String(step), version, async () => serialized(reply, await publicSermons(app.db, churchId, now)));
   });
 
@@ -212,7 +213,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     orderBy: sermonOrder,
     references: { playlistId: playlists },
     toRow: async (input, req) => {
-      const thumbnail = await storeInlineImage(app, req.auth.churchId, 'streamingLive/sermons', input.thumbnail, 'thumbnail');
+      const thumbnail = await storeInlineImage(app.deps, req.auth.churchId, 'streamingLive/sermons', input.thumbnail, 'thumbnail');
       return { ...input, thumbnail, videoUrl: input.videoUrl || videoUrlOf(input.videoType, input.videoData) };
     },
   });

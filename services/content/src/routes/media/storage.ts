@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
 import { IdParams, badRequest, batchOf, itemParam, notConfigured, notFound, type ZodTypeProvider } from '@church/common';
-import { checkEndpoint, type OAUTH_PROVIDERS, parseSettings } from '../../domain/media/byos';
+import { MASK, saveProviders } from '../../domain/media/byos';
+import type { OAUTH_PROVIDERS } from '../../lib/storage';
 import { contentDeps } from '../../deps';
 import { fetchJson } from '@church/common';
 import {
   deleteProvider,
-  disableOthers,
   enabledProvider,
   filesIn,
   listProviders,
@@ -20,8 +20,6 @@ import { StorageExchange, StorageProvider, StorageProviderDeleted, StorageProvid
 
 const base = '/content/storage';
 const edit = requires('Content.Edit');
-/** What the apps show for a stored secret; sent back unchanged it keeps the stored one. */
-const MASK = '********';
 const TOKEN_URLS: Record<(typeof OAUTH_PROVIDERS)[number], string> = {
   googledrive: 'https://oauth2.googleapis.com/token',
   dropbox: 'https://api.dropboxapi.com/oauth2/token',
@@ -43,41 +41,12 @@ const masked = (p: StorageProviderRow) => ({
 /** `/content/storage`: a church's own storage (B1Admin StorageSettingsEdit.tsx); new files go to the enabled one. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  const secret = (value: string | null | undefined, old: string | null | undefined) => (!value || value === MASK ? (old ?? null) : app.deps.secrets.encrypt(value));
 
   app.get(`${base}/providers`, { config: { access: edit }, schema: { response: { 200: StorageProviders } } }, async (req) => (await listProviders(app.db, req.auth.churchId)).map(masked));
 
-  app.post(`${base}/providers`, { config: { access: edit }, schema: { body: batchOf(StorageProviderSave), response: { 200: StorageProviders } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const existing = await listProviders(app.db, churchId);
-    // checked before anything is written: an endpoint the service would connect to, and a usable bucket
-    for (const [i, item] of req.body.entries()) {
-      if (item.id && !existing.some((r) => r.id === item.id)) throw notFound('Storage provider');
-      if (item.provider !== 's3') {
-        if (item.enabled) throw badRequest(itemParam(req, i, 'provider'), 'only s3 storage can take the church’s files here');
-        continue;
-      }
-      const settings = parseSettings(item.settings, itemParam(req, i, 'settings'));
-      if (item.enabled && (!settings.bucket || !settings.publicBase)) throw badRequest(itemParam(req, i, 'settings'), 'bucket and publicBase are required');
-      if (settings.publicBase && !/^https?:\/\//.test(settings.publicBase)) throw badRequest(itemParam(req, i, 'settings'), 'publicBase must be an http(s) address');
-      await checkEndpoint(app, settings.endpoint, itemParam(req, i, 'settings'));
-    }
-    return app.db.transaction(async (tx) => {
-      const out = [];
-      for (const item of req.body) {
-        const old = existing.find((r) => (item.id ? r.id === item.id : r.provider === item.provider));
-        const row = await upsertProvider(tx, churchId, item.provider, {
-          enabled: item.enabled ?? old?.enabled ?? false,
-          settings: item.settings ?? old?.settings ?? null,
-          apiKey: secret(item.apiKey, old?.apiKey),
-          apiSecret: secret(item.apiSecret, old?.apiSecret),
-        });
-        if (row.enabled) await disableOthers(tx, churchId, row.id);
-        out.push(masked(row));
-      }
-      return out;
-    });
-  });
+  app.post(`${base}/providers`, { config: { access: edit }, schema: { body: batchOf(StorageProviderSave), response: { 200: StorageProviders } } }, async (req) =>
+    (await saveProviders(contentDeps(app), req.auth.churchId, req.body, (i, field) => itemParam(req, i, field))).map(masked),
+  );
 
   // Files still in the storage keep its credentials (they are read and deleted through it): it is only disabled.
   app.delete(

@@ -1,23 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { Empty, IdParams, batchOf, checkBatch, deleteRow, getRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, actorOf, batchOf, checkBatch, deleteRow, getRow, notFound, saveRows, type ZodTypeProvider } from '@church/common';
 import { sermons, streamingServices } from '../../db/media';
-import { listedTime, refreshServices, serviceIdOf } from '../../domain/media/streaming';
+import { clearBlockedIps, listedTime, refreshServices, serviceIdOf } from '../../domain/media/streaming';
 import { servicesOf } from '../../repos/media/streaming';
 import { HostChatRoom, ServiceRefParams, StreamingServices, StreamingServiceSave } from '../../schemas/media-streaming';
 
 const edit = requires('StreamingServices.Edit');
-
-/** Messaging keeps the chat's blocked IPs per service; a saved or deleted service starts with none. */
-async function clearBlockedIps(app: FastifyInstance, req: FastifyRequest, churchId: string, serviceIds: string[]) {
-  for (const serviceId of serviceIds) {
-    try {
-      await app.deps.internal.post('messaging', '/messaging/internal/blockedips/clear', { churchId, serviceId }, { requestId: req.id });
-    } catch (err) {
-      req.log.warn({ err, serviceId }, 'could not clear the blocked IPs of a streaming service');
-    }
-  }
-}
 
 /** `/content/streamingServices`: one-time and weekly services; the list maintains itself. */
 export default async function routes(root: FastifyInstance): Promise<void> {
@@ -44,13 +33,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const shown = req.body.map((s) => ({ sermonId: s.sermonId === 'latest' ? undefined : s.sermonId }));
     await checkBatch(app.db, req, shown, { references: { sermonId: sermons } });
     const saved = await saveRows(app.db, streamingServices, req.auth.churchId, req.body);
-    await clearBlockedIps(app, req, req.auth.churchId, saved.map((s) => s.id));
+    await clearBlockedIps(app.deps, actorOf(req), saved.map((s) => s.id));
     return saved;
   });
 
   app.delete('/content/streamingServices/:id', { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, streamingServices, req.auth.churchId, req.params.id);
-    await clearBlockedIps(app, req, req.auth.churchId, [req.params.id]);
+    await clearBlockedIps(app.deps, actorOf(req), [req.params.id]);
     return {};
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, actorOf, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks, elements, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
 import { checkLayout, syncChildren } from '../../domain/website/layout';
@@ -22,7 +22,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Element } } }, async (req) => {
     const row = await getRow(app.db, elements, req.auth.churchId, req.params.id, 'Element');
     const section = await getRow(app.db, sections, req.auth.churchId, row.sectionId, 'Element');
-    await assertPageSeen(app, req.auth, section.pageId);
+    await assertPageSeen(app.deps, actorOf(req), section.pageId);
     return withJsonText(row);
   });
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest, contentInternal, type ZodTypeProvider } from '@church/common';
-import { zoneOf } from '../../domain/website/calendar';
-import { MAX_OCCURRENCES, occurrenceStarts } from '../../domain/website/occurrences';
-import { eventWithExceptions } from '../../repos/website/calendar';
+import { contentInternal, type ZodTypeProvider } from '@church/common';
+import { contentDeps } from '../../deps';
+import { eventOccurrencesBetween } from '../../domain/website/calendar';
 
 const { eventOccurrences } = contentInternal;
 
@@ -13,18 +12,7 @@ const { eventOccurrences } = contentInternal;
  */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
-  app.post(eventOccurrences.path, { config: { access: 'internal' }, schema: { body: eventOccurrences.body, response: { 200: eventOccurrences.answer } } }, async (req) => {
-    const { churchId, eventId } = req.body;
-    const from = new Date(req.body.from);
-    const to = new Date(req.body.to);
-    if (to < from) throw badRequest('to', 'must not be before from');
-    const event = await eventWithExceptions(app.db, churchId, eventId);
-    if (!event) return { event: null, starts: [] };
-    const live = event.approvalStatus === null || event.approvalStatus === 'approved';
-    const starts = live ? occurrenceStarts(event, from, to, await zoneOf(app, app.db, churchId), MAX_OCCURRENCES) : [];
-    return {
-      event: { id: event.id, groupId: event.groupId, title: event.title, registrationEnabled: event.registrationEnabled },
-      starts: starts.map((d) => d.toISOString()),
-    };
-  });
+  app.post(eventOccurrences.path, { config: { access: 'internal' }, schema: { body: eventOccurrences.body, response: { 200: eventOccurrences.answer } } }, async (req) =>
+    eventOccurrencesBetween(contentDeps(app), req.body.churchId, req.body.eventId, new Date(req.body.from), new Date(req.body.to)),
+  );
 }

@@ -1,14 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { REMOTE, badRequest, batchOf, checkBatch, deleteRow, Empty, findRow, getRow, IdParams, itemParam, notFound, reportChanges, rowsByIds, saveRows, unauthorized, type ZodTypeProvider } from '@church/common';
+import { actorOf, badRequest, batchOf, deleteRow, Empty, getRow, IdParams, itemParam, notFound, reportChanges, type Actor, type ZodTypeProvider } from '@church/common';
 import { contentDeps } from '../../deps';
 import { websiteSettings } from '../../config/website';
 import { curatedCalendars, events } from '../../db/website';
-import { buildIcs, isRequest, normalizeRule, safeTimeZone } from '../../domain/website/events';
+import { buildIcs, safeTimeZone } from '../../domain/website/events';
+import { callerGroupIds, readsPrivate, saveEvents } from '../../domain/website/group-events';
 import { holidaysBetween, MAX_HOLIDAY_YEARS } from '../../domain/website/holidays';
-import { personGroupIds } from '../../domain/website/membership';
-import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents, type EventRow } from '../../repos/website/events';
-
+import { attachExceptions, calendarEvents, churchTimeZone, groupEvents, groupsTimeline, isOwnPendingRequest, registerableEvents } from '../../repos/website/events';
 import { ChurchGroupParams, Event, EventIdsQuery, Events, EventSave, GroupParams, Holidays, HolidaysQuery, IcsFeed, SubscribeQuery, TimelineEvents } from '../../schemas/website';
 
 const base = '/content/events';
@@ -27,26 +26,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const timeline = async (churchId: string, groupIds: string[], eventIds?: string[]) =>
     (await groupsTimeline(app.db, churchId, groupIds, eventIds)).map((e) => ({ ...e, postType: 'event' as const, postId: e.id }));
 
-  /**
-   * Whether the caller reads a group's events that are not public: website editors, and the group's leaders and
-   * members (asked of membership once). Everyone else sees its public events only (issue 31: a guest read private
-   * events of any group).
-   */
-  const readsPrivate = async (req: FastifyRequest, groupId: string | null) => {
-    if (hasPermission(req.auth, 'Content.Edit', 'ContentApi')) return true;
-    if (!groupId) return false;
-    if (req.auth.leaderGroupIds.includes(groupId)) return true;
-    return !!req.auth.personId && (await personGroupIds(app, req.auth.churchId, req.auth.personId)).includes(groupId);
-  };
-  const visibleTo = async <T extends { visibility: string }>(req: FastifyRequest, groupId: string, rows: T[]) =>
-    (await readsPrivate(req, groupId)) ? rows : rows.filter((e) => e.visibility === 'public');
+  const visibleTo = async <T extends { visibility: string }>(actor: Actor, groupId: string, rows: T[]) =>
+    (await readsPrivate(deps, actor, groupId)) ? rows : rows.filter((e) => e.visibility === 'public');
 
   app.get(`${base}/timeline/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, querystring: EventIdsQuery, response: { 200: TimelineEvents } } }, async (req) =>
-    visibleTo(req, req.params.groupId, await timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds)),
+    visibleTo(actorOf(req), req.params.groupId, await timeline(req.auth.churchId, [req.params.groupId], req.query.eventIds)),
   );
   // The caller's groups come from membership (the token carries only the groups they lead).
   app.get(`${base}/timeline`, { config: { access: anyUser }, schema: { querystring: EventIdsQuery, response: { 200: TimelineEvents } } }, async (req) => {
-    const groups = req.auth.personId ? await personGroupIds(app, req.auth.churchId, req.auth.personId) : [];
+    const groups = await callerGroupIds(deps, actorOf(req));
     return timeline(req.auth.churchId, [...new Set([...groups, ...req.auth.leaderGroupIds])], req.query.eventIds);
   });
 
@@ -85,7 +73,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // the question to membership whether they are in the group).
   app.get(`${base}/group/:groupId`, { config: { access: anyUser }, schema: { params: GroupParams, response: { 200: Events } } }, async (req, reply) => {
     const { churchId } = req.auth;
-    const publicOnly = !(await readsPrivate(req, req.params.groupId));
+    const publicOnly = !(await readsPrivate(deps, actorOf(req), req.params.groupId));
     return app.deps.snapshots.send(req, reply, churchId, `${req.params.groupId}\n${publicOnly ? 'public' : 'all'}`, () => groupEvents(app.db, churchId, req.params.groupId, publicOnly));
   });
   app.get(`${base}/public/group/:churchId/:groupId`, { config: { access: 'public' }, schema: { params: ChurchGroupParams, response: { 200: Events } } }, async (req, reply) =>
@@ -108,59 +96,16 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Event } } }, async (req) => {
     const row = await getRow(app.db, events, req.auth.churchId, req.params.id, 'Event');
     // an event the caller may not read is one they cannot tell from none
-    if (row.visibility !== 'public' && !(await readsPrivate(req, row.groupId))) throw notFound('Event');
+    if (row.visibility !== 'public' && !(await readsPrivate(deps, actorOf(req), row.groupId))) throw notFound('Event');
     return (await attachExceptions(app.db, req.auth.churchId, [row]))[0]!;
   });
 
   // Open to any user by the spec. An event of a group is written by website editors or that group's leaders; an
   // event without a group (a member's request) only by website editors (any signed-in member used to rewrite
   // those). A request becomes public only through its approval. The groups named must be the church's.
-  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(EventSave), response: { 200: Events } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const editor = hasPermission(req.auth, 'Content.Edit', 'ContentApi');
-    const known = new Map((await rowsByIds(app.db, events, churchId, req.body.flatMap((e) => (e.id ? [e.id] : [])))).map((e) => [e.id, e]));
-    // membership is asked before the transaction opens, for the groups that items move to or start in and the forms
-    await checkBatch(
-      app.db,
-      req,
-      req.body.map((e) => {
-        const old = known.get(e.id ?? '');
-        return { groupId: e.groupId !== old?.groupId ? e.groupId : undefined, formId: e.formId !== old?.formId ? e.formId : undefined };
-      }),
-      { references: { groupId: REMOTE.groups, formId: REMOTE.forms } },
-    );
-    const rows = await app.db.transaction(async (tx) => {
-      const out: EventRow[] = [];
-      for (const [i, { id, ...fields }] of req.body.entries()) {
-        const at = (field: string) => itemParam(req, i, field);
-        const old = id ? await findRow(tx, events, churchId, id) : undefined;
-        if (id && !old) throw notFound('Event');
-        if (!old) for (const f of ['groupId', 'start', 'end', 'title'] as const) if (!fields[f]) throw badRequest(at(f), 'is required');
-        if (!editor) {
-          if (old && !old.groupId) throw unauthorized('Missing permission: Content.Edit (an event without a group)');
-          for (const groupId of new Set([old?.groupId, fields.groupId].filter((g): g is string => Boolean(g)))) {
-            if (!req.auth.leaderGroupIds.includes(groupId)) throw unauthorized('Missing permission: Content.Edit or leader of the group');
-          }
-        }
-        if (old && isRequest(old) && fields.visibility === 'public' && old.visibility !== 'public') {
-          throw badRequest(at('visibility'), 'a requested event becomes public when it is approved');
-        }
-        const start = fields.start ?? old!.start;
-        const end = fields.end ?? old!.end;
-        if (end < start) throw badRequest(at('end'), 'must not be before start');
-        const opens = fields.registrationOpenDate === undefined ? old?.registrationOpenDate : fields.registrationOpenDate;
-        const closes = fields.registrationCloseDate === undefined ? old?.registrationCloseDate : fields.registrationCloseDate;
-        if (opens && closes && closes < opens) throw badRequest(at('registrationCloseDate'), 'must not be before registrationOpenDate');
-        const values = { ...fields, ...(fields.recurrenceRule !== undefined ? { recurrenceRule: normalizeRule(fields.recurrenceRule, at('recurrenceRule')) } : {}) };
-        const [row] = await saveRows(tx, events, churchId, [old ? { ...values, id: old.id } : { ...values, groupId: fields.groupId!, start, end, title: fields.title! }]);
-        out.push(row);
-        const action = old ? 'updated' : 'created';
-        await reportChanges(deps, [{ churchId, entityType: 'event', entityId: row.id, action, event: `event.${action}`, before: old, after: row }], { req, tx });
-      }
-      return out;
-    });
-    return attachExceptions(app.db, churchId, rows);
-  });
+  app.post(base, { config: { access: anyUser }, schema: { body: batchOf(EventSave), response: { 200: Events } } }, async (req) =>
+    saveEvents(deps, actorOf(req), req.body, (i, field) => itemParam(req, i, field)),
+  );
 
   // Content.Edit by the spec; beside it, a member withdraws their own request while it waits (B1App MyRequestsPage).
   const ownPendingRequest = rule('own pending request', (req, auth) =>

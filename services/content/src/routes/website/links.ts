@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { Empty, REMOTE, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, REMOTE, actorOf, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { links } from '../../db/website';
 import { groupsMemo, satisfiesGate, seenRows } from '../../domain/website/visibility';
 import { listLinks, nextLinkSort, renumberLinks, type LinkRow } from '../../repos/website/links';
@@ -15,10 +15,10 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Open to any signed-in user (spec); gated links only to those their gate lets in (and editors).
   app.get(base, { config: { access: anyUser }, schema: { querystring: CategoryQuery, response: { 200: Links } } }, async (req) =>
-    seenRows(app, req.auth, await listLinks(app.db, req.auth.churchId, req.query.siteId, req.query.category)),
+    seenRows(app.deps, actorOf(req), await listLinks(app.db, req.auth.churchId, req.query.siteId, req.query.category)),
   );
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Link } } }, async (req) => {
-    const [row] = await seenRows(app, req.auth, [await getRow(app.db, links, req.auth.churchId, req.params.id, 'Link')]);
+    const [row] = await seenRows(app.deps, actorOf(req), [await getRow(app.db, links, req.auth.churchId, req.params.id, 'Link')]);
     if (!row) throw notFound('Link');
     return row;
   });
@@ -31,8 +31,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const { churchId } = req.params;
       if (churchId.toLowerCase() !== req.auth.churchId.toLowerCase()) return [];
       const rows = await listLinks(app.db, churchId, req.query.siteId, req.query.category);
-      const groupsOf = groupsMemo(app, churchId);
-      const seen = await Promise.all(rows.map((r) => satisfiesGate(app, churchId, r, req.auth, groupsOf)));
+      const actor = actorOf(req);
+      const groupsOf = groupsMemo(app.deps, churchId);
+      const seen = await Promise.all(rows.map((r) => satisfiesGate(app.deps, churchId, r, actor, groupsOf)));
       return rows.filter((_, i) => seen[i]);
     },
   );

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { badRequest, getRow, IdParams, type ZodTypeProvider } from '@church/common';
 import { blocks, pageHistory, pages } from '../../db/website';
+import type { ContentDeps } from '../../deps';
 import { checkNested } from '../../domain/references';
 import { blockTree, ownerOf, pageTree, restoreTree, takeSnapshot } from '../../domain/website/tree';
 import { historyOf, recordHistory, type HistoryRow } from '../../repos/website/history';
@@ -31,7 +32,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const churchId = req.auth.churchId;
     const owner = await ownerOf(app.db, churchId, req.body);
     const given = req.body.snapshotJSON ? snapshotOfText(req.body.snapshotJSON) : req.body.snapshot;
-    if (given) await checkSnapshot(req, given, req.body.snapshotJSON ? 'snapshotJSON' : 'snapshot');
+    if (given) await checkSnapshot(app.deps, churchId, given, req.body.snapshotJSON ? 'snapshotJSON' : 'snapshot');
     const snapshot = given ?? (await takeSnapshot(app.db, churchId, owner));
     return entryAnswer(await recordHistory(app.db, churchId, owner, snapshot, req.body.description ?? null, req.auth.id));
   });
@@ -43,14 +44,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     const entry = await getRow(app.db, pageHistory, churchId, req.params.id, 'History entry');
     const owner = await ownerOf(app.db, churchId, entry);
     const snapshot = SnapshotIn.parse(entry.snapshot);
-    await checkSnapshot(req, snapshot, 'snapshot');
+    await checkSnapshot(app.deps, churchId, snapshot, 'snapshot');
     return { ...(await restore(churchId, owner, snapshot, req.auth.id)), success: true, snapshot: entry.snapshot };
   });
 
   app.post(`${base}/restoreSnapshot`, { config: { access: edit }, schema: { body: RestoreSnapshotBody, response: { 200: TreeAnswer } } }, async (req) => {
     const churchId = req.auth.churchId;
     const owner = await ownerOf(app.db, churchId, req.body);
-    await checkSnapshot(req, req.body.snapshot, 'snapshot');
+    await checkSnapshot(app.deps, churchId, req.body.snapshot, 'snapshot');
     return { ...(await restore(churchId, owner, req.body.snapshot, req.auth.id)), success: true, snapshot: req.body.snapshot };
   });
 
@@ -65,9 +66,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 }
 
 /** The blocks a snapshot's sections point at are the church's (400 naming `<param>.sections[i].targetBlockId`). */
-async function checkSnapshot(req: FastifyRequest, snapshot: { sections?: unknown }, param: string): Promise<void> {
+async function checkSnapshot(deps: Pick<ContentDeps, 'db' | 'internal'>, churchId: string, snapshot: { sections?: unknown }, param: string): Promise<void> {
   const list = Array.isArray(snapshot.sections) ? (snapshot.sections as Array<Record<string, unknown>>) : [];
-  await checkNested(req, list, { targetBlockId: blocks }, `${param}.sections`);
+  await checkNested(deps, churchId, list, { targetBlockId: blocks }, `${param}.sections`);
 }
 
 const entryAnswer = (row: HistoryRow) => ({ ...row, snapshotJSON: JSON.stringify(row.snapshot), createdDate: row.createdAt });

@@ -1,14 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, REMOTE, badRequest, batchOf, checkBatch, checkReferences, deleteRow, findRow, getRow, IdParams, itemParam, notFound, saveRows, type ZodTypeProvider } from '@church/common';
-import { blocks, pages } from '../../db/website';
-import { checkNested } from '../../domain/references';
-import { editsContent, satisfiesGate, seenRows } from '../../domain/website/visibility';
-import { checkUrlFree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, pageTree, publishPage, replacePageTree, restoreTree } from '../../domain/website/tree';
+import { Empty, actorOf, badRequest, batchOf, deleteRow, getRow, IdParams, itemParam, notFound, optionalActorOf, type ZodTypeProvider } from '@church/common';
+import { pages } from '../../db/website';
+import { seenRows } from '../../domain/website/visibility';
+import { checkPageTree, createPageWithTree, duplicatePage, normalizeUrl, pageAnswer, publicTree, publishPage, replacePageTree, restoreTree, savePages } from '../../domain/website/tree';
 import { setPublished } from '../../repos/website/drafts';
-import { pageGate, publicPages, sitePages } from '../../repos/website/pages';
-import { serialized } from '../../kept';
+import { publicPages, sitePages } from '../../repos/website/pages';
+import { sendRead } from '../kept';
 import { AiPageBody, ChurchParams, ImportTreeBody, Page, PageSave, PublicPage, Published, SiteQuery, Success, TreeAnswer, TreeQuery, type TreeSectionInput } from '../../schemas/website';
 
 const base = '/content/pages';
@@ -19,43 +18,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
   // The hottest route of a church's website: the gate is read from a small kept value and the tree itself is
-  // answered from a kept, compressed body with an ETag, both valid while the church's data version holds.
-  app.get(
-    `${base}/:churchId/tree`,
-    { config: { access: 'public' }, schema: { params: ChurchParams, querystring: TreeQuery, response: { 200: TreeAnswer } } },
-    async (req, reply) => {
-      const { churchId } = req.params;
-      const { url, id, siteId } = req.query;
-      if (!url && !id) throw badRequest('url', 'url or id is required', 'query');
-      // Only the church's website editors (B1Admin's editor, by id with its token) read the working draft; anyone
-      // else gets what is published, whichever way they name the page (`?id=` used to serve drafts to anyone).
-      const draft = !url && Boolean(req.auth) && req.auth.churchId.toLowerCase() === churchId.toLowerCase() && editsContent(req.auth);
-      // By url, the page of the site asked for (the main site when none is); by id, whichever site it is of.
-      const key = url ? `url\n${siteId ?? ''}\n${normalizeUrl(url)}` : `${draft ? 'draft' : 'id'}\n${id}`;
-      // One version read serves the gate and the body.
-      const version = await app.deps.snapshots.version(churchId);
-      const gate = await app.deps.snapshots.value(
-        `page-gate\n${churchId}\n${url ? key : `id\n${id}`}`,
-        version,
-        async () => {
-          return pageGate(app.db, churchId, url ? { url: normalizeUrl(url), siteId } : { id: id! });
-        },
-        () => 200,
-      );
-      // B1App's site shows its built-in sermons, stream and donate pages when the answer has no `url`
-      // (src/app/[sdSlug]/[pageSlug]/page.tsx), and reads the answer's title first: a page no one made is an empty one.
-      if (!gate) {
-        if (url) return {};
-        throw notFound('Page');
-      }
-      if (!(await satisfiesGate(app, churchId, gate, req.auth))) return { restricted: true, visibility: gate.visibility };
-      return app.deps.snapshots.sendAt(req, reply, churchId, key, version, async () => {
-        const page = await getRow(app.db, pages, churchId, gate.id, 'Page');
-        // the editor gets the working tree with its ids; everyone else the published version once there is one
-        // (before a page is first published its working tree is live), without ids
-        return serialized(reply, draft ? await pageTree(app.db, page) : page.published ? page.published.tree : await pageTree(app.db, page, true));
-      });
-    },
+  // answered from a kept, compressed body with an ETag, both valid while the church's data version holds. B1App's
+  // site shows its built-in sermons, stream and donate pages when the answer has no `url`
+  // (src/app/[sdSlug]/[pageSlug]/page.tsx), and reads the answer's title first: a page no one made is an empty one.
+  app.get(`${base}/:churchId/tree`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: TreeQuery, response: { 200: TreeAnswer } } }, async (req, reply) =>
+    sendRead(app.deps, req, reply, req.params.churchId, await publicTree(app.deps, optionalActorOf(req), req.params.churchId, req.query)),
   );
 
   app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteQuery, response: { 200: z.array(PublicPage) } } }, async (req) =>
@@ -65,39 +32,18 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Open to any signed-in user (spec), but a gated page is listed only to those its gate lets in (and editors).
   app.get(base, { config: { access: anyUser }, schema: { querystring: SiteQuery, response: { 200: z.array(Page) } } }, async (req) => {
     const rows = await sitePages(app.db, req.auth.churchId, req.query.siteId);
-    return (await seenRows(app, req.auth, rows)).map(pageAnswer);
+    return (await seenRows(app.deps, actorOf(req), rows)).map(pageAnswer);
   });
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Page } } }, async (req) => {
-    const [row] = await seenRows(app, req.auth, [await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')]);
+    const [row] = await seenRows(app.deps, actorOf(req), [await getRow(app.db, pages, req.auth.churchId, req.params.id, 'Page')]);
     if (!row) throw notFound('Page');
     return pageAnswer(row);
   });
 
-  app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const items = req.body.map((item, i) => {
-      if (!item.id && !item.url) throw badRequest(itemParam(req, i, 'url'), 'is required');
-      return { ...item, url: item.url ? normalizeUrl(item.url) : undefined };
-    });
-    // a `groups` gate names groups of the church (asked of membership before the transaction)
-    await checkBatch(app.db, req, items, { references: PAGE_REFERENCES });
-    return app.db.transaction(async (tx) => {
-      // A url is unique within its site: the one given, else the page's own.
-      const claimed = new Set<string>();
-      for (const [i, item] of items.entries()) {
-        if (!item.url) continue;
-        const old = item.id ? await findRow(tx, pages, churchId, item.id) : undefined;
-        const siteId = item.siteId === undefined ? (old?.siteId ?? null) : item.siteId;
-        const key = `${siteId ?? ''}\n${item.url}`;
-        if (claimed.has(key)) throw badRequest(itemParam(req, i, 'url'), `${item.url} is given twice`);
-        claimed.add(key);
-        await checkUrlFree(tx, churchId, item.url, siteId, item.id).catch(() => {
-          throw badRequest(itemParam(req, i, 'url'), `another page already uses ${item.url}`);
-        });
-      }
-      return (await saveRows(tx, pages, churchId, items)).map(pageAnswer);
-    });
-  });
+  // a `groups` gate names groups of the church (asked of membership before the transaction)
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(PageSave), response: { 200: z.array(Page) } } }, async (req) =>
+    savePages(app.deps, req.auth.churchId, req.body, (i, field) => itemParam(req, i, field)),
+  );
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, pages, req.auth.churchId, req.params.id);
@@ -128,14 +74,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   app.post(`${base}/importTree`, { config: { access: edit }, schema: { body: ImportTreeBody, response: { 200: TreeAnswer } } }, async (req) => {
     const { sections, ...fields } = req.body;
-    await checkTree(req, req.body);
+    await checkPageTree(app.deps, req.auth.churchId, req.body);
     return createPageWithTree(app.db, req.auth.churchId, pageInput({ ...fields, url: normalizeUrl(fields.url) }), sections);
   });
 
   // The AI page builder sends a whole page: a new one, or (with `id`) new content for an existing page.
   app.post(`${base}/temp/ai`, { config: { access: edit }, schema: { body: AiPageBody, response: { 200: TreeAnswer } } }, async (req) => {
     const { sections, id, ...fields } = req.body;
-    await checkTree(req, req.body);
+    await checkPageTree(app.deps, req.auth.churchId, req.body);
     const input = pageInput({ ...fields, url: normalizeUrl(fields.url) });
     if (id) {
       // A page keeps its site unless one is given.
@@ -144,15 +90,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }
     return createPageWithTree(app.db, req.auth.churchId, input, sections);
   });
-}
-
-/** What a page names: the groups of its `groups` gate. (Its `siteId`, a membership site, no module answers yet.) */
-const PAGE_REFERENCES = { groupIds: REMOTE.groups, siteId: REMOTE.sites };
-
-/** A whole page sent as a tree: its gate's groups, and the blocks its sections point at, are the church's. */
-async function checkTree(req: FastifyRequest, body: { groupIds?: string[]; sections: TreeSectionInput[] }): Promise<void> {
-  await checkReferences(req, [body], PAGE_REFERENCES);
-  await checkNested(req, body.sections, { targetBlockId: blocks }, 'sections');
 }
 
 function pageInput(fields: Omit<z.output<typeof ImportTreeBody>, 'sections'>) {

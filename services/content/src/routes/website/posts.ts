@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires, type Claims } from '@church/auth';
-import { Empty, REMOTE, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, listRows, notFound, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, actorOf, batchOf, deleteRow, getRow, IdParams, itemParam, notFound, type ZodTypeProvider } from '@church/common';
 import { posts } from '../../db/website';
-import { keptDisplayNames } from '../../domain/website/membership';
-import { authorIds, rssFeed, slugify, withAuthors, withNames } from '../../domain/website/posts';
+import { blogFor, publicPostsPage, rssFeed, savePosts, withAuthors } from '../../domain/website/posts';
 import { editsContent } from '../../domain/website/visibility';
-import { publishStep, serialized } from '../../kept';
-import { latestPublished, newestPostsFirst, publishedBySlug, publishedCategories, publishedPage, scheduledPosts, slugTaken, type PostRow } from '../../repos/website/posts';
+import { sendRead } from '../kept';
+import { latestPublished, publishedBySlug, publishedCategories, type PostRow } from '../../repos/website/posts';
 import { ChurchParams, Post, PostCategories, PostPage, PostSave, PublicPostsQuery, RssFeed, SiteUrlQuery, SlugParams } from '../../schemas/website';
 
 const base = '/content/posts';
@@ -19,22 +18,11 @@ const isPublished = (p: PostRow) => p.publishDate !== null && p.publishDate.getT
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
 
-  // The public blog: each page of posts is kept per church and data version (writes to posts raise it), query
-  // and publish step (a scheduled post goes live on time); the answer, with author names kept a minute
-  // (keptDisplayNames), is kept compressed under the same key and a hash of the names, so it is built again
-  // when a name changes. A read whose names membership could not give is answered without keeping it.
-  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: PublicPostsQuery, response: { 200: PostPage } } }, async (req, reply) => {
-    const { churchId } = req.params;
-    const q = req.query;
-    const version = await app.deps.snapshots.version(churchId);
-    const { now, step } = await publishStep(app, 'posts', churchId, version, (after) => scheduledPosts(app.db, churchId, after));
-    const variant = JSON.stringify([q.category ?? null, q.tag ?? null, q.page, q.pageSize, step]);
-    const found = await app.deps.snapshots.value(`posts-page\n${churchId}\n${variant}`, version, () => publishedPage(app.db, churchId, q, now), (p) => 64 + JSON.stringify(p.rows).length);
-    const authors = await keptDisplayNames(app, churchId, authorIds(found.rows));
-    const answer = () => ({ posts: withNames(found.rows, authors.names), total: found.total, page: q.page, pageSize: q.pageSize });
-    if (!authors.complete) return answer();
-    return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, answer()));
-  });
+  // The public blog: each page of posts kept per church, data version, query and publish step, with author names
+  // kept a minute (domain/website/posts.ts publicPostsPage).
+  app.get(`${base}/public/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: PublicPostsQuery, response: { 200: PostPage } } }, async (req, reply) =>
+    sendRead(app.deps, req, reply, req.params.churchId, await publicPostsPage(app.deps, req.log, req.params.churchId, req.query)),
+  );
   app.get(`${base}/public/:churchId/categories`, { config: { access: 'public' }, schema: { params: ChurchParams, response: { 200: PostCategories } } }, async (req) =>
     publishedCategories(app.db, req.params.churchId),
   );
@@ -44,74 +32,30 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const row = await publishedBySlug(app.db, req.params.churchId, req.params.slug.toLowerCase());
       if (!row) throw notFound('Post');
-      return (await withAuthors(app, req.params.churchId, [row]))[0]!;
+      return (await withAuthors(app.deps, req.log, req.params.churchId, [row]))[0]!;
     },
   );
   app.get(`${base}/rss/:churchId`, { config: { access: 'public' }, schema: { params: ChurchParams, querystring: SiteUrlQuery, produces: ['application/rss+xml'], response: { 200: RssFeed } } }, async (req, reply) => {
-    const xml = await rssFeed(app, req.params.churchId, req.query.siteUrl, await latestPublished(app.db, req.params.churchId, 50));
+    const xml = await rssFeed(app.deps, req.log, req.params.churchId, req.query.siteUrl, await latestPublished(app.db, req.params.churchId, 50));
     return reply.type('application/rss+xml; charset=utf-8').send(xml);
   });
 
   // Open to any signed-in user (spec); drafts and scheduled posts only to those who edit the website.
   const published = (req: { auth: Claims }, rows: PostRow[]) => (editsContent(req.auth) ? rows : rows.filter(isPublished));
-  // The whole blog (B1Admin's posts page) is kept like the public pages: the rows per church, data version and
-  // reach (editors: every post; others: what is published, per publish step), the answer with the author names
-  // (kept a minute, keptDisplayNames) compressed once under the same key and a hash of the names.
-  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req, reply) => {
-    const { churchId } = req.auth;
-    const version = await app.deps.snapshots.version(churchId);
-    const editor = editsContent(req.auth);
-    const { now, step } = editor ? { now: new Date(), step: 0 } : await publishStep(app, 'posts', churchId, version, (after) => scheduledPosts(app.db, churchId, after));
-    const variant = editor ? 'all' : `published ${step}`;
-    const rows = await app.deps.snapshots.value(
-      `posts-list\n${churchId}\n${variant}`,
-      version,
-      async () => {
-        const all = await listRows(app.db, posts, churchId, { orderBy: newestPostsFirst });
-        return editor ? all : all.filter((p) => p.publishDate !== null && p.publishDate <= now);
-      },
-      (r) => 64 + JSON.stringify(r).length,
-    );
-    const authors = await keptDisplayNames(app, churchId, authorIds(rows));
-    if (!authors.complete) return withNames(rows, authors.names);
-    return app.deps.snapshots.sendAt(req, reply, churchId, `${variant}\n${authors.stamp}`, version, async () => serialized(reply, withNames(rows, authors.names)));
-  });
+  // The whole blog (B1Admin's posts page) is kept like the public pages, per reach (editors: every post; others:
+  // what is published, per publish step), with the author names (domain/website/posts.ts blogFor).
+  app.get(base, { config: { access: anyUser }, schema: { response: { 200: z.array(Post) } } }, async (req, reply) =>
+    sendRead(app.deps, req, reply, req.auth.churchId, await blogFor(app.deps, actorOf(req))),
+  );
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Post } } }, async (req) => {
     const [row] = published(req, [await getRow(app.db, posts, req.auth.churchId, req.params.id, 'Post')]);
     if (!row) throw notFound('Post');
-    return (await withAuthors(app, req.auth.churchId, [row]))[0]!;
+    return (await withAuthors(app.deps, req.log, req.auth.churchId, [row]))[0]!;
   });
 
-  app.post(base, { config: { access: edit }, schema: { body: batchOf(PostSave), response: { 200: z.array(Post) } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const given = req.body.map((x) => x.slug);
-    const twice = given.find((s, i) => s && given.indexOf(s) !== i);
-    if (twice) throw badRequest(itemParam(req, given.lastIndexOf(twice), 'slug'), `${twice} is given twice`);
-    // the author is a person of the church (asked of membership before the transaction)
-    await checkBatch(app.db, req, req.body, { references: { authorId: REMOTE.people } });
-    const saved = await app.db.transaction(async (tx) => {
-      const out: PostRow[] = [];
-      for (const [i, { id, ...fields }] of req.body.entries()) {
-        const old = id ? await findRow(tx, posts, churchId, id) : undefined;
-        if (id && !old) throw notFound('Post');
-        if (!old && !fields.title) throw badRequest(itemParam(req, i, 'title'), 'is required');
-        let slug = fields.slug;
-        if (slug && (await slugTaken(tx, churchId, slug, id))) throw badRequest(itemParam(req, i, 'slug'), `another post already uses the slug ${slug}`);
-        if (!old && !slug) {
-          // A slug made from the title gets a number when the church already has it.
-          const stem = slugify(fields.title!);
-          slug = stem;
-          for (let n = 2; await slugTaken(tx, churchId, slug); n++) slug = `${stem}-${n}`;
-        }
-        const values = { ...fields, ...(slug ? { slug } : {}) };
-        // A save with an id stamps `updatedAt` (saveRows does for tables that have it).
-        const [row] = await saveRows(tx, posts, churchId, [old ? { ...values, id: old.id } : { ...values, title: fields.title!, slug: slug! }]);
-        out.push(row!);
-      }
-      return out;
-    });
-    return withAuthors(app, churchId, saved);
-  });
+  app.post(base, { config: { access: edit }, schema: { body: batchOf(PostSave), response: { 200: z.array(Post) } } }, async (req) =>
+    savePosts(app.deps, actorOf(req), req.body, (i, field) => itemParam(req, i, field)),
+  );
 
   app.delete(`${base}/:id`, { config: { access: edit }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     await deleteRow(app.db, posts, req.auth.churchId, req.params.id);

@@ -58,7 +58,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const i = (req.body as unknown[]).indexOf(item);
       const roomIds = (item.roomIds ?? '').split(',').map((x) => x.trim()).filter(Boolean);
       const resourceIds = item.resourcesJson ? (JSON.parse(item.resourcesJson) as Array<{ resourceId: string }>).map((r) => r.resourceId) : [];
-      await checkNested(req, [{ roomIds, resourcesJson: resourceIds }], { roomIds: rooms, resourcesJson: resources }, (_j, field) => itemParam(req, i, field));
+      await checkNested(app.deps, req.auth.churchId, [{ roomIds, resourcesJson: resourceIds }], { roomIds: rooms, resourcesJson: resources }, (_j, field) => itemParam(req, i, field));
       return item;
     },
     changes: { entityType: 'eventTemplate' },

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
+import { Empty, actorOf, badRequest, batchOf, checkBatch, deleteRow, findRow, getRow, IdParams, itemParam, notFound, rowsByIds, saveRows, type ZodTypeProvider } from '@church/common';
 import { blocks, pages, sections } from '../../db/website';
 import { treeWithJsonText, withJsonText } from '../../domain/website/json-text';
-import { blockTree, checkLimits, ownerOf, sectionOwner } from '../../domain/website/tree';
-import { checkNested } from '../../domain/references';
+import { blockTree, insertSectionTree, sectionOwner } from '../../domain/website/tree';
 import { assertPageSeen } from '../../domain/website/visibility';
 import { insertSections, loadSections, nextSectionSort, renumberSections, toInput, type Owner, type SectionRow } from '../../repos/website/tree';
 import { ConvertToBlockQuery, Section, SectionSave, SectionTreeBody, TreeAnswer } from '../../schemas/website';
@@ -24,7 +23,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Any signed-in user (spec), but a section of a gated page only for those the page's gate lets in.
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Section } } }, async (req) => {
     const row = await getRow(app.db, sections, req.auth.churchId, req.params.id, 'Section');
-    await assertPageSeen(app, req.auth, row.pageId);
+    await assertPageSeen(app.deps, actorOf(req), row.pageId);
     return withJsonText(row);
   });
 
@@ -79,21 +78,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // A section and its whole element tree in one call (B1Admin's section templates, layout switch and AI
   // rewrite): placed by its `sort` (a fraction puts it between two), then the zone is renumbered.
-  app.post(`${base}/tree`, { config: { access: edit }, schema: { body: SectionTreeBody, response: { 200: TreeAnswer } } }, async (req) => {
-    const churchId = req.auth.churchId;
-    const { pageId, blockId, ...input } = req.body.section;
-    checkLimits([input]);
-    await checkNested(req, [req.body.section], { targetBlockId: blocks }, (_i, field) => `section.${field}`);
-    return app.db.transaction(async (tx) => {
-      const owner = await ownerOf(tx, churchId, { pageId, blockId });
-      const sort = input.sort ?? (await nextSectionSort(tx, churchId, owner, input.zone ?? 'main'));
-      // insertSections numbers from startSort + 1: the section lands exactly on `sort`
-      const [newId] = await insertSections(tx, churchId, owner, [{ ...input, sort }], sort - 1);
-      await renumberSections(tx, churchId, owner);
-      const [created] = (await loadSections(tx, churchId, owner)).filter((s) => s.id === newId);
-      return treeWithJsonText(created);
-    });
-  });
+  app.post(`${base}/tree`, { config: { access: edit }, schema: { body: SectionTreeBody, response: { 200: TreeAnswer } } }, async (req) =>
+    insertSectionTree(app.deps, req.auth.churchId, req.body.section),
+  );
 
   // A copy right after the original (same page or block), or with `convertToBlock=true` a new reusable block
   // holding a copy of the section; either way with all its elements, in one transaction.

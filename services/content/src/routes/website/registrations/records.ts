@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser, requires } from '@church/auth';
-import { Empty, IdParams, REMOTE, checkReferences, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, REMOTE, actorOf, checkReferences, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { contentDeps } from '../../../deps';
 import { editRegistration } from '../../../domain/registrations/edit';
 import { cancel, ownOrStaff, promote, remove } from '../../../domain/registrations/lifecycle';
 import { isStaff } from '../../../domain/registrations/places';
@@ -20,6 +21,7 @@ const byRegistration = (members: MemberRow[]) => {
 /** Reading and changing registrations: staff for an event's list, the registrant or staff for one. */
 export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
+  const deps = contentDeps(app);
 
   // B1Admin's registrations page: every registration of the event with its members (staff).
   app.get(`${base}/event/:eventId`, { config: { access: staff }, schema: { params: EventParams, response: { 200: Registrations } } }, async (req) => {
@@ -39,7 +41,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // B1App's My registrations and Me screens: a person's registrations with their events (their own, or staff).
   app.get(`${base}/person/:personId`, { config: { access: anyUser }, schema: { params: PersonParams, response: { 200: Registrations } } }, async (req) => {
     const { churchId } = req.auth;
-    if (req.params.personId !== req.auth.personId && !isStaff(req)) throw unauthorized('Missing permission: Content.Edit or own registrations');
+    if (req.params.personId !== req.auth.personId && !isStaff(actorOf(req))) throw unauthorized('Missing permission: Content.Edit or own registrations');
     const rows = await registrationsOfPerson(app.db, churchId, req.params.personId);
     const members = byRegistration(await membersOf(app.db, churchId, rows.map((r) => r.id)));
     const events = new Map((await eventsByIds(app.db, churchId, rows.map((r) => r.eventId))).map((e) => [e.id, e]));
@@ -47,7 +49,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   app.get(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Registration } } }, async (req) => {
-    const row = await ownOrStaff(app, req, req.params.id);
+    const row = await ownOrStaff(deps, actorOf(req), req.params.id);
     const { churchId } = req.auth;
     return registrationDetail(row, {
       members: await membersOf(app.db, churchId, [row.id]),
@@ -59,25 +61,27 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // B1App's My registrations edit (apiPut): members and extras replaced, the total computed again.
   app.put(`${base}/:id`, { config: { access: anyUser }, schema: { params: IdParams, body: RegistrationEdit, response: { 200: Registration } } }, async (req) => {
+    const actor = actorOf(req);
     await checkReferences(req, [req.body], { formSubmissionId: REMOTE.formSubmissions });
-    const saved = await editRegistration(app, req, await ownOrStaff(app, req, req.params.id), req.body);
+    const saved = await editRegistration(deps, actor, await ownOrStaff(deps, actor, req.params.id), req.body);
     return registrationDetail(saved.registration, { members: saved.members, choices: saved.choices });
   });
 
-  app.post(`${base}/:id/cancel`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Registration } } }, async (req) =>
-    registrationDetail(await cancel(app, req, await ownOrStaff(app, req, req.params.id))),
-  );
+  app.post(`${base}/:id/cancel`, { config: { access: anyUser }, schema: { params: IdParams, response: { 200: Registration } } }, async (req) => {
+    const actor = actorOf(req);
+    return registrationDetail(await cancel(deps, actor, await ownOrStaff(deps, actor, req.params.id)));
+  });
 
   app.post(`${base}/:id/promote`, { config: { access: staff }, schema: { params: IdParams, response: { 200: Registration } } }, async (req) => {
     const row = await findRegistration(app.db, req.auth.churchId, req.params.id);
     if (!row) throw notFound('Registration');
-    return registrationDetail(await promote(app, req, row));
+    return registrationDetail(await promote(deps, actorOf(req), row));
   });
 
   app.delete(`${base}/:id`, { config: { access: staff }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
     const row = await findRegistration(app.db, req.auth.churchId, req.params.id);
     if (!row) throw notFound('Registration');
-    await remove(app, req, row);
+    await remove(deps, actorOf(req), row);
     return {};
   });
 }
