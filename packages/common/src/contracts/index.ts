@@ -19,6 +19,7 @@ import { doingInternal } from './doing';
 import { GDPR_MODULES, gdprAnonymize, gdprExport } from './gdpr';
 import { givingInternal } from './giving';
 import { membershipInternal } from './membership';
+import { messagingInternal } from './messaging';
 
 /** Every internal route of every module, by `<module> <path>`: what the test fakes check their answers against. */
 export const INTERNAL_CONTRACTS: ReadonlyMap<string, InternalContract> = new Map(
@@ -28,6 +29,7 @@ export const INTERNAL_CONTRACTS: ReadonlyMap<string, InternalContract> = new Map
     ...Object.values(givingInternal),
     ...Object.values(contentInternal),
     ...Object.values(doingInternal),
+    ...Object.values(messagingInternal),
     ...GDPR_MODULES.flatMap((m) => [gdprExport(m), gdprAnonymize(m)]),
   ].map((c) => [`${c.module} ${c.path}`, c as InternalContract]),
 );

@@ -42,3 +42,14 @@ export const templateEmail = jobContract({
   ...DELIVERY_RETRIES,
 });
 
+
+/** Messaging's internal routes other modules call (signed; `callInternal`). */
+export const messagingInternal = {
+  /** a streaming service's chat starts with no blocked address (content, when a service is saved or deleted) */
+  clearBlockedIps: {
+    module: 'messaging' as const,
+    path: '/messaging/internal/blockedips/clear',
+    body: z.array(z.object({ churchId: Uuid, serviceId: Uuid })).min(1).max(500),
+    answer: z.object({ removed: z.number() }),
+  },
+};

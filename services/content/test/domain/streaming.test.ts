@@ -22,7 +22,7 @@ describe('the streaming services list (domain)', () => {
     const actor = systemActor(a.churchId, 'req-1', log);
     const messaging = fakeInternal({ 'POST /messaging/internal/blockedips/clear': () => ({ removed: 1 }) });
     await clearBlockedIps({ internal: messaging }, actor, [one, two]);
-    expect(messaging.calls.map((c) => c.body)).toEqual([{ churchId: a.churchId, serviceId: one }, { churchId: a.churchId, serviceId: two }]);
+    expect(messaging.calls.map((c) => c.body)).toEqual([[{ churchId: a.churchId, serviceId: one }], [{ churchId: a.churchId, serviceId: two }]]);
     expect(log.warn).not.toHaveBeenCalled();
 
     const away = fakeInternal({});

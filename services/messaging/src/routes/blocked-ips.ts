@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { REMOTE, actorOf, batchOf, checkReferences, reportChanges, type ZodTypeProvider } from '@church/common';
+import { REMOTE, actorOf, batchOf, checkReferences, messagingInternal, reportChanges, type ZodTypeProvider } from '@church/common';
 import { conversations } from '../db/schema';
 import { saveBlockedIps } from '../domain/blocked-ips';
 import { clearBlockedIps } from '../repos/blocked-ips';
@@ -30,7 +30,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   // Content calls this one server to server (signed) when streaming services are saved.
-  app.post('/messaging/internal/blockedips/clear', { config: { access: 'internal' }, schema: { body: batchOf(ClearItem), response: { 200: Cleared }, hide: true } }, async (req) =>
+  app.post(messagingInternal.clearBlockedIps.path, { config: { access: 'internal' }, schema: { body: messagingInternal.clearBlockedIps.body, response: { 200: messagingInternal.clearBlockedIps.answer }, hide: true } }, async (req) =>
     app.db.transaction(async (tx) => {
       const removed = await clearBlockedIps(tx, req.body);
       await reportChanges(app.deps, removed.map((r) => ({ churchId: r.churchId, entityType: 'blockedIp', entityId: r.id, action: 'destroyed', before: r })), { tx });

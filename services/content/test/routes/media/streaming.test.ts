@@ -229,7 +229,7 @@ describe('streaming services', () => {
     expect(res.statusCode).toBe(200);
     const [svc] = res.json();
     expect(svc).toMatchObject({ label: 'Sunday', duration: 5400, recurring: true, churchId: a.churchId });
-    expect(t.internal.calls.slice(before)).toEqual([{ module: 'messaging', method: 'POST', path: '/messaging/internal/blockedips/clear', body: { churchId: a.churchId, serviceId: svc.id } }]);
+    expect(t.internal.calls.slice(before)).toEqual([{ module: 'messaging', method: 'POST', path: '/messaging/internal/blockedips/clear', body: [{ churchId: a.churchId, serviceId: svc.id }] }]);
 
     expect((await call(t.app, 'POST', '/content/streamingServices', { token: a.token(EDIT), body: { label: 'no time' } })).json().errors[0].param).toBe('serviceTime');
     expect((await call(t.app, 'POST', '/content/streamingServices', { token: a.token(), body: { serviceTime: '2026-01-01' } })).statusCode).toBe(401);
@@ -242,7 +242,7 @@ describe('streaming services', () => {
 
     const n = t.internal.calls.length;
     expect((await call(t.app, 'DELETE', `/content/streamingServices/${svc.id}`, { token: a.token(EDIT) })).statusCode).toBe(200);
-    expect(t.internal.calls.slice(n)).toEqual([{ module: 'messaging', method: 'POST', path: '/messaging/internal/blockedips/clear', body: { churchId: a.churchId, serviceId: svc.id } }]);
+    expect(t.internal.calls.slice(n)).toEqual([{ module: 'messaging', method: 'POST', path: '/messaging/internal/blockedips/clear', body: [{ churchId: a.churchId, serviceId: svc.id }] }]);
     expect((await call(t.app, 'DELETE', `/content/streamingServices/${svc.id}`, { token: a.token(EDIT) })).statusCode).toBe(404);
   });
 
