@@ -43,10 +43,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
   // B1App's profile page lists them (`.length`, `.map`) and `JSON.parse`s each one's `data` as `[{field, label, value}]`.
   // They are a person's requested contact details, not yet approved: the person themselves, or staff who may approve
-  // them (People.Edit); anyone else 401 (B1App's directory asks for every profile it opens and shows them on one's own).
+  // them (People.Edit); anyone else reads none. B1App's directory asks for every profile it opens and shows an
+  // "Access denied" alert on an error, so another member gets the empty list (as the timeline leaves them out).
   app.get(`${base}/directoryUpdate/:personId`, { ...read, schema: { params: z.object({ personId: Id }), response: { 200: z.array(DirectoryUpdate) } } }, async (req) => {
     const self = !!req.auth.personId && req.auth.personId.toLowerCase() === req.params.personId.toLowerCase();
-    if (!self && !hasPermission(req.auth, 'People.Edit')) throw unauthorized("Missing permission: People.Edit (another person's directory updates)");
+    if (!self && !hasPermission(req.auth, 'People.Edit')) return [];
     return (await openDirectoryUpdates(app.db, req.auth.churchId, req.params.personId)).map((task) => ({ ...task, data: requestedChangesText(task.data) }));
   });
   app.get(`${base}/:id`, { ...read, schema: { params: IdParams, response: { 200: Task } } }, async (req) => {
