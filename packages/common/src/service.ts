@@ -336,6 +336,12 @@ function registerErrorHandling(app: FastifyInstance) {
     const pgCode = (err as { cause?: { code?: string } }).cause?.code ?? err.code;
     if (pgCode === '23505') return reply.code(409).send(errorBody(409, [{ msg: 'A record with these values already exists' }]));
     if (pgCode === '23503') return reply.code(400).send({ errors: [{ msg: 'A referenced record does not exist', location: 'body' }] });
+    // Two requests changing the same records at once, which PostgreSQL broke up (a deadlock, a serialization
+    // failure): nothing of this one was written; it may be sent again.
+    if (pgCode === '40P01' || pgCode === '40001') {
+      req.log.warn({ err: { message: err.message, code: pgCode } }, 'concurrent change refused');
+      return reply.code(409).header('retry-after', '1').send(errorBody(409, [{ msg: 'Another request changed the same records at the same time; nothing was saved, try again' }]));
+    }
     // Class 22 is "data exception" (bad formats, out-of-range values); 23502/23514 are missing or refused values.
     if (typeof pgCode === 'string' && (pgCode.startsWith('22') || pgCode === '23502' || pgCode === '23514')) {
       return reply.code(400).send({ errors: [{ msg: 'A value has the wrong format or is out of range', location: 'body' }] });

@@ -39,6 +39,10 @@ describe('createService', () => {
           app.get('/membership/boom', { config: { access: 'public' } }, async () => {
             throw badRequest('term', 'term is required', 'query');
           });
+          // what the driver throws when PostgreSQL breaks a deadlock between two requests
+          app.get('/membership/deadlock', { config: { access: 'public' } }, async () => {
+            throw Object.assign(new Error('Failed query: update ...'), { cause: Object.assign(new Error('deadlock detected'), { code: '40P01' }) });
+          });
         },
       ],
       // API keys: what membership would mint for the one key it knows (counted, to see the exchange kept)
@@ -182,6 +186,13 @@ describe('createService', () => {
     expect(message).toMatch(/GET \/membership\/boom declares no response schema/);
     // the route that declares its answer is not named
     expect(message).not.toMatch(/POST \/membership\/things declares/);
+  });
+
+  it('answers a deadlock PostgreSQL broke up as a 409 to try again, never a 500', async () => {
+    const res = await call(app, 'GET', '/membership/deadlock');
+    expect(res.statusCode).toBe(409);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json().errors[0]).toMatch(/at the same time.*try again/);
   });
 
   it('refuses to start when a route declares no access', async () => {
