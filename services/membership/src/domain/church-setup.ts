@@ -5,7 +5,7 @@ import { deleteChurchAndData, userIdsOfChurch, inactiveChurches, insertChurch, t
 import { addRoleMember, insertRole, insertRolePermissions, otherRoleMembers } from '../repos/roles';
 import type { UserRow } from '../repos/users';
 import { clock } from './clock';
-import { countPeople, insertPersonForUser } from './people-links';
+import { countPeople, insertPersonForUser } from '../repos/people-links';
 
 export const DOMAIN_ADMINS = 'Domain Admins';
 export const ALL_MEMBERS = 'All Members';

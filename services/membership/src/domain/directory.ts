@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@church/common';
-import { groupMembers, people, settings, visibilityPreferences } from '../db/schema';
-import { ContactInfo, toBasicPerson, type PersonRecord, type Viewer } from './person';
+import { directorySetting, upsertPreferences, type PreferencesRow } from '../repos/directory';
+import type { PersonRecord } from '../repos/people';
+import { ContactInfo, toBasicPerson, type Viewer } from './person';
 
 /** Who may open the directory (church setting `directoryVisibility`). */
 export const DIRECTORY_LEVELS = ['Staff', 'Members', 'Regular Attendees', 'Everyone'] as const;
@@ -29,17 +28,6 @@ export const Preferences = z.object({
   email: z.string(),
 });
 
-type PreferencesRow = typeof visibilityPreferences.$inferSelect;
-
-export async function preferencesOf(db: DbOrTx, churchId: string, personId: string): Promise<PreferencesRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(visibilityPreferences)
-    .where(and(eq(visibilityPreferences.churchId, churchId), eq(visibilityPreferences.personId, personId)))
-    .limit(1);
-  return row;
-}
-
 /** The person's preferences with defaults filled in. */
 export function withDefaults(personId: string, row?: Partial<PreferencesRow>) {
   return {
@@ -54,49 +42,13 @@ export function withDefaults(personId: string, row?: Partial<PreferencesRow>) {
 /** Saves (one row per person) only the preferences given. */
 export async function savePreferences(db: DbOrTx, churchId: string, personId: string, input: z.output<typeof PreferencesSave>): Promise<PreferencesRow> {
   const values = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const [row] = await db
-    .insert(visibilityPreferences)
-    .values({ ...withDefaults(personId, values), id: randomUUID(), churchId })
-    .onConflictDoUpdate({
-      target: [visibilityPreferences.churchId, visibilityPreferences.personId],
-      set: Object.keys(values).length ? { ...values, updatedAt: new Date() } : { updatedAt: new Date() },
-    })
-    .returning();
-  return row!;
+  const { id: _id, ...initial } = withDefaults(personId, values);
+  return upsertPreferences(db, churchId, initial, values);
 }
 
 export async function directoryLevel(db: DbOrTx, churchId: string): Promise<DirectoryLevel> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(and(eq(settings.churchId, churchId), eq(settings.keyName, 'directoryVisibility')))
-    .limit(1);
-  return DIRECTORY_LEVELS.find((l) => l.toLowerCase() === row?.value?.trim().toLowerCase()) ?? DEFAULT_DIRECTORY_LEVEL;
-}
-
-/** The caller's membership status as the church records it now (the token's copy may be older). */
-export async function statusOf(db: DbOrTx, churchId: string, personId: string | null): Promise<string | undefined> {
-  if (!personId) return undefined;
-  const [row] = await db
-    .select({ status: people.membershipStatus })
-    .from(people)
-    .where(and(eq(people.churchId, churchId), eq(people.id, personId), eq(people.removed, false)))
-    .limit(1);
-  return row?.status;
-}
-
-/** True when the two people are in at least one common group. */
-export async function shareAGroup(db: DbOrTx, churchId: string, a: string, b: string): Promise<boolean> {
-  const mine = db
-    .select({ groupId: groupMembers.groupId })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.personId, a)));
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.personId, b), sql`${groupMembers.groupId} in ${mine}`))
-    .limit(1);
-  return Boolean(row);
+  const value = await directorySetting(db, churchId);
+  return DIRECTORY_LEVELS.find((l) => l.toLowerCase() === value?.trim().toLowerCase()) ?? DEFAULT_DIRECTORY_LEVEL;
 }
 
 /** Whether a caller may open the directory at this level: staff always; `Everyone` means any user. */

@@ -1,12 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { LOGIN_TOKEN_SECONDS, hashPassword, verifyPassword, type Claims } from '@church/auth';
 import { unauthorized, type DbOrTx, type ServiceDeps } from '@church/common';
-import { SERVER_CHURCH_ID, users } from '../db/schema';
+import { SERVER_CHURCH_ID } from '../db/schema';
 import { type ChurchRow, type UserChurchRow, findChurch, findUserChurch, touchChurch, userChurchesOf } from '../repos/churches';
-import { findUserByEmail, findUserById, userOfAuthGuid, type UserRow } from '../repos/users';
+import { serverPermissions } from '../repos/roles';
+import { findUserByEmail, findUserById, setLastLogin, userOfAuthGuid, type UserRow } from '../repos/users';
 import { clock } from './clock';
-import { apisOf, churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions, type ChurchContext } from './permissions';
+import { apisOf, churchContexts, holdsServerAdmin, tokenPermissions, type ChurchContext } from './permissions';
 import { sha256 } from './secrets';
 import { PublicChurch } from '../schemas/churches';
 
@@ -202,7 +202,7 @@ export async function claimsNow(db: DbOrTx, userId: string, churchId: string): P
 /** Records a login: the user's last login and activity on the church the token is for. */
 export async function recordLogin(db: DbOrTx, user: UserRow, response: LoginResponse): Promise<void> {
   const now = clock.now();
-  await db.update(users).set({ lastLogin: now }).where(eq(users.id, user.id));
+  await setLastLogin(db, user.id, now);
   const churchId = response.churches[0]?.church.id;
   if (churchId) await touchChurch(db, churchId, now);
 }

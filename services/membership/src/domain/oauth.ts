@@ -6,7 +6,8 @@ import { findClientByClientId, insertCode, insertRefreshToken, spendCode, spendR
 import { findUserById } from '../repos/users';
 import { clock, secondsFromNow } from './clock';
 import { narrowPermissions, parseScopes, unknownScopes } from './oauth-scopes';
-import { churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions } from './permissions';
+import { serverPermissions } from '../repos/roles';
+import { churchContexts, holdsServerAdmin, tokenPermissions } from './permissions';
 import { matchesHash, randomSecret, sha256 } from './secrets';
 
 /** Authorization codes live 10 minutes; refresh tokens 30 days, rotated on every use. */

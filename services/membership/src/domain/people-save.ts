@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import { REMOTE, badRequest, decodeImage, foreignReferences, notFound, rowsByIds, unauthorized, validationFailed, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
 import { report as reportTo, type Reporter } from './report';
 import { isWebUrl } from '../schemas/extras';
-import { churches, households, people, userChurches, users } from '../db/schema';
+import { households, people } from '../db/schema';
+import { churchExists, linkUserToPerson, linkedPersonOf } from '../repos/churches';
 import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
-import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
-import { displayNameOf, toPerson, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
+import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson, type PersonRecord, type PersonRow, type PersonValues } from '../repos/people';
+import { findUserById } from '../repos/users';
+import { displayNameOf, toPerson, toPersonValues, type PersonInput } from './person';
 
 /**
  * Fields a caller holding only `People.Edit Self` may not change on their own record (the notes conversation is
@@ -168,11 +169,6 @@ export async function assignHousehold(db: Db, churchId: string, householdId: str
   });
 }
 
-export async function churchExists(db: DbOrTx, churchId: string): Promise<boolean> {
-  const [church] = await db.select({ id: churches.id }).from(churches).where(eq(churches.id, churchId)).limit(1);
-  return Boolean(church);
-}
-
 /** A new Guest person with their own household (public loadOrCreate, claim). */
 export async function createGuest(db: DbOrTx, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null; userId?: string }, reporter?: Reporter): Promise<PersonRow> {
   const values: PersonValues = {
@@ -214,16 +210,8 @@ export interface Claimant {
 export async function claimPerson(db: Db, churchId: string, user: Claimant, reporter?: Reporter): Promise<PersonRecord> {
   if (!(await churchExists(db, churchId))) throw notFound('Church');
   return db.transaction(async (tx) => {
-    const [link] = await tx
-      .select({ personId: userChurches.personId })
-      .from(userChurches)
-      .where(and(eq(userChurches.churchId, churchId), eq(userChurches.userId, user.userId)))
-      .limit(1);
-    const [account] = await tx
-      .select({ email: users.email, emailVerified: users.emailVerified, firstName: users.firstName, lastName: users.lastName })
-      .from(users)
-      .where(eq(users.id, user.userId))
-      .limit(1);
+    const link = await linkedPersonOf(tx, churchId, user.userId);
+    const account = await findUserById(tx, user.userId);
     if (!account) throw unauthorized('User no longer exists');
     let person = link?.personId ? await personById(tx, churchId, link.personId) : undefined;
     person ??= await personOfUser(tx, churchId, user.userId);
@@ -241,10 +229,7 @@ export async function claimPerson(db: Db, churchId: string, user: Claimant, repo
       }, reporter);
     }
     if (person.userId !== user.userId) person = (await updatePerson(tx, churchId, person.id, { userId: user.userId }))!;
-    await tx
-      .insert(userChurches)
-      .values({ id: randomUUID(), churchId, userId: user.userId, personId: person.id, lastAccessed: new Date() })
-      .onConflictDoUpdate({ target: [userChurches.churchId, userChurches.userId], set: { personId: person.id, updatedAt: sql`now()` } });
+    await linkUserToPerson(tx, churchId, user.userId, person.id);
     return person;
   });
 }

@@ -1,16 +1,9 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
 import { API_NAMES, PERMISSIONS, SERVER_ADMIN, permissionKey, type ApiName } from '@church/auth';
 import type { DbOrTx } from '@church/common';
-import { groupMembers, groups, people, roleMembers, rolePermissions, SERVER_CHURCH_ID } from '../db/schema';
 import type { ChurchRow, UserChurchRow } from '../repos/churches';
-import { permissionsFor, roleMembershipsOf } from '../repos/roles';
-
-/** A permission as roles hold it. */
-export interface HeldPermission {
-  apiName: string;
-  contentType: string;
-  action: string;
-}
+import { groupsOfPeople } from '../repos/groups';
+import { peopleOfUserIn } from '../repos/people-links';
+import { permissionsFor, roleMembershipsOf, type HeldPermission } from '../repos/roles';
 
 /** Everything the login response and the token say about one church of a user. */
 export interface ChurchContext {
@@ -22,15 +15,6 @@ export interface ChurchContext {
 }
 
 const isServerAdminPermission = (p: HeldPermission) => permissionKey(p.contentType, p.action) === permissionKey(SERVER_ADMIN.contentType, SERVER_ADMIN.action);
-
-/** Permissions the user holds through server-wide roles (the server admin role at SERVER_CHURCH_ID). */
-export async function serverPermissions(db: DbOrTx, userId: string): Promise<HeldPermission[]> {
-  return db
-    .select({ apiName: rolePermissions.apiName, contentType: rolePermissions.contentType, action: rolePermissions.action })
-    .from(roleMembers)
-    .innerJoin(rolePermissions, and(eq(rolePermissions.churchId, SERVER_CHURCH_ID), eq(rolePermissions.roleId, roleMembers.roleId)))
-    .where(and(eq(roleMembers.userId, userId), eq(roleMembers.churchId, SERVER_CHURCH_ID)));
-}
 
 export function holdsServerAdmin(permissions: HeldPermission[]): boolean {
   return permissions.some(isServerAdminPermission);
@@ -57,16 +41,7 @@ export async function churchContexts(
   const granted = await permissionsFor(db, churchIds, [...new Set(memberships.map((m) => m.roleId))]);
 
   const linkedPersonIds = links.map((l) => l.uc?.personId).filter((id): id is string => !!id);
-  const personRows = await db
-    .select({ id: people.id, churchId: people.churchId, userId: people.userId, membershipStatus: people.membershipStatus })
-    .from(people)
-    .where(
-      and(
-        inArray(people.churchId, churchIds),
-        eq(people.removed, false),
-        linkedPersonIds.length ? or(inArray(people.id, linkedPersonIds), eq(people.userId, userId)) : eq(people.userId, userId),
-      ),
-    );
+  const personRows = await peopleOfUserIn(db, userId, churchIds, linkedPersonIds);
   const personOf = new Map<string, (typeof personRows)[number]>();
   for (const l of links) {
     const linked = personRows.find((p) => p.churchId === l.church.id && p.id === l.uc?.personId);
@@ -75,13 +50,7 @@ export async function churchContexts(
     if (person) personOf.set(l.church.id, person);
   }
   const personIds = [...personOf.values()].map((p) => p.id);
-  const groupRows = personIds.length
-    ? await db
-        .select({ churchId: groupMembers.churchId, id: groups.id, name: groups.name, leader: groupMembers.leader, tags: groups.tags })
-        .from(groupMembers)
-        .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.churchId, groupMembers.churchId)))
-        .where(and(inArray(groupMembers.churchId, churchIds), inArray(groupMembers.personId, personIds), eq(groups.removed, false)))
-    : [];
+  const groupRows = personIds.length ? await groupsOfPeople(db, churchIds, personIds) : [];
 
   return links.map(({ church, uc }) => {
     const person = personOf.get(church.id);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type RevocationEntry, type ZodTypeProvider } from '@church/common';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, actorOf, type RevocationEntry, type ZodTypeProvider } from '@church/common';
 import { removeMember, saveMembers, toMember, toPublicMember } from '../domain/group-members';
 import { announce } from '../domain/revocations';
 import { findGroup, listMembers, memberGroupIds } from '../repos/groups';
@@ -85,7 +85,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(
     base,
     { config: { access: requires('GroupMembers.Edit') }, schema: { body: batchOf(MemberSave), response: { 200: GroupMemberList } } },
-    (req) => saveMembers(app.db, req.auth.churchId, req.body, { deps: app.deps, req }),
+    (req) => saveMembers(app.db, req.auth.churchId, req.body, { deps: app.deps, actor: actorOf(req) }),
   );
 
   // B1App's group page: the caller joins a group on their own, as the group's join policy allows. `open`: the
@@ -105,7 +105,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       if (!group || group.archived) throw notFound('Group');
       if (group.joinPolicy === 'request') return { redirect: 'request' as const, message: 'This group takes requests to join: its leaders approve them' };
       if (group.joinPolicy !== 'open') throw new HttpError(403, [{ msg: 'This group is closed to new members: its leaders add people' }]);
-      const [saved] = await saveMembers(app.db, churchId, [{ groupId: group.id, personId }], { deps: app.deps, req });
+      const [saved] = await saveMembers(app.db, churchId, [{ groupId: group.id, personId }], { deps: app.deps, actor: actorOf(req) });
       const [row] = await listMembers(app.db, churchId, { id: saved!.id });
       if (!row) throw notFound('Person');
       return toMember(row, false);
@@ -120,7 +120,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     // A leader's removal revokes their tokens (they list the groups the person leads); announced after the commit.
     const revoked: RevocationEntry[] = [];
     await app.db.transaction(async (tx) => {
-      const removed = await removeMember(tx, req.auth.churchId, req.params.id, { deps: app.deps, req }, canView ? undefined : req.auth.personId!, revoked);
+      const removed = await removeMember(tx, req.auth.churchId, req.params.id, { deps: app.deps, actor: actorOf(req) }, canView ? undefined : req.auth.personId!, revoked);
       // Someone else's membership (or none) is the same refusal for a caller without the permission.
       if (!removed) throw canView ? notFound('Group member') : unauthorized('Missing permission: GroupMembers.View');
     });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { Empty, IdParams, badRequest, conflict, notFound, notifyPeople, reportChanges, unauthorized, type Tx, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, badRequest, conflict, notFound, notifyPeople, reportChanges, unauthorized, actorOf, type Tx, type ZodTypeProvider } from '@church/common';
 import { saveMembers } from '../domain/group-members';
 import { findGroup, findMembership } from '../repos/groups';
 import { byId, decideJoinRequest, findJoinRequest, insertJoinRequest, joinRequestsWhere, leadersOf, ofPerson, pendingOf, pendingRequest, type JoinRequestRow, type JoinRequestWithNames } from '../repos/join-requests';
@@ -86,7 +86,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       const request = await decidable(tx, req, req.params.id);
       const group = await findGroup(tx, churchId, request.groupId);
       if (!group) throw notFound('Group');
-      await saveMembers(tx, churchId, [{ groupId: request.groupId, personId: request.personId }], { deps: app.deps, req });
+      await saveMembers(tx, churchId, [{ groupId: request.groupId, personId: request.personId }], { deps: app.deps, actor: actorOf(req) });
       const decided = await decideJoinRequest(tx, churchId, request.id, { status: 'approved', decidedBy: req.auth.personId, decidedDate: new Date() });
       await reportChanges(app.deps, [{ churchId, entityType: 'groupJoinRequest', entityId: request.id, action: 'approved', before: request, after: decided }], { req, tx });
       await app.deps.queue.enqueue(

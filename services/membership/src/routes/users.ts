@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { LOGIN_TOKEN_SECONDS, hasPermission, isServerAdmin, requires, type Claims } from '@church/auth';
-import { Email, Id, IdParams, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Email, Id, IdParams, actorOf, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { confirmEmailChange, findOrCreateUser, passwords, registerUser, requestEmailChange, setPasswordWithGuid, verifyCode } from '../domain/account';
 import { AppName, AppUrl } from '../domain/app-links';
 import { audit } from '../domain/audit';
@@ -10,11 +10,10 @@ import { passwordReset } from '../jobs/password-reset';
 import { membershipDeps } from '../deps';
 import { userSession } from '../domain/access';
 import { LoginResponse, UserOut, claimsFor, loginResponse, recordLogin, toUser, userByAuthGuid, userByJwt, userByPassword } from '../domain/login';
-import { serverPermissions } from '../domain/permissions';
-import { findPerson, setOptedOut, unlinkUser } from '../domain/people-links';
+import { findPerson, setOptedOut, unlinkUser } from '../repos/people-links';
 import { churchesWithRolesOf, deleteUserChurchesOf, userChurchesOf } from '../repos/churches';
 import { deleteOauthGrantsOfUser } from '../repos/oauth';
-import { deleteMembershipsOfUser } from '../repos/roles';
+import { deleteMembershipsOfUser, serverPermissions } from '../repos/roles';
 import { NO_LINK_OR_CODE, deleteUserRow, findUserByEmail, findUserById, searchUsers, updateUser } from '../repos/users';
 import { announce, revokeTokens } from '../domain/revocations';
 import { Text, Password, Done, UserDetails, LoginBody } from '../schemas/users';
@@ -287,7 +286,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       const user = await findUserById(app.db, req.params.id);
       if (!user) throw notFound('User');
       const jwt = app.deps.signToken(claimsFor(user, undefined, await serverPermissions(app.db, user.id)), Math.min(IMPERSONATION_TOKEN_SECONDS, LOGIN_TOKEN_SECONDS));
-      await audit(app.db, req, req.auth.churchId, {
+      await audit(app.db, actorOf(req), req.auth.churchId, {
         category: 'login',
         action: 'impersonate_user',
         entityType: 'user',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Condition } from '../domain/advanced-search';
+import { Condition } from '../lib/advanced-search';
 import { PersonList } from '../domain/person';
 
 /** The request and answer shapes of `src/routes/query.ts` (what it accepts and what leaves it). */

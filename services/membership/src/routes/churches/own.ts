@@ -6,7 +6,7 @@ import { userSession } from '../../domain/access';
 import { DOMAIN_ADMINS, createChurch } from '../../domain/church-setup';
 import { clock } from '../../domain/clock';
 import { SelectResponse, UserOut, loginResponse, selectedChurch } from '../../domain/login';
-import { insertPersonForUser, personOfUser } from '../../domain/people-links';
+import { insertPersonForUser, personOfUser } from '../../repos/people-links';
 import { churchesOfUser, findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch } from '../../repos/churches';
 import { personByEmail, updatePerson } from '../../repos/people';
 import { roleMembershipsOf, usersInRoleNamed } from '../../repos/roles';

@@ -9,7 +9,8 @@ import { authenticateClient, grantedScopes } from '../../domain/oauth';
 import { OAUTH_SCOPES } from '../../domain/oauth-scopes';
 import { findChurch, findUserChurch } from '../../repos/churches';
 import { decideDeviceCode, findClientByClientId, pendingByUserCode } from '../../repos/oauth';
-import { OAuthErrorBody, field, oauthReply } from '../../schemas/oauth';
+import { OAuthErrorBody, field } from '../../schemas/oauth';
+import { oauthReply } from './reply';
 import { membershipDeps } from '../../deps';
 import { DeviceAuthorization, Decision } from '../../schemas/oauth/device';
 

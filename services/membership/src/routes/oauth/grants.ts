@@ -6,7 +6,8 @@ import { DEVICE_GRANT, pollDeviceCode } from '../../domain/device-flow';
 import { OAuthError, authenticateClient, createCode, exchangeCode, grantedScopes, refresh } from '../../domain/oauth';
 import { SERVER_CHURCH_ID } from '../../db/schema';
 import { findClientByClientId } from '../../repos/oauth';
-import { OAuthErrorBody, TokenResponse, clientCredentials, oauthReply } from '../../schemas/oauth';
+import { OAuthErrorBody, TokenResponse } from '../../schemas/oauth';
+import { clientCredentials, oauthReply } from './reply';
 import { AuthorizeBody, TokenBody } from '../../schemas/oauth/grants';
 
 export default async function routes(fastify: FastifyInstance): Promise<void> {

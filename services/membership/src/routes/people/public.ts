@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Email, Empty, HttpError, Id, badRequest, emailOf, escapeHtml, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
-import { churchExists, loadOrCreatePerson, personChange } from '../../domain/people-save';
-import { displayNameOf, type PersonRecord } from '../../domain/person';
-import { findChurch } from '../../repos/churches';
+import { Email, Empty, HttpError, Id, badRequest, emailOf, escapeHtml, notFound, optionalActorOf, reportChanges, systemActor, type Actor, type ZodTypeProvider } from '@church/common';
+import { loadOrCreatePerson, personChange } from '../../domain/people-save';
+import { displayNameOf } from '../../domain/person';
+import { churchExists, findChurch } from '../../repos/churches';
 import { insertHousehold } from '../../repos/households';
-import { emailsOf, insertPeople, personById } from '../../repos/people';
+import { emailsOf, insertPeople, personById, type PersonRecord } from '../../repos/people';
 import { findSetting } from '../../repos/settings';
 import { BASE } from '../../schemas/people';
 import { GuestMember, Name, PublicPerson, PublicEmail } from '../../schemas/people/public';
@@ -14,6 +14,9 @@ import { GuestMember, Name, PublicPerson, PublicEmail } from '../../schemas/peop
 /** The church setting (B1Admin's guest registration switch) that opens `guest-register`. */
 export const GUEST_REGISTRATION_SETTING = 'enableQRGuestRegistration';
 
+
+/** Who a public request acts for: its signed-in caller, else a visitor of the church known only by their address. */
+const visitorOf = (req: FastifyRequest, churchId: string): Actor => optionalActorOf(req) ?? { ...systemActor(churchId, String(req.id), req.log), ip: req.ip };
 
 const toPublicPerson = (p: PersonRecord) => ({
   id: p.id,
@@ -31,7 +34,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const { churchId, ...person } = req.body;
       if (!(await churchExists(app.db, churchId))) throw notFound('Church');
-      return toPublicPerson(await loadOrCreatePerson(app.db, churchId, person, { deps: app.deps, req }));
+      return toPublicPerson(await loadOrCreatePerson(app.db, churchId, person, { deps: app.deps, actor: visitorOf(req, churchId) }));
     },
   );
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { peopleColumns, type PeopleColumns } from '../../domain/advanced-match';
-import { MEMBER_LEVEL_STATUSES, toPerson, type PersonRecord } from '../../domain/person';
-import { listPeople, type Scope } from '../../repos/people';
+import { toPerson } from '../../domain/person';
+import { MEMBER_LEVEL_STATUSES } from '../../lib/people';
+import { listPeople, type PersonRecord, type Scope } from '../../repos/people';
 
 /**
  * Each live person's record as the routes write it (`JSON.stringify(toPerson(row))`), all in one buffer, by id,

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, isMember, requires } from '@church/auth';
-import { Id, IdList, IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdList, IdParams, notFound, unauthorized, actorOf, type ZodTypeProvider } from '@church/common';
 import { peopleWhoAttended, type VisitFilter } from '../../clients/attendance';
 import { claimPerson } from '../../domain/people-save';
-import { DIRECTORY_LISTED, DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory, preferencesOf, shareAGroup, statusOf } from '../../domain/directory';
-import { directoryPeople, groupmatesOf, preferencesByPerson } from '../../repos/directory';
+import { DIRECTORY_LISTED, DirectoryPerson, directoryEntry, directoryLevel, mayOpenDirectory } from '../../domain/directory';
+import { directoryPeople, groupmatesOf, preferencesByPerson, preferencesOf, shareAGroup, statusOf } from '../../repos/directory';
 import { Person, PersonRecords, toPerson, viewerOf } from '../../domain/person';
 import { TimelineEvent, timeline } from '../../domain/timeline';
 import { groupIdsInCategory, peopleByIds, personById } from '../../repos/people';
@@ -79,6 +79,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Any church may be joined: the caller's user gets (or is linked to) a person there.
   app.get(`${BASE}/claim/:churchId`, { config: { access: anyUser }, schema: { params: z.object({ churchId: Id }), response: { 200: Person } } }, async (req) => {
     const { id: userId, email, firstName, lastName } = req.auth;
-    return toPerson(await claimPerson(app.db, req.params.churchId, { userId, email, firstName, lastName }, { deps: app.deps, req }));
+    return toPerson(await claimPerson(app.db, req.params.churchId, { userId, email, firstName, lastName }, { deps: app.deps, actor: actorOf(req) }));
   });
 }

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Id, badRequest, type ZodTypeProvider } from '@church/common';
 import { memoryTest } from '../../domain/advanced-match';
-import { ConditionList, parseCondition } from '../../domain/advanced-search';
-import { advancedWhere } from '../../domain/member-search';
 import { PersonRecords, toPerson, viewerOf } from '../../domain/person';
+import { ConditionList, parseCondition } from '../../lib/advanced-search';
+import { advancedWhere } from '../../repos/advanced-search';
 import { type PeopleFilter, inGroupWhere, peopleIdsWhere, peopleWhere, phoneWhere, searchPeople, searchPeopleIds } from '../../repos/people';
 import { personRecords } from './records';
 import { BASE, SearchInput } from '../../schemas/people';
@@ -66,8 +66,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const advanced = (req: FastifyRequest, reply: FastifyReply, conditions: z.output<typeof ConditionList>) => {
     const churchId = req.auth.churchId;
     const viewer = viewerOf(req.auth);
-    const where = advancedWhere(churchId, conditions, viewer); // validates every condition (400s) first
-    const parsed = conditions.map((c, i) => parseCondition(c, i));
+    const parsed = conditions.map((c, i) => parseCondition(c, i)); // every condition checked (400s) first
+    const where = advancedWhere(churchId, parsed, viewer);
     const today = new Date();
     const variant = `advanced\n${viewer.membersOnly ? 'members' : 'all'}\n${today.toISOString().slice(0, 10)}\n${JSON.stringify(parsed)}`;
     return app.deps.snapshots.send(req, reply, churchId, variant, async () => {

@@ -5,7 +5,7 @@ import { requires } from '@church/auth';
 import { Id, IdParams, badRequest, batchOf, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
 import { findOrCreateUser } from '../../domain/account';
 import { userSession } from '../../domain/access';
-import { findPerson, personOfUser } from '../../domain/people-links';
+import { findPerson, personOfUser } from '../../repos/people-links';
 import { deleteUserChurch, findUserChurch, upsertUserChurch } from '../../repos/churches';
 import { addRoleMember, deleteMembershipsOfUser, deleteRoleMember, findRole, findRoleMember, membersOfRole } from '../../repos/roles';
 import { findUserById } from '../../repos/users';
