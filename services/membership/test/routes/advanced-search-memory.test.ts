@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, type TestApp } from '@church/common/testing';
+import { call } from '@church/common/testing';
 import { yearsBetween } from '../../src/domain/advanced-match';
 import { ConditionList, parseCondition } from '../../src/lib/advanced-search';
 import { advancedSearch } from '../../src/repos/advanced-search';
 import { people } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 
 // advancedSearch answers from the church's kept person records in memory; these tests hold it to the answers
 // of the SQL path (`advancedSearch` in repos/advanced-search.ts) over varied people and every kind of condition.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 /** A deterministic pseudo-random sequence, so that a failure can be replayed. */
 function random(seed: number) {
