@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { REMOTE, badRequest, decodeImage, foreignReferences, notFound, rowsByIds, unauthorized, validationFailed, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
+import { HttpError, REMOTE, badRequest, decodeImage, foreignReferences, notFound, reportChanges, rowsByIds, unauthorized, validationFailed, type Actor, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
+import type { MembershipDeps } from '../deps';
 import { report as reportTo, type Reporter } from './report';
 import { isWebUrl } from '../schemas/extras';
 import { households, people } from '../db/schema';
-import { churchExists, linkUserToPerson, linkedPersonOf } from '../repos/churches';
+import { churchExists, findChurch, linkUserToPerson, linkedPersonOf } from '../repos/churches';
 import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson, type PersonRecord, type PersonRow, type PersonValues } from '../repos/people';
+import { findSetting } from '../repos/settings';
 import { findUserById } from '../repos/users';
 import { displayNameOf, toPerson, toPersonValues, type PersonInput } from './person';
 
@@ -231,5 +233,51 @@ export async function claimPerson(db: Db, churchId: string, user: Claimant, repo
     if (person.userId !== user.userId) person = (await updatePerson(tx, churchId, person.id, { userId: user.userId }))!;
     await linkUserToPerson(tx, churchId, user.userId, person.id);
     return person;
+  });
+}
+
+/** The church setting (B1Admin's guest registration switch) that opens `guest-register`. */
+export const GUEST_REGISTRATION_SETTING = 'enableQRGuestRegistration';
+
+/**
+ * B1App's guest registration (a QR code at the door): a household of guests, the first its head, for a live church
+ * that switched it on (setting `enableQRGuestRegistration` = "true"; else 403); answers names and ids only.
+ */
+export async function registerGuests(
+  deps: Pick<MembershipDeps, 'db' | 'module' | 'queue'>,
+  actor: Actor,
+  churchId: string,
+  members: Array<{ firstName: string; lastName: string; email?: string; phone?: string }>,
+) {
+  const church = await findChurch(deps.db, churchId);
+  if (!church || church.archivedDate) throw notFound('Church');
+  const setting = await findSetting(deps.db, churchId, GUEST_REGISTRATION_SETTING);
+  if (setting?.value !== 'true') throw new HttpError(403, [{ msg: 'This church does not take guest registrations' }]);
+  return deps.db.transaction(async (tx) => {
+    const household = await insertHousehold(tx, churchId, members[0]!.lastName);
+    const rows = await insertPeople(
+      tx,
+      churchId,
+      members.map((m, i) => ({
+        id: randomUUID(),
+        firstName: m.firstName,
+        lastName: m.lastName,
+        displayName: displayNameOf(m),
+        email: m.email ?? null,
+        mobilePhone: m.phone ?? null,
+        membershipStatus: 'Guest',
+        householdId: household.id,
+        householdRole: i === 0 ? 'Head' : 'Other',
+      })),
+    );
+    await reportChanges(
+      deps,
+      [
+        { churchId, entityType: 'household', entityId: household.id, action: 'created', event: 'household.created', after: { name: household.name }, data: household },
+        ...rows.map((row) => personChange(churchId, undefined, row)),
+      ],
+      { req: actor, tx },
+    );
+    return { householdId: household.id, people: rows.map((p) => ({ id: p.id, name: { first: p.firstName, last: p.lastName } })) };
   });
 }
