@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { DbOrTx } from '@church/common';
-import { directorySetting, upsertPreferences, type PreferencesRow } from '../repos/directory';
-import type { PersonRecord } from '../repos/people';
-import { ContactInfo, toBasicPerson, type Viewer } from './person';
+import { notFound, unauthorized, type Actor, type DbOrTx } from '@church/common';
+import { directoryPeople, directorySetting, groupmatesOf, preferencesByPerson, preferencesOf, shareAGroup, statusOf, upsertPreferences, type PreferencesRow } from '../repos/directory';
+import { personById, type PersonRecord } from '../repos/people';
+import { ContactInfo, toBasicPerson, viewerOf, type Viewer } from './person';
 
 /** Who may open the directory (church setting `directoryVisibility`). */
 export const DIRECTORY_LEVELS = ['Staff', 'Members', 'Regular Attendees', 'Everyone'] as const;
@@ -110,3 +110,39 @@ export const DirectoryPerson = z.object({
   householdRole: z.string().nullish(),
   contactInfo: ContactInfo,
 });
+
+/**
+ * B1App's member directory (DirectoryMasterPanel, DirectorySearch): every person the church's level lists to the
+ * caller, by name, each as `directoryOf` shows them; 401 when the directory is not open to the caller.
+ */
+export async function wholeDirectory(db: DbOrTx, actor: Actor) {
+  const { churchId, personId } = actor;
+  const viewer = viewerOf(actor);
+  const status = await statusOf(db, churchId, personId);
+  const level = await directoryLevel(db, churchId);
+  if (!mayOpenDirectory(level, viewer, status)) throw unauthorized('The directory is not open to you');
+  const listed = await directoryPeople(db, churchId, viewer.staff ? null : DIRECTORY_LISTED[level]);
+  const [prefs, groupmates] = await Promise.all([
+    preferencesByPerson(db, churchId, listed.map((p) => p.id)),
+    personId ? groupmatesOf(db, churchId, personId) : new Set<string>(),
+  ]);
+  const member = viewer.member || status === 'Member' || status === 'Staff';
+  return listed.map((p) => directoryEntry(p, prefs.get(p.id), { full: viewer.staff || p.id === personId, member, sharesGroup: groupmates.has(p.id) }));
+}
+
+/** One person's directory entry as the caller may see it (an opted-out person only to staff and themself: else 404). */
+export async function directoryOf(db: DbOrTx, actor: Actor, id: string) {
+  const { churchId, personId } = actor;
+  const viewer = viewerOf(actor);
+  const status = await statusOf(db, churchId, personId);
+  if (!mayOpenDirectory(await directoryLevel(db, churchId), viewer, status)) throw unauthorized('The directory is not open to you');
+  const person = await personById(db, churchId, id);
+  if (!person || (person.optedOut && !viewer.staff && person.id !== personId)) throw notFound('Person');
+  const self = person.id === personId;
+  const audience = {
+    full: viewer.staff || self,
+    member: viewer.member || status === 'Member' || status === 'Staff',
+    sharesGroup: Boolean(personId) && !self && (await shareAGroup(db, churchId, personId!, person.id)),
+  };
+  return directoryEntry(person, await preferencesOf(db, churchId, person.id), audience);
+}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import { HttpError, REMOTE, badRequest, decodeImage, foreignReferences, notFound, reportChanges, rowsByIds, unauthorized, validationFailed, type Actor, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
 import type { MembershipDeps } from '../deps';
 import { report as reportTo, type Reporter } from './report';
@@ -9,7 +10,7 @@ import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repo
 import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson, type PersonRecord, type PersonRow, type PersonValues } from '../repos/people';
 import { findSetting } from '../repos/settings';
 import { findUserById } from '../repos/users';
-import { displayNameOf, toPerson, toPersonValues, type PersonInput } from './person';
+import { PersonSave, displayNameOf, toPerson, toPersonValues, type PersonInput } from './person';
 
 /**
  * Fields a caller holding only `People.Edit Self` may not change on their own record (the notes conversation is
@@ -280,4 +281,22 @@ export async function registerGuests(
     );
     return { householdId: household.id, people: rows.map((p) => ({ id: p.id, name: { first: p.firstName, last: p.lastName } })) };
   });
+}
+
+/**
+ * Another module changes a person (`membershipInternal.updatePerson`): the same save as `POST /membership/people`
+ * (displayName recomputed, photos stored the same way), with every field a People.Edit holder may change; errors
+ * name the field under `changes`.
+ */
+export async function updatePersonFor(deps: Pick<MembershipDeps, 'db' | 'module' | 'queue' | 'storage' | 'internal'>, churchId: string, personId: string, changes: unknown): Promise<{ id: string }> {
+  const parsed = PersonSave.omit({ id: true }).safeParse(changes);
+  if (!parsed.success) throw validationFailed(parsed.error.issues.map((i: z.core.$ZodIssue) => ({ msg: i.message, param: ['changes', ...i.path].join('.'), location: 'body' })));
+  try {
+    const [saved] = await savePeople({ db: deps.db, storage: deps.storage, churchId, references: deps.internal, report: { deps } }, [{ ...parsed.data, id: personId }]);
+    return { id: saved!.id };
+  } catch (err) {
+    // the save names a field of the person (`photo`, `householdId`); here it is a field of `changes`
+    if (err instanceof HttpError && err.statusCode === 400) throw validationFailed(err.errors.map((e) => (e.param ? { ...e, param: `changes.${e.param}` } : e)));
+    throw err;
+  }
 }

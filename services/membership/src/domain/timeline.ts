@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { DbOrTx } from '@church/common';
+import { hasPermission, isMember } from '@church/auth';
+import type { Actor, DbOrTx } from '@church/common';
 import { formsSubmittedAbout, groupsJoined, peopleAdded, type TimelineScope } from '../repos/timeline';
 
 /**
@@ -39,4 +40,10 @@ export async function timeline(db: DbOrTx, churchId: string, personIds: string[]
     events.push(...(await groupsJoined(db, churchId, personIds, groupIds, viewer, limit)).map((r) => ({ type: 'groupJoined' as const, ...r })));
   }
   return events.sort((a, b) => b.date.getTime() - a.date.getTime()).slice(0, limit);
+}
+
+/** The timeline the caller may see, by the people routes' who-sees-whom rules (see TimelineViewer). */
+export function timelineFor(db: DbOrTx, actor: Actor, personIds: string[], groupIds: string[]): Promise<TimelineEvent[]> {
+  const all = hasPermission(actor, 'People.View');
+  return timeline(db, actor.churchId, personIds, groupIds, { all, membersOnly: !all && isMember(actor), personId: actor.personId ?? null });
 }
