@@ -3,8 +3,8 @@ import { DAY_MS, badRequest, notFound, reportChanges, unauthorized, type Actor, 
 import type { MembershipDeps } from '../deps';
 import { apiKeyByPrefix, deleteApiKey, insertApiKey, touchApiKey, type ApiKeyRow } from '../repos/api-keys';
 import { clock } from './clock';
-import { scopedClaims } from './oauth';
-import { OAUTH_SCOPES, parseScopes } from './oauth-scopes';
+import { scopedClaims } from './oauth/tokens';
+import { OAUTH_SCOPES, parseScopes } from './oauth/scopes';
 import { announce, revokeTokens } from './revocations';
 import { sha256 } from './secrets';
 

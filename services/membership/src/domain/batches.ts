@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, reportChanges, type Actor, type Db, type ModuleName, type Queue } from '@church/common';
 import { findBatch, insertBatch, itemsOf, peopleNow, restorePerson, setBatchStatus, updateMany, type BatchRow } from '../repos/batches';
-import { personChange } from './people-save';
+import { personChange } from './people/save';
 import type { PersonRow, PersonValues } from '../repos/people';
 
 /** How long a bulk change can be undone. */

@@ -18,7 +18,7 @@ import {
   type SubmissionRow,
 } from '../repos/forms';
 import { followUpEmail, notificationEmail, type MergeFields } from './follow-up';
-import { createGuest } from './people-save';
+import { createGuest } from './people/save';
 import type { Reporter } from './report';
 
 export interface SubmissionInput {

@@ -3,7 +3,7 @@ import { anonymizeInModules, exportFromModules } from '../clients/gdpr';
 import type { MembershipDeps } from '../deps';
 import { anonymizePerson, anyPersonById, membershipRecordsOf, usersOfPerson } from '../repos/gdpr';
 import { formSubmissionsAbout } from '../repos/people';
-import { toPerson } from './person';
+import { toPerson } from './people/person';
 import { announce, revokeTokens } from './revocations';
 
 /**

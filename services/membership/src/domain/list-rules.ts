@@ -6,7 +6,7 @@ import { Condition, parseCondition } from '../lib/advanced-search';
 import { rulesWhere, type RuleNode, type TextMatch } from '../repos/list-rules';
 import { churchRuleIds, listsVisible } from '../repos/lists';
 import type { PeopleFilter } from '../repos/people';
-import { viewerOf } from './person';
+import { viewerOf } from './people/person';
 import { RULE_BOUNDS, type RuleCondition, type RuleGroup } from '../schemas/lists';
 
 /** Another saved list's rules by id (the `list` provider), read in the caller's church and visibility. */

@@ -6,7 +6,7 @@ import { type ChurchRow, type UserChurchRow, findChurch, findUserChurch, touchCh
 import { serverPermissions } from '../repos/roles';
 import { findUserByEmail, findUserById, setLastLogin, userOfAuthGuid, type UserRow } from '../repos/users';
 import { clock } from './clock';
-import { apisOf, churchContexts, holdsServerAdmin, tokenPermissions, type ChurchContext } from './permissions';
+import { apisOf, churchContexts, holdsServerAdmin, tokenPermissions, type ChurchContext } from './roles/permissions';
 import { sha256 } from './secrets';
 import { PublicChurch } from '../schemas/churches';
 

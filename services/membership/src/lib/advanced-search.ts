@@ -3,7 +3,7 @@ import { badRequest } from '@church/common';
 import { likeEscape } from './people';
 
 // Advanced search's conditions as clients send them, and their parsed form: plain values that the SQL path
-// (repos/advanced-search.ts) and the in-memory path (domain/advanced-match.ts) both evaluate.
+// (repos/advanced-search.ts) and the in-memory path (domain/people/advanced-match.ts) both evaluate.
 
 /** The operators a condition may use; which apply depends on the field's kind (see FIELDS). */
 export const OPERATORS = [

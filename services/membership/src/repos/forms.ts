@@ -222,7 +222,7 @@ export async function deleteMemberPermissions(db: DbOrTx, churchId: string, memb
   return rows.length;
 }
 
-// ---- people, read for submissions (names, emails); auto-created guests come from people-save's createGuest
+// ---- people, read for submissions (names, emails); auto-created guests come from createGuest (domain/people/save.ts)
 
 export type PersonContact = { id: string; firstName: string | null; lastName: string | null; email: string | null };
 const contact = { id: people.id, firstName: people.firstName, lastName: people.lastName, email: people.email };

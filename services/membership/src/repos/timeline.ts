@@ -4,7 +4,7 @@ import { formSubmissions, forms, groupMembers, groups, people } from '../db/sche
 import { MEMBER_LEVEL_STATUSES } from '../lib/people';
 
 /**
- * Whose events a timeline read may return (domain/timeline.ts decides it from the caller): everyone (`all`); the
+ * Whose events a timeline read may return (domain/people/timeline.ts decides it from the caller): everyone (`all`); the
  * members and staff who have not opted out, plus oneself (`membersOnly`); else oneself only.
  */
 export interface TimelineScope {

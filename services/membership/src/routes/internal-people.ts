@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, dataVersion, membershipInternal as contract, notFound, type ZodTypeProvider } from '@church/common';
-import { updatePersonFor } from '../domain/people-save';
+import { updatePersonFor } from '../domain/people/save';
 import { churchBrief, contactsOf, peopleFacts, setOptedOutByPhone } from '../repos/contacts';
 
 const internal = { access: 'internal' as const };

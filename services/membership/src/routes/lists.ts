@@ -4,7 +4,7 @@ import { requires } from '@church/auth';
 import { IdParams, actorOf, crud, notFound, type ZodTypeProvider } from '@church/common';
 import { savedLists } from '../db/schema';
 import { listFilter, resolveLists, ruleSource, versionedRules } from '../domain/list-rules';
-import { PersonRecords, viewerOf } from '../domain/person';
+import { PersonRecords, viewerOf } from '../domain/people/person';
 import { listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
 import { peopleIdsWhere, peopleWhere, type PeopleFilter } from '../repos/people';
 import { personRecords } from './people/records';

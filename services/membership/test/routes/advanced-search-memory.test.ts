@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { call } from '@church/common/testing';
-import { yearsBetween } from '../../src/domain/advanced-match';
+import { yearsBetween } from '../../src/domain/people/advanced-match';
 import { ConditionList, parseCondition } from '../../src/lib/advanced-search';
 import { advancedSearch } from '../../src/repos/advanced-search';
 import { people } from '../../src/db/schema';

@@ -3,7 +3,7 @@ import { call, expectGuarded } from '@church/common/testing';
 import { useMembership } from '../setup';
 import { joinAsGuest, registeredChurch } from '../identity-factories';
 import { oauthClients, oauthRefreshTokens } from '../../src/db/schema';
-import { grantKey } from '../../src/domain/oauth';
+import { grantKey } from '../../src/domain/oauth/tokens';
 
 const t = useMembership({ config: { MEMBERSHIP_PUBLIC_URL: 'https://api.example.org/membership/' } });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { IdParams, actorOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { deleteAbandoned } from '../../domain/church-setup';
+import { deleteAbandoned } from '../../domain/churches/setup';
 import { audit } from '../../domain/audit';
 import { clock } from '../../domain/clock';
 import { LoginResponse, loginResponse } from '../../domain/login';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { anyUser, isServerAdmin, requires } from '@church/auth';
 import { Id, IdParams, actorOf, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { userSession } from '../../domain/access';
-import { DOMAIN_ADMINS, createChurch, selectChurch, updateOwnChurch } from '../../domain/church-setup';
+import { DOMAIN_ADMINS, createChurch, selectChurch, updateOwnChurch } from '../../domain/churches/setup';
 import { SelectResponse, UserOut } from '../../domain/login';
 import { churchesOfUser, findChurch, findUserChurch } from '../../repos/churches';
 import { roleMembershipsOf, usersInRoleNamed } from '../../repos/roles';

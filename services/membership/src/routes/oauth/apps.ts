@@ -4,7 +4,7 @@ import { anyUser, requires } from '@church/auth';
 import { Empty, IdParams, actorOf, escapeHtml, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../../deps';
 import { clock } from '../../domain/clock';
-import { disconnectApp, finishRelay, openRelaySession, pollRelaySession } from '../../domain/oauth-apps';
+import { disconnectApp, finishRelay, openRelaySession, pollRelaySession } from '../../domain/oauth/apps';
 import { liveGrantsOf } from '../../repos/oauth';
 import { Connection, RelayCallbackQuery, RelayCreate, RelayParams, RelayPoll, RelaySession } from '../../schemas/oauth-apps';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
 import { IdParams, batchOf, notFound, type ZodTypeProvider } from '@church/common';
-import { saveClients } from '../../domain/oauth-grants';
+import { saveClients } from '../../domain/oauth/grants';
 import { deleteClientCascade, findClient, findClientByClientId, listClients } from '../../repos/oauth';
 import { ClientSave, ClientOut, SavedClient, PublicClient } from '../../schemas/oauth/clients';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { actorOf, type ZodTypeProvider } from '@church/common';
 import { userSession } from '../../domain/access';
-import { authorize, grantTokens } from '../../domain/oauth-grants';
+import { authorize, grantTokens } from '../../domain/oauth/grants';
 import { OAuthErrorBody, TokenResponse } from '../../schemas/oauth';
 import { clientCredentials, oauthReply } from './reply';
 import { AuthorizeBody, TokenBody } from '../../schemas/oauth/grants';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OAuthError } from '../../domain/oauth';
+import { OAuthError } from '../../domain/oauth/tokens';
 
 // What the OAuth endpoints share that is HTTP itself: the RFC 6749 error reply and the client's credentials.
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Email, Empty, Id, badRequest, emailOf, escapeHtml, notFound, optionalActorOf, systemActor, type Actor, type ZodTypeProvider } from '@church/common';
-import { loadOrCreatePerson, registerGuests } from '../../domain/people-save';
+import { loadOrCreatePerson, registerGuests } from '../../domain/people/save';
 import { churchExists } from '../../repos/churches';
 import { emailsOf, personById, type PersonRecord } from '../../repos/people';
 import { BASE } from '../../schemas/people';

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Id, badRequest, type ZodTypeProvider } from '@church/common';
-import { memoryTest } from '../../domain/advanced-match';
-import { PersonRecords, toPerson, viewerOf } from '../../domain/person';
+import { memoryTest } from '../../domain/people/advanced-match';
+import { PersonRecords, toPerson, viewerOf } from '../../domain/people/person';
 import { ConditionList, parseCondition } from '../../lib/advanced-search';
 import { advancedWhere } from '../../repos/advanced-search';
 import { type PeopleFilter, inGroupWhere, peopleIdsWhere, peopleWhere, phoneWhere, searchPeople, searchPeopleIds } from '../../repos/people';
@@ -59,7 +59,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (req, reply) => answerWhere(reply, req.auth.churchId, inGroupWhere(req.auth.churchId, req.query.groupId, viewerOf(req.auth))),
   );
 
-  // Evaluated over the church's kept person records (domain/advanced-match.ts), the same answers as the SQL
+  // Evaluated over the church's kept person records (domain/people/advanced-match.ts), the same answers as the SQL
   // path, which still serves conditions on groups (membership is not in the records). Each answer is kept, compressed
   // and tagged, per data version, viewer scope, day (ages) and conditions: a repeated search is a version lookup
   // and a send (304 with If-None-Match).

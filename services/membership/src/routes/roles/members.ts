@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Id, IdParams, actorOf, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { userSession } from '../../domain/access';
-import { leaveChurch, removeRoleMember, saveRoleMembers } from '../../domain/roles';
+import { leaveChurch, removeRoleMember, saveRoleMembers } from '../../domain/roles/members';
 import { findRole, membersOfRole } from '../../repos/roles';
 import { RoleMember, RoleOrEveryone, RoleMemberSave, EVERYONE } from '../../schemas/roles/members';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PERMISSIONS, anyUser, requires } from '@church/auth';
 import { IdParams, actorOf, batchOf, itemParam, notFound, type ZodTypeProvider } from '@church/common';
-import { removeRolePermission, saveRolePermissions } from '../../domain/roles';
+import { removeRolePermission, saveRolePermissions } from '../../domain/roles/permissions';
 import { findRole, permissionsOfRole } from '../../repos/roles';
 import { RolePermission, RoleRef, RolePermissionSave, Permission } from '../../schemas/roles/permissions';
 

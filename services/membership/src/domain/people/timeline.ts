@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasPermission, isMember } from '@church/auth';
 import type { Actor, DbOrTx } from '@church/common';
-import { formsSubmittedAbout, groupsJoined, peopleAdded, type TimelineScope } from '../repos/timeline';
+import { formsSubmittedAbout, groupsJoined, peopleAdded, type TimelineScope } from '../../repos/timeline';
 
 /**
  * A people/groups timeline built from membership's own records: when a person was added, when someone

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notFound, unauthorized, type Actor, type DbOrTx } from '@church/common';
-import { directoryPeople, directorySetting, groupmatesOf, preferencesByPerson, preferencesOf, shareAGroup, statusOf, upsertPreferences, type PreferencesRow } from '../repos/directory';
-import { personById, type PersonRecord } from '../repos/people';
+import { directoryPeople, directorySetting, groupmatesOf, preferencesByPerson, preferencesOf, shareAGroup, statusOf, upsertPreferences, type PreferencesRow } from '../../repos/directory';
+import { personById, type PersonRecord } from '../../repos/people';
 import { ContactInfo, toBasicPerson, viewerOf, type Viewer } from './person';
 
 /** Who may open the directory (church setting `directoryVisibility`). */

@@ -1,9 +1,9 @@
 import { badRequest, conflict, notFound, type Actor, type Db, type DbOrTx, type ServiceDeps } from '@church/common';
-import { SERVER_CHURCH_ID } from '../db/schema';
-import { findClientByClientId, insertClient, updateClient, type OauthClientRow } from '../repos/oauth';
-import { DEVICE_GRANT, pollDeviceCode } from './device-flow';
-import { OAuthError, authenticateClient, createCode, exchangeCode, grantedScopes, refresh, type TokenResponse } from './oauth';
-import { randomSecret, sha256 } from './secrets';
+import { SERVER_CHURCH_ID } from '../../db/schema';
+import { findClientByClientId, insertClient, updateClient, type OauthClientRow } from '../../repos/oauth';
+import { DEVICE_GRANT, pollDeviceCode } from './device';
+import { OAuthError, authenticateClient, createCode, exchangeCode, grantedScopes, refresh, type TokenResponse } from './tokens';
+import { randomSecret, sha256 } from '../secrets';
 
 // The OAuth endpoints' work: consent (a code), the token endpoint's grants, and the clients server admins register.
 

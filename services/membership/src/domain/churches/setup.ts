@@ -15,13 +15,13 @@ import {
   upsertUserChurch,
   userCounts,
   type ChurchRow,
-} from '../repos/churches';
-import { personByEmail, updatePerson } from '../repos/people';
-import { addRoleMember, insertRole, insertRolePermissions, otherRoleMembers } from '../repos/roles';
-import { findUserById, type UserRow } from '../repos/users';
-import { clock } from './clock';
-import { countPeople, insertPersonForUser, personOfUser } from '../repos/people-links';
-import { loginResponse, selectedChurch } from './login';
+} from '../../repos/churches';
+import { personByEmail, updatePerson } from '../../repos/people';
+import { addRoleMember, insertRole, insertRolePermissions, otherRoleMembers } from '../../repos/roles';
+import { findUserById, type UserRow } from '../../repos/users';
+import { clock } from '../clock';
+import { countPeople, insertPersonForUser, personOfUser } from '../../repos/people-links';
+import { loginResponse, selectedChurch } from '../login';
 
 export const DOMAIN_ADMINS = 'Domain Admins';
 export const ALL_MEMBERS = 'All Members';

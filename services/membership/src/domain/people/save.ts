@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { HttpError, REMOTE, badRequest, decodeImage, foreignReferences, notFound, reportChanges, rowsByIds, unauthorized, validationFailed, type Actor, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
-import type { MembershipDeps } from '../deps';
-import { report as reportTo, type Reporter } from './report';
-import { isWebUrl } from '../schemas/extras';
-import { households, people } from '../db/schema';
-import { churchExists, findChurch, linkUserToPerson, linkedPersonOf } from '../repos/churches';
-import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
-import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson, type PersonRecord, type PersonRow, type PersonValues } from '../repos/people';
-import { findSetting } from '../repos/settings';
-import { findUserById } from '../repos/users';
+import type { MembershipDeps } from '../../deps';
+import { report as reportTo, type Reporter } from '../report';
+import { isWebUrl } from '../../schemas/extras';
+import { households, people } from '../../db/schema';
+import { churchExists, findChurch, linkUserToPerson, linkedPersonOf } from '../../repos/churches';
+import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../../repos/households';
+import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson, type PersonRecord, type PersonRow, type PersonValues } from '../../repos/people';
+import { findSetting } from '../../repos/settings';
+import { findUserById } from '../../repos/users';
 import { PersonSave, displayNameOf, toPerson, toPersonValues, type PersonInput } from './person';
 
 /**

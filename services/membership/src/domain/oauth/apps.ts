@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, reportChanges, type Actor } from '@church/common';
-import type { MembershipDeps } from '../deps';
-import { completeRelaySession, insertRelaySession, liveRelaySession, revokeGrant, takeRelayCode } from '../repos/oauth';
-import { clock, secondsFromNow } from './clock';
-import { grantKey } from './oauth';
-import { announce, revokeTokens } from './revocations';
-import { randomCode } from './secrets';
+import type { MembershipDeps } from '../../deps';
+import { completeRelaySession, insertRelaySession, liveRelaySession, revokeGrant, takeRelayCode } from '../../repos/oauth';
+import { clock, secondsFromNow } from '../clock';
+import { grantKey } from './tokens';
+import { announce, revokeTokens } from '../revocations';
+import { randomCode } from '../secrets';
 
 /**
  * Connected apps (the caller's OAuth grants in the church) and relay sessions, through which an app that cannot

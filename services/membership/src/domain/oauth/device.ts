@@ -1,10 +1,10 @@
 import type { DbOrTx, ServiceDeps } from '@church/common';
 import { notFound } from '@church/common';
-import { findClientByClientId, findDeviceCode, insertDeviceCode, pendingByUserCode, recordPoll, spendApprovedDeviceCode, type OauthClientRow } from '../repos/oauth';
-import { clock, secondsFromNow } from './clock';
-import { OAuthError, issueTokens, type TokenResponse } from './oauth';
-import { OAUTH_SCOPES } from './oauth-scopes';
-import { USER_CODE_ALPHABET, randomCode, randomSecret, sha256 } from './secrets';
+import { findClientByClientId, findDeviceCode, insertDeviceCode, pendingByUserCode, recordPoll, spendApprovedDeviceCode, type OauthClientRow } from '../../repos/oauth';
+import { clock, secondsFromNow } from '../clock';
+import { OAuthError, issueTokens, type TokenResponse } from './tokens';
+import { OAUTH_SCOPES } from './scopes';
+import { USER_CODE_ALPHABET, randomCode, randomSecret, sha256 } from '../secrets';
 
 /** RFC 8628 numbers the spec fixes: a device code lives 900 s and is polled every 5 s. */
 export const DEVICE_CODE_SECONDS = 900;

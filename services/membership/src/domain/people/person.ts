@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasPermission, isMember, type Claims } from '@church/auth';
 import { Email, Id, IsoDate, exactShape } from '@church/common';
-import type { PersonRecord, PersonRow, PersonValues } from '../repos/people';
+import type { PersonRecord, PersonRow, PersonValues } from '../../repos/people';
 
 // Clients send '' or null to clear a field; both store null.
 const text = (max: number) =>
@@ -201,7 +201,7 @@ export function toBasicPerson(row: Pick<PersonRow, 'id' | 'firstName' | 'lastNam
 
 /**
  * Column values of one accepted person: only the fields the client sent (an update leaves the rest alone).
- * `photo` is left out: a data URL must be stored first (see people-save).
+ * `photo` is left out: a data URL must be stored first (see save.ts).
  */
 export function toPersonValues(input: PersonInput): PersonValues {
   const n: Partial<NonNullable<PersonInput['name']>> = input.name ?? {};

@@ -1,5 +1,5 @@
-import type { ParsedCondition } from '../lib/advanced-search';
-import type { PersonRecord } from '../repos/people';
+import type { ParsedCondition } from '../../lib/advanced-search';
+import type { PersonRecord } from '../../repos/people';
 
 /**
  * Advanced search evaluated in memory over the church's kept person records (the snapshot people searches
