@@ -1,17 +1,13 @@
 import routesJson from '../../../../shared/spec/routes.json';
 import { randomUUID } from 'node:crypto';
 import { expectForeignReferencesRefused, expectRoutesGuarded } from '@church/common/testing';
-import { makeChurch, startMembership } from './setup';
+import { makeChurch, useMembership } from './setup';
 import { addForm, addGroup, addPerson } from './routes/fixtures';
 import { formSubmissions, personFields, questions, roles, sites } from '../src/db/schema';
 import type { TestApp } from '@church/common/testing';
 
 // The shared route-walking access suite over every membership route.
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const spec = (routesJson as Array<{ module: string; method: string; path: string; auth: string }>).filter((r) => r.module === 'membership');
 

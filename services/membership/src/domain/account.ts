@@ -1,11 +1,23 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import { SERVER_ADMIN, hashPassword, temporaryPassword } from '@church/auth';
 import { badRequest, conflict, emailOf, escapeHtml, type Db, type DbOrTx } from '@church/common';
 import type { MembershipDeps } from '../deps';
-import { SERVER_CHURCH_ID, users } from '../db/schema';
+import { SERVER_CHURCH_ID } from '../db/schema';
 import { addRoleMember, findRoleByName, insertRole, insertRolePermissions } from '../repos/roles';
-import { countUsers, findUserByEmail, insertUser, spendAuthGuid, updateUser, type UserRow } from '../repos/users';
+import {
+  countCodeTry,
+  countUsers,
+  dropCode,
+  findUserByEmail,
+  insertUser,
+  liveAuthGuid,
+  lockRegistrations,
+  spendAuthGuid,
+  spendCode,
+  updateUser,
+  userOfEmailGuid,
+  type UserRow,
+} from '../repos/users';
 import { allowedAppUrl, appLink, appNameText } from './app-links';
 import { clock, secondsFromNow } from './clock';
 import { randomSecret, sha256 } from './secrets';
@@ -27,9 +39,6 @@ export const passwords = { hash: hashPassword };
 
 /** Name of the server-wide role whose members are server admins. */
 export const SERVER_ADMIN_ROLE = 'Server Admins';
-
-// Serialises registrations so that exactly one user can be "the first user of a new instance".
-const REGISTER_LOCK = 7_316_001;
 
 export interface AppLink {
   appName?: string;
@@ -53,7 +62,8 @@ export async function registerUser(
   const appName = appNameText(input.appName);
   // The welcome message is queued in the account's transaction: it exists exactly when the account does.
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${REGISTER_LOCK})`);
+    // Registrations one at a time, so that exactly one user can be "the first user of a new instance".
+    await lockRegistrations(tx);
     // B1App's register form looks for "user already exists" in the message to offer signing in instead.
     if (await findUserByEmail(tx, input.email)) throw badRequest('email', 'A user already exists with this email: sign in instead');
     const first = (await countUsers(tx)) === 0;
@@ -141,24 +151,15 @@ function codeHash(deps: MembershipDeps, userId: string, code: string): string {
  * logs in and sets one password, like the link. Wrong, expired, unknown email → 400 on `code`, all alike.
  */
 export async function verifyCode(db: DbOrTx, deps: MembershipDeps, email: string, code: string): Promise<string> {
-  const [row] = await db
-    .update(users)
-    .set({ verifyCodeAttempts: sql`${users.verifyCodeAttempts} + 1` })
-    .where(and(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`, isNotNull(users.verifyCodeHash), gt(users.verifyCodeExpiresAt, clock.now())))
-    .returning({ id: users.id, verifyCodeHash: users.verifyCodeHash, tries: users.verifyCodeAttempts });
+  const row = await countCodeTry(db, email, clock.now());
   if (!row?.verifyCodeHash || row.tries > VERIFY_CODE_TRIES) throw badRequest('code', WRONG_CODE);
-  const sameCode = and(eq(users.id, row.id), eq(users.verifyCodeHash, row.verifyCodeHash));
   if (!sameHex(codeHash(deps, row.id, code), row.verifyCodeHash)) {
     if (row.tries < VERIFY_CODE_TRIES) throw badRequest('code', WRONG_CODE);
-    await db.update(users).set({ verifyCodeHash: null, verifyCodeExpiresAt: null }).where(sameCode);
+    await dropCode(db, row.id, row.verifyCodeHash);
     throw badRequest('code', 'This code is wrong, and it was tried too many times: ask for a new code');
   }
   const authGuid = randomSecret();
-  const [spent] = await db
-    .update(users)
-    .set({ verifyCodeHash: null, verifyCodeExpiresAt: null, verifyCodeAttempts: 0, authGuidHash: sha256(authGuid), authGuidExpiresAt: secondsFromNow(CODE_GUID_SECONDS) })
-    .where(sameCode)
-    .returning({ id: users.id });
+  const spent = await spendCode(db, row.id, row.verifyCodeHash, { authGuidHash: sha256(authGuid), authGuidExpiresAt: secondsFromNow(CODE_GUID_SECONDS) });
   if (!spent) throw badRequest('code', WRONG_CODE);
   return authGuid;
 }
@@ -171,12 +172,7 @@ const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqu
  */
 export async function setPasswordWithGuid(db: DbOrTx, authGuid: string, newPassword: string): Promise<boolean> {
   const guidHash = sha256(authGuid);
-  const [live] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.authGuidHash, guidHash), gt(users.authGuidExpiresAt, clock.now())))
-    .limit(1);
-  if (!live) return false;
+  if (!(await liveAuthGuid(db, guidHash, clock.now()))) return false;
   return Boolean(await spendAuthGuid(db, guidHash, clock.now(), await passwords.hash(newPassword)));
 }
 
@@ -215,12 +211,7 @@ export async function requestEmailChange(db: Db, deps: MembershipDeps, user: Use
 /** `confirmEmail`: applies the pending address of the link's guid (once); undefined for a bad, used or expired guid. */
 export async function confirmEmailChange(db: Db, guid: string): Promise<UserRow | undefined> {
   return db.transaction(async (tx) => {
-    const [user] = await tx
-      .select()
-      .from(users)
-      .where(and(eq(users.emailGuidHash, sha256(guid)), gt(users.emailGuidExpiresAt, clock.now())))
-      .limit(1)
-      .for('update');
+    const user = await userOfEmailGuid(tx, sha256(guid), clock.now());
     if (!user?.pendingEmail) return undefined;
     const taken = await findUserByEmail(tx, user.pendingEmail);
     if (taken && taken.id !== user.id) throw conflict('Another account uses this email', 'email');

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import type { DbOrTx } from '@church/common';
+import type { Actor, DbOrTx } from '@church/common';
 import { insertAudit, type AuditEntry } from '../repos/audit';
 
 /**
- * Writes one audit entry for the request's caller (user and IP from the request) and logs it: what happened in
- * `churchId`, to which record, with `details` kept as JSON text (the audit screen parses it).
+ * Writes one audit entry for the actor (user and address from the request it came with) and logs it: what
+ * happened in `churchId`, to which record, with `details` kept as JSON text (the audit screen parses it).
  */
 export async function audit(
   db: DbOrTx,
-  req: FastifyRequest,
+  actor: Actor,
   churchId: string,
   entry: Omit<AuditEntry, 'churchId' | 'userId' | 'ipAddress' | 'details'> & { details?: Record<string, unknown> },
 ): Promise<void> {
@@ -17,10 +16,10 @@ export async function audit(
   await insertAudit(db, randomUUID(), {
     ...rest,
     churchId,
-    userId: req.auth?.id ?? null,
-    personId: req.auth?.personId ?? null,
-    ipAddress: req.ip,
+    userId: actor.id ?? null,
+    personId: actor.personId ?? null,
+    ipAddress: actor.ip,
     details: details ? JSON.stringify(details) : null,
   });
-  req.log.warn({ audit: { churchId, userId: req.auth?.id, ...rest, details } }, `audit: ${rest.category} ${rest.action}`);
+  actor.log.warn({ audit: { churchId, userId: actor.id, ...rest, details } }, `audit: ${rest.category} ${rest.action}`);
 }

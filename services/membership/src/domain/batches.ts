@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import { badRequest, reportChanges, type Db, type ModuleName, type Queue } from '@church/common';
+import { badRequest, reportChanges, type Actor, type Db, type ModuleName, type Queue } from '@church/common';
 import { findBatch, insertBatch, itemsOf, peopleNow, restorePerson, setBatchStatus, updateMany, type BatchRow } from '../repos/batches';
-import { personChange } from './people-save';
-import type { PersonRow, PersonValues } from './person';
+import { personChange } from './people/save';
+import type { PersonRow, PersonValues } from '../repos/people';
 
 /** How long a bulk change can be undone. */
 export const UNDO_DAYS = 30;
@@ -18,11 +17,11 @@ type Deps = { module: ModuleName; queue: Queue };
 export async function bulkChangePeople(
   db: Db,
   deps: Deps,
-  req: FastifyRequest,
+  actor: Actor,
   change: { kind: 'update'; values: PersonValues } | { kind: 'delete' },
   ids: string[],
 ): Promise<{ ids: string[]; batchId: string }> {
-  const { churchId } = req.auth;
+  const { churchId } = actor;
   return db.transaction(async (tx) => {
     const before = (await peopleNow(tx, churchId, ids)).filter((p) => !p.removed) as PersonRow[];
     const fields = change.kind === 'update' ? (Object.keys(change.values) as Array<keyof PersonRow>) : (['removed'] as const);
@@ -32,7 +31,7 @@ export async function bulkChangePeople(
     const label = change.kind === 'update' ? `Updated ${fields.join(', ')} of ${changed.length} people` : `Deleted ${changed.length} people`;
     await insertBatch(
       tx,
-      { id: batchId, churchId, userId: req.auth.id, label, source: change.kind === 'update' ? 'people/bulk-update' : 'people/bulk-delete', status: 'completed', itemCount: changed.length, createdAt: now, completedAt: now },
+      { id: batchId, churchId, userId: actor.id, label, source: change.kind === 'update' ? 'people/bulk-update' : 'people/bulk-delete', status: 'completed', itemCount: changed.length, createdAt: now, completedAt: now },
       before.map((p) => ({
         id: randomUUID(),
         churchId,
@@ -44,7 +43,7 @@ export async function bulkChangePeople(
       })),
     );
     const was = new Map(before.map((p) => [p.id, p]));
-    await reportChanges(deps, changed.map((after) => personChange(churchId, was.get(after.id), after)), { req, tx });
+    await reportChanges(deps, changed.map((after) => personChange(churchId, was.get(after.id), after)), { req: actor, tx });
     return { ids: changed.map((p) => p.id), batchId };
   });
 }
@@ -61,8 +60,8 @@ export interface UndoResult {
  * people changed again since (their later change wins; they are reported as conflicts). One transaction; the batch
  * is then `undone`, or `partial` when some could not be restored.
  */
-export async function undoBatch(db: Db, deps: Deps, req: FastifyRequest, batchId: string): Promise<UndoResult | undefined> {
-  const { churchId } = req.auth;
+export async function undoBatch(db: Db, deps: Deps, actor: Actor, batchId: string): Promise<UndoResult | undefined> {
+  const { churchId } = actor;
   return db.transaction(async (tx) => {
     const batch = await findBatch(tx, churchId, batchId, true);
     if (!batch) return undefined;
@@ -90,7 +89,7 @@ export async function undoBatch(db: Db, deps: Deps, req: FastifyRequest, batchId
     }
     if (result.skippedConflicts.length || result.failed.length) result.status = 'partial';
     await setBatchStatus(tx, churchId, batch.id, result.status);
-    await reportChanges(deps, [...changes, { churchId, entityType: 'batch', entityId: batch.id, action: 'undone', after: { restored: result.restored } }], { req, tx });
+    await reportChanges(deps, [...changes, { churchId, entityType: 'batch', entityId: batch.id, action: 'undone', after: { restored: result.restored } }], { req: actor, tx });
     return result;
   });
 }

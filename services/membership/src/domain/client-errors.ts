@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
 import { tooManyRequests, type DbOrTx } from '@church/common';
-import { clientErrors } from '../db/schema';
+import { countClientErrorsSince, insertClientError } from '../repos/client-errors';
 
 /** Per user: at most this many reports in any rolling minute (a crash loop must not flood the table). */
 export const CLIENT_ERRORS_PER_MINUTE = 30;
@@ -34,14 +33,6 @@ export const ClientError = z.object({
 
 /** Stores one report, or answers 429 when the user has sent too many in the last minute. */
 export async function recordClientError(db: DbOrTx, churchId: string, userId: string, input: z.output<typeof ClientErrorSave>) {
-  const [recent] = await db
-    .select({ n: count() })
-    .from(clientErrors)
-    .where(and(eq(clientErrors.churchId, churchId), gt(clientErrors.createdAt, new Date(Date.now() - 60_000)), eq(clientErrors.userId, userId)));
-  if (Number(recent?.n ?? 0) >= CLIENT_ERRORS_PER_MINUTE) throw tooManyRequests(60);
-  const [row] = await db
-    .insert(clientErrors)
-    .values({ id: randomUUID(), churchId, userId, ...input })
-    .returning();
-  return row!;
+  if ((await countClientErrorsSince(db, churchId, userId, new Date(Date.now() - 60_000))) >= CLIENT_ERRORS_PER_MINUTE) throw tooManyRequests(60);
+  return insertClientError(db, { id: randomUUID(), churchId, userId, ...input });
 }

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { MembershipDeps } from '../deps';
 import { existingPeople } from '../repos/groups';
 import { claimsNow } from './login';
-import { PersonSave } from './person';
-import { personReferenceErrors, savePeople } from './people-save';
+import { PersonSave } from './people/person';
+import { personReferenceErrors, savePeople } from './people/save';
 
 /** The fields a `setField` action may set: those the person-edit route (`POST /people`) takes, one value each. */
 const Change = PersonSave.omit({ id: true, name: true, contactInfo: true });

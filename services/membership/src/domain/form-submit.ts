@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { hasPermission, type Claims } from '@church/auth';
-import { badRequest, emailOf, foreignReferences, itemParam, notFound, reportChanges, unauthorized, validationFailed, type EmailMessage, type InternalClient, type References, type Tx } from '@church/common';
-import { answers, formSubmissions, forms, groups } from '../db/schema';
+import { hasPermission } from '@church/auth';
+import { badRequest, emailOf, foreignReferences, notFound, reportChanges, unauthorized, validationFailed, type Actor, type EmailMessage, type InternalClient, type References, type Tx } from '@church/common';
+import type { MembershipDeps } from '../deps';
+import { forms, groups } from '../db/schema';
 import {
   findFormAnyChurch,
   findPerson,
   findPersonByEmail,
+  insertAnswers,
+  insertSubmission,
   listQuestions,
   notificationEmails,
   type AnswerRow,
@@ -16,7 +18,7 @@ import {
   type SubmissionRow,
 } from '../repos/forms';
 import { followUpEmail, notificationEmail, type MergeFields } from './follow-up';
-import { createGuest } from './people-save';
+import { createGuest } from './people/save';
 import type { Reporter } from './report';
 
 export interface SubmissionInput {
@@ -60,36 +62,41 @@ const ATTACH_OTHERS = ['Forms.Admin', 'Forms.Edit', 'People.Edit'];
  *   `followUpSubject` and `followUpBody`, the submitter gets the merged follow-up (see follow-up.ts): at the
  *   email they gave, else their account's, never the attached person's (who may be someone else).
  */
-export async function submitForms(app: FastifyInstance, auth: Claims, items: SubmissionInput[], req?: FastifyRequest): Promise<Array<SubmissionRow & { answers: AnswerRow[] }>> {
+export async function submitForms(
+  deps: Pick<MembershipDeps, 'db' | 'module' | 'queue' | 'internal'>,
+  actor: Actor,
+  items: SubmissionInput[],
+  param: (i: number, field: string) => string = (_i, field) => field,
+): Promise<Array<SubmissionRow & { answers: AnswerRow[] }>> {
   const mails: EmailMessage[] = [];
-  return app.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const out: Array<SubmissionRow & { answers: AnswerRow[] }> = [];
     for (const [i, item] of items.entries()) {
-      const at = { internal: app.deps.internal, param: (field: string) => (req ? itemParam(req, i, field) : field) };
-      out.push(await submitOne(tx, auth, item, mails, { deps: app.deps, req }, at));
+      const at = { internal: deps.internal, param: (field: string) => param(i, field) };
+      out.push(await submitOne(tx, actor, item, mails, { deps, actor }, at));
     }
     // Each submission is a change of its form's church (`form.submission.created`), with its answers.
     await reportChanges(
-      app.deps,
+      deps,
       out.map((s) => ({ churchId: s.churchId, entityType: 'formSubmission', entityId: s.id, action: 'created', event: 'form.submission.created', after: { formId: s.formId, contentType: s.contentType, contentId: s.contentId }, data: s })),
-      { tx, req },
+      { tx, req: actor },
     );
     // The notices and follow-ups are queued in the submissions' transaction: sent exactly when they are saved.
-    for (const mail of mails) await app.deps.queue.enqueue(emailOf('membership'), mail, { tx });
+    for (const mail of mails) await deps.queue.enqueue(emailOf('membership'), mail, { tx });
     return out;
   });
 }
 
 async function submitOne(
   tx: Tx,
-  auth: Claims,
+  actor: Actor,
   item: SubmissionInput,
   mails: EmailMessage[],
   reporter: Reporter,
   at: { internal: InternalClient; param: (field: string) => string },
 ) {
   const form = await findFormAnyChurch(tx, item.formId);
-  const sameChurch = form?.churchId === auth.churchId;
+  const sameChurch = form?.churchId === actor.churchId;
   // Only standalone forms are filled in across churches; other forms belong to their church's records.
   if (!form || (!sameChurch && form.contentType !== 'form')) throw notFound('Form');
   if (form.restricted && !sameChurch) throw unauthorized('This form only takes submissions from people of its church');
@@ -120,7 +127,7 @@ async function submitOne(
     contentType = 'person';
     contentId = person.id;
   } else if (contentType === 'person' && contentId) {
-    checkMayAttach(auth, sameChurch, contentId);
+    checkMayAttach(actor, sameChurch, contentId);
     person = await findPerson(tx, form.churchId, contentId);
     if (!person) throw notFound('Person');
   } else if (item.contentId && CONTENT.has(contentType)) {
@@ -129,43 +136,38 @@ async function submitOne(
     if (foreign.length) throw validationFailed(foreign);
   }
 
-  const [submission] = await tx
-    .insert(formSubmissions)
-    .values({
-      id: randomUUID(),
-      churchId: form.churchId,
-      formId: form.id,
-      contentType,
-      contentId,
-      submittedBy: sameChurch ? auth.personId : null,
-      submissionDate: new Date(),
-    })
-    .returning();
-  const answerRows = answered.length
-    ? await tx
-        .insert(answers)
-        .values(answered.map((a) => ({ id: randomUUID(), churchId: form.churchId, formSubmissionId: submission!.id, questionId: a.question.id, value: a.value })))
-        .returning()
-    : [];
+  const submission = await insertSubmission(tx, {
+    id: randomUUID(),
+    churchId: form.churchId,
+    formId: form.id,
+    contentType,
+    contentId,
+    submittedBy: sameChurch ? actor.personId : null,
+    submissionDate: new Date(),
+  });
+  const answerRows = await insertAnswers(
+    tx,
+    answered.map((a) => ({ id: randomUUID(), churchId: form.churchId, formSubmissionId: submission.id, questionId: a.question.id, value: a.value })),
+  );
 
   const fields: MergeFields = {
-    firstName: person?.firstName || firstName || (sameChurch ? auth.firstName : undefined) || '',
-    lastName: person?.lastName || lastName || (sameChurch ? auth.lastName : undefined) || '',
-    email: email ?? person?.email ?? auth.email ?? '',
+    firstName: person?.firstName || firstName || (sameChurch ? actor.firstName : undefined) || '',
+    lastName: person?.lastName || lastName || (sameChurch ? actor.lastName : undefined) || '',
+    email: email ?? person?.email ?? actor.email ?? '',
     formName: form.name,
     answers: answered.map((a) => ({ title: a.question.title ?? '', value: a.value })),
   };
   for (const to of await notificationEmails(tx, form.churchId, form.id)) mails.push(notificationEmail(to, fields));
-  const submitterEmail = email ?? auth.email;
+  const submitterEmail = email ?? actor.email;
   if (form.followUpSubject && form.followUpBody && submitterEmail) {
     mails.push(followUpEmail(submitterEmail, form.followUpSubject, form.followUpBody, fields));
   }
-  return { ...submission!, answers: answerRows };
+  return { ...submission, answers: answerRows };
 }
 
 /** The caller's own person, or anyone's with an editor permission; a token's permissions count only in its church. */
-function checkMayAttach(auth: Claims, sameChurch: boolean, personId: string) {
-  if (sameChurch && (personId === auth.personId || ATTACH_OTHERS.some((p) => hasPermission(auth, p)))) return;
+function checkMayAttach(actor: Actor, sameChurch: boolean, personId: string) {
+  if (sameChurch && (personId === actor.personId || ATTACH_OTHERS.some((p) => hasPermission(actor, p)))) return;
   throw unauthorized(`Missing permission: ${ATTACH_OTHERS.join(' or ')}`);
 }
 

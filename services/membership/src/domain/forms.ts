@@ -7,6 +7,8 @@ import {
   findPerson,
   findQuestion,
   findSubmission,
+  insertMemberPermission,
+  insertQuestions,
   listForms,
   listPermissions,
   listQuestions,
@@ -51,7 +53,7 @@ export function saveForms(db: Db | Tx, auth: Claims, items: Row[], report?: Repo
       if (!item.id && !item.name) throw badRequest('name', 'name is required');
       const [row] = (await saveRows(tx, forms, auth.churchId, [item])) as FormRow[];
       if (!item.id && row!.contentType === 'form' && auth.personId) {
-        await tx.insert(memberPermissions).values({
+        await insertMemberPermission(tx, {
           id: randomUUID(),
           churchId: auth.churchId,
           memberId: auth.personId,
@@ -80,16 +82,15 @@ export function duplicateForm(db: Db, auth: Claims, formId: string): Promise<For
     const [copy] = (await saveForms(tx, auth, [{ ...fields, name: `${source.name} (Copy)`, archived: false }])) as [FormRow];
     const originals = await listQuestions(tx, auth.churchId, source.id);
     const newIds = new Map(originals.map((q) => [q.id, randomUUID()]));
-    if (originals.length) {
-      await tx.insert(questions).values(
-        originals.map(({ id, createdAt: _c, updatedAt: _u, ...q }) => ({
-          ...q,
-          id: newIds.get(id)!,
-          formId: copy.id,
-          parentId: q.parentId ? (newIds.get(q.parentId) ?? null) : null,
-        })),
-      );
-    }
+    await insertQuestions(
+      tx,
+      originals.map(({ id, createdAt: _c, updatedAt: _u, ...q }) => ({
+        ...q,
+        id: newIds.get(id)!,
+        formId: copy.id,
+        parentId: q.parentId ? (newIds.get(q.parentId) ?? null) : null,
+      })),
+    );
     return copy;
   });
 }

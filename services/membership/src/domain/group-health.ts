@@ -2,7 +2,7 @@ import type { DbOrTx } from '@church/common';
 import { demographicRows, historyCounts, memberStats, type MemberStats } from '../repos/group-health';
 import { listGroups, type GroupRecord } from '../repos/groups';
 import { clock } from './clock';
-import { ageGroups, countsByName } from './demographics';
+import { ageGroups, countsByName } from './people/demographics';
 import { DAY_MS } from '@church/common';
 
 const noStats = (groupId: string): MemberStats => ({ groupId, memberCount: 0, leaderCount: 0, averageAge: null, femaleCount: 0, maleCount: 0 });

@@ -1,10 +1,12 @@
-import { notFound, saveRows, type Db, type Tx, type ChangeInput, type RevocationEntry } from '@church/common';
+import { hasPermission } from '@church/auth';
+import { HttpError, badRequest, notFound, saveRows, unauthorized, type Actor, type Db, type Tx, type ChangeInput, type RevocationEntry } from '@church/common';
+import type { MembershipDeps } from '../deps';
 import { groupMembers } from '../db/schema';
 import { usersOfPeople } from '../repos/gdpr';
 import { recordHistory } from '../repos/group-health';
-import { deleteMember, existingPeople, findMembership, listGroups, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
+import { deleteMember, existingPeople, findGroup, findMembership, listGroups, listMembers, memberGroupIds, type GroupMemberRow, type MemberWithPerson } from '../repos/groups';
 import { report as reportTo, type Reporter } from './report';
-import { revokeTokens } from './revocations';
+import { announce, revokeTokens } from './revocations';
 
 /**
  * A person's tokens list the groups they lead (`leaderGroupIds`: join requests, content events, messaging reminders
@@ -143,4 +145,59 @@ export function toPublicMember(r: MemberWithPerson) {
 
 function displayNameOf(r: { firstName: string | null; lastName: string | null }): string {
   return [r.firstName, r.lastName].filter(Boolean).join(' ');
+}
+
+/**
+ * Group members as `GET /groupmembers` lists them: GroupMembers.View holders any (with contact details); anyone else
+ * only their own memberships, or the members of groups they are in themselves (else 401).
+ */
+export async function membersFor(db: Db, actor: Actor, query: { groupId?: string; groupIds?: string[]; personId?: string }) {
+  const { churchId, personId: me } = actor;
+  const { groupId, groupIds, personId } = query;
+  const ids = groupIds ?? (groupId ? [groupId] : undefined);
+  const canView = hasPermission(actor, 'GroupMembers.View');
+  if (!canView) {
+    const ownOnly = !!personId && personId === me && !ids;
+    if (!ownOnly) {
+      if (!ids?.length || !me) throw unauthorized('Missing permission: GroupMembers.View');
+      const mine = await memberGroupIds(db, churchId, me, ids);
+      if (!ids.every((id) => mine.has(id))) throw unauthorized('Missing permission: GroupMembers.View');
+    }
+  }
+  const rows = await listMembers(db, churchId, { groupIds: ids, personId });
+  return rows.map((r) => toMember(r, canView));
+}
+
+/**
+ * The caller joins a group on their own, as its join policy allows: `open`, the membership is made (or the existing
+ * one answered); `request`, nothing is written and the answer says so (`{redirect: 'request'}`); `closed`, 403.
+ */
+export async function joinGroup(deps: Pick<MembershipDeps, 'db' | 'module' | 'queue'>, actor: Actor, groupId: string) {
+  const { churchId, personId } = actor;
+  if (!personId) throw badRequest('groupId', 'Your account has no person in this church yet: open the church first');
+  const group = await findGroup(deps.db, churchId, groupId);
+  if (!group || group.archived) throw notFound('Group');
+  if (group.joinPolicy === 'request') return { redirect: 'request' as const, message: 'This group takes requests to join: its leaders approve them' };
+  if (group.joinPolicy !== 'open') throw new HttpError(403, [{ msg: 'This group is closed to new members: its leaders add people' }]);
+  const [saved] = await saveMembers(deps.db, churchId, [{ groupId: group.id, personId }], { deps, actor });
+  const [row] = await listMembers(deps.db, churchId, { id: saved!.id });
+  if (!row) throw notFound('Person');
+  return toMember(row, false);
+}
+
+/**
+ * Ends a membership: GroupMembers.View holders any of the church's, anyone else only their own (B1App's "Leave
+ * group"); someone else's (or none) is the same refusal for them. A leader's removal revokes their tokens (they list
+ * the groups the person leads), announced after the commit.
+ */
+export async function endMembership(deps: Pick<MembershipDeps, 'db' | 'module' | 'queue' | 'revocations'>, actor: Actor, id: string): Promise<void> {
+  const canView = hasPermission(actor, 'GroupMembers.View');
+  if (!canView && !actor.personId) throw unauthorized('Missing permission: GroupMembers.View');
+  const revoked: RevocationEntry[] = [];
+  await deps.db.transaction(async (tx) => {
+    const removed = await removeMember(tx, actor.churchId, id, { deps, actor }, canView ? undefined : actor.personId!, revoked);
+    // Someone else's membership (or none) is the same refusal for a caller without the permission.
+    if (!removed) throw canView ? notFound('Group member') : unauthorized('Missing permission: GroupMembers.View');
+  });
+  await announce(deps, revoked);
 }

@@ -1,10 +1,12 @@
-import { and, eq, not, or, sql, type SQL } from 'drizzle-orm';
-import { badRequest, type InternalClient } from '@church/common';
-import { answers, formSubmissions, people, personFieldValues } from '../db/schema';
+import { badRequest, type Actor, type DbOrTx, type InternalClient } from '@church/common';
 import { peopleWhoAttended } from '../clients/attendance';
 import { donorsOf } from '../clients/giving';
-import { memberOfGroups } from '../repos/people';
-import { Condition, searchCondition } from './advanced-search';
+import type { MembershipDeps } from '../deps';
+import { Condition, parseCondition } from '../lib/advanced-search';
+import { rulesWhere, type RuleNode, type TextMatch } from '../repos/list-rules';
+import { churchRuleIds, listsVisible } from '../repos/lists';
+import type { PeopleFilter } from '../repos/people';
+import { viewerOf } from './people/person';
 import { RULE_BOUNDS, type RuleCondition, type RuleGroup } from '../schemas/lists';
 
 /** Another saved list's rules by id (the `list` provider), read in the caller's church and visibility. */
@@ -21,6 +23,33 @@ export interface RuleContext {
   internal: InternalClient;
   /** the lists the rules refer to, read and checked by `resolveLists` */
   lists: Map<string, RuleGroup>;
+}
+
+/** Other lists' rules as the caller may see them, and the church's records (`db` is the save's transaction when saving). */
+export function ruleSource(db: DbOrTx, actor: Pick<Actor, 'churchId' | 'personId'>): RuleSource {
+  const personId = actor.personId ?? null;
+  return {
+    load: async (id) => {
+      const [row] = await listsVisible(db, actor.churchId, personId, id);
+      return row?.list.rules as RuleGroup | null | undefined;
+    },
+    owned: (ids) => churchRuleIds(db, actor.churchId, ids),
+  };
+}
+
+/**
+ * A rules tree as one condition over the caller's view of people, widened to households as `inclusion` says (its
+ * size and references checked first), and the lists it refers to.
+ */
+export async function listFilter(
+  deps: Pick<MembershipDeps, 'db' | 'internal'>,
+  actor: Actor,
+  rules: RuleGroup,
+  inclusion: string | null | undefined,
+): Promise<{ lists: Map<string, RuleGroup>; where: PeopleFilter }> {
+  const lists = await resolveLists(rules, ruleSource(deps.db, actor));
+  const tree = await compileRules(rules, { churchId: actor.churchId, internal: deps.internal, lists });
+  return { lists, where: rulesWhere(actor.churchId, tree, inclusion, viewerOf(actor)) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -92,7 +121,8 @@ const NUMERIC = new Map([
   ['lessThan', '<'],
   ['greaterThanEqual', '>='],
   ['lessThanEqual', '<='],
-]);
+] as const);
+const TEXT_OPERATORS = new Set(['equals', 'notEquals', 'contains', 'startsWith', 'endsWith'] as const);
 /** Attendance places by the screen's entity types. */
 const PLACES = new Map<string, 'campusId' | 'serviceId' | 'serviceTimeId' | 'groupId'>([
   ['campus', 'campusId'],
@@ -102,34 +132,15 @@ const PLACES = new Map<string, 'campusId' | 'serviceId' | 'serviceTimeId' | 'gro
 ]);
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-const like = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** A text comparison over an SQL expression (custom fields, form answers): case-insensitive. */
-function compareText(expr: SQL, operator: string, value: string, at: string): SQL {
-  const v = value.toLowerCase();
-  switch (operator) {
-    case 'equals':
-      return sql`lower(${expr}) = ${v}`;
-    case 'notEquals':
-      return sql`lower(${expr}) <> ${v}`;
-    case 'contains':
-      return sql`lower(${expr}) like ${`%${like(v)}%`}`;
-    case 'startsWith':
-      return sql`lower(${expr}) like ${`${like(v)}%`}`;
-    case 'endsWith':
-      return sql`lower(${expr}) like ${`%${like(v)}`}`;
-    case 'greaterThan':
-    case 'lessThan':
-    case 'greaterThanEqual':
-    case 'lessThanEqual': {
-      const n = Number(value);
-      if (!Number.isFinite(n)) throw badRequest(at, `${operator} compares numbers`);
-      const op = NUMERIC.get(operator)!;
-      return sql`(case when ${expr} ~ '^-?[0-9]+(\\.[0-9]+)?$' then (${expr})::numeric ${sql.raw(op)} ${n} else false end)`;
-    }
-    default:
-      throw badRequest(at, `unknown operator ${operator}`);
-  }
+/** A comparison of a custom field's value or a form answer: text case-insensitively, numbers as numbers (400 naming `at`). */
+function textMatch(operator: string, value: string, at: string): TextMatch {
+  if (TEXT_OPERATORS.has(operator as never)) return { operator: operator as Extract<TextMatch, { value: string }>['operator'], value };
+  const op = NUMERIC.get(operator as never);
+  if (!op) throw badRequest(at, `unknown operator ${operator}`);
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw badRequest(at, `${operator} compares numbers`);
+  return { operator: op, number: n };
 }
 
 const day = (v: string | null | undefined, at: string) => {
@@ -139,55 +150,45 @@ const day = (v: string | null | undefined, at: string) => {
   return d.toISOString();
 };
 
-/** A `people.id = any(ids)` condition for people another module named: one array parameter however many they are. */
-const idsIn = (ids: string[]) => (ids.length ? sql`${people.id} = any(${sql.param(ids)}::uuid[])` : sql`false`);
-
-async function conditionSql(c: RuleCondition, at: string, ctx: RuleContext): Promise<SQL> {
+async function compileCondition(c: RuleCondition, at: string, ctx: RuleContext): Promise<RuleNode> {
   const op = c.operator ?? 'equals';
   switch (c.provider) {
     case 'person': {
       const parsed = Condition.safeParse({ field: c.field, operator: op, value: c.value });
       if (!parsed.success) throw badRequest(`${at}.field`, parsed.error.issues[0]?.message ?? 'invalid condition');
       try {
-        return searchCondition([parsed.data])!;
+        return { kind: 'person', condition: parseCondition(parsed.data, 0) };
       } catch {
         throw badRequest(`${at}.value`, 'invalid value for this field and operator');
       }
     }
-    case 'group': {
-      const ids = groupIdsOf(c, at);
-      return op === 'notIn' || op === 'notEquals' ? not(memberOfGroups(ids)) : memberOfGroups(ids);
-    }
+    case 'group':
+      return { kind: 'inGroups', groupIds: groupIdsOf(c, at), negate: op === 'notIn' || op === 'notEquals' };
     case 'field': {
       const fieldId = entityUuid(c, at, 'the custom field');
-      const match = compareText(sql`${personFieldValues.value}`, op, text(c.value), `${at}.operator`);
-      return sql`exists (select 1 from ${personFieldValues} where ${personFieldValues.churchId} = ${people.churchId} and ${personFieldValues.personId} = ${people.id}
-        and ${personFieldValues.fieldId} = ${fieldId}::uuid and ${match})`;
+      return { kind: 'fieldValue', fieldId, match: textMatch(op, text(c.value), `${at}.operator`) };
     }
     case 'form': {
       const questionId = entityUuid(c, at, 'the question');
-      const match = compareText(sql`${answers.value}`, op, text(c.value), `${at}.operator`);
-      return sql`exists (select 1 from ${answers} inner join ${formSubmissions} on ${formSubmissions.id} = ${answers.formSubmissionId} and ${formSubmissions.churchId} = ${answers.churchId}
-        where ${answers.churchId} = ${people.churchId} and ${formSubmissions.contentType} = 'person' and ${formSubmissions.contentId} = ${people.id}
-        and ${answers.questionId} = ${questionId}::uuid and ${match})`;
+      return { kind: 'answer', questionId, match: textMatch(op, text(c.value), `${at}.operator`) };
     }
     case 'attendance': {
       const place = c.entityType && c.entityId ? PLACES.get(c.entityType) : undefined;
       if (c.entityType && !place) throw badRequest(`${at}.entityType`, 'one of campus, service, serviceTime, group');
       const placeId = place ? entityUuid(c, at, `the ${c.entityType}`) : undefined;
       const ids = await peopleWhoAttended(ctx.internal, { churchId: ctx.churchId, ...(place ? { [place]: placeId } : {}), startDate: day(c.from, `${at}.from`), endDate: day(c.to, `${at}.to`) });
-      return idsIn(ids);
+      return { kind: 'people', ids };
     }
     case 'giving': {
       const fundId = c.entityId ? entityUuid(c, at, 'the fund') : undefined;
       const ids = await donorsOf(ctx.internal, { churchId: ctx.churchId, ...(fundId ? { fundId } : {}), startDate: day(c.from, `${at}.from`), endDate: day(c.to, `${at}.to`) });
-      return idsIn(ids);
+      return { kind: 'people', ids };
     }
     case 'list': {
       const other = ctx.lists.get(entityUuid(c, at, 'the list'));
       // resolveLists read every list the tree refers to (or refused the tree) before it is compiled
       if (!other) throw badRequest(`${at}.entityId`, 'no such list with rules');
-      return rulesSql(other, ctx, at);
+      return compileRules(other, ctx, at);
     }
     case 'serving':
       throw badRequest(`${at}.provider`, 'serving conditions are not supported yet');
@@ -195,18 +196,15 @@ async function conditionSql(c: RuleCondition, at: string, ctx: RuleContext): Pro
 }
 
 /**
- * The rules tree as one SQL condition over `people` (the caller adds the church and viewer scope), after
- * `resolveLists` has checked its size and read the lists it refers to. Every condition compiles to a fixed number
- * of parameters (lists of values and ids travel as one array each).
+ * The rules tree checked and resolved into plain values (repos/list-rules.ts makes it one condition over `people`),
+ * after `resolveLists` has checked its size and read the lists it refers to: each condition's values parsed (a 400
+ * naming where it is), the people of attendance and giving conditions asked of those modules, in the tree's order.
  */
-export async function rulesSql(group: RuleGroup, ctx: RuleContext, at = 'rules'): Promise<SQL> {
-  const parts: SQL[] = [];
-  for (const [i, c] of (group.conditions ?? []).entries()) parts.push(await conditionSql(c, `${at}.conditions[${i}]`, ctx));
-  for (const [i, g] of (group.groups ?? []).entries()) parts.push(await rulesSql(g, ctx, `${at}.groups[${i}]`));
-  if (!parts.length) return group.match === 'none' ? sql`true` : group.match === 'any' ? sql`false` : sql`true`;
-  if (group.match === 'any') return or(...parts)!;
-  if (group.match === 'none') return not(or(...parts)!);
-  return and(...parts)!;
+export async function compileRules(group: RuleGroup, ctx: RuleContext, at = 'rules'): Promise<RuleNode> {
+  const parts: RuleNode[] = [];
+  for (const [i, c] of (group.conditions ?? []).entries()) parts.push(await compileCondition(c, `${at}.conditions[${i}]`, ctx));
+  for (const [i, g] of (group.groups ?? []).entries()) parts.push(await compileRules(g, ctx, `${at}.groups[${i}]`));
+  return { kind: 'group', match: group.match, parts };
 }
 
 /** Providers whose conditions read only people, groups and group members: what the church's data version covers. */
@@ -220,14 +218,4 @@ const VERSIONED = new Set(['person', 'group', 'list']);
 export function versionedRules(group: RuleGroup, lists: Map<string, RuleGroup>): boolean {
   const walk = (g: RuleGroup): boolean => (g.conditions ?? []).every((c) => VERSIONED.has(c.provider)) && (g.groups ?? []).every(walk);
   return walk(group) && [...lists.values()].every(walk);
-}
-
-/**
- * Widens matched people to their households: `household` adds everyone living with them, `children` adds the
- * children (household role `Child`) of their households. (Inside the sub-select, `people` is its own row.)
- */
-export function householdSql(matched: SQL, inclusion: string | null | undefined, churchId: string): SQL {
-  if (!inclusion || inclusion === 'none') return matched;
-  const sameHousehold = sql`${people.householdId} in (select ${people.householdId} from ${people} where ${people.churchId} = ${churchId} and ${people.removed} = false and ${matched})`;
-  return inclusion === 'children' ? or(matched, and(sameHousehold, eq(people.householdRole, 'Child')))! : or(matched, sameHousehold)!;
 }

@@ -1,12 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { LOGIN_TOKEN_SECONDS, hashPassword, verifyPassword, type Claims } from '@church/auth';
-import { unauthorized, type DbOrTx, type ServiceDeps } from '@church/common';
-import { SERVER_CHURCH_ID, users } from '../db/schema';
+import { badRequest, unauthorized, type DbOrTx, type ServiceDeps } from '@church/common';
+import { SERVER_CHURCH_ID } from '../db/schema';
 import { type ChurchRow, type UserChurchRow, findChurch, findUserChurch, touchChurch, userChurchesOf } from '../repos/churches';
-import { findUserByEmail, findUserById, userOfAuthGuid, type UserRow } from '../repos/users';
+import { serverPermissions } from '../repos/roles';
+import { findUserByEmail, findUserById, setLastLogin, userOfAuthGuid, type UserRow } from '../repos/users';
 import { clock } from './clock';
-import { apisOf, churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions, type ChurchContext } from './permissions';
+import { apisOf, churchContexts, holdsServerAdmin, tokenPermissions, type ChurchContext } from './roles/permissions';
 import { sha256 } from './secrets';
 import { PublicChurch } from '../schemas/churches';
 
@@ -202,7 +202,34 @@ export async function claimsNow(db: DbOrTx, userId: string, churchId: string): P
 /** Records a login: the user's last login and activity on the church the token is for. */
 export async function recordLogin(db: DbOrTx, user: UserRow, response: LoginResponse): Promise<void> {
   const now = clock.now();
-  await db.update(users).set({ lastLogin: now }).where(eq(users.id, user.id));
+  await setLastLogin(db, user.id, now);
   const churchId = response.churches[0]?.church.id;
   if (churchId) await touchChurch(db, churchId, now);
+}
+
+/**
+ * `users/login` with exactly one credential: email and password, a login token, or an authGuid. A token is
+ * re-derived from the database: the user must still exist, and roles, church links and the person are read again;
+ * the new token stays with the old one's church while the user is still linked to it. The login is recorded.
+ */
+export async function login(
+  db: DbOrTx,
+  deps: ServiceDeps,
+  credentials: { email?: string; password?: string; jwt?: string; authGuid?: string },
+): Promise<LoginResponse> {
+  const { email, password, jwt, authGuid } = credentials;
+  const kinds = [email || password ? 'email' : '', jwt ? 'jwt' : '', authGuid ? 'authGuid' : ''].filter(Boolean);
+  if (kinds.length !== 1) throw badRequest(kinds[1] ?? 'email', 'Send exactly one credential: email and password, jwt, or authGuid');
+  let user;
+  let churchId: string | undefined;
+  if (jwt) ({ user, churchId } = await userByJwt(db, deps, jwt));
+  else if (authGuid) user = await userByAuthGuid(db, authGuid);
+  else {
+    if (!email) throw badRequest('email', 'email is required with password');
+    if (!password) throw badRequest('password', 'password is required with email');
+    user = await userByPassword(db, email, password);
+  }
+  const response = await loginResponse(db, deps, user, { churchId });
+  await recordLogin(db, user, response);
+  return response;
 }

@@ -1,4 +1,4 @@
-import type { Condition } from './advanced-search';
+import type { Condition } from '../lib/advanced-search';
 
 /**
  * A deterministic reader of plain-English member searches ("women over 40 in the youth group"): each rule

@@ -1,27 +1,17 @@
-import { and, eq, ilike, type SQL } from 'drizzle-orm';
 import type { Db } from '@church/common';
-import { groups } from '../db/schema';
+import { parseCondition, type Condition } from '../lib/advanced-search';
+import { likeEscape } from '../lib/people';
 import { conditionsFromChat, type ChatCompletionsOptions } from '../providers/chat-completions';
-import { likeEscape, peopleScope, peopleWhere, type Scope } from '../repos/people';
-import { searchCondition, type Condition } from './advanced-search';
+import { advancedSearch } from '../repos/advanced-search';
+import { groupIdsNamedLike } from '../repos/groups';
+import type { PersonRecord, Scope } from '../repos/people';
 import { parseMemberQuery } from './member-query';
-import type { PersonRecord } from './person';
 
 export interface MemberQueryResult {
   conditions: Condition[];
   people: PersonRecord[];
   /** who read the text: the deterministic parser or the configured chat model */
   source: 'parser' | 'ai';
-}
-
-/** Advanced-search conditions as one SQL condition within the church and the viewer's scope. */
-export function advancedWhere(churchId: string, conditions: Condition[], scope: Scope): SQL {
-  return peopleScope(churchId, scope, searchCondition(conditions));
-}
-
-/** Runs advanced-search conditions as one SQL query within the church and the viewer's scope. */
-export function advancedSearch(db: Db, churchId: string, conditions: Condition[], scope: Scope): Promise<PersonRecord[]> {
-  return peopleWhere(db, advancedWhere(churchId, conditions, scope));
 }
 
 /**
@@ -36,7 +26,7 @@ export async function memberQuery(db: Db, churchId: string, text: string, scope:
   if (ai) {
     try {
       const asked = await conditionsFromChat(ai, text, now);
-      searchCondition(asked);
+      asked.forEach((c, i) => parseCondition(c, i)); // conditions the search cannot run throw: the parser answers instead
       if (asked.length) [conditions, source] = [asked, 'ai'];
     } catch {
       // fall back to the parser below
@@ -45,7 +35,7 @@ export async function memberQuery(db: Db, churchId: string, text: string, scope:
   if (!conditions) ({ conditions, recognized } = parseMemberQuery(text, now));
   conditions = await resolveGroupNames(db, churchId, conditions);
   if (!recognized) return { conditions, people: [], source };
-  return { conditions, people: await advancedSearch(db, churchId, conditions, scope), source };
+  return { conditions, people: await advancedSearch(db, churchId, conditions.map((c, i) => parseCondition(c, i)), scope), source };
 }
 
 async function resolveGroupNames(db: Db, churchId: string, conditions: Condition[]): Promise<Condition[]> {
@@ -57,12 +47,9 @@ async function resolveGroupNames(db: Db, churchId: string, conditions: Condition
     }
     const v = likeEscape(c.value.trim());
     const pattern = c.operator === 'equals' ? v : c.operator === 'startsWith' ? `${v}%` : `%${v}%`;
-    const found = await db
-      .select({ id: groups.id })
-      .from(groups)
-      .where(and(eq(groups.churchId, churchId), eq(groups.removed, false), ilike(groups.name, pattern)));
+    const found = await groupIdsNamedLike(db, churchId, pattern);
     if (!found.length) out.push(c);
-    else out.push(found.length === 1 ? { field: 'groupId', operator: 'equals', value: found[0]!.id } : { field: 'groupId', operator: 'in', value: found.map((g) => g.id) });
+    else out.push(found.length === 1 ? { field: 'groupId', operator: 'equals', value: found[0]! } : { field: 'groupId', operator: 'in', value: found });
   }
   return out;
 }

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { gte, lt } from 'drizzle-orm';
 import { LOGIN_TOKEN_SECONDS } from '@church/auth';
 import type { DbOrTx, RevocationEntry, ServiceDeps } from '@church/common';
-import { tokenRevocations } from '../db/schema';
 import { keysOfUsers } from '../repos/api-keys';
+import { insertRevocations, pruneRevocations, revocationsFrom } from '../repos/revocations';
 
 /**
  * Writes revocation stamps in the caller's transaction: every token of `userId` (of `userId` in `churchId`)
@@ -20,7 +19,7 @@ export async function revokeTokens(tx: DbOrTx, stamps: Array<{ userId: string; c
   for (const s of stamps) byChurch.set(s.churchId ?? null, [...(byChurch.get(s.churchId ?? null) ?? []), s.userId]);
   for (const [churchId, userIds] of byChurch) for (const key of await keysOfUsers(tx, userIds, churchId)) keyStamps.push({ userId: key.id, churchId: key.churchId });
   const entries = [...stamps, ...keyStamps].map((s) => ({ userId: s.userId, churchId: s.churchId ?? null, at: atMs }));
-  await tx.insert(tokenRevocations).values(entries.map((e) => ({ id: randomUUID(), userId: e.userId, churchId: e.churchId, atMs: e.at })));
+  await insertRevocations(tx, entries.map((e) => ({ id: randomUUID(), userId: e.userId, churchId: e.churchId, atMs: e.at })));
   return entries;
 }
 
@@ -32,7 +31,7 @@ export function announce(deps: Pick<ServiceDeps, 'revocations'>, entries: Revoca
 /** Stamps written since `since` (ms) for the other services' pollers; stamps older than a token's life are pruned. */
 export async function revocationsSince(db: DbOrTx, since: number): Promise<{ entries: RevocationEntry[]; now: number }> {
   const now = Date.now();
-  await db.delete(tokenRevocations).where(lt(tokenRevocations.atMs, now - LOGIN_TOKEN_SECONDS * 1000 - 3_600_000));
-  const rows = await db.select().from(tokenRevocations).where(gte(tokenRevocations.atMs, Math.floor(since)));
+  await pruneRevocations(db, now - LOGIN_TOKEN_SECONDS * 1000 - 3_600_000);
+  const rows = await revocationsFrom(db, Math.floor(since));
   return { entries: rows.map((r) => ({ userId: r.userId, churchId: r.churchId, at: r.atMs })), now };
 }

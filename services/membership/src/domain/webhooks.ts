@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Webhook as Signer } from 'standardwebhooks';
-import { CHANGE_EVENTS, checkPublicUrl, fetchOutbound, jobContract, recordEffect, type ChangeRecord, type DbOrTx, type JobContext } from '@church/common';
+import { CHANGE_EVENTS, badRequest, checkPublicUrl, fetchOutbound, jobContract, notFound, recordEffect, reportChanges, type Actor, type ChangeRecord, type DbOrTx, type JobContext } from '@church/common';
 import type { MembershipDeps } from '../deps';
-import { countFailure, findDelivery, findWebhook, insertDeliveries, recordAttempt, subscribers, type DeliveryRow, type WebhookRow } from '../repos/webhooks';
+import { countFailure, findDelivery, findWebhook, insertDeliveries, insertWebhook, recordAttempt, subscribers, updateWebhook, type DeliveryRow, type WebhookRow } from '../repos/webhooks';
 import { stableUuid } from './secrets';
 
 /** The events a church may subscribe to, grouped as B1Admin lists them (`CHANGE_EVENTS` of @church/common). */
@@ -172,4 +172,59 @@ export async function deliver(deps: MembershipDeps, data: { churchId: string; de
   if (ok) await recordEffect(record, { what: `webhook delivery ${delivery.id}`, log: ctx.log });
   else await record();
   if (!ok && !last) throw new Error(result.status === null ? `webhook receiver unreachable: ${result.error}` : `webhook receiver answered ${result.status}`);
+}
+
+/** What the audit log keeps of a webhook (never its secret). */
+export const auditedWebhook = (w: WebhookRow) => ({ name: w.name, url: w.url, events: w.events, active: w.active, connectorType: w.connectorType });
+
+/**
+ * Creates a webhook (answering its secret this once) or updates one (the secret never leaves again): a supported
+ * connector, a receiving URL the church may send to, the events de-duplicated.
+ */
+export async function saveWebhook(
+  deps: Pick<MembershipDeps, 'db' | 'module' | 'queue' | 'config' | 'secrets'>,
+  actor: Actor,
+  input: { id?: string; name: string; url: string; events: string[]; active?: boolean; connectorType?: string },
+): Promise<{ hook: WebhookRow; secret?: string }> {
+  const { churchId } = actor;
+  const connectorType = input.connectorType ?? 'standard';
+  if (!(CONNECTOR_TYPES as readonly string[]).includes(connectorType)) {
+    throw badRequest('connectorType', `one of ${CONNECTOR_TYPES.join(', ')} (connectors that call a provider's API, such as Mailchimp, are not supported)`);
+  }
+  const url = await checkReceiverUrl(input.url, deps.config.OUTBOUND_ALLOW_PRIVATE);
+  const values = { name: input.name, url, events: [...new Set(input.events)], active: input.active ?? true, connectorType };
+  return deps.db.transaction(async (tx) => {
+    if (input.id) {
+      const before = await findWebhook(tx, churchId, input.id);
+      if (!before) throw notFound('Webhook');
+      const saved = (await updateWebhook(tx, churchId, input.id, values))!;
+      await reportChanges(deps, [{ churchId, entityType: 'webhook', entityId: saved.id, action: 'updated', before: auditedWebhook(before), after: auditedWebhook(saved) }], { req: actor, tx });
+      return { hook: saved };
+    }
+    const secret = newSecret();
+    const saved = await insertWebhook(tx, { id: randomUUID(), churchId, ...values, secret: deps.secrets.encrypt(secret), createdBy: actor.id });
+    await reportChanges(deps, [{ churchId, entityType: 'webhook', entityId: saved.id, action: 'created', after: auditedWebhook(saved) }], { req: actor, tx });
+    return { hook: saved, secret };
+  });
+}
+
+/** A new delivery of `payload` to `hook`, queued in the same transaction (a redelivery keeps the message id); its id. */
+export function queueDelivery(deps: Pick<MembershipDeps, 'db' | 'queue'>, hook: WebhookRow, event: string, payload: string, messageId?: string): Promise<string> {
+  return deps.db.transaction(async (tx) => {
+    const id = randomUUID();
+    await insertDeliveries(tx, [{ id, churchId: hook.churchId, webhookId: hook.id, messageId: messageId ?? `msg_${id.replace(/-/g, '')}`, event, payload }]);
+    await deps.queue.enqueue(webhookDelivery, { churchId: hook.churchId, deliveryId: id }, { tx, jobId: `webhook:${id}` });
+    return id;
+  });
+}
+
+/** A sample of one of the webhook's events (the one asked for, else its first), through the same queue; the delivery's id. */
+export async function sendTestEvent(deps: Pick<MembershipDeps, 'db' | 'queue'>, churchId: string, webhookId: string, asked: string | undefined): Promise<string> {
+  const hook = await findWebhook(deps.db, churchId, webhookId);
+  if (!hook) throw notFound('Webhook');
+  if (asked && !hook.events.includes(asked)) throw badRequest('event', 'the webhook is not subscribed to this event');
+  const event = asked ?? hook.events[0];
+  if (!event) throw badRequest('event', 'the webhook has no events');
+  const payload = bodyFor(hook.connectorType, envelope(event, churchId, new Date().toISOString(), { ...sampleData(event), test: true }));
+  return queueDelivery(deps, hook, event, payload);
 }

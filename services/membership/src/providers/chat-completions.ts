@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConditionList, FIELD_NAMES, OPERATORS, type Condition } from '../domain/advanced-search';
+import { ConditionList, FIELD_NAMES, OPERATORS, type Condition } from '../lib/advanced-search';
 
 export interface ChatCompletionsOptions {
   /** API base, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended */

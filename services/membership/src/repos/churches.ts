@@ -216,3 +216,26 @@ export async function churchesWithRolesOf(db: DbOrTx, userId: string): Promise<C
     .orderBy(asc(churches.name), asc(churches.id))
     .then((rows) => rows.map((r) => r.church));
 }
+
+export async function churchExists(db: DbOrTx, churchId: string): Promise<boolean> {
+  const [church] = await db.select({ id: churches.id }).from(churches).where(eq(churches.id, churchId)).limit(1);
+  return Boolean(church);
+}
+
+/** The person the user's link to the church names (undefined: no link; `personId` null: a link without a person). */
+export async function linkedPersonOf(db: DbOrTx, churchId: string, userId: string): Promise<{ personId: string | null } | undefined> {
+  const [link] = await db
+    .select({ personId: userChurches.personId })
+    .from(userChurches)
+    .where(and(eq(userChurches.churchId, churchId), eq(userChurches.userId, userId)))
+    .limit(1);
+  return link;
+}
+
+/** Links the user to their person at the church: a new link (accessed now), or the existing link pointed at the person. */
+export async function linkUserToPerson(db: DbOrTx, churchId: string, userId: string, personId: string): Promise<void> {
+  await db
+    .insert(userChurches)
+    .values({ id: randomUUID(), churchId, userId, personId, lastAccessed: new Date() })
+    .onConflictDoUpdate({ target: [userChurches.churchId, userChurches.userId], set: { personId, updatedAt: sql`now()` } });
+}

@@ -77,11 +77,26 @@ export async function setQuestionSorts(db: DbOrTx, churchId: string, ordered: Qu
   }
 }
 
+/** New questions, as given (a form's copy: `duplicateForm`). */
+export async function insertQuestions(db: DbOrTx, rows: Array<typeof questions.$inferInsert>): Promise<void> {
+  if (rows.length) await db.insert(questions).values(rows);
+}
+
 export async function softDeleteQuestion(db: DbOrTx, churchId: string, id: string): Promise<void> {
   await db.update(questions).set({ removed: true, updatedAt: new Date() }).where(and(eq(questions.churchId, churchId), eq(questions.id, id)));
 }
 
 // ---- submissions and answers
+
+export async function insertSubmission(db: DbOrTx, values: typeof formSubmissions.$inferInsert): Promise<SubmissionRow> {
+  const [row] = await db.insert(formSubmissions).values(values).returning();
+  return row!;
+}
+
+/** A submission's answers, in one statement (none: nothing is written). */
+export async function insertAnswers(db: DbOrTx, rows: Array<typeof answers.$inferInsert>): Promise<AnswerRow[]> {
+  return rows.length ? db.insert(answers).values(rows).returning() : [];
+}
 
 /** The columns a submission answers with (its own timestamps are not among them). */
 const submissionColumns = {
@@ -191,6 +206,10 @@ export async function notificationEmails(db: DbOrTx, churchId: string, formId: s
   return [...new Set(rows.map((r) => r.email?.trim().toLowerCase()).filter((e): e is string => !!e))];
 }
 
+export async function insertMemberPermission(db: DbOrTx, values: typeof memberPermissions.$inferInsert): Promise<void> {
+  await db.insert(memberPermissions).values(values);
+}
+
 export async function deletePermission(db: DbOrTx, churchId: string, id: string): Promise<void> {
   await db.delete(memberPermissions).where(and(eq(memberPermissions.churchId, churchId), eq(memberPermissions.id, id)));
 }
@@ -203,7 +222,7 @@ export async function deleteMemberPermissions(db: DbOrTx, churchId: string, memb
   return rows.length;
 }
 
-// ---- people, read for submissions (names, emails); auto-created guests come from people-save's createGuest
+// ---- people, read for submissions (names, emails); auto-created guests come from createGuest (domain/people/save.ts)
 
 export type PersonContact = { id: string; firstName: string | null; lastName: string | null; email: string | null };
 const contact = { id: people.id, firstName: people.firstName, lastName: people.lastName, email: people.email };

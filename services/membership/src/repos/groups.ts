@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, eq, getTableColumns, inArray, like, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, getTableColumns, ilike, inArray, like, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { findRow, type DbOrTx } from '@church/common';
 import { groupMembers, groups, people } from '../db/schema';
 import { preparedReader, rowReader, type RowOf } from '@church/common';
@@ -192,4 +192,22 @@ export async function existingPeople(db: DbOrTx, churchId: string, ids: string[]
     .from(people)
     .where(and(eq(people.churchId, churchId), eq(people.removed, false), inArray(people.id, ids)));
   return new Set(rows.map((r) => r.id));
+}
+
+/** Ids of the church's live groups whose name matches the LIKE pattern (case-insensitive). */
+export async function groupIdsNamedLike(db: DbOrTx, churchId: string, pattern: string): Promise<string[]> {
+  const found = await db
+    .select({ id: groups.id })
+    .from(groups)
+    .where(and(eq(groups.churchId, churchId), eq(groups.removed, false), ilike(groups.name, pattern)));
+  return found.map((g) => g.id);
+}
+
+/** The live groups of these people in these churches, with whether each person leads it (login's church contexts). */
+export function groupsOfPeople(db: DbOrTx, churchIds: string[], personIds: string[]) {
+  return db
+    .select({ churchId: groupMembers.churchId, id: groups.id, name: groups.name, leader: groupMembers.leader, tags: groups.tags })
+    .from(groupMembers)
+    .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.churchId, groupMembers.churchId)))
+    .where(and(inArray(groupMembers.churchId, churchIds), inArray(groupMembers.personId, personIds), eq(groups.removed, false)));
 }

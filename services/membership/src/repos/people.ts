@@ -3,8 +3,15 @@ import { and, asc, desc, eq, getTableColumns, ilike, inArray, or, sql, type SQL,
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@church/common';
 import { answers, formSubmissions, forms, groupMembers, groups, people, peopleSearchText, questions } from '../db/schema';
-import { MEMBER_LEVEL_STATUSES, type PersonRecord, type PersonRow, type PersonValues } from '../domain/person';
+import { MEMBER_LEVEL_STATUSES, likeEscape } from '../lib/people';
 import { batchedReads, dataVersions, isUuid, prepared, preparedReader, rowReader, type RowOf } from '@church/common';
+
+/** A row of the people table as drizzle reads it. */
+export type PersonRow = typeof people.$inferSelect;
+/** A live person as reads select it: every column but `removed`. */
+export type PersonRecord = Omit<PersonRow, 'removed'>;
+/** Column values a save may set. */
+export type PersonValues = Partial<typeof people.$inferInsert>;
 
 export interface Scope {
   /** Member-level viewers see only members and staff who have not opted out */
@@ -66,11 +73,6 @@ export async function personById(db: DbOrTx, churchId: string, id: string): Prom
 
 export function recentPeople(db: DbOrTx, churchId: string, scope: Scope, limit = 25): Promise<PersonRecord[]> {
   return readRecords(db, selectRecords(db).where(peopleScope(churchId, scope)).orderBy(desc(people.createdAt), desc(people.id)).limit(limit));
-}
-
-/** `%`, `_` and `\` in user text match literally in LIKE patterns. */
-export function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Prepared searches by what they return, which inputs are given and the viewer's scope. */

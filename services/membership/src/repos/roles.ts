@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { findRow, type DbOrTx } from '@church/common';
-import { roleMembers, rolePermissions, roles, userChurches, users } from '../db/schema';
+import { SERVER_CHURCH_ID, roleMembers, rolePermissions, roles, userChurches, users } from '../db/schema';
 
 export type RoleRow = typeof roles.$inferSelect;
 export type RoleMemberRow = typeof roleMembers.$inferSelect;
@@ -197,4 +197,20 @@ export async function usersHoldingRole(db: DbOrTx, churchId: string, roleId: str
     ? await db.select({ userId: roleMembers.userId }).from(roleMembers).where(and(eq(roleMembers.churchId, churchId), eq(roleMembers.roleId, roleId)))
     : await db.select({ userId: userChurches.userId }).from(userChurches).where(eq(userChurches.churchId, churchId));
   return [...new Set(rows.map((r) => r.userId))];
+}
+
+/** A permission as roles hold it. */
+export interface HeldPermission {
+  apiName: string;
+  contentType: string;
+  action: string;
+}
+
+/** Permissions the user holds through server-wide roles (the server admin role at SERVER_CHURCH_ID). */
+export function serverPermissions(db: DbOrTx, userId: string): Promise<HeldPermission[]> {
+  return db
+    .select({ apiName: rolePermissions.apiName, contentType: rolePermissions.contentType, action: rolePermissions.action })
+    .from(roleMembers)
+    .innerJoin(rolePermissions, and(eq(rolePermissions.churchId, SERVER_CHURCH_ID), eq(rolePermissions.roleId, roleMembers.roleId)))
+    .where(and(eq(roleMembers.userId, userId), eq(roleMembers.churchId, SERVER_CHURCH_ID)));
 }

@@ -1,21 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { badRequest, DAY_MS, Empty, IdParams, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { actorOf, badRequest, Empty, IdParams, unauthorized, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../deps';
-import { KEY_SCOPES, KEY_SCOPE_NAMES, exchangeApiKey, newApiKey } from '../domain/api-keys';
-import { clock } from '../domain/clock';
-import { parseScopes } from '../domain/oauth-scopes';
-import { announce, revokeTokens } from '../domain/revocations';
-import { deleteApiKey, insertApiKey, listApiKeys, type ApiKeyRow } from '../repos/api-keys';
+import { KEY_SCOPES, createApiKey, exchangeApiKey, revokeApiKey } from '../domain/api-keys';
+import { listApiKeys, type ApiKeyRow } from '../repos/api-keys';
 import { ApiKeyCreate, ApiKeyOut, ScopeCatalog, TokenAnswer, TokenRequest } from '../schemas/api-keys';
 
 const BASE = '/membership/apiKeys';
 const editSettings = { access: requires('Settings.Edit') };
 
 const toKey = (k: ApiKeyRow, key?: string) => ({ ...k, scopes: k.scopes.join(' '), ...(key ? { key } : {}) });
-const audited = (k: ApiKeyRow) => ({ name: k.name, prefix: k.prefix, scopes: k.scopes, userId: k.userId, expiresAt: k.expiresAt });
 
 /**
  * API keys (B1Admin's settings → developer → API keys; Settings.Edit): a key acts for the user who made it, in the
@@ -31,35 +26,12 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.get(BASE, { config: editSettings, schema: { summary: 'List the church’s API keys', response: { 200: z.array(ApiKeyOut) } } }, async (req) => (await listApiKeys(app.db, req.auth.churchId)).map((k) => toKey(k)));
 
   app.post(BASE, { config: editSettings, schema: { summary: 'Create an API key (shown once)', body: ApiKeyCreate, response: { 200: ApiKeyOut } } }, async (req) => {
-    const { churchId, id: userId, personId, scope } = req.auth;
-    // A key made with a scoped token (another key, an OAuth client) could outlive what made it: only people make keys.
-    if (scope !== undefined) throw unauthorized('API keys are made by a signed-in person, not with a scoped token');
-    const scopes = parseScopes(req.body.scopes);
-    if (!scopes.length) throw badRequest('scopes', 'choose at least one scope');
-    const unknown = scopes.filter((s) => !KEY_SCOPE_NAMES.has(s));
-    if (unknown.length) throw badRequest('scopes', `unknown scope(s): ${unknown.join(', ')}`);
-    const given = req.body.expiresAt;
-    // A date alone is the last day the key works (UTC); an instant is when it stops.
-    const expiresAt = given ? (given.getUTCHours() + given.getUTCMinutes() + given.getUTCSeconds() === 0 ? new Date(given.getTime() + DAY_MS) : given) : null;
-    if (expiresAt && expiresAt <= clock.now()) throw badRequest('expiresAt', 'must be in the future');
-    const made = newApiKey();
-    const saved = await app.db.transaction(async (tx) => {
-      const row = await insertApiKey(tx, { id: randomUUID(), churchId, userId, personId, name: req.body.name, prefix: made.prefix, keyHash: made.keyHash, scopes, expiresAt });
-      await reportChanges(deps, [{ churchId, entityType: 'apiKey', entityId: row.id, action: 'created', after: audited(row) }], { req, tx });
-      return row;
-    });
-    return toKey(saved, made.key);
+    const { row, key } = await createApiKey(deps, actorOf(req), req.body);
+    return toKey(row, key);
   });
 
   app.delete(`${BASE}/:id`, { config: editSettings, schema: { summary: 'Revoke an API key and every token minted from it', params: IdParams, response: { 200: Empty } } }, async (req) => {
-    const { churchId } = req.auth;
-    const stamps = await app.db.transaction(async (tx) => {
-      const gone = await deleteApiKey(tx, churchId, req.params.id);
-      if (!gone) throw notFound('API key');
-      await reportChanges(deps, [{ churchId, entityType: 'apiKey', entityId: gone.id, action: 'destroyed', before: audited(gone) }], { req, tx });
-      return revokeTokens(tx, [{ userId: gone.id }]);
-    });
-    await announce(app.deps, stamps);
+    await revokeApiKey(deps, actorOf(req), req.params.id);
     return {};
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires } from '@church/auth';
-import { IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { IdParams, actorOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { undoBatch } from '../domain/batches';
 import { findBatch, itemsOf, listBatches, type BatchRow } from '../repos/batches';
 import { Batch, BatchResults, UndoAnswer } from '../schemas/batches';
@@ -36,7 +36,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // being its maker or a Settings.Edit holder; a maker who has lost People.Edit since cannot undo.
   app.post(`${BASE}/:id/undo`, { config: { access: requires('People.Edit') }, schema: { summary: 'Undo a bulk change', params: IdParams, response: { 200: UndoAnswer } } }, async (req) => {
     await visible(req, req.params.id);
-    const result = await undoBatch(app.db, app.deps, req, req.params.id);
+    const result = await undoBatch(app.db, app.deps, actorOf(req), req.params.id);
     if (!result) throw notFound('Batch');
     return result;
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, IdParams, batchOf, checkBatch, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, batchOf, checkBatch, notFound, reportChanges, actorOf, type ZodTypeProvider } from '@church/common';
 import { sites } from '../db/schema';
 import { checkDomains, saveDomains } from '../domain/domains';
 import { PROXY_CONFIG_JOB } from '../jobs/proxy-config';
@@ -58,7 +58,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(DomainSave), response: { 200: DomainList } } }, async (req) => {
     // The site a domain serves is one of the church's.
     await checkBatch(app.db, req, req.body, { references: { siteId: sites } });
-    const saved = await saveDomains(app.db, req.auth.churchId, req.body, { deps: app.deps, req });
+    const saved = await saveDomains(app.db, req.auth.churchId, req.body, { deps: app.deps, actor: actorOf(req) });
     await reconfigureProxy();
     return saved;
   });

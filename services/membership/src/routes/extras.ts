@@ -4,7 +4,8 @@ import { anyUser, hasPermission, requires } from '@church/auth';
 import { IdParams, badRequest, crud, unauthorized, type ZodTypeProvider } from '@church/common';
 import { associatedGroups, groups, householdPickups, households, people, sites } from '../db/schema';
 import { membershipDeps } from '../deps';
-import { associationsOf, clearSiteOfDomains, householdOfPerson, outboxJobs, pickupsOf, subDomainTaken } from '../repos/extras';
+import { jobsHealth, serverHealth } from '../domain/server-health';
+import { associationsOf, clearSiteOfDomains, householdOfPerson, pickupsOf, subDomainTaken } from '../repos/extras';
 import { AssociatedGroup, AssociatedGroupSave, ContentParams, JobsAnswer, Pickup, PickupSave, ServerHealth, Site, SiteSave } from '../schemas/extras';
 
 const toPickup = (r: typeof householdPickups.$inferSelect) => ({ ...r, createdDate: r.createdAt });
@@ -85,34 +86,11 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   });
 
   // --- server health (server admins only) ---
-  app.get('/membership/serverHealth', { config: { access: requires('Server.Admin') }, schema: { summary: 'Which settings of the server are configured', response: { 200: ServerHealth } } }, async () => {
-    const c = deps.config;
-    const has = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '';
-    const item = (key: string, label: string, value: unknown, detail?: string) => ({ key, label, configured: has(value), ...(detail ? { detail } : {}) });
-    return {
-      environment: c.NODE_ENV,
-      groups: [
-        { group: 'Core', items: [item('environment', 'Environment', c.NODE_ENV, c.NODE_ENV), item('jwtSecret', 'JWT Secret', c.JWT_SECRET), item('encryptionKey', 'Encryption Key', c.ENCRYPTION_KEY), item('appUrl', 'App URL', c.APP_URL, c.APP_URL)] },
-        { group: 'Email', items: [item('mailSystem', 'Mail System', c.SENDGRID_API_KEY, c.SENDGRID_API_KEY ? 'SendGrid' : 'development mailbox'), item('mailFrom', 'Mail From', c.MAIL_FROM, c.MAIL_FROM)] },
-        { group: 'Storage', items: [item('s3Bucket', 'S3 Bucket', c.S3_BUCKET), item('filesBaseUrl', 'Files Base URL', c.FILES_BASE_URL, c.FILES_BASE_URL)] },
-        { group: 'Queue', items: [item('redis', 'Redis', c.REDIS_URL, c.REDIS_URL ? 'BullMQ' : 'in-process')] },
-        { group: 'AI', items: [item('openAiApiUrl', 'OpenAI-compatible API', c.OPENAI_API_URL), item('openAiApiKey', 'OpenAI API Key', c.OPENAI_API_KEY)] },
-        { group: 'Integrations', items: [item('proxyConfigUrl', 'Reverse proxy configuration', c.PROXY_CONFIG_URL), item('membershipPublicUrl', 'Membership public URL', c.MEMBERSHIP_PUBLIC_URL, c.MEMBERSHIP_PUBLIC_URL)] },
-        { group: 'Database Connections', items: [item('db_membership', 'membership database', c.DATABASE_URL, c.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite')] },
-      ],
-    };
-  });
+  app.get('/membership/serverHealth', { config: { access: requires('Server.Admin') }, schema: { summary: 'Which settings of the server are configured', response: { 200: ServerHealth } } }, async () =>
+    serverHealth(deps.config),
+  );
 
-  app.get('/membership/serverHealth/jobs', { config: { access: requires('Server.Admin') }, schema: { summary: 'Membership’s background jobs: latest runs and failures', response: { 200: JobsAnswer } } }, async () => {
-    const { latest, failures } = await outboxJobs(deps.database);
-    const run = (r: (typeof latest)[number]) => ({
-      id: r.id,
-      jobName: r.name,
-      status: r.state === 'failed' ? 'failed' : r.state === 'done' ? 'success' : r.state,
-      startedAt: r.sent_at ?? r.created_at,
-      durationMs: null,
-      errorMessage: r.last_error,
-    });
-    return { latest: latest.map(run), recentFailures: failures.map(run), depth: await deps.queue.depth() };
-  });
+  app.get('/membership/serverHealth/jobs', { config: { access: requires('Server.Admin') }, schema: { summary: 'Membership’s background jobs: latest runs and failures', response: { 200: JobsAnswer } } }, () =>
+    jobsHealth(deps),
+  );
 }

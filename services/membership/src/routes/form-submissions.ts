@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, actorOf, batchOf, itemParam, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { submitForms } from '../domain/form-submit';
 import { sameSubmissions, submissionsWithAnswers } from '../domain/forms';
@@ -53,7 +53,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: anyUser }, schema: { body: batchOf(SubmissionSave), response: { 200: SubmissionList } } }, (req) =>
-    submitForms(app, req.auth, req.body, req),
+    submitForms(app.deps, actorOf(req), req.body, (i, field) => itemParam(req, i, field)),
   );
 
   app.delete(`${base}/:id`, { config: { access: editors }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {

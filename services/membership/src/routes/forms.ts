@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, deleteRow, notFound, reportChanges, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, deleteRow, notFound, reportChanges, unauthorized, actorOf, type ZodTypeProvider } from '@church/common';
 import { forms } from '../db/schema';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { duplicateForm, formsFor, saveForms } from '../domain/forms';
@@ -39,7 +39,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: editors }, schema: { body: batchOf(FormSave), response: { 200: FormList } } }, (req) =>
-    saveForms(app.db, req.auth, req.body, { deps: app.deps, req }),
+    saveForms(app.db, req.auth, req.body, { deps: app.deps, actor: actorOf(req) }),
   );
 
   // A copy of a form the caller can read, for those who may make forms.

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Empty, HttpError, Id, IdParams, badRequest, batchOf, notFound, unauthorized, type RevocationEntry, type ZodTypeProvider } from '@church/common';
-import { removeMember, saveMembers, toMember, toPublicMember } from '../domain/group-members';
-import { announce } from '../domain/revocations';
-import { findGroup, listMembers, memberGroupIds } from '../repos/groups';
+import { anyUser, requires, rule } from '@church/auth';
+import { Empty, Id, IdParams, batchOf, notFound, actorOf, type ZodTypeProvider } from '@church/common';
+import { endMembership, joinGroup, membersFor, saveMembers, toMember, toPublicMember } from '../domain/group-members';
+import { findGroup, listMembers } from '../repos/groups';
 import { GroupMember, GroupMemberList, PublicMemberList, MemberSave, ListQuery, PublicParams } from '../schemas/group-members';
 
 /**
@@ -19,22 +18,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const base = '/membership/groupmembers';
 
-  app.get(base, { config: { access: listAccess }, schema: { querystring: ListQuery, response: { 200: GroupMemberList } } }, async (req) => {
-    const { churchId, personId: me } = req.auth;
-    const { groupId, groupIds, personId } = req.query;
-    const ids = groupIds ?? (groupId ? [groupId] : undefined);
-    const canView = hasPermission(req.auth, 'GroupMembers.View');
-    if (!canView) {
-      const ownOnly = !!personId && personId === me && !ids;
-      if (!ownOnly) {
-        if (!ids?.length || !me) throw unauthorized('Missing permission: GroupMembers.View');
-        const mine = await memberGroupIds(app.db, churchId, me, ids);
-        if (!ids.every((id) => mine.has(id))) throw unauthorized('Missing permission: GroupMembers.View');
-      }
-    }
-    const rows = await listMembers(app.db, churchId, { groupIds: ids, personId });
-    return rows.map((r) => toMember(r, canView));
-  });
+  app.get(base, { config: { access: listAccess }, schema: { querystring: ListQuery, response: { 200: GroupMemberList } } }, (req) =>
+    membersFor(app.db, actorOf(req), req.query),
+  );
 
   app.get(`${base}/my`, { config: { access: anyUser }, schema: { response: { 200: GroupMemberList } } }, async (req) => {
     if (!req.auth.personId) return [];
@@ -85,7 +71,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(
     base,
     { config: { access: requires('GroupMembers.Edit') }, schema: { body: batchOf(MemberSave), response: { 200: GroupMemberList } } },
-    (req) => saveMembers(app.db, req.auth.churchId, req.body, { deps: app.deps, req }),
+    (req) => saveMembers(app.db, req.auth.churchId, req.body, { deps: app.deps, actor: actorOf(req) }),
   );
 
   // B1App's group page: the caller joins a group on their own, as the group's join policy allows. `open`: the
@@ -98,33 +84,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       // One object schema (a union of object schemas cannot serialize the Date of `joinDate`).
       schema: { body: z.object({ groupId: Id }), response: { 200: GroupMember.partial().extend({ redirect: z.literal('request').optional(), message: z.string().optional() }) } },
     },
-    async (req) => {
-      const { churchId, personId } = req.auth;
-      if (!personId) throw badRequest('groupId', 'Your account has no person in this church yet: open the church first');
-      const group = await findGroup(app.db, churchId, req.body.groupId);
-      if (!group || group.archived) throw notFound('Group');
-      if (group.joinPolicy === 'request') return { redirect: 'request' as const, message: 'This group takes requests to join: its leaders approve them' };
-      if (group.joinPolicy !== 'open') throw new HttpError(403, [{ msg: 'This group is closed to new members: its leaders add people' }]);
-      const [saved] = await saveMembers(app.db, churchId, [{ groupId: group.id, personId }], { deps: app.deps, req });
-      const [row] = await listMembers(app.db, churchId, { id: saved!.id });
-      if (!row) throw notFound('Person');
-      return toMember(row, false);
-    },
+    (req) => joinGroup(app.deps, actorOf(req), req.body.groupId),
   );
 
   // GroupMembers.View (the spec), or the caller's own membership: B1App's "Leave group". A removed membership is a
   // leave in the groups' history (the health screens).
   app.delete(`${base}/:id`, { config: { access: ownOrViewer }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {
-    const canView = hasPermission(req.auth, 'GroupMembers.View');
-    if (!canView && !req.auth.personId) throw unauthorized('Missing permission: GroupMembers.View');
-    // A leader's removal revokes their tokens (they list the groups the person leads); announced after the commit.
-    const revoked: RevocationEntry[] = [];
-    await app.db.transaction(async (tx) => {
-      const removed = await removeMember(tx, req.auth.churchId, req.params.id, { deps: app.deps, req }, canView ? undefined : req.auth.personId!, revoked);
-      // Someone else's membership (or none) is the same refusal for a caller without the permission.
-      if (!removed) throw canView ? notFound('Group member') : unauthorized('Missing permission: GroupMembers.View');
-    });
-    await announce(app.deps, revoked);
+    await endMembership(app.deps, actorOf(req), req.params.id);
     return {};
   });
 }

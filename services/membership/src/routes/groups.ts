@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser, hasPermission, requires, rule } from '@church/auth';
-import { Empty, Id, IdList, IdParams, batchOf, notFound, reportChanges, sameRows, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdList, IdParams, batchOf, notFound, reportChanges, sameRows, unauthorized, actorOf, type ZodTypeProvider } from '@church/common';
 import { groupsMeetingAt } from '../clients/attendance';
 import { groupHealth, healthSummary, recentHistory, summaryMembers } from '../domain/group-health';
 import { saveGroups, toGroup } from '../domain/groups';
@@ -149,7 +149,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: requires('Groups.Edit') }, schema: { body: batchOf(GroupSave), response: { 200: GroupList } } }, (req) =>
-    groupsOf(saveGroups(app.db, req.auth.churchId, req.body, { deps: app.deps, req })),
+    groupsOf(saveGroups(app.db, req.auth.churchId, req.body, { deps: app.deps, actor: actorOf(req) })),
   );
 
   app.delete(`${base}/:id`, { config: { access: requires('Groups.Edit') }, schema: { params: IdParams, response: { 200: Empty } } }, async (req) => {

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import { HttpError, badRequest, dataVersion, membershipInternal as contract, notFound, validationFailed, type ZodTypeProvider } from '@church/common';
-import { savePeople } from '../domain/people-save';
-import { PersonSave } from '../domain/person';
+import { badRequest, dataVersion, membershipInternal as contract, notFound, type ZodTypeProvider } from '@church/common';
+import { updatePersonFor } from '../domain/people/save';
 import { churchBrief, contactsOf, peopleFacts, setOptedOutByPhone } from '../repos/contacts';
 
 const internal = { access: 'internal' as const };
@@ -36,19 +34,9 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // The same save as `POST /membership/people` (displayName recomputed, photos stored the same way), with
   // every field a People.Edit holder may change; errors name the field under `changes`.
-  app.post(contract.updatePerson.path, { config: internal, schema: { body: contract.updatePerson.body, response: { 200: contract.updatePerson.answer } } }, async (req) => {
-    const { churchId, personId, changes } = req.body;
-    const parsed = PersonSave.omit({ id: true }).safeParse(changes);
-    if (!parsed.success) throw validationFailed(parsed.error.issues.map((i: z.core.$ZodIssue) => ({ msg: i.message, param: ['changes', ...i.path].join('.'), location: 'body' })));
-    try {
-      const [saved] = await savePeople({ db: app.db, storage: app.deps.storage, churchId, references: app.deps.internal, report: { deps: app.deps } }, [{ ...parsed.data, id: personId }]);
-      return { id: saved!.id };
-    } catch (err) {
-      // the save names a field of the person (`photo`, `householdId`); here it is a field of `changes`
-      if (err instanceof HttpError && err.statusCode === 400) throw validationFailed(err.errors.map((e) => (e.param ? { ...e, param: `changes.${e.param}` } : e)));
-      throw err;
-    }
-  });
+  app.post(contract.updatePerson.path, { config: internal, schema: { body: contract.updatePerson.body, response: { 200: contract.updatePerson.answer } } }, (req) =>
+    updatePersonFor(app.deps, req.body.churchId, req.body.personId, req.body.changes),
+  );
 
   app.post(contract.optOut.path, { config: internal, schema: { body: contract.optOut.body, response: { 200: contract.optOut.answer } } }, async (req) => {
     const { churchId, phone, optedOut } = req.body;

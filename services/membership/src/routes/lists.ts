@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { IdParams, crud, notFound, type ZodTypeProvider } from '@church/common';
+import { IdParams, actorOf, crud, notFound, type ZodTypeProvider } from '@church/common';
 import { savedLists } from '../db/schema';
-import { householdSql, resolveLists, rulesSql, versionedRules, type RuleSource } from '../domain/list-rules';
-import { PersonRecords, viewerOf } from '../domain/person';
-import { churchRuleIds, listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
-import type { DbOrTx } from '@church/common';
-import { peopleIdsWhere, peopleScope, peopleWhere, type PeopleFilter } from '../repos/people';
+import { listFilter, resolveLists, ruleSource, versionedRules } from '../domain/list-rules';
+import { PersonRecords, viewerOf } from '../domain/people/person';
+import { listsVisible, visibleTo, type SavedListRow } from '../repos/lists';
+import { peopleIdsWhere, peopleWhere, type PeopleFilter } from '../repos/people';
 import { personRecords } from './people/records';
 import { PreviewBody, SavedList, SavedListSave, type RuleGroup } from '../schemas/lists';
 
@@ -22,24 +21,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const me = (req: FastifyRequest) => req.auth.personId ?? null;
 
-  /** Other lists' rules as the caller may see them, and the church's records (`db` is the save's transaction when saving). */
-  const loader = (req: FastifyRequest, db: DbOrTx = app.db): RuleSource => ({
-    load: async (id) => {
-      const [row] = await listsVisible(db, req.auth.churchId, me(req), id);
-      return row?.list.rules as RuleGroup | null | undefined;
-    },
-    owned: (ids) => churchRuleIds(db, req.auth.churchId, ids),
-  });
-
   const records = personRecords(app);
-
-  /** A rules tree as one condition over the caller's view of people (its size and references checked first). */
-  const compile = async (req: FastifyRequest, rules: RuleGroup, inclusion: string | null | undefined) => {
-    const { churchId } = req.auth;
-    const lists = await resolveLists(rules, loader(req));
-    const where = await rulesSql(rules, { churchId, internal: app.deps.internal, lists });
-    return { lists, where: peopleScope(churchId, viewerOf(req.auth), householdSql(where, inclusion, churchId)) };
-  };
 
   /**
    * The people `where` finds as JSON: their ids by name from PostgreSQL (one narrow statement), each record's
@@ -74,7 +56,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     toItem: (row) => ({ ...row, createdByPersonName: null }),
     // The saved rules, with the lists they refer to as saved now (this batch included), keep to the same bounds.
     afterSave: async (rows, req, tx) => {
-      for (const [i, row] of rows.entries()) if (row.rules) await resolveLists(row.rules as RuleGroup, loader(req, tx), `[${i}].rules`, row.id);
+      for (const [i, row] of rows.entries()) if (row.rules) await resolveLists(row.rules as RuleGroup, ruleSource(tx, req.auth), `[${i}].rules`, row.id);
     },
     changes: { entityType: 'list' },
   });
@@ -99,7 +81,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!row) throw notFound('List');
     const rules = (row.list.rules as RuleGroup | null) ?? { match: 'all' as const, conditions: [] };
     const inclusion = row.list.householdInclusion;
-    const { lists, where } = await compile(req, rules, inclusion);
+    const { lists, where } = await listFilter(app.deps, actorOf(req), rules, inclusion);
     if (!versionedRules(rules, lists)) return sendJson(reply, await peopleJson(churchId, where));
     const viewer = viewerOf(req.auth);
     const variant = JSON.stringify([viewer.membersOnly ? 'members' : 'all', new Date().toISOString().slice(0, 10), inclusion ?? 'none', rules, [...lists]]);
@@ -110,7 +92,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // The people a rules tree would find, before it is saved.
   app.post(`${BASE}/preview`, { config: { access: requires('People.View') }, schema: { summary: 'The people a list’s rules would find', body: PreviewBody, response: { 200: PersonRecords } } }, async (req, reply) => {
-    const { where } = await compile(req, req.body.rules, req.body.householdInclusion);
+    const { where } = await listFilter(app.deps, actorOf(req), req.body.rules, req.body.householdInclusion);
     return sendJson(reply, await peopleJson(req.auth.churchId, where));
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hasPermission } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, notFound, unauthorized, actorOf, type ZodTypeProvider } from '@church/common';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { saveMemberPermissions } from '../domain/forms';
 import { deleteMemberPermissions, deletePermission, formIdsOfMember, listPermissions, permissionsOf, type PermissionWithNames } from '../repos/forms';
@@ -56,7 +56,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   app.post(
     base,
     { config: { access: formAccess }, schema: { body: batchOf(MemberPermissionSave), response: { 200: MemberPermissionList } } },
-    async (req) => (await saveMemberPermissions(app.db, req.auth, req.body, { deps: app.deps, req })).map(toItem),
+    async (req) => (await saveMemberPermissions(app.db, req.auth, req.body, { deps: app.deps, actor: actorOf(req) })).map(toItem),
   );
 
   app.delete(

@@ -3,7 +3,7 @@ import { anyUser, requires } from '@church/auth';
 import { unauthorized, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../deps';
 import { memberQuery } from '../domain/member-search';
-import { toPerson, viewerOf } from '../domain/person';
+import { toPerson, viewerOf } from '../domain/people/person';
 import { Body, Answer } from '../schemas/query';
 
 /** What `POST /people/advancedSearch` requires; this route is a front end to it, so its callers need it too. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { anyUser } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, checkReferences, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, checkReferences, notFound, unauthorized, actorOf, type ZodTypeProvider } from '@church/common';
 import { questions } from '../db/schema';
 import { formAccess, requireFormAccess } from '../domain/form-access';
 import { deleteQuestion, moveQuestion, saveQuestions } from '../domain/forms';
@@ -48,14 +48,14 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // A sub-question's parent is a (live) question of the church.
   app.post(base, { config: { access: formAccess }, schema: { body: batchOf(QuestionSave), response: { 200: QuestionList } } }, async (req) => {
     await checkReferences(req, req.body, { parentId: questions });
-    return saveQuestions(app.db, req.auth, req.body, { deps: app.deps, req });
+    return saveQuestions(app.db, req.auth, req.body, { deps: app.deps, actor: actorOf(req) });
   });
 
   app.delete(
     `${base}/:id`,
     { config: { access: formAccess }, schema: { params: IdParams, querystring: z.object({ formId: Id.optional() }), response: { 200: Empty } } },
     async (req) => {
-      await deleteQuestion(app.db, req.auth, req.params.id, req.query.formId, { deps: app.deps, req });
+      await deleteQuestion(app.db, req.auth, req.params.id, req.query.formId, { deps: app.deps, actor: actorOf(req) });
       return {};
     },
   );

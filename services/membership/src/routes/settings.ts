@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { Empty, Id, IdParams, batchOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, Id, IdParams, batchOf, notFound, reportChanges, actorOf, type ZodTypeProvider } from '@church/common';
 import { saveSettings } from '../domain/settings';
 import { deleteSetting, listSettings } from '../repos/settings';
 import { SettingList, SettingSave } from '../schemas/settings';
@@ -22,7 +22,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   );
 
   app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(SettingSave), response: { 200: SettingList } } }, (req) =>
-    saveSettings(app.db, app.deps.storage, req.auth.churchId, req.body, { deps: app.deps, req }),
+    saveSettings(app.db, app.deps.storage, req.auth.churchId, req.body, { deps: app.deps, actor: actorOf(req) }),
   );
 
   // B1Admin's grade promotion editor removes its setting when switched off.

@@ -5,7 +5,7 @@ import { anyUser, hasPermission, requires, rule, type Claims } from '@church/aut
 import { Id, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { userSession } from '../domain/access';
 import { clock } from '../domain/clock';
-import { findPerson } from '../domain/people-links';
+import { findPerson } from '../repos/people-links';
 import { deleteUserChurch, findUserChurch, setLastAccessed, touchChurch, upsertUserChurch, userChurchByPerson, userChurchesOf } from '../repos/churches';
 import { findUserById } from '../repos/users';
 import { UserChurch, UserChurchWithChurch } from '../schemas/userchurch';

@@ -1,21 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { LOGIN_TOKEN_SECONDS, hasPermission, isServerAdmin, requires, type Claims } from '@church/auth';
-import { Email, Id, IdParams, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { hasPermission, isServerAdmin, requires, type Claims } from '@church/auth';
+import { Email, Id, IdParams, actorOf, badRequest, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { confirmEmailChange, findOrCreateUser, passwords, registerUser, requestEmailChange, setPasswordWithGuid, verifyCode } from '../domain/account';
 import { AppName, AppUrl } from '../domain/app-links';
-import { audit } from '../domain/audit';
 import { sendInvite } from '../domain/invite';
 import { passwordReset } from '../jobs/password-reset';
 import { membershipDeps } from '../deps';
 import { userSession } from '../domain/access';
-import { LoginResponse, UserOut, claimsFor, loginResponse, recordLogin, toUser, userByAuthGuid, userByJwt, userByPassword } from '../domain/login';
-import { serverPermissions } from '../domain/permissions';
-import { findPerson, setOptedOut, unlinkUser } from '../domain/people-links';
-import { churchesWithRolesOf, deleteUserChurchesOf, userChurchesOf } from '../repos/churches';
-import { deleteOauthGrantsOfUser } from '../repos/oauth';
-import { deleteMembershipsOfUser } from '../repos/roles';
-import { NO_LINK_OR_CODE, deleteUserRow, findUserByEmail, findUserById, searchUsers, updateUser } from '../repos/users';
+import { LoginResponse, UserOut, login, toUser, userByPassword } from '../domain/login';
+import { deleteAccount, impersonateUser, userDetails } from '../domain/users';
+import { findPerson, setOptedOut } from '../repos/people-links';
+import { userChurchesOf } from '../repos/churches';
+import { NO_LINK_OR_CODE, findUserByEmail, findUserById, searchUsers, updateUser } from '../repos/users';
 import { announce, revokeTokens } from '../domain/revocations';
 import { Text, Password, Done, UserDetails, LoginBody } from '../schemas/users';
 
@@ -25,8 +22,6 @@ const orNone = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === nu
 const AppLink = { appName: orNone(AppName), appUrl: orNone(AppUrl) };
 /** `userId` on an account change names another user: only server admins may (the apps' user editor sends it). */
 const OtherUser = { userId: z.preprocess((v) => (v === '' || v === null ? undefined : v), Id.optional()) };
-/** The token an impersonation answers is only for logging in as the user (`login {jwt}`), right away. */
-const IMPERSONATION_TOKEN_SECONDS = 10 * 60;
 
 /** Users and login (`/membership/users`): accounts are global, a user belongs to churches. */
 export default async function routes(fastify: FastifyInstance): Promise<void> {
@@ -34,25 +29,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   const deps = membershipDeps(app);
   const base = '/membership/users';
 
-  app.post(`${base}/login`, { config: { access: 'public' }, schema: { body: LoginBody, response: { 200: LoginResponse } } }, async (req) => {
-    const { email, password, jwt, authGuid } = req.body;
-    const kinds = [email || password ? 'email' : '', jwt ? 'jwt' : '', authGuid ? 'authGuid' : ''].filter(Boolean);
-    if (kinds.length !== 1) throw badRequest(kinds[1] ?? 'email', 'Send exactly one credential: email and password, jwt, or authGuid');
-    let user;
-    let churchId: string | undefined;
-    // A token is re-derived from the database: the user must still exist, and roles, church links and the
-    // person are read again; the new token stays with the old one's church while the user is still linked to it.
-    if (jwt) ({ user, churchId } = await userByJwt(app.db, app.deps, jwt));
-    else if (authGuid) user = await userByAuthGuid(app.db, authGuid);
-    else {
-      if (!email) throw badRequest('email', 'email is required with password');
-      if (!password) throw badRequest('password', 'password is required with email');
-      user = await userByPassword(app.db, email, password);
-    }
-    const response = await loginResponse(app.db, app.deps, user, { churchId });
-    await recordLogin(app.db, user, response);
-    return response;
-  });
+  app.post(`${base}/login`, { config: { access: 'public' }, schema: { body: LoginBody, response: { 200: LoginResponse } } }, (req) => login(app.db, app.deps, req.body));
 
   // The welcome message carries a link and a 6-digit code. B1App may send `churchId` (a church it matched by
   // email): it is not needed, since selecting the church links the person with the proven address (`claim`).
@@ -261,20 +238,9 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   );
 
   // Server admins: a user's account and the churches it reaches, by link (`viaMembership`) or by role (`viaRoles`).
-  app.get(`${base}/:id/details`, { config: { access: requires('Server.Admin') }, schema: { params: IdParams, response: { 200: UserDetails } } }, async (req) => {
-    const user = await findUserById(app.db, req.params.id);
-    if (!user) throw notFound('User');
-    const churches = new Map<string, z.output<typeof UserDetails>['churches'][number]>();
-    const add = (c: { id: string; name: string; subDomain: string | null }, via: 'viaMembership' | 'viaRoles') => {
-      const entry = churches.get(c.id) ?? { id: c.id, name: c.name, subDomain: c.subDomain, viaMembership: false, viaRoles: false };
-      entry[via] = true;
-      churches.set(c.id, entry);
-    };
-    for (const { church } of await userChurchesOf(app.db, user.id)) add(church, 'viaMembership');
-    for (const church of await churchesWithRolesOf(app.db, user.id)) add(church, 'viaRoles');
-    const { id, email, firstName, lastName, createdAt, lastLogin } = user;
-    return { id, email, firstName, lastName, registrationDate: createdAt, lastLogin, churches: [...churches.values()] };
-  });
+  app.get(`${base}/:id/details`, { config: { access: requires('Server.Admin') }, schema: { params: IdParams, response: { 200: UserDetails } } }, (req) =>
+    userDetails(app.deps, req.params.id),
+  );
 
   // Server admins sign in as a user to see what they see: a short-lived token of the user without a church, which
   // the app exchanges at once (`login {jwt}`) for the user's own login. Every use is written to the audit log of
@@ -282,34 +248,11 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   app.get(
     `${base}/:id/impersonate`,
     { config: { access: requires('Server.Admin') }, schema: { params: IdParams, response: { 200: z.object({ jwt: z.string() }) } } },
-    async (req) => {
-      if (req.auth.scope !== undefined) throw unauthorized('OAuth access tokens cannot impersonate');
-      const user = await findUserById(app.db, req.params.id);
-      if (!user) throw notFound('User');
-      const jwt = app.deps.signToken(claimsFor(user, undefined, await serverPermissions(app.db, user.id)), Math.min(IMPERSONATION_TOKEN_SECONDS, LOGIN_TOKEN_SECONDS));
-      await audit(app.db, req, req.auth.churchId, {
-        category: 'login',
-        action: 'impersonate_user',
-        entityType: 'user',
-        entityId: user.id,
-        details: { adminEmail: req.auth.email, userEmail: user.email },
-      });
-      return { jwt };
-    },
+    (req) => impersonateUser(app.deps, actorOf(req), req.params.id),
   );
 
   app.delete(base, { config: { access: userSession }, schema: { response: { 200: z.object({}) } } }, async (req) => {
-    const userId = req.auth.id;
-    const stamps = await app.db.transaction(async (tx) => {
-      const churchIds = (await userChurchesOf(tx, userId)).map((l) => l.church.id);
-      await unlinkUser(tx, userId, churchIds);
-      await deleteMembershipsOfUser(tx, userId, null);
-      await deleteUserChurchesOf(tx, userId);
-      await deleteOauthGrantsOfUser(tx, userId);
-      await deleteUserRow(tx, userId);
-      return revokeTokens(tx, [{ userId }]);
-    });
-    await announce(app.deps, stamps);
+    await deleteAccount(app.deps, req.auth.id);
     return {};
   });
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { anyUser } from '@church/auth';
 import { badRequest, reportChanges, type ZodTypeProvider } from '@church/common';
-import { Preferences, PreferencesSave, preferencesOf, savePreferences, withDefaults } from '../domain/directory';
+import { Preferences, PreferencesSave, savePreferences, withDefaults } from '../domain/people/directory';
+import { preferencesOf } from '../repos/directory';
 
 const BASE = '/membership/visibilityPreferences';
 

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { requires } from '@church/auth';
-import { Empty, IdParams, badRequest, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, actorOf, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../deps';
-import { ALL_EVENTS, CONNECTOR_TYPES, EVENT_GROUPS, bodyFor, checkReceiverUrl, envelope, newSecret, sampleData, webhookDelivery } from '../domain/webhooks';
-import { attemptsOf, deleteWebhook, deliveriesOf, findDelivery, findWebhook, insertDeliveries, insertWebhook, listWebhooks, updateWebhook, type DeliveryRow, type WebhookRow } from '../repos/webhooks';
+import { ALL_EVENTS, EVENT_GROUPS, auditedWebhook, newSecret, queueDelivery, saveWebhook, sendTestEvent } from '../domain/webhooks';
+import { attemptsOf, deleteWebhook, deliveriesOf, findDelivery, findWebhook, listWebhooks, updateWebhook, type DeliveryRow, type WebhookRow } from '../repos/webhooks';
 import { DeliveryOut, DeliveryParams, EventCatalog, SecretOut, TestBody, WebhookOut, WebhookSave } from '../schemas/webhooks';
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 const editSettings = { access: requires('Settings.Edit') };
@@ -24,8 +23,6 @@ const toWebhook = (w: WebhookRow, secret?: string) => ({
   dateModified: w.updatedAt,
   ...(secret ? { secret } : {}),
 });
-/** What the audit log keeps of a webhook (never its secret). */
-const audited = (w: WebhookRow) => ({ name: w.name, url: w.url, events: w.events, active: w.active, connectorType: w.connectorType });
 
 /**
  * Outbound webhooks (B1Admin's settings → developer → webhooks; Settings.Edit): a church subscribes a receiving URL
@@ -56,15 +53,6 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     }));
   };
 
-  /** A new delivery of `payload` to `hook`, queued in the same transaction (a redelivery keeps the message id). */
-  const queueDelivery = (hook: WebhookRow, event: string, payload: string, messageId?: string) =>
-    app.db.transaction(async (tx) => {
-      const id = randomUUID();
-      await insertDeliveries(tx, [{ id, churchId: hook.churchId, webhookId: hook.id, messageId: messageId ?? `msg_${id.replace(/-/g, '')}`, event, payload }]);
-      await deps.queue.enqueue(webhookDelivery, { churchId: hook.churchId, deliveryId: id }, { tx, jobId: `webhook:${id}` });
-      return id;
-    });
-
   app.get(`${BASE}/events`, { config: editSettings, schema: { summary: 'The events a webhook may subscribe to, by group', response: { 200: EventCatalog } } }, async () => ({
     groups: Object.fromEntries(Object.entries(EVENT_GROUPS).map(([k, v]) => [k, [...v]])),
     all: [...ALL_EVENTS],
@@ -80,27 +68,8 @@ export default async function routes(root: FastifyInstance): Promise<void> {
 
   // Create (the secret is answered this once) or update (the secret never leaves again).
   app.post(BASE, { config: editSettings, schema: { summary: 'Create a webhook (its secret shown once) or update one', body: WebhookSave, response: { 200: WebhookOut } } }, async (req) => {
-    const { churchId } = req.auth;
-    const input = req.body;
-    const connectorType = input.connectorType ?? 'standard';
-    if (!(CONNECTOR_TYPES as readonly string[]).includes(connectorType)) {
-      throw badRequest('connectorType', `one of ${CONNECTOR_TYPES.join(', ')} (connectors that call a provider's API, such as Mailchimp, are not supported)`);
-    }
-    const url = await checkReceiverUrl(input.url, deps.config.OUTBOUND_ALLOW_PRIVATE);
-    const values = { name: input.name, url, events: [...new Set(input.events)], active: input.active ?? true, connectorType };
-    return app.db.transaction(async (tx) => {
-      if (input.id) {
-        const before = await findWebhook(tx, churchId, input.id);
-        if (!before) throw notFound('Webhook');
-        const saved = (await updateWebhook(tx, churchId, input.id, values))!;
-        await reportChanges(deps, [{ churchId, entityType: 'webhook', entityId: saved.id, action: 'updated', before: audited(before), after: audited(saved) }], { req, tx });
-        return toWebhook(saved);
-      }
-      const secret = newSecret();
-      const saved = await insertWebhook(tx, { id: randomUUID(), churchId, ...values, secret: deps.secrets.encrypt(secret), createdBy: req.auth.id });
-      await reportChanges(deps, [{ churchId, entityType: 'webhook', entityId: saved.id, action: 'created', after: audited(saved) }], { req, tx });
-      return toWebhook(saved, secret);
-    });
+    const { hook, secret } = await saveWebhook(deps, actorOf(req), req.body);
+    return toWebhook(hook, secret);
   });
 
   app.delete(`${BASE}/:id`, { config: editSettings, schema: { summary: 'Delete a webhook and its deliveries', params: IdParams, response: { 200: Empty } } }, async (req) => {
@@ -108,7 +77,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     await app.db.transaction(async (tx) => {
       const gone = await deleteWebhook(tx, churchId, req.params.id);
       if (!gone) throw notFound('Webhook');
-      await reportChanges(deps, [{ churchId, entityType: 'webhook', entityId: gone.id, action: 'destroyed', before: audited(gone) }], { req, tx });
+      await reportChanges(deps, [{ churchId, entityType: 'webhook', entityId: gone.id, action: 'destroyed', before: auditedWebhook(gone) }], { req, tx });
     });
     return {};
   });
@@ -141,21 +110,13 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     if (!original) throw notFound('Delivery');
     const hook = await findWebhook(app.db, churchId, original.webhookId);
     if (!hook) throw notFound('Webhook');
-    const id = await queueDelivery(hook, original.event, original.payload, original.messageId);
+    const id = await queueDelivery(deps, hook, original.event, original.payload, original.messageId);
     return (await deliveriesOut(churchId, [(await findDelivery(app.db, churchId, id))!]))[0]!;
   });
 
   // A sample of one of the webhook's events (the one asked for, else its first), through the same queue.
   app.post(`${BASE}/:id/test`, { config: editSettings, schema: { summary: 'Send a sample event to a webhook', params: IdParams, body: TestBody, response: { 200: DeliveryOut } } }, async (req) => {
-    const { churchId } = req.auth;
-    const hook = await findWebhook(app.db, churchId, req.params.id);
-    if (!hook) throw notFound('Webhook');
-    const asked = req.body?.event;
-    if (asked && !hook.events.includes(asked)) throw badRequest('event', 'the webhook is not subscribed to this event');
-    const event = asked ?? hook.events[0];
-    if (!event) throw badRequest('event', 'the webhook has no events');
-    const payload = bodyFor(hook.connectorType, envelope(event, churchId, new Date().toISOString(), { ...sampleData(event), test: true }));
-    const id = await queueDelivery(hook, event, payload);
-    return (await deliveriesOut(churchId, [(await findDelivery(app.db, churchId, id))!]))[0]!;
+    const id = await sendTestEvent(deps, req.auth.churchId, req.params.id, req.body?.event);
+    return (await deliveriesOut(req.auth.churchId, [(await findDelivery(app.db, req.auth.churchId, id))!]))[0]!;
   });
 }

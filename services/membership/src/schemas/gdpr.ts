@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id } from '@church/common';
-import { Person } from '../domain/person';
+import { Person } from '../domain/people/person';
 
 export const GdprParams = z.object({ personId: Id });
 

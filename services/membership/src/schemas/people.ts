@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rule } from '@church/auth';
-import { Person } from '../domain/person';
+import { Person } from '../domain/people/person';
 
 export const BASE = '/membership/people';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Condition } from '../domain/advanced-search';
-import { PersonList } from '../domain/person';
+import { Condition } from '../lib/advanced-search';
+import { PersonList } from '../domain/people/person';
 
 /** The request and answer shapes of `src/routes/query.ts` (what it accepts and what leaves it). */
 

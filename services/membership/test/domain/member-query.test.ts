@@ -1,5 +1,6 @@
 import { parseMemberQuery } from '../../src/domain/member-query';
-import { Condition, searchCondition } from '../../src/domain/advanced-search';
+import { parseCondition, type Condition } from '../../src/lib/advanced-search';
+import { conditionsWhere } from '../../src/repos/advanced-search';
 
 // A Wednesday: this week runs Sunday 2025-06-08 to Saturday 2025-06-14.
 const NOW = new Date('2025-06-11T15:00:00Z');
@@ -164,6 +165,6 @@ describe('parseMemberQuery', () => {
 
   it('yields conditions advanced search accepts', () => {
     const texts = ['men over 40', 'members born in May', 'visitors added this month', 'women in the youth group', 'people in their 30s', 'born in 1980', 'non-members', 'people who opted out', 'men and women'];
-    for (const text of texts) expect(() => searchCondition(parse(text).conditions as Condition[])).not.toThrow();
+    for (const text of texts) expect(() => conditionsWhere((parse(text).conditions as Condition[]).map((c, i) => parseCondition(c, i)))).not.toThrow();
   });
 });

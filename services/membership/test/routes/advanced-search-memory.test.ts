@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, type TestApp } from '@church/common/testing';
-import { yearsBetween } from '../../src/domain/advanced-match';
-import { ConditionList } from '../../src/domain/advanced-search';
-import { advancedSearch } from '../../src/domain/member-search';
+import { call } from '@church/common/testing';
+import { yearsBetween } from '../../src/domain/people/advanced-match';
+import { ConditionList, parseCondition } from '../../src/lib/advanced-search';
+import { advancedSearch } from '../../src/repos/advanced-search';
 import { people } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 
 // advancedSearch answers from the church's kept person records in memory; these tests hold it to the answers
-// of the SQL path (`advancedSearch` in domain/member-search.ts) over varied people and every kind of condition.
+// of the SQL path (`advancedSearch` in repos/advanced-search.ts) over varied people and every kind of condition.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 /** A deterministic pseudo-random sequence, so that a failure can be replayed. */
 function random(seed: number) {
@@ -25,6 +21,9 @@ function random(seed: number) {
     return s / 2147483648;
   };
 }
+
+/** Conditions as the route checks them, for the SQL path. */
+const parsed = (conditions: unknown) => ConditionList.parse(conditions).map((c, i) => parseCondition(c, i));
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 function daysFromToday(days: number, yearsBack = 0): Date {
@@ -127,7 +126,7 @@ describe('POST /membership/people/advancedSearch over the kept records', () => {
       const token = scope.membersOnly ? church.token([], { membershipStatus: 'Member' }) : church.token(['People.View']);
       const res = await call(t.app, 'POST', '/membership/people/advancedSearch', { token, body: conditions });
       expect(res.statusCode).toBe(200);
-      const sqlIds = (await advancedSearch(t.app.db, church.churchId, ConditionList.parse(conditions), scope)).map((p) => p.id);
+      const sqlIds = (await advancedSearch(t.app.db, church.churchId, parsed(conditions), scope)).map((p) => p.id);
       expect((res.json() as Array<{ id: string }>).map((p) => p.id)).toEqual(sqlIds);
     }
   });
@@ -143,7 +142,7 @@ describe('POST /membership/people/advancedSearch over the kept records', () => {
       [{ field: 'groupMember', operator: 'notIn', value: [groupId] }],
     ]) {
       const res = await call(t.app, 'POST', '/membership/people/advancedSearch', { token, body: conditions });
-      const sqlIds = (await advancedSearch(t.app.db, church.churchId, ConditionList.parse(conditions), {})).map((p) => p.id);
+      const sqlIds = (await advancedSearch(t.app.db, church.churchId, parsed(conditions), {})).map((p) => p.id);
       expect(sqlIds.length).toBeGreaterThan(0);
       expect((res.json() as Array<{ id: string }>).map((p) => p.id)).toEqual(sqlIds);
     }

@@ -1,17 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { startMembership, makeChurch } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { useMembership, makeChurch } from '../setup';
 import { claimsOf, registeredChurch } from '../identity-factories';
 import { apiKeys, roleMembers } from '../../src/db/schema';
 
 // B1Admin:src/settings/components/DeveloperSection.tsx lists keys (name, prefix, scopes as a delimited string,
 // lastUsedAt, expiresAt) and deletes them; ApiKeyEdit.tsx reads `/apiKeys/scopes` {scopes} and the create answer's
 // `key`, shown once.
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const exchange = (key: string) => call(t.app, 'POST', '/membership/apiKeys/token', { body: { key } });
 

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { startMembership, makeChurch } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { useMembership, makeChurch } from '../setup';
 import { addPerson } from './fixtures';
 
 // B1Admin:src/settings/BatchesPage.tsx lists {label, source, status, itemCount, created, userId}, reads
 // /batches/:id/results {rows[{action, entityType, entityId, created}]} and undoes {restored, skippedConflicts, failed, status}.
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 describe('batches of bulk changes', () => {
   it('a bulk update is one batch that undo reverses, keeping a person changed since', async () => {

@@ -1,7 +1,7 @@
 import { and, eq, getTableName, isNull } from 'drizzle-orm';
-import { call, expectGuarded, tokenFor, type TestApp } from '@church/common/testing';
+import { call, expectGuarded, tokenFor } from '@church/common/testing';
 import { PERMISSIONS } from '@church/auth';
-import { startMembership } from '../setup';
+import { useMembership } from '../setup';
 import { claimsOf, joinAsGuest, login, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { clock } from '../../src/domain/clock';
 import { CHURCH_SCOPED_TABLES } from '../../src/repos/churches';
@@ -45,11 +45,7 @@ import {
   sites,
 } from '../../src/db/schema';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 afterEach(() => jest.restoreAllMocks());
 
 const ADDRESS = { address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', country: 'US' };

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { clientErrors } from '../../src/db/schema';
 import { CLIENT_ERRORS_PER_MINUTE } from '../../src/domain/client-errors';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const report = (token: string, body: unknown) => call(t.app, 'POST', '/membership/clientErrors', { token, body });
 

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { call, type TestApp } from '@church/common/testing';
+import { call } from '@church/common/testing';
 import { API_NAMES } from '@church/auth';
-import { startMembership } from '../setup';
+import { useMembership } from '../setup';
 import { PASSWORD, claimsOf, joinAsGuest, makeUser, registeredChurch } from '../identity-factories';
 
 // Contract tests: the shapes ChurchApps' own apps read from membership, each named for the client file that reads
 // it, so that a later change cannot break the apps silently.
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 describe('contracts with the apps', () => {
   // AppHelper:packages/login/src/LoginPage.tsx (handleLoginSuccess) reads resp.user.jwt, resp.user names and email,

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { domains } from '../../src/db/schema';
 import { dnsCheck } from '../../src/domain/domains';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-let proxy: Server;
 const proxyPosts: unknown[] = [];
 
-beforeAll(async () => {
-  // A fake reverse-proxy configuration endpoint on loopback.
-  proxy = createServer((req, res) => {
+/** A fake reverse-proxy configuration endpoint on loopback, and the app's setting that points at it. */
+async function fakeProxy() {
+  const proxy = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
@@ -23,12 +21,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const port = (proxy.address() as AddressInfo).port;
-  t = await startMembership({ config: { PROXY_CONFIG_URL: `http://127.0.0.1:${port}/config` } });
-});
-afterAll(async () => {
-  await t.close();
-  await new Promise((resolve) => proxy.close(resolve));
-});
+  return { config: { PROXY_CONFIG_URL: `http://127.0.0.1:${port}/config` }, close: () => new Promise<void>((resolve) => proxy.close(() => resolve())) };
+}
+const t = useMembership({ fakes: fakeProxy });
 
 const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}.example.org`;
 async function insertDomain(churchId: string, domainName: string, values: Partial<typeof domains.$inferInsert> = {}) {
@@ -180,17 +175,14 @@ describe('DELETE /membership/domains/:id', () => {
 });
 
 describe('membership.proxyConfig without PROXY_CONFIG_URL', () => {
+  const bare = useMembership();
+
   it('logs and does nothing', async () => {
-    const bare = await startMembership();
-    try {
-      const c = await makeChurch(bare);
-      proxyPosts.length = 0;
-      const res = await call(bare.app, 'POST', '/membership/domains', { token: c.token(['Settings.Edit']), body: { domainName: unique('quiet') } });
-      expect(res.statusCode).toBe(200);
-      await bare.drain();
-      expect(proxyPosts).toEqual([]);
-    } finally {
-      await bare.close();
-    }
+    const c = await makeChurch(bare);
+    proxyPosts.length = 0;
+    const res = await call(bare.app, 'POST', '/membership/domains', { token: c.token(['Settings.Edit']), body: { domainName: unique('quiet') } });
+    expect(res.statusCode).toBe(200);
+    await bare.drain();
+    expect(proxyPosts).toEqual([]);
   });
 });

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { startMembership, makeChurch } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { useMembership, makeChurch } from '../setup';
 import { addGroup, addPerson } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 // B1Admin:src/people/components/PickupPeople.tsx posts [{...row, householdId}] and lists {name, relationship,
 // photoUrl, status} by household.

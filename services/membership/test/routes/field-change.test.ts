@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { personFieldChange } from '@church/common';
-import type { TestApp } from '@church/common/testing';
 import { auditLogs, people } from '../../src/db/schema';
-import { startMembership } from '../setup';
+import { useMembership } from '../setup';
 import { joinAsGuest, registeredChurch } from '../identity-factories';
 import { addPerson } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 type Job = Parameters<typeof t.deps.queue.enqueue<typeof personFieldChange.schema>>[1];
 const run = async (data: Job) => {

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, readMailbox, type TestApp } from '@church/common/testing';
+import { call, expectGuarded, readMailbox } from '@church/common/testing';
 import { answers, formSubmissions, forms, households, memberPermissions, people, questions } from '../../src/db/schema';
 import { addForm } from './fixtures';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 type Church = Awaited<ReturnType<typeof makeChurch>>;
 

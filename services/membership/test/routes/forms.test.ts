@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { forms, memberPermissions, questions } from '../../src/db/schema';
 import { addForm } from './fixtures';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 async function grant(churchId: string, memberId: string, formId: string, action = 'admin') {
   await t.app.db.insert(memberPermissions).values({ id: randomUUID(), churchId, memberId, contentId: formId, action });

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@church/common';
-import { call, expectGuarded, fakeInternal, type TestApp } from '@church/common/testing';
-import { startMembership, makeChurch } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { fakeModules, useMembership, makeChurch } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 import { GDPR_MODULES } from '@church/common';
 
 // B1Admin:src/people/components/GdprActions.tsx downloads GET …/export as JSON and calls DELETE …/anonymize.
-let t: TestApp;
 let missing = new Set<string>();
 const anonymized: Array<{ module: string; body: unknown }> = [];
-const internal = fakeInternal(
+const internal = fakeModules(
   Object.fromEntries(
     GDPR_MODULES.flatMap((m) => [
       [
@@ -30,10 +29,7 @@ const internal = fakeInternal(
     ]),
   ),
 );
-beforeAll(async () => {
-  t = await startMembership({ overrides: { internal } });
-});
-afterAll(() => t.close());
+const t = useMembership({ overrides: { internal } });
 beforeEach(() => {
   missing = new Set();
   anonymized.length = 0;

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, signedCall, type TestApp } from '@church/common/testing';
+import { call, expectGuarded, signedCall } from '@church/common/testing';
 import { groupMembershipChange } from '@church/common';
 import { auditLogs, groupMembers, groups, people } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 async function group(churchId: string, values: Partial<typeof groups.$inferInsert> = {}) {
   const id = randomUUID();

@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, tokenFor, type TestApp } from '@church/common/testing';
-import type { InternalClient } from '@church/common';
+import { call, expectGuarded, tokenFor } from '@church/common/testing';
 import { groupMemberHistory, groupMembers } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { fakeModules, makeChurch, useMembership } from '../setup';
 import { addPerson } from './fixtures';
 
-let t: TestApp;
 let attendanceGroups: string[] = [];
-// The test app calls through `request` (it wraps the client to answer other modules' reference checks).
-const fakeInternal: InternalClient = {
-  request: async <T>() => ({ groupIds: attendanceGroups }) as T,
-  get: async () => ({}) as never,
-  post: async <T>() => ({ groupIds: attendanceGroups }) as T,
-};
-beforeAll(async () => {
-  t = await startMembership({ overrides: { internal: fakeInternal } });
-});
-afterAll(() => t.close());
+// Attendance, asked which groups meet at a service time (groups/search).
+const internal = fakeModules({ 'POST /attendance/internal/groups': () => ({ groupIds: attendanceGroups }) });
+const t = useMembership({ overrides: { internal } });
 afterEach(() => jest.restoreAllMocks());
 
 const save = (token: string, body: unknown) => call(t.app, 'POST', '/membership/groups', { token, body });

@@ -1,28 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { HttpError, type InternalClient } from '@church/common';
+import { call, expectGuarded } from '@church/common/testing';
+import { HttpError } from '@church/common';
 import { groupMembers, groups } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { fakeModules, makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-const attendanceCalls: Array<{ module: string; path: string; body: unknown }> = [];
 let attendanceAnswer: (body: Record<string, unknown>) => Promise<unknown> = async () => ({ groupIds: [] });
-// The test app calls through `request` (it wraps the client to answer other modules' reference checks).
-const post = async <T>(module: string, path: string, body: unknown) => {
-  attendanceCalls.push({ module, path, body });
-  return (await attendanceAnswer(body as Record<string, unknown>)) as T;
-};
-const fakeInternal: InternalClient = {
-  request: async <T>(module: string, method: string, path: string, body?: unknown) => (method === 'POST' ? post<T>(module, path, body) : ({} as T)),
-  get: async () => ({}) as never,
-  post,
-};
+// Attendance, asked which groups meet at a place (groups/search).
+const internal = fakeModules({ 'POST /attendance/internal/groups': (body) => attendanceAnswer(body) });
 
-beforeAll(async () => {
-  t = await startMembership({ overrides: { internal: fakeInternal } });
-});
-afterAll(() => t.close());
+const t = useMembership({ overrides: { internal } });
 
 async function save(token: string, body: unknown) {
   return call(t.app, 'POST', '/membership/groups', { token, body });
@@ -214,11 +201,11 @@ describe('GET /membership/groups/search', () => {
     const [foreign] = (await save(other.token(['Groups.Edit']), { name: 'Foreign' })).json();
     const serviceTimeId = randomUUID();
     attendanceAnswer = async () => ({ groupIds: [g1.id, foreign.id, 'junk'] });
-    attendanceCalls.length = 0;
+    internal.calls.length = 0;
     const res = await call(t.app, 'GET', `/membership/groups/search?serviceTimeId=${serviceTimeId}`, { token: c.token() });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([g1]);
-    expect(attendanceCalls).toEqual([{ module: 'attendance', path: '/attendance/internal/groups', body: { churchId: c.churchId, serviceTimeId } }]);
+    expect(internal.calls).toEqual([{ module: 'attendance', method: 'POST', path: '/attendance/internal/groups', body: { churchId: c.churchId, serviceTimeId } }]);
     expect(g2).toBeDefined();
   });
 

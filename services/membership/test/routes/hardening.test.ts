@@ -1,16 +1,12 @@
 import { DELIVERY_RETRIES, emailOf } from '@church/common';
-import { call, type TestApp } from '@church/common/testing';
-import { startMembership, makeChurch } from '../setup';
+import { call } from '@church/common/testing';
+import { useMembership, makeChurch } from '../setup';
 import { serverAdmin } from '../identity-factories';
 import { passwordReset } from '../../src/jobs/password-reset';
 
 // Issue 31 (a caller's string never reaches Object.prototype) and issue 32 (mail and reset jobs retry over an
 // outage) for membership.
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 describe('look-ups by a caller’s string', () => {
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('advanced search refuses the field %s with a 400 naming it', async (field) => {

@@ -2,17 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { call, type TestApp } from '@church/common/testing';
+import { call } from '@church/common/testing';
 import { membershipInternal } from '@church/common';
 import { groupMembers, people } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup, signedCall } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const post = (url: string, body: unknown) => signedCall(t, url, body);
 const dbPerson = async (id: string) => (await t.app.db.select().from(people).where(eq(people.id, id)))[0]!;

@@ -1,16 +1,12 @@
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { startMembership, makeChurch } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { useMembership, makeChurch } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 import { notifyPeople } from '@church/common';
 
 // B1App:src/app/[sdSlug]/mobile/components/details/RequestToJoinDialog.tsx posts {groupId, message};
 // GroupDetail.tsx and screens/GroupsPage.tsx read /my (status, group); B1Admin:src/groups/components/PendingJoinRequests.tsx
 // reads person.name.display, person photo, group.name, message, requestDate and approves or declines {declineReason}.
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 async function setting(policy = 'request') {
   const c = await makeChurch(t);

@@ -1,28 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { HttpError } from '@church/common';
-import { call, expectGuarded, fakeInternal, type TestApp } from '@church/common/testing';
-import { startMembership, makeChurch } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { fakeModules, useMembership, makeChurch } from '../setup';
 import { addForm, addGroup, addPerson, addToGroup } from './fixtures';
 import { answers, formSubmissions, people, personFieldValues, personFields, questions, savedLists } from '../../src/db/schema';
 
 // B1Admin:src/people/PeoplePage.tsx posts [{name, category, conditions, rules, scope, householdInclusion,
 // autoRefresh, notifyOnChange}] and reads /lists/:id/people for rules that match "any" or widen to households;
 // components/SavedLists.tsx lists {name, category, scope, createdByPersonName} and deletes by id.
-let t: TestApp;
 let attended: string[] = [];
 let donors: string[] | undefined;
-const internal = fakeInternal({
+const internal = fakeModules({
   'POST /attendance/internal/people': () => ({ personIds: attended }),
   'POST /giving/internal/people/donors': () => {
     if (donors) return { personIds: donors };
     throw new HttpError(404, [{ msg: 'Route not found' }]);
   },
 });
-beforeAll(async () => {
-  t = await startMembership({ overrides: { internal } });
-});
-afterAll(() => t.close());
+const t = useMembership({ overrides: { internal } });
 
 async function church() {
   const c = await makeChurch(t);

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { startMembership } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { useMembership } from '../setup';
 import { joinAsGuest, registeredChurch } from '../identity-factories';
 import { oauthClients, oauthRefreshTokens } from '../../src/db/schema';
-import { grantKey } from '../../src/domain/oauth';
+import { grantKey } from '../../src/domain/oauth/tokens';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership({ config: { MEMBERSHIP_PUBLIC_URL: 'https://api.example.org/membership/' } });
-});
-afterAll(() => t.close());
+const t = useMembership({ config: { MEMBERSHIP_PUBLIC_URL: 'https://api.example.org/membership/' } });
 
 async function grant(userId: string, churchId: string, opts: { revoked?: boolean; expired?: boolean } = {}) {
   const clientId = `app-${randomUUID().slice(0, 6)}`;

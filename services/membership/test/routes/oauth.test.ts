@@ -1,17 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { startMembership } from '../setup';
+import { call, expectGuarded } from '@church/common/testing';
+import { useMembership } from '../setup';
 import { claimsOf, joinAsGuest, registeredChurch, serverAdmin } from '../identity-factories';
 import { clock } from '../../src/domain/clock';
 import { oauthClients, oauthCodes, oauthDeviceCodes, oauthRefreshTokens } from '../../src/db/schema';
 
-let t: TestApp;
+const t = useMembership();
 let admin: { token: string };
 beforeAll(async () => {
-  t = await startMembership();
   admin = await serverAdmin(t);
 });
-afterAll(() => t.close());
 afterEach(() => jest.restoreAllMocks());
 
 const REDIRECT = 'https://app.example.test/callback';

@@ -1,16 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, readMailbox, tokenFor, type TestApp } from '@church/common/testing';
-import { startMembership } from '../setup';
+import { call, expectGuarded, readMailbox, tokenFor } from '@church/common/testing';
+import { useMembership } from '../setup';
 import { PASSWORD, claimsOf, joinAsGuest, login, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { addPerson } from './fixtures';
 import { clock } from '../../src/domain/clock';
 import { auditLogs, users } from '../../src/db/schema';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership({ config: { APP_URL: 'https://app.example.test', ALLOWED_APP_ORIGINS: 'https://admin.example.test, https://b1.example.test' } });
-});
-afterAll(() => t.close());
+const t = useMembership({ config: { APP_URL: 'https://app.example.test', ALLOWED_APP_ORIGINS: 'https://admin.example.test, https://b1.example.test' } });
 afterEach(() => jest.restoreAllMocks());
 
 const B1 = { appName: 'B1', appUrl: 'https://b1.example.test' };

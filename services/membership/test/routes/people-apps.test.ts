@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, tokenFor, type TestApp } from '@church/common/testing';
+import { call, expectGuarded, tokenFor } from '@church/common/testing';
 import { households, people, personFieldValues, settings } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { joinAsGuest, registeredChurch } from '../identity-factories';
 import { addPerson } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const save = (token: string, body: unknown) => call(t.app, 'POST', '/membership/people', { token, body });
 const dbPerson = async (id: string) => (await t.app.db.select().from(people).where(eq(people.id, id)))[0]!;

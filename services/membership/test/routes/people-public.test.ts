@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { call, readMailbox, type TestApp } from '@church/common/testing';
+import { call, readMailbox } from '@church/common/testing';
 import { households, people } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addPerson, signedCall } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 describe('POST /membership/people/loadOrCreate', () => {
   const load = (body: unknown) => call(t.app, 'POST', '/membership/people/loadOrCreate', { body });

@@ -1,29 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { HttpError, type InternalClient } from '@church/common';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { HttpError } from '@church/common';
+import { call, expectGuarded } from '@church/common/testing';
 import { formSubmissions, forms, people, settings, userChurches, users, visibilityPreferences } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { fakeModules, makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 
-let t: TestApp;
-const calls: Array<{ module: string; path: string; body: Record<string, unknown> }> = [];
 let answer: () => Promise<unknown> = async () => ({ personIds: [] });
-// The test app calls through `request` (it wraps the client to answer other modules' reference checks).
-const post = async <T>(module: string, path: string, body: unknown) => {
-  calls.push({ module, path, body: body as Record<string, unknown> });
-  return (await answer()) as T;
-};
-const fakeInternal: InternalClient = {
-  request: async <T>(module: string, method: string, path: string, body?: unknown) => (method === 'POST' ? post<T>(module, path, body) : ({} as T)),
-  get: async () => ({}) as never,
-  post,
-};
+// Attendance, asked who attended (people/attendance).
+const internal = fakeModules({ 'POST /attendance/internal/people': () => answer() });
+const { calls } = internal;
 
-beforeAll(async () => {
-  t = await startMembership({ overrides: { internal: fakeInternal } });
-});
-afterAll(() => t.close());
+const t = useMembership({ overrides: { internal } });
 beforeEach(() => {
   calls.length = 0;
 });
@@ -54,6 +42,7 @@ describe('GET /membership/people/attendance', () => {
     expect(calls).toEqual([
       {
         module: 'attendance',
+        method: 'POST',
         path: '/attendance/internal/people',
         body: { churchId: c.churchId, serviceId, startDate: '2024-01-07T00:00:00.000Z', endDate: '2024-02-04T00:00:00.000Z' },
       },

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { searchPeopleIds } from '../../src/repos/people';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const ids = (res: { json(): unknown }) => (res.json() as Array<{ id: string }>).map((p) => p.id).sort();
 const sorted = (...list: string[]) => [...list].sort();

@@ -2,16 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { answers, formSubmissions, forms, households, people, questions } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addPerson } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
 const save = (token: string, body: unknown) => call(t.app, 'POST', '/membership/people', { token, body });

@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call, expectGuarded, type TestApp } from '@church/common/testing';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 
 const ask = (t: TestApp, token: string, text: string) => call(t.app, 'POST', '/membership/query/members', { token, body: { text, subDomain: 'x', siteUrl: 'https://x' } });
@@ -22,11 +22,7 @@ async function people(t: TestApp) {
 }
 
 describe('POST /membership/query/members with the parser', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startMembership();
-  });
-  afterAll(() => t.close());
+  const t = useMembership();
 
   it('is guarded and validates the text', async () => {
     const c = await makeChurch(t);
@@ -86,13 +82,12 @@ describe('POST /membership/query/members with the parser', () => {
 });
 
 describe('POST /membership/query/members with a chat model configured', () => {
-  let t: TestApp;
-  let server: Server;
   let reply: (body: Record<string, unknown>) => { status: number; json: unknown };
   const requests: Array<{ auth?: string; body: Record<string, unknown> }> = [];
 
-  beforeAll(async () => {
-    server = createServer((req, res) => {
+  /** An OpenAI-compatible chat-completions endpoint on loopback, and the settings that point at it. */
+  async function fakeChat() {
+    const server = createServer((req, res) => {
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
@@ -104,12 +99,9 @@ describe('POST /membership/query/members with a chat model configured', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    t = await startMembership({ config: { OPENAI_API_URL: url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'test-model' } });
-  });
-  afterAll(async () => {
-    await t.close();
-    await new Promise((r) => server.close(r));
-  });
+    return { config: { OPENAI_API_URL: url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'test-model' }, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+  const t = useMembership({ fakes: fakeChat });
 
   const content = (conditions: unknown) => ({ status: 200, json: { choices: [{ message: { role: 'assistant', content: JSON.stringify({ conditions }) } }] } });
 

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { memberPermissions, questions } from '../../src/db/schema';
 import { addForm } from './fixtures';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 async function addQuestions(token: string, formId: string, titles: string[]) {
   const res = await call(t.app, 'POST', '/membership/questions', { token, body: titles.map((title) => ({ formId, title })) });

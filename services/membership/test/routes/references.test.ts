@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { membershipInternal, personFieldChange } from '@church/common';
-import { call, fakeInternal, type TestApp } from '@church/common/testing';
+import { call } from '@church/common/testing';
 import { formSubmissions, people, questions } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { fakeModules, makeChurch, useMembership } from '../setup';
 import { registeredChurch } from '../identity-factories';
 import { addForm, addGroup, addPerson, signedCall } from './fixtures';
 
@@ -15,17 +15,13 @@ const campusOf = (churchId: string) => {
   campuses.set(churchId, (campuses.get(churchId) ?? new Set()).add(id));
   return id;
 };
-const internal = fakeInternal({
+const internal = fakeModules({
   'POST /attendance/internal/owned': (body: { churchId: string; kind: string; ids: string[] }) => ({
     ids: body.kind === 'campuses' ? body.ids.filter((id) => campuses.get(body.churchId)?.has(id)) : [],
   }),
 });
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership({ overrides: { internal } });
-});
-afterAll(() => t.close());
+const t = useMembership({ overrides: { internal } });
 
 const campusAsked = () => internal.calls.filter((c) => c.path === '/attendance/internal/owned').length;
 const personRow = async (id: string) => (await t.app.db.select().from(people).where(eq(people.id, id)))[0]!;

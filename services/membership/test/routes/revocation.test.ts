@@ -1,16 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { groupMembershipChange } from '@church/common';
-import { call, type TestApp } from '@church/common/testing';
+import { call } from '@church/common/testing';
 import { groupMembers, roleMembers, rolePermissions } from '../../src/db/schema';
-import { startMembership } from '../setup';
+import { useMembership } from '../setup';
 import { PASSWORD, claimsOf, joinAsGuest, login, registeredChurch } from '../identity-factories';
 import { addGroup, signedCall } from './fixtures';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 const settings = (token: string) => call(t.app, 'GET', '/membership/settings', { token });
 const pause = () => new Promise((r) => setTimeout(r, 5));
 

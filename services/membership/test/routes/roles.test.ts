@@ -1,15 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { PERMISSIONS } from '@church/auth';
-import { startMembership } from '../setup';
+import { useMembership } from '../setup';
 import { claimsOf, joinAsGuest, login, makeUser, registeredChurch } from '../identity-factories';
 import { roleMembers, rolePermissions, roles, userChurches, users } from '../../src/db/schema';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const roleNamed = async (churchId: string, name: string) => (await t.app.db.select().from(roles).where(and(eq(roles.churchId, churchId), eq(roles.name, name))))[0]!;
 

@@ -2,19 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { call, type TestApp } from '@church/common/testing';
+import { call } from '@church/common/testing';
 import { dataVersions, formSubmissions, forms, people } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addPerson } from './fixtures';
 
 // The whole-church lists are answered from in-memory snapshots (@church/common snapshots): these tests
 // prove a snapshot is never served stale, nor to the wrong viewer or church, and that ETags follow the data.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const get = (url: string, token: string, headers: Record<string, string> = {}) => call(t.app, 'GET', url, { token, headers });
 const idsOf = (res: LightMyRequestResponse) => res.json().map((row: { id: string }) => row.id);

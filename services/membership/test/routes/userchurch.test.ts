@@ -1,14 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, tokenFor, type TestApp } from '@church/common/testing';
-import { startMembership } from '../setup';
+import { call, expectGuarded, tokenFor } from '@church/common/testing';
+import { useMembership } from '../setup';
 import { claimsOf, joinAsGuest, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { churches, people, userChurches } from '../../src/db/schema';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 const linkOf = async (userId: string, churchId: string) =>
   (await t.app.db.select().from(userChurches).where(and(eq(userChurches.userId, userId), eq(userChurches.churchId, churchId))))[0];

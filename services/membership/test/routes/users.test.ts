@@ -1,17 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { call, expectGuarded, readMailbox, tokenFor, type TestApp } from '@church/common/testing';
+import { call, expectGuarded, readMailbox, tokenFor } from '@church/common/testing';
 import { API_NAMES, PERMISSIONS, permissionKey, type Claims } from '@church/auth';
-import { startMembership } from '../setup';
+import { useMembership } from '../setup';
 import { PASSWORD, claimsOf, joinAsGuest, login, makeUser, registeredChurch, serverAdmin } from '../identity-factories';
 import { clock } from '../../src/domain/clock';
 import { passwords } from '../../src/domain/account';
 import { domains, groupMembers, groups, people, roleMembers, userChurches, users } from '../../src/db/schema';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership({ config: { APP_URL: 'https://app.example.test', ALLOWED_APP_ORIGINS: 'https://admin.example.test, https://b1.example.test' } });
-});
-afterAll(() => t.close());
+const t = useMembership({ config: { APP_URL: 'https://app.example.test', ALLOWED_APP_ORIGINS: 'https://admin.example.test, https://b1.example.test' } });
 afterEach(() => jest.restoreAllMocks());
 
 const APP = { appName: 'B1 Admin', appUrl: 'https://admin.example.test/app' };
@@ -194,9 +190,10 @@ describe('POST /membership/users/login', () => {
 });
 
 describe('POST /membership/users/register', () => {
-  it('makes the first user of a new instance server admin, and nobody after', async () => {
-    const fresh = await startMembership();
-    try {
+  describe('on a new instance', () => {
+    const fresh = useMembership();
+
+    it('makes the first user of a new instance server admin, and nobody after', async () => {
       const first = await call(fresh.app, 'POST', '/membership/users/register', { body: { email: 'first@example.test', firstName: 'Fay', lastName: 'First', ...APP } });
       const second = await call(fresh.app, 'POST', '/membership/users/register', { body: { email: 'second@example.test', firstName: 'Sam', lastName: 'Second', ...APP } });
       expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
@@ -209,9 +206,7 @@ describe('POST /membership/users/register', () => {
       expect((await call(fresh.app, 'GET', '/membership/users/search?term=sam', { token: loginFirst.token })).json()).toEqual([
         { id: second.json().id, firstName: 'Sam', lastName: 'Second', email: 'second@example.test' },
       ]);
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 
   // AppHelper:packages/login/src/components/LoginSetPassword.tsx logs in with the link's guid to greet the person,

@@ -1,13 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, type TestApp } from '@church/common/testing';
+import { call, expectGuarded } from '@church/common/testing';
 import { visibilityPreferences } from '../../src/db/schema';
-import { makeChurch, startMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startMembership();
-});
-afterAll(() => t.close());
+const t = useMembership();
 
 describe('visibility preferences', () => {
   it('guards both routes', async () => {

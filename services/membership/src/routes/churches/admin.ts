@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
-import { IdParams, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
-import { deleteAbandoned } from '../../domain/church-setup';
+import { IdParams, actorOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { deleteAbandoned } from '../../domain/churches/setup';
 import { audit } from '../../domain/audit';
 import { clock } from '../../domain/clock';
 import { LoginResponse, loginResponse } from '../../domain/login';
@@ -24,7 +24,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
     if (!user) throw unauthorized('User no longer exists');
     const response = await loginResponse(app.db, app.deps, user, { impersonate: church });
     // The church's own audit log shows that a server admin entered it with every permission.
-    await audit(app.db, req, church.id, { category: 'login', action: 'impersonate_church', entityType: 'church', entityId: church.id, details: { adminEmail: user.email } });
+    await audit(app.db, actorOf(req), church.id, { category: 'login', action: 'impersonate_church', entityType: 'church', entityId: church.id, details: { adminEmail: user.email } });
     return response;
   });
 

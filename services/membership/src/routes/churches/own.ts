@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { anyUser, isServerAdmin, requires } from '@church/auth';
-import { Id, IdParams, badRequest, batchOf, conflict, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
+import { Id, IdParams, actorOf, batchOf, notFound, unauthorized, type ZodTypeProvider } from '@church/common';
 import { userSession } from '../../domain/access';
-import { DOMAIN_ADMINS, createChurch } from '../../domain/church-setup';
-import { clock } from '../../domain/clock';
-import { SelectResponse, UserOut, loginResponse, selectedChurch } from '../../domain/login';
-import { insertPersonForUser, personOfUser } from '../../domain/people-links';
-import { churchesOfUser, findChurch, findChurchBySubDomain, findUserChurch, touchChurch, updateChurch, upsertUserChurch } from '../../repos/churches';
-import { personByEmail, updatePerson } from '../../repos/people';
+import { DOMAIN_ADMINS, createChurch, selectChurch, updateOwnChurch } from '../../domain/churches/setup';
+import { SelectResponse, UserOut } from '../../domain/login';
+import { churchesOfUser, findChurch, findUserChurch } from '../../repos/churches';
 import { roleMembershipsOf, usersInRoleNamed } from '../../repos/roles';
 import { findUserById } from '../../repos/users';
 import { Church, ChurchUpdate, NewChurchBody, SubDomain } from '../../schemas/churches';
@@ -44,21 +41,8 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
   });
 
   // Only the token's own church can be edited; a batch naming another church fails whole with 404.
-  app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(ChurchUpdate), response: { 200: z.array(Church) } } }, async (req) =>
-    app.db.transaction(async (tx) => {
-      const out = [];
-      for (const { id = req.auth.churchId, ...values } of req.body) {
-        if (id !== req.auth.churchId) throw notFound('Church');
-        if (values.subDomain) {
-          const holder = await findChurchBySubDomain(tx, values.subDomain);
-          if (holder && holder.id !== id) throw conflict('This subDomain is taken', 'subDomain');
-        }
-        const row = await updateChurch(tx, id, values);
-        if (!row) throw notFound('Church');
-        out.push(row);
-      }
-      return out;
-    }),
+  app.post(base, { config: { access: requires('Settings.Edit') }, schema: { body: batchOf(ChurchUpdate), response: { 200: z.array(Church) } } }, (req) =>
+    updateOwnChurch(app.db, actorOf(req), req.body),
   );
 
   app.post(`${base}/add`, { config: { access: userSession }, schema: { body: NewChurchBody, response: { 200: Church } } }, async (req) => {
@@ -76,26 +60,6 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
       config: { access: userSession },
       schema: { body: z.object({ churchId: Id.optional(), subDomain: SubDomain.optional() }), response: { 200: SelectResponse } },
     },
-    async (req) => {
-      const { churchId, subDomain } = req.body;
-      if (!churchId && !subDomain) throw badRequest('churchId', 'churchId or subDomain is required');
-      const church = churchId ? await findChurch(app.db, churchId) : await findChurchBySubDomain(app.db, subDomain!);
-      if (!church || (church.archivedDate && !isServerAdmin(req.auth))) throw notFound('Church');
-      const user = await findUserById(app.db, req.auth.id);
-      if (!user) throw unauthorized('User no longer exists');
-      const now = clock.now();
-      await app.db.transaction(async (tx) => {
-        const link = await findUserChurch(tx, user.id, church.id);
-        let personId = link?.personId ?? (await personOfUser(tx, church.id, user.id))?.id ?? null;
-        if (!personId && user.emailVerified) {
-          const byEmail = await personByEmail(tx, church.id, user.email);
-          if (byEmail && !byEmail.userId) personId = (await updatePerson(tx, church.id, byEmail.id, { userId: user.id }))!.id;
-        }
-        if (!personId) personId = (await insertPersonForUser(tx, church.id, user, 'Guest')).id;
-        await upsertUserChurch(tx, { userId: user.id, churchId: church.id, personId, lastAccessed: now });
-        await touchChurch(tx, church.id, now);
-      });
-      return selectedChurch(await loginResponse(app.db, app.deps, user, { churchId: church.id }));
-    },
+    (req) => selectChurch(app.db, app.deps, actorOf(req), req.body),
   );
 }

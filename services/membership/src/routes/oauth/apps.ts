@@ -1,18 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { anyUser, requires } from '@church/auth';
-import { Empty, IdParams, escapeHtml, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
+import { Empty, IdParams, actorOf, escapeHtml, type ZodTypeProvider } from '@church/common';
 import { membershipDeps } from '../../deps';
-import { clock, secondsFromNow } from '../../domain/clock';
-import { grantKey } from '../../domain/oauth';
-import { announce, revokeTokens } from '../../domain/revocations';
-import { randomCode } from '../../domain/secrets';
-import { completeRelaySession, insertRelaySession, liveGrantsOf, liveRelaySession, revokeGrant, takeRelayCode } from '../../repos/oauth';
+import { clock } from '../../domain/clock';
+import { disconnectApp, finishRelay, openRelaySession, pollRelaySession } from '../../domain/oauth/apps';
+import { liveGrantsOf } from '../../repos/oauth';
 import { Connection, RelayCallbackQuery, RelayCreate, RelayParams, RelayPoll, RelaySession } from '../../schemas/oauth-apps';
-
-/** How long a relay session waits for the provider (the apps poll every few seconds until then). */
-const RELAY_SECONDS = 900;
 
 /**
  * Connected apps (the caller's OAuth grants in the church: list, revoke) and relay sessions, through which an
@@ -31,55 +25,24 @@ export default async function routes(root: FastifyInstance): Promise<void> {
   // Revoking a connection ends its refresh token and, through the grant's revocation stamp, the access tokens the
   // app already holds, at once on every service.
   app.delete(`${base}/connections/:id`, { config: { access: requires('Settings.Edit') }, schema: { summary: 'Disconnect an app', params: IdParams, response: { 200: Empty } } }, async (req) => {
-    const { churchId, id: userId } = req.auth;
-    const stamps = await app.db.transaction(async (tx) => {
-      const grant = await revokeGrant(tx, userId, churchId, req.params.id, clock.now());
-      if (!grant) throw notFound('Connection');
-      await reportChanges(deps, [{ churchId, entityType: 'oauthConnection', entityId: grant.id, action: 'revoked', before: { clientId: grant.clientId, scopes: grant.scopes } }], { req, tx });
-      return revokeTokens(tx, [{ userId: grantKey({ clientId: grant.clientId, userId, churchId }) }]);
-    });
-    await announce(deps, stamps);
+    await disconnectApp(deps, actorOf(req), req.params.id);
     return {};
   });
 
   // Opened by a signed-in app; the code is 8 readable characters (a TV shows it), the provider returns to our callback.
-  app.post(`${base}/relay/sessions`, { config: { access: anyUser }, schema: { summary: 'Open a relay session for an outside provider’s sign-in', body: RelayCreate, response: { 200: RelaySession } } }, async (req) => {
-    const sessionCode = randomCode(8);
-    await insertRelaySession(app.db, {
-      id: randomUUID(),
-      churchId: req.auth.churchId,
-      userId: req.auth.id,
-      sessionCode,
-      provider: req.body.provider,
-      expiresAt: secondsFromNow(RELAY_SECONDS),
-    });
-    return { sessionCode, redirectUri: `${deps.config.MEMBERSHIP_PUBLIC_URL.replace(/\/+$/, '')}/oauth/relay/callback`, expiresIn: RELAY_SECONDS, interval: 5 };
-  });
+  app.post(`${base}/relay/sessions`, { config: { access: anyUser }, schema: { summary: 'Open a relay session for an outside provider’s sign-in', body: RelayCreate, response: { 200: RelaySession } } }, (req) =>
+    openRelaySession(deps, actorOf(req), req.body.provider),
+  );
 
   // Polled without a token (B1Admin's getAnonymous): the session code is the secret. A completed session answers its
   // code once and is gone; an unknown or expired one is a 404.
-  app.get(`${base}/relay/sessions/:sessionCode`, { config: { access: 'public' }, schema: { summary: 'Poll a relay session for the provider’s code', params: RelayParams, response: { 200: RelayPoll } } }, async (req) => {
-    const code = req.params.sessionCode.toUpperCase();
-    const session = await liveRelaySession(app.db, code, clock.now());
-    if (!session) throw notFound('Session');
-    if (session.status === 'completed') {
-      const taken = await takeRelayCode(app.db, code);
-      if (!taken) throw notFound('Session');
-      return { status: 'completed' as const, authCode: deps.secrets.decrypt(taken) };
-    }
-    return { status: 'pending' as const, expiresIn: Math.max(0, Math.floor((session.expiresAt.getTime() - clock.now().getTime()) / 1000)) };
-  });
+  app.get(`${base}/relay/sessions/:sessionCode`, { config: { access: 'public' }, schema: { summary: 'Poll a relay session for the provider’s code', params: RelayParams, response: { 200: RelayPoll } } }, (req) =>
+    pollRelaySession(deps, req.params.sessionCode),
+  );
 
   // Where the provider sends the person back (`?code&state=<sessionCode>`): a small page telling them to return to the app.
   app.get(`${base}/relay/callback`, { config: { access: 'public' }, schema: { summary: 'Where the provider returns the person after signing in', querystring: RelayCallbackQuery, response: { 200: z.string().describe('an HTML page the person reads') } } }, async (req, reply) => {
-    const { code, state, error } = req.query;
-    let title = 'Signed in';
-    let message = 'You can close this window and go back to the app.';
-    if (error) [title, message] = ['Sign-in failed', `The provider said: ${error}. Close this window and try again from the app.`];
-    else if (!code || !state) [title, message] = ['Sign-in failed', 'The provider sent no code. Close this window and start again from the app.'];
-    else if (!(await completeRelaySession(app.db, state.toUpperCase(), deps.secrets.encrypt(code), clock.now()))) {
-      [title, message] = ['This sign-in has expired', 'Close this window and start again from the app.'];
-    }
+    const { title, message } = await finishRelay(deps, req.query);
     return reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")

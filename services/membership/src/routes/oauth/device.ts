@@ -4,12 +4,12 @@ import { isServerAdmin } from '@church/auth';
 import { Id, badRequest, notFound, type ZodTypeProvider } from '@church/common';
 import { userSession } from '../../domain/access';
 import { clock } from '../../domain/clock';
-import { DEFAULT_VERIFICATION_URI, normalizeUserCode, showUserCode, startDeviceAuthorization } from '../../domain/device-flow';
-import { authenticateClient, grantedScopes } from '../../domain/oauth';
-import { OAUTH_SCOPES } from '../../domain/oauth-scopes';
+import { DEFAULT_VERIFICATION_URI, normalizeUserCode, pendingAuthorization, startDeviceAuthorization } from '../../domain/oauth/device';
+import { authenticateClient, grantedScopes } from '../../domain/oauth/tokens';
 import { findChurch, findUserChurch } from '../../repos/churches';
-import { decideDeviceCode, findClientByClientId, pendingByUserCode } from '../../repos/oauth';
-import { OAuthErrorBody, field, oauthReply } from '../../schemas/oauth';
+import { decideDeviceCode } from '../../repos/oauth';
+import { OAuthErrorBody, field } from '../../schemas/oauth';
+import { oauthReply } from './reply';
 import { membershipDeps } from '../../deps';
 import { DeviceAuthorization, Decision } from '../../schemas/oauth/device';
 
@@ -50,20 +50,7 @@ export default async function routes(fastify: FastifyInstance): Promise<void> {
         },
       },
     },
-    async (req) => {
-      const code = normalizeUserCode(req.params.userCode);
-      const now = clock.now();
-      const row = code ? await pendingByUserCode(app.db, code, now) : undefined;
-      if (!row) throw notFound('Pending device authorization');
-      const client = await findClientByClientId(app.db, row.clientId);
-      return {
-        user_code: showUserCode(row.userCode),
-        client_id: row.clientId,
-        client_name: client?.name ?? row.clientId,
-        scopes: row.scopes.map((name) => ({ name, description: OAUTH_SCOPES.get(name)?.description ?? name })),
-        expires_in: Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)),
-      };
-    },
+    (req) => pendingAuthorization(app.db, req.params.userCode),
   );
 
   app.post(

@@ -1,19 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Email, Empty, HttpError, Id, badRequest, emailOf, escapeHtml, notFound, reportChanges, type ZodTypeProvider } from '@church/common';
-import { churchExists, loadOrCreatePerson, personChange } from '../../domain/people-save';
-import { displayNameOf, type PersonRecord } from '../../domain/person';
-import { findChurch } from '../../repos/churches';
-import { insertHousehold } from '../../repos/households';
-import { emailsOf, insertPeople, personById } from '../../repos/people';
-import { findSetting } from '../../repos/settings';
+import { Email, Empty, Id, badRequest, emailOf, escapeHtml, notFound, optionalActorOf, systemActor, type Actor, type ZodTypeProvider } from '@church/common';
+import { loadOrCreatePerson, registerGuests } from '../../domain/people/save';
+import { churchExists } from '../../repos/churches';
+import { emailsOf, personById, type PersonRecord } from '../../repos/people';
 import { BASE } from '../../schemas/people';
 import { GuestMember, Name, PublicPerson, PublicEmail } from '../../schemas/people/public';
 
-/** The church setting (B1Admin's guest registration switch) that opens `guest-register`. */
-export const GUEST_REGISTRATION_SETTING = 'enableQRGuestRegistration';
 
+/** Who a public request acts for: its signed-in caller, else a visitor of the church known only by their address. */
+const visitorOf = (req: FastifyRequest, churchId: string): Actor => optionalActorOf(req) ?? { ...systemActor(churchId, String(req.id), req.log), ip: req.ip };
 
 const toPublicPerson = (p: PersonRecord) => ({
   id: p.id,
@@ -31,7 +27,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       const { churchId, ...person } = req.body;
       if (!(await churchExists(app.db, churchId))) throw notFound('Church');
-      return toPublicPerson(await loadOrCreatePerson(app.db, churchId, person, { deps: app.deps, req }));
+      return toPublicPerson(await loadOrCreatePerson(app.db, churchId, person, { deps: app.deps, actor: visitorOf(req, churchId) }));
     },
   );
 
@@ -57,40 +53,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
         response: { 200: z.object({ householdId: z.string(), people: z.array(z.object({ id: z.string(), name: z.object({ first: z.string().nullable(), last: z.string().nullable() }) })) }) },
       },
     },
-    async (req) => {
-      const { churchId, members } = req.body;
-      const church = await findChurch(app.db, churchId);
-      if (!church || church.archivedDate) throw notFound('Church');
-      const setting = await findSetting(app.db, churchId, GUEST_REGISTRATION_SETTING);
-      if (setting?.value !== 'true') throw new HttpError(403, [{ msg: 'This church does not take guest registrations' }]);
-      return app.db.transaction(async (tx) => {
-        const household = await insertHousehold(tx, churchId, members[0]!.lastName);
-        const rows = await insertPeople(
-          tx,
-          churchId,
-          members.map((m, i) => ({
-            id: randomUUID(),
-            firstName: m.firstName,
-            lastName: m.lastName,
-            displayName: displayNameOf(m),
-            email: m.email ?? null,
-            mobilePhone: m.phone ?? null,
-            membershipStatus: 'Guest',
-            householdId: household.id,
-            householdRole: i === 0 ? 'Head' : 'Other',
-          })),
-        );
-        await reportChanges(
-          app.deps,
-          [
-            { churchId, entityType: 'household', entityId: household.id, action: 'created', event: 'household.created', after: { name: household.name }, data: household },
-            ...rows.map((row) => personChange(churchId, undefined, row)),
-          ],
-          { req, tx },
-        );
-        return { householdId: household.id, people: rows.map((p) => ({ id: p.id, name: { first: p.firstName, last: p.lastName } })) };
-      });
-    },
+    (req) => registerGuests(app.deps, visitorOf(req, req.body.churchId), req.body.churchId, req.body.members),
   );
 
   app.post(

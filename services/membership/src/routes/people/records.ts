@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { peopleColumns, type PeopleColumns } from '../../domain/advanced-match';
-import { MEMBER_LEVEL_STATUSES, toPerson, type PersonRecord } from '../../domain/person';
-import { listPeople, type Scope } from '../../repos/people';
+import { peopleColumns, type PeopleColumns } from '../../domain/people/advanced-match';
+import { toPerson } from '../../domain/people/person';
+import { MEMBER_LEVEL_STATUSES } from '../../lib/people';
+import { listPeople, type PersonRecord, type Scope } from '../../repos/people';
 
 /**
  * Each live person's record as the routes write it (`JSON.stringify(toPerson(row))`), all in one buffer, by id,
@@ -26,7 +27,7 @@ interface Serialized {
   trigrams: Map<string, number[]>;
   /** 1 where a member-level viewer sees the person (Member or Staff, not opted out) */
   memberLevel: Uint8Array;
-  /** the fields advanced search compares, one column each (see domain/advanced-match.ts) */
+  /** the fields advanced search compares, one column each (see domain/people/advanced-match.ts) */
   columns: PeopleColumns;
 }
 

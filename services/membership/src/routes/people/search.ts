@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requires } from '@church/auth';
 import { Id, badRequest, type ZodTypeProvider } from '@church/common';
-import { memoryTest } from '../../domain/advanced-match';
-import { ConditionList, parseCondition } from '../../domain/advanced-search';
-import { advancedWhere } from '../../domain/member-search';
-import { PersonRecords, toPerson, viewerOf } from '../../domain/person';
+import { memoryTest } from '../../domain/people/advanced-match';
+import { PersonRecords, toPerson, viewerOf } from '../../domain/people/person';
+import { ConditionList, parseCondition } from '../../lib/advanced-search';
+import { advancedWhere } from '../../repos/advanced-search';
 import { type PeopleFilter, inGroupWhere, peopleIdsWhere, peopleWhere, phoneWhere, searchPeople, searchPeopleIds } from '../../repos/people';
 import { personRecords } from './records';
 import { BASE, SearchInput } from '../../schemas/people';
@@ -59,15 +59,15 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     (req, reply) => answerWhere(reply, req.auth.churchId, inGroupWhere(req.auth.churchId, req.query.groupId, viewerOf(req.auth))),
   );
 
-  // Evaluated over the church's kept person records (domain/advanced-match.ts), the same answers as the SQL
+  // Evaluated over the church's kept person records (domain/people/advanced-match.ts), the same answers as the SQL
   // path, which still serves conditions on groups (membership is not in the records). Each answer is kept, compressed
   // and tagged, per data version, viewer scope, day (ages) and conditions: a repeated search is a version lookup
   // and a send (304 with If-None-Match).
   const advanced = (req: FastifyRequest, reply: FastifyReply, conditions: z.output<typeof ConditionList>) => {
     const churchId = req.auth.churchId;
     const viewer = viewerOf(req.auth);
-    const where = advancedWhere(churchId, conditions, viewer); // validates every condition (400s) first
-    const parsed = conditions.map((c, i) => parseCondition(c, i));
+    const parsed = conditions.map((c, i) => parseCondition(c, i)); // every condition checked (400s) first
+    const where = advancedWhere(churchId, parsed, viewer);
     const today = new Date();
     const variant = `advanced\n${viewer.membersOnly ? 'members' : 'all'}\n${today.toISOString().slice(0, 10)}\n${JSON.stringify(parsed)}`;
     return app.deps.snapshots.send(req, reply, churchId, variant, async () => {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hasPermission, requires } from '@church/auth';
-import { Empty, HttpError, Id, IdParams, badRequest, batchOf, itemParam, notFound, reportChanges, unauthorized, validationFailed, type ZodTypeProvider } from '@church/common';
+import { Empty, HttpError, Id, IdParams, badRequest, batchOf, itemParam, notFound, reportChanges, unauthorized, validationFailed, actorOf, type ZodTypeProvider } from '@church/common';
 import { bulkChangePeople } from '../../domain/batches';
-import { assignHousehold, personChange, personReferenceErrors, savePeople } from '../../domain/people-save';
-import { PersonList, PersonSave, toPerson, toPersonValues, type PersonInput } from '../../domain/person';
+import { assignHousehold, personChange, personReferenceErrors, savePeople } from '../../domain/people/save';
+import { PersonList, PersonSave, toPerson, toPersonValues, type PersonInput } from '../../domain/people/person';
 import { livePeopleIds } from '../../repos/people';
 import { peopleNow, restorePerson } from '../../repos/batches';
 import { BASE } from '../../schemas/people';
@@ -20,7 +20,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       throw unauthorized('People.Edit Self allows saving only your own person');
     }
     const rows = await savePeople(
-      { db: app.db, storage: app.deps.storage, churchId: req.auth.churchId, selfOnly, references: app.deps.internal, param: (i, field) => itemParam(req, i, field), report: { deps: app.deps, req } },
+      { db: app.db, storage: app.deps.storage, churchId: req.auth.churchId, selfOnly, references: app.deps.internal, param: (i, field) => itemParam(req, i, field), report: { deps: app.deps, actor: actorOf(req) } },
       req.body,
     );
     return rows.map(toPerson);
@@ -54,7 +54,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
     async (req) => {
       await allLive(req.auth.churchId, req.body.personIds);
       // One batch (settings → batches) that can be reviewed and undone.
-      const { ids, batchId } = await bulkChangePeople(app.db, app.deps, req, { kind: 'delete' }, req.body.personIds);
+      const { ids, batchId } = await bulkChangePeople(app.db, app.deps, actorOf(req), { kind: 'delete' }, req.body.personIds);
       return { success: true, deletedIds: ids, count: ids.length, batchId };
     },
   );
@@ -77,7 +77,7 @@ export default async function routes(root: FastifyInstance): Promise<void> {
       // The campus set on everyone is a campus of the church (asked of attendance before the batch's transaction).
       const foreign = await personReferenceErrors(app.db, app.deps.internal, req.auth.churchId, [values], (_i, field) => `updates.${field}`);
       if (foreign.length) throw validationFailed(foreign);
-      const { ids, batchId } = await bulkChangePeople(app.db, app.deps, req, { kind: 'update', values }, req.body.personIds);
+      const { ids, batchId } = await bulkChangePeople(app.db, app.deps, actorOf(req), { kind: 'update', values }, req.body.personIds);
       return { success: true, updatedIds: ids, count: ids.length, batchId };
     },
   );

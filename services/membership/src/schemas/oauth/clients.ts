@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseScopes, unknownScopes } from '../../domain/oauth-scopes';
+import { parseScopes, unknownScopes } from '../../domain/oauth/scopes';
 
 /** A list sent as an array or as one comma- or space-separated string. */
 export const list = <T extends z.ZodType<string, string>>(item: T) =>

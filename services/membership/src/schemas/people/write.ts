@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id } from '@church/common';
-import { PersonSave } from '../../domain/person';
+import { PersonSave } from '../../domain/people/person';
 
 /** The request and answer shapes of `src/routes/people/write.ts` (what it accepts and what leaves it). */
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import type { DbOrTx } from '@church/common';
 import { households, people } from '../db/schema';
-import type { UserRow } from '../repos/users';
+import type { UserRow } from './users';
 
 // The identity side writes people rows only where the spec makes it: the creator of a church (Staff) and a
 // user selecting a church they have no person in (Guest). Everything else about people is the people routes'.
@@ -75,4 +75,21 @@ export async function personOfUser(db: DbOrTx, churchId: string, userId: string)
     .where(and(eq(people.churchId, churchId), eq(people.userId, userId), eq(people.removed, false)))
     .limit(1);
   return row;
+}
+
+/**
+ * The user's people in these churches: those their links name (`linkedPersonIds`) and those linked to the user
+ * through `people.user_id`, live ones only.
+ */
+export function peopleOfUserIn(db: DbOrTx, userId: string, churchIds: string[], linkedPersonIds: string[]) {
+  return db
+    .select({ id: people.id, churchId: people.churchId, userId: people.userId, membershipStatus: people.membershipStatus })
+    .from(people)
+    .where(
+      and(
+        inArray(people.churchId, churchIds),
+        eq(people.removed, false),
+        linkedPersonIds.length ? or(inArray(people.id, linkedPersonIds), eq(people.userId, userId)) : eq(people.userId, userId),
+      ),
+    );
 }

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '@church/common';
-import { groupMembers, people, settings, visibilityPreferences } from '../db/schema';
-import { ContactInfo, toBasicPerson, type PersonRecord, type Viewer } from './person';
+import { notFound, unauthorized, type Actor, type DbOrTx } from '@church/common';
+import { directoryPeople, directorySetting, groupmatesOf, preferencesByPerson, preferencesOf, shareAGroup, statusOf, upsertPreferences, type PreferencesRow } from '../../repos/directory';
+import { personById, type PersonRecord } from '../../repos/people';
+import { ContactInfo, toBasicPerson, viewerOf, type Viewer } from './person';
 
 /** Who may open the directory (church setting `directoryVisibility`). */
 export const DIRECTORY_LEVELS = ['Staff', 'Members', 'Regular Attendees', 'Everyone'] as const;
@@ -29,17 +28,6 @@ export const Preferences = z.object({
   email: z.string(),
 });
 
-type PreferencesRow = typeof visibilityPreferences.$inferSelect;
-
-export async function preferencesOf(db: DbOrTx, churchId: string, personId: string): Promise<PreferencesRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(visibilityPreferences)
-    .where(and(eq(visibilityPreferences.churchId, churchId), eq(visibilityPreferences.personId, personId)))
-    .limit(1);
-  return row;
-}
-
 /** The person's preferences with defaults filled in. */
 export function withDefaults(personId: string, row?: Partial<PreferencesRow>) {
   return {
@@ -54,49 +42,13 @@ export function withDefaults(personId: string, row?: Partial<PreferencesRow>) {
 /** Saves (one row per person) only the preferences given. */
 export async function savePreferences(db: DbOrTx, churchId: string, personId: string, input: z.output<typeof PreferencesSave>): Promise<PreferencesRow> {
   const values = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  const [row] = await db
-    .insert(visibilityPreferences)
-    .values({ ...withDefaults(personId, values), id: randomUUID(), churchId })
-    .onConflictDoUpdate({
-      target: [visibilityPreferences.churchId, visibilityPreferences.personId],
-      set: Object.keys(values).length ? { ...values, updatedAt: new Date() } : { updatedAt: new Date() },
-    })
-    .returning();
-  return row!;
+  const { id: _id, ...initial } = withDefaults(personId, values);
+  return upsertPreferences(db, churchId, initial, values);
 }
 
 export async function directoryLevel(db: DbOrTx, churchId: string): Promise<DirectoryLevel> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(and(eq(settings.churchId, churchId), eq(settings.keyName, 'directoryVisibility')))
-    .limit(1);
-  return DIRECTORY_LEVELS.find((l) => l.toLowerCase() === row?.value?.trim().toLowerCase()) ?? DEFAULT_DIRECTORY_LEVEL;
-}
-
-/** The caller's membership status as the church records it now (the token's copy may be older). */
-export async function statusOf(db: DbOrTx, churchId: string, personId: string | null): Promise<string | undefined> {
-  if (!personId) return undefined;
-  const [row] = await db
-    .select({ status: people.membershipStatus })
-    .from(people)
-    .where(and(eq(people.churchId, churchId), eq(people.id, personId), eq(people.removed, false)))
-    .limit(1);
-  return row?.status;
-}
-
-/** True when the two people are in at least one common group. */
-export async function shareAGroup(db: DbOrTx, churchId: string, a: string, b: string): Promise<boolean> {
-  const mine = db
-    .select({ groupId: groupMembers.groupId })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.personId, a)));
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(groupMembers)
-    .where(and(eq(groupMembers.churchId, churchId), eq(groupMembers.personId, b), sql`${groupMembers.groupId} in ${mine}`))
-    .limit(1);
-  return Boolean(row);
+  const value = await directorySetting(db, churchId);
+  return DIRECTORY_LEVELS.find((l) => l.toLowerCase() === value?.trim().toLowerCase()) ?? DEFAULT_DIRECTORY_LEVEL;
 }
 
 /** Whether a caller may open the directory at this level: staff always; `Everyone` means any user. */
@@ -158,3 +110,39 @@ export const DirectoryPerson = z.object({
   householdRole: z.string().nullish(),
   contactInfo: ContactInfo,
 });
+
+/**
+ * B1App's member directory (DirectoryMasterPanel, DirectorySearch): every person the church's level lists to the
+ * caller, by name, each as `directoryOf` shows them; 401 when the directory is not open to the caller.
+ */
+export async function wholeDirectory(db: DbOrTx, actor: Actor) {
+  const { churchId, personId } = actor;
+  const viewer = viewerOf(actor);
+  const status = await statusOf(db, churchId, personId);
+  const level = await directoryLevel(db, churchId);
+  if (!mayOpenDirectory(level, viewer, status)) throw unauthorized('The directory is not open to you');
+  const listed = await directoryPeople(db, churchId, viewer.staff ? null : DIRECTORY_LISTED[level]);
+  const [prefs, groupmates] = await Promise.all([
+    preferencesByPerson(db, churchId, listed.map((p) => p.id)),
+    personId ? groupmatesOf(db, churchId, personId) : new Set<string>(),
+  ]);
+  const member = viewer.member || status === 'Member' || status === 'Staff';
+  return listed.map((p) => directoryEntry(p, prefs.get(p.id), { full: viewer.staff || p.id === personId, member, sharesGroup: groupmates.has(p.id) }));
+}
+
+/** One person's directory entry as the caller may see it (an opted-out person only to staff and themself: else 404). */
+export async function directoryOf(db: DbOrTx, actor: Actor, id: string) {
+  const { churchId, personId } = actor;
+  const viewer = viewerOf(actor);
+  const status = await statusOf(db, churchId, personId);
+  if (!mayOpenDirectory(await directoryLevel(db, churchId), viewer, status)) throw unauthorized('The directory is not open to you');
+  const person = await personById(db, churchId, id);
+  if (!person || (person.optedOut && !viewer.staff && person.id !== personId)) throw notFound('Person');
+  const self = person.id === personId;
+  const audience = {
+    full: viewer.staff || self,
+    member: viewer.member || status === 'Member' || status === 'Staff',
+    sharesGroup: Boolean(personId) && !self && (await shareAGroup(db, churchId, personId!, person.id)),
+  };
+  return directoryEntry(person, await preferencesOf(db, churchId, person.id), audience);
+}

@@ -1,16 +1,25 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import type { z } from 'zod';
 import { API_NAMES, PERMISSIONS, SERVER_ADMIN, permissionKey, type ApiName } from '@church/auth';
-import type { DbOrTx } from '@church/common';
-import { groupMembers, groups, people, roleMembers, rolePermissions, SERVER_CHURCH_ID } from '../db/schema';
-import type { ChurchRow, UserChurchRow } from '../repos/churches';
-import { permissionsFor, roleMembershipsOf } from '../repos/roles';
-
-/** A permission as roles hold it. */
-export interface HeldPermission {
-  apiName: string;
-  contentType: string;
-  action: string;
-}
+import { badRequest, notFound, reportChanges, type Actor, type DbOrTx, type RevocationEntry } from '@church/common';
+import type { MembershipDeps } from '../../deps';
+import type { rolePermissions } from '../../db/schema';
+import type { ChurchRow, UserChurchRow } from '../../repos/churches';
+import { groupsOfPeople } from '../../repos/groups';
+import { peopleOfUserIn } from '../../repos/people-links';
+import {
+  deleteRolePermission,
+  findRole,
+  findRolePermission,
+  findSamePermission,
+  insertRolePermissions,
+  permissionsFor,
+  roleMembershipsOf,
+  updateRolePermission,
+  usersHoldingRole,
+  type HeldPermission,
+} from '../../repos/roles';
+import type { RolePermissionSave } from '../../schemas/roles/permissions';
+import { announce, revokeTokens } from '../revocations';
 
 /** Everything the login response and the token say about one church of a user. */
 export interface ChurchContext {
@@ -22,15 +31,6 @@ export interface ChurchContext {
 }
 
 const isServerAdminPermission = (p: HeldPermission) => permissionKey(p.contentType, p.action) === permissionKey(SERVER_ADMIN.contentType, SERVER_ADMIN.action);
-
-/** Permissions the user holds through server-wide roles (the server admin role at SERVER_CHURCH_ID). */
-export async function serverPermissions(db: DbOrTx, userId: string): Promise<HeldPermission[]> {
-  return db
-    .select({ apiName: rolePermissions.apiName, contentType: rolePermissions.contentType, action: rolePermissions.action })
-    .from(roleMembers)
-    .innerJoin(rolePermissions, and(eq(rolePermissions.churchId, SERVER_CHURCH_ID), eq(rolePermissions.roleId, roleMembers.roleId)))
-    .where(and(eq(roleMembers.userId, userId), eq(roleMembers.churchId, SERVER_CHURCH_ID)));
-}
 
 export function holdsServerAdmin(permissions: HeldPermission[]): boolean {
   return permissions.some(isServerAdminPermission);
@@ -57,16 +57,7 @@ export async function churchContexts(
   const granted = await permissionsFor(db, churchIds, [...new Set(memberships.map((m) => m.roleId))]);
 
   const linkedPersonIds = links.map((l) => l.uc?.personId).filter((id): id is string => !!id);
-  const personRows = await db
-    .select({ id: people.id, churchId: people.churchId, userId: people.userId, membershipStatus: people.membershipStatus })
-    .from(people)
-    .where(
-      and(
-        inArray(people.churchId, churchIds),
-        eq(people.removed, false),
-        linkedPersonIds.length ? or(inArray(people.id, linkedPersonIds), eq(people.userId, userId)) : eq(people.userId, userId),
-      ),
-    );
+  const personRows = await peopleOfUserIn(db, userId, churchIds, linkedPersonIds);
   const personOf = new Map<string, (typeof personRows)[number]>();
   for (const l of links) {
     const linked = personRows.find((p) => p.churchId === l.church.id && p.id === l.uc?.personId);
@@ -75,13 +66,7 @@ export async function churchContexts(
     if (person) personOf.set(l.church.id, person);
   }
   const personIds = [...personOf.values()].map((p) => p.id);
-  const groupRows = personIds.length
-    ? await db
-        .select({ churchId: groupMembers.churchId, id: groups.id, name: groups.name, leader: groupMembers.leader, tags: groups.tags })
-        .from(groupMembers)
-        .innerJoin(groups, and(eq(groups.id, groupMembers.groupId), eq(groups.churchId, groupMembers.churchId)))
-        .where(and(inArray(groupMembers.churchId, churchIds), inArray(groupMembers.personId, personIds), eq(groups.removed, false)))
-    : [];
+  const groupRows = personIds.length ? await groupsOfPeople(db, churchIds, personIds) : [];
 
   return links.map(({ church, uc }) => {
     const person = personOf.get(church.id);
@@ -147,4 +132,66 @@ export function findPermissionDef(contentType: string, action: string, apiName?:
   const key = permissionKey(contentType, action);
   const matches = PERMISSIONS.filter((p) => permissionKey(p.contentType, p.action) === key && (!apiName || p.apiName === apiName));
   return matches;
+}
+
+/**
+ * A grant taken away (deleted, or changed into another): the tokens of the users who held it through its role
+ * lose it at once (they log in again); a grant added shows at their next login, as the spec has it.
+ */
+const revokeHolders = async (tx: DbOrTx, churchId: string, roleId: string | null) =>
+  revokeTokens(tx, (await usersHoldingRole(tx, churchId, roleId)).map((userId) => ({ userId, churchId })));
+
+/**
+ * Saves role permissions in one transaction: only permissions of the reference can be granted, spelled as the
+ * reference spells them (`View Summary`); granting one a role already holds answers the existing grant. `param`
+ * names item `i`'s field in errors.
+ */
+export async function saveRolePermissions(
+  deps: Pick<MembershipDeps, 'db' | 'module' | 'queue' | 'revocations'>,
+  actor: Actor,
+  items: Array<z.output<typeof RolePermissionSave>>,
+  param: (i: number, field: string) => string,
+): Promise<Array<typeof rolePermissions.$inferSelect>> {
+  const { out, stamps } = await deps.db.transaction(async (tx) => {
+    const churchId = actor.churchId;
+    const missing = items.findIndex((item) => !item.id && item.roleId === undefined);
+    if (missing >= 0) throw badRequest(param(missing, 'roleId'), 'roleId is required (null for the Everyone role)');
+    const out: Array<typeof rolePermissions.$inferSelect> = [];
+    const stamps: RevocationEntry[] = [];
+    for (const [i, item] of items.entries()) {
+      if (item.roleId && !(await findRole(tx, churchId, item.roleId))) throw notFound('Role');
+      const defs = findPermissionDef(item.contentType, item.action, item.apiName);
+      if (!defs.length) throw badRequest(param(i, 'action'), `Unknown permission ${item.contentType}.${item.action}${item.apiName ? ` in ${item.apiName}` : ''}`);
+      if (defs.length > 1) throw badRequest(param(i, 'apiName'), `apiName is required: ${item.contentType}.${item.action} exists in several APIs`);
+      const { apiName, contentType, action } = defs[0]!;
+      const grant = { churchId, apiName, contentType, action, contentId: item.contentId ?? null };
+      if (item.id) {
+        const before = await findRolePermission(tx, churchId, item.id);
+        const row = before && (await updateRolePermission(tx, churchId, item.id, item.roleId === undefined ? grant : { ...grant, roleId: item.roleId }));
+        if (!row) throw notFound('Role permission');
+        const changed = (['roleId', 'apiName', 'contentType', 'action', 'contentId'] as const).some((k) => before[k] !== row[k]);
+        if (changed) stamps.push(...(await revokeHolders(tx, churchId, before.roleId)));
+        out.push(row);
+        continue;
+      }
+      const values = { ...grant, roleId: item.roleId ?? null };
+      out.push((await findSamePermission(tx, values)) ?? (await insertRolePermissions(tx, [values]))[0]!);
+    }
+    const grants = (g: (typeof out)[number]) => ({ roleId: g.roleId, apiName: g.apiName, contentType: g.contentType, action: g.action, contentId: g.contentId });
+    await reportChanges(deps, out.map((g) => ({ churchId, entityType: 'rolePermission', entityId: g.id, action: 'saved', after: grants(g) })), { req: actor, tx });
+    return { out, stamps };
+  });
+  await announce(deps, stamps);
+  return out;
+}
+
+/** Deletes a grant of the church; the users who held it through its role lose it at once. */
+export async function removeRolePermission(deps: Pick<MembershipDeps, 'db' | 'module' | 'queue' | 'revocations'>, actor: Actor, id: string): Promise<void> {
+  const stamps = await deps.db.transaction(async (tx) => {
+    const grant = await findRolePermission(tx, actor.churchId, id);
+    if (!grant || !(await deleteRolePermission(tx, actor.churchId, id))) throw notFound('Role permission');
+    await reportChanges(deps, [{ churchId: actor.churchId, entityType: 'rolePermission', entityId: grant.id, action: 'destroyed', before: { roleId: grant.roleId, contentType: grant.contentType, action: grant.action } }], { req: actor, tx });
+    return revokeHolders(tx, actor.churchId, grant.roleId);
+  });
+  await announce(deps, stamps);
 }

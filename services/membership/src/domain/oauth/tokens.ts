@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { OAUTH_TOKEN_SECONDS, type Claims } from '@church/auth';
 import type { DbOrTx, ServiceDeps } from '@church/common';
-import { findChurch, findUserChurch } from '../repos/churches';
-import { findClientByClientId, insertCode, insertRefreshToken, spendCode, spendRefreshToken, type OauthClientRow } from '../repos/oauth';
-import { findUserById } from '../repos/users';
-import { clock, secondsFromNow } from './clock';
-import { narrowPermissions, parseScopes, unknownScopes } from './oauth-scopes';
-import { churchContexts, holdsServerAdmin, serverPermissions, tokenPermissions } from './permissions';
-import { matchesHash, randomSecret, sha256 } from './secrets';
+import { findChurch, findUserChurch } from '../../repos/churches';
+import { findClientByClientId, insertCode, insertRefreshToken, spendCode, spendRefreshToken, type OauthClientRow } from '../../repos/oauth';
+import { findUserById } from '../../repos/users';
+import { clock, secondsFromNow } from '../clock';
+import { narrowPermissions, parseScopes, unknownScopes } from './scopes';
+import { serverPermissions } from '../../repos/roles';
+import { churchContexts, holdsServerAdmin, tokenPermissions } from '../roles/permissions';
+import { matchesHash, randomSecret, sha256 } from '../secrets';
 
 /** Authorization codes live 10 minutes; refresh tokens 30 days, rotated on every use. */
 export const CODE_SECONDS = 600;

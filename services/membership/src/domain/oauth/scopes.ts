@@ -1,5 +1,5 @@
 import { PERMISSIONS, SERVER_ADMIN, permissionKey } from '@church/auth';
-import type { HeldPermission } from './permissions';
+import type { HeldPermission } from '../../repos/roles';
 
 /**
  * OAuth scopes and the permissions each lets a token keep. A scope never grants anything by itself: the

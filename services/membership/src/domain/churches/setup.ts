@@ -1,11 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { PERMISSIONS } from '@church/auth';
-import type { Db, DbOrTx } from '@church/common';
-import { deleteChurchAndData, userIdsOfChurch, inactiveChurches, insertChurch, takenSubDomains, upsertUserChurch, userCounts, type ChurchRow } from '../repos/churches';
-import { addRoleMember, insertRole, insertRolePermissions, otherRoleMembers } from '../repos/roles';
-import type { UserRow } from '../repos/users';
-import { clock } from './clock';
-import { countPeople, insertPersonForUser } from './people-links';
+import { PERMISSIONS, isServerAdmin } from '@church/auth';
+import { badRequest, conflict, notFound, unauthorized, type Actor, type Db, type DbOrTx, type ServiceDeps } from '@church/common';
+import {
+  deleteChurchAndData,
+  findChurch,
+  findChurchBySubDomain,
+  findUserChurch,
+  userIdsOfChurch,
+  inactiveChurches,
+  insertChurch,
+  takenSubDomains,
+  touchChurch,
+  updateChurch,
+  upsertUserChurch,
+  userCounts,
+  type ChurchRow,
+} from '../../repos/churches';
+import { personByEmail, updatePerson } from '../../repos/people';
+import { addRoleMember, insertRole, insertRolePermissions, otherRoleMembers } from '../../repos/roles';
+import { findUserById, type UserRow } from '../../repos/users';
+import { clock } from '../clock';
+import { countPeople, insertPersonForUser, personOfUser } from '../../repos/people-links';
+import { loginResponse, selectedChurch } from '../login';
 
 export const DOMAIN_ADMINS = 'Domain Admins';
 export const ALL_MEMBERS = 'All Members';
@@ -98,4 +114,49 @@ export async function deleteAbandoned(db: Db): Promise<string[]> {
     });
   }
   return deleted;
+}
+
+/** Edits the caller's own church (only the token's: a batch naming another church fails whole with 404). */
+export function updateOwnChurch(db: Db, actor: Actor, items: Array<Partial<Omit<ChurchRow, 'id'>> & { id?: string; subDomain?: string | null }>): Promise<ChurchRow[]> {
+  return db.transaction(async (tx) => {
+    const out = [];
+    for (const { id = actor.churchId, ...values } of items) {
+      if (id !== actor.churchId) throw notFound('Church');
+      if (values.subDomain) {
+        const holder = await findChurchBySubDomain(tx, values.subDomain);
+        if (holder && holder.id !== id) throw conflict('This subDomain is taken', 'subDomain');
+      }
+      const row = await updateChurch(tx, id, values);
+      if (!row) throw notFound('Church');
+      out.push(row);
+    }
+    return out;
+  });
+}
+
+/**
+ * Switching church: a church the user has no link to is joined with the Everyone permissions and their person
+ * there: the one with the account's address when the address is proved (the owner followed a link or code mailed
+ * to it) and no other user holds that person, else a new guest person. Answers the chosen church as the apps read it.
+ */
+export async function selectChurch(db: Db, deps: ServiceDeps, actor: Actor, which: { churchId?: string; subDomain?: string }) {
+  const { churchId, subDomain } = which;
+  if (!churchId && !subDomain) throw badRequest('churchId', 'churchId or subDomain is required');
+  const church = churchId ? await findChurch(db, churchId) : await findChurchBySubDomain(db, subDomain!);
+  if (!church || (church.archivedDate && !isServerAdmin(actor))) throw notFound('Church');
+  const user = await findUserById(db, actor.id);
+  if (!user) throw unauthorized('User no longer exists');
+  const now = clock.now();
+  await db.transaction(async (tx) => {
+    const link = await findUserChurch(tx, user.id, church.id);
+    let personId = link?.personId ?? (await personOfUser(tx, church.id, user.id))?.id ?? null;
+    if (!personId && user.emailVerified) {
+      const byEmail = await personByEmail(tx, church.id, user.email);
+      if (byEmail && !byEmail.userId) personId = (await updatePerson(tx, church.id, byEmail.id, { userId: user.id }))!.id;
+    }
+    if (!personId) personId = (await insertPersonForUser(tx, church.id, user, 'Guest')).id;
+    await upsertUserChurch(tx, { userId: user.id, churchId: church.id, personId, lastAccessed: now });
+    await touchChurch(tx, church.id, now);
+  });
+  return selectedChurch(await loginResponse(db, deps, user, { churchId: church.id }));
 }

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import { REMOTE, badRequest, decodeImage, foreignReferences, notFound, rowsByIds, unauthorized, validationFailed, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
-import { report as reportTo, type Reporter } from './report';
-import { isWebUrl } from '../schemas/extras';
-import { churches, households, people, userChurches, users } from '../db/schema';
-import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../repos/households';
-import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson } from '../repos/people';
-import { displayNameOf, toPerson, toPersonValues, type PersonInput, type PersonRecord, type PersonRow, type PersonValues } from './person';
+import type { z } from 'zod';
+import { HttpError, REMOTE, badRequest, decodeImage, foreignReferences, notFound, reportChanges, rowsByIds, unauthorized, validationFailed, type Actor, type Db, type DbOrTx, type ErrorItem, type InternalClient, type References, type Storage, type Tx } from '@church/common';
+import type { MembershipDeps } from '../../deps';
+import { report as reportTo, type Reporter } from '../report';
+import { isWebUrl } from '../../schemas/extras';
+import { households, people } from '../../db/schema';
+import { churchExists, findChurch, linkUserToPerson, linkedPersonOf } from '../../repos/churches';
+import { existingHouseholdIds, insertHousehold, insertHouseholds } from '../../repos/households';
+import { insertPeople, insertPerson, peopleInHousehold, personByEmail, personById, personOfUser, updatePerson, type PersonRecord, type PersonRow, type PersonValues } from '../../repos/people';
+import { findSetting } from '../../repos/settings';
+import { findUserById } from '../../repos/users';
+import { PersonSave, displayNameOf, toPerson, toPersonValues, type PersonInput } from './person';
 
 /**
  * Fields a caller holding only `People.Edit Self` may not change on their own record (the notes conversation is
@@ -168,11 +172,6 @@ export async function assignHousehold(db: Db, churchId: string, householdId: str
   });
 }
 
-export async function churchExists(db: DbOrTx, churchId: string): Promise<boolean> {
-  const [church] = await db.select({ id: churches.id }).from(churches).where(eq(churches.id, churchId)).limit(1);
-  return Boolean(church);
-}
-
 /** A new Guest person with their own household (public loadOrCreate, claim). */
 export async function createGuest(db: DbOrTx, churchId: string, p: { email: string; firstName?: string | null; lastName?: string | null; userId?: string }, reporter?: Reporter): Promise<PersonRow> {
   const values: PersonValues = {
@@ -214,16 +213,8 @@ export interface Claimant {
 export async function claimPerson(db: Db, churchId: string, user: Claimant, reporter?: Reporter): Promise<PersonRecord> {
   if (!(await churchExists(db, churchId))) throw notFound('Church');
   return db.transaction(async (tx) => {
-    const [link] = await tx
-      .select({ personId: userChurches.personId })
-      .from(userChurches)
-      .where(and(eq(userChurches.churchId, churchId), eq(userChurches.userId, user.userId)))
-      .limit(1);
-    const [account] = await tx
-      .select({ email: users.email, emailVerified: users.emailVerified, firstName: users.firstName, lastName: users.lastName })
-      .from(users)
-      .where(eq(users.id, user.userId))
-      .limit(1);
+    const link = await linkedPersonOf(tx, churchId, user.userId);
+    const account = await findUserById(tx, user.userId);
     if (!account) throw unauthorized('User no longer exists');
     let person = link?.personId ? await personById(tx, churchId, link.personId) : undefined;
     person ??= await personOfUser(tx, churchId, user.userId);
@@ -241,10 +232,71 @@ export async function claimPerson(db: Db, churchId: string, user: Claimant, repo
       }, reporter);
     }
     if (person.userId !== user.userId) person = (await updatePerson(tx, churchId, person.id, { userId: user.userId }))!;
-    await tx
-      .insert(userChurches)
-      .values({ id: randomUUID(), churchId, userId: user.userId, personId: person.id, lastAccessed: new Date() })
-      .onConflictDoUpdate({ target: [userChurches.churchId, userChurches.userId], set: { personId: person.id, updatedAt: sql`now()` } });
+    await linkUserToPerson(tx, churchId, user.userId, person.id);
     return person;
   });
+}
+
+/** The church setting (B1Admin's guest registration switch) that opens `guest-register`. */
+export const GUEST_REGISTRATION_SETTING = 'enableQRGuestRegistration';
+
+/**
+ * B1App's guest registration (a QR code at the door): a household of guests, the first its head, for a live church
+ * that switched it on (setting `enableQRGuestRegistration` = "true"; else 403); answers names and ids only.
+ */
+export async function registerGuests(
+  deps: Pick<MembershipDeps, 'db' | 'module' | 'queue'>,
+  actor: Actor,
+  churchId: string,
+  members: Array<{ firstName: string; lastName: string; email?: string; phone?: string }>,
+) {
+  const church = await findChurch(deps.db, churchId);
+  if (!church || church.archivedDate) throw notFound('Church');
+  const setting = await findSetting(deps.db, churchId, GUEST_REGISTRATION_SETTING);
+  if (setting?.value !== 'true') throw new HttpError(403, [{ msg: 'This church does not take guest registrations' }]);
+  return deps.db.transaction(async (tx) => {
+    const household = await insertHousehold(tx, churchId, members[0]!.lastName);
+    const rows = await insertPeople(
+      tx,
+      churchId,
+      members.map((m, i) => ({
+        id: randomUUID(),
+        firstName: m.firstName,
+        lastName: m.lastName,
+        displayName: displayNameOf(m),
+        email: m.email ?? null,
+        mobilePhone: m.phone ?? null,
+        membershipStatus: 'Guest',
+        householdId: household.id,
+        householdRole: i === 0 ? 'Head' : 'Other',
+      })),
+    );
+    await reportChanges(
+      deps,
+      [
+        { churchId, entityType: 'household', entityId: household.id, action: 'created', event: 'household.created', after: { name: household.name }, data: household },
+        ...rows.map((row) => personChange(churchId, undefined, row)),
+      ],
+      { req: actor, tx },
+    );
+    return { householdId: household.id, people: rows.map((p) => ({ id: p.id, name: { first: p.firstName, last: p.lastName } })) };
+  });
+}
+
+/**
+ * Another module changes a person (`membershipInternal.updatePerson`): the same save as `POST /membership/people`
+ * (displayName recomputed, photos stored the same way), with every field a People.Edit holder may change; errors
+ * name the field under `changes`.
+ */
+export async function updatePersonFor(deps: Pick<MembershipDeps, 'db' | 'module' | 'queue' | 'storage' | 'internal'>, churchId: string, personId: string, changes: unknown): Promise<{ id: string }> {
+  const parsed = PersonSave.omit({ id: true }).safeParse(changes);
+  if (!parsed.success) throw validationFailed(parsed.error.issues.map((i: z.core.$ZodIssue) => ({ msg: i.message, param: ['changes', ...i.path].join('.'), location: 'body' })));
+  try {
+    const [saved] = await savePeople({ db: deps.db, storage: deps.storage, churchId, references: deps.internal, report: { deps } }, [{ ...parsed.data, id: personId }]);
+    return { id: saved!.id };
+  } catch (err) {
+    // the save names a field of the person (`photo`, `householdId`); here it is a field of `changes`
+    if (err instanceof HttpError && err.statusCode === 400) throw validationFailed(err.errors.map((e) => (e.param ? { ...e, param: `changes.${e.param}` } : e)));
+    throw err;
+  }
 }

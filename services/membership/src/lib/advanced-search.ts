@@ -1,9 +1,9 @@
-import { and, not, or, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { badRequest } from '@church/common';
-import { people } from '../db/schema';
-import { likeEscape, memberOfGroupNamed, memberOfGroups, phoneDigits } from '../repos/people';
+import { likeEscape } from './people';
+
+// Advanced search's conditions as clients send them, and their parsed form: plain values that the SQL path
+// (repos/advanced-search.ts) and the in-memory path (domain/people/advanced-match.ts) both evaluate.
 
 /** The operators a condition may use; which apply depends on the field's kind (see FIELDS). */
 export const OPERATORS = [
@@ -35,47 +35,42 @@ const KIND_OPERATORS: Record<Kind, readonly Operator[]> = {
   boolean: ['equals', 'notEquals'],
 };
 
-const yearsSince = (column: AnyPgColumn) => sql`extract(year from age(current_date, ${column}))::int`;
-const age = yearsSince(people.birthDate);
-const month = (column: AnyPgColumn) => sql`extract(month from ${column})::int`;
-
-/** Searchable fields: the SQL expression each compares and its kind. */
-/** Searchable fields by name; a Map, so a caller's `constructor` or `__proto__` is simply unknown. */
-const FIELDS = new Map<string, { kind: Kind; expr?: SQL }>(Object.entries({
-  displayName: { kind: 'text', expr: sql`${people.displayName}` },
-  firstName: { kind: 'text', expr: sql`${people.firstName}` },
-  lastName: { kind: 'text', expr: sql`${people.lastName}` },
-  middleName: { kind: 'text', expr: sql`${people.middleName}` },
-  nickName: { kind: 'text', expr: sql`${people.nickName}` },
-  prefix: { kind: 'text', expr: sql`${people.prefix}` },
-  suffix: { kind: 'text', expr: sql`${people.suffix}` },
-  email: { kind: 'text', expr: sql`${people.email}` },
-  gender: { kind: 'text', expr: sql`${people.gender}` },
-  maritalStatus: { kind: 'text', expr: sql`${people.maritalStatus}` },
-  membershipStatus: { kind: 'text', expr: sql`${people.membershipStatus}` },
-  householdRole: { kind: 'text', expr: sql`${people.householdRole}` },
-  address1: { kind: 'text', expr: sql`${people.address1}` },
-  city: { kind: 'text', expr: sql`${people.city}` },
-  state: { kind: 'text', expr: sql`${people.state}` },
-  zip: { kind: 'text', expr: sql`${people.zip}` },
-  school: { kind: 'text', expr: sql`${people.school}` },
-  grade: { kind: 'text', expr: sql`${people.grade}` },
+/** Searchable fields by name, with their kind; a Map, so a caller's `constructor` or `__proto__` is simply unknown. */
+const FIELDS = new Map<string, { kind: Kind }>(Object.entries({
+  displayName: { kind: 'text' },
+  firstName: { kind: 'text' },
+  lastName: { kind: 'text' },
+  middleName: { kind: 'text' },
+  nickName: { kind: 'text' },
+  prefix: { kind: 'text' },
+  suffix: { kind: 'text' },
+  email: { kind: 'text' },
+  gender: { kind: 'text' },
+  maritalStatus: { kind: 'text' },
+  membershipStatus: { kind: 'text' },
+  householdRole: { kind: 'text' },
+  address1: { kind: 'text' },
+  city: { kind: 'text' },
+  state: { kind: 'text' },
+  zip: { kind: 'text' },
+  school: { kind: 'text' },
+  grade: { kind: 'text' },
   phone: { kind: 'phone' },
-  age: { kind: 'number', expr: age },
-  birthMonth: { kind: 'number', expr: month(people.birthDate) },
-  birthDay: { kind: 'number', expr: sql`extract(day from ${people.birthDate})::int` },
-  birthYear: { kind: 'number', expr: sql`extract(year from ${people.birthDate})::int` },
-  anniversaryMonth: { kind: 'number', expr: month(people.anniversary) },
-  yearsMarried: { kind: 'number', expr: yearsSince(people.anniversary) },
-  birthDate: { kind: 'date', expr: sql`${people.birthDate}` },
-  anniversary: { kind: 'date', expr: sql`${people.anniversary}` },
-  createdAt: { kind: 'date', expr: sql`(${people.createdAt})::date` },
-  campusId: { kind: 'id', expr: sql`${people.campusId}` },
-  householdId: { kind: 'id', expr: sql`${people.householdId}` },
+  age: { kind: 'number' },
+  birthMonth: { kind: 'number' },
+  birthDay: { kind: 'number' },
+  birthYear: { kind: 'number' },
+  anniversaryMonth: { kind: 'number' },
+  yearsMarried: { kind: 'number' },
+  birthDate: { kind: 'date' },
+  anniversary: { kind: 'date' },
+  createdAt: { kind: 'date' },
+  campusId: { kind: 'id' },
+  householdId: { kind: 'id' },
   groupId: { kind: 'group' },
   groupName: { kind: 'groupName' },
-  optedOut: { kind: 'boolean', expr: sql`${people.optedOut}` },
-} satisfies Record<string, { kind: Kind; expr?: SQL }>));
+  optedOut: { kind: 'boolean' },
+} satisfies Record<string, { kind: Kind }>));
 /** Other spellings clients use for a field. */
 const ALIASES = new Map<string, string>(Object.entries({
   addedDate: 'createdAt',
@@ -125,17 +120,7 @@ export function monthNumber(value: unknown): number | undefined {
 }
 
 /**
- * All conditions combined with AND into one SQL condition over `people` (the caller adds church scope).
- * Text compares case-insensitively; `notEquals` also matches an empty field. Invalid values answer 400
- * naming `[i].value` (or `[i].operator` when the field does not support the operator).
- */
-export function searchCondition(conditions: Condition[]): SQL | undefined {
-  const parts = conditions.map((c, i) => conditionSql(parseCondition(c, i)));
-  return parts.length ? and(...parts) : undefined;
-}
-
-/**
- * A condition with its field resolved and its values parsed, the one form both the SQL path (`searchCondition`)
+ * A condition with its field resolved and its values parsed, the one form both the SQL path (repos/advanced-search.ts)
  * and the in-memory path (`advanced-match.ts`) evaluate, so that both read a condition the same way.
  */
 export type ParsedCondition =
@@ -147,6 +132,10 @@ export type ParsedCondition =
   | { kind: 'groupName'; operator: Operator; pattern: string }
   | { kind: 'boolean'; field: string; operator: Operator; value: boolean };
 
+/**
+ * One condition checked and parsed. Text compares case-insensitively; `notEquals` also matches an empty field.
+ * Invalid values answer 400 naming `[i].value` (or `[i].operator` when the field does not support the operator).
+ */
 export function parseCondition(c: Condition, i: number): ParsedCondition {
   const name = ALIASES.get(c.field) ?? c.field;
   const field = FIELDS.get(name)!;
@@ -215,68 +204,5 @@ export function parseCondition(c: Condition, i: number): ParsedCondition {
       if (b === undefined) throw fail('must be true or false');
       return { kind: 'boolean', field: name, operator, value: b };
     }
-  }
-}
-
-function conditionSql(c: ParsedCondition): SQL {
-  switch (c.kind) {
-    case 'text': {
-      const expr = FIELDS.get(c.field)!.expr!;
-      if (c.operator === 'in') return sql`lower(${expr}) = any(${sql.param(c.values)}::text[])`;
-      if (c.operator === 'notIn') return sql`(${expr} is null or not lower(${expr}) = any(${sql.param(c.values)}::text[]))`;
-      const v = c.values[0]!;
-      if (c.operator === 'equals') return sql`lower(${expr}) = ${v}`;
-      if (c.operator === 'notEquals') return sql`lower(${expr}) is distinct from ${v}`;
-      const pattern = c.operator === 'contains' ? `%${likeEscape(v)}%` : c.operator === 'endsWith' ? `%${likeEscape(v)}` : `${likeEscape(v)}%`;
-      return sql`${expr} ilike ${pattern}`;
-    }
-    case 'phone': {
-      const pattern = c.operator === 'equals' ? c.digits : c.operator === 'startsWith' ? `${c.digits}%` : c.operator === 'endsWith' ? `%${c.digits}` : `%${c.digits}%`;
-      return or(...[people.homePhone, people.mobilePhone, people.workPhone].map((col) => sql`${phoneDigits(col)} like ${pattern}`))!;
-    }
-    case 'number':
-      return compare(FIELDS.get(c.field)!.expr!, c.operator, c.values);
-    // (dates take no `in`/`notIn`: see KIND_OPERATORS)
-    case 'date':
-      return compare(FIELDS.get(c.field)!.expr!, c.operator, c.values, 'date');
-    case 'group':
-      return c.operator === 'notEquals' || c.operator === 'notIn' ? not(memberOfGroups(c.values)) : memberOfGroups(c.values);
-    case 'id': {
-      const expr = FIELDS.get(c.field)!.expr!;
-      if (c.operator === 'notEquals') return sql`${expr} is distinct from ${c.values[0]}::uuid`;
-      if (c.operator === 'notIn') return sql`(${expr} is null or not ${expr} = any(${sql.param(c.values)}::uuid[]))`;
-      return sql`${expr} = any(${sql.param(c.values)}::uuid[])`;
-    }
-    case 'groupName':
-      return memberOfGroupNamed(c.pattern);
-    case 'boolean': {
-      const expr = FIELDS.get(c.field)!.expr!;
-      return c.operator === 'equals' ? sql`${expr} = ${c.value}` : sql`${expr} <> ${c.value}`;
-    }
-  }
-}
-
-/** Comparison operators over numbers and dates; `between` is inclusive; `in`/`notIn` (numbers only) take one array parameter. */
-function compare(expr: SQL, op: Operator, values: Array<string | number>, cast?: 'date'): SQL {
-  const p = (v: string | number) => (cast ? sql`${v}::date` : sql`${v}`);
-  switch (op) {
-    case 'equals':
-      return sql`${expr} = ${p(values[0]!)}`;
-    case 'notEquals':
-      return sql`${expr} is distinct from ${p(values[0]!)}`;
-    case 'greaterThan':
-      return sql`${expr} > ${p(values[0]!)}`;
-    case 'greaterThanEqual':
-      return sql`${expr} >= ${p(values[0]!)}`;
-    case 'lessThan':
-      return sql`${expr} < ${p(values[0]!)}`;
-    case 'lessThanEqual':
-      return sql`${expr} <= ${p(values[0]!)}`;
-    case 'between':
-      return sql`${expr} between ${p(values[0]!)} and ${p(values[1]!)}`;
-    case 'notIn':
-      return sql`(${expr} is null or not ${expr} = any(${sql.param(values)}::int[]))`;
-    default:
-      return sql`${expr} = any(${sql.param(values)}::int[])`;
   }
 }

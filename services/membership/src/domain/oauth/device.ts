@@ -1,8 +1,10 @@
 import type { DbOrTx, ServiceDeps } from '@church/common';
-import { findDeviceCode, insertDeviceCode, pendingByUserCode, recordPoll, spendApprovedDeviceCode, type OauthClientRow } from '../repos/oauth';
-import { clock, secondsFromNow } from './clock';
-import { OAuthError, issueTokens, type TokenResponse } from './oauth';
-import { USER_CODE_ALPHABET, randomCode, randomSecret, sha256 } from './secrets';
+import { notFound } from '@church/common';
+import { findClientByClientId, findDeviceCode, insertDeviceCode, pendingByUserCode, recordPoll, spendApprovedDeviceCode, type OauthClientRow } from '../../repos/oauth';
+import { clock, secondsFromNow } from '../clock';
+import { OAuthError, issueTokens, type TokenResponse } from './tokens';
+import { OAUTH_SCOPES } from './scopes';
+import { USER_CODE_ALPHABET, randomCode, randomSecret, sha256 } from '../secrets';
 
 /** RFC 8628 numbers the spec fixes: a device code lives 900 s and is polled every 5 s. */
 export const DEVICE_CODE_SECONDS = 900;
@@ -78,3 +80,22 @@ export async function pollDeviceCode(db: DbOrTx, deps: ServiceDeps, deviceCode: 
 
 /** Where people enter user codes when `DEVICE_VERIFICATION_URI` is not configured (the admin app's device page). */
 export const DEFAULT_VERIFICATION_URI = 'http://localhost:3000/device';
+
+/**
+ * A device authorization waiting for the signed-in user's decision, as the approval screen shows it: the code,
+ * the client, the scopes it asks (described) and how long is left. An unknown, expired or decided code → 404.
+ */
+export async function pendingAuthorization(db: DbOrTx, userCode: string) {
+  const code = normalizeUserCode(userCode);
+  const now = clock.now();
+  const row = code ? await pendingByUserCode(db, code, now) : undefined;
+  if (!row) throw notFound('Pending device authorization');
+  const client = await findClientByClientId(db, row.clientId);
+  return {
+    user_code: showUserCode(row.userCode),
+    client_id: row.clientId,
+    client_name: client?.name ?? row.clientId,
+    scopes: row.scopes.map((name) => ({ name, description: OAUTH_SCOPES.get(name)?.description ?? name })),
+    expires_in: Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)),
+  };
+}

@@ -1,17 +1,7 @@
 import { z } from 'zod';
 import { hasPermission, isMember, type Claims } from '@church/auth';
 import { Email, Id, IsoDate, exactShape } from '@church/common';
-import type { people } from '../db/schema';
-
-/** A row of the people table as drizzle reads it. */
-export type PersonRow = typeof people.$inferSelect;
-/** A live person as reads select it: every column but `removed`. */
-export type PersonRecord = Omit<PersonRow, 'removed'>;
-/** Column values a save may set. */
-export type PersonValues = Partial<typeof people.$inferInsert>;
-
-/** Statuses a `Member`-level viewer (People.View Members) may see: members only, not visitors or guests. */
-export const MEMBER_LEVEL_STATUSES = ['Member', 'Staff'];
+import type { PersonRecord, PersonRow, PersonValues } from '../../repos/people';
 
 // Clients send '' or null to clear a field; both store null.
 const text = (max: number) =>
@@ -211,7 +201,7 @@ export function toBasicPerson(row: Pick<PersonRow, 'id' | 'firstName' | 'lastNam
 
 /**
  * Column values of one accepted person: only the fields the client sent (an update leaves the rest alone).
- * `photo` is left out: a data URL must be stored first (see people-save).
+ * `photo` is left out: a data URL must be stored first (see save.ts).
  */
 export function toPersonValues(input: PersonInput): PersonValues {
   const n: Partial<NonNullable<PersonInput['name']>> = input.name ?? {};

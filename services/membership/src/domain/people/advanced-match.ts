@@ -1,5 +1,5 @@
-import type { PersonRecord } from './person';
-import type { ParsedCondition } from './advanced-search';
+import type { ParsedCondition } from '../../lib/advanced-search';
+import type { PersonRecord } from '../../repos/people';
 
 /**
  * Advanced search evaluated in memory over the church's kept person records (the snapshot people searches
