@@ -14,6 +14,7 @@ import {
   listQuestions,
   maxSort,
   permissionsOf,
+  lockFormOrder,
   setQuestionSorts,
   softDeleteQuestion,
   type AnswerRecord,
@@ -123,6 +124,7 @@ export function moveQuestion(db: Db, auth: Claims, id: string, direction: 'up' |
     const question = await findQuestion(tx, auth.churchId, id);
     if (!question) throw notFound('Question');
     await requireFormAccess(tx, auth, question.formId, 'edit');
+    await lockFormOrder(tx, auth.churchId, question.formId);
     const list = await listQuestions(tx, auth.churchId, question.formId);
     const i = list.findIndex((q) => q.id === id);
     const j = direction === 'up' ? i - 1 : i + 1;

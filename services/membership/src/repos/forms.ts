@@ -71,6 +71,14 @@ export async function maxSort(db: DbOrTx, churchId: string, formId: string): Pro
   return row?.sort ?? 0;
 }
 
+/**
+ * Takes the form's row lock for the transaction: changes to the order of one form's questions take turns (two moves
+ * at once each read the order, then rewrote the rows in their own new order, and deadlocked).
+ */
+export async function lockFormOrder(tx: DbOrTx, churchId: string, formId: string): Promise<void> {
+  await tx.select({ id: forms.id }).from(forms).where(and(eq(forms.churchId, churchId), eq(forms.id, formId))).for('update');
+}
+
 export async function setQuestionSorts(db: DbOrTx, churchId: string, ordered: QuestionRow[]): Promise<void> {
   for (const [i, q] of ordered.entries()) {
     if (q.sort !== i + 1) await db.update(questions).set({ sort: i + 1 }).where(and(eq(questions.churchId, churchId), eq(questions.id, q.id)));

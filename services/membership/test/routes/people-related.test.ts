@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { HttpError } from '@church/common';
-import { call, expectGuarded } from '@church/common/testing';
+import { call, expectGuarded, offContract } from '@church/common/testing';
 import { formSubmissions, forms, people, settings, userChurches, users, visibilityPreferences } from '../../src/db/schema';
 import { fakeModules, makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
@@ -65,7 +65,7 @@ describe('GET /membership/people/attendance', () => {
   it.each([
     ['answers 404', async () => Promise.reject(new HttpError(404, [{ msg: 'Route not found' }]))],
     ['is unreachable', async () => Promise.reject(new TypeError('fetch failed'))],
-    ['answers nonsense', async () => ({ people: 'all' })],
+    ['answers nonsense', async () => offContract({ people: 'all' })],
   ])('answers 502 in the error shape when attendance %s (never an empty list)', async (_what, failure) => {
     const c = await makeChurch(t);
     answer = failure;

@@ -115,6 +115,18 @@ describe('GET /membership/questions/sort/:id/up|down', () => {
     expect(b).toBeDefined();
   });
 
+  it('takes moves of one form in turn: twenty at once all succeed and leave each question once in the order', async () => {
+    const c = await makeChurch(t);
+    const f = await addForm(t, c.churchId);
+    const token = c.token(['Forms.Admin']);
+    const added = await addQuestions(token, f, ['A', 'B', 'C', 'D', 'E', 'F']);
+    const moves = Array.from({ length: 20 }, (_, i) => call(t.app, 'GET', `/membership/questions/sort/${added[i % 6]!.id}/${i % 2 ? 'up' : 'down'}`, { token }));
+    expect((await Promise.all(moves)).map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const rows = await t.app.db.select().from(questions).where(eq(questions.formId, f)).orderBy(asc(questions.sort));
+    expect(rows.map((r) => r.sort)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rows.map((r) => r.title).sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+  });
+
   it('changing the order needs Form access; another church gets 404', async () => {
     const c = await makeChurch(t);
     const f = await addForm(t, c.churchId);
