@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '@church/common';
-import { createTestApp, fakeInternal, tokenFor, useModule, type ModuleOptions, type TestApp, type TokenOptions } from '@church/common/testing';
+import { createTestApp, tokenFor, useModule, type ModuleOptions, type TestApp, type TokenOptions } from '@church/common/testing';
 import { buildApp } from '../src/app';
 import { insertChurch } from '../src/repos/churches';
 import { insertPerson } from '../src/repos/people';
@@ -26,16 +26,6 @@ export function useMembership<X extends object = object>(opts: MembershipOptions
  */
 export function startMembership(opts: { config?: Record<string, string>; overrides?: Partial<ServiceDeps> } = {}): Promise<TestApp> {
   return createTestApp('membership', MIGRATIONS, buildApp, opts);
-}
-
-/**
- * The other modules membership calls (attendance, giving, doing, each module's GDPR routes), as `fakeInternal` fakes
- * them: each route answers what `answers` gives by `POST /path` (checked against the route's contract), `calls`
- * records every call, and another module's reference check owns every id but another church's.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function fakeModules(answers: Record<string, (body: any) => unknown>) {
-  return fakeInternal(answers);
 }
 
 /** A church made through the repositories, with one person (Staff); `token()` mints tokens for it. */

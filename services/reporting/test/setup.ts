@@ -107,3 +107,16 @@ export async function count(db: Database, table: string): Promise<number> {
   const rows = await db.rows<{ n: number }>(`select count(*)::int as n from ${table}`, []);
   return rows[0]!.n;
 }
+
+/** A report around one membership statement (what the engine and the direct-database tests run); `extra` adds to it. */
+export const probeReport = (keyName: string, sql: string, extra: Partial<ReportDefinition> = {}): ReportDefinition => ({
+  keyName,
+  displayName: keyName,
+  description: 'test',
+  parameters: [{ keyName: 'churchId', source: 'token', claim: 'churchId' }],
+  queries: [{ keyName: 'main', module: 'membership', params: ['churchId'], sql }],
+  table: { from: 'main' },
+  outputs: [{ outputType: 'table', columns: [] }],
+  permissions: [{ requireOne: ['People.View'] }],
+  ...extra,
+});

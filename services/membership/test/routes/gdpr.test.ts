@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@church/common';
-import { call, expectGuarded } from '@church/common/testing';
-import { fakeModules, useMembership, makeChurch } from '../setup';
+import { call, expectGuarded, fakeInternal } from '@church/common/testing';
+import { useMembership, makeChurch } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 import { GDPR_MODULES } from '@church/common';
 
 // B1Admin:src/people/components/GdprActions.tsx downloads GET …/export as JSON and calls DELETE …/anonymize.
 let missing = new Set<string>();
 const anonymized: Array<{ module: string; body: unknown }> = [];
-const internal = fakeModules(
+const internal = fakeInternal(
   Object.fromEntries(
     GDPR_MODULES.flatMap((m) => [
       [

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, tokenFor } from '@church/common/testing';
+import { call, expectGuarded, tokenFor, fakeInternal } from '@church/common/testing';
 import { groupMemberHistory, groupMembers } from '../../src/db/schema';
-import { fakeModules, makeChurch, useMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addPerson } from './fixtures';
 
 let attendanceGroups: string[] = [];
 // Attendance, asked which groups meet at a service time (groups/search).
-const internal = fakeModules({ 'POST /attendance/internal/groups': () => ({ groupIds: attendanceGroups }) });
+const internal = fakeInternal({ 'POST /attendance/internal/groups': () => ({ groupIds: attendanceGroups }) });
 const t = useMembership({ overrides: { internal } });
 afterEach(() => jest.restoreAllMocks());
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { call, expectGuarded, offContract } from '@church/common/testing';
+import { call, expectGuarded, offContract, fakeInternal } from '@church/common/testing';
 import { HttpError } from '@church/common';
 import { groupMembers, groups } from '../../src/db/schema';
-import { fakeModules, makeChurch, useMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 
 let attendanceAnswer: (body: Record<string, unknown>) => Promise<unknown> = async () => ({ groupIds: [] });
 // Attendance, asked which groups meet at a place (groups/search).
-const internal = fakeModules({ 'POST /attendance/internal/groups': (body) => attendanceAnswer(body) });
+const internal = fakeInternal({ 'POST /attendance/internal/groups': (body) => attendanceAnswer(body) });
 
 const t = useMembership({ overrides: { internal } });
 

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { HttpError, changesReported, doingInternal, membershipInternal, workflowEvents, type ChangeRecord } from '@church/common';
-import { call } from '@church/common/testing';
+import { call, fakeInternal } from '@church/common/testing';
 import { auditLogs } from '../../src/db/schema';
-import { fakeModules, makeChurch, useMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { signedCall } from './fixtures';
 
 // What a church listens for (its webhooks' events and its workflow triggers'), which a module reporting a Sunday's
 // check-ins asks before handing any of them on; and the changes such a module reports only as events.
 const triggers = new Map<string, string[]>();
 const doing = { away: false };
-const internal = fakeModules({
+const internal = fakeInternal({
   [`POST ${doingInternal.triggerEvents.path}`]: (body: { churchId: string }) => {
     if (doing.away) throw new HttpError(503, [{ msg: 'The service is briefly unavailable; try again shortly' }]);
     return { events: triggers.get(body.churchId) ?? [] };

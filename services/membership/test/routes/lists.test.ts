@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { HttpError } from '@church/common';
-import { call, expectGuarded } from '@church/common/testing';
-import { fakeModules, useMembership, makeChurch } from '../setup';
+import { call, expectGuarded, fakeInternal } from '@church/common/testing';
+import { useMembership, makeChurch } from '../setup';
 import { addForm, addGroup, addPerson, addToGroup } from './fixtures';
 import { answers, formSubmissions, people, personFieldValues, personFields, questions, savedLists } from '../../src/db/schema';
 
@@ -11,7 +11,7 @@ import { answers, formSubmissions, people, personFieldValues, personFields, ques
 // components/SavedLists.tsx lists {name, category, scope, createdByPersonName} and deletes by id.
 let attended: string[] = [];
 let donors: string[] | undefined;
-const internal = fakeModules({
+const internal = fakeInternal({
   'POST /attendance/internal/people': () => ({ personIds: attended }),
   'POST /giving/internal/people/donors': () => {
     if (donors) return { personIds: donors };

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { HttpError } from '@church/common';
-import { call, expectGuarded, offContract } from '@church/common/testing';
+import { call, expectGuarded, offContract, fakeInternal } from '@church/common/testing';
 import { formSubmissions, forms, people, settings, userChurches, users, visibilityPreferences } from '../../src/db/schema';
-import { fakeModules, makeChurch, useMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { addGroup, addPerson, addToGroup } from './fixtures';
 
 let answer: () => Promise<unknown> = async () => ({ personIds: [] });
 // Attendance, asked who attended (people/attendance).
-const internal = fakeModules({ 'POST /attendance/internal/people': () => answer() });
+const internal = fakeInternal({ 'POST /attendance/internal/people': () => answer() });
 const { calls } = internal;
 
 const t = useMembership({ overrides: { internal } });

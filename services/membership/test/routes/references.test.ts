@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { membershipInternal, personFieldChange } from '@church/common';
-import { call } from '@church/common/testing';
+import { call, fakeInternal } from '@church/common/testing';
 import { formSubmissions, people, questions } from '../../src/db/schema';
-import { fakeModules, makeChurch, useMembership } from '../setup';
+import { makeChurch, useMembership } from '../setup';
 import { registeredChurch } from '../identity-factories';
 import { addForm, addGroup, addPerson, signedCall } from './fixtures';
 
@@ -15,7 +15,7 @@ const campusOf = (churchId: string) => {
   campuses.set(churchId, (campuses.get(churchId) ?? new Set()).add(id));
   return id;
 };
-const internal = fakeModules({
+const internal = fakeInternal({
   'POST /attendance/internal/owned': (body: { churchId: string; kind: string; ids: string[] }) => ({
     ids: body.kind === 'campuses' ? body.ids.filter((id) => campuses.get(body.churchId)?.has(id)) : [],
   }),

@@ -4,21 +4,10 @@ import { loadReport, type ReportDefinition } from '../../src/domain/definition';
 import { mayRun } from '../../src/domain/engine';
 import { dateDefault } from '../../src/domain/parameters';
 import { reports } from '../../src/reports';
+import { probeReport } from '../setup';
 
 // Report definitions as the engine loads them, without an app: the shipped set, the checks made at load, and the
 // default dates. What a run does with them is tested through the routes (test/routes/engine.test.ts).
-
-/** A definition around one membership statement. */
-const probe = (keyName: string, sql: string): ReportDefinition => ({
-  keyName,
-  displayName: keyName,
-  description: 'test',
-  parameters: [{ keyName: 'churchId', source: 'token', claim: 'churchId' }],
-  queries: [{ keyName: 'main', module: 'membership', params: ['churchId'], sql }],
-  table: { from: 'main' },
-  outputs: [{ outputType: 'table', columns: [] }],
-  permissions: [{ requireOne: ['People.View'] }],
-});
 
 describe('report definitions', () => {
   it('ship under the key names existing clients call', () => {
@@ -41,7 +30,7 @@ describe('report definitions', () => {
   });
 
   it('are checked when loaded: parameters known before their query, placeholders bound, permissions known', () => {
-    const base = probe('ok', 'select $1::uuid as church');
+    const base = probeReport('ok', 'select $1::uuid as church');
     expect(() => loadReport(base)).not.toThrow();
     expect(() => loadReport({ ...base, parameters: [] })).toThrow(/no churchId parameter from the token/);
     expect(() => loadReport({ ...base, queries: [{ keyName: 'main', module: 'membership', params: ['churchId'], sql: 'select $1, $2' }] })).toThrow(/uses \$2 but binds 1/);
@@ -62,7 +51,7 @@ describe('report definitions', () => {
   });
 
   it("are run by callers who meet every permission group: any one word of each, Member and Group Leader as the spec has them", () => {
-    const report = loadReport({ ...probe('ok', 'select $1::uuid as church'), permissions: [{ requireOne: ['People.View', 'Member'] }, { requireOne: ['Group Leader', 'Attendance.View'] }] });
+    const report = loadReport({ ...probeReport('ok', 'select $1::uuid as church'), permissions: [{ requireOne: ['People.View', 'Member'] }, { requireOne: ['Group Leader', 'Attendance.View'] }] });
     const caller = (permissions: string[], extra: Partial<Claims> = {}): Claims => ({ id: 'u', email: 'u@example.test', churchId: 'c', personId: null, permissions: permissionLists(permissions), leaderGroupIds: [], ...extra });
     expect(mayRun(report, caller(['People.View', 'Attendance.View']))).toBe(true);
     // one group met, the other not
@@ -75,7 +64,7 @@ describe('report definitions', () => {
     // server admins pass every group
     expect(mayRun(report, { ...caller([]), permissions: permissionLists([], true) })).toBe(true);
     // a word the access rules do not know is refused at load
-    expect(() => loadReport({ ...probe('odd', 'select $1::uuid as church'), permissions: [{ requireOne: ['GroupLeader'] }] })).toThrow();
+    expect(() => loadReport({ ...probeReport('odd', 'select $1::uuid as church'), permissions: [{ requireOne: ['GroupLeader'] }] })).toThrow();
   });
 
   it('default dates count from today in UTC', () => {

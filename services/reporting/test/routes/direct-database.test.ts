@@ -3,8 +3,7 @@ import { Client } from 'pg';
 import { call } from '@church/common/testing';
 import { openDatabase } from '@church/common';
 import { reports } from '../../src/reports';
-import type { ReportDefinition } from '../../src/domain/definition';
-import { insert, makeChurch, SOURCE_MIGRATIONS, useReporting } from '../setup';
+import { insert, makeChurch, probeReport, SOURCE_MIGRATIONS, useReporting } from '../setup';
 
 // With `MEMBERSHIP_DATABASE_URL` set, reporting reads membership over its own pool in read-only transactions.
 // This needs a PostgreSQL server to name by URL, so it runs with TEST_DATABASE_URL only (PGlite has no URL).
@@ -12,21 +11,9 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 const suite = adminUrl ? describe : describe.skip;
 if (!adminUrl) console.info('direct-database.test.ts skipped: set TEST_DATABASE_URL to read a module database by URL');
 
-const probe = (keyName: string, sql: string, timeoutMs?: number): ReportDefinition => ({
-  keyName,
-  displayName: keyName,
-  description: 'test',
-  parameters: [{ keyName: 'churchId', source: 'token', claim: 'churchId' }],
-  queries: [{ keyName: 'main', module: 'membership', params: ['churchId'], sql }],
-  table: { from: 'main' },
-  outputs: [{ outputType: 'table', columns: [] }],
-  permissions: [{ requireOne: ['People.View'] }],
-  timeoutMs,
-});
-
 suite('reading a module database by URL', () => {
   const name = `test_reporting_src_${process.pid}_${randomUUID().slice(0, 8)}`;
-  const extra = [probe('insertPerson', `insert into people (id, church_id, display_name) values (gen_random_uuid(), $1::uuid, 'Mallory')`), probe('slow', 'select pg_sleep(2), $1::uuid', 100)];
+  const extra = [probeReport('insertPerson', `insert into people (id, church_id, display_name) values (gen_random_uuid(), $1::uuid, 'Mallory')`), probeReport('slow', 'select pg_sleep(2), $1::uuid', { timeoutMs: 100 })];
   /** membership's database on the server, named by URL: made (and migrated) before the app, dropped after it */
   async function membershipByUrl() {
     const admin = new Client({ connectionString: adminUrl });

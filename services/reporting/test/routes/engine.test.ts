@@ -2,30 +2,17 @@ import { call } from '@church/common/testing';
 import type { ReportDefinition } from '../../src/domain/definition';
 import { reports } from '../../src/reports';
 import { birthdays } from '../../src/reports/birthdays';
-import { count, insert, makeChurch, useReporting } from '../setup';
-
-/** A definition around one membership statement, for the engine's own checks. */
-const probe = (keyName: string, sql: string, extra: Partial<ReportDefinition> = {}): ReportDefinition => ({
-  keyName,
-  displayName: keyName,
-  description: 'test',
-  parameters: [{ keyName: 'churchId', source: 'token', claim: 'churchId' }],
-  queries: [{ keyName: 'main', module: 'membership', params: ['churchId'], sql }],
-  table: { from: 'main' },
-  outputs: [{ outputType: 'table', columns: [] }],
-  permissions: [{ requireOne: ['People.View'] }],
-  ...extra,
-});
+import { count, insert, makeChurch, probeReport, useReporting } from '../setup';
 
 const writers = [
-  probe('insertPerson', `insert into people (id, church_id, display_name) values (gen_random_uuid(), $1::uuid, 'Mallory') returning id`),
-  probe('deleteInCte', `with gone as (delete from people where church_id = $1::uuid returning id) select count(*)::int as n from gone`),
-  probe('updatePeople', `update people set display_name = 'Mallory' where church_id = $1::uuid`),
+  probeReport('insertPerson', `insert into people (id, church_id, display_name) values (gen_random_uuid(), $1::uuid, 'Mallory') returning id`),
+  probeReport('deleteInCte', `with gone as (delete from people where church_id = $1::uuid returning id) select count(*)::int as n from gone`),
+  probeReport('updatePeople', `update people set display_name = 'Mallory' where church_id = $1::uuid`),
 ];
-const slow = probe('slow', `select pg_sleep(2) as slept, $1::uuid as church`, { timeoutMs: 100 });
+const slow = probeReport('slow', `select pg_sleep(2) as slept, $1::uuid as church`, { timeoutMs: 100 });
 
 const broken: ReportDefinition = {
-  ...probe('brokenChain', 'unused $1'),
+  ...probeReport('brokenChain', 'unused $1'),
   parameters: [
     { keyName: 'churchId', source: 'token', claim: 'churchId' },
     { keyName: 'ids', source: 'result', query: 'first', column: 'id' },
